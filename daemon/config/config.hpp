@@ -1,0 +1,99 @@
+// nicd's configuration: typed values with their defaults, and the loader that reads
+// /etc/nicd/nicd.conf then /etc/nicd/nicd.conf.d/*.conf (lexical order, later wins).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nicd {
+
+enum class ProvisionMode : uint8_t { Enforce, Verify, Off };
+enum class TrustMode : uint8_t { Dscp, Pcp };
+enum class BondPolicy : uint8_t { Skip, Configure };
+
+struct DaemonConfig {
+    std::string plugin_directory; // not relocated by --root; default NICD_DEFAULT_PLUGIN_DIR
+    uint32_t poll_interval_ms = 5000;  // link state and hw_counters/
+    uint32_t pma_interval_ms = 30000;  // counters/ (one firmware command per file)
+    std::string state_directory = "/var/lib/nicd";
+};
+
+struct TextfileConfig {
+    bool enable = true;
+    std::string path = "/var/lib/prometheus/node-exporter/nicd.prom";
+};
+
+// Settings that [device:<ibdev>] may override.
+struct ProvisionSettings {
+    ProvisionMode mode = ProvisionMode::Enforce;
+    TrustMode trust = TrustMode::Dscp;
+    std::vector<uint8_t> pfc_priorities{3}; // each 0..7; empty = PFC off on every priority
+    uint8_t roce_tos = 106;
+};
+
+struct ProvisionConfig {
+    ProvisionSettings settings;
+    BondPolicy bonds = BondPolicy::Skip;
+    bool dry_run = false;
+    std::vector<std::string> exclude_devices; // globs over ibdev names
+    std::vector<std::string> exclude_netdevs; // globs over netdev names
+    std::vector<std::string> include_netdevs; // globs; overrides the default-route exclusion
+    std::optional<std::string> driver_ready_file; // unset = auto (network-operator's file if present)
+    uint32_t ready_timeout_ms = 120000;
+    uint32_t verify_interval_ms = 60000;
+};
+
+struct DeviceOverride {
+    std::optional<ProvisionMode> mode;
+    std::optional<TrustMode> trust;
+    std::optional<std::vector<uint8_t>> pfc_priorities;
+    std::optional<uint8_t> roce_tos;
+    std::optional<bool> expect_up; // ports of this device must be up (health)
+};
+
+struct JournalConfig {
+    bool enable = true;
+};
+
+struct Config {
+    DaemonConfig daemon;
+    TextfileConfig textfile;
+    ProvisionConfig provision;
+    JournalConfig journal;
+    std::map<std::string, DeviceOverride> devices;                        // [device:<ibdev>]
+    std::map<std::string, std::map<std::string, std::string>> plugins;    // [plugin:<name>] Key=Value
+    std::vector<std::filesystem::path> sources; // files read, in order
+
+    // The provisioning settings for one device: [provision] with [device:<ibdev>] on top.
+    ProvisionSettings provisionFor(const std::string& ibdev) const;
+};
+
+struct ConfigError {
+    std::string file;
+    int line = 0; // 0 when the error is about the file as a whole
+    std::string section;
+    std::string key;
+    std::string message; // says what is allowed
+
+    // "/etc/nicd/nicd.conf:12: [daemon] PollIntervalMs: ..." 
+    std::string format() const;
+};
+
+struct ConfigResult {
+    std::optional<Config> config; // set when there were no errors
+    std::vector<ConfigError> errors;
+};
+
+// Reads `main_file` (a missing main file means defaults) and then every *.conf in `dropin_dir`.
+ConfigResult loadConfig(const std::filesystem::path& main_file, const std::filesystem::path& dropin_dir);
+
+// Parses one INI text on top of `config` (used by loadConfig and by tests).
+void parseConfigText(const std::string& text, const std::string& file_name, Config& config,
+                     std::vector<ConfigError>& errors);
+
+} // namespace nicd

@@ -1,0 +1,69 @@
+// What nicd knows about the node's RDMA hardware: devices, ports and their netdevs, as read from
+// sysfs. Plain values; a value the kernel did not give us (missing file, garbage, EINVAL) is absent.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nicd {
+
+struct Port {
+    uint32_t num = 0;
+    std::optional<int> state;      // IB port state number: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER
+    std::string state_name;        // "ACTIVE" (as the kernel names it)
+    std::optional<int> phys_state; // 2 Polling, 3 Disabled, 5 LinkUp, ...
+    std::string phys_state_name;   // "LinkUp"
+    std::string link_layer;        // "Ethernet" or "InfiniBand"
+    std::string rate;              // "400 Gb/sec (4X NDR)"
+    std::optional<double> rate_gbps;
+    std::vector<std::string> netdevs; // gid_attrs/ndevs, falling back to device/net/
+};
+
+enum class DeviceRole : uint8_t {
+    Physical,        // a PF, not bonded
+    VirtualFunction, // has device/physfn
+    Lag,             // mlx5_bond_*: the RoCE LAG device
+    BondMember,      // its netdev is enslaved to a bond
+};
+
+struct Device {
+    std::string ibdev;       // "mlx5_0"
+    std::string sysfs_path;  // <root>/sys/class/infiniband/mlx5_0 (the class link)
+    std::string pci_address; // "0000:3b:00.0"; empty when not a PCI device
+    std::string driver;      // "mlx5_core"
+    std::string fw_ver;
+    std::string board_id;
+    std::string hca_type;
+    std::string node_guid;
+    std::optional<int> numa_node; // absent when the kernel says -1
+    DeviceRole role = DeviceRole::Physical;
+    std::string bond_master; // set for BondMember and Lag (the bond netdev)
+    std::string plugin;      // name of the plugin that claimed it; empty = unmanaged
+    std::vector<Port> ports;
+};
+
+struct Inventory {
+    std::vector<Device> devices; // sorted by ibdev
+
+    const Device* find(std::string_view ibdev) const
+    {
+        for (const auto& d : devices)
+            if (d.ibdev == ibdev)
+                return &d;
+        return nullptr;
+    }
+};
+
+// A network interface's link state as the kernel reports it.
+struct NetdevState {
+    std::string name;
+    std::string operstate;       // "up", "down", "lowerlayerdown", "unknown", ...
+    std::optional<bool> carrier; // absent when the link is admin down (EINVAL)
+    std::optional<int> ifindex;
+};
+
+const char* toString(DeviceRole role);
+
+} // namespace nicd

@@ -1,0 +1,1 @@
+#include <nicd/plugin/declare.h>

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages nicd needs to build, test, demo and package.
+# Idempotent, and quiet when nothing is missing.
+set -euo pipefail
+
+packages=(
+    build-essential cmake pkg-config ninja-build
+    libsdbus-c++-dev libsdbus-c++-bin libsystemd-dev
+    libibverbs-dev rdma-core libnl-3-dev libnl-route-3-dev
+    libinih-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev
+    libgtest-dev libgmock-dev
+    dbus-daemon systemd systemd-journal-remote
+    prometheus-node-exporter prometheus
+    iproute2 strace util-linux procps
+    rpm file dpkg-dev
+    clang-format clang-tidy
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps: missing packages: ${missing[*]}" >&2
+    echo "install-deps: run as root (or: sudo apt-get install ${missing[*]})" >&2
+    exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
