@@ -64,6 +64,40 @@ struct Sample {
 
 enum class Level : uint8_t { Trace, Debug, Info, Warn, Error, Critical };
 
+enum class Severity : uint8_t { NonFatal, Fatal };
+
+// A kernel log line the plugin recognised as its vendor's driver error.
+struct KernelLineMatch {
+    std::string code;        // stable identifier, e.g. "mlx5.cmd_timeout"
+    Severity severity = Severity::NonFatal;
+    std::string pci_address; // "0000:3b:00.0" when the line names one
+    std::string netdev;      // when the line names only a netdev
+    std::string message;     // short human summary
+    std::string action;      // recommended operator action
+};
+
+// RoCE QoS wanted on one port.
+struct QosDesired {
+    bool trust_dscp = true;             // false = trust PCP
+    std::vector<uint8_t> pfc_priorities; // PFC enabled exactly on these
+    uint8_t roce_tos = 106;
+    bool dry_run = false; // report what would change, change nothing
+};
+
+// One setting's outcome on one port: "trust", "pfc", "roce_tos", "traffic_class".
+struct QosSettingReport {
+    std::string setting;
+    std::string desired;
+    std::string observed;
+    bool compliant = false;
+    bool changed = false; // written this call (or would be, under dry_run)
+    std::string error;    // last error for this setting, empty when none
+};
+
+struct QosReport {
+    std::vector<QosSettingReport> settings;
+};
+
 // Implemented by the daemon; valid until the plugin's destroy() returns.
 class IHost {
 public:
@@ -92,6 +126,14 @@ public:
     // Reads the vendor counters of one device and appends them to `out`. A partial read appends
     // what it could and returns the first error.
     virtual Status poll(const DeviceRef& dev, std::vector<Sample>& out) noexcept = 0;
+    // Reads the port's QoS and compares it with `desired`; changes nothing.
+    virtual Status verifyQos(const DeviceRef& dev, const PortRef& port, const QosDesired& desired,
+                             QosReport& out) noexcept = 0;
+    // Writes only the settings that differ, then reads everything back into `out`.
+    virtual Status applyQos(const DeviceRef& dev, const PortRef& port, const QosDesired& desired,
+                            QosReport& out) noexcept = 0;
+    // Pure: true and `out` filled when the line is one of this vendor's driver errors.
+    virtual bool classifyKernelLine(std::string_view line, KernelLineMatch& out) const noexcept = 0;
     virtual void shutdown() noexcept = 0;
 
 protected:
