@@ -60,11 +60,35 @@ struct JournalConfig {
     bool enable = true;
 };
 
+enum class RuleSeverity : uint8_t { NonFatal, Fatal };
+
+// [counter:<name>] or, for one device, [counter:<name>/<ibdev>]. Unset fields fall back to the
+// section without device, then to the built-in default rule for that counter.
+struct CounterRuleConfig {
+    std::optional<bool> enable;
+    std::optional<uint64_t> delta;           // Delta=N: breach when it grows by more than N per cycle
+    std::optional<double> rate_per_second;   // Rate=N/s|N/min|N/h, stored per second
+    std::optional<RuleSeverity> severity;    // Severity=fatal|non-fatal
+};
+
+struct HealthConfig {
+    uint32_t flap_count = 3;                 // FlapCount: downs within FlapWindowSec = flapping
+    uint32_t flap_window_sec = 600;
+    uint32_t kernel_repeat_count = 3;        // same non-fatal kernel pattern N times ...
+    uint32_t kernel_repeat_window_sec = 3600; // ... within this window escalates to fatal
+    uint32_t kernel_hold_sec = 0;            // how long kernel conditions hold; 0 = rest of the boot
+    uint32_t driver_timeout_ms = 2000;       // a driver read slower than this is a wedged driver
+    uint32_t driver_fail_cycles = 3;         // all reads of a device failing this many cycles
+    uint32_t event_ring_size = 1024;
+};
+
 struct Config {
     DaemonConfig daemon;
     TextfileConfig textfile;
     ProvisionConfig provision;
     JournalConfig journal;
+    HealthConfig health;
+    std::map<std::string, CounterRuleConfig> counter_rules; // "symbol_error" or "symbol_error/mlx5_0"
     std::map<std::string, DeviceOverride> devices;                        // [device:<ibdev>]
     std::map<std::string, std::map<std::string, std::string>> plugins;    // [plugin:<name>] Key=Value
     std::vector<std::filesystem::path> sources; // files read, in order
