@@ -1,0 +1,55 @@
+# The two commands of the README's quick start, and a few more.
+#   make demo    — build, simulate a node, run nicd on it, inject faults, show what nicd saw
+#   make check   — every test, in a normal build and in an ASan+UBSan build
+# Both install missing Debian packages first (as root).
+
+BUILD_DIR  ?= build
+ASAN_DIR   ?= build-asan
+BUILD_TYPE ?= RelWithDebInfo
+CTEST_ARGS ?= --output-on-failure --timeout 300
+
+.PHONY: all deps build build-asan check check-normal check-asan demo bench package format tidy clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD_DIR)/build.ninja: | deps
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+$(ASAN_DIR)/build.ninja: | deps
+	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DNICD_SANITIZE=ON
+
+build: deps $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR)
+
+build-asan: deps $(ASAN_DIR)/build.ninja
+	cmake --build $(ASAN_DIR)
+
+check-normal: build
+	ctest --test-dir $(BUILD_DIR) $(CTEST_ARGS)
+
+check-asan: build-asan
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		ctest --test-dir $(ASAN_DIR) $(CTEST_ARGS) --label-exclude slow
+
+check: check-normal check-asan
+
+demo: build
+	@scripts/demo.sh $(BUILD_DIR)
+
+bench: build
+	@scripts/bench.sh $(BUILD_DIR)
+
+package: build
+	cd $(BUILD_DIR) && cpack -G "DEB;RPM"
+
+format:
+	git ls-files '*.cpp' '*.hpp' '*.h' | xargs clang-format -i
+
+tidy: build
+	git ls-files 'daemon/*.cpp' 'plugins/*.cpp' 'tools/*.cpp' | xargs clang-tidy -p $(BUILD_DIR) --quiet
+
+clean:
+	rm -rf $(BUILD_DIR) $(ASAN_DIR)

@@ -1,0 +1,24 @@
+#include "app/config_files.hpp"
+
+#include "log/log.hpp"
+
+namespace nicd {
+
+ConfigFiles configFiles(const Options& options, const HostPaths& paths)
+{
+    if (options.config_file) {
+        auto main = *options.config_file;
+        return {main, main.string() + ".d"};
+    }
+    return {paths.host("/etc/nicd/nicd.conf"), paths.host("/etc/nicd/nicd.conf.d")};
+}
+
+std::optional<Config> loadAndReport(const ConfigFiles& files)
+{
+    auto result = loadConfig(files.main, files.dropin_dir);
+    for (const auto& e : result.errors)
+        log::error({}, "{}", e.format());
+    return result.config;
+}
+
+} // namespace nicd

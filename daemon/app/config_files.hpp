@@ -1,0 +1,24 @@
+// Which configuration files nicd reads, and loading them with every error logged.
+#pragma once
+
+#include "app/options.hpp"
+#include "config/config.hpp"
+#include "config/host_paths.hpp"
+
+#include <filesystem>
+
+namespace nicd {
+
+struct ConfigFiles {
+    std::filesystem::path main;       // nicd.conf
+    std::filesystem::path dropin_dir; // nicd.conf.d
+};
+
+// --config FILE is taken as given (its drop-ins are FILE.d/); otherwise /etc/nicd/nicd.conf
+// under --root.
+ConfigFiles configFiles(const Options& options, const HostPaths& paths);
+
+// Loads the configuration; on error logs every problem (file, line, key) and returns nullopt.
+std::optional<Config> loadAndReport(const ConfigFiles& files);
+
+} // namespace nicd

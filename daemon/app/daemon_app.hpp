@@ -1,0 +1,54 @@
+// The daemon's wiring: the startup sequence, the collection cycle on the worker, what happens to
+// each snapshot on the loop, reload and shutdown. `--once` runs the same cycle without a loop.
+#pragma once
+
+#include "app/config_files.hpp"
+#include "app/options.hpp"
+#include "config/config.hpp"
+#include "config/host_paths.hpp"
+#include "loop/event_loop.hpp"
+#include "model/snapshot.hpp"
+
+#include <cstdint>
+#include <memory>
+
+namespace nicd {
+
+class Collector;
+class PluginManager;
+class Worker;
+
+class DaemonApp {
+public:
+    DaemonApp(Options options, ConfigFiles files, Config config);
+    ~DaemonApp();
+    DaemonApp(const DaemonApp&) = delete;
+    DaemonApp& operator=(const DaemonApp&) = delete;
+
+    int runDaemon(); // until SIGTERM/SIGINT; returns the exit code
+    int runOnce();   // one full cycle, a report on stdout; 0 when the textfile was written
+
+private:
+    void loadPlugins();
+    void startCycle();
+    void finishCycle(Snapshot snap);
+    bool writeTextfile(const Snapshot& snap);
+    void reload();
+
+    Options options_;
+    ConfigFiles files_;
+    Config config_;
+    const Config startup_config_; // what plugins were loaded with; never changes (worker reads it)
+    HostPaths paths_;
+    std::unique_ptr<PluginManager> plugins_; // used on the worker thread only
+    std::unique_ptr<Collector> collector_;   // used on the worker thread only
+    std::unique_ptr<EventLoop> loop_;
+    std::unique_ptr<Worker> worker_;
+    EventLoop::Timer* cycle_timer_ = nullptr;
+    bool cycle_running_ = false;
+    bool ready_sent_ = false;
+    uint64_t last_pma_usec_ = 0;
+    uint64_t skipped_cycles_ = 0;
+};
+
+} // namespace nicd

@@ -1,0 +1,22 @@
+// The command line of nicd (DESIGN.md §7).
+#pragma once
+
+#include <spdlog/common.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace nicd {
+
+struct Options {
+    std::optional<std::filesystem::path> config_file; // default: <root>/etc/nicd/nicd.conf
+    std::filesystem::path root = "/";
+    bool once = false;
+    bool check_config = false;
+    bool no_dbus = false;
+    std::string bus = "system"; // system | session | a D-Bus address
+    spdlog::level::level_enum log_level = spdlog::level::info;
+};
+
+} // namespace nicd

@@ -1,0 +1,86 @@
+#include "app/summary.hpp"
+
+#include <fmt/format.h>
+
+namespace nicd {
+
+namespace {
+bool portDown(const Port& p) { return p.state && *p.state != 4; }
+
+std::string netdevOper(const Snapshot& snap, const Port& p)
+{
+    std::string out;
+    for (const auto& nd : p.netdevs) {
+        auto it = snap.netdevs.find(nd);
+        if (!out.empty())
+            out += ",";
+        out += it == snap.netdevs.end() ? "?" : it->second.operstate;
+    }
+    return out.empty() ? "-" : out;
+}
+
+std::string join(const std::vector<std::string>& v)
+{
+    std::string out;
+    for (const auto& s : v)
+        out += (out.empty() ? "" : ",") + s;
+    return out.empty() ? "-" : out;
+}
+} // namespace
+
+std::string statusLine(const Snapshot& snap)
+{
+    size_t ports = 0;
+    size_t down = 0;
+    for (const auto& d : snap.inventory.devices)
+        for (const auto& p : d.ports) {
+            ++ports;
+            down += portDown(p) ? 1 : 0;
+        }
+    size_t running = 0;
+    for (const auto& p : snap.plugins)
+        running += (p.state == PluginState::Running || p.state == PluginState::Degraded) ? 1 : 0;
+    std::string line = fmt::format("{} devices, {} ports", snap.inventory.devices.size(), ports);
+    if (down > 0)
+        line += fmt::format(" ({} down)", down);
+    line += fmt::format(", {} of {} plugins running", running, snap.plugins.size());
+    return line;
+}
+
+std::string onceReport(const Snapshot& snap)
+{
+    std::string out = fmt::format("{:<14} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {}\n", "DEVICE",
+                                  "ROLE", "PLUGIN", "PORT", "STATE", "PHYS", "LINK", "NETDEV", "OPER");
+    for (const auto& d : snap.inventory.devices) {
+        for (const auto& p : d.ports) {
+            out += fmt::format("{:<14} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {}\n", d.ibdev,
+                               toString(d.role), d.plugin.empty() ? "-" : d.plugin, p.num,
+                               p.state_name.empty() ? "?" : p.state_name,
+                               p.phys_state_name.empty() ? "?" : p.phys_state_name,
+                               p.link_layer.empty() ? "?" : p.link_layer, join(p.netdevs),
+                               netdevOper(snap, p));
+        }
+        if (d.ports.empty())
+            out += fmt::format("{:<14} {:<11} {:<7} (no ports)\n", d.ibdev, toString(d.role),
+                               d.plugin.empty() ? "-" : d.plugin);
+    }
+    for (const auto& p : snap.plugins) {
+        out += fmt::format("plugin {}: {}", p.name, toString(p.state));
+        if (!p.version.empty())
+            out += fmt::format(" (version {}, {} devices)", p.version, p.devices);
+        if (!p.last_error.empty())
+            out += fmt::format(": {}", p.last_error);
+        out += "\n";
+    }
+    size_t errors = 0;
+    for (const auto& ds : snap.samples)
+        errors += ds.errors.size();
+    out += fmt::format("cycle {} took {:.1f} ms; {} read errors this cycle\n", snap.cycle,
+                       snap.duration_seconds * 1000.0, errors);
+    for (const auto& ds : snap.samples)
+        for (const auto& e : ds.errors)
+            out += fmt::format("  read error: {}: {}\n", e.what, e.message);
+    return out;
+}
+
+} // namespace nicd

@@ -1,0 +1,16 @@
+// Human-readable views of a snapshot: the one-line STATUS= text and the --once report.
+#pragma once
+
+#include "model/snapshot.hpp"
+
+#include <string>
+
+namespace nicd {
+
+// "7 devices, 8 ports (1 down), 1 plugin running" — fits systemctl status.
+std::string statusLine(const Snapshot& snap);
+
+// A table of devices and ports, plugins and read errors, for `nicd --once`.
+std::string onceReport(const Snapshot& snap);
+
+} // namespace nicd

@@ -1,0 +1,35 @@
+// One collection cycle: discover the inventory, hand devices to plugins, read link state and
+// counters. Runs on the worker thread; the result goes to the loop as a Snapshot.
+#pragma once
+
+#include "collect/ib_counters.hpp"
+#include "config/config.hpp"
+#include "config/host_paths.hpp"
+#include "model/snapshot.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace nicd {
+
+class PluginManager;
+
+class Collector {
+public:
+    Collector(HostPaths paths, PluginManager& plugins);
+
+    // `read_pma`: also read ports/N/counters (slow: one firmware command per file). Between
+    // PMA reads the last values are carried over so every snapshot has every counter.
+    Snapshot collect(bool read_pma);
+
+private:
+    HostPaths paths_;
+    PluginManager& plugins_;
+    IbCounterReader ib_reader_;
+    std::map<std::string, std::vector<Sample>> last_pma_; // by ibdev
+    uint64_t cycles_ = 0;
+    uint64_t read_errors_total_ = 0;
+};
+
+} // namespace nicd

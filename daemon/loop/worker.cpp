@@ -1,0 +1,60 @@
+#include "loop/worker.hpp"
+
+#include "log/log.hpp"
+
+#include <exception>
+
+namespace nicd {
+
+Worker::Worker() : thread_([this] { run(); }) {}
+
+Worker::~Worker()
+{
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+        jobs_.clear();
+    }
+    cv_.notify_all();
+    thread_.join();
+}
+
+void Worker::submit(std::function<void()> job)
+{
+    {
+        std::lock_guard lock(mutex_);
+        jobs_.push_back(std::move(job));
+    }
+    cv_.notify_one();
+}
+
+size_t Worker::pending() const
+{
+    std::lock_guard lock(mutex_);
+    return jobs_.size() + running_;
+}
+
+void Worker::run()
+{
+    for (;;) {
+        std::function<void()> job;
+        {
+            std::unique_lock lock(mutex_);
+            cv_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+            if (stopping_)
+                return;
+            job = std::move(jobs_.front());
+            jobs_.pop_front();
+            ++running_;
+        }
+        try {
+            job();
+        } catch (const std::exception& e) {
+            log::error({}, "background job failed: {}", e.what());
+        }
+        std::lock_guard lock(mutex_);
+        --running_;
+    }
+}
+
+} // namespace nicd
