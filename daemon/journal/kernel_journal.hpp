@@ -1,0 +1,52 @@
+// Kernel messages from journald (kernel transport only), read incrementally from a persisted
+// cursor so that across restarts nothing is read twice or missed. On the first start (no
+// cursor) the current boot is read from its beginning.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+struct sd_journal;
+
+namespace nicd {
+
+struct KernelLine {
+    std::string_view message;
+    uint64_t realtime_usec = 0;
+};
+
+class KernelJournal {
+public:
+    // `root`: "/" opens the system journal; another directory is an OS tree whose
+    // /var/log/journal and /run/log/journal are read. `boot_id` (32 hex chars, no dashes)
+    // limits the first read to that boot. Throws with a clear message when nothing can be opened.
+    KernelJournal(const std::filesystem::path& root, std::string boot_id,
+                  std::optional<std::string> cursor);
+    ~KernelJournal();
+    KernelJournal(const KernelJournal&) = delete;
+    KernelJournal& operator=(const KernelJournal&) = delete;
+
+    // Reads up to `max` new kernel lines; returns how many were passed to `sink`.
+    size_t read(const std::function<void(const KernelLine&)>& sink, size_t max = 10000);
+
+    // The cursor of the last line read (persist it), or the one given at construction.
+    const std::optional<std::string>& cursor() const { return cursor_; }
+
+    // For the event loop: the inotify fd, its events, and processing after it fires.
+    int fd();
+    int events();
+    void process();
+
+private:
+    sd_journal* journal_ = nullptr;
+    std::optional<std::string> cursor_;
+};
+
+// The current boot ID from <root>/proc/sys/kernel/random/boot_id, without dashes; empty if unreadable.
+std::string readBootId(const std::filesystem::path& boot_id_file);
+
+} // namespace nicd

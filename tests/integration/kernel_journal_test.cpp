@@ -1,0 +1,99 @@
+// Kernel lines read from real journal files written by systemd-journal-remote: only the kernel
+// transport, only the current boot on first start, and nothing read twice or missed across a
+// restart (the cursor).
+#include "journal/kernel_journal.hpp"
+#include "support/journal_writer.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+using nicd::test::JournalEntry;
+
+namespace {
+
+const std::string kBoot = "11111111111111111111111111111111";
+const std::string kOldBoot = "22222222222222222222222222222222";
+
+class KernelJournalTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        root_ = std::filesystem::temp_directory_path() /
+                ("nicd-journal-" + std::to_string(::getpid()) + "-" +
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        std::filesystem::remove_all(root_);
+        std::filesystem::create_directories(root_);
+    }
+    void TearDown() override { std::filesystem::remove_all(root_); }
+
+    void write(const std::string& name, const std::vector<JournalEntry>& entries)
+    {
+        std::string error;
+        ASSERT_TRUE(nicd::test::writeJournal(root_, name, entries, error)) << error;
+    }
+
+    static std::vector<std::string> readAll(KernelJournal& j)
+    {
+        std::vector<std::string> lines;
+        j.read([&](const KernelLine& l) { lines.emplace_back(l.message); });
+        return lines;
+    }
+
+    std::filesystem::path root_;
+};
+
+} // namespace
+
+TEST_F(KernelJournalTest, FirstStartReadsKernelLinesOfTheCurrentBootOnly)
+{
+    write("a", {
+                   {.message = "old boot line", .boot_id = kOldBoot},
+                   {.message = "mlx5_core 0000:3b:00.0: first"},
+                   {.message = "a userspace line", .transport = "stdout"},
+                   {.message = "mlx5_core 0000:3b:00.0: second"},
+               });
+    KernelJournal j(root_, kBoot, std::nullopt);
+    EXPECT_EQ(readAll(j), (std::vector<std::string>{"mlx5_core 0000:3b:00.0: first",
+                                                    "mlx5_core 0000:3b:00.0: second"}));
+    EXPECT_TRUE(j.cursor());
+}
+
+TEST_F(KernelJournalTest, RestartWithCursorReadsOnlyWhatIsNew)
+{
+    write("a", {{.message = "one"}, {.message = "two", .realtime_usec = 1700000000500000}});
+    std::optional<std::string> cursor;
+    {
+        KernelJournal j(root_, kBoot, std::nullopt);
+        EXPECT_EQ(readAll(j).size(), 2U);
+        cursor = j.cursor();
+    }
+    ASSERT_TRUE(cursor);
+    write("b", {{.message = "three", .realtime_usec = 1700000001000000},
+                {.message = "four", .realtime_usec = 1700000002000000}});
+    KernelJournal again(root_, kBoot, cursor);
+    EXPECT_EQ(readAll(again), (std::vector<std::string>{"three", "four"}));
+    // Nothing more, and a third start from the new cursor reads nothing.
+    EXPECT_TRUE(readAll(again).empty());
+    KernelJournal third(root_, kBoot, again.cursor());
+    EXPECT_TRUE(readAll(third).empty());
+}
+
+TEST_F(KernelJournalTest, UnusableCursorFallsBackToTheCurrentBoot)
+{
+    write("a", {{.message = "one"}});
+    KernelJournal j(root_, kBoot, std::string("not-a-cursor"));
+    EXPECT_EQ(readAll(j), std::vector<std::string>{"one"});
+}
+
+TEST_F(KernelJournalTest, ReadsBootIdWithoutDashes)
+{
+    auto f = root_ / "boot_id";
+    std::ofstream(f) << "3f1a2b3c-4d5e-6f70-8192-a3b4c5d6e7f8\n";
+    EXPECT_EQ(readBootId(f), "3f1a2b3c4d5e6f708192a3b4c5d6e7f8");
+    EXPECT_EQ(readBootId(root_ / "missing"), "");
+}
