@@ -11,7 +11,7 @@ packages=(
     libgtest-dev libgmock-dev
     dbus-daemon systemd systemd-journal-remote
     prometheus-node-exporter prometheus
-    iproute2 strace util-linux procps
+    iproute2 strace util-linux procps curl
     rpm file dpkg-dev
     clang-format clang-tidy
 )

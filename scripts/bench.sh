@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# make bench: nicd's cost per collection cycle against node_exporter's infiniband collector on the
+# same 64-device simulated tree, and nicd's peak memory. Method: docs/performance.md.
+set -euo pipefail
+
+build=${1:-build}
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "$here/$build" && pwd)
+work=$(mktemp -d /tmp/nicd-bench.XXXXXX)
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+root=$work/node
+cycles=${NICD_BENCH_CYCLES:-50}
+tick=$(getconf CLK_TCK)
+
+"$build/tools/nicd-sim/nicd-sim" create "$root" --devices 64 >/dev/null
+
+echo "== collection cycle CPU time, 64 devices, $cycles cycles"
+nicd_cpu=$("$build/tests/bench/cycle_bench" "$root" "$build/plugins" "$cycles" | awk '/^nicd_cycle_cpu_seconds/ {print $2}')
+
+port=$((20000 + RANDOM % 20000))
+while ss -ltn | grep -q ":$port "; do port=$((20000 + RANDOM % 20000)); done
+prometheus-node-exporter --web.listen-address="127.0.0.1:$port" --path.sysfs="$root/sys" \
+    --path.procfs="$root/proc" --collector.disable-defaults --collector.infiniband \
+    --web.disable-exporter-metrics >"$work/ne.log" 2>&1 &
+ne=$!
+pids+=("$ne")
+for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/metrics" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -fs "http://127.0.0.1:$port/metrics" >"$work/ne.out"
+series=$(grep -c '^node_infiniband' "$work/ne.out" || true)
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+before=$(cpu_ticks "$ne")
+for _ in $(seq "$cycles"); do curl -fs "http://127.0.0.1:$port/metrics" >/dev/null; done
+after=$(cpu_ticks "$ne")
+ne_cpu=$(awk -v a="$after" -v b="$before" -v t="$tick" -v n="$cycles" 'BEGIN {printf "%.6f", (a-b)/t/n}')
+
+echo "nicd cycle:            ${nicd_cpu}s CPU"
+echo "node_exporter scrape:  ${ne_cpu}s CPU ($series node_infiniband series)"
+awk -v n="$nicd_cpu" -v e="$ne_cpu" 'BEGIN {
+    if (e <= 0) { print "ratio: node_exporter CPU too small to measure"; exit }
+    r = n / e; printf "ratio nicd/node_exporter: %.3f (target <= 0.200): %s\n", r, (r <= 0.2 ? "met" : "NOT met") }'
+
+echo "== nicd peak RSS, daemon on the same tree"
+cat >"$work/nicd.conf" <<CONF
+[daemon]
+PluginDirectory=$build/plugins
+PollIntervalMs=200
+PmaIntervalMs=1000
+CONF
+"$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --log-level warn &
+nicd=$!
+pids+=("$nicd")
+sleep 4
+hwm=$(awk '/^VmHWM/ {print $2}' "/proc/$nicd/status")
+awk -v k="$hwm" 'BEGIN { printf "nicd VmHWM: %.1f MiB (target < 10 MiB): %s\n", k/1024, (k < 10240 ? "met" : "NOT met") }'
+
+for extra in "$here"/scripts/bench.d/*.sh; do
+    [ -e "$extra" ] || continue
+    bash "$extra" "$build"
+done
