@@ -1,0 +1,24 @@
+// Pure parsers for configuration values. Each returns the value, or nullopt with `why` set to
+// what is allowed (used verbatim in the error message).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nicd::config {
+
+std::optional<bool> parseBool(std::string_view v, std::string& why);
+std::optional<uint64_t> parseUint(std::string_view v, uint64_t min, uint64_t max, std::string& why);
+std::optional<std::string> parseAbsolutePath(std::string_view v, std::string& why);
+// "3", "3 4", "3,4", "" or "none"; each 0..7, no duplicates; sorted.
+std::optional<std::vector<uint8_t>> parsePriorities(std::string_view v, std::string& why);
+// "10/s", "5/min", "120/h" (also sec, second, minute, hour); returns events per second.
+std::optional<double> parseRate(std::string_view v, std::string& why);
+// Whitespace-separated words.
+std::vector<std::string> splitWords(std::string_view v);
+std::string_view trim(std::string_view v);
+
+} // namespace nicd::config
