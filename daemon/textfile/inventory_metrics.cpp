@@ -1,0 +1,85 @@
+// Devices, ports and netdevs: identity as _info series, link state as gauges.
+#include "textfile/render.hpp"
+
+#include <string>
+
+namespace nicd {
+
+void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w)
+{
+    const auto& devices = snap.inventory.devices;
+    w.family("nicd_device_info", MetricType::Gauge,
+             "RDMA device identity; value 1. role is pf, vf, lag or bond-member; plugin is empty "
+             "when no plugin manages the device.");
+    for (const auto& d : devices) {
+        std::string numa = d.numa_node ? std::to_string(*d.numa_node) : "";
+        w.sample({{"device", d.ibdev},
+                  {"pci_address", d.pci_address},
+                  {"driver", d.driver},
+                  {"fw_version", d.fw_ver},
+                  {"board_id", d.board_id},
+                  {"hca_type", d.hca_type},
+                  {"role", toString(d.role)},
+                  {"plugin", d.plugin},
+                  {"numa_node", numa}},
+                 1.0);
+    }
+    w.family("nicd_port_info", MetricType::Gauge, "RDMA port identity; value 1.");
+    for (const auto& d : devices)
+        for (const auto& p : d.ports) {
+            auto port = std::to_string(p.num);
+            w.sample({{"device", d.ibdev}, {"port", port}, {"link_layer", p.link_layer}, {"rate", p.rate}},
+                     1.0);
+        }
+    w.family("nicd_port_rate_bytes_per_second", MetricType::Gauge,
+             "Port signalling rate from sysfs 'rate', in bytes per second.");
+    for (const auto& d : devices)
+        for (const auto& p : d.ports)
+            if (p.rate_gbps) {
+                auto port = std::to_string(p.num);
+                w.sample({{"device", d.ibdev}, {"port", port}}, *p.rate_gbps * 1e9 / 8.0);
+            }
+    w.family("nicd_port_state", MetricType::Gauge,
+             "IB port state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER.");
+    for (const auto& d : devices)
+        for (const auto& p : d.ports)
+            if (p.state) {
+                auto port = std::to_string(p.num);
+                w.sample({{"device", d.ibdev}, {"port", port}}, static_cast<double>(*p.state));
+            }
+    w.family("nicd_port_phys_state", MetricType::Gauge,
+             "IB physical port state: 2 Polling, 3 Disabled, 4 PortConfigurationTraining, 5 LinkUp, "
+             "6 LinkErrorRecovery, 7 PhyTest.");
+    for (const auto& d : devices)
+        for (const auto& p : d.ports)
+            if (p.phys_state) {
+                auto port = std::to_string(p.num);
+                w.sample({{"device", d.ibdev}, {"port", port}}, static_cast<double>(*p.phys_state));
+            }
+    w.family("nicd_netdev_up", MetricType::Gauge,
+             "1 when the netdev's operstate is up, else 0.");
+    for (const auto& d : devices)
+        for (const auto& p : d.ports)
+            for (const auto& nd : p.netdevs) {
+                auto it = snap.netdevs.find(nd);
+                if (it == snap.netdevs.end())
+                    continue;
+                auto port = std::to_string(p.num);
+                w.sample({{"device", d.ibdev}, {"port", port}, {"netdev", nd}},
+                         it->second.operstate == "up" ? 1.0 : 0.0);
+            }
+    w.family("nicd_netdev_carrier", MetricType::Gauge,
+             "1 when the netdev has carrier, 0 when not; absent when the link is administratively down.");
+    for (const auto& d : devices)
+        for (const auto& p : d.ports)
+            for (const auto& nd : p.netdevs) {
+                auto it = snap.netdevs.find(nd);
+                if (it == snap.netdevs.end() || !it->second.carrier)
+                    continue;
+                auto port = std::to_string(p.num);
+                w.sample({{"device", d.ibdev}, {"port", port}, {"netdev", nd}},
+                         *it->second.carrier ? 1.0 : 0.0);
+            }
+}
+
+} // namespace nicd

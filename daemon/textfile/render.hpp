@@ -1,0 +1,18 @@
+// The whole textfile for one snapshot. Each group of families is rendered by its own function.
+#pragma once
+
+#include "model/snapshot.hpp"
+#include "textfile/metric_writer.hpp"
+
+#include <string>
+
+namespace nicd {
+
+std::string renderTextfile(const Snapshot& snap);
+
+void renderDaemonMetrics(const Snapshot& snap, MetricWriter& w);
+void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w);
+void renderCounterMetrics(const Snapshot& snap, MetricWriter& w);
+void renderPluginMetrics(const Snapshot& snap, MetricWriter& w);
+
+} // namespace nicd
