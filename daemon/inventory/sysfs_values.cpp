@@ -1,0 +1,115 @@
+#include "inventory/sysfs_values.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+
+namespace nicd::sysfs {
+
+std::string_view trim(std::string_view v)
+{
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front())))
+        v.remove_prefix(1);
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back())))
+        v.remove_suffix(1);
+    return v;
+}
+
+std::optional<NumberedState> parseNumberedState(std::string_view text)
+{
+    text = trim(text);
+    int n = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || ptr == text.data() || n < 0)
+        return std::nullopt;
+    std::string_view rest(ptr, static_cast<size_t>(text.data() + text.size() - ptr));
+    if (!rest.empty() && rest.front() != ':')
+        return std::nullopt;
+    if (!rest.empty())
+        rest.remove_prefix(1);
+    return NumberedState{n, std::string(trim(rest))};
+}
+
+std::optional<double> parseRateGbps(std::string_view text)
+{
+    text = trim(text);
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr == text.data() || v < 0)
+        return std::nullopt;
+    std::string_view rest = trim(std::string_view(ptr, static_cast<size_t>(text.data() + text.size() - ptr)));
+    if (rest.starts_with("Gb/sec"))
+        return v;
+    if (rest.starts_with("Mb/sec"))
+        return v / 1000.0;
+    return std::nullopt;
+}
+
+std::optional<uint64_t> parseCounter(std::string_view text)
+{
+    text = trim(text);
+    if (text.empty())
+        return std::nullopt;
+    uint64_t v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size())
+        return std::nullopt;
+    return v;
+}
+
+bool isPciAddress(std::string_view t)
+{
+    // dddd:bb:dd.f
+    if (t.size() != 12 || t[4] != ':' || t[7] != ':' || t[10] != '.')
+        return false;
+    for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9, 11})
+        if (!std::isxdigit(static_cast<unsigned char>(t[i])))
+            return false;
+    return true;
+}
+
+std::optional<std::string> readFile(const std::filesystem::path& path, std::string& error)
+{
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        error = std::strerror(errno);
+        return std::nullopt;
+    }
+    std::string out;
+    char buf[4096];
+    for (;;) {
+        ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            error = std::strerror(errno);
+            ::close(fd);
+            return std::nullopt;
+        }
+        if (n == 0)
+            break;
+        out.append(buf, static_cast<size_t>(n));
+        if (out.size() > 65536)
+            break; // sysfs attributes are one page at most
+    }
+    ::close(fd);
+    return out;
+}
+
+std::optional<std::string> readValue(const std::filesystem::path& path)
+{
+    std::string error;
+    auto v = readFile(path, error);
+    if (!v)
+        return std::nullopt;
+    auto t = trim(*v);
+    if (t.empty())
+        return std::nullopt;
+    return std::string(t);
+}
+
+} // namespace nicd::sysfs
