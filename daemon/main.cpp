@@ -1,1 +1,86 @@
-int main() { return 0; } // replaced when the stages it wires exist
+// nicd: provisions RoCE QoS on RDMA NICs and watches their health.
+// A straight line: parse the command line, set up logging, load the configuration, run.
+#include "app/config_files.hpp"
+#include "app/daemon_app.hpp"
+#include "app/options.hpp"
+#include "log/log.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+
+using namespace nicd;
+
+namespace {
+
+int checkConfig(const ConfigFiles& files)
+{
+    auto result = loadConfig(files.main, files.dropin_dir);
+    for (const auto& e : result.errors)
+        std::fprintf(stderr, "%s\n", e.format().c_str());
+    if (!result.config) {
+        std::fprintf(stderr, "configuration is invalid (%zu errors)\n", result.errors.size());
+        return 1;
+    }
+    std::printf("configuration is valid:");
+    if (result.config->sources.empty())
+        std::printf(" no files (all defaults)");
+    for (const auto& f : result.config->sources)
+        std::printf(" %s", f.c_str());
+    std::printf("\n");
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options options;
+    std::string config_file;
+    std::string log_level = "info";
+    bool version = false;
+
+    CLI::App cli{"nicd - RoCE QoS provisioning and RDMA NIC health daemon"};
+    cli.add_option("--config", config_file,
+                   "configuration file (default /etc/nicd/nicd.conf under --root; drop-ins in FILE.d/)");
+    cli.add_option("--root", options.root,
+                   "prefix for every host path (sysfs, /proc, /run, /etc, /var, configfs, journal)")
+        ->check(CLI::ExistingDirectory);
+    cli.add_flag("--once", options.once,
+                 "one full cycle: discover, collect, write the textfile, print a summary, exit");
+    cli.add_flag("--check-config", options.check_config, "validate the configuration and exit");
+    cli.add_option("--bus", options.bus, "D-Bus to use: system, session or an address");
+    cli.add_flag("--no-dbus", options.no_dbus, "run without D-Bus");
+    cli.add_option("--log-level", log_level, "trace, debug, info, warn or error")
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
+    cli.add_flag("--version", version, "print the version and exit");
+    CLI11_PARSE(cli, argc, argv);
+
+    if (version) {
+        std::printf("nicd %s\n", NICD_VERSION);
+        return 0;
+    }
+    if (!config_file.empty())
+        options.config_file = config_file;
+    options.log_level = spdlog::level::from_str(log_level);
+    log::setup(log::Target::Auto, options.log_level);
+
+    HostPaths paths(options.root);
+    auto files = configFiles(options, paths);
+    if (options.check_config)
+        return checkConfig(files);
+
+    try {
+        auto config = loadAndReport(files);
+        if (!config) {
+            log::error({}, "not starting: fix the configuration (nicd --check-config shows every error)");
+            return 1;
+        }
+        DaemonApp app(options, files, std::move(*config));
+        return options.once ? app.runOnce() : app.runDaemon();
+    } catch (const std::exception& e) {
+        log::error({}, "fatal: {}", e.what());
+        return 1;
+    }
+}

@@ -60,7 +60,7 @@ bold "4. Fault: mlx5_2 loses its link, and mlx5_0 gets a burst of symbol errors"
 wait_cycles 2
 echo "what nicd publishes now:"
 grep -E '^nicd_(port_state|netdev_up)\{device="mlx5_2"' "$textfile" || true
-grep -E '^nicd_ib_port_counter_total\{.*device="mlx5_0".*counter="symbol_error"' "$textfile" || true
+grep -E '^nicd_ib_port_pma_total\{.*device="mlx5_0".*counter="symbol_error"' "$textfile" || true
 
 bold "5. nicd's log"
 cat "$work/nicd.log"

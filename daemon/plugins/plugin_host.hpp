@@ -1,0 +1,33 @@
+// What the daemon gives one plugin: logging as that plugin, the host root, its config section.
+#pragma once
+
+#include "config/host_paths.hpp"
+
+#include <nicd/plugin/plugin.h>
+
+#include <map>
+#include <string>
+
+namespace nicd {
+
+class PluginHost final : public plugin::v1::IHost {
+public:
+    PluginHost(std::string name, HostPaths paths, std::map<std::string, std::string> config)
+        : name_(std::move(name)), paths_(std::move(paths)), config_(std::move(config))
+    {
+    }
+    virtual ~PluginHost() = default;
+
+    uint32_t abiMinor() const noexcept override { return NICD_PLUGIN_ABI_MINOR; }
+    void log(plugin::v1::Level level, std::string_view msg, const plugin::v1::DeviceRef* dev) noexcept override;
+    std::string root() const noexcept override { return paths_.root().string(); }
+    bool simulated() const noexcept override { return paths_.simulated(); }
+    std::optional<std::string> config(std::string_view key) const noexcept override;
+
+private:
+    std::string name_;
+    HostPaths paths_;
+    std::map<std::string, std::string> config_;
+};
+
+} // namespace nicd

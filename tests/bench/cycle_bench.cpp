@@ -1,0 +1,47 @@
+// CPU time of nicd's collection cycle (discover, read every counter, plugins, render the textfile)
+// on a simulated tree. Usage: cycle_bench ROOT PLUGIN_DIR [CYCLES]
+#include "collect/collector.hpp"
+#include "config/config.hpp"
+#include "log/log.hpp"
+#include "plugins/plugin_manager.hpp"
+#include "textfile/render.hpp"
+
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+double cpuSeconds()
+{
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: %s ROOT PLUGIN_DIR [CYCLES]\n", argv[0]);
+        return 2;
+    }
+    nicd::log::setup(nicd::log::Target::Stderr, spdlog::level::warn);
+    int cycles = argc > 3 ? std::atoi(argv[3]) : 50;
+    nicd::HostPaths paths(argv[1]);
+    nicd::Config config;
+    config.daemon.plugin_directory = argv[2];
+    nicd::PluginManager plugins(paths, config);
+    plugins.loadDirectory(argv[2]);
+    nicd::Collector collector(paths, plugins);
+    size_t bytes = nicd::renderTextfile(collector.collect(true)).size(); // warm up
+    double start = cpuSeconds();
+    for (int i = 0; i < cycles; ++i)
+        bytes = nicd::renderTextfile(collector.collect(true)).size();
+    double per_cycle = (cpuSeconds() - start) / cycles;
+    std::printf("nicd_cycle_cpu_seconds %.6f\nnicd_textfile_bytes %zu\n", per_cycle, bytes);
+    plugins.shutdown();
+    return 0;
+}
