@@ -148,9 +148,9 @@ TEST(SimCli, ErrorsNameTheDevice)
     auto dir = test::makeTempDir("simcli");
     std::string sim = NICD_SIM_BIN;
     ASSERT_EQ(std::system((sim + " create " + dir.string() + " >/dev/null").c_str()), 0);
-    ASSERT_EQ(std::system((sim + " inject link-down " + dir.string() + " mlx5_1").c_str()), 0);
+    ASSERT_EQ(std::system((sim + " inject " + dir.string() + " link-down mlx5_1").c_str()), 0);
     auto out = dir / "err";
-    EXPECT_NE(std::system((sim + " inject link-down " + dir.string() + " mlx5_42 2>" + out.string()).c_str()), 0);
+    EXPECT_NE(std::system((sim + " inject " + dir.string() + " link-down mlx5_42 2>" + out.string()).c_str()), 0);
     EXPECT_NE(read(out).find("no simulated device 'mlx5_42'"), std::string::npos);
     fs::remove_all(dir);
 }

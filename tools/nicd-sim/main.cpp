@@ -24,7 +24,6 @@ void registerInjectCommands(CLI::App& inject, std::string& dir, std::function<vo
     static double rate = 0;
     auto withDev = [&](const char* name, const char* help) {
         auto* c = inject.add_subcommand(name, help);
-        c->add_option("DIR", dir, "the node's directory")->required();
         c->add_option("DEV", dev, "RDMA device, e.g. mlx5_0")->required();
         return c;
     };
@@ -105,7 +104,8 @@ int main(int argc, char** argv)
         };
     });
 
-    auto* inject = app.add_subcommand("inject", "inject a fault");
+    auto* inject = app.add_subcommand("inject", "inject a fault: nicd-sim inject DIR FAULT DEV ...");
+    inject->add_option("DIR", dir, "the node's directory")->required();
     inject->require_subcommand(1);
     registerInjectCommands(*inject, dir, action);
 
