@@ -1,0 +1,83 @@
+// Deliberately broken plugins, one per case, each built into its own directory. The case is
+// chosen at compile time with NICD_TEST_CASE.
+#include <nicd/plugin/declare.h>
+
+#include <unistd.h>
+
+#include <stdexcept>
+
+namespace pv1 = nicd::plugin::v1;
+
+#define NICD_CASE_GOOD 1
+#define NICD_CASE_CTOR_THROWS 2
+#define NICD_CASE_INIT_FAILS 3
+#define NICD_CASE_POLL_FAILS 4
+
+namespace {
+
+class TestPlugin final : public pv1::IPlugin {
+public:
+    explicit TestPlugin(pv1::IHost& host) : host_(host)
+    {
+#if NICD_TEST_CASE == NICD_CASE_CTOR_THROWS
+        throw std::runtime_error("constructor refuses");
+#endif
+    }
+    pv1::Status init() noexcept override
+    {
+#if NICD_TEST_CASE == NICD_CASE_INIT_FAILS
+        return pv1::Status::fail(pv1::Errc::NotSupported, "no supported hardware found by init");
+#else
+        return pv1::Status::ok();
+#endif
+    }
+    bool claims(const pv1::DeviceRef& dev) const noexcept override { return dev.driver == "mlx5_core"; }
+    pv1::Status attach(const pv1::DeviceRef&) noexcept override { return pv1::Status::ok(); }
+    void detach(const pv1::DeviceRef&) noexcept override {}
+    pv1::Status poll(const pv1::DeviceRef& dev, std::vector<pv1::Sample>& out) noexcept override
+    {
+        (void)dev;
+#if NICD_TEST_CASE == NICD_CASE_POLL_FAILS
+        // Fails while the host's config says so (the test flips it through a file).
+        auto flag = host_.config("FailFile");
+        if (flag && access(flag->c_str(), F_OK) == 0)
+            return pv1::Status::fail(pv1::Errc::Io, dev.ibdev + ": simulated read failure");
+#endif
+        out.push_back({"test", 1, "", "polls", ++polls_, pv1::SampleKind::Counter});
+        return pv1::Status::ok();
+    }
+    pv1::Status verifyQos(const pv1::DeviceRef&, const pv1::PortRef&, const pv1::QosDesired&,
+                          pv1::QosReport&) noexcept override
+    {
+        return pv1::Status::fail(pv1::Errc::NotSupported, "test plugin");
+    }
+    pv1::Status applyQos(const pv1::DeviceRef&, const pv1::PortRef&, const pv1::QosDesired&,
+                         pv1::QosReport&) noexcept override
+    {
+        return pv1::Status::fail(pv1::Errc::NotSupported, "test plugin");
+    }
+    bool classifyKernelLine(std::string_view, pv1::KernelLineMatch&) const noexcept override { return false; }
+    void shutdown() noexcept override {}
+
+private:
+    pv1::IHost& host_;
+    uint64_t polls_ = 0;
+};
+
+} // namespace
+
+#if defined(NICD_TEST_DESCRIPTOR)
+// Hand-written descriptors that break one rule each.
+extern "C" __attribute__((visibility("default"))) const nicd_plugin_descriptor_v1* nicd_plugin_entry_v1() noexcept
+{
+    static nicd_plugin_descriptor_v1 d{
+        sizeof(nicd_plugin_descriptor_v1), NICD_PLUGIN_ABI_MAJOR, NICD_PLUGIN_ABI_MINOR, NICD_TEST_NAME, "0.0.1",
+        NICD_PLUGIN_TOOLCHAIN,
+        [](pv1::IHost* h) noexcept -> pv1::IPlugin* { return new TestPlugin(*h); },
+        [](pv1::IPlugin* p) noexcept { delete static_cast<TestPlugin*>(p); }};
+    NICD_TEST_DESCRIPTOR;
+    return &d;
+}
+#elif !defined(NICD_TEST_NO_ENTRY)
+NICD_DECLARE_PLUGIN(TestPlugin, NICD_TEST_NAME, "0.0.1")
+#endif
