@@ -64,7 +64,7 @@ int DaemonApp::runOnce()
 int DaemonApp::runDaemon()
 {
     loop_ = std::make_unique<EventLoop>();
-    worker_ = std::make_unique<Worker>();
+    // Signals are blocked before any thread starts, so only the loop's signalfd receives them.
     loop_->onSignal(SIGTERM, [this] {
         log::info({}, "SIGTERM: stopping");
         notify::stopping();
@@ -77,6 +77,7 @@ int DaemonApp::runDaemon()
     });
     loop_->onSignal(SIGHUP, [this] { reload(); });
     loop_->enableWatchdog();
+    worker_ = std::make_unique<Worker>();
 
     worker_->submit([this] { loadPlugins(); });
     const uint64_t interval = uint64_t{config_.daemon.poll_interval_ms} * 1000;
