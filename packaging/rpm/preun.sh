@@ -1,0 +1,4 @@
+# %systemd_preun: stop and disable on final removal.
+if [ $1 -eq 0 ] && [ -d /run/systemd/system ]; then
+    systemctl disable --now nicd.service >/dev/null 2>&1 || :
+fi
