@@ -20,12 +20,12 @@ void MetricWriter::family(std::string_view name, MetricType type, std::string_vi
                         type == MetricType::Counter ? "counter" : "gauge");
 }
 
-void MetricWriter::begin(const Labels& labels)
+void MetricWriter::begin(Labels labels)
 {
     if (current_.empty())
         throw std::logic_error("metric sample before any family");
     out_ += current_;
-    if (!labels.empty()) {
+    if (labels.size() != 0) {
         out_ += '{';
         bool first = true;
         for (const auto& [k, v] : labels) {
@@ -42,14 +42,14 @@ void MetricWriter::begin(const Labels& labels)
     out_ += ' ';
 }
 
-void MetricWriter::sample(const Labels& labels, double value)
+void MetricWriter::sample(Labels labels, double value)
 {
     begin(labels);
     out_ += formatDouble(value);
     out_ += '\n';
 }
 
-void MetricWriter::sample(const Labels& labels, uint64_t value)
+void MetricWriter::sample(Labels labels, uint64_t value)
 {
     begin(labels);
     out_ += std::to_string(value);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -11,7 +12,8 @@
 
 namespace nicd {
 
-using Labels = std::vector<std::pair<std::string_view, std::string_view>>;
+// Label sets are written inline at each call site: no allocation per sample.
+using Labels = std::initializer_list<std::pair<std::string_view, std::string_view>>;
 
 enum class MetricType : uint8_t { Gauge, Counter };
 
@@ -21,8 +23,8 @@ public:
     // twice, or a name without the nicd_ prefix, throws std::logic_error (a programming error).
     void family(std::string_view name, MetricType type, std::string_view help);
 
-    void sample(const Labels& labels, double value);
-    void sample(const Labels& labels, uint64_t value);
+    void sample(Labels labels, double value);
+    void sample(Labels labels, uint64_t value);
     void sample(double value) { sample(Labels{}, value); }
 
     const std::string& text() const { return out_; }
@@ -32,7 +34,7 @@ public:
     static std::string formatDouble(double v);
 
 private:
-    void begin(const Labels& labels);
+    void begin(Labels labels);
 
     std::string out_;
     std::string current_;
