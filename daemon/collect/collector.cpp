@@ -1,7 +1,6 @@
 #include "collect/collector.hpp"
 
 #include "inventory/netdev_state.hpp"
-#include "inventory/sysfs_inventory.hpp"
 #include "loop/event_loop.hpp"
 #include "plugins/plugin_manager.hpp"
 
@@ -20,7 +19,7 @@ double realtimeSeconds()
 } // namespace
 
 Collector::Collector(HostPaths paths, PluginManager& plugins)
-    : paths_(std::move(paths)), plugins_(plugins)
+    : paths_(paths), plugins_(plugins), inventory_(std::move(paths))
 {
 }
 
@@ -28,7 +27,7 @@ Snapshot Collector::collect(bool read_pma)
 {
     auto started = std::chrono::steady_clock::now();
     Snapshot snap;
-    snap.inventory = discoverInventory(paths_);
+    snap.inventory = inventory_.read();
     plugins_.assign(snap.inventory);
     snap.netdevs = readNetdevStates(paths_, snap.inventory);
 

@@ -5,6 +5,7 @@
 #include "collect/ib_counters.hpp"
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
+#include "inventory/inventory_reader.hpp"
 #include "model/snapshot.hpp"
 
 #include <cstdint>
@@ -22,10 +23,13 @@ public:
     // `read_pma`: also read ports/N/counters (slow: one firmware command per file). Between
     // PMA reads the last values are carried over so every snapshot has every counter.
     Snapshot collect(bool read_pma);
+    // The next cycle re-walks the whole sysfs tree (after link or device events, or a reload).
+    void rediscover() { inventory_.invalidate(); }
 
 private:
     HostPaths paths_;
     PluginManager& plugins_;
+    InventoryReader inventory_;
     IbCounterReader ib_reader_;
     std::map<std::string, std::vector<Sample>> last_pma_; // by ibdev
     uint64_t cycles_ = 0;

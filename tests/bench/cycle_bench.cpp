@@ -1,5 +1,7 @@
 // CPU time of nicd's collection cycle (discover, read every counter, plugins, render the textfile)
 // on a simulated tree. Usage: cycle_bench ROOT PLUGIN_DIR [CYCLES]
+// With an empty PLUGIN_DIR ("") no plugin loads: nicd then reads what node_exporter's infiniband
+// collector reads (sysfs attributes and counters/), for a like-for-like comparison.
 #include "collect/collector.hpp"
 #include "config/config.hpp"
 #include "log/log.hpp"
@@ -34,7 +36,8 @@ int main(int argc, char** argv)
     nicd::Config config;
     config.daemon.plugin_directory = argv[2];
     nicd::PluginManager plugins(paths, config);
-    plugins.loadDirectory(argv[2]);
+    if (argv[2][0] != '\0')
+        plugins.loadDirectory(argv[2]);
     nicd::Collector collector(paths, plugins);
     size_t bytes = nicd::renderTextfile(collector.collect(true)).size(); // warm up
     double start = cpuSeconds();

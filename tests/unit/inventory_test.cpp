@@ -1,5 +1,6 @@
 // Discovery on real sysfs trees (fixtures from public projects) and on a simulated node in the
 // kernel's layout: identity, roles, ports, netdevs, and values that are missing or garbage.
+#include "inventory/inventory_reader.hpp"
 #include "inventory/netdev_state.hpp"
 #include "inventory/sysfs_inventory.hpp"
 #include "inventory/sysfs_values.hpp"
@@ -191,4 +192,29 @@ TEST_F(InventoryTest, BrokenValuesAreAbsentAndOthersStillWork)
 TEST_F(InventoryTest, NoRdmaDevicesAtAll)
 {
     EXPECT_TRUE(discoverInventory(HostPaths(dir_)).devices.empty());
+}
+
+TEST_F(InventoryTest, ReaderSeesStateChangesAtOnceAndDeviceChangesWithAFullWalk)
+{
+    sim::create(dir_, {});
+    InventoryReader reader(HostPaths(dir_), 1000);
+    auto first = reader.read();
+    ASSERT_EQ(first.devices.size(), 8U);
+    sim::linkDown(dir_, "mlx5_1");
+    auto second = reader.read(); // refresh only
+    EXPECT_EQ(second.find("mlx5_1")->ports[0].state, 1);
+    EXPECT_EQ(second.find("mlx5_1")->ports[0].phys_state_name, "Disabled");
+    sim::remove(dir_, "mlx5_2");
+    auto third = reader.read(); // the set changed: full walk
+    EXPECT_EQ(third.devices.size(), 7U);
+    EXPECT_EQ(third.find("mlx5_2"), nullptr);
+    sim::restore(dir_, "mlx5_2");
+    EXPECT_EQ(reader.read().devices.size(), 8U);
+    // A netdev renamed behind our back shows after invalidate().
+    auto ndevs = fs::canonical(dir_ / "sys/class/infiniband/mlx5_0") / "ports/1/gid_attrs/ndevs";
+    for (int g = 0; g < 4; ++g)
+        std::ofstream(ndevs / std::to_string(g)) << "renamed0\n";
+    EXPECT_EQ(reader.read().find("mlx5_0")->ports[0].netdevs, std::vector<std::string>{"ens1f0np0"});
+    reader.invalidate();
+    EXPECT_EQ(reader.read().find("mlx5_0")->ports[0].netdevs, std::vector<std::string>{"renamed0"});
 }

@@ -1,0 +1,63 @@
+#include "inventory/inventory_reader.hpp"
+
+#include "inventory/sysfs_inventory.hpp"
+#include "inventory/sysfs_values.hpp"
+
+#include <dirent.h>
+
+#include <algorithm>
+
+namespace nicd {
+
+namespace {
+std::vector<std::string> deviceNames(const std::filesystem::path& dir)
+{
+    std::vector<std::string> out;
+    if (DIR* d = ::opendir(dir.c_str())) {
+        while (dirent* e = ::readdir(d))
+            if (e->d_name[0] != '.')
+                out.emplace_back(e->d_name);
+        ::closedir(d);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+} // namespace
+
+void refreshPortStates(Inventory& inv)
+{
+    for (auto& d : inv.devices)
+        for (auto& p : d.ports) {
+            auto dir = d.sysfs_path + "/ports/" + std::to_string(p.num) + "/";
+            p.state.reset();
+            p.state_name.clear();
+            if (auto s = sysfs::parseNumberedState(sysfs::readValue(dir + "state").value_or(""))) {
+                p.state = s->number;
+                p.state_name = s->name;
+            }
+            p.phys_state.reset();
+            p.phys_state_name.clear();
+            if (auto s = sysfs::parseNumberedState(sysfs::readValue(dir + "phys_state").value_or(""))) {
+                p.phys_state = s->number;
+                p.phys_state_name = s->name;
+            }
+            p.rate = sysfs::readValue(dir + "rate").value_or("");
+            p.rate_gbps = sysfs::parseRateGbps(p.rate);
+        }
+}
+
+Inventory InventoryReader::read()
+{
+    auto names = deviceNames(paths_.sysClassInfiniband());
+    if (!have_ || names != names_ || ++since_full_ >= full_every_) {
+        cached_ = discoverInventory(paths_);
+        names_ = std::move(names);
+        since_full_ = 0;
+        have_ = true;
+        return cached_;
+    }
+    refreshPortStates(cached_);
+    return cached_;
+}
+
+} // namespace nicd
