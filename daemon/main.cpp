@@ -42,8 +42,9 @@ int main(int argc, char** argv)
     bool version = false;
 
     CLI::App cli{"nicd - RoCE QoS provisioning and RDMA NIC health daemon"};
-    cli.add_option("--config", config_file,
-                   "configuration file (default /etc/nicd/nicd.conf under --root; drop-ins in FILE.d/)");
+    cli.add_option(
+        "--config", config_file,
+        "configuration file (default /etc/nicd/nicd.conf under --root; drop-ins in FILE.d/)");
     cli.add_option("--root", options.root,
                    "prefix for every host path (sysfs, /proc, /run, /etc, /var, configfs, journal)")
         ->check(CLI::ExistingDirectory);
@@ -74,7 +75,8 @@ int main(int argc, char** argv)
     try {
         auto config = loadAndReport(files);
         if (!config) {
-            log::error({}, "not starting: fix the configuration (nicd --check-config shows every error)");
+            log::error(
+                {}, "not starting: fix the configuration (nicd --check-config shows every error)");
             return 1;
         }
         DaemonApp app(options, files, std::move(*config));

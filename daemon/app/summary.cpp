@@ -5,7 +5,10 @@
 namespace nicd {
 
 namespace {
-bool portDown(const Port& p) { return p.state && *p.state != 4; }
+bool portDown(const Port& p)
+{
+    return p.state && *p.state != 4;
+}
 
 std::string netdevOper(const Snapshot& snap, const Port& p)
 {
@@ -49,12 +52,13 @@ std::string statusLine(const Snapshot& snap)
 
 std::string onceReport(const Snapshot& snap)
 {
-    std::string out = fmt::format("{:<14} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {}\n", "DEVICE",
-                                  "ROLE", "PLUGIN", "PORT", "STATE", "PHYS", "LINK", "NETDEV", "OPER");
+    std::string out =
+        fmt::format("{:<14} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {}\n", "DEVICE", "ROLE",
+                    "PLUGIN", "PORT", "STATE", "PHYS", "LINK", "NETDEV", "OPER");
     for (const auto& d : snap.inventory.devices) {
         for (const auto& p : d.ports) {
-            out += fmt::format("{:<14} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {}\n", d.ibdev,
-                               toString(d.role), d.plugin.empty() ? "-" : d.plugin, p.num,
+            out += fmt::format("{:<14} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {}\n",
+                               d.ibdev, toString(d.role), d.plugin.empty() ? "-" : d.plugin, p.num,
                                p.state_name.empty() ? "?" : p.state_name,
                                p.phys_state_name.empty() ? "?" : p.phys_state_name,
                                p.link_layer.empty() ? "?" : p.link_layer, join(p.netdevs),

@@ -26,18 +26,23 @@ void IbCounterReader::read(const Device& dev, uint64_t now_usec, DeviceSamples& 
         sdk::forEachFile(
             dir, [&](std::string_view name) { return !backoff.shouldTry(key(name)); },
             [&](std::string_view name, std::string_view content, int err) {
-                std::optional<uint64_t> value = err == 0 ? sdk::parseCounterValue(content) : std::nullopt;
+                std::optional<uint64_t> value =
+                    err == 0 ? sdk::parseCounterValue(content) : std::nullopt;
                 if (!value) {
-                    std::string why = err != 0 ? std::strerror(err)
-                                               : "not a counter value: '" + std::string(content.substr(0, content.find('\n'))) + "'";
+                    std::string why =
+                        err != 0 ? std::strerror(err)
+                                 : "not a counter value: '" +
+                                       std::string(content.substr(0, content.find('\n'))) + "'";
                     if (backoff.failed(key(name)))
                         log::warn({.device = dev.ibdev, .port = port.num},
-                                  "{}: {}; backing off (retrying less and less often)", key(name), why);
+                                  "{}: {}; backing off (retrying less and less often)", key(name),
+                                  why);
                     out.errors.push_back({dev.ibdev, port.num, key(name), why});
                     return;
                 }
                 if (backoff.succeeded(key(name)))
-                    log::info({.device = dev.ibdev, .port = port.num}, "{}: readable again", key(name));
+                    log::info({.device = dev.ibdev, .port = port.num}, "{}: readable again",
+                              key(name));
                 Sample s;
                 s.source = kSourceIbCounters;
                 s.port = port.num;

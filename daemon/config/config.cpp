@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <regex>
@@ -20,7 +20,8 @@ using namespace nicd::config;
 namespace {
 
 // A key's parser: stores the value and returns true, or sets `why` and returns false.
-template <typename Target> using KeyParser = std::function<bool(Target&, std::string_view, std::string&)>;
+template <typename Target>
+using KeyParser = std::function<bool(Target&, std::string_view, std::string&)>;
 template <typename Target> using KeyTable = std::map<std::string, KeyParser<Target>, std::less<>>;
 
 template <typename T, typename Field>
@@ -58,14 +59,15 @@ std::optional<E> parseEnum(std::string_view v, const std::vector<std::pair<const
     return std::nullopt;
 }
 
-const std::vector<std::pair<const char*, ProvisionMode>> kModes{
-    {"enforce", ProvisionMode::Enforce}, {"verify", ProvisionMode::Verify}, {"off", ProvisionMode::Off}};
+const std::vector<std::pair<const char*, ProvisionMode>> kModes{{"enforce", ProvisionMode::Enforce},
+                                                                {"verify", ProvisionMode::Verify},
+                                                                {"off", ProvisionMode::Off}};
 const std::vector<std::pair<const char*, TrustMode>> kTrust{{"dscp", TrustMode::Dscp},
                                                             {"pcp", TrustMode::Pcp}};
 const std::vector<std::pair<const char*, BondPolicy>> kBonds{{"skip", BondPolicy::Skip},
                                                              {"configure", BondPolicy::Configure}};
-const std::vector<std::pair<const char*, RuleSeverity>> kSeverity{{"fatal", RuleSeverity::Fatal},
-                                                                  {"non-fatal", RuleSeverity::NonFatal}};
+const std::vector<std::pair<const char*, RuleSeverity>> kSeverity{
+    {"fatal", RuleSeverity::Fatal}, {"non-fatal", RuleSeverity::NonFatal}};
 
 const KeyTable<DaemonConfig>& daemonKeys()
 {
@@ -98,7 +100,8 @@ const KeyTable<TextfileConfig>& textfileKeys()
          [](TextfileConfig& c, std::string_view v, std::string& why) {
              auto p = parseAbsolutePath(v, why);
              if (p && !p->ends_with(".prom")) {
-                 why = "expected an absolute path ending in .prom (node_exporter reads only *.prom)";
+                 why =
+                     "expected an absolute path ending in .prom (node_exporter reads only *.prom)";
                  return false;
              }
              if (p)
@@ -182,7 +185,8 @@ const KeyTable<ProvisionConfig>& provisionKeys()
                  c.driver_ready_file = *p;
              return p.has_value();
          }},
-        {"ReadyTimeoutSec", uintKey<ProvisionConfig>(&ProvisionConfig::ready_timeout_ms, 1, 86400, 1000)},
+        {"ReadyTimeoutSec",
+         uintKey<ProvisionConfig>(&ProvisionConfig::ready_timeout_ms, 1, 86400, 1000)},
         {"VerifyIntervalSec",
          uintKey<ProvisionConfig>(&ProvisionConfig::verify_interval_ms, 5, 86400, 1000)},
     };
@@ -191,7 +195,8 @@ const KeyTable<ProvisionConfig>& provisionKeys()
 
 const KeyTable<JournalConfig>& journalKeys()
 {
-    static const KeyTable<JournalConfig> t{{"Enable", boolKey<JournalConfig>(&JournalConfig::enable)}};
+    static const KeyTable<JournalConfig> t{
+        {"Enable", boolKey<JournalConfig>(&JournalConfig::enable)}};
     return t;
 }
 
@@ -201,7 +206,8 @@ const KeyTable<HealthConfig>& healthKeys()
         {"FlapCount", uintKey<HealthConfig>(&HealthConfig::flap_count, 2, 1000)},
         {"FlapWindowSec", uintKey<HealthConfig>(&HealthConfig::flap_window_sec, 1, 86400)},
         {"KernelRepeatCount", uintKey<HealthConfig>(&HealthConfig::kernel_repeat_count, 2, 1000)},
-        {"KernelRepeatWindowSec", uintKey<HealthConfig>(&HealthConfig::kernel_repeat_window_sec, 1, 604800)},
+        {"KernelRepeatWindowSec",
+         uintKey<HealthConfig>(&HealthConfig::kernel_repeat_window_sec, 1, 604800)},
         {"KernelHoldSec", uintKey<HealthConfig>(&HealthConfig::kernel_hold_sec, 0, 31536000)},
         {"DriverTimeoutMs", uintKey<HealthConfig>(&HealthConfig::driver_timeout_ms, 10, 600000)},
         {"DriverFailCycles", uintKey<HealthConfig>(&HealthConfig::driver_fail_cycles, 1, 1000)},
@@ -212,12 +218,13 @@ const KeyTable<HealthConfig>& healthKeys()
 
 const KeyTable<DeviceOverride>& deviceOnlyKeys()
 {
-    static const KeyTable<DeviceOverride> t{{"ExpectUp", [](DeviceOverride& d, std::string_view v, std::string& why) {
-                                                 auto b = parseBool(v, why);
-                                                 if (b)
-                                                     d.expect_up = *b;
-                                                 return b.has_value();
-                                             }}};
+    static const KeyTable<DeviceOverride> t{
+        {"ExpectUp", [](DeviceOverride& d, std::string_view v, std::string& why) {
+             auto b = parseBool(v, why);
+             if (b)
+                 d.expect_up = *b;
+             return b.has_value();
+         }}};
     return t;
 }
 
@@ -330,7 +337,8 @@ char* readLine(char* str, int num, void* stream)
         st->bad_lines.insert(st->line);
         std::string what = t.front() == '[' ? "unterminated section header"
                                             : "expected Key=Value, [section], or a comment";
-        st->errors->push_back({st->file, st->line, st->section_seen, "", what + ": '" + std::string(t) + "'"});
+        st->errors->push_back(
+            {st->file, st->line, st->section_seen, "", what + ": '" + std::string(t) + "'"});
         str[0] = '\0'; // hand inih an empty line instead
     } else if (t.front() == '[' && t.back() == ']') {
         st->section_seen = std::string(t.substr(1, t.size() - 2));
@@ -352,8 +360,9 @@ int onKey(void* user, const char* section_c, const char* name_c, const char* val
     bool ok = false;
 
     if (section.empty()) {
-        st->error(section, key, "key outside of any section; put it under [daemon], [textfile], "
-                                "[provision], [journal] or [health]");
+        st->error(section, key,
+                  "key outside of any section; put it under [daemon], [textfile], "
+                  "[provision], [journal] or [health]");
         return 1;
     }
     if (section == "daemon") {
@@ -392,7 +401,8 @@ int onKey(void* user, const char* section_c, const char* name_c, const char* val
     } else if (section.starts_with("device:")) {
         auto dev = section.substr(7);
         if (!validName(dev)) {
-            st->error(section, key, "device name '" + dev + "' must be made of letters, digits and '_'");
+            st->error(section, key,
+                      "device name '" + dev + "' must be made of letters, digits and '_'");
             return 1;
         }
         auto& d = c.devices[dev];
@@ -416,7 +426,8 @@ int onKey(void* user, const char* section_c, const char* name_c, const char* val
     } else if (section.starts_with("plugin:")) {
         auto name = section.substr(7);
         if (!validName(name)) {
-            st->error(section, key, "plugin name '" + name + "' must be made of letters, digits and '_'");
+            st->error(section, key,
+                      "plugin name '" + name + "' must be made of letters, digits and '_'");
             return 1;
         }
         known = true;
@@ -429,7 +440,8 @@ int onKey(void* user, const char* section_c, const char* name_c, const char* val
         return 1; // an unknown section is reported once, at its header (checkSectionNames)
     }
     if (!ok)
-        st->error(section, key, !known || value.empty() ? why : "'" + std::string(value) + "': " + why);
+        st->error(section, key,
+                  !known || value.empty() ? why : "'" + std::string(value) + "': " + why);
     return 1;
 }
 
@@ -440,17 +452,20 @@ void checkSectionNames(ParseState& st, std::string_view text)
     size_t pos = 0;
     while (pos <= text.size()) {
         size_t end = text.find('\n', pos);
-        auto l = trim(text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));
+        auto l = trim(
+            text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));
         ++line;
         if (!l.empty() && l.front() == '[' && l.back() == ']') {
             std::string s(l.substr(1, l.size() - 2));
-            static const std::set<std::string> fixed{"daemon", "textfile", "provision", "journal", "health"};
-            bool known = fixed.contains(s) || s.starts_with("device:") || s.starts_with("counter:") ||
-                         s.starts_with("plugin:");
+            static const std::set<std::string> fixed{"daemon", "textfile", "provision", "journal",
+                                                     "health"};
+            bool known = fixed.contains(s) || s.starts_with("device:") ||
+                         s.starts_with("counter:") || s.starts_with("plugin:");
             if (!known)
-                st.errors->push_back({st.file, line, s, "",
-                                      "unknown section; expected [daemon], [textfile], [provision], "
-                                      "[journal], [health], [device:NAME], [counter:NAME] or [plugin:NAME]"});
+                st.errors->push_back(
+                    {st.file, line, s, "",
+                     "unknown section; expected [daemon], [textfile], [provision], "
+                     "[journal], [health], [device:NAME], [counter:NAME] or [plugin:NAME]"});
         }
         if (end == std::string_view::npos)
             break;
@@ -503,7 +518,8 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
     ini_parse_stream(&readLine, &st, &onKey, &st);
 }
 
-ConfigResult loadConfig(const std::filesystem::path& main_file, const std::filesystem::path& dropin_dir)
+ConfigResult loadConfig(const std::filesystem::path& main_file,
+                        const std::filesystem::path& dropin_dir)
 {
     ConfigResult result;
     Config config;
@@ -523,8 +539,8 @@ ConfigResult loadConfig(const std::filesystem::path& main_file, const std::files
     for (const auto& f : files) {
         std::FILE* fp = std::fopen(f.c_str(), "re");
         if (fp == nullptr) {
-            result.errors.push_back(
-                ConfigError{f.string(), 0, "", "", std::string("cannot read: ") + std::strerror(errno)});
+            result.errors.push_back(ConfigError{
+                f.string(), 0, "", "", std::string("cannot read: ") + std::strerror(errno)});
             continue;
         }
         std::string text;

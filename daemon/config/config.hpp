@@ -17,9 +17,9 @@ enum class TrustMode : uint8_t { Dscp, Pcp };
 enum class BondPolicy : uint8_t { Skip, Configure };
 
 struct DaemonConfig {
-    std::string plugin_directory; // not relocated by --root; default NICD_DEFAULT_PLUGIN_DIR
-    uint32_t poll_interval_ms = 5000;  // link state and hw_counters/
-    uint32_t pma_interval_ms = 30000;  // counters/ (one firmware command per file)
+    std::string plugin_directory;     // not relocated by --root; default NICD_DEFAULT_PLUGIN_DIR
+    uint32_t poll_interval_ms = 5000; // link state and hw_counters/
+    uint32_t pma_interval_ms = 30000; // counters/ (one firmware command per file)
     std::string state_directory = "/var/lib/nicd";
 };
 
@@ -43,7 +43,8 @@ struct ProvisionConfig {
     std::vector<std::string> exclude_devices; // globs over ibdev names
     std::vector<std::string> exclude_netdevs; // globs over netdev names
     std::vector<std::string> include_netdevs; // globs; overrides the default-route exclusion
-    std::optional<std::string> driver_ready_file; // unset = auto (network-operator's file if present)
+    std::optional<std::string>
+        driver_ready_file; // unset = auto (network-operator's file if present)
     uint32_t ready_timeout_ms = 120000;
     uint32_t verify_interval_ms = 60000;
 };
@@ -66,19 +67,19 @@ enum class RuleSeverity : uint8_t { NonFatal, Fatal };
 // section without device, then to the built-in default rule for that counter.
 struct CounterRuleConfig {
     std::optional<bool> enable;
-    std::optional<uint64_t> delta;           // Delta=N: breach when it grows by more than N per cycle
-    std::optional<double> rate_per_second;   // Rate=N/s|N/min|N/h, stored per second
-    std::optional<RuleSeverity> severity;    // Severity=fatal|non-fatal
+    std::optional<uint64_t> delta;         // Delta=N: breach when it grows by more than N per cycle
+    std::optional<double> rate_per_second; // Rate=N/s|N/min|N/h, stored per second
+    std::optional<RuleSeverity> severity;  // Severity=fatal|non-fatal
 };
 
 struct HealthConfig {
-    uint32_t flap_count = 3;                 // FlapCount: downs within FlapWindowSec = flapping
+    uint32_t flap_count = 3; // FlapCount: downs within FlapWindowSec = flapping
     uint32_t flap_window_sec = 600;
-    uint32_t kernel_repeat_count = 3;        // same non-fatal kernel pattern N times ...
+    uint32_t kernel_repeat_count = 3;         // same non-fatal kernel pattern N times ...
     uint32_t kernel_repeat_window_sec = 3600; // ... within this window escalates to fatal
-    uint32_t kernel_hold_sec = 0;            // how long kernel conditions hold; 0 = rest of the boot
-    uint32_t driver_timeout_ms = 2000;       // a driver read slower than this is a wedged driver
-    uint32_t driver_fail_cycles = 3;         // all reads of a device failing this many cycles
+    uint32_t kernel_hold_sec = 0;      // how long kernel conditions hold; 0 = rest of the boot
+    uint32_t driver_timeout_ms = 2000; // a driver read slower than this is a wedged driver
+    uint32_t driver_fail_cycles = 3;   // all reads of a device failing this many cycles
     uint32_t event_ring_size = 1024;
 };
 
@@ -88,10 +89,11 @@ struct Config {
     ProvisionConfig provision;
     JournalConfig journal;
     HealthConfig health;
-    std::map<std::string, CounterRuleConfig> counter_rules; // "symbol_error" or "symbol_error/mlx5_0"
-    std::map<std::string, DeviceOverride> devices;                        // [device:<ibdev>]
-    std::map<std::string, std::map<std::string, std::string>> plugins;    // [plugin:<name>] Key=Value
-    std::vector<std::filesystem::path> sources; // files read, in order
+    std::map<std::string, CounterRuleConfig>
+        counter_rules;                             // "symbol_error" or "symbol_error/mlx5_0"
+    std::map<std::string, DeviceOverride> devices; // [device:<ibdev>]
+    std::map<std::string, std::map<std::string, std::string>> plugins; // [plugin:<name>] Key=Value
+    std::vector<std::filesystem::path> sources;                        // files read, in order
 
     // The provisioning settings for one device: [provision] with [device:<ibdev>] on top.
     ProvisionSettings provisionFor(const std::string& ibdev) const;
@@ -104,7 +106,7 @@ struct ConfigError {
     std::string key;
     std::string message; // says what is allowed
 
-    // "/etc/nicd/nicd.conf:12: [daemon] PollIntervalMs: ..." 
+    // "/etc/nicd/nicd.conf:12: [daemon] PollIntervalMs: ..."
     std::string format() const;
 };
 
@@ -114,7 +116,8 @@ struct ConfigResult {
 };
 
 // Reads `main_file` (a missing main file means defaults) and then every *.conf in `dropin_dir`.
-ConfigResult loadConfig(const std::filesystem::path& main_file, const std::filesystem::path& dropin_dir);
+ConfigResult loadConfig(const std::filesystem::path& main_file,
+                        const std::filesystem::path& dropin_dir);
 
 // Parses one INI text on top of `config` (used by loadConfig and by tests).
 void parseConfigText(const std::string& text, const std::string& file_name, Config& config,

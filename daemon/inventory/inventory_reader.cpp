@@ -37,7 +37,8 @@ void refreshPortStates(Inventory& inv)
             }
             p.phys_state.reset();
             p.phys_state_name.clear();
-            if (auto s = sysfs::parseNumberedState(sysfs::readValue(dir + "phys_state").value_or(""))) {
+            if (auto s =
+                    sysfs::parseNumberedState(sysfs::readValue(dir + "phys_state").value_or(""))) {
                 p.phys_state = s->number;
                 p.phys_state_name = s->name;
             }

@@ -18,7 +18,8 @@ NetdevState readNetdevState(const HostPaths& paths, const std::string& name)
     return s;
 }
 
-std::map<std::string, NetdevState> readNetdevStates(const HostPaths& paths, const Inventory& inventory)
+std::map<std::string, NetdevState> readNetdevStates(const HostPaths& paths,
+                                                    const Inventory& inventory)
 {
     std::map<std::string, NetdevState> out;
     std::error_code ec;

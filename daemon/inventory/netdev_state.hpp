@@ -9,7 +9,8 @@
 
 namespace nicd {
 
-std::map<std::string, NetdevState> readNetdevStates(const HostPaths& paths, const Inventory& inventory);
+std::map<std::string, NetdevState> readNetdevStates(const HostPaths& paths,
+                                                    const Inventory& inventory);
 
 NetdevState readNetdevState(const HostPaths& paths, const std::string& name);
 

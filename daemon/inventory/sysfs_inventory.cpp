@@ -23,8 +23,8 @@ std::string linkBasename(const fs::path& link)
 
 // The netdevs of one port: gid_attrs/ndevs/* first (what RoCE uses), else the PCI function's
 // net/ entries, matched by dev_port when the device has several ports.
-std::vector<std::string> portNetdevs(const fs::path& dev_dir, const fs::path& port_dir, uint32_t port,
-                                     size_t port_count)
+std::vector<std::string> portNetdevs(const fs::path& dev_dir, const fs::path& port_dir,
+                                     uint32_t port, size_t port_count)
 {
     std::vector<std::string> out;
     std::error_code ec;
@@ -40,7 +40,8 @@ std::vector<std::string> portNetdevs(const fs::path& dev_dir, const fs::path& po
     for (const auto& e : fs::directory_iterator(dev_dir / "device/net", ec)) {
         auto name = e.path().filename().string();
         if (port_count > 1) {
-            auto dev_port = sysfs::parseCounter(sysfs::readValue(e.path() / "dev_port").value_or(""));
+            auto dev_port =
+                sysfs::parseCounter(sysfs::readValue(e.path() / "dev_port").value_or(""));
             if (dev_port && *dev_port + 1 != port)
                 continue;
         }
@@ -58,7 +59,8 @@ Port readPort(const fs::path& dev_dir, const fs::path& port_dir, uint32_t num, s
         p.state = s->number;
         p.state_name = s->name;
     }
-    if (auto s = sysfs::parseNumberedState(sysfs::readValue(port_dir / "phys_state").value_or(""))) {
+    if (auto s =
+            sysfs::parseNumberedState(sysfs::readValue(port_dir / "phys_state").value_or(""))) {
         p.phys_state = s->number;
         p.phys_state_name = s->name;
     }

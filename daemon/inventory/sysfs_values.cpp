@@ -41,7 +41,8 @@ std::optional<double> parseRateGbps(std::string_view text)
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (ec != std::errc() || ptr == text.data() || v < 0)
         return std::nullopt;
-    std::string_view rest = trim(std::string_view(ptr, static_cast<size_t>(text.data() + text.size() - ptr)));
+    std::string_view rest =
+        trim(std::string_view(ptr, static_cast<size_t>(text.data() + text.size() - ptr)));
     if (rest.starts_with("Gb/sec"))
         return v;
     if (rest.starts_with("Mb/sec"))

@@ -39,7 +39,8 @@ KernelJournal::KernelJournal(const std::filesystem::path& root, std::string boot
         if (r >= 0) {
             // Land on the cursor's entry, which was read before; if it is gone (rotated or
             // vacuumed) we landed on the first unread entry instead: step back so it is read.
-            if (sd_journal_next(journal_) > 0 && sd_journal_test_cursor(journal_, cursor_->c_str()) <= 0)
+            if (sd_journal_next(journal_) > 0 &&
+                sd_journal_test_cursor(journal_, cursor_->c_str()) <= 0)
                 sd_journal_previous(journal_);
             return;
         }
@@ -53,7 +54,10 @@ KernelJournal::KernelJournal(const std::filesystem::path& root, std::string boot
     sd_journal_seek_head(journal_);
 }
 
-KernelJournal::~KernelJournal() { sd_journal_close(journal_); }
+KernelJournal::~KernelJournal()
+{
+    sd_journal_close(journal_);
+}
 
 size_t KernelJournal::read(const std::function<void(const KernelLine&)>& sink, size_t max)
 {
@@ -84,11 +88,20 @@ size_t KernelJournal::read(const std::function<void(const KernelLine&)>& sink, s
     return n;
 }
 
-int KernelJournal::fd() { return sd_journal_get_fd(journal_); }
+int KernelJournal::fd()
+{
+    return sd_journal_get_fd(journal_);
+}
 
-int KernelJournal::events() { return sd_journal_get_events(journal_); }
+int KernelJournal::events()
+{
+    return sd_journal_get_events(journal_);
+}
 
-void KernelJournal::process() { sd_journal_process(journal_); }
+void KernelJournal::process()
+{
+    sd_journal_process(journal_);
+}
 
 std::string readBootId(const std::filesystem::path& boot_id_file)
 {

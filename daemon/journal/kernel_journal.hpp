@@ -46,7 +46,8 @@ private:
     std::optional<std::string> cursor_;
 };
 
-// The current boot ID from <root>/proc/sys/kernel/random/boot_id, without dashes; empty if unreadable.
+// The current boot ID from <root>/proc/sys/kernel/random/boot_id, without dashes; empty if
+// unreadable.
 std::string readBootId(const std::filesystem::path& boot_id_file);
 
 } // namespace nicd

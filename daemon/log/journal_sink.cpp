@@ -2,8 +2,8 @@
 
 #include "log/log.hpp"
 
-#include <systemd/sd-journal.h>
 #include <sys/uio.h>
+#include <systemd/sd-journal.h>
 
 #include <string>
 #include <vector>

@@ -3,7 +3,6 @@
 #include "log/journal_sink.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
-
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -19,7 +18,8 @@ thread_local const Fields* tls_fields = nullptr;
 // systemd sets JOURNAL_STREAM=<dev>:<ino> when stderr is connected to the journal.
 bool stderrIsJournal()
 {
-    const char* env = std::getenv("JOURNAL_STREAM"); // NOLINT(concurrency-mt-unsafe): called at start
+    const char* env =
+        std::getenv("JOURNAL_STREAM"); // NOLINT(concurrency-mt-unsafe): called at start
     if (env == nullptr)
         return false;
     unsigned long long dev = 0;
@@ -33,10 +33,19 @@ bool stderrIsJournal()
 }
 } // namespace
 
-const Fields* currentFields() { return tls_fields; }
+const Fields* currentFields()
+{
+    return tls_fields;
+}
 
-detail::FieldsScope::FieldsScope(const Fields& f) : previous_(tls_fields) { tls_fields = &f; }
-detail::FieldsScope::~FieldsScope() { tls_fields = previous_; }
+detail::FieldsScope::FieldsScope(const Fields& f) : previous_(tls_fields)
+{
+    tls_fields = &f;
+}
+detail::FieldsScope::~FieldsScope()
+{
+    tls_fields = previous_;
+}
 
 void setup(Target target, spdlog::level::level_enum level)
 {

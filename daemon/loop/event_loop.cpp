@@ -20,13 +20,18 @@ void check(int r, const char* what)
 } // namespace
 
 struct EventLoop::Handler final : EventLoop::Timer {
-    Handler(std::function<void()> f, uint64_t interval) : fn(std::move(f)), interval_usec(interval) {}
+    Handler(std::function<void()> f, uint64_t interval) : fn(std::move(f)), interval_usec(interval)
+    {
+    }
     void setInterval(uint64_t usec) override { interval_usec = usec; }
     std::function<void()> fn;
     uint64_t interval_usec = 0;
 };
 
-EventSource::~EventSource() { sd_event_source_unref(source_); }
+EventSource::~EventSource()
+{
+    sd_event_source_unref(source_);
+}
 
 EventSource& EventSource::operator=(EventSource&& o) noexcept
 {
@@ -45,7 +50,8 @@ EventLoop::EventLoop()
     if (wake_fd_ < 0)
         throw std::runtime_error(std::string("eventfd: ") + std::strerror(errno));
     sd_event_source* s = nullptr;
-    check(sd_event_add_io(event_, &s, wake_fd_, EPOLLIN, &EventLoop::onWake, this), "sd_event_add_io");
+    check(sd_event_add_io(event_, &s, wake_fd_, EPOLLIN, &EventLoop::onWake, this),
+          "sd_event_add_io");
     wake_source_ = EventSource(s);
 }
 
@@ -124,17 +130,27 @@ int EventLoop::onWake(sd_event_source*, int fd, uint32_t, void* self)
     return 0;
 }
 
-void EventLoop::enableWatchdog() { sd_event_set_watchdog(event_, 1); }
+void EventLoop::enableWatchdog()
+{
+    sd_event_set_watchdog(event_, 1);
+}
 
-int EventLoop::run() { return sd_event_loop(event_); }
+int EventLoop::run()
+{
+    return sd_event_loop(event_);
+}
 
-void EventLoop::exit(int code) { sd_event_exit(event_, code); }
+void EventLoop::exit(int code)
+{
+    sd_event_exit(event_, code);
+}
 
 uint64_t EventLoop::nowMonotonicUsec()
 {
     timespec ts{};
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<uint64_t>(ts.tv_sec) * 1000000ULL + static_cast<uint64_t>(ts.tv_nsec) / 1000ULL;
+    return static_cast<uint64_t>(ts.tv_sec) * 1000000ULL +
+           static_cast<uint64_t>(ts.tv_nsec) / 1000ULL;
 }
 
 } // namespace nicd

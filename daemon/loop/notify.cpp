@@ -17,12 +17,24 @@ std::string oneLine(std::string_view s)
 }
 } // namespace
 
-void ready(std::string_view s) { sd_notify(0, ("READY=1\nSTATUS=" + oneLine(s)).c_str()); }
+void ready(std::string_view s)
+{
+    sd_notify(0, ("READY=1\nSTATUS=" + oneLine(s)).c_str());
+}
 
-void status(std::string_view s) { sd_notify(0, ("STATUS=" + oneLine(s)).c_str()); }
+void status(std::string_view s)
+{
+    sd_notify(0, ("STATUS=" + oneLine(s)).c_str());
+}
 
-void reloading() { sd_notify(0, "RELOADING=1"); }
+void reloading()
+{
+    sd_notify(0, "RELOADING=1");
+}
 
-void stopping() { sd_notify(0, "STOPPING=1"); }
+void stopping()
+{
+    sd_notify(0, "STOPPING=1");
+}
 
 } // namespace nicd::notify

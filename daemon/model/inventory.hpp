@@ -1,5 +1,6 @@
 // What nicd knows about the node's RDMA hardware: devices, ports and their netdevs, as read from
-// sysfs. Plain values; a value the kernel did not give us (missing file, garbage, EINVAL) is absent.
+// sysfs. Plain values; a value the kernel did not give us (missing file, garbage, EINVAL) is
+// absent.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,8 @@ namespace nicd {
 
 struct Port {
     uint32_t num = 0;
-    std::optional<int> state;      // IB port state number: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER
+    std::optional<int>
+        state; // IB port state number: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER
     std::string state_name;        // "ACTIVE" (as the kernel names it)
     std::optional<int> phys_state; // 2 Polling, 3 Disabled, 5 LinkUp, ...
     std::string phys_state_name;   // "LinkUp"

@@ -14,9 +14,9 @@ using Sample = plugin::v1::Sample;
 using SampleKind = plugin::v1::SampleKind;
 
 // Sources of samples. Plugins may add their own names.
-inline constexpr const char* kSourceIbCounters = "counters";  // ports/N/counters (IB PMA)
+inline constexpr const char* kSourceIbCounters = "counters";    // ports/N/counters (IB PMA)
 inline constexpr const char* kSourceHwCounters = "hw_counters"; // ports/N/hw_counters (vendor)
-inline constexpr const char* kSourceEthtool = "ethtool";       // netdev statistics
+inline constexpr const char* kSourceEthtool = "ethtool";        // netdev statistics
 
 // A read that failed, with enough to say which file and why.
 struct ReadError {

@@ -17,10 +17,10 @@ struct Snapshot {
     std::map<std::string, NetdevState> netdevs; // by netdev name
     std::vector<DeviceSamples> samples;         // one entry per device read this cycle
     std::vector<PluginStatus> plugins;
-    uint64_t cycle = 0;                     // 1 for the first cycle since start
-    double timestamp_seconds = 0;           // CLOCK_REALTIME at the end of the cycle
-    double duration_seconds = 0;            // wall time the cycle took
-    uint64_t read_errors_total = 0;         // failed reads since start
+    uint64_t cycle = 0;             // 1 for the first cycle since start
+    double timestamp_seconds = 0;   // CLOCK_REALTIME at the end of the cycle
+    double duration_seconds = 0;    // wall time the cycle took
+    uint64_t read_errors_total = 0; // failed reads since start
 };
 
 } // namespace nicd

@@ -47,7 +47,8 @@ std::optional<LinkEvent> parseLinkMessage(std::span<const uint8_t> message)
         const size_t len = rta.rta_len - RTA_LENGTH(0);
         switch (rta.rta_type) {
         case IFLA_IFNAME:
-            ev.name.assign(reinterpret_cast<const char*>(payload), strnlen(reinterpret_cast<const char*>(payload), len));
+            ev.name.assign(reinterpret_cast<const char*>(payload),
+                           strnlen(reinterpret_cast<const char*>(payload), len));
             break;
         case IFLA_OPERSTATE:
             if (len >= 1)

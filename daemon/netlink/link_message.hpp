@@ -13,7 +13,7 @@ namespace nicd::netlink {
 struct LinkEvent {
     bool removed = false; // RTM_DELLINK
     int ifindex = 0;
-    std::string name;                // IFLA_IFNAME
+    std::string name;                 // IFLA_IFNAME
     std::optional<uint8_t> operstate; // IFLA_OPERSTATE (IF_OPER_*)
     std::optional<bool> carrier;      // IFLA_CARRIER
     uint32_t flags = 0;               // ifi_flags (IFF_UP, IFF_LOWER_UP, ...)
@@ -25,7 +25,8 @@ std::optional<LinkEvent> parseLinkMessage(std::span<const uint8_t> message);
 // Decodes every link message in a buffer received from the socket; others are skipped.
 std::vector<LinkEvent> parseLinkMessages(std::span<const uint8_t> buffer);
 
-// "up", "down", "lowerlayerdown", "dormant", "notpresent", "testing", "unknown" as sysfs prints them.
+// "up", "down", "lowerlayerdown", "dormant", "notpresent", "testing", "unknown" as sysfs prints
+// them.
 const char* operstateName(uint8_t operstate);
 
 } // namespace nicd::netlink

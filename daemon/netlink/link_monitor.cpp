@@ -59,7 +59,8 @@ void LinkMonitor::requestDump()
     req.hdr.nlmsg_seq = seq_++;
     req.gen.rtgen_family = AF_UNSPEC;
     if (send(fd_, &req, req.hdr.nlmsg_len, 0) < 0)
-        log::warn({}, "rtnetlink link dump request failed: {}; relying on events", std::strerror(errno));
+        log::warn({}, "rtnetlink link dump request failed: {}; relying on events",
+                  std::strerror(errno));
 }
 
 int LinkMonitor::onReadable(sd_event_source*, int fd, uint32_t, void* self)

@@ -4,7 +4,8 @@
 
 namespace nicd {
 
-void PluginHost::log(plugin::v1::Level level, std::string_view msg, const plugin::v1::DeviceRef* dev) noexcept
+void PluginHost::log(plugin::v1::Level level, std::string_view msg,
+                     const plugin::v1::DeviceRef* dev) noexcept
 {
     try {
         using L = plugin::v1::Level;
@@ -29,7 +30,8 @@ void PluginHost::log(plugin::v1::Level level, std::string_view msg, const plugin
             l = spdlog::level::critical;
             break;
         }
-        log::Fields f{.device = dev ? std::string_view(dev->ibdev) : std::string_view(), .plugin = name_};
+        log::Fields f{.device = dev ? std::string_view(dev->ibdev) : std::string_view(),
+                      .plugin = name_};
         log::write(l, f, "plugin {}: {}", name_, msg);
     } catch (...) { // logging must never throw into a plugin
     }

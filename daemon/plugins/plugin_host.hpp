@@ -19,7 +19,8 @@ public:
     virtual ~PluginHost() = default;
 
     uint32_t abiMinor() const noexcept override { return NICD_PLUGIN_ABI_MINOR; }
-    void log(plugin::v1::Level level, std::string_view msg, const plugin::v1::DeviceRef* dev) noexcept override;
+    void log(plugin::v1::Level level, std::string_view msg,
+             const plugin::v1::DeviceRef* dev) noexcept override;
     std::string root() const noexcept override { return paths_.root().string(); }
     bool simulated() const noexcept override { return paths_.simulated(); }
     std::optional<std::string> config(std::string_view key) const noexcept override;

@@ -12,7 +12,8 @@ std::string pluginNameFromFile(const std::filesystem::path& file)
     auto stem = file.filename().string();
     const std::string prefix = "nicd-plugin-";
     const std::string suffix = ".so";
-    if (!stem.starts_with(prefix) || !stem.ends_with(suffix) || stem.size() <= prefix.size() + suffix.size())
+    if (!stem.starts_with(prefix) || !stem.ends_with(suffix) ||
+        stem.size() <= prefix.size() + suffix.size())
         return {};
     return stem.substr(prefix.size(), stem.size() - prefix.size() - suffix.size());
 }
@@ -24,20 +25,21 @@ std::string checkDescriptor(const nicd_plugin_descriptor_v1* d, const std::strin
     if (d == nullptr)
         return "the entry function returned no descriptor";
     if (d->struct_size < v1_0_size)
-        return "descriptor is " + std::to_string(d->struct_size) + " bytes, smaller than ABI 1.0's " +
-               std::to_string(v1_0_size);
+        return "descriptor is " + std::to_string(d->struct_size) +
+               " bytes, smaller than ABI 1.0's " + std::to_string(v1_0_size);
     if (d->abi_major != NICD_PLUGIN_ABI_MAJOR)
-        return "plugin ABI major " + std::to_string(d->abi_major) + " is not supported (nicd supports " +
-               std::to_string(NICD_PLUGIN_ABI_MAJOR) + ")";
+        return "plugin ABI major " + std::to_string(d->abi_major) +
+               " is not supported (nicd supports " + std::to_string(NICD_PLUGIN_ABI_MAJOR) + ")";
     if (d->abi_minor > NICD_PLUGIN_ABI_MINOR)
-        return "plugin needs ABI " + std::to_string(d->abi_major) + "." + std::to_string(d->abi_minor) +
-               ", newer than this nicd's " + std::to_string(NICD_PLUGIN_ABI_MAJOR) + "." +
-               std::to_string(NICD_PLUGIN_ABI_MINOR) + "; upgrade nicd";
+        return "plugin needs ABI " + std::to_string(d->abi_major) + "." +
+               std::to_string(d->abi_minor) + ", newer than this nicd's " +
+               std::to_string(NICD_PLUGIN_ABI_MAJOR) + "." + std::to_string(NICD_PLUGIN_ABI_MINOR) +
+               "; upgrade nicd";
     if (d->name == nullptr || d->name[0] == '\0')
         return "descriptor has no name";
     if (expected_name != d->name)
-        return std::string("descriptor names the plugin '") + d->name + "' but the file is named for '" +
-               expected_name + "'";
+        return std::string("descriptor names the plugin '") + d->name +
+               "' but the file is named for '" + expected_name + "'";
     if (d->toolchain == nullptr || std::string(d->toolchain) != NICD_PLUGIN_TOOLCHAIN)
         return std::string("built with toolchain '") + (d->toolchain ? d->toolchain : "(none)") +
                "', nicd with '" + NICD_PLUGIN_TOOLCHAIN + "' (C++ ABI mismatch)";
@@ -75,7 +77,8 @@ bool loadPluginLibrary(const std::filesystem::path& file, LoadedLibrary& lib, Pl
     const nicd_plugin_descriptor_v1* d = entry();
     if (auto why = checkDescriptor(d, expected); !why.empty()) {
         status.last_error = file.string() + ": " + why;
-        if (d != nullptr && d->struct_size >= offsetof(nicd_plugin_descriptor_v1, version) + sizeof(char*)) {
+        if (d != nullptr &&
+            d->struct_size >= offsetof(nicd_plugin_descriptor_v1, version) + sizeof(char*)) {
             status.abi_major = d->abi_major;
             status.abi_minor = d->abi_minor;
         }

@@ -25,7 +25,10 @@ PluginManager::PluginManager(HostPaths paths, const Config& config)
 {
 }
 
-PluginManager::~PluginManager() { shutdown(); }
+PluginManager::~PluginManager()
+{
+    shutdown();
+}
 
 void PluginManager::loadDirectory(const std::filesystem::path& dir)
 {
@@ -37,7 +40,8 @@ void PluginManager::loadDirectory(const std::filesystem::path& dir)
             files.push_back(e.path());
     }
     if (ec)
-        log::error({}, "plugin directory {}: {}; running without plugins", dir.string(), ec.message());
+        log::error({}, "plugin directory {}: {}; running without plugins", dir.string(),
+                   ec.message());
     std::sort(files.begin(), files.end());
     for (const auto& f : files)
         load(f);
@@ -53,15 +57,16 @@ void PluginManager::load(const std::filesystem::path& file)
     if (plugin_config_.contains(name) && !enabled(plugin_config_[name])) {
         st.state = PluginState::Disabled;
         st.last_error = "disabled by [plugin:" + name + "] Enabled=no";
-        log::info({.plugin = name}, "plugin {} ({}) is disabled in the configuration", name, file.string());
+        log::info({.plugin = name}, "plugin {} ({}) is disabled in the configuration", name,
+                  file.string());
         plugins_.push_back(std::move(entry));
         return;
     }
     for (const auto& other : plugins_)
         if (other->status.name == name && other->lib.handle != nullptr) {
             st.state = PluginState::Failed;
-            st.last_error = file.string() + ": a plugin named '" + name + "' is already loaded from " +
-                            other->status.file;
+            st.last_error = file.string() + ": a plugin named '" + name +
+                            "' is already loaded from " + other->status.file;
             log::error({.plugin = name}, "{}", st.last_error);
             plugins_.push_back(std::move(entry));
             return;
@@ -75,7 +80,8 @@ void PluginManager::load(const std::filesystem::path& file)
     pv1::IPlugin* p = entry->lib.descriptor->create(entry->host.get());
     if (p == nullptr) {
         st.state = PluginState::Disabled;
-        st.last_error = file.string() + ": create() failed (the plugin's constructor threw or refused)";
+        st.last_error =
+            file.string() + ": create() failed (the plugin's constructor threw or refused)";
         log::error({.plugin = st.name}, "plugin {} disabled: {}", st.name, st.last_error);
         plugins_.push_back(std::move(entry));
         return;
@@ -91,8 +97,8 @@ void PluginManager::load(const std::filesystem::path& file)
     }
     entry->plugin = p;
     st.state = PluginState::Running;
-    log::info({.plugin = st.name}, "plugin {} {} loaded from {} (ABI {}.{})", st.name, st.version, st.file,
-              st.abi_major, st.abi_minor);
+    log::info({.plugin = st.name}, "plugin {} {} loaded from {} (ABI {}.{})", st.name, st.version,
+              st.file, st.abi_major, st.abi_minor);
     plugins_.push_back(std::move(entry));
 }
 
@@ -124,13 +130,14 @@ void PluginManager::assign(Inventory& inventory)
             if (!lp->attached.contains(dev.ibdev)) {
                 pv1::Status s = lp->plugin->attach(ref);
                 if (!s) {
-                    log::warn({.device = dev.ibdev, .plugin = lp->status.name}, "plugin {} cannot attach {}: {}",
-                              lp->status.name, dev.ibdev, s.message);
+                    log::warn({.device = dev.ibdev, .plugin = lp->status.name},
+                              "plugin {} cannot attach {}: {}", lp->status.name, dev.ibdev,
+                              s.message);
                     continue;
                 }
                 lp->attached.insert(dev.ibdev);
-                log::info({.device = dev.ibdev, .plugin = lp->status.name}, "{} managed by plugin {}", dev.ibdev,
-                          lp->status.name);
+                log::info({.device = dev.ibdev, .plugin = lp->status.name},
+                          "{} managed by plugin {}", dev.ibdev, lp->status.name);
             }
             dev.plugin = lp->status.name;
         }
@@ -142,8 +149,8 @@ void PluginManager::assign(Inventory& inventory)
             pv1::DeviceRef gone;
             gone.ibdev = *it;
             lp->plugin->detach(gone);
-            log::info({.device = *it, .plugin = lp->status.name}, "{} is gone; detached from plugin {}", *it,
-                      lp->status.name);
+            log::info({.device = *it, .plugin = lp->status.name},
+                      "{} is gone; detached from plugin {}", *it, lp->status.name);
             lp->skip.erase(*it);
             it = lp->attached.erase(it);
         }
@@ -178,7 +185,8 @@ void PluginManager::poll(const Device& dev, DeviceSamples& out)
     pv1::Status s = lp->plugin->poll(toDeviceRef(dev), out.samples);
     if (s) {
         if (st.consecutive_failures > 0)
-            log::info({.device = dev.ibdev, .plugin = st.name}, "plugin {} reads {} again", st.name, dev.ibdev);
+            log::info({.device = dev.ibdev, .plugin = st.name}, "plugin {} reads {} again", st.name,
+                      dev.ibdev);
         st.consecutive_failures = 0;
         st.state = PluginState::Running;
         st.last_error.clear();
@@ -187,10 +195,11 @@ void PluginManager::poll(const Device& dev, DeviceSamples& out)
     ++st.consecutive_failures;
     st.last_error = dev.ibdev + ": " + s.message;
     out.errors.push_back({dev.ibdev, 0, "plugin " + st.name, s.message});
-    skip = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{1} << std::min<uint64_t>(st.consecutive_failures - 1, 6), 64));
+    skip = static_cast<uint32_t>(
+        std::min<uint64_t>(uint64_t{1} << std::min<uint64_t>(st.consecutive_failures - 1, 6), 64));
     if (st.consecutive_failures == 1)
-        log::warn({.device = dev.ibdev, .plugin = st.name}, "plugin {} failed reading {}: {}", st.name, dev.ibdev,
-                  s.message);
+        log::warn({.device = dev.ibdev, .plugin = st.name}, "plugin {} failed reading {}: {}",
+                  st.name, dev.ibdev, s.message);
     if (st.consecutive_failures >= kDegradedAfter && st.state != PluginState::Degraded) {
         st.state = PluginState::Degraded;
         log::error({.plugin = st.name}, "plugin {} degraded after {} failed polls: {}", st.name,
@@ -198,22 +207,24 @@ void PluginManager::poll(const Device& dev, DeviceSamples& out)
     }
 }
 
-pv1::Status PluginManager::verifyQos(const Device& dev, const Port& port, const pv1::QosDesired& desired,
-                                     pv1::QosReport& out)
+pv1::Status PluginManager::verifyQos(const Device& dev, const Port& port,
+                                     const pv1::QosDesired& desired, pv1::QosReport& out)
 {
     Loaded* lp = pluginFor(dev);
     if (lp == nullptr)
-        return pv1::Status::fail(pv1::Errc::NoDevice, dev.ibdev + " is not managed by a running plugin");
+        return pv1::Status::fail(pv1::Errc::NoDevice,
+                                 dev.ibdev + " is not managed by a running plugin");
     auto ref = toDeviceRef(dev);
     return lp->plugin->verifyQos(ref, {port.num, port.link_layer, port.netdevs}, desired, out);
 }
 
-pv1::Status PluginManager::applyQos(const Device& dev, const Port& port, const pv1::QosDesired& desired,
-                                    pv1::QosReport& out)
+pv1::Status PluginManager::applyQos(const Device& dev, const Port& port,
+                                    const pv1::QosDesired& desired, pv1::QosReport& out)
 {
     Loaded* lp = pluginFor(dev);
     if (lp == nullptr)
-        return pv1::Status::fail(pv1::Errc::NoDevice, dev.ibdev + " is not managed by a running plugin");
+        return pv1::Status::fail(pv1::Errc::NoDevice,
+                                 dev.ibdev + " is not managed by a running plugin");
     auto ref = toDeviceRef(dev);
     return lp->plugin->applyQos(ref, {port.num, port.link_layer, port.netdevs}, desired, out);
 }

@@ -34,10 +34,10 @@ public:
     void assign(Inventory& inventory);
     // Reads the device's vendor counters through its plugin; failures go to out.errors.
     void poll(const Device& dev, DeviceSamples& out);
-    plugin::v1::Status verifyQos(const Device& dev, const Port& port, const plugin::v1::QosDesired& desired,
-                                 plugin::v1::QosReport& out);
-    plugin::v1::Status applyQos(const Device& dev, const Port& port, const plugin::v1::QosDesired& desired,
-                                plugin::v1::QosReport& out);
+    plugin::v1::Status verifyQos(const Device& dev, const Port& port,
+                                 const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out);
+    plugin::v1::Status applyQos(const Device& dev, const Port& port,
+                                const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out);
     // The first running plugin that recognises the line.
     bool classifyKernelLine(std::string_view line, plugin::v1::KernelLineMatch& out) const;
 

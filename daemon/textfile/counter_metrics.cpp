@@ -15,7 +15,16 @@ struct Family {
     const char* help;
 };
 
-enum class Group { IbReceiveBytes, IbTransmitBytes, IbCounter, HwCounter, HwGauge, EthtoolCounter, EthtoolGauge, Other };
+enum class Group {
+    IbReceiveBytes,
+    IbTransmitBytes,
+    IbCounter,
+    HwCounter,
+    HwGauge,
+    EthtoolCounter,
+    EthtoolGauge,
+    Other
+};
 
 const std::map<Group, Family>& families()
 {
@@ -34,7 +43,8 @@ const std::map<Group, Family>& families()
           "Vendor driver counters from sysfs ports/N/hw_counters, by kernel file name."}},
         {Group::HwGauge,
          {"nicd_port_hw_value", MetricType::Gauge,
-          "Vendor driver values from ports/N/hw_counters that are not counters (e.g. lifespan, ms)."}},
+          "Vendor driver values from ports/N/hw_counters that are not counters (e.g. lifespan, "
+          "ms)."}},
         {Group::EthtoolCounter,
          {"nicd_netdev_ethtool_total", MetricType::Counter,
           "Netdev driver statistics (ethtool -S), by statistic name."}},
@@ -92,7 +102,10 @@ void renderCounterMetrics(const Snapshot& snap, MetricWriter& w)
                 break;
             case Group::EthtoolCounter:
             case Group::EthtoolGauge:
-                w.sample({{"device", ds->ibdev}, {"port", port}, {"netdev", s->netdev}, {"stat", s->name}},
+                w.sample({{"device", ds->ibdev},
+                          {"port", port},
+                          {"netdev", s->netdev},
+                          {"stat", s->name}},
                          s->value);
                 break;
             case Group::Other:

@@ -28,7 +28,10 @@ void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w)
     for (const auto& d : devices)
         for (const auto& p : d.ports) {
             auto port = std::to_string(p.num);
-            w.sample({{"device", d.ibdev}, {"port", port}, {"link_layer", p.link_layer}, {"rate", p.rate}},
+            w.sample({{"device", d.ibdev},
+                      {"port", port},
+                      {"link_layer", p.link_layer},
+                      {"rate", p.rate}},
                      1.0);
         }
     w.family("nicd_port_rate_bytes_per_second", MetricType::Gauge,
@@ -47,17 +50,17 @@ void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w)
                 auto port = std::to_string(p.num);
                 w.sample({{"device", d.ibdev}, {"port", port}}, static_cast<double>(*p.state));
             }
-    w.family("nicd_port_phys_state", MetricType::Gauge,
-             "IB physical port state: 2 Polling, 3 Disabled, 4 PortConfigurationTraining, 5 LinkUp, "
-             "6 LinkErrorRecovery, 7 PhyTest.");
+    w.family(
+        "nicd_port_phys_state", MetricType::Gauge,
+        "IB physical port state: 2 Polling, 3 Disabled, 4 PortConfigurationTraining, 5 LinkUp, "
+        "6 LinkErrorRecovery, 7 PhyTest.");
     for (const auto& d : devices)
         for (const auto& p : d.ports)
             if (p.phys_state) {
                 auto port = std::to_string(p.num);
                 w.sample({{"device", d.ibdev}, {"port", port}}, static_cast<double>(*p.phys_state));
             }
-    w.family("nicd_netdev_up", MetricType::Gauge,
-             "1 when the netdev's operstate is up, else 0.");
+    w.family("nicd_netdev_up", MetricType::Gauge, "1 when the netdev's operstate is up, else 0.");
     for (const auto& d : devices)
         for (const auto& p : d.ports)
             for (const auto& nd : p.netdevs) {
@@ -69,7 +72,8 @@ void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w)
                          it->second.operstate == "up" ? 1.0 : 0.0);
             }
     w.family("nicd_netdev_carrier", MetricType::Gauge,
-             "1 when the netdev has carrier, 0 when not; absent when the link is administratively down.");
+             "1 when the netdev has carrier, 0 when not; absent when the link is administratively "
+             "down.");
     for (const auto& d : devices)
         for (const auto& p : d.ports)
             for (const auto& nd : p.netdevs) {

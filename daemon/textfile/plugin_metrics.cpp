@@ -13,7 +13,8 @@ void renderPluginMetrics(const Snapshot& snap, MetricWriter& w)
         auto abi = std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor);
         w.sample({{"plugin", p.name}, {"version", p.version}, {"abi", abi}}, 1.0);
     }
-    w.family("nicd_plugin_up", MetricType::Gauge, "1 when the plugin is running (possibly degraded).");
+    w.family("nicd_plugin_up", MetricType::Gauge,
+             "1 when the plugin is running (possibly degraded).");
     for (const auto& p : snap.plugins)
         w.sample({{"plugin", p.name}},
                  p.state == PluginState::Running || p.state == PluginState::Degraded ? 1.0 : 0.0);

@@ -39,7 +39,8 @@ Stats parseEthtoolText(std::string_view text)
             value.remove_suffix(1);
         uint64_t v = 0;
         auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-        if (name.empty() || value.empty() || ec != std::errc() || ptr != value.data() + value.size())
+        if (name.empty() || value.empty() || ec != std::errc() ||
+            ptr != value.data() + value.size())
             continue;
         out.emplace_back(std::string(name), v);
     }
@@ -84,7 +85,9 @@ long statsCount(int fd, const std::string& netdev)
 
 pv1::Status fail(const std::string& netdev, const char* step, int err)
 {
-    auto code = err == EOPNOTSUPP ? pv1::Errc::NotSupported : err == ENODEV ? pv1::Errc::NoDevice : pv1::Errc::Io;
+    auto code = err == EOPNOTSUPP ? pv1::Errc::NotSupported
+                : err == ENODEV   ? pv1::Errc::NoDevice
+                                  : pv1::Errc::Io;
     return pv1::Status::fail(code, netdev + ": ethtool " + step + ": " + std::strerror(err), err);
 }
 
@@ -105,7 +108,8 @@ pv1::Status readEthtoolIoctl(const std::string& netdev, Stats& out)
         }
         const auto count = static_cast<size_t>(n);
 
-        auto strings = std::make_unique<uint8_t[]>(sizeof(ethtool_gstrings) + count * ETH_GSTRING_LEN);
+        auto strings =
+            std::make_unique<uint8_t[]>(sizeof(ethtool_gstrings) + count * ETH_GSTRING_LEN);
         auto* gs = reinterpret_cast<ethtool_gstrings*>(strings.get());
         gs->cmd = ETHTOOL_GSTRINGS;
         gs->string_set = ETH_SS_STATS;

@@ -21,10 +21,11 @@ pv1::Status readHwCounters(const pv1::DeviceRef& dev, std::vector<pv1::Sample>& 
                 v = sdk::parseCounterValue(content);
             if (!v) {
                 if (first)
-                    first = pv1::Status::fail(pv1::Errc::Io,
-                                              dir + "/" + std::string(name) + ": " +
-                                                  (err ? std::strerror(err) : "not a counter value"),
-                                              err ? err : EINVAL);
+                    first =
+                        pv1::Status::fail(pv1::Errc::Io,
+                                          dir + "/" + std::string(name) + ": " +
+                                              (err ? std::strerror(err) : "not a counter value"),
+                                          err ? err : EINVAL);
                 return;
             }
             pv1::Sample s;

@@ -20,7 +20,10 @@ public:
 
     pv1::Status init() noexcept override { return pv1::Status::ok(); }
 
-    bool claims(const pv1::DeviceRef& dev) const noexcept override { return dev.driver == "mlx5_core"; }
+    bool claims(const pv1::DeviceRef& dev) const noexcept override
+    {
+        return dev.driver == "mlx5_core";
+    }
 
     pv1::Status attach(const pv1::DeviceRef&) noexcept override { return pv1::Status::ok(); }
 
@@ -42,7 +45,8 @@ public:
                         continue;
                     }
                     for (auto& [name, v] : stats)
-                        out.push_back({"ethtool", port.port, nd, std::move(name), v, pv1::SampleKind::Counter});
+                        out.push_back({"ethtool", port.port, nd, std::move(name), v,
+                                       pv1::SampleKind::Counter});
                 }
             return first;
         } catch (const std::exception& e) {
@@ -50,19 +54,20 @@ public:
         }
     }
 
-    pv1::Status verifyQos(const pv1::DeviceRef& dev, const pv1::PortRef& port, const pv1::QosDesired& desired,
-                          pv1::QosReport& out) noexcept override
+    pv1::Status verifyQos(const pv1::DeviceRef& dev, const pv1::PortRef& port,
+                          const pv1::QosDesired& desired, pv1::QosReport& out) noexcept override
     {
         return mlx5::verifyQos(host_, dev, port, desired, out);
     }
 
-    pv1::Status applyQos(const pv1::DeviceRef& dev, const pv1::PortRef& port, const pv1::QosDesired& desired,
-                         pv1::QosReport& out) noexcept override
+    pv1::Status applyQos(const pv1::DeviceRef& dev, const pv1::PortRef& port,
+                         const pv1::QosDesired& desired, pv1::QosReport& out) noexcept override
     {
         return mlx5::applyQos(host_, dev, port, desired, out);
     }
 
-    bool classifyKernelLine(std::string_view line, pv1::KernelLineMatch& out) const noexcept override
+    bool classifyKernelLine(std::string_view line,
+                            pv1::KernelLineMatch& out) const noexcept override
     {
         return mlx5::classifyKernelLine(line, out);
     }
@@ -77,7 +82,8 @@ private:
             return readEthtoolIoctl(netdev, out);
         std::ifstream in(host_.root() + "/run/nicd-sim/ethtool/" + netdev);
         if (!in)
-            return pv1::Status::fail(pv1::Errc::NotSupported, netdev + ": no simulated ethtool statistics");
+            return pv1::Status::fail(pv1::Errc::NotSupported,
+                                     netdev + ": no simulated ethtool statistics");
         std::stringstream ss;
         ss << in.rdbuf();
         out = parseEthtoolText(ss.str());

@@ -1,6 +1,7 @@
 // The real nicd on a simulated node, as systemd, Prometheus and an operator meet it: --once,
 // --check-config, the textfile checked by promtool and served by node_exporter, READY=1 after the
-// first cycle, watchdog pings, a fault seen, SIGHUP with a bad file keeping the old config, SIGTERM.
+// first cycle, watchdog pings, a fault seen, SIGHUP with a bad file keeping the old config,
+// SIGTERM.
 #include "sim.hpp"
 #include "support/process.hpp"
 
@@ -46,7 +47,8 @@ protected:
     fs::path textfile() const { return root_ / "var/lib/prometheus/node-exporter/nicd.prom"; }
     std::vector<std::string> nicd(std::vector<std::string> extra) const
     {
-        std::vector<std::string> a{NICD_BIN, "--root", root_.string(), "--config", conf_.string(), "--no-dbus"};
+        std::vector<std::string> a{NICD_BIN,   "--root",       root_.string(),
+                                   "--config", conf_.string(), "--no-dbus"};
         a.insert(a.end(), extra.begin(), extra.end());
         return a;
     }
@@ -95,7 +97,8 @@ TEST_F(DaemonTest, OnceWritesATextfilePromtoolAcceptsAndPrintsASummary)
     EXPECT_NE(out.find("mlx5_6         pf          mlx5    1    DOWN"), std::string::npos) << out;
     EXPECT_NE(out.find("plugin mlx5: running"), std::string::npos) << out;
     std::string check;
-    EXPECT_EQ(test::run({"sh", "-c", "promtool check metrics < " + textfile().string()}, check), 0) << check;
+    EXPECT_EQ(test::run({"sh", "-c", "promtool check metrics < " + textfile().string()}, check), 0)
+        << check;
     EXPECT_EQ(check, "") << "promtool lint: " << check;
 }
 
@@ -104,18 +107,24 @@ TEST_F(DaemonTest, NodeExporterServesTheTextfile)
     std::string out;
     ASSERT_EQ(test::run(nicd({"--once"}), out), 0) << out;
     int port = 20000 + getpid() % 20000;
-    test::Process ne({"prometheus-node-exporter", "--web.listen-address=127.0.0.1:" + std::to_string(port),
+    test::Process ne({"prometheus-node-exporter",
+                      "--web.listen-address=127.0.0.1:" + std::to_string(port),
                       "--collector.disable-defaults", "--collector.textfile",
                       "--collector.textfile.directory=" + textfile().parent_path().string()},
                      {}, dir_ / "ne.log");
     std::string metrics;
     bool ok = test::waitFor(
-        [&] { return test::run({"curl", "-fsS", "http://127.0.0.1:" + std::to_string(port) + "/metrics"}, metrics, 5s) == 0; },
+        [&] {
+            return test::run(
+                       {"curl", "-fsS", "http://127.0.0.1:" + std::to_string(port) + "/metrics"},
+                       metrics, 5s) == 0;
+        },
         10s);
     ASSERT_TRUE(ok) << test::readFile(dir_ / "ne.log");
     EXPECT_NE(metrics.find("\nnicd_up 1\n"), std::string::npos);
     EXPECT_NE(metrics.find("nicd_port_state{device=\"mlx5_6\",port=\"1\"} 1"), std::string::npos);
-    EXPECT_NE(metrics.find("\nnode_textfile_scrape_error 0\n"), std::string::npos) << metrics.substr(0, 2000);
+    EXPECT_NE(metrics.find("\nnode_textfile_scrape_error 0\n"), std::string::npos)
+        << metrics.substr(0, 2000);
     EXPECT_NE(metrics.find("node_textfile_mtime_seconds{file="), std::string::npos);
 }
 
@@ -126,7 +135,8 @@ TEST_F(DaemonTest, CheckConfigNamesTheBadLine)
     EXPECT_NE(out.find("configuration is valid: " + conf_.string()), std::string::npos) << out;
     writeConfig("[provision]\nRoceTos=300\n");
     EXPECT_EQ(test::run(nicd({"--check-config"}), out), 1);
-    EXPECT_NE(out.find(conf_.string() + ":6: [provision] RoceTos: '300': expected an integer from 0 to 255"),
+    EXPECT_NE(out.find(conf_.string() +
+                       ":6: [provision] RoceTos: '300': expected an integer from 0 to 255"),
               std::string::npos)
         << out;
     // The daemon refuses to start on it, saying why.
@@ -137,20 +147,25 @@ TEST_F(DaemonTest, CheckConfigNamesTheBadLine)
 TEST_F(DaemonTest, LifecycleUnderTheServiceManager)
 {
     NotifySocket notify(dir_ / "notify.sock");
-    test::Process d(nicd({}), {{"NOTIFY_SOCKET", (dir_ / "notify.sock").string()}, {"WATCHDOG_USEC", "400000"}},
-                    dir_ / "nicd.log");
-    ASSERT_TRUE(test::waitFor([&] { return notify.drain().find("READY=1") != std::string::npos; }, 10s))
+    test::Process d(
+        nicd({}), {{"NOTIFY_SOCKET", (dir_ / "notify.sock").string()}, {"WATCHDOG_USEC", "400000"}},
+        dir_ / "nicd.log");
+    ASSERT_TRUE(
+        test::waitFor([&] { return notify.drain().find("READY=1") != std::string::npos; }, 10s))
         << test::readFile(dir_ / "nicd.log");
     EXPECT_TRUE(fs::exists(textfile())) << "READY=1 comes after the first full cycle";
-    EXPECT_NE(notify.drain().find("STATUS=8 devices, 8 ports (1 down), 1 of 1 plugins running"), std::string::npos)
+    EXPECT_NE(notify.drain().find("STATUS=8 devices, 8 ports (1 down), 1 of 1 plugins running"),
+              std::string::npos)
         << notify.drain();
-    EXPECT_TRUE(test::waitFor([&] { return notify.drain().find("WATCHDOG=1") != std::string::npos; }, 3s));
+    EXPECT_TRUE(
+        test::waitFor([&] { return notify.drain().find("WATCHDOG=1") != std::string::npos; }, 3s));
 
     // A fault shows up within a few cycles.
     sim::linkDown(root_, "mlx5_2");
     EXPECT_TRUE(test::waitFor(
         [&] {
-            return test::readFile(textfile()).find("nicd_port_state{device=\"mlx5_2\",port=\"1\"} 1") !=
+            return test::readFile(textfile())
+                       .find("nicd_port_state{device=\"mlx5_2\",port=\"1\"} 1") !=
                    std::string::npos;
         },
         5s));
@@ -161,11 +176,13 @@ TEST_F(DaemonTest, LifecycleUnderTheServiceManager)
     d.signal(SIGHUP);
     ASSERT_TRUE(test::waitFor(
         [&] { return notify.drain().find("STATUS=reload failed") != std::string::npos; }, 5s));
-    EXPECT_NE(test::readFile(dir_ / "nicd.log").find("keeping the previous configuration"), std::string::npos);
+    EXPECT_NE(test::readFile(dir_ / "nicd.log").find("keeping the previous configuration"),
+              std::string::npos);
     EXPECT_NE(test::readFile(dir_ / "nicd.log").find("PollIntervalMs: 'fast'"), std::string::npos);
     EXPECT_TRUE(d.running());
     auto before = fs::last_write_time(textfile());
-    EXPECT_TRUE(test::waitFor([&] { return fs::last_write_time(textfile()) != before; }, 3s)) << "still collecting";
+    EXPECT_TRUE(test::waitFor([&] { return fs::last_write_time(textfile()) != before; }, 3s))
+        << "still collecting";
 
     // A good file is taken.
     writeConfig("[textfile]\nPath=/var/lib/nicd/other.prom\n");

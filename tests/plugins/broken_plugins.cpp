@@ -31,8 +31,14 @@ public:
         return pv1::Status::ok();
 #endif
     }
-    bool claims(const pv1::DeviceRef& dev) const noexcept override { return dev.driver == "mlx5_core"; }
-    pv1::Status attach(const pv1::DeviceRef&) noexcept override { return pv1::Status::ok(); }
+    bool claims(const pv1::DeviceRef& dev) const noexcept override
+    {
+        return dev.driver == "mlx5_core";
+    }
+    pv1::Status attach(const pv1::DeviceRef&) noexcept override
+    {
+        return pv1::Status::ok();
+    }
     void detach(const pv1::DeviceRef&) noexcept override {}
     pv1::Status poll(const pv1::DeviceRef& dev, std::vector<pv1::Sample>& out) noexcept override
     {
@@ -56,7 +62,10 @@ public:
     {
         return pv1::Status::fail(pv1::Errc::NotSupported, "test plugin");
     }
-    bool classifyKernelLine(std::string_view, pv1::KernelLineMatch&) const noexcept override { return false; }
+    bool classifyKernelLine(std::string_view, pv1::KernelLineMatch&) const noexcept override
+    {
+        return false;
+    }
     void shutdown() noexcept override {}
 
 private:
@@ -68,10 +77,15 @@ private:
 
 #if defined(NICD_TEST_DESCRIPTOR)
 // Hand-written descriptors that break one rule each.
-extern "C" __attribute__((visibility("default"))) const nicd_plugin_descriptor_v1* nicd_plugin_entry_v1() noexcept
+extern "C" __attribute__((visibility("default"))) const nicd_plugin_descriptor_v1*
+nicd_plugin_entry_v1() noexcept
 {
     static nicd_plugin_descriptor_v1 d{
-        sizeof(nicd_plugin_descriptor_v1), NICD_PLUGIN_ABI_MAJOR, NICD_PLUGIN_ABI_MINOR, NICD_TEST_NAME, "0.0.1",
+        sizeof(nicd_plugin_descriptor_v1),
+        NICD_PLUGIN_ABI_MAJOR,
+        NICD_PLUGIN_ABI_MINOR,
+        NICD_TEST_NAME,
+        "0.0.1",
         NICD_PLUGIN_TOOLCHAIN,
         [](pv1::IHost* h) noexcept -> pv1::IPlugin* { return new TestPlugin(*h); },
         [](pv1::IPlugin* p) noexcept { delete static_cast<TestPlugin*>(p); }};

@@ -133,18 +133,23 @@ EventRingSize=64
 
 TEST_F(ConfigTest, ErrorsNameFileLineKeyAndWhatIsAllowed)
 {
-    auto f = write("nicd.conf", "[daemon]\nPollIntervalMs=abc\n\n[provision]\nMode=sometimes\nColour=blue\n"
-                                "[bogus]\nX=1\nthis line is not ini\n");
+    auto f = write("nicd.conf",
+                   "[daemon]\nPollIntervalMs=abc\n\n[provision]\nMode=sometimes\nColour=blue\n"
+                   "[bogus]\nX=1\nthis line is not ini\n");
     auto r = load();
     EXPECT_FALSE(r.config);
     auto text = allErrors(r);
-    EXPECT_NE(text.find(f.string() + ":2: [daemon] PollIntervalMs: 'abc': expected an integer from 100 to 3600000"),
+    EXPECT_NE(
+        text.find(f.string() +
+                  ":2: [daemon] PollIntervalMs: 'abc': expected an integer from 100 to 3600000"),
+        std::string::npos)
+        << text;
+    EXPECT_NE(text.find(f.string() +
+                        ":5: [provision] Mode: 'sometimes': expected one of: enforce verify off"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find(f.string() + ":5: [provision] Mode: 'sometimes': expected one of: enforce verify off"),
+    EXPECT_NE(text.find(f.string() + ":6: [provision] Colour: unknown key; [provision] takes"),
               std::string::npos)
-        << text;
-    EXPECT_NE(text.find(f.string() + ":6: [provision] Colour: unknown key; [provision] takes"), std::string::npos)
         << text;
     EXPECT_NE(text.find(f.string() + ":7: [bogus] unknown section"), std::string::npos) << text;
     EXPECT_NE(text.find(f.string() + ":9:"), std::string::npos) << text;
@@ -154,17 +159,22 @@ TEST_F(ConfigTest, ErrorsNameFileLineKeyAndWhatIsAllowed)
 
 TEST_F(ConfigTest, KeyOutsideSectionAndBadPathsAreErrors)
 {
-    write("nicd.conf", "PollIntervalMs=1000\n[textfile]\nPath=relative/nicd.prom\n[daemon]\nStateDirectory=var\n"
-                       "[textfile]\nPath=/tmp/nicd.txt\n");
+    write("nicd.conf",
+          "PollIntervalMs=1000\n[textfile]\nPath=relative/nicd.prom\n[daemon]\nStateDirectory=var\n"
+          "[textfile]\nPath=/tmp/nicd.txt\n");
     auto r = load();
     EXPECT_FALSE(r.config);
     auto text = allErrors(r);
-    EXPECT_NE(text.find(":1: PollIntervalMs: key outside of any section"), std::string::npos) << text;
-    EXPECT_NE(text.find(":3: [textfile] Path: 'relative/nicd.prom': expected an absolute path"), std::string::npos)
+    EXPECT_NE(text.find(":1: PollIntervalMs: key outside of any section"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find(":3: [textfile] Path: 'relative/nicd.prom': expected an absolute path"),
+              std::string::npos)
         << text;
     EXPECT_NE(text.find(":5: [daemon] StateDirectory"), std::string::npos) << text;
-    EXPECT_NE(text.find(":7: [textfile] Path: '/tmp/nicd.txt': expected an absolute path ending in .prom"),
-              std::string::npos)
+    EXPECT_NE(
+        text.find(
+            ":7: [textfile] Path: '/tmp/nicd.txt': expected an absolute path ending in .prom"),
+        std::string::npos)
         << text;
 }
 
@@ -190,8 +200,10 @@ TEST_F(ConfigTest, ErrorInADropInNamesTheDropIn)
     auto bad = write("nicd.conf.d/50-bad.conf", "[journal]\n\nEnable=maybe\n");
     auto r = load();
     ASSERT_EQ(r.errors.size(), 1U);
-    EXPECT_EQ(r.errors[0].format(),
-              bad.string() + ":3: [journal] Enable: 'maybe': expected a boolean (yes/no, true/false, on/off, 1/0)");
+    EXPECT_EQ(
+        r.errors[0].format(),
+        bad.string() +
+            ":3: [journal] Enable: 'maybe': expected a boolean (yes/no, true/false, on/off, 1/0)");
 }
 
 TEST_F(ConfigTest, DeviceCounterAndPluginSections)
@@ -235,14 +247,18 @@ SomeVendorKnob=42
 
 TEST_F(ConfigTest, BadSectionNamesAndPluginEnabledValue)
 {
-    write("nicd.conf", "[device:mlx5-0]\nMode=off\n[counter:]\nRate=1/s\n[plugin:mlx5]\nEnabled=perhaps\n"
-                       "[device:mlx5_1]\nFlapCount=3\n");
+    write("nicd.conf",
+          "[device:mlx5-0]\nMode=off\n[counter:]\nRate=1/s\n[plugin:mlx5]\nEnabled=perhaps\n"
+          "[device:mlx5_1]\nFlapCount=3\n");
     auto r = load();
     auto text = allErrors(r);
     EXPECT_EQ(r.errors.size(), 4U) << text;
-    EXPECT_NE(text.find(":2: [device:mlx5-0] Mode: device name 'mlx5-0'"), std::string::npos) << text;
+    EXPECT_NE(text.find(":2: [device:mlx5-0] Mode: device name 'mlx5-0'"), std::string::npos)
+        << text;
     EXPECT_NE(text.find(":4: [counter:] Rate: expected [counter:NAME]"), std::string::npos) << text;
-    EXPECT_NE(text.find(":6: [plugin:mlx5] Enabled: 'perhaps': expected a boolean"), std::string::npos) << text;
+    EXPECT_NE(text.find(":6: [plugin:mlx5] Enabled: 'perhaps': expected a boolean"),
+              std::string::npos)
+        << text;
     EXPECT_NE(text.find(":8: [device:mlx5_1] FlapCount: unknown key"), std::string::npos) << text;
 }
 
@@ -299,10 +315,12 @@ TEST_F(ConfigTest, ShippedConfigListsEveryKeyWithItsDefault)
     parseConfigText(shipped, "nicd.conf", as_shipped, errors);
     EXPECT_TRUE(errors.empty());
 
-    std::string uncommented = std::regex_replace(shipped, std::regex("^#([A-Za-z]+=)", std::regex::multiline), "$1");
+    std::string uncommented =
+        std::regex_replace(shipped, std::regex("^#([A-Za-z]+=)", std::regex::multiline), "$1");
     size_t keys = 0;
     for (size_t p = 0; (p = uncommented.find("\n", p)) != std::string::npos; ++p)
-        if (p + 1 < uncommented.size() && std::isupper(static_cast<unsigned char>(uncommented[p + 1])))
+        if (p + 1 < uncommented.size() &&
+            std::isupper(static_cast<unsigned char>(uncommented[p + 1])))
             ++keys;
     // 4 [daemon] + 2 [textfile] + 12 [provision] + 1 [journal] + 8 [health]
     EXPECT_EQ(keys, 27U) << "expected every key of every section";

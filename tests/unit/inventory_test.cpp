@@ -78,7 +78,8 @@ TEST(SysfsValues, PciAddresses)
 
 TEST_F(InventoryTest, H100NodeFixture)
 {
-    auto inv = discoverInventory(fixtureRoot(fs::path(NICD_SHARED_DIR) / "fixtures/gpud/sys-class-infiniband-h100.0"));
+    auto inv = discoverInventory(
+        fixtureRoot(fs::path(NICD_SHARED_DIR) / "fixtures/gpud/sys-class-infiniband-h100.0"));
     ASSERT_EQ(inv.devices.size(), 9U);
     EXPECT_EQ(inv.devices.front().ibdev, "mlx5_0"); // sorted
     const auto& d = dev(inv, "mlx5_0");
@@ -100,7 +101,8 @@ TEST_F(InventoryTest, H100NodeFixture)
 
 TEST_F(InventoryTest, NodeExporterFixtureWithNoPmaAndPartialPorts)
 {
-    auto inv = discoverInventory(fixtureRoot(fs::path(NICD_SHARED_DIR) / "fixtures/node_exporter/sys/class/infiniband"));
+    auto inv = discoverInventory(
+        fixtureRoot(fs::path(NICD_SHARED_DIR) / "fixtures/node_exporter/sys/class/infiniband"));
     const auto& i40 = dev(inv, "i40iw0");
     EXPECT_EQ(i40.board_id, "I40IW Board ID");
     const auto& mlx4 = dev(inv, "mlx4_0");
@@ -152,7 +154,8 @@ TEST_F(InventoryTest, BondMemberWithoutLag)
     sim::create(dir_, {});
     // Enslave mlx5_2's netdev to bond0, as an active-backup bond without RoCE LAG would.
     auto nd = fs::canonical(dir_ / "sys/class/net/ens3f0np0");
-    fs::create_symlink(fs::relative(fs::canonical(dir_ / "sys/class/net/bond0"), nd), nd / "master");
+    fs::create_symlink(fs::relative(fs::canonical(dir_ / "sys/class/net/bond0"), nd),
+                       nd / "master");
     auto inv = discoverInventory(HostPaths(dir_));
     const auto& member = dev(inv, "mlx5_2");
     EXPECT_EQ(member.role, DeviceRole::BondMember);
@@ -171,7 +174,8 @@ TEST_F(InventoryTest, BrokenValuesAreAbsentAndOthersStillWork)
     fs::rename(d0 / "board_id.tmp", d0 / "board_id"); // reading a directory fails (EISDIR)
     std::ofstream(d0 / "device/numa_node") << "-1\n";
     // A device entry that is a dangling link.
-    fs::create_symlink("../../devices/nowhere/infiniband/mlx5_9", dir_ / "sys/class/infiniband/mlx5_9");
+    fs::create_symlink("../../devices/nowhere/infiniband/mlx5_9",
+                       dir_ / "sys/class/infiniband/mlx5_9");
 
     auto inv = discoverInventory(HostPaths(dir_));
     const auto& d = dev(inv, "mlx5_0");
@@ -214,7 +218,8 @@ TEST_F(InventoryTest, ReaderSeesStateChangesAtOnceAndDeviceChangesWithAFullWalk)
     auto ndevs = fs::canonical(dir_ / "sys/class/infiniband/mlx5_0") / "ports/1/gid_attrs/ndevs";
     for (int g = 0; g < 4; ++g)
         std::ofstream(ndevs / std::to_string(g)) << "renamed0\n";
-    EXPECT_EQ(reader.read().find("mlx5_0")->ports[0].netdevs, std::vector<std::string>{"ens1f0np0"});
+    EXPECT_EQ(reader.read().find("mlx5_0")->ports[0].netdevs,
+              std::vector<std::string>{"ens1f0np0"});
     reader.invalidate();
     EXPECT_EQ(reader.read().find("mlx5_0")->ports[0].netdevs, std::vector<std::string>{"renamed0"});
 }

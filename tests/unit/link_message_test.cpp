@@ -40,7 +40,10 @@ public:
         std::memcpy(bytes_.data() + at + RTA_LENGTH(0), data, len);
         return *this;
     }
-    MessageBuilder& name(const std::string& n) { return attr(IFLA_IFNAME, n.c_str(), n.size() + 1); }
+    MessageBuilder& name(const std::string& n)
+    {
+        return attr(IFLA_IFNAME, n.c_str(), n.size() + 1);
+    }
     MessageBuilder& u8(uint16_t type, uint8_t v) { return attr(type, &v, 1); }
     std::vector<uint8_t> build() const
     {
@@ -87,7 +90,8 @@ TEST(LinkMessage, DelLinkIsRemoval)
 
 TEST(LinkMessage, TruncatedAndOverrunningMessagesAreRejected)
 {
-    auto msg = MessageBuilder(RTM_NEWLINK, 7, 0).name("ens1f0np0").u8(IFLA_OPERSTATE, IF_OPER_UP).build();
+    auto msg =
+        MessageBuilder(RTM_NEWLINK, 7, 0).name("ens1f0np0").u8(IFLA_OPERSTATE, IF_OPER_UP).build();
     for (size_t cut = 0; cut < msg.size(); ++cut) {
         std::vector<uint8_t> part(msg.begin(), msg.begin() + static_cast<long>(cut));
         EXPECT_FALSE(parseLinkMessage(part)) << "accepted a message cut at " << cut;

@@ -4,9 +4,9 @@
 #include "hw_counters.hpp"
 #include "support/temp_dir.hpp"
 
-#include <sys/wait.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -52,7 +52,9 @@ TEST(EthtoolText, ParsesARealMlx5Dump)
 
 TEST(EthtoolText, ParsesTheOldNamingWithIndentationAndHeader)
 {
-    auto text = "NIC statistics:\n" + slurp(fs::path(NICD_SHARED_DIR) / "fixtures/ethtool/ethq-tests-mlx5_core.2018-10-08-old-naming.txt");
+    auto text = "NIC statistics:\n" +
+                slurp(fs::path(NICD_SHARED_DIR) /
+                      "fixtures/ethtool/ethq-tests-mlx5_core.2018-10-08-old-naming.txt");
     auto m = asMap(mlx5::parseEthtoolText(text));
     EXPECT_EQ(m.at("rx_packets"), 5487361U);
     EXPECT_EQ(m.at("tx_bytes"), 5813725708U);
@@ -61,7 +63,8 @@ TEST(EthtoolText, ParsesTheOldNamingWithIndentationAndHeader)
 
 TEST(EthtoolText, SkipsMalformedLines)
 {
-    auto m = asMap(mlx5::parseEthtoolText("a: 1\nb: -2\nc: x\nno colon\n: 5\nd:7\ne: 18446744073709551615\n"));
+    auto m = asMap(
+        mlx5::parseEthtoolText("a: 1\nb: -2\nc: x\nno colon\n: 5\nd:7\ne: 18446744073709551615\n"));
     EXPECT_EQ(m.size(), 3U);
     EXPECT_EQ(m.at("a"), 1U);
     EXPECT_EQ(m.at("d"), 7U);
@@ -72,7 +75,8 @@ TEST(HwCounters, RealH100Node)
 {
     pv1::DeviceRef dev;
     dev.ibdev = "mlx5_0";
-    dev.sysfs_path = std::string(NICD_SHARED_DIR) + "/fixtures/gpud/sys-class-infiniband-h100.0/mlx5_0";
+    dev.sysfs_path =
+        std::string(NICD_SHARED_DIR) + "/fixtures/gpud/sys-class-infiniband-h100.0/mlx5_0";
     dev.ports.push_back({1, "InfiniBand", {}});
     std::vector<pv1::Sample> out;
     auto s = mlx5::readHwCounters(dev, out);
@@ -116,8 +120,8 @@ TEST(EthtoolIoctl, ReadsAVethInANetworkNamespace)
     std::string ns = "nicdt" + std::to_string(getpid());
     if (std::system(("ip netns add " + ns + " 2>/dev/null").c_str()) != 0)
         GTEST_SKIP() << "ip netns is not available here";
-    ASSERT_EQ(std::system(("ip -n " + ns + " link add nicdv0 type veth peer name nicdv1 && ip -n " + ns +
-                           " link set nicdv0 up && ip -n " + ns + " link set nicdv1 up")
+    ASSERT_EQ(std::system(("ip -n " + ns + " link add nicdv0 type veth peer name nicdv1 && ip -n " +
+                           ns + " link set nicdv0 up && ip -n " + ns + " link set nicdv1 up")
                               .c_str()),
               0);
     int pipefd[2];
@@ -151,5 +155,6 @@ TEST(EthtoolIoctl, ReadsAVethInANetworkNamespace)
     ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
     EXPECT_EQ(out.substr(0, 3), "ok\n") << out;
     EXPECT_NE(out.find("\npeer_ifindex="), std::string::npos) << out;
-    EXPECT_NE(out.find("missing nosuchdev0: ethtool GSSET_INFO: No such device"), std::string::npos) << out;
+    EXPECT_NE(out.find("missing nosuchdev0: ethtool GSSET_INFO: No such device"), std::string::npos)
+        << out;
 }

@@ -15,7 +15,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path caseDir(const std::string& c) { return fs::path(NICD_TEST_PLUGIN_DIR) / c; }
+fs::path caseDir(const std::string& c)
+{
+    return fs::path(NICD_TEST_PLUGIN_DIR) / c;
+}
 
 PluginStatus loadOne(const std::string& c, const Config& config = {})
 {
@@ -48,18 +51,22 @@ TEST(PluginLoader, EachBrokenPluginIsRefusedWithAPreciseReason)
 {
     expectRefused("abi_major", PluginState::Failed, "plugin ABI major 2 is not supported");
     expectRefused("abi_minor", PluginState::Failed, "newer than this nicd's");
-    expectRefused("small_struct", PluginState::Failed, "descriptor is 8 bytes, smaller than ABI 1.0's");
+    expectRefused("small_struct", PluginState::Failed,
+                  "descriptor is 8 bytes, smaller than ABI 1.0's");
     expectRefused("toolchain", PluginState::Failed, "built with toolchain 'clang99'");
     expectRefused("no_symbol", PluginState::Failed, "no nicd_plugin_entry_v1 symbol");
-    expectRefused("name_mismatch", PluginState::Failed, "names the plugin 'other' but the file is named for 'misnamed'");
+    expectRefused("name_mismatch", PluginState::Failed,
+                  "names the plugin 'other' but the file is named for 'misnamed'");
     expectRefused("ctor_throws", PluginState::Disabled, "create() failed");
-    expectRefused("init_fails", PluginState::Disabled, "init failed: no supported hardware found by init");
+    expectRefused("init_fails", PluginState::Disabled,
+                  "init failed: no supported hardware found by init");
 }
 
 TEST(PluginLoader, FileNameIsInTheReason)
 {
     auto st = loadOne("abi_major");
-    EXPECT_NE(st.last_error.find((caseDir("abi_major") / "nicd-plugin-major.so").string()), std::string::npos);
+    EXPECT_NE(st.last_error.find((caseDir("abi_major") / "nicd-plugin-major.so").string()),
+              std::string::npos);
 }
 
 TEST(PluginLoader, GarbageFileFailsWithTheLoadersMessage)

@@ -42,17 +42,21 @@ TEST_F(SimTest, LayoutResolvesLikeTheKernels)
     EXPECT_EQ(d0.parent_path().filename(), "infiniband");
     EXPECT_NE(d0.string().find("/sys/devices/pci0000:00/"), std::string::npos);
     EXPECT_TRUE(fs::is_symlink(ib("mlx5_0")));
-    EXPECT_EQ(fs::read_symlink(ib("mlx5_0")).string().substr(0, 6), "../../"); // relative, as the kernel
+    EXPECT_EQ(fs::read_symlink(ib("mlx5_0")).string().substr(0, 6),
+              "../../"); // relative, as the kernel
     EXPECT_EQ(fs::canonical(ib("mlx5_0") / "device/driver").filename(), "mlx5_core");
     EXPECT_EQ(fs::canonical(ib("mlx5_0") / "device").filename(), "0000:1a:00.0");
-    EXPECT_EQ(fs::canonical(ib("mlx5_5") / "device/physfn"), fs::canonical(ib("mlx5_0") / "device"));
+    EXPECT_EQ(fs::canonical(ib("mlx5_5") / "device/physfn"),
+              fs::canonical(ib("mlx5_0") / "device"));
     EXPECT_EQ(read(dir_ / "sys/class/net/bond0/bonding/slaves"), "ens5f0np0 ens5f1np1\n");
-    EXPECT_EQ(fs::canonical(dir_ / "sys/class/net/ens5f0np0/master"), fs::canonical(dir_ / "sys/class/net/bond0"));
+    EXPECT_EQ(fs::canonical(dir_ / "sys/class/net/ens5f0np0/master"),
+              fs::canonical(dir_ / "sys/class/net/bond0"));
     EXPECT_EQ(read(ib("mlx5_0") / "ports/1/gid_attrs/ndevs/0"), "ens1f0np0\n");
     EXPECT_EQ(read(ib("mlx5_6") / "ports/1/state"), "1: DOWN\n");
     EXPECT_NE(read(dir_ / "proc/net/route").find("eno1\t00000000"), std::string::npos);
     EXPECT_TRUE(fs::exists(dir_ / "run/nicd-sim/ethtool/ens1f0np0"));
-    EXPECT_NE(read(dir_ / "run/nicd-sim/ethtool/ens1f0np0").find("     rx_prio3_pause: 0\n"), std::string::npos);
+    EXPECT_NE(read(dir_ / "run/nicd-sim/ethtool/ens1f0np0").find("     rx_prio3_pause: 0\n"),
+              std::string::npos);
 }
 
 TEST_F(SimTest, TickAdvancesCountersOfUpPortsOnly)
@@ -150,7 +154,10 @@ TEST(SimCli, ErrorsNameTheDevice)
     ASSERT_EQ(std::system((sim + " create " + dir.string() + " >/dev/null").c_str()), 0);
     ASSERT_EQ(std::system((sim + " inject " + dir.string() + " link-down mlx5_1").c_str()), 0);
     auto out = dir / "err";
-    EXPECT_NE(std::system((sim + " inject " + dir.string() + " link-down mlx5_42 2>" + out.string()).c_str()), 0);
+    EXPECT_NE(
+        std::system(
+            (sim + " inject " + dir.string() + " link-down mlx5_42 2>" + out.string()).c_str()),
+        0);
     EXPECT_NE(read(out).find("no simulated device 'mlx5_42'"), std::string::npos);
     fs::remove_all(dir);
 }

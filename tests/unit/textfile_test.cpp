@@ -41,7 +41,8 @@ Snapshot sampleSnapshot()
     ds.ibdev = "mlx5_0";
     ds.samples.push_back({"counters", 1, "", "symbol_error", 500, SampleKind::Counter});
     ds.samples.push_back({"counters", 1, "", "port_rcv_data_bytes", 4000, SampleKind::Counter});
-    ds.samples.push_back({"hw_counters", 1, "", "out_of_buffer", 18446744073709551615ULL, SampleKind::Counter});
+    ds.samples.push_back(
+        {"hw_counters", 1, "", "out_of_buffer", 18446744073709551615ULL, SampleKind::Counter});
     ds.samples.push_back({"hw_counters", 1, "", "lifespan", 12, SampleKind::Gauge});
     ds.samples.push_back({"ethtool", 1, "ens1f0np0", "rx_prio3_pause", 9, SampleKind::Counter});
     s.samples.push_back(ds);
@@ -59,7 +60,10 @@ Snapshot sampleSnapshot()
     return s;
 }
 
-bool has(const std::string& text, const std::string& line) { return text.find("\n" + line + "\n") != std::string::npos; }
+bool has(const std::string& text, const std::string& line)
+{
+    return text.find("\n" + line + "\n") != std::string::npos;
+}
 
 } // namespace
 
@@ -94,22 +98,30 @@ TEST(Textfile, RendersWhatAnOperatorLooksFor)
     EXPECT_TRUE(has(text, "nicd_read_errors_total 2"));
     EXPECT_TRUE(has(text, "nicd_port_state{device=\"mlx5_0\",port=\"1\"} 1"));
     EXPECT_TRUE(has(text, "nicd_port_phys_state{device=\"mlx5_0\",port=\"1\"} 3"));
-    EXPECT_TRUE(has(text, "nicd_port_rate_bytes_per_second{device=\"mlx5_0\",port=\"1\"} 50000000000"));
+    EXPECT_TRUE(
+        has(text, "nicd_port_rate_bytes_per_second{device=\"mlx5_0\",port=\"1\"} 50000000000"));
     EXPECT_TRUE(has(text, "nicd_netdev_up{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\"} 0"));
-    EXPECT_TRUE(has(text, "nicd_netdev_carrier{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\"} 0"));
-    EXPECT_TRUE(has(text, "nicd_ib_port_pma_total{device=\"mlx5_0\",port=\"1\",counter=\"symbol_error\"} 500"));
+    EXPECT_TRUE(
+        has(text, "nicd_netdev_carrier{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\"} 0"));
+    EXPECT_TRUE(has(
+        text, "nicd_ib_port_pma_total{device=\"mlx5_0\",port=\"1\",counter=\"symbol_error\"} 500"));
     EXPECT_TRUE(has(text, "nicd_ib_port_receive_bytes_total{device=\"mlx5_0\",port=\"1\"} 4000"));
-    EXPECT_TRUE(has(text, "nicd_port_hw_stat_total{device=\"mlx5_0\",port=\"1\",counter=\"out_of_buffer\"} "
-                          "18446744073709551615"));
-    EXPECT_TRUE(has(text, "nicd_port_hw_value{device=\"mlx5_0\",port=\"1\",counter=\"lifespan\"} 12"));
-    EXPECT_TRUE(has(text, "nicd_netdev_ethtool_total{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\","
-                          "stat=\"rx_prio3_pause\"} 9"));
+    EXPECT_TRUE(
+        has(text, "nicd_port_hw_stat_total{device=\"mlx5_0\",port=\"1\",counter=\"out_of_buffer\"} "
+                  "18446744073709551615"));
+    EXPECT_TRUE(
+        has(text, "nicd_port_hw_value{device=\"mlx5_0\",port=\"1\",counter=\"lifespan\"} 12"));
+    EXPECT_TRUE(has(text,
+                    "nicd_netdev_ethtool_total{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\","
+                    "stat=\"rx_prio3_pause\"} 9"));
     EXPECT_TRUE(has(text, "nicd_plugin_up{plugin=\"mlx5\"} 1"));
     EXPECT_TRUE(has(text, "nicd_plugin_state{plugin=\"mlx5\",state=\"degraded\"} 1"));
     EXPECT_TRUE(has(text, "nicd_plugin_state{plugin=\"mlx5\",state=\"running\"} 0"));
-    EXPECT_TRUE(has(text, "nicd_device_info{device=\"mlx5_0\",pci_address=\"0000:3b:00.0\",driver=\"mlx5_core\","
-                          "fw_version=\"28.41.1000\",board_id=\"\",hca_type=\"\",role=\"pf\",plugin=\"mlx5\","
-                          "numa_node=\"1\"} 1"));
+    EXPECT_TRUE(
+        has(text,
+            "nicd_device_info{device=\"mlx5_0\",pci_address=\"0000:3b:00.0\",driver=\"mlx5_core\","
+            "fw_version=\"28.41.1000\",board_id=\"\",hca_type=\"\",role=\"pf\",plugin=\"mlx5\","
+            "numa_node=\"1\"} 1"));
     // Every line is a comment or a nicd_ sample; no timestamps (two fields per sample line).
     std::istringstream in(text);
     std::string line;
@@ -137,7 +149,8 @@ TEST(AtomicFile, ReplacesContentAndLeavesNoTemporaryFile)
         ++files;
     EXPECT_EQ(files, 1U);
     EXPECT_EQ(fs::status(f).permissions() & fs::perms::all,
-              fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
+              fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                  fs::perms::others_read);
     fs::remove_all(dir);
 }
 

@@ -34,15 +34,32 @@ const std::vector<CounterSpec>& ibCounters()
 const std::vector<CounterSpec>& hwCounters()
 {
     static const std::vector<CounterSpec> v{
-        {"duplicate_request", 0},      {"implied_nak_seq_err", 0},     {"lifespan", 0},
-        {"local_ack_timeout_err", 0},  {"out_of_buffer", 0},           {"out_of_sequence", 0},
-        {"packet_seq_err", 0},         {"req_cqe_error", 0},           {"req_cqe_flush_error", 0},
-        {"req_remote_access_errors", 0}, {"req_remote_invalid_request", 0}, {"resp_cqe_error", 0},
-        {"resp_cqe_flush_error", 0},   {"resp_local_length_error", 0}, {"resp_remote_access_errors", 0},
-        {"rnr_nak_retry_err", 0},      {"roce_adp_retrans", 0},        {"roce_adp_retrans_to", 0},
-        {"roce_slow_restart", 0},      {"roce_slow_restart_cnps", 0},  {"roce_slow_restart_trans", 0},
-        {"rx_atomic_requests", 0},     {"rx_dct_connect", 0},          {"rx_icrc_encapsulated", 0},
-        {"rx_read_requests", 2.0e4},   {"rx_write_requests", 1.0e5},
+        {"duplicate_request", 0},
+        {"implied_nak_seq_err", 0},
+        {"lifespan", 0},
+        {"local_ack_timeout_err", 0},
+        {"out_of_buffer", 0},
+        {"out_of_sequence", 0},
+        {"packet_seq_err", 0},
+        {"req_cqe_error", 0},
+        {"req_cqe_flush_error", 0},
+        {"req_remote_access_errors", 0},
+        {"req_remote_invalid_request", 0},
+        {"resp_cqe_error", 0},
+        {"resp_cqe_flush_error", 0},
+        {"resp_local_length_error", 0},
+        {"resp_remote_access_errors", 0},
+        {"rnr_nak_retry_err", 0},
+        {"roce_adp_retrans", 0},
+        {"roce_adp_retrans_to", 0},
+        {"roce_slow_restart", 0},
+        {"roce_slow_restart_cnps", 0},
+        {"roce_slow_restart_trans", 0},
+        {"rx_atomic_requests", 0},
+        {"rx_dct_connect", 0},
+        {"rx_icrc_encapsulated", 0},
+        {"rx_read_requests", 2.0e4},
+        {"rx_write_requests", 1.0e5},
     };
     return v;
 }
@@ -50,24 +67,48 @@ const std::vector<CounterSpec>& hwCounters()
 const std::vector<CounterSpec>& ethtoolStats()
 {
     static const std::vector<CounterSpec> v{
-        {"rx_packets", 3.0e6},          {"rx_bytes", 1.25e10},           {"tx_packets", 3.0e6},
-        {"tx_bytes", 1.25e10},          {"rx_vport_unicast_packets", 3.0e6}, {"rx_vport_unicast_bytes", 1.25e10},
-        {"tx_vport_unicast_packets", 3.0e6}, {"tx_vport_unicast_bytes", 1.25e10}, {"rx_vport_rdma_unicast_packets", 2.9e6},
-        {"tx_vport_rdma_unicast_packets", 2.9e6}, {"rx_packets_phy", 3.0e6}, {"tx_packets_phy", 3.0e6},
-        {"rx_bytes_phy", 1.25e10},      {"tx_bytes_phy", 1.25e10},       {"rx_discards_phy", 0},
-        {"tx_discards_phy", 0},         {"rx_out_of_buffer", 0},         {"rx_crc_errors_phy", 0},
-        {"rx_symbol_err_phy", 0},       {"link_down_events_phy", 0},     {"rx_pause_ctrl_phy", 0},
-        {"tx_pause_ctrl_phy", 0},       {"rx_prio3_bytes", 1.2e10},      {"rx_prio3_packets", 2.9e6},
-        {"tx_prio3_bytes", 1.2e10},     {"tx_prio3_packets", 2.9e6},     {"rx_prio3_pause", 0},
-        {"tx_prio3_pause", 0},          {"rx_prio3_pause_duration", 0},  {"tx_prio3_pause_duration", 0},
-        {"rx_prio3_pause_transition", 0}, {"module_unplug", 0},          {"module_bus_stuck", 0},
+        {"rx_packets", 3.0e6},
+        {"rx_bytes", 1.25e10},
+        {"tx_packets", 3.0e6},
+        {"tx_bytes", 1.25e10},
+        {"rx_vport_unicast_packets", 3.0e6},
+        {"rx_vport_unicast_bytes", 1.25e10},
+        {"tx_vport_unicast_packets", 3.0e6},
+        {"tx_vport_unicast_bytes", 1.25e10},
+        {"rx_vport_rdma_unicast_packets", 2.9e6},
+        {"tx_vport_rdma_unicast_packets", 2.9e6},
+        {"rx_packets_phy", 3.0e6},
+        {"tx_packets_phy", 3.0e6},
+        {"rx_bytes_phy", 1.25e10},
+        {"tx_bytes_phy", 1.25e10},
+        {"rx_discards_phy", 0},
+        {"tx_discards_phy", 0},
+        {"rx_out_of_buffer", 0},
+        {"rx_crc_errors_phy", 0},
+        {"rx_symbol_err_phy", 0},
+        {"link_down_events_phy", 0},
+        {"rx_pause_ctrl_phy", 0},
+        {"tx_pause_ctrl_phy", 0},
+        {"rx_prio3_bytes", 1.2e10},
+        {"rx_prio3_packets", 2.9e6},
+        {"tx_prio3_bytes", 1.2e10},
+        {"tx_prio3_packets", 2.9e6},
+        {"rx_prio3_pause", 0},
+        {"tx_prio3_pause", 0},
+        {"rx_prio3_pause_duration", 0},
+        {"tx_prio3_pause_duration", 0},
+        {"rx_prio3_pause_transition", 0},
+        {"module_unplug", 0},
+        {"module_bus_stuck", 0},
     };
     return v;
 }
 
 double defaultRate(const std::string& dir, const std::string& name)
 {
-    const auto& list = dir == "counters" ? ibCounters() : dir == "hw_counters" ? hwCounters() : ethtoolStats();
+    const auto& list = dir == "counters"      ? ibCounters()
+                       : dir == "hw_counters" ? hwCounters()
+                                              : ethtoolStats();
     for (const auto& c : list)
         if (name == c.name)
             return c.rate;

@@ -13,9 +13,9 @@ struct CounterSpec {
     double rate; // per second on an up port
 };
 
-const std::vector<CounterSpec>& ibCounters();      // ports/N/counters
-const std::vector<CounterSpec>& hwCounters();      // ports/N/hw_counters
-const std::vector<CounterSpec>& ethtoolStats();    // run/nicd-sim/ethtool/<netdev>
+const std::vector<CounterSpec>& ibCounters();   // ports/N/counters
+const std::vector<CounterSpec>& hwCounters();   // ports/N/hw_counters
+const std::vector<CounterSpec>& ethtoolStats(); // run/nicd-sim/ethtool/<netdev>
 
 // Default rate of a counter in a directory ("counters", "hw_counters", "ethtool"); 0 if unknown.
 double defaultRate(const std::string& dir, const std::string& name);

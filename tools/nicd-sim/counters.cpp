@@ -13,7 +13,8 @@ namespace {
 
 // A counter's key in state.json: "<dev>|<port>|<dir>|<name>", dir being counters, hw_counters
 // or ethtool:<netdev>.
-std::string key(const std::string& dev, uint32_t port, const std::string& dir, const std::string& name)
+std::string key(const std::string& dev, uint32_t port, const std::string& dir,
+                const std::string& name)
 {
     return dev + "|" + std::to_string(port) + "|" + dir + "|" + name;
 }
@@ -40,13 +41,14 @@ bool portUp(const fs::path& port_dir)
 }
 
 struct Location {
-    fs::path file;        // a counters/ or hw_counters/ file, or the ethtool stats file
-    std::string dir;      // counters, hw_counters, ethtool:<netdev>
+    fs::path file;   // a counters/ or hw_counters/ file, or the ethtool stats file
+    std::string dir; // counters, hw_counters, ethtool:<netdev>
     uint32_t port = 1;
-    std::string stat;     // for ethtool
+    std::string stat; // for ethtool
 };
 
-Location locate(const fs::path& root, NodeState& st, const std::string& dev, const std::string& counter, uint32_t port)
+Location locate(const fs::path& root, NodeState& st, const std::string& dev,
+                const std::string& counter, uint32_t port)
 {
     auto& d = st.device(dev);
     if (d.removed)
@@ -102,9 +104,11 @@ void tick(const fs::path& root, double seconds)
                 for (const auto& f : fs::directory_iterator(pe.path() / dir, ec)) {
                     auto cname = f.path().filename().string();
                     auto k = key(name, port, dir, cname);
-                    double rate = st.rates.contains(k) ? st.rates[k] : (up ? defaultRate(dir, cname) : 0);
+                    double rate =
+                        st.rates.contains(k) ? st.rates[k] : (up ? defaultRate(dir, cname) : 0);
                     if (rate > 0)
-                        writeNumber(f.path(), advance(readNumber(f.path()), rate * seconds, st.width32[k]));
+                        writeNumber(f.path(),
+                                    advance(readNumber(f.path()), rate * seconds, st.width32[k]));
                 }
             }
         }
@@ -114,7 +118,8 @@ void tick(const fs::path& root, double seconds)
             bool up = portUp(root / d.ib_dir / "ports/1");
             for (auto& [sname, v] : stats) {
                 auto k = key(name, 1, "ethtool:" + nd, sname);
-                double rate = st.rates.contains(k) ? st.rates[k] : (up ? defaultRate("ethtool", sname) : 0);
+                double rate =
+                    st.rates.contains(k) ? st.rates[k] : (up ? defaultRate("ethtool", sname) : 0);
                 v = advance(v, rate * seconds, st.width32[k]);
             }
             writeEthtool(file, stats);
@@ -122,7 +127,8 @@ void tick(const fs::path& root, double seconds)
     }
 }
 
-void addToCounter(const fs::path& root, const std::string& dev, const std::string& counter, uint64_t n, uint32_t port)
+void addToCounter(const fs::path& root, const std::string& dev, const std::string& counter,
+                  uint64_t n, uint32_t port)
 {
     NodeLock lock(root);
     auto st = NodeState::load(root);
@@ -130,8 +136,8 @@ void addToCounter(const fs::path& root, const std::string& dev, const std::strin
     addAt(loc, n, st.width32[key(dev, loc.port, loc.dir, counter)]);
 }
 
-void setRate(const fs::path& root, const std::string& dev, const std::string& counter, double per_second,
-             uint32_t port)
+void setRate(const fs::path& root, const std::string& dev, const std::string& counter,
+             double per_second, uint32_t port)
 {
     if (per_second < 0)
         throw SimError("rate must not be negative");
@@ -184,7 +190,8 @@ void resetCounters(const fs::path& root, const std::string& dev)
     }
 }
 
-uint64_t counterValue(const fs::path& root, const std::string& dev, const std::string& counter, uint32_t port)
+uint64_t counterValue(const fs::path& root, const std::string& dev, const std::string& counter,
+                      uint32_t port)
 {
     NodeLock lock(root);
     auto st = NodeState::load(root);

@@ -2,17 +2,19 @@
 #include "node_state.hpp"
 #include "sim.hpp"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <algorithm>
-
-#include <fmt/format.h>
 
 namespace nicd::sim {
 
 namespace {
 
-fs::path netdevDir(const fs::path& root, const std::string& nd) { return root / "sys/class/net" / nd; }
+fs::path netdevDir(const fs::path& root, const std::string& nd)
+{
+    return root / "sys/class/net" / nd;
+}
 
 void setLink(const fs::path& root, const std::string& dev, uint32_t port, bool up)
 {
@@ -31,7 +33,8 @@ void setLink(const fs::path& root, const std::string& dev, uint32_t port, bool u
         writeText(pe.path() / "state", up ? "4: ACTIVE\n" : "1: DOWN\n");
         writeText(pe.path() / "phys_state", up ? "5: LinkUp\n" : "3: Disabled\n");
         if (was_up && !up && !d.stalled)
-            writeNumber(pe.path() / "counters/link_downed", readNumber(pe.path() / "counters/link_downed") + 1);
+            writeNumber(pe.path() / "counters/link_downed",
+                        readNumber(pe.path() / "counters/link_downed") + 1);
     }
     if (!found)
         throw SimError(fmt::format("{} has no port {}", dev, port));
@@ -58,9 +61,15 @@ void setLink(const fs::path& root, const std::string& dev, uint32_t port, bool u
 
 } // namespace
 
-void linkDown(const fs::path& root, const std::string& dev, uint32_t port) { setLink(root, dev, port, false); }
+void linkDown(const fs::path& root, const std::string& dev, uint32_t port)
+{
+    setLink(root, dev, port, false);
+}
 
-void linkUp(const fs::path& root, const std::string& dev, uint32_t port) { setLink(root, dev, port, true); }
+void linkUp(const fs::path& root, const std::string& dev, uint32_t port)
+{
+    setLink(root, dev, port, true);
+}
 
 // The RDMA device unregisters: its directory and class link disappear; the tree is kept aside
 // so restore brings back the identical device.

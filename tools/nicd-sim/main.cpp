@@ -35,7 +35,8 @@ void registerInjectCommands(CLI::App& inject, std::string& dir, std::function<vo
     up->callback([&] { action = [&] { linkUp(dir, dev, port); }; });
 
     auto* errors = withDev("errors", "a burst: add N to a counter");
-    errors->add_option("COUNTER", counter, "counter name (counters/, hw_counters/ or ethtool)")->required();
+    errors->add_option("COUNTER", counter, "counter name (counters/, hw_counters/ or ethtool)")
+        ->required();
     errors->add_option("N", n, "how much to add")->required();
     errors->add_option("--port", port, "port number (default 1)");
     errors->callback([&] { action = [&] { addToCounter(dir, dev, counter, n, port); }; });
@@ -53,11 +54,18 @@ void registerInjectCommands(CLI::App& inject, std::string& dir, std::function<vo
 
     withDev("reset-counters", "every counter back to 0 (driver reload, admin clear)")
         ->callback([&] { action = [&] { resetCounters(dir, dev); }; });
-    withDev("remove", "the RDMA device disappears")->callback([&] { action = [&] { remove(dir, dev); }; });
-    withDev("restore", "a removed device comes back")->callback([&] { action = [&] { restore(dir, dev); }; });
-    withDev("stall", "counter reads block, like a wedged firmware")
-        ->callback([&] { action = [&] { stall(dir, dev); }; });
-    withDev("unstall", "counter reads answer again")->callback([&] { action = [&] { unstall(dir, dev); }; });
+    withDev("remove", "the RDMA device disappears")->callback([&] {
+        action = [&] { remove(dir, dev); };
+    });
+    withDev("restore", "a removed device comes back")->callback([&] {
+        action = [&] { restore(dir, dev); };
+    });
+    withDev("stall", "counter reads block, like a wedged firmware")->callback([&] {
+        action = [&] { stall(dir, dev); };
+    });
+    withDev("unstall", "counter reads answer again")->callback([&] {
+        action = [&] { unstall(dir, dev); };
+    });
 }
 
 } // namespace
@@ -72,8 +80,10 @@ int main(int argc, char** argv)
     CreateOptions copts;
     auto* create_cmd = app.add_subcommand("create", "build a node under DIR");
     create_cmd->add_option("DIR", dir, "the node's directory")->required();
-    create_cmd->add_option("--devices", copts.devices, "N RoCE PFs instead of the default mixed node");
-    create_cmd->add_flag("--driver-ready", copts.driver_ready, "create /run/mellanox/drivers/.driver-ready");
+    create_cmd->add_option("--devices", copts.devices,
+                           "N RoCE PFs instead of the default mixed node");
+    create_cmd->add_flag("--driver-ready", copts.driver_ready,
+                         "create /run/mellanox/drivers/.driver-ready");
     create_cmd->add_option("--boot-id", copts.boot_id, "the node's boot ID");
     create_cmd->add_flag("--force", copts.force, "replace an existing node");
     create_cmd->callback([&] { action = [&] { create(dir, copts); }; });
@@ -88,7 +98,8 @@ int main(int argc, char** argv)
     int count = 0;
     auto* run_cmd = app.add_subcommand("run", "tick in a loop until SIGTERM/SIGINT");
     run_cmd->add_option("DIR", dir, "the node's directory")->required();
-    run_cmd->add_option("--interval-ms", interval_ms, "time between ticks")->check(CLI::Range(10, 3600000));
+    run_cmd->add_option("--interval-ms", interval_ms, "time between ticks")
+        ->check(CLI::Range(10, 3600000));
     run_cmd->add_option("--count", count, "stop after this many ticks (0: never)");
     run_cmd->callback([&] {
         action = [&] {
@@ -104,7 +115,8 @@ int main(int argc, char** argv)
         };
     });
 
-    auto* inject = app.add_subcommand("inject", "inject a fault: nicd-sim inject DIR FAULT DEV ...");
+    auto* inject =
+        app.add_subcommand("inject", "inject a fault: nicd-sim inject DIR FAULT DEV ...");
     inject->add_option("DIR", dir, "the node's directory")->required();
     inject->require_subcommand(1);
     registerInjectCommands(*inject, dir, action);

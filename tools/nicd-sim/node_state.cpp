@@ -11,7 +11,10 @@
 
 namespace nicd::sim {
 
-fs::path simDir(const fs::path& root) { return root / "run/nicd-sim"; }
+fs::path simDir(const fs::path& root)
+{
+    return root / "run/nicd-sim";
+}
 
 void writeText(const fs::path& p, const std::string& text)
 {
@@ -46,7 +49,10 @@ uint64_t readNumber(const fs::path& p)
     }
 }
 
-void writeNumber(const fs::path& p, uint64_t v) { writeText(p, std::to_string(v) + "\n"); }
+void writeNumber(const fs::path& p, uint64_t v)
+{
+    writeText(p, std::to_string(v) + "\n");
+}
 
 void relativeSymlink(const fs::path& target, const fs::path& link)
 {
@@ -87,7 +93,8 @@ NodeState NodeState::load(const fs::path& root)
 {
     auto file = simDir(root) / "state.json";
     if (!fs::exists(file))
-        throw SimError("no simulated node at " + root.string() + " (run: nicd-sim create " + root.string() + ")");
+        throw SimError("no simulated node at " + root.string() + " (run: nicd-sim create " +
+                       root.string() + ")");
     auto j = nlohmann::json::parse(readText(file));
     NodeState s;
     for (const auto& [name, d] : j.at("devices").items()) {
@@ -103,7 +110,8 @@ NodeState NodeState::load(const fs::path& root)
     }
     s.rates = j.value("rates", std::map<std::string, double>{});
     s.width32 = j.value("width32", std::map<std::string, bool>{});
-    s.stalled_values = j.value("stalled_values", std::map<std::string, std::map<std::string, uint64_t>>{});
+    s.stalled_values =
+        j.value("stalled_values", std::map<std::string, std::map<std::string, uint64_t>>{});
     return s;
 }
 
@@ -112,8 +120,9 @@ void NodeState::save(const fs::path& root) const
     nlohmann::json j;
     j["devices"] = nlohmann::json::object();
     for (const auto& [name, d] : devices)
-        j["devices"][name] = {{"role", d.role},       {"ib_dir", d.ib_dir},   {"netdevs", d.netdevs},
-                              {"ethtool_netdevs", d.ethtool_netdevs}, {"removed", d.removed}, {"stalled", d.stalled}};
+        j["devices"][name] = {{"role", d.role},       {"ib_dir", d.ib_dir},
+                              {"netdevs", d.netdevs}, {"ethtool_netdevs", d.ethtool_netdevs},
+                              {"removed", d.removed}, {"stalled", d.stalled}};
     j["rates"] = rates;
     j["width32"] = width32;
     j["stalled_values"] = stalled_values;

@@ -13,9 +13,9 @@ namespace nicd::sim {
 
 struct SimDevice {
     std::string name;
-    std::string role;    // pf, vf, lag, ib
-    std::string ib_dir;  // relative to root: sys/devices/.../infiniband/<name>
-    std::vector<std::string> netdevs; // port 1's netdevs
+    std::string role;                         // pf, vf, lag, ib
+    std::string ib_dir;                       // relative to root: sys/devices/.../infiniband/<name>
+    std::vector<std::string> netdevs;         // port 1's netdevs
     std::vector<std::string> ethtool_netdevs; // netdevs with simulated ethtool stats
     bool removed = false;
     bool stalled = false;
@@ -23,8 +23,8 @@ struct SimDevice {
 
 struct NodeState {
     std::map<std::string, SimDevice> devices;
-    std::map<std::string, double> rates;           // counter key -> per second (overrides defaults)
-    std::map<std::string, bool> width32;           // counter key -> wraps at 2^32
+    std::map<std::string, double> rates; // counter key -> per second (overrides defaults)
+    std::map<std::string, bool> width32; // counter key -> wraps at 2^32
     std::map<std::string, std::map<std::string, uint64_t>> stalled_values; // dev -> file -> value
 
     static NodeState load(const fs::path& root);

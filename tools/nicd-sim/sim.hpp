@@ -5,8 +5,8 @@
 //
 // Files owned by the simulator besides the kernel-shaped tree:
 //   DIR/run/nicd-sim/state.json        devices, counter rates, removed/stalled devices
-//   DIR/run/nicd-sim/ethtool/<netdev>  `ethtool -S` text ("NIC statistics:" then "     name: value")
-//   DIR/run/nicd-sim/lock              flock(2) for read-modify-write
+//   DIR/run/nicd-sim/ethtool/<netdev>  `ethtool -S` text ("NIC statistics:" then "     name:
+//   value") DIR/run/nicd-sim/lock              flock(2) for read-modify-write
 #pragma once
 
 #include <cstdint>
@@ -44,7 +44,8 @@ void addToCounter(const fs::path& root, const std::string& dev, const std::strin
 void setRate(const fs::path& root, const std::string& dev, const std::string& counter,
              double per_second, uint32_t port = 0);
 // Sets a counter just below 2^32 and makes it wrap at 32 bits from now on.
-void wrap(const fs::path& root, const std::string& dev, const std::string& counter, uint32_t port = 0);
+void wrap(const fs::path& root, const std::string& dev, const std::string& counter,
+          uint32_t port = 0);
 void resetCounters(const fs::path& root, const std::string& dev);
 void remove(const fs::path& root, const std::string& dev);
 void restore(const fs::path& root, const std::string& dev);

@@ -50,7 +50,8 @@ public:
     }
 
     fs::path ibDevice(const fs::path& pci, const std::string& name, const std::string& hca,
-                      const std::vector<PortPlan>& ports, const std::vector<std::string>& ndevs, int index)
+                      const std::vector<PortPlan>& ports, const std::vector<std::string>& ndevs,
+                      int index)
     {
         auto dir = pci / "infiniband" / name;
         fs::create_directories(dir);
@@ -58,7 +59,8 @@ public:
         writeText(dir / "fw_ver", "28.41.1000\n");
         writeText(dir / "board_id", hca == "MT41692" ? "MT_0000000883\n" : "MT_0000000838\n");
         writeText(dir / "hca_type", hca + "\n");
-        writeText(dir / "node_guid", fmt::format("b83f:d203:00{:02x}:{:04x}\n", index, 0x1a2b + index));
+        writeText(dir / "node_guid",
+                  fmt::format("b83f:d203:00{:02x}:{:04x}\n", index, 0x1a2b + index));
         writeText(dir / "node_type", "1: CA\n");
         for (size_t i = 0; i < ports.size(); ++i) {
             const auto& p = ports[i];
@@ -69,15 +71,18 @@ public:
             writeText(pd / "phys_state", p.up ? "5: LinkUp\n" : "3: Disabled\n");
             writeText(pd / "link_layer", p.link_layer + "\n");
             writeText(pd / "rate", p.rate + "\n");
-            writeText(pd / "lid", p.link_layer == "InfiniBand" ? fmt::format("0x{:x}\n", 10 + index) : "0x0\n");
+            writeText(pd / "lid",
+                      p.link_layer == "InfiniBand" ? fmt::format("0x{:x}\n", 10 + index) : "0x0\n");
             for (const auto& c : ibCounters())
                 writeNumber(pd / "counters" / c.name, 0);
             for (const auto& c : hwCounters())
-                writeNumber(pd / "hw_counters" / c.name, std::string(c.name) == "lifespan" ? 12 : 0);
+                writeNumber(pd / "hw_counters" / c.name,
+                            std::string(c.name) == "lifespan" ? 12 : 0);
             if (p.link_layer == "Ethernet") {
                 fs::create_directories(pd / "gid_attrs/ndevs");
                 for (size_t g = 0; g < 4; ++g)
-                    writeText(pd / "gid_attrs/ndevs" / std::to_string(g), ndevs.empty() ? "" : ndevs[0] + "\n");
+                    writeText(pd / "gid_attrs/ndevs" / std::to_string(g),
+                              ndevs.empty() ? "" : ndevs[0] + "\n");
             }
         }
         relativeSymlink(dir, sys_ / "class/infiniband" / name);
@@ -92,14 +97,17 @@ public:
         writeEthtool(simDir(root_) / "ethtool" / netdev, stats);
     }
 
-    SimDevice roce(NodeState& st, int index, const std::string& bdf, const std::string& netdev_name, bool up)
+    SimDevice roce(NodeState& st, int index, const std::string& bdf, const std::string& netdev_name,
+                   bool up)
     {
         auto pci = pciFunction(bdf, "mlx5_core", index < 4 ? 0 : 1);
         netdev(pci, netdev_name, up);
         auto name = fmt::format("mlx5_{}", index);
-        auto ib = ibDevice(pci, name, "MT4129", {{"Ethernet", up, "400 Gb/sec (4X NDR)"}}, {netdev_name}, index);
+        auto ib = ibDevice(pci, name, "MT4129", {{"Ethernet", up, "400 Gb/sec (4X NDR)"}},
+                           {netdev_name}, index);
         ethtool(netdev_name);
-        SimDevice d{name, "pf", fs::relative(ib, root_).string(), {netdev_name}, {netdev_name}, false, false};
+        SimDevice d{name,  "pf", fs::relative(ib, root_).string(), {netdev_name}, {netdev_name},
+                    false, false};
         st.devices[name] = d;
         return d;
     }
@@ -120,8 +128,10 @@ public:
         // An InfiniBand port (IPoIB netdev ib0).
         auto ibpci = pciFunction("0000:9a:00.0", "mlx5_core", 1);
         netdev(ibpci, "ib0", true);
-        auto ib = ibDevice(ibpci, "mlx5_4", "MT4129", {{"InfiniBand", true, "400 Gb/sec (4X NDR)"}}, {}, 4);
-        st.devices["mlx5_4"] = {"mlx5_4", "ib", fs::relative(ib, root_).string(), {"ib0"}, {}, false, false};
+        auto ib = ibDevice(ibpci, "mlx5_4", "MT4129", {{"InfiniBand", true, "400 Gb/sec (4X NDR)"}},
+                           {}, 4);
+        st.devices["mlx5_4"] = {"mlx5_4", "ib", fs::relative(ib, root_).string(), {"ib0"}, {},
+                                false,    false};
 
         // A RoCE LAG: two PFs enslaved to bond0; the LAG RDMA device sits on the first PF.
         auto lag0 = pciFunction("0000:ab:00.0", "mlx5_core", 1);
@@ -138,11 +148,17 @@ public:
         relativeSymlink(bond, sys_ / "class/net/bond0");
         relativeSymlink(bond, m0 / "master");
         relativeSymlink(bond, m1 / "master");
-        auto lag = ibDevice(lag0, "mlx5_bond_0", "MT4129", {{"Ethernet", true, "800 Gb/sec (2X NDR)"}}, {"bond0"}, 7);
+        auto lag = ibDevice(lag0, "mlx5_bond_0", "MT4129",
+                            {{"Ethernet", true, "800 Gb/sec (2X NDR)"}}, {"bond0"}, 7);
         ethtool("ens5f0np0");
         ethtool("ens5f1np1");
-        st.devices["mlx5_bond_0"] = {"mlx5_bond_0", "lag", fs::relative(lag, root_).string(), {"bond0"},
-                                     {"ens5f0np0", "ens5f1np1"}, false, false};
+        st.devices["mlx5_bond_0"] = {"mlx5_bond_0",
+                                     "lag",
+                                     fs::relative(lag, root_).string(),
+                                     {"bond0"},
+                                     {"ens5f0np0", "ens5f1np1"},
+                                     false,
+                                     false};
 
         // A VF of mlx5_0.
         auto pf = sys_ / "devices/pci0000:00/0000:00:01.0/0000:1a:00.0";
@@ -150,8 +166,10 @@ public:
         relativeSymlink(pf, vfpci / "physfn");
         relativeSymlink(vfpci, pf / "virtfn0");
         netdev(vfpci, "ens1f0v0", true);
-        auto vf = ibDevice(vfpci, "mlx5_5", "MT4130", {{"Ethernet", true, "400 Gb/sec (4X NDR)"}}, {"ens1f0v0"}, 5);
-        st.devices["mlx5_5"] = {"mlx5_5", "vf", fs::relative(vf, root_).string(), {"ens1f0v0"}, {}, false, false};
+        auto vf = ibDevice(vfpci, "mlx5_5", "MT4130", {{"Ethernet", true, "400 Gb/sec (4X NDR)"}},
+                           {"ens1f0v0"}, 5);
+        st.devices["mlx5_5"] = {"mlx5_5", "vf", fs::relative(vf, root_).string(), {"ens1f0v0"}, {},
+                                false,    false};
 
         // A RoCE PF whose port is down (uncabled).
         roce(st, 6, "0000:cd:00.0", "ens6f0np0", false);
@@ -160,22 +178,23 @@ public:
     void manyNode(NodeState& st, int n)
     {
         for (int i = 0; i < n; ++i)
-            roce(st, i, fmt::format("0000:{:02x}:00.{}", 0x10 + i / 8, i % 8), fmt::format("ens{}f{}np{}", i / 8 + 1, i % 8, i % 8),
-                 true);
+            roce(st, i, fmt::format("0000:{:02x}:00.{}", 0x10 + i / 8, i % 8),
+                 fmt::format("ens{}f{}np{}", i / 8 + 1, i % 8, i % 8), true);
     }
 
     void hostFiles(const CreateOptions& o)
     {
         fs::create_directories(root_ / "proc/net");
-        writeText(root_ / "proc/net/route",
-                  "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
-                  "eno1\t00000000\t0101A8C0\t0003\t0\t0\t100\t00000000\t0\t0\t0\n"
-                  "eno1\t0001A8C0\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0\n"
-                  "ens1f0np0\t00000A0A\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0\n");
+        writeText(
+            root_ / "proc/net/route",
+            "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+            "eno1\t00000000\t0101A8C0\t0003\t0\t0\t100\t00000000\t0\t0\t0\n"
+            "eno1\t0001A8C0\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0\n"
+            "ens1f0np0\t00000A0A\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0\n");
         fs::create_directories(root_ / "proc/sys/kernel/random");
         writeText(root_ / "proc/sys/kernel/random/boot_id", o.boot_id + "\n");
-        for (const char* d : {"etc/nicd", "var/lib/nicd", "var/lib/prometheus/node-exporter", "var/log/journal",
-                              "sys/kernel/config", "run"})
+        for (const char* d : {"etc/nicd", "var/lib/nicd", "var/lib/prometheus/node-exporter",
+                              "var/log/journal", "sys/kernel/config", "run"})
             fs::create_directories(root_ / d);
         if (o.driver_ready) {
             fs::create_directories(root_ / "run/mellanox/drivers");

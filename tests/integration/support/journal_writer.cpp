@@ -36,7 +36,8 @@ bool writeJournal(const std::filesystem::path& root, const std::string& name,
     int rc = std::system(cmd.c_str()); // NOLINT(concurrency-mt-unsafe,cert-env33-c): test helper
     std::filesystem::remove(export_file);
     if (rc != 0) {
-        error = "systemd-journal-remote failed (" + std::to_string(rc) + ") writing " + journal.string();
+        error = "systemd-journal-remote failed (" + std::to_string(rc) + ") writing " +
+                journal.string();
         return false;
     }
     return true;

@@ -44,7 +44,10 @@ Process::~Process()
     }
 }
 
-void Process::signal(int signo) { kill(pid_, signo); }
+void Process::signal(int signo)
+{
+    kill(pid_, signo);
+}
 
 bool Process::running()
 {
@@ -65,7 +68,8 @@ int Process::wait(std::chrono::milliseconds timeout)
     return running() ? -1 : status_;
 }
 
-int run(const std::vector<std::string>& argv, std::string& output, std::chrono::milliseconds timeout)
+int run(const std::vector<std::string>& argv, std::string& output,
+        std::chrono::milliseconds timeout)
 {
     char tmpl[] = "/tmp/nicd-run-XXXXXX";
     int fd = mkstemp(tmpl);

@@ -13,8 +13,9 @@ namespace nicd::test {
 inline std::filesystem::path makeTempDir(const std::string& tag)
 {
     auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    auto dir = std::filesystem::temp_directory_path() /
-               ("nicd-" + tag + "-" + std::to_string(::getpid()) + "-" + (info ? info->name() : "x"));
+    auto dir =
+        std::filesystem::temp_directory_path() /
+        ("nicd-" + tag + "-" + std::to_string(::getpid()) + "-" + (info ? info->name() : "x"));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;

@@ -11,7 +11,7 @@
 #define NICD_PLUGIN_STR2(x) #x
 #define NICD_PLUGIN_STR(x) NICD_PLUGIN_STR2(x)
 // std types cross the boundary, so the C++ ABI is libstdc++'s: the loader refuses a mismatch.
-#define NICD_PLUGIN_TOOLCHAIN \
+#define NICD_PLUGIN_TOOLCHAIN                                                                      \
     "gcc" NICD_PLUGIN_STR(__GNUC__) ";cxx11abi=" NICD_PLUGIN_STR(_GLIBCXX_USE_CXX11_ABI)
 
 #define NICD_PLUGIN_ENTRY_SYMBOL "nicd_plugin_entry_v1"

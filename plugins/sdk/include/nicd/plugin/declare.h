@@ -4,24 +4,24 @@
 
 #include <nicd/plugin/plugin.h>
 
-#define NICD_DECLARE_PLUGIN(Class, Name, Version)                                                   \
+#define NICD_DECLARE_PLUGIN(Class, Name, Version)                                                  \
     extern "C" __attribute__((visibility("default"))) const nicd_plugin_descriptor_v1*             \
-    nicd_plugin_entry_v1() noexcept                                                                 \
-    {                                                                                               \
-        static const nicd_plugin_descriptor_v1 descriptor{                                          \
-            sizeof(nicd_plugin_descriptor_v1),                                                      \
-            NICD_PLUGIN_ABI_MAJOR,                                                                  \
-            NICD_PLUGIN_ABI_MINOR,                                                                  \
-            Name,                                                                                   \
-            Version,                                                                                \
-            NICD_PLUGIN_TOOLCHAIN,                                                                  \
-            [](::nicd::plugin::v1::IHost* host) noexcept -> ::nicd::plugin::v1::IPlugin* {          \
-                try {                                                                               \
-                    return new Class(*host);                                                        \
-                } catch (...) {                                                                     \
-                    return nullptr;                                                                 \
-                }                                                                                   \
-            },                                                                                      \
+    nicd_plugin_entry_v1() noexcept                                                                \
+    {                                                                                              \
+        static const nicd_plugin_descriptor_v1 descriptor{                                         \
+            sizeof(nicd_plugin_descriptor_v1),                                                     \
+            NICD_PLUGIN_ABI_MAJOR,                                                                 \
+            NICD_PLUGIN_ABI_MINOR,                                                                 \
+            Name,                                                                                  \
+            Version,                                                                               \
+            NICD_PLUGIN_TOOLCHAIN,                                                                 \
+            [](::nicd::plugin::v1::IHost* host) noexcept -> ::nicd::plugin::v1::IPlugin* {         \
+                try {                                                                              \
+                    return new Class(*host);                                                       \
+                } catch (...) {                                                                    \
+                    return nullptr;                                                                \
+                }                                                                                  \
+            },                                                                                     \
             [](::nicd::plugin::v1::IPlugin* self) noexcept { delete static_cast<Class*>(self); }}; \
-        return &descriptor;                                                                         \
+        return &descriptor;                                                                        \
     }

@@ -68,7 +68,7 @@ enum class Severity : uint8_t { NonFatal, Fatal };
 
 // A kernel log line the plugin recognised as its vendor's driver error.
 struct KernelLineMatch {
-    std::string code;        // stable identifier, e.g. "mlx5.cmd_timeout"
+    std::string code; // stable identifier, e.g. "mlx5.cmd_timeout"
     Severity severity = Severity::NonFatal;
     std::string pci_address; // "0000:3b:00.0" when the line names one
     std::string netdev;      // when the line names only a netdev
@@ -78,7 +78,7 @@ struct KernelLineMatch {
 
 // RoCE QoS wanted on one port.
 struct QosDesired {
-    bool trust_dscp = true;             // false = trust PCP
+    bool trust_dscp = true;              // false = trust PCP
     std::vector<uint8_t> pfc_priorities; // PFC enabled exactly on these
     uint8_t roce_tos = 106;
     bool dry_run = false; // report what would change, change nothing
