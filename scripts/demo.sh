@@ -52,17 +52,21 @@ pids+=($!)
 pids+=($!)
 wait_cycles 2
 echo "textfile: $textfile ($(grep -c '^nicd_' "$textfile") samples)"
-grep -E '^nicd_(up|port_state|netdev_up)\b' "$textfile" | head -20
+grep -E '^nicd_(up|port_state|netdev_up|port_health)\b' "$textfile" | head -30
 
 bold "4. Fault: mlx5_2 loses its link, and mlx5_0 gets a burst of symbol errors"
 "$sim" inject "$root" link-down mlx5_2
 "$sim" inject "$root" errors mlx5_0 symbol_error 500
 wait_cycles 2
 echo "what nicd publishes now:"
-grep -E '^nicd_(port_state|netdev_up)\{device="mlx5_2"' "$textfile" || true
+grep -E '^nicd_(port_state|netdev_up|port_health)\{device="mlx5_2"' "$textfile" || true
 grep -E '^nicd_ib_port_pma_total\{.*device="mlx5_0".*counter="symbol_error"' "$textfile" || true
+grep -E '^nicd_port_health\{device="mlx5_0"' "$textfile" || true
+echo "active conditions:"
+grep -E '^nicd_condition_active' "$textfile" || true
 
 bold "5. nicd's log"
 cat "$work/nicd.log"
 echo
-echo "demo done: nicd saw mlx5_2 go down and mlx5_0's symbol errors climb."
+echo "demo done: nicd saw mlx5_2 go down (fatal) and mlx5_0's symbol errors climb past the IBTA BER"
+echo "(degraded); the never-cabled mlx5_6 is reported, fatal only while all its peers are up."

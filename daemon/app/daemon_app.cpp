@@ -2,6 +2,7 @@
 
 #include "app/summary.hpp"
 #include "collect/collector.hpp"
+#include "health/health_engine.hpp"
 #include "log/log.hpp"
 #include "loop/event_loop.hpp"
 #include "loop/notify.hpp"
@@ -21,6 +22,12 @@ DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config)
 {
     plugins_ = std::make_unique<PluginManager>(paths_, startup_config_);
     collector_ = std::make_unique<Collector>(paths_, *plugins_);
+    health_ = std::make_unique<health::HealthEngine>(config_);
+}
+
+void DaemonApp::judge(Snapshot& snap)
+{
+    health_->evaluate(snap, static_cast<double>(EventLoop::nowMonotonicUsec()) / 1e6, snap.timestamp_seconds);
 }
 
 DaemonApp::~DaemonApp()
@@ -53,6 +60,7 @@ int DaemonApp::runOnce()
 {
     loadPlugins();
     Snapshot snap = collector_->collect(true);
+    judge(snap);
     bool written = writeTextfile(snap);
     std::fputs(onceReport(snap).c_str(), stdout);
     if (config_.textfile.enable && written)
@@ -114,6 +122,7 @@ void DaemonApp::startCycle()
 void DaemonApp::finishCycle(Snapshot snap)
 {
     cycle_running_ = false;
+    judge(snap);
     writeTextfile(snap);
     auto line = statusLine(snap);
     if (!ready_sent_) {
@@ -138,6 +147,7 @@ void DaemonApp::reload()
     if (fresh->daemon.plugin_directory != config_.daemon.plugin_directory)
         log::warn({}, "PluginDirectory changed: takes effect after a restart");
     config_ = std::move(*fresh);
+    health_->setConfig(config_);
     if (cycle_timer_)
         cycle_timer_->setInterval(uint64_t{config_.daemon.poll_interval_ms} * 1000);
     log::info({}, "configuration reloaded");

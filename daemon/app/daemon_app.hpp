@@ -15,6 +15,9 @@
 namespace nicd {
 
 class Collector;
+namespace health {
+class HealthEngine;
+}
 class PluginManager;
 class Worker;
 
@@ -33,6 +36,7 @@ private:
     void startCycle();
     void finishCycle(Snapshot snap);
     bool writeTextfile(const Snapshot& snap);
+    void judge(Snapshot& snap);
     void reload();
 
     Options options_;
@@ -42,6 +46,7 @@ private:
     HostPaths paths_;
     std::unique_ptr<PluginManager> plugins_; // used on the worker thread only
     std::unique_ptr<Collector> collector_;   // used on the worker thread only
+    std::unique_ptr<health::HealthEngine> health_; // loop thread
     std::unique_ptr<EventLoop> loop_;
     std::unique_ptr<Worker> worker_;
     EventLoop::Timer* cycle_timer_ = nullptr;

@@ -47,27 +47,40 @@ std::string statusLine(const Snapshot& snap)
     if (down > 0)
         line += fmt::format(" ({} down)", down);
     line += fmt::format(", {} of {} plugins running", running, snap.plugins.size());
+    size_t fatal = 0;
+    size_t degraded = 0;
+    for (const auto& [dev, h] : snap.health.devices) {
+        fatal += h == Health::Fatal ? 1 : 0;
+        degraded += h == Health::Degraded ? 1 : 0;
+    }
+    if (fatal + degraded > 0)
+        line += fmt::format("; {} fatal, {} degraded devices", fatal, degraded);
     return line;
 }
 
 std::string onceReport(const Snapshot& snap)
 {
     std::string out =
-        fmt::format("{:<14} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {}\n", "DEVICE", "ROLE",
-                    "PLUGIN", "PORT", "STATE", "PHYS", "LINK", "NETDEV", "OPER");
+        fmt::format("{:<14} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {:<5} {}\n", "DEVICE",
+                    "ROLE", "PLUGIN", "PORT", "STATE", "PHYS", "LINK", "NETDEV", "OPER", "HEALTH");
     for (const auto& d : snap.inventory.devices) {
         for (const auto& p : d.ports) {
-            out += fmt::format("{:<14} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {}\n",
+            auto h = snap.health.ports.find({d.ibdev, p.num});
+            out += fmt::format("{:<14} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {:<5} {}\n",
                                d.ibdev, toString(d.role), d.plugin.empty() ? "-" : d.plugin, p.num,
                                p.state_name.empty() ? "?" : p.state_name,
                                p.phys_state_name.empty() ? "?" : p.phys_state_name,
                                p.link_layer.empty() ? "?" : p.link_layer, join(p.netdevs),
-                               netdevOper(snap, p));
+                               netdevOper(snap, p),
+                               h == snap.health.ports.end() ? "-" : toString(h->second));
         }
         if (d.ports.empty())
             out += fmt::format("{:<14} {:<11} {:<7} (no ports)\n", d.ibdev, toString(d.role),
                                d.plugin.empty() ? "-" : d.plugin);
     }
+    for (const auto& c : snap.health.conditions)
+        out += fmt::format("{} {}{}: {} [{}] -> {}\n", toString(c.severity), c.device,
+                           c.port ? fmt::format(" port {}", c.port) : "", c.message, c.code, c.action);
     for (const auto& p : snap.plugins) {
         out += fmt::format("plugin {}: {}", p.name, toString(p.state));
         if (!p.version.empty())

@@ -31,17 +31,19 @@ Snapshot Collector::collect(bool read_pma)
     plugins_.assign(snap.inventory);
     snap.netdevs = readNetdevStates(paths_, snap.inventory);
 
-    std::map<std::string, std::vector<Sample>> pma_now;
+    std::map<std::string, PmaRead> pma_now;
     for (const auto& dev : snap.inventory.devices) {
         DeviceSamples ds;
         ds.ibdev = dev.ibdev;
-        if (read_pma || !last_pma_.contains(dev.ibdev)) {
+        auto last = last_pma_.find(dev.ibdev);
+        if (read_pma || last == last_pma_.end()) {
             ib_reader_.read(dev, EventLoop::nowMonotonicUsec(), ds);
-            pma_now[dev.ibdev] = ds.samples;
+            ds.pma_monotonic_usec = EventLoop::nowMonotonicUsec();
         } else {
-            ds.samples = last_pma_[dev.ibdev];
-            pma_now[dev.ibdev] = ds.samples;
+            ds.samples = last->second.samples;
+            ds.pma_monotonic_usec = last->second.monotonic_usec;
         }
+        pma_now[dev.ibdev] = {ds.samples, ds.pma_monotonic_usec};
         if (!dev.plugin.empty())
             plugins_.poll(dev, ds);
         ds.monotonic_usec = EventLoop::nowMonotonicUsec();

@@ -31,7 +31,11 @@ private:
     PluginManager& plugins_;
     InventoryReader inventory_;
     IbCounterReader ib_reader_;
-    std::map<std::string, std::vector<Sample>> last_pma_; // by ibdev
+    struct PmaRead {
+        std::vector<Sample> samples;
+        uint64_t monotonic_usec = 0;
+    };
+    std::map<std::string, PmaRead> last_pma_; // by ibdev
     uint64_t cycles_ = 0;
     uint64_t read_errors_total_ = 0;
 };

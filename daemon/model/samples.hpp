@@ -28,7 +28,9 @@ struct ReadError {
 
 struct DeviceSamples {
     std::string ibdev;
-    uint64_t monotonic_usec = 0; // CLOCK_MONOTONIC when the read finished
+    uint64_t monotonic_usec = 0;     // CLOCK_MONOTONIC when the read finished
+    uint64_t pma_monotonic_usec = 0; // when the "counters" samples were read (they are carried
+                                     // between PMA reads, so rates must use this time)
     std::vector<Sample> samples;
     std::vector<ReadError> errors;
 };

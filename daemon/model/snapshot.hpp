@@ -1,6 +1,7 @@
 // Everything one collection cycle produced: what the publishers (textfile, D-Bus, summary) render.
 #pragma once
 
+#include "model/health.hpp"
 #include "model/inventory.hpp"
 #include "model/plugin_status.hpp"
 #include "model/samples.hpp"
@@ -17,6 +18,7 @@ struct Snapshot {
     std::map<std::string, NetdevState> netdevs; // by netdev name
     std::vector<DeviceSamples> samples;         // one entry per device read this cycle
     std::vector<PluginStatus> plugins;
+    HealthReport health; // filled on the loop by the health engine
     uint64_t cycle = 0;             // 1 for the first cycle since start
     double timestamp_seconds = 0;   // CLOCK_REALTIME at the end of the cycle
     double duration_seconds = 0;    // wall time the cycle took

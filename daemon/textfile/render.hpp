@@ -14,5 +14,6 @@ void renderDaemonMetrics(const Snapshot& snap, MetricWriter& w);
 void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w);
 void renderCounterMetrics(const Snapshot& snap, MetricWriter& w);
 void renderPluginMetrics(const Snapshot& snap, MetricWriter& w);
+void renderHealthMetrics(const Snapshot& snap, MetricWriter& w);
 
 } // namespace nicd

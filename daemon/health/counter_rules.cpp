@@ -1,0 +1,97 @@
+#include "health/counter_rules.hpp"
+
+#include <fmt/format.h>
+
+namespace nicd::health {
+
+const std::vector<CounterRule>& defaultCounterRules()
+{
+    using S = ConditionSeverity;
+    static const std::vector<CounterRule> rules{
+        {"link_downed", 0, kAnyIncreaseWindowSec, S::Fatal, "the link went down",
+         "check the cable, transceiver and switch port"},
+        {"excessive_buffer_overrun_errors", 0, kAnyIncreaseWindowSec, S::Fatal,
+         "receive buffer overruns (flow control is not holding)", "check PFC and buffer settings on NIC and switch"},
+        {"local_link_integrity_errors", 0, kAnyIncreaseWindowSec, S::Fatal, "the link's physical errors passed the integrity limit",
+         "replace the cable or transceiver"},
+        {"rnr_nak_retry_err", 0, kAnyIncreaseWindowSec, S::Fatal, "RNR NAK retries were exhausted",
+         "a receiver stopped posting buffers: check the workload and the peer's health"},
+        // IBTA: BER 1e-12 at 100+ Gb/s is about 120 symbol errors per hour.
+        {"symbol_error", 120, 3600, S::Degraded, "symbol errors exceed the IBTA BER of 1e-12",
+         "reseat or replace the cable or transceiver"},
+        {"link_error_recovery", 5, 60, S::Degraded, "the link keeps retraining", "check the cable and switch port"},
+        {"port_rcv_errors", 10, 1, S::Degraded, "packets are received with errors",
+         "check the cable, transceiver and switch port"},
+        {"roce_slow_restart", 10, 1, S::Degraded, "RoCE retransmissions fall back to slow restart",
+         "packet loss or congestion on the fabric: check PFC/ECN on the path"},
+        {"local_ack_timeout_err", 1, 1, S::Degraded, "requests time out waiting for ACKs",
+         "packet loss on the fabric: check the lossless (PFC) configuration and the peer"},
+        // mlx5 out_of_buffer: packets dropped because no receive WQE was posted.
+        {"out_of_buffer", 100, 1, S::Degraded, "packets are dropped for lack of receive buffers",
+         "the host is not keeping up: check CPU load and NUMA affinity of the workload"},
+    };
+    return rules;
+}
+
+namespace {
+void overlay(CounterRule& rule, const CounterRuleConfig& c)
+{
+    if (c.delta) {
+        rule.threshold = static_cast<double>(*c.delta);
+        rule.window_sec = kAnyIncreaseWindowSec;
+    }
+    if (c.rate_per_second) {
+        double r = *c.rate_per_second;
+        rule.window_sec = r < 1.0 / 60 ? 3600 : r < 1 ? 60 : 1;
+        rule.threshold = r * rule.window_sec;
+    }
+    if (c.severity)
+        rule.severity = *c.severity == RuleSeverity::Fatal ? ConditionSeverity::Fatal : ConditionSeverity::Degraded;
+}
+} // namespace
+
+std::optional<CounterRule> ruleFor(const std::string& counter, const std::string& device, const Config& config)
+{
+    std::optional<CounterRule> rule;
+    for (const auto& r : defaultCounterRules())
+        if (r.counter == counter)
+            rule = r;
+    bool enabled = true;
+    for (const std::string& key : {counter, counter + "/" + device}) {
+        auto it = config.counter_rules.find(key);
+        if (it == config.counter_rules.end())
+            continue;
+        if (!rule)
+            rule = CounterRule{counter, 0, kAnyIncreaseWindowSec, ConditionSeverity::Degraded,
+                               counter + " grows", "see the counter's documentation"};
+        overlay(*rule, it->second);
+        if (it->second.enable)
+            enabled = *it->second.enable;
+    }
+    if (!enabled)
+        return std::nullopt;
+    return rule;
+}
+
+CounterStep counterStep(uint64_t last, uint64_t now)
+{
+    if (now >= last)
+        return {now - last, false};
+    constexpr uint64_t k32 = uint64_t{1} << 32;
+    if (last < k32 && last >= k32 / 2 && now < k32 / 2)
+        return {k32 - last + now, false};
+    return {0, true};
+}
+
+std::string describeThreshold(const CounterRule& rule)
+{
+    if (rule.threshold == 0)
+        return "any increase";
+    const char* unit = rule.window_sec >= 3600 ? "hour" : rule.window_sec >= 60 ? "minute" : "second";
+    double per = rule.window_sec >= 3600 ? rule.threshold * 3600 / rule.window_sec
+                 : rule.window_sec >= 60 ? rule.threshold * 60 / rule.window_sec
+                                         : rule.threshold / rule.window_sec;
+    return fmt::format("more than {:g} per {}", per, unit);
+}
+
+} // namespace nicd::health

@@ -1,0 +1,51 @@
+// Counter rules: which counters matter, how much growth within which window is a problem, and
+// how bad. Pure.
+//
+// Semantics: a rule breaches when a counter grew by more than `threshold` within the last
+// `window_sec` (for windows shorter than the time between two reads, the threshold is scaled to
+// the time actually covered: 10/s over a 5 s poll allows 50). So a per-hour rule fires as soon as
+// more than its count happened within an hour, and recovers once the last hour holds no more
+// than that. "Any increase" rules use threshold 0 over 10 minutes: the condition holds until the
+// counter has been quiet for 10 minutes.
+#pragma once
+
+#include "config/config.hpp"
+#include "model/health.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nicd::health {
+
+struct CounterRule {
+    std::string counter;
+    double threshold = 0;  // growth allowed within the window
+    double window_sec = 600;
+    ConditionSeverity severity = ConditionSeverity::Degraded;
+    std::string meaning; // what the counter says, for the message
+    std::string action;  // what the operator should do
+};
+
+inline constexpr double kAnyIncreaseWindowSec = 600;
+
+const std::vector<CounterRule>& defaultCounterRules();
+
+// The rule for `counter` on `device`: the default, then [counter:NAME], then
+// [counter:NAME/DEVICE]. nullopt when there is none or it is disabled.
+std::optional<CounterRule> ruleFor(const std::string& counter, const std::string& device, const Config& config);
+
+// The growth of a counter between two reads. A value below the last one is either a 32-bit wrap
+// (the last value was in the top half of the 32-bit range and the new one in the bottom half) or
+// a reset (driver reload, admin clear). A saturated counter does not change: growth 0.
+struct CounterStep {
+    uint64_t increase = 0;
+    bool reset = false;
+};
+CounterStep counterStep(uint64_t last, uint64_t now);
+
+// "120 per hour", "10 per second", "any increase".
+std::string describeThreshold(const CounterRule& rule);
+
+} // namespace nicd::health

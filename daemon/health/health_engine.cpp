@@ -1,0 +1,283 @@
+#include "health/health_engine.hpp"
+
+#include "log/log.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace nicd::health {
+
+namespace {
+bool portUp(const Port& p) { return p.state && *p.state == 4; }
+
+std::string portStateText(const Port& p)
+{
+    return fmt::format("state {}, physical state {}", p.state_name.empty() ? "unknown" : p.state_name,
+                       p.phys_state_name.empty() ? "unknown" : p.phys_state_name);
+}
+} // namespace
+
+void HealthEngine::record(Event e, std::vector<Event>& out)
+{
+    e.seq = ++seq_;
+    ++events_total_[toString(e.kind)];
+    events_.push_back(e);
+    while (events_.size() > std::max<uint32_t>(config_.health.event_ring_size, 1))
+        events_.pop_front();
+    out.push_back(std::move(e));
+}
+
+void HealthEngine::raise(Condition c, double now_real, std::vector<Event>& out)
+{
+    Key key{c.device, c.port, c.code};
+    auto it = active_.find(key);
+    if (it != active_.end()) {
+        bool escalated = c.severity != it->second.severity;
+        it->second.last_seen = now_real;
+        it->second.message = c.message;
+        it->second.severity = c.severity;
+        if (!escalated)
+            return;
+    } else {
+        c.first_seen = c.last_seen = now_real;
+        active_.emplace(key, c);
+    }
+    const auto& a = active_.at(key);
+    auto fields = log::Fields{.device = a.device, .port = a.port};
+    if (a.severity == ConditionSeverity::Info)
+        log::info(fields, "{}{}: {}", a.device, a.port ? fmt::format(" port {}", a.port) : "", a.message);
+    else
+        log::warn(fields, "{} {}{}: {} ({}); {}", toString(a.severity), a.device,
+                  a.port ? fmt::format(" port {}", a.port) : "", a.message, a.code, a.action);
+    record({0, now_real, EventKind::Raised, a.severity, a.device, a.port, a.code, a.message}, out);
+}
+
+void HealthEngine::recover(const Key& key, const std::string& why, double now_real, std::vector<Event>& out)
+{
+    auto it = active_.find(key);
+    if (it == active_.end())
+        return;
+    const auto& c = it->second;
+    log::info({.device = c.device, .port = c.port}, "recovered {}{}: {} ({})", c.device,
+              c.port ? fmt::format(" port {}", c.port) : "", why, c.code);
+    record({0, now_real, EventKind::Recovered, c.severity, c.device, c.port, c.code, why}, out);
+    active_.erase(it);
+}
+
+bool HealthEngine::clear(const std::string& device, const std::string& code, double now_real)
+{
+    std::vector<Event> ignored;
+    bool any = false;
+    for (auto it = active_.begin(); it != active_.end();) {
+        if (it->second.device == device && it->second.code == code) {
+            record({0, now_real, EventKind::Cleared, it->second.severity, device, it->second.port, code,
+                    "cleared by an operator"},
+                   ignored);
+            it = active_.erase(it);
+            any = true;
+        } else {
+            ++it;
+        }
+    }
+    return any;
+}
+
+std::vector<Event> HealthEngine::eventsSince(uint64_t seq) const
+{
+    std::vector<Event> out;
+    for (const auto& e : events_)
+        if (e.seq > seq)
+            out.push_back(e);
+    return out;
+}
+
+void HealthEngine::evaluateLinks(const Snapshot& snap, double now_mono, double now_real, std::set<Key>& seen,
+                                 std::vector<Event>& out)
+{
+    const auto& devices = snap.inventory.devices;
+    for (const auto& d : devices) {
+        if (d.role == DeviceRole::VirtualFunction)
+            continue; // a VF's link is its PF's
+        for (const auto& p : d.ports) {
+            auto& mem = ports_[{d.ibdev, p.num}];
+            bool up = portUp(p);
+            if (mem.was_up && !up)
+                mem.downs.push_back(now_mono);
+            while (!mem.downs.empty() && mem.downs.front() < now_mono - config_.health.flap_window_sec)
+                mem.downs.pop_front();
+            mem.was_up = up;
+            if (up) {
+                mem.ever_up = true;
+                recover({d.ibdev, p.num, "port_down"}, "port is up again", now_real, out);
+                recover({d.ibdev, p.num, "port_never_up"}, "port came up", now_real, out);
+            } else if (mem.ever_up) {
+                seen.insert({d.ibdev, p.num, "port_down"});
+                raise({"port_down", ConditionSeverity::Fatal, d.ibdev, p.num,
+                       "port went down (" + portStateText(p) + ")",
+                       "check the cable, transceiver and switch port; jobs using this port are stalled", 0, 0},
+                      now_real, out);
+            } else {
+                // Never up since nicd started: an uncabled or unused port is normal, unless the
+                // configuration expects it up or every peer of the same model and role is up.
+                auto ov = config_.devices.find(d.ibdev);
+                bool expected = ov != config_.devices.end() && ov->second.expect_up.value_or(false);
+                bool unused = ov != config_.devices.end() && ov->second.expect_up == false;
+                size_t peers = 0;
+                size_t peers_up = 0;
+                for (const auto& o : devices) {
+                    if (o.ibdev == d.ibdev || o.hca_type != d.hca_type || o.role != d.role)
+                        continue;
+                    for (const auto& op : o.ports)
+                        if (op.link_layer == p.link_layer) {
+                            ++peers;
+                            peers_up += portUp(op) ? 1 : 0;
+                        }
+                }
+                bool peers_all_up = !unused && peers > 0 && peers_up == peers;
+                auto sev = expected || peers_all_up ? ConditionSeverity::Fatal : ConditionSeverity::Info;
+                std::string why = expected        ? "; [device:" + d.ibdev + "] ExpectUp=yes"
+                                  : peers_all_up ? fmt::format("; all {} peer ports of the same model are up", peers)
+                                                 : "";
+                seen.insert({d.ibdev, p.num, "port_never_up"});
+                raise({"port_never_up", sev, d.ibdev, p.num,
+                       "port has not been up since nicd started (" + portStateText(p) + ")" + why,
+                       "cable the port, or set ExpectUp=no if it is unused", 0, 0},
+                      now_real, out);
+            }
+            if (mem.downs.size() >= config_.health.flap_count) {
+                seen.insert({d.ibdev, p.num, "link_flapping"});
+                raise({"link_flapping", ConditionSeverity::Degraded, d.ibdev, p.num,
+                       fmt::format("link went down {} times within {} s", mem.downs.size(),
+                                   config_.health.flap_window_sec),
+                       "replace the cable or transceiver; check the switch port's error counters", 0, 0},
+                      now_real, out);
+            }
+        }
+    }
+}
+
+void HealthEngine::evaluateCounters(const Snapshot& snap, double now_mono, double now_real, std::set<Key>& seen,
+                                    std::vector<Event>& out)
+{
+    for (const auto& ds : snap.samples) {
+        for (const auto& s : ds.samples) {
+            auto rule = ruleFor(s.name, ds.ibdev, config_);
+            if (!rule || s.kind != SampleKind::Counter)
+                continue;
+            double t = s.source == std::string(kSourceIbCounters) && ds.pma_monotonic_usec
+                           ? static_cast<double>(ds.pma_monotonic_usec) / 1e6
+                           : now_mono;
+            std::string key = ds.ibdev + "|" + std::to_string(s.port) + "|" + s.source + "|" + s.netdev + "|" + s.name;
+            Key ckey{ds.ibdev, s.port, "counter." + s.name + (s.netdev.empty() ? "" : "." + s.netdev)};
+            auto& h = counters_[key];
+            if (h.last_time < 0) { // first sight: the baseline
+                h.last_value = s.value;
+                h.last_time = t;
+                h.points.emplace_back(t, 0);
+                continue;
+            }
+            if (active_.contains(ckey))
+                seen.insert(ckey);
+            if (t <= h.last_time)
+                continue; // not read again since (PMA counters between PMA reads)
+            auto step = counterStep(h.last_value, s.value);
+            h.last_value = s.value;
+            h.last_time = t;
+            if (step.reset) {
+                // Driver reload or admin clear: a new baseline, and whatever it said is over.
+                h.points.clear();
+                h.points.emplace_back(t, h.cumulative);
+                recover(ckey, s.name + " was reset", now_real, out);
+                seen.erase(ckey);
+                continue;
+            }
+            h.cumulative += step.increase;
+            h.points.emplace_back(t, h.cumulative);
+            // Keep one point at or before the window's start as the reference.
+            while (h.points.size() > 2 && h.points[1].first <= t - rule->window_sec)
+                h.points.pop_front();
+            const auto& ref = h.points.front();
+            double span = std::max(t - ref.first, 1e-9);
+            double allowed = rule->threshold * std::max(span, rule->window_sec) / rule->window_sec;
+            uint64_t grew = h.cumulative - ref.second;
+            if (static_cast<double>(grew) > allowed) {
+                seen.insert(ckey);
+                raise({std::get<2>(ckey), rule->severity, ds.ibdev, s.port,
+                       fmt::format("{}{} grew by {} in {:.0f} s ({}): {}", s.name, s.netdev.empty() ? "" : " on " + s.netdev,
+                                   grew, span, describeThreshold(*rule), rule->meaning),
+                       rule->action, 0, 0},
+                      now_real, out);
+            } else if (active_.contains(ckey)) {
+                seen.erase(ckey);
+                recover(ckey, fmt::format("{} back under its threshold ({})", s.name, describeThreshold(*rule)), now_real, out);
+            }
+        }
+    }
+}
+
+void HealthEngine::evaluateDevices(const Snapshot& snap, double now_real, std::set<Key>& seen, std::vector<Event>& out)
+{
+    std::set<std::string> present;
+    for (const auto& d : snap.inventory.devices)
+        present.insert(d.ibdev);
+    for (const auto& name : known_devices_) {
+        if (present.contains(name)) {
+            recover({name, 0, "device_missing"}, "device is back", now_real, out);
+        } else {
+            seen.insert({name, 0, "device_missing"});
+            raise({"device_missing", ConditionSeverity::Fatal, name, 0, "RDMA device disappeared",
+                   "check the driver (dmesg), the PCIe link and the NIC; a reset or replacement may be needed", 0, 0},
+                  now_real, out);
+        }
+    }
+    known_devices_.insert(present.begin(), present.end());
+}
+
+std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, double now_real)
+{
+    std::vector<Event> out;
+    std::set<Key> seen;
+    evaluateDevices(snap, now_real, seen, out);
+    evaluateLinks(snap, now_mono, now_real, seen, out);
+    evaluateCounters(snap, now_mono, now_real, seen, out);
+    // Link conditions whose cause is gone (a port that no longer exists, flapping that aged out).
+    for (auto it = active_.begin(); it != active_.end();) {
+        const auto& code = std::get<2>(it->first);
+        bool link = code == "port_down" || code == "port_never_up" || code == "link_flapping";
+        if (link && !seen.contains(it->first)) {
+            auto key = it->first;
+            ++it;
+            recover(key, code == "link_flapping" ? "link stable again" : "condition no longer applies", now_real, out);
+        } else {
+            ++it;
+        }
+    }
+    publish(snap);
+    return out;
+}
+
+void HealthEngine::publish(Snapshot& snap) const
+{
+    auto& r = snap.health;
+    r = {};
+    for (const auto& d : snap.inventory.devices) {
+        r.devices[d.ibdev] = Health::Healthy;
+        for (const auto& p : d.ports)
+            r.ports[{d.ibdev, p.num}] = Health::Healthy;
+    }
+    for (const auto& [key, c] : active_) {
+        r.conditions.push_back(c);
+        auto h = healthOf(c.severity);
+        auto& dev = r.devices[c.device];
+        dev = std::max(dev, h);
+        if (c.port != 0) {
+            auto& port = r.ports[{c.device, c.port}];
+            port = std::max(port, h);
+        }
+    }
+    r.events_total = events_total_;
+    r.last_event_seq = seq_;
+}
+
+} // namespace nicd::health

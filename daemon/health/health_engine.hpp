@@ -1,0 +1,70 @@
+// The health engine: turns each snapshot into conditions (link, counters, device presence),
+// per-port and per-device health, and events for every change. Runs on the loop thread; pure
+// apart from the clock values it is given.
+#pragma once
+
+#include "config/config.hpp"
+#include "health/counter_rules.hpp"
+#include "model/health.hpp"
+#include "model/snapshot.hpp"
+
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace nicd::health {
+
+class HealthEngine {
+public:
+    explicit HealthEngine(Config config) : config_(std::move(config)) {}
+
+    void setConfig(Config config) { config_ = std::move(config); }
+
+    // Evaluates `snap` at monotonic time `now_mono` (seconds; rates) and wall time `now_real`
+    // (seconds; what events show), fills snap.health and returns the new events.
+    std::vector<Event> evaluate(Snapshot& snap, double now_mono, double now_real);
+
+    // Operator action: drops an active condition (it is raised again if its cause persists).
+    bool clear(const std::string& device, const std::string& code, double now_real);
+
+    std::vector<Event> eventsSince(uint64_t seq) const;
+
+private:
+    using Key = std::tuple<std::string, uint32_t, std::string>; // device, port, code
+
+    struct CounterHistory {
+        std::deque<std::pair<double, uint64_t>> points; // (time, cumulative growth)
+        uint64_t last_value = 0;
+        uint64_t cumulative = 0;
+        double last_time = -1;
+    };
+    struct PortMemory {
+        bool ever_up = false;
+        bool was_up = false;
+        std::deque<double> downs; // times of up->down transitions
+    };
+
+    void raise(Condition c, double now_real, std::vector<Event>& out);
+    void recover(const Key& key, const std::string& why, double now_real, std::vector<Event>& out);
+    void evaluateLinks(const Snapshot& snap, double now_mono, double now_real, std::set<Key>& seen,
+                       std::vector<Event>& out);
+    void evaluateCounters(const Snapshot& snap, double now_mono, double now_real, std::set<Key>& seen,
+                          std::vector<Event>& out);
+    void evaluateDevices(const Snapshot& snap, double now_real, std::set<Key>& seen, std::vector<Event>& out);
+    void publish(Snapshot& snap) const;
+    void record(Event e, std::vector<Event>& out);
+
+    Config config_;
+    std::map<Key, Condition> active_;
+    std::map<std::string, CounterHistory> counters_;
+    std::map<std::pair<std::string, uint32_t>, PortMemory> ports_;
+    std::set<std::string> known_devices_;
+    std::deque<Event> events_;
+    std::map<std::string, uint64_t> events_total_;
+    uint64_t seq_ = 0;
+};
+
+} // namespace nicd::health

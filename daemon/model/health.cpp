@@ -1,0 +1,59 @@
+#include "model/health.hpp"
+
+namespace nicd {
+
+const char* toString(Health h)
+{
+    switch (h) {
+    case Health::Healthy:
+        return "healthy";
+    case Health::Degraded:
+        return "degraded";
+    case Health::Fatal:
+        return "fatal";
+    }
+    return "unknown";
+}
+
+const char* toString(ConditionSeverity s)
+{
+    switch (s) {
+    case ConditionSeverity::Info:
+        return "info";
+    case ConditionSeverity::Degraded:
+        return "degraded";
+    case ConditionSeverity::Fatal:
+        return "fatal";
+    }
+    return "unknown";
+}
+
+const char* toString(EventKind k)
+{
+    switch (k) {
+    case EventKind::Raised:
+        return "raised";
+    case EventKind::Recovered:
+        return "recovered";
+    case EventKind::Cleared:
+        return "cleared";
+    case EventKind::Baseline:
+        return "baseline";
+    }
+    return "unknown";
+}
+
+Health healthOf(ConditionSeverity s)
+{
+    switch (s) {
+    case ConditionSeverity::Info:
+        return Health::Healthy;
+    case ConditionSeverity::Degraded:
+        return Health::Degraded;
+    case ConditionSeverity::Fatal:
+        return Health::Fatal;
+    }
+    return Health::Healthy;
+}
+
+} // namespace nicd

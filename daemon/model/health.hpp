@@ -1,0 +1,55 @@
+// Health as published: per port and per device, the active conditions with their reasons, and
+// the events that changed them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nicd {
+
+enum class Health : uint8_t { Healthy = 0, Degraded = 1, Fatal = 2 };
+
+// Info conditions are reported but do not change health (an uncabled port nobody expects up).
+enum class ConditionSeverity : uint8_t { Info, Degraded, Fatal };
+
+struct Condition {
+    std::string code;    // "port_down", "counter.symbol_error", "device_missing", ...
+    ConditionSeverity severity = ConditionSeverity::Degraded;
+    std::string device;
+    uint32_t port = 0; // 0 = the device as a whole
+    std::string message;
+    std::string action; // what the operator should do
+    double first_seen = 0; // realtime seconds
+    double last_seen = 0;
+};
+
+enum class EventKind : uint8_t { Raised, Recovered, Cleared, Baseline };
+
+struct Event {
+    uint64_t seq = 0;
+    double time = 0; // realtime seconds
+    EventKind kind = EventKind::Raised;
+    ConditionSeverity severity = ConditionSeverity::Degraded;
+    std::string device;
+    uint32_t port = 0;
+    std::string code;
+    std::string message;
+};
+
+struct HealthReport {
+    std::map<std::string, Health> devices;                       // by ibdev
+    std::map<std::pair<std::string, uint32_t>, Health> ports;    // (ibdev, port)
+    std::vector<Condition> conditions;                           // active, sorted
+    std::map<std::string, uint64_t> events_total;                // by kind name
+    uint64_t last_event_seq = 0;
+};
+
+const char* toString(Health h);
+const char* toString(ConditionSeverity s);
+const char* toString(EventKind k);
+Health healthOf(ConditionSeverity s);
+
+} // namespace nicd

@@ -1,0 +1,249 @@
+// Health rules over simulated time on hand-built snapshots: link state, flaps, never-up ports,
+// device disappearance, counter thresholds, and counters that wrap, saturate or reset.
+#include "health/counter_rules.hpp"
+#include "health/health_engine.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+using namespace nicd::health;
+
+namespace {
+
+Device device(const std::string& name, int state, const std::string& hca = "MT4129")
+{
+    Device d;
+    d.ibdev = name;
+    d.hca_type = hca;
+    d.driver = "mlx5_core";
+    Port p;
+    p.num = 1;
+    p.state = state;
+    p.state_name = state == 4 ? "ACTIVE" : "DOWN";
+    p.phys_state = state == 4 ? 5 : 3;
+    p.phys_state_name = state == 4 ? "LinkUp" : "Disabled";
+    p.link_layer = "Ethernet";
+    d.ports.push_back(p);
+    return d;
+}
+
+class HealthTest : public ::testing::Test {
+protected:
+    Snapshot snap(std::vector<Device> devices, std::vector<std::tuple<std::string, std::string, uint64_t>> counters = {})
+    {
+        Snapshot s;
+        s.inventory.devices = std::move(devices);
+        for (const auto& [dev, name, value] : counters) {
+            DeviceSamples* ds = nullptr;
+            for (auto& x : s.samples)
+                if (x.ibdev == dev)
+                    ds = &x;
+            if (!ds) {
+                s.samples.push_back({});
+                ds = &s.samples.back();
+                ds->ibdev = dev;
+            }
+            ds->samples.push_back({"hw_counters", 1, "", name, value, SampleKind::Counter});
+        }
+        return s;
+    }
+    // Evaluates at time t (seconds) and returns the snapshot with health filled in.
+    Snapshot at(double t, Snapshot s)
+    {
+        last_events_ = engine_.evaluate(s, t, 1700000000 + t);
+        return s;
+    }
+    static const Condition* find(const Snapshot& s, const std::string& code, const std::string& dev = "mlx5_0")
+    {
+        for (const auto& c : s.health.conditions)
+            if (c.code == code && c.device == dev)
+                return &c;
+        return nullptr;
+    }
+    Health portHealth(const Snapshot& s, const std::string& dev = "mlx5_0") { return s.health.ports.at({dev, 1}); }
+
+    Config config_;
+    HealthEngine engine_{config_};
+    std::vector<Event> last_events_;
+};
+
+} // namespace
+
+TEST_F(HealthTest, PortThatWasUpGoingDownIsFatalAndRecovers)
+{
+    auto s = at(0, snap({device("mlx5_0", 4)}));
+    EXPECT_EQ(portHealth(s), Health::Healthy);
+    EXPECT_TRUE(s.health.conditions.empty());
+    s = at(5, snap({device("mlx5_0", 1)}));
+    ASSERT_TRUE(find(s, "port_down"));
+    EXPECT_EQ(find(s, "port_down")->severity, ConditionSeverity::Fatal);
+    EXPECT_NE(find(s, "port_down")->message.find("state DOWN, physical state Disabled"), std::string::npos);
+    EXPECT_EQ(portHealth(s), Health::Fatal);
+    EXPECT_EQ(s.health.devices.at("mlx5_0"), Health::Fatal);
+    ASSERT_EQ(last_events_.size(), 1U);
+    EXPECT_EQ(last_events_[0].kind, EventKind::Raised);
+    auto raised_seq = last_events_[0].seq;
+    s = at(10, snap({device("mlx5_0", 4)}));
+    EXPECT_FALSE(find(s, "port_down"));
+    EXPECT_EQ(portHealth(s), Health::Healthy);
+    ASSERT_EQ(last_events_.size(), 1U);
+    EXPECT_EQ(last_events_[0].kind, EventKind::Recovered);
+    EXPECT_GT(last_events_[0].seq, raised_seq);
+    EXPECT_EQ(engine_.eventsSince(0).size(), 2U);
+    EXPECT_EQ(s.health.events_total.at("raised"), 1U);
+}
+
+TEST_F(HealthTest, NeverUpPortIsReportedButNotFatalAlone)
+{
+    auto s = at(0, snap({device("mlx5_0", 1), device("mlx5_1", 1)}));
+    ASSERT_TRUE(find(s, "port_never_up"));
+    EXPECT_EQ(find(s, "port_never_up")->severity, ConditionSeverity::Info);
+    EXPECT_EQ(portHealth(s), Health::Healthy);
+}
+
+TEST_F(HealthTest, NeverUpPortIsFatalWhenAllPeersAreUp)
+{
+    auto s = at(0, snap({device("mlx5_0", 1), device("mlx5_1", 4), device("mlx5_2", 4),
+                         device("mlx5_9", 1, "MT4125")})); // another model is no peer
+    EXPECT_EQ(portHealth(s), Health::Fatal);
+    EXPECT_NE(find(s, "port_never_up")->message.find("all 2 peer ports"), std::string::npos);
+    EXPECT_EQ(portHealth(s, "mlx5_9"), Health::Healthy);
+}
+
+TEST_F(HealthTest, ExpectUpMakesANeverUpPortFatalAndExpectUpNoSilencesPeers)
+{
+    Config c;
+    c.devices["mlx5_0"].expect_up = true;
+    c.devices["mlx5_1"].expect_up = false;
+    engine_.setConfig(c);
+    auto s = at(0, snap({device("mlx5_0", 1), device("mlx5_1", 1), device("mlx5_2", 4)}));
+    EXPECT_EQ(portHealth(s, "mlx5_0"), Health::Fatal);
+    EXPECT_NE(find(s, "port_never_up")->message.find("ExpectUp=yes"), std::string::npos);
+    EXPECT_EQ(portHealth(s, "mlx5_1"), Health::Healthy);
+}
+
+TEST_F(HealthTest, FlappingLinkIsItsOwnCondition)
+{
+    double t = 0;
+    for (int i = 0; i < 3; ++i) {
+        at(t += 5, snap({device("mlx5_0", 4)}));
+        at(t += 5, snap({device("mlx5_0", 1)}));
+    }
+    auto s = at(t += 5, snap({device("mlx5_0", 4)}));
+    ASSERT_TRUE(find(s, "link_flapping"));
+    EXPECT_NE(find(s, "link_flapping")->message.find("3 times within 600 s"), std::string::npos);
+    EXPECT_EQ(portHealth(s), Health::Degraded);
+    s = at(t += 700, snap({device("mlx5_0", 4)}));
+    EXPECT_FALSE(find(s, "link_flapping"));
+}
+
+TEST_F(HealthTest, DeviceThatDisappearsIsFatalUntilItReturns)
+{
+    at(0, snap({device("mlx5_0", 4), device("mlx5_1", 4)}));
+    auto s = at(5, snap({device("mlx5_0", 4)}));
+    ASSERT_TRUE(find(s, "device_missing", "mlx5_1"));
+    EXPECT_EQ(s.health.devices.at("mlx5_1"), Health::Fatal);
+    s = at(10, snap({device("mlx5_0", 4), device("mlx5_1", 4)}));
+    EXPECT_FALSE(find(s, "device_missing", "mlx5_1"));
+}
+
+TEST_F(HealthTest, AnyIncreaseOfAFatalCounterHoldsForTenMinutes)
+{
+    auto up = [] { return std::vector<Device>{device("mlx5_0", 4)}; };
+    at(0, snap(up(), {{"mlx5_0", "rnr_nak_retry_err", 7}}));
+    auto s = at(5, snap(up(), {{"mlx5_0", "rnr_nak_retry_err", 7}}));
+    EXPECT_TRUE(s.health.conditions.empty()) << "the baseline itself is no alarm";
+    s = at(10, snap(up(), {{"mlx5_0", "rnr_nak_retry_err", 8}}));
+    ASSERT_TRUE(find(s, "counter.rnr_nak_retry_err"));
+    EXPECT_EQ(find(s, "counter.rnr_nak_retry_err")->severity, ConditionSeverity::Fatal);
+    s = at(300, snap(up(), {{"mlx5_0", "rnr_nak_retry_err", 8}}));
+    EXPECT_TRUE(find(s, "counter.rnr_nak_retry_err"));
+    s = at(620, snap(up(), {{"mlx5_0", "rnr_nak_retry_err", 8}}));
+    EXPECT_FALSE(find(s, "counter.rnr_nak_retry_err"));
+}
+
+TEST_F(HealthTest, SymbolErrorsPerHourFollowTheIbtaBer)
+{
+    auto up = [] { return std::vector<Device>{device("mlx5_0", 4)}; };
+    at(0, snap(up(), {{"mlx5_0", "symbol_error", 0}}));
+    auto s = at(60, snap(up(), {{"mlx5_0", "symbol_error", 100}}));
+    EXPECT_FALSE(find(s, "counter.symbol_error")) << "100 in a minute is within 120 per hour";
+    s = at(120, snap(up(), {{"mlx5_0", "symbol_error", 500}}));
+    ASSERT_TRUE(find(s, "counter.symbol_error"));
+    EXPECT_EQ(find(s, "counter.symbol_error")->severity, ConditionSeverity::Degraded);
+    EXPECT_NE(find(s, "counter.symbol_error")->message.find("more than 120 per hour"), std::string::npos);
+    s = at(1800, snap(up(), {{"mlx5_0", "symbol_error", 500}}));
+    EXPECT_TRUE(find(s, "counter.symbol_error")) << "still more than 120 within the last hour";
+    s = at(3800, snap(up(), {{"mlx5_0", "symbol_error", 510}}));
+    EXPECT_FALSE(find(s, "counter.symbol_error"));
+}
+
+TEST_F(HealthTest, PerSecondRatesAreScaledToThePollInterval)
+{
+    auto up = [] { return std::vector<Device>{device("mlx5_0", 4)}; };
+    at(0, snap(up(), {{"mlx5_0", "out_of_buffer", 0}}));
+    auto s = at(5, snap(up(), {{"mlx5_0", "out_of_buffer", 450}})); // 90/s, limit 100/s
+    EXPECT_FALSE(find(s, "counter.out_of_buffer"));
+    s = at(10, snap(up(), {{"mlx5_0", "out_of_buffer", 1100}})); // 130/s
+    EXPECT_TRUE(find(s, "counter.out_of_buffer"));
+    s = at(15, snap(up(), {{"mlx5_0", "out_of_buffer", 1150}})); // 10/s: back under
+    EXPECT_FALSE(find(s, "counter.out_of_buffer"));
+}
+
+TEST_F(HealthTest, WrapSaturationAndResetNeverRaiseFalseAlarms)
+{
+    auto up = [] { return std::vector<Device>{device("mlx5_0", 4)}; };
+    const uint64_t top = 0xffffffffULL;
+    at(0, snap(up(), {{"mlx5_0", "out_of_buffer", top - 10}, {"mlx5_0", "symbol_error", top}}));
+    auto s = at(5, snap(up(), {{"mlx5_0", "out_of_buffer", 20}, {"mlx5_0", "symbol_error", top}}));
+    EXPECT_TRUE(s.health.conditions.empty()) << "a 32-bit wrap by 31 and a saturated counter";
+    s = at(10, snap(up(), {{"mlx5_0", "out_of_buffer", 3}, {"mlx5_0", "symbol_error", top}}));
+    EXPECT_TRUE(s.health.conditions.empty()) << "a reset (driver reload) is a new baseline";
+}
+
+TEST_F(HealthTest, AdminClearOfABreachedCounterRecovers)
+{
+    auto up = [] { return std::vector<Device>{device("mlx5_0", 4)}; };
+    at(0, snap(up(), {{"mlx5_0", "symbol_error", 0}}));
+    auto s = at(5, snap(up(), {{"mlx5_0", "symbol_error", 1000}}));
+    ASSERT_TRUE(find(s, "counter.symbol_error"));
+    s = at(10, snap(up(), {{"mlx5_0", "symbol_error", 0}}));
+    EXPECT_FALSE(find(s, "counter.symbol_error"));
+    ASSERT_EQ(last_events_.size(), 1U);
+    EXPECT_EQ(last_events_[0].kind, EventKind::Recovered);
+    EXPECT_NE(last_events_[0].message.find("was reset"), std::string::npos);
+}
+
+TEST_F(HealthTest, ConfigurationOverridesAndDisablesRules)
+{
+    Config c;
+    c.counter_rules["symbol_error"].rate_per_second = 10.0 / 3600;
+    c.counter_rules["symbol_error"].severity = RuleSeverity::Fatal;
+    c.counter_rules["symbol_error/mlx5_1"].enable = false;
+    engine_.setConfig(c);
+    auto devs = [] { return std::vector<Device>{device("mlx5_0", 4), device("mlx5_1", 4)}; };
+    at(0, snap(devs(), {{"mlx5_0", "symbol_error", 0}, {"mlx5_1", "symbol_error", 0}}));
+    auto s = at(5, snap(devs(), {{"mlx5_0", "symbol_error", 11}, {"mlx5_1", "symbol_error", 999}}));
+    ASSERT_TRUE(find(s, "counter.symbol_error"));
+    EXPECT_EQ(find(s, "counter.symbol_error")->severity, ConditionSeverity::Fatal);
+    EXPECT_FALSE(find(s, "counter.symbol_error", "mlx5_1"));
+}
+
+TEST_F(HealthTest, OperatorClearDropsACondition)
+{
+    at(0, snap({device("mlx5_0", 4)}));
+    at(5, snap({device("mlx5_0", 1)}));
+    EXPECT_TRUE(engine_.clear("mlx5_0", "port_down", 1700000010));
+    EXPECT_FALSE(engine_.clear("mlx5_0", "port_down", 1700000010));
+    EXPECT_EQ(engine_.eventsSince(0).back().kind, EventKind::Cleared);
+}
+
+TEST(CounterStep, WrapResetAndGrowth)
+{
+    EXPECT_EQ(counterStep(10, 15).increase, 5U);
+    EXPECT_EQ(counterStep(0xfffffff0ULL, 0x10).increase, 0x20U);
+    EXPECT_FALSE(counterStep(0xfffffff0ULL, 0x10).reset);
+    EXPECT_TRUE(counterStep(5000, 3).reset);
+    EXPECT_TRUE(counterStep(0x1ffffffffULL, 3).reset) << "a 64-bit counter going back is a reset";
+    EXPECT_EQ(counterStep(UINT64_MAX, UINT64_MAX).increase, 0U);
+}
