@@ -7,11 +7,13 @@
 #include "loop/event_loop.hpp"
 #include "loop/notify.hpp"
 #include "loop/worker.hpp"
+#include "netlink/link_monitor.hpp"
 #include "plugins/plugin_manager.hpp"
 #include "textfile/atomic_file.hpp"
 #include "textfile/render.hpp"
 
 #include <csignal>
+#include <utility>
 #include <cstdio>
 
 namespace nicd {
@@ -87,6 +89,11 @@ int DaemonApp::runDaemon()
     loop_->enableWatchdog();
     worker_ = std::make_unique<Worker>();
 
+    try {
+        links_ = std::make_unique<netlink::LinkMonitor>(*loop_, [this](const netlink::LinkEvent& ev) { onLinkEvent(ev); });
+    } catch (const std::exception& e) {
+        log::warn({}, "no rtnetlink link events ({}); netdev state is polled every cycle instead", e.what());
+    }
     worker_->submit([this] { loadPlugins(); });
     const uint64_t interval = uint64_t{config_.daemon.poll_interval_ms} * 1000;
     cycle_timer_ = &loop_->every(0, interval, [this] { startCycle(); });
@@ -113,18 +120,62 @@ void DaemonApp::startCycle()
                     now - last_pma_usec_ >= uint64_t{config_.daemon.pma_interval_ms} * 1000;
     if (read_pma)
         last_pma_usec_ = now;
-    worker_->submit([this, read_pma] {
+    bool rediscover = std::exchange(collector_rediscover_, false);
+    worker_->submit([this, read_pma, rediscover] {
+        if (rediscover)
+            collector_->rediscover();
         auto snap = std::make_shared<Snapshot>(collector_->collect(read_pma));
         loop_->post([this, snap] { finishCycle(std::move(*snap)); });
     });
 }
 
+void DaemonApp::applyLiveLinks(Snapshot& snap) const
+{
+    for (auto& [name, state] : snap.netdevs) {
+        auto it = live_links_.find(name);
+        if (it != live_links_.end())
+            state = it->second;
+    }
+}
+
+// A netdev changed: the model, health and textfile show it now, not at the next poll. Under a
+// simulated root, events apply to the tree's interface of the same name.
+void DaemonApp::onLinkEvent(const netlink::LinkEvent& ev)
+{
+    if (ev.removed) {
+        live_links_.erase(ev.name);
+        return;
+    }
+    NetdevState st;
+    st.name = ev.name;
+    st.ifindex = ev.ifindex;
+    st.operstate = ev.operstate ? netlink::operstateName(*ev.operstate) : "unknown";
+    st.carrier = ev.carrier;
+    auto old = live_links_.find(ev.name);
+    bool changed = old == live_links_.end() || old->second.operstate != st.operstate ||
+                   old->second.carrier != st.carrier;
+    live_links_[ev.name] = st;
+    if (!changed || !last_ || !last_->netdevs.contains(ev.name))
+        return;
+    log::info({.netdev = ev.name}, "{}: link {} (carrier {})", ev.name, st.operstate,
+              st.carrier ? (*st.carrier ? "on" : "off") : "unknown");
+    last_->netdevs[ev.name] = st;
+    Snapshot links_only = *last_; // counters are judged on fresh reads only
+    links_only.samples.clear();
+    judge(links_only);
+    last_->health = std::move(links_only.health);
+    writeTextfile(*last_);
+    collector_rediscover_ = true;
+}
+
 void DaemonApp::finishCycle(Snapshot snap)
 {
     cycle_running_ = false;
+    applyLiveLinks(snap);
     judge(snap);
     writeTextfile(snap);
     auto line = statusLine(snap);
+    last_ = std::move(snap);
     if (!ready_sent_) {
         ready_sent_ = true;
         notify::ready(line);

@@ -8,6 +8,10 @@
 #include "config/host_paths.hpp"
 #include "loop/event_loop.hpp"
 #include "model/snapshot.hpp"
+#include "netlink/link_message.hpp"
+
+#include <map>
+#include <optional>
 
 #include <cstdint>
 #include <memory>
@@ -15,6 +19,9 @@
 namespace nicd {
 
 class Collector;
+namespace netlink {
+class LinkMonitor;
+}
 namespace health {
 class HealthEngine;
 }
@@ -38,6 +45,8 @@ private:
     bool writeTextfile(const Snapshot& snap);
     void judge(Snapshot& snap);
     void reload();
+    void onLinkEvent(const netlink::LinkEvent& ev);
+    void applyLiveLinks(Snapshot& snap) const;
 
     Options options_;
     ConfigFiles files_;
@@ -49,8 +58,12 @@ private:
     std::unique_ptr<health::HealthEngine> health_; // loop thread
     std::unique_ptr<EventLoop> loop_;
     std::unique_ptr<Worker> worker_;
+    std::unique_ptr<netlink::LinkMonitor> links_;
+    std::map<std::string, NetdevState> live_links_; // from rtnetlink; wins over sysfs
+    std::optional<Snapshot> last_;                  // the last published snapshot
     EventLoop::Timer* cycle_timer_ = nullptr;
     bool cycle_running_ = false;
+    bool collector_rediscover_ = false; // a link changed: re-walk sysfs next cycle
     bool ready_sent_ = false;
     uint64_t last_pma_usec_ = 0;
     uint64_t skipped_cycles_ = 0;

@@ -145,6 +145,26 @@ void HealthEngine::evaluateLinks(const Snapshot& snap, double now_mono, double n
                        "cable the port, or set ExpectUp=no if it is unused", 0, 0},
                       now_real, out);
             }
+            // A RoCE port's netdev that was up and went down (seen first, through rtnetlink).
+            for (const auto& nd : p.netdevs) {
+                auto it = snap.netdevs.find(nd);
+                if (it == snap.netdevs.end())
+                    continue;
+                bool nd_up = it->second.operstate == "up";
+                auto& was = netdev_up_[nd];
+                Key key{d.ibdev, p.num, "netdev_down." + nd};
+                if (nd_up) {
+                    was = true;
+                    recover(key, nd + " is up again", now_real, out);
+                } else if (was) {
+                    seen.insert(key);
+                    raise({std::get<2>(key), ConditionSeverity::Fatal, d.ibdev, p.num,
+                           nd + " is " + it->second.operstate +
+                               (it->second.carrier == false ? " (no carrier)" : ""),
+                           "check the cable and switch port; RoCE traffic on this port has stopped", 0, 0},
+                          now_real, out);
+                }
+            }
             if (mem.downs.size() >= config_.health.flap_count) {
                 seen.insert({d.ibdev, p.num, "link_flapping"});
                 raise({"link_flapping", ConditionSeverity::Degraded, d.ibdev, p.num,
@@ -244,7 +264,8 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
     // Link conditions whose cause is gone (a port that no longer exists, flapping that aged out).
     for (auto it = active_.begin(); it != active_.end();) {
         const auto& code = std::get<2>(it->first);
-        bool link = code == "port_down" || code == "port_never_up" || code == "link_flapping";
+        bool link = code == "port_down" || code == "port_never_up" || code == "link_flapping" ||
+                    code.starts_with("netdev_down.");
         if (link && !seen.contains(it->first)) {
             auto key = it->first;
             ++it;

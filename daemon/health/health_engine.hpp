@@ -62,6 +62,7 @@ private:
     std::map<std::string, CounterHistory> counters_;
     std::map<std::pair<std::string, uint32_t>, PortMemory> ports_;
     std::set<std::string> known_devices_;
+    std::map<std::string, bool> netdev_up_; // netdevs seen up
     std::deque<Event> events_;
     std::map<std::string, uint64_t> events_total_;
     uint64_t seq_ = 0;
