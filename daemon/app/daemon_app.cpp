@@ -12,6 +12,8 @@
 #include "textfile/atomic_file.hpp"
 #include "textfile/render.hpp"
 
+#include <malloc.h>
+
 #include <csignal>
 #include <utility>
 #include <cstdio>
@@ -176,6 +178,9 @@ void DaemonApp::finishCycle(Snapshot snap)
     writeTextfile(snap);
     auto line = statusLine(snap);
     last_ = std::move(snap);
+    // The previous cycle's samples and text were freed on this thread but allocated on the
+    // worker's: hand the pages back so the resident size stays that of one snapshot.
+    malloc_trim(0);
     if (!ready_sent_) {
         ready_sent_ = true;
         notify::ready(line);

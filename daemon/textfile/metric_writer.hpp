@@ -28,6 +28,8 @@ public:
     void sample(double value) { sample(Labels{}, value); }
 
     const std::string& text() const { return out_; }
+    std::string take() { return std::move(out_); }
+    void reserve(size_t bytes) { out_.reserve(bytes); }
 
     static std::string escapeLabelValue(std::string_view v);
     static std::string escapeHelp(std::string_view v);
