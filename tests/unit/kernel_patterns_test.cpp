@@ -1,0 +1,152 @@
+// Every real kernel line of ../shared/fixtures/kernel-log-lines.txt, classified: which are mlx5
+// driver errors, how severe, and which device (PCI address or netdev) they name.
+#include "kernel_patterns.hpp"
+
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace pv1 = nicd::plugin::v1;
+
+namespace {
+
+struct Expect {
+    const char* code; // "" = not a driver error
+    const char* pci;
+    const char* netdev;
+};
+
+// Keyed by a piece of the line that identifies it; every fixture line must match exactly one key.
+const std::vector<std::pair<std::string, Expect>>& expectations()
+{
+    static const std::vector<std::pair<std::string, Expect>> e{
+        {"0000:05:00.0: mlx5_cmd_out_err:835", {"mlx5.access_reg_failed", "0000:05:00.0", ""}},
+        {"0000:05:00.1: mlx5_cmd_out_err:835", {"mlx5.access_reg_failed", "0000:05:00.1", ""}},
+        {"No done completion", {"", "", ""}},
+        {"CREATE_DCT(0x710) timeout. Will cause a leak", {"mlx5.cmd_timeout", "0000:61:00.0", ""}},
+        {"Fatal error 1 detected", {"mlx5.fatal_error", "0000:00:00.0", ""}},
+        {"assert_var[0]", {"", "", ""}},
+        {"fw_ver 65535", {"", "", ""}},
+        {"unrecognized error", {"", "", ""}},
+        {"health compromised", {"mlx5.health_compromised", "0000:00:00.0", ""}},
+        {"2RST_QP(0x50a) timeout", {"mlx5.cmd_timeout", "0000:00:00.0", ""}},
+        {"modify QP 0x00072c to RESET failed", {"", "", ""}},
+        {"QUERY_VPORT_COUNTER(0x770) timeout", {"mlx5.cmd_timeout", "0000:00:00.0", ""}},
+        {"DESTROY_QP(0x501) timeout", {"mlx5.cmd_timeout", "0000:00:00.0", ""}},
+        {"transmit queue 19 timed out", {"netdev.tx_watchdog", "", "eth1"}},
+        {"WARNING: CPU: 15 PID: 30568", {"", "", ""}},
+        {"eth1: TX timeout detected", {"mlx5.tx_timeout", "0000:13:00.1", "eth1"}},
+        {"TX timeout on queue: 19", {"", "", ""}},
+        {"EQ 0x1a", {"", "", ""}},
+        {"transmit queue 5 timed out", {"netdev.tx_watchdog", "", "eth1"}},
+        {"modify lag map", {"", "", ""}},
+        {"DPC: containment event", {"pcie.dpc_containment", "0004:00:00.0", ""}},
+        {"severity=Uncorrected (Non-Fatal)", {"pcie.aer_nonfatal", "0004:00:00.0", ""}},
+        {"error status/mask", {"", "", ""}},
+        {"AER: TLP Header", {"", "", ""}},
+        {"health sensors: 1 pci_status: 1. Enter", {"", "", ""}},
+        {"PCI channel offline", {"mlx5.pci_channel_offline", "0004:01:00.0", ""}},
+        {"print_health:819:(pid 0): Fatal error detected", {"mlx5.fatal_error", "0004:01:00.1", ""}},
+        {"PCI slot 1 is unavailable", {"", "", ""}},
+        {"Exit, result = 3, need reset", {"mlx5.pci_channel_error", "", ""}}, // two lines: 0004:01:00.0, 0000:55:00.0
+        {"crdump: failed to lock", {"", "", ""}},
+        {"pciehp: Slot(41): Link Down", {"", "", ""}},
+        {"handling bad device here", {"", "", ""}},
+        {"health recovery flow aborted", {"mlx5.health_recovery_failed", "0004:01:00.1", ""}},
+        {"subordinate device reset failed", {"", "", ""}},
+        {"AER: device recovery failed", {"pcie.recovery_failed", "0004:00:00.0", ""}},
+        {"mlx5_pci_slot_reset Device state = 1 pci_status: 0. Enter", {"", "", ""}},
+        {"wait vital counter", {"", "", ""}},
+        {"recovered", {"", "", ""}},
+        {"Detected insufficient power", {"mlx5.insufficient_power", "0000:5c:00.0", ""}},
+        {"power capability was not advertised", {"", "", ""}},
+        {"available PCIe bandwidth", {"", "", ""}},
+        {"advertised sufficient power", {"", "", ""}},
+        {"firmware version: 16.27.2048", {"", "", ""}},
+        {"E-Switch: Total vports", {"", "", ""}},
+        {"Cable plugged", {"", "", ""}},
+        {"Cable unplugged", {"mlx5.cable_unplugged", "0000:08:00.0", ""}},
+        {"MLX5E: StrdRq", {"", "", ""}},
+        {"renamed from eth0", {"", "", ""}},
+        {"Mellanox Connect-IB Infiniband driver", {"", "", ""}},
+        {"enp1s0f0: Link up", {"", "", ""}},
+        {"link becomes ready", {"", "", ""}},
+        {"log_max_qp value in current profile", {"", "", ""}},
+        {"handle_hca_cap failed", {"", "", ""}},
+        {"mlx5_load_one failed with error code -22", {"mlx5.load_failed", "0000:03:00.0", ""}},
+        {"probe of 0000:03:00.0 failed with error -22", {"mlx5.probe_failed", "0000:03:00.0", ""}},
+        {"High Temperature", {"mlx5.module_high_temperature", "", ""}},
+        {"mlx5_cmd_check:756", {"mlx5.access_reg_failed", "0000:04:00.0", ""}},
+    };
+    return e;
+}
+
+std::vector<std::string> fixtureLines()
+{
+    std::ifstream in(std::string(NICD_SHARED_DIR) + "/fixtures/kernel-log-lines.txt");
+    std::vector<std::string> lines;
+    std::string l;
+    while (std::getline(in, l))
+        if (!l.empty() && l[0] != '#')
+            lines.push_back(l);
+    return lines;
+}
+
+} // namespace
+
+TEST(KernelPatterns, EveryFixtureLineIsClassifiedAsExpected)
+{
+    auto lines = fixtureLines();
+    ASSERT_GE(lines.size(), 60U);
+    size_t matched = 0;
+    for (const auto& line : lines) {
+        const Expect* want = nullptr;
+        int keys = 0;
+        for (const auto& [key, e] : expectations())
+            if (line.find(key) != std::string::npos) {
+                want = &e;
+                ++keys;
+            }
+        ASSERT_EQ(keys, 1) << "no single expectation for: " << line;
+        pv1::KernelLineMatch m;
+        bool hit = nicd::mlx5::classifyKernelLine(line, m);
+        EXPECT_EQ(hit ? m.code : "", want->code) << line;
+        if (hit && want->pci[0] != '\0') {
+            EXPECT_EQ(m.pci_address, want->pci) << line;
+        }
+        if (hit && want->netdev[0] != '\0') {
+            EXPECT_EQ(m.netdev, want->netdev) << line;
+        }
+        if (hit) {
+            ++matched;
+            EXPECT_FALSE(m.message.empty());
+            EXPECT_FALSE(m.action.empty());
+        }
+    }
+    EXPECT_GE(matched, 25U);
+}
+
+TEST(KernelPatterns, SeverityFollowsTheImpact)
+{
+    pv1::KernelLineMatch m;
+    ASSERT_TRUE(nicd::mlx5::classifyKernelLine(
+        "mlx5_core 0000:03:00.0: wait_func:964:(pid 112): ENABLE_HCA(0x104) timeout. Will cause a leak of a command resource", m));
+    EXPECT_EQ(m.severity, pv1::Severity::Fatal);
+    pv1::KernelLineMatch w;
+    ASSERT_TRUE(nicd::mlx5::classifyKernelLine("NETDEV WATCHDOG: ens1f0np0 (mlx5_core): transmit queue 0 timed out 5376 ms", w));
+    EXPECT_EQ(w.severity, pv1::Severity::NonFatal);
+    EXPECT_EQ(w.netdev, "ens1f0np0");
+}
+
+TEST(KernelPatterns, OtherDriversAndNoiseDoNotMatch)
+{
+    pv1::KernelLineMatch m;
+    for (const char* l : {"NETDEV WATCHDOG: eth0 (ixgbe): transmit queue 2 timed out",
+                          "ice 0000:17:00.0: wait_func timeout. Will cause a leak",
+                          "EXT4-fs (nvme0n1p2): mounted filesystem with ordered data mode",
+                          "", "mlx5", "pcieport 0000:00:01.0: PME: Signaling with IRQ 24"})
+        EXPECT_FALSE(nicd::mlx5::classifyKernelLine(l, m)) << l;
+}
