@@ -274,7 +274,88 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
             ++it;
         }
     }
+    for (auto it = kernel_expiry_.begin(); it != kernel_expiry_.end();) {
+        if (it->second <= now_mono) {
+            auto key = it->first;
+            it = kernel_expiry_.erase(it);
+            recover(key, fmt::format("no repeat within KernelHoldSec={}", config_.health.kernel_hold_sec), now_real,
+                    out);
+        } else {
+            ++it;
+        }
+    }
     publish(snap);
+    return out;
+}
+
+namespace {
+const Device* deviceForKernelLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv)
+{
+    if (!m.pci_address.empty()) {
+        for (const auto& d : inv.devices)
+            if (d.pci_address == m.pci_address)
+                return &d;
+        // An upstream port (AER, DPC): the device below it in the PCI hierarchy. The LAG device
+        // and the PF share a function; prefer the one that is not a VF.
+        const std::string part = "/" + m.pci_address + "/";
+        for (const auto& d : inv.devices)
+            if (d.role != DeviceRole::VirtualFunction && d.pci_path.find(part) != std::string::npos)
+                return &d;
+    }
+    if (!m.netdev.empty())
+        for (const auto& d : inv.devices) {
+            if (d.bond_master == m.netdev)
+                return &d;
+            for (const auto& p : d.ports)
+                for (const auto& nd : p.netdevs)
+                    if (nd == m.netdev)
+                        return &d;
+        }
+    return nullptr;
+}
+} // namespace
+
+std::vector<Event> HealthEngine::kernelLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv,
+                                            double now_mono, double now_real)
+{
+    std::vector<Event> out;
+    const Device* d = deviceForKernelLine(m, inv);
+    if (d == nullptr) {
+        ++kernel_unmapped_;
+        log::debug({}, "kernel error {} for a device nicd does not know ({}{}), counted only", m.code,
+                   m.pci_address, m.netdev);
+        return out;
+    }
+    Key key{d->ibdev, 0, "kernel." + m.code};
+    ++kernel_counts_[{d->ibdev, m.code}];
+    auto& hits = kernel_hits_[key];
+    hits.push_back(now_mono);
+    while (!hits.empty() && hits.front() < now_mono - config_.health.kernel_repeat_window_sec)
+        hits.pop_front();
+    bool fatal = m.severity == plugin::v1::Severity::Fatal;
+    std::string message = m.message;
+    if (!fatal && hits.size() >= config_.health.kernel_repeat_count) {
+        fatal = true;
+        message += fmt::format(" ({} times within {} s)", hits.size(), config_.health.kernel_repeat_window_sec);
+    }
+    if (config_.health.kernel_hold_sec > 0)
+        kernel_expiry_[key] = now_mono + config_.health.kernel_hold_sec;
+    else
+        kernel_expiry_.erase(key);
+    raise({std::get<2>(key), fatal ? ConditionSeverity::Fatal : ConditionSeverity::Degraded, d->ibdev, 0,
+           message + (m.netdev.empty() ? "" : " on " + m.netdev), m.action, 0, 0},
+          now_real, out);
+    return out;
+}
+
+std::vector<Event> HealthEngine::driverSoftLockup(const std::string& evidence, const Inventory& inv, double now_real)
+{
+    std::vector<Event> out;
+    for (const auto& d : inv.devices)
+        if (d.driver == "mlx5_core" && d.role != DeviceRole::VirtualFunction)
+            raise({"kernel.driver_soft_lockup", ConditionSeverity::Fatal, d.ibdev, 0,
+                   "kernel soft lockup: " + evidence, "drain and reboot the node; the mlx5 driver is wedged", 0, 0},
+                  now_real, out);
     return out;
 }
 
@@ -298,6 +379,8 @@ void HealthEngine::publish(Snapshot& snap) const
         }
     }
     r.events_total = events_total_;
+    r.kernel_errors = kernel_counts_;
+    r.kernel_errors_unmapped = kernel_unmapped_;
     r.last_event_seq = seq_;
 }
 

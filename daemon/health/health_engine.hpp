@@ -8,6 +8,8 @@
 #include "model/health.hpp"
 #include "model/snapshot.hpp"
 
+#include <nicd/plugin/plugin.h>
+
 #include <deque>
 #include <map>
 #include <set>
@@ -26,6 +28,19 @@ public:
     // Evaluates `snap` at monotonic time `now_mono` (seconds; rates) and wall time `now_real`
     // (seconds; what events show), fills snap.health and returns the new events.
     std::vector<Event> evaluate(Snapshot& snap, double now_mono, double now_real);
+
+    // A kernel line a plugin recognised: mapped to a device by PCI address (the device's or an
+    // upstream port's) or netdev; an unknown device is only counted. The same non-fatal error
+    // KernelRepeatCount times within KernelRepeatWindowSec becomes fatal. Kernel conditions hold
+    // for KernelHoldSec (0: until reboot or an operator clears them).
+    std::vector<Event> kernelLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv, double now_mono,
+                                  double now_real);
+    // A confirmed soft lockup in the mlx5 poll loop: fatal for every mlx5 device.
+    std::vector<Event> driverSoftLockup(const std::string& evidence, const Inventory& inv, double now_real);
+
+    // Fills snap.health from the current conditions without evaluating anything.
+    void report(Snapshot& snap) const { publish(snap); }
+    uint64_t kernelLinesUnmapped() const { return kernel_unmapped_; }
 
     // Operator action: drops an active condition (it is raised again if its cause persists).
     bool clear(const std::string& device, const std::string& code, double now_real);
@@ -63,6 +78,10 @@ private:
     std::map<std::pair<std::string, uint32_t>, PortMemory> ports_;
     std::set<std::string> known_devices_;
     std::map<std::string, bool> netdev_up_; // netdevs seen up
+    std::map<Key, std::deque<double>> kernel_hits_; // monotonic times of recent hits
+    std::map<Key, double> kernel_expiry_;           // monotonic; absent = holds until cleared
+    uint64_t kernel_unmapped_ = 0;
+    std::map<std::pair<std::string, std::string>, uint64_t> kernel_counts_;
     std::deque<Event> events_;
     std::map<std::string, uint64_t> events_total_;
     uint64_t seq_ = 0;

@@ -98,8 +98,10 @@ Device readDevice(const HostPaths& paths, const fs::path& dev_dir)
     auto pci_dir = fs::canonical(dev_dir / "device", ec);
     if (!ec) {
         auto name = pci_dir.filename().string();
-        if (sysfs::isPciAddress(name))
+        if (sysfs::isPciAddress(name)) {
             d.pci_address = name;
+            d.pci_path = pci_dir.string();
+        }
         d.driver = linkBasename(dev_dir / "device/driver");
         auto numa = sysfs::readValue(dev_dir / "device/numa_node");
         int n = -1;

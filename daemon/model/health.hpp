@@ -45,6 +45,8 @@ struct HealthReport {
     std::vector<Condition> conditions;                           // active, sorted
     std::map<std::string, uint64_t> events_total;                // by kind name
     uint64_t last_event_seq = 0;
+    std::map<std::pair<std::string, std::string>, uint64_t> kernel_errors; // (ibdev, code) -> lines
+    uint64_t kernel_errors_unmapped = 0; // recognised lines naming no known device
 };
 
 const char* toString(Health h);

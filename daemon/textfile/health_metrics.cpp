@@ -32,6 +32,13 @@ void renderHealthMetrics(const Snapshot& snap, MetricWriter& w)
         auto port = std::to_string(c.port);
         w.sample({{"device", c.device}, {"port", port}, {"code", c.code}}, c.first_seen);
     }
+    w.family("nicd_kernel_errors_total", MetricType::Counter,
+             "Kernel log lines recognised as driver errors, by device and code, since nicd started.");
+    for (const auto& [key, n] : h.kernel_errors)
+        w.sample({{"device", key.first}, {"code", key.second}}, n);
+    w.family("nicd_kernel_errors_unmapped_total", MetricType::Counter,
+             "Recognised driver error lines that name no device nicd knows.");
+    w.sample({}, h.kernel_errors_unmapped);
     w.family("nicd_health_events_total", MetricType::Counter,
              "Health events since nicd started, by kind (raised, recovered, cleared, baseline).");
     constexpr std::array kinds{EventKind::Raised, EventKind::Recovered, EventKind::Cleared, EventKind::Baseline};
