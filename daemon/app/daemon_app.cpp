@@ -3,18 +3,22 @@
 #include "app/summary.hpp"
 #include "collect/collector.hpp"
 #include "health/health_engine.hpp"
+#include "journal/kernel_journal.hpp"
 #include "log/log.hpp"
 #include "loop/event_loop.hpp"
 #include "loop/notify.hpp"
 #include "loop/worker.hpp"
 #include "netlink/link_monitor.hpp"
 #include "plugins/plugin_manager.hpp"
+#include "state/state_store.hpp"
 #include "textfile/atomic_file.hpp"
 #include "textfile/render.hpp"
 
 #include <malloc.h>
 
 #include <csignal>
+#include <cstring>
+#include <ctime>
 #include <utility>
 #include <cstdio>
 
@@ -27,6 +31,116 @@ DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config)
     plugins_ = std::make_unique<PluginManager>(paths_, startup_config_);
     collector_ = std::make_unique<Collector>(paths_, *plugins_);
     health_ = std::make_unique<health::HealthEngine>(config_);
+    restoreState();
+}
+
+namespace {
+double realtimeNow()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+double monotonicNow() { return static_cast<double>(EventLoop::nowMonotonicUsec()) / 1e6; }
+} // namespace
+
+// Within one boot, nicd carries on where it stopped: counter baselines, conditions, the journal
+// cursor. A new boot (new hardware, perhaps) starts from a clean baseline.
+void DaemonApp::restoreState()
+{
+    boot_id_ = readBootId(paths_.host("/proc/sys/kernel/random/boot_id"));
+    state_ = std::make_unique<StateStore>(paths_.host(config_.daemon.state_directory) / "state.json");
+    auto saved = state_->load();
+    if (saved && saved->boot_id == boot_id_) {
+        try {
+            health_->restore(saved->health);
+            journal_cursor_ = saved->journal_cursor;
+            log::info({}, "state restored from {}", state_->file().string());
+            return;
+        } catch (const std::exception& e) {
+            log::error({}, "state in {} is unusable ({}); starting afresh", state_->file().string(), e.what());
+        }
+    }
+    health_->baseline(saved ? "new boot " + boot_id_ + " (the saved state was for boot " + saved->boot_id + ")"
+                            : "no saved state in " + state_->file().string(),
+                      realtimeNow());
+}
+
+void DaemonApp::saveState()
+{
+    PersistentState s;
+    s.boot_id = boot_id_;
+    s.journal_cursor = journal_cursor_;
+    s.health = health_->toJson();
+    if (auto err = state_->save(s))
+        log::warn({}, "state not saved: {}", *err);
+}
+
+void DaemonApp::openJournal()
+{
+    if (!config_.journal.enable)
+        return;
+    try {
+        journal_ = std::make_unique<KernelJournal>(paths_.root(), boot_id_, journal_cursor_);
+    } catch (const std::exception& e) {
+        log::warn({}, "kernel driver errors are not watched: {}", e.what());
+    }
+}
+
+std::vector<std::string> DaemonApp::readKernelLines()
+{
+    std::vector<std::string> lines;
+    if (!journal_)
+        return lines;
+    journal_->read([&](const KernelLine& l) { lines.emplace_back(l.message); });
+    journal_cursor_ = journal_->cursor();
+    return lines;
+}
+
+DaemonApp::KernelFindings DaemonApp::classifyKernelLines(const std::vector<std::string>& lines)
+{
+    KernelFindings f;
+    for (const auto& line : lines) {
+        plugin::v1::KernelLineMatch m;
+        if (plugins_->classifyKernelLine(line, m))
+            f.matches.push_back(std::move(m));
+    }
+    return f;
+}
+
+void DaemonApp::applyKernelFindings(const KernelFindings& f, const Inventory& inventory)
+{
+    for (const auto& m : f.matches)
+        health_->kernelLine(m, inventory, monotonicNow(), realtimeNow());
+    for (const auto& evidence : f.lockups)
+        health_->driverSoftLockup(evidence, inventory, realtimeNow());
+}
+
+// New kernel lines: soft lockups are recognised here (they span lines, in order), single lines
+// by the plugins on the worker; the findings come back to the loop.
+void DaemonApp::drainJournal()
+{
+    auto lines = readKernelLines();
+    if (lines.empty())
+        return;
+    std::vector<std::string> lockups;
+    for (const auto& l : lines)
+        if (auto hit = lockups_.feed(l))
+            lockups.push_back(*hit);
+    worker_->submit([this, lines = std::move(lines), lockups = std::move(lockups)] {
+        auto found = std::make_shared<KernelFindings>(classifyKernelLines(lines));
+        found->lockups = lockups;
+        loop_->post([this, found] {
+            if (!last_) {
+                pending_kernel_.push_back(std::move(*found));
+                return;
+            }
+            applyKernelFindings(*found, last_->inventory);
+            health_->report(*last_);
+            writeTextfile(*last_);
+            saveState();
+        });
+    });
 }
 
 void DaemonApp::judge(Snapshot& snap)
@@ -64,7 +178,15 @@ int DaemonApp::runOnce()
 {
     loadPlugins();
     Snapshot snap = collector_->collect(true);
+    openJournal();
+    auto lines = readKernelLines();
+    auto findings = classifyKernelLines(lines);
+    for (const auto& l : lines)
+        if (auto hit = lockups_.feed(l))
+            findings.lockups.push_back(*hit);
+    applyKernelFindings(findings, snap.inventory);
     judge(snap);
+    saveState();
     bool written = writeTextfile(snap);
     std::fputs(onceReport(snap).c_str(), stdout);
     if (config_.textfile.enable && written)
@@ -97,6 +219,24 @@ int DaemonApp::runDaemon()
         log::warn({}, "no rtnetlink link events ({}); netdev state is polled every cycle instead", e.what());
     }
     worker_->submit([this] { loadPlugins(); });
+    openJournal();
+    if (journal_) {
+        sd_event_source* src = nullptr;
+        int r = sd_event_add_io(
+            loop_->get(), &src, journal_->fd(), static_cast<uint32_t>(journal_->events()),
+            [](sd_event_source*, int, uint32_t, void* self) -> int {
+                auto* app = static_cast<DaemonApp*>(self);
+                app->journal_->process();
+                app->drainJournal();
+                return 0;
+            },
+            this);
+        if (r < 0)
+            log::warn({}, "kernel log not followed live: {}", std::strerror(-r));
+        else
+            journal_source_ = EventSource(src);
+        drainJournal(); // this boot's lines so far, or those since the saved cursor
+    }
     const uint64_t interval = uint64_t{config_.daemon.poll_interval_ms} * 1000;
     cycle_timer_ = &loop_->every(0, interval, [this] { startCycle(); });
     log::info({}, "nicd {} started (root {}, poll every {} ms, PMA counters every {} ms)",
@@ -174,8 +314,12 @@ void DaemonApp::finishCycle(Snapshot snap)
 {
     cycle_running_ = false;
     applyLiveLinks(snap);
+    for (const auto& f : pending_kernel_)
+        applyKernelFindings(f, snap.inventory);
+    pending_kernel_.clear();
     judge(snap);
     writeTextfile(snap);
+    saveState();
     auto line = statusLine(snap);
     last_ = std::move(snap);
     // The previous cycle's samples and text were freed on this thread but allocated on the

@@ -8,7 +8,10 @@
 #include "config/host_paths.hpp"
 #include "loop/event_loop.hpp"
 #include "model/snapshot.hpp"
+#include "health/soft_lockup.hpp"
 #include "netlink/link_message.hpp"
+
+#include <nicd/plugin/plugin.h>
 
 #include <map>
 #include <optional>
@@ -19,6 +22,8 @@
 namespace nicd {
 
 class Collector;
+class KernelJournal;
+class StateStore;
 namespace netlink {
 class LinkMonitor;
 }
@@ -46,6 +51,17 @@ private:
     void judge(Snapshot& snap);
     void reload();
     void onLinkEvent(const netlink::LinkEvent& ev);
+    void restoreState();
+    void saveState();
+    void openJournal();
+    void drainJournal();
+    std::vector<std::string> readKernelLines();
+    struct KernelFindings {
+        std::vector<plugin::v1::KernelLineMatch> matches;
+        std::vector<std::string> lockups; // confirmed soft lockups in mlx5 polling
+    };
+    KernelFindings classifyKernelLines(const std::vector<std::string>& lines); // worker thread
+    void applyKernelFindings(const KernelFindings& f, const Inventory& inventory);
     void applyLiveLinks(Snapshot& snap) const;
 
     Options options_;
@@ -61,6 +77,13 @@ private:
     std::unique_ptr<netlink::LinkMonitor> links_;
     std::map<std::string, NetdevState> live_links_; // from rtnetlink; wins over sysfs
     std::optional<Snapshot> last_;                  // the last published snapshot
+    std::unique_ptr<StateStore> state_;
+    std::string boot_id_;
+    std::optional<std::string> journal_cursor_;
+    std::unique_ptr<KernelJournal> journal_;
+    EventSource journal_source_;
+    health::SoftLockupDetector lockups_;             // loop thread: lines arrive in order
+    std::vector<KernelFindings> pending_kernel_;      // found before the first snapshot
     EventLoop::Timer* cycle_timer_ = nullptr;
     bool cycle_running_ = false;
     bool collector_rediscover_ = false; // a link changed: re-walk sysfs next cycle

@@ -141,7 +141,7 @@ void HealthEngine::evaluateLinks(const Snapshot& snap, double now_mono, double n
                                                  : "";
                 seen.insert({d.ibdev, p.num, "port_never_up"});
                 raise({"port_never_up", sev, d.ibdev, p.num,
-                       "port has not been up since nicd started (" + portStateText(p) + ")" + why,
+                       "port has not been up this boot (" + portStateText(p) + ")" + why,
                        "cable the port, or set ExpectUp=no if it is unused", 0, 0},
                       now_real, out);
             }
@@ -382,6 +382,110 @@ void HealthEngine::publish(Snapshot& snap) const
     r.kernel_errors = kernel_counts_;
     r.kernel_errors_unmapped = kernel_unmapped_;
     r.last_event_seq = seq_;
+}
+
+} // namespace nicd::health
+
+namespace nicd::health {
+
+namespace {
+nlohmann::json keyJson(const std::tuple<std::string, uint32_t, std::string>& k)
+{
+    return {std::get<0>(k), std::get<1>(k), std::get<2>(k)};
+}
+std::tuple<std::string, uint32_t, std::string> keyFrom(const nlohmann::json& j)
+{
+    return {j.at(0).get<std::string>(), j.at(1).get<uint32_t>(), j.at(2).get<std::string>()};
+}
+} // namespace
+
+nlohmann::json HealthEngine::toJson() const
+{
+    nlohmann::json j;
+    j["seq"] = seq_;
+    j["events_total"] = events_total_;
+    j["known_devices"] = known_devices_;
+    j["netdev_up"] = netdev_up_;
+    j["kernel_unmapped"] = kernel_unmapped_;
+    auto& counters = j["counters"] = nlohmann::json::object();
+    for (const auto& [k, h] : counters_)
+        counters[k] = {{"last_value", h.last_value}, {"last_time", h.last_time}, {"cumulative", h.cumulative},
+                       {"points", h.points}};
+    auto& ports = j["ports"] = nlohmann::json::array();
+    for (const auto& [k, m] : ports_)
+        ports.push_back({{"device", k.first}, {"port", k.second}, {"ever_up", m.ever_up}, {"was_up", m.was_up},
+                         {"downs", m.downs}});
+    auto& conds = j["conditions"] = nlohmann::json::array();
+    for (const auto& [k, c] : active_)
+        conds.push_back({{"code", c.code}, {"severity", static_cast<int>(c.severity)}, {"device", c.device},
+                         {"port", c.port}, {"message", c.message}, {"action", c.action},
+                         {"first_seen", c.first_seen}, {"last_seen", c.last_seen}});
+    auto& kh = j["kernel_hits"] = nlohmann::json::array();
+    for (const auto& [k, times] : kernel_hits_)
+        kh.push_back({{"key", keyJson(k)}, {"times", times}});
+    auto& ke = j["kernel_expiry"] = nlohmann::json::array();
+    for (const auto& [k, t] : kernel_expiry_)
+        ke.push_back({{"key", keyJson(k)}, {"at", t}});
+    auto& kc = j["kernel_counts"] = nlohmann::json::array();
+    for (const auto& [k, n] : kernel_counts_)
+        kc.push_back({k.first, k.second, n});
+    return j;
+}
+
+void HealthEngine::restore(const nlohmann::json& j)
+{
+    HealthEngine fresh(config_); // parse everything before touching this object
+    fresh.seq_ = j.at("seq").get<uint64_t>();
+    fresh.events_total_ = j.at("events_total").get<std::map<std::string, uint64_t>>();
+    fresh.known_devices_ = j.at("known_devices").get<std::set<std::string>>();
+    fresh.netdev_up_ = j.at("netdev_up").get<std::map<std::string, bool>>();
+    fresh.kernel_unmapped_ = j.at("kernel_unmapped").get<uint64_t>();
+    for (const auto& [k, h] : j.at("counters").items()) {
+        CounterHistory c;
+        c.last_value = h.at("last_value").get<uint64_t>();
+        c.last_time = h.at("last_time").get<double>();
+        c.cumulative = h.at("cumulative").get<uint64_t>();
+        c.points = h.at("points").get<std::deque<std::pair<double, uint64_t>>>();
+        fresh.counters_[k] = std::move(c);
+    }
+    for (const auto& p : j.at("ports")) {
+        PortMemory m;
+        m.ever_up = p.at("ever_up").get<bool>();
+        m.was_up = p.at("was_up").get<bool>();
+        m.downs = p.at("downs").get<std::deque<double>>();
+        fresh.ports_[{p.at("device").get<std::string>(), p.at("port").get<uint32_t>()}] = std::move(m);
+    }
+    for (const auto& c : j.at("conditions")) {
+        Condition x;
+        x.code = c.at("code").get<std::string>();
+        x.severity = static_cast<ConditionSeverity>(c.at("severity").get<int>());
+        x.device = c.at("device").get<std::string>();
+        x.port = c.at("port").get<uint32_t>();
+        x.message = c.at("message").get<std::string>();
+        x.action = c.at("action").get<std::string>();
+        x.first_seen = c.at("first_seen").get<double>();
+        x.last_seen = c.at("last_seen").get<double>();
+        fresh.active_[{x.device, x.port, x.code}] = std::move(x);
+    }
+    for (const auto& h : j.at("kernel_hits"))
+        fresh.kernel_hits_[keyFrom(h.at("key"))] = h.at("times").get<std::deque<double>>();
+    for (const auto& e : j.at("kernel_expiry"))
+        fresh.kernel_expiry_[keyFrom(e.at("key"))] = e.at("at").get<double>();
+    for (const auto& c : j.at("kernel_counts"))
+        fresh.kernel_counts_[{c.at(0).get<std::string>(), c.at(1).get<std::string>()}] = c.at(2).get<uint64_t>();
+    *this = std::move(fresh);
+}
+
+void HealthEngine::baseline(const std::string& why, double now_real)
+{
+    uint64_t seq = seq_;
+    auto totals = events_total_;
+    *this = HealthEngine(config_);
+    seq_ = seq; // sequence numbers are never reused
+    events_total_ = std::move(totals);
+    std::vector<Event> ignored;
+    record({0, now_real, EventKind::Baseline, ConditionSeverity::Info, "", 0, "baseline", why}, ignored);
+    log::info({}, "health baseline: {}", why);
 }
 
 } // namespace nicd::health

@@ -10,6 +10,8 @@
 
 #include <nicd/plugin/plugin.h>
 
+#include <nlohmann/json.hpp>
+
 #include <deque>
 #include <map>
 #include <set>
@@ -46,6 +48,14 @@ public:
     bool clear(const std::string& device, const std::string& code, double now_real);
 
     std::vector<Event> eventsSince(uint64_t seq) const;
+
+    // Memory across restarts: counter baselines and windows, port history, known devices,
+    // conditions, kernel hits, the event sequence. Monotonic times stay valid within one boot.
+    nlohmann::json toJson() const;
+    // Throws on a malformed document (the caller sets the state file aside).
+    void restore(const nlohmann::json& j);
+    // A new boot (or a first start): everything forgotten, and a "baseline" event says so.
+    void baseline(const std::string& why, double now_real);
 
 private:
     using Key = std::tuple<std::string, uint32_t, std::string>; // device, port, code

@@ -3,6 +3,7 @@
 // first cycle, watchdog pings, a fault seen, SIGHUP with a bad file keeping the old config,
 // SIGTERM.
 #include "sim.hpp"
+#include "support/journal_writer.hpp"
 #include "support/process.hpp"
 
 #include <signal.h>
@@ -170,6 +171,22 @@ TEST_F(DaemonTest, LifecycleUnderTheServiceManager)
         },
         5s));
     EXPECT_NE(notify.drain().find("(2 down)"), std::string::npos);
+
+    // A driver error written to the journal while nicd runs is picked up live.
+    std::string error;
+    ASSERT_TRUE(test::writeJournal(root_, "live",
+                                   {{.message = "mlx5_core 0000:4c:00.0: poll_health:709:(pid 0): device's health "
+                                                "compromised - reached miss count",
+                                     .boot_id = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d"}},
+                                   error))
+        << error;
+    EXPECT_TRUE(test::waitFor(
+        [&] {
+            return test::readFile(textfile()).find("code=\"kernel.mlx5.health_compromised\",severity=\"fatal\"") !=
+                   std::string::npos;
+        },
+        5s))
+        << test::readFile(dir_ / "nicd.log");
 
     // SIGHUP with a broken file: the old configuration stays, the daemon says why and runs on.
     writeConfig("[daemon]\nPollIntervalMs=fast\n");

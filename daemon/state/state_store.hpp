@@ -1,0 +1,38 @@
+// nicd's persistent state (StateDirectory/state.json): the boot it belongs to, the journal
+// cursor, and the health engine's memory. Written atomically, only when it changed; a corrupt or
+// foreign file is reported, set aside and replaced, never fatal.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace nicd {
+
+struct PersistentState {
+    static constexpr int kVersion = 1;
+    std::string boot_id;
+    std::optional<std::string> journal_cursor;
+    nlohmann::json health = nlohmann::json::object();
+};
+
+class StateStore {
+public:
+    explicit StateStore(std::filesystem::path file) : file_(std::move(file)) {}
+
+    // nullopt when there is no usable state (none yet, or corrupt/foreign: then set aside as
+    // state.json.corrupt-<unix time> with a log line saying why).
+    std::optional<PersistentState> load();
+    // Writes when the content differs from the last load/save; returns an error message on failure.
+    std::optional<std::string> save(const PersistentState& state);
+
+    const std::filesystem::path& file() const { return file_; }
+
+private:
+    std::filesystem::path file_;
+    std::string last_written_;
+};
+
+} // namespace nicd
