@@ -16,6 +16,7 @@
 
 #include <malloc.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <ctime>
@@ -30,6 +31,7 @@ DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config)
 {
     plugins_ = std::make_unique<PluginManager>(paths_, startup_config_);
     collector_ = std::make_unique<Collector>(paths_, *plugins_);
+    collector_->setDriverTimeout(std::chrono::milliseconds(config_.health.driver_timeout_ms));
     health_ = std::make_unique<health::HealthEngine>(config_);
     restoreState();
 }
@@ -348,6 +350,9 @@ void DaemonApp::reload()
         log::warn({}, "PluginDirectory changed: takes effect after a restart");
     config_ = std::move(*fresh);
     health_->setConfig(config_);
+    worker_->submit([this, t = std::chrono::milliseconds(config_.health.driver_timeout_ms)] {
+        collector_->setDriverTimeout(t);
+    });
     if (cycle_timer_)
         cycle_timer_->setInterval(uint64_t{config_.daemon.poll_interval_ms} * 1000);
     log::info({}, "configuration reloaded");

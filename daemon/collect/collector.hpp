@@ -8,7 +8,10 @@
 #include "inventory/inventory_reader.hpp"
 #include "model/snapshot.hpp"
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <map>
 #include <string>
 
@@ -25,8 +28,13 @@ public:
     Snapshot collect(bool read_pma);
     // The next cycle re-walks the whole sysfs tree (after link or device events, or a reload).
     void rediscover() { inventory_.invalidate(); }
+    // How long one device's driver reads may take before it counts as unresponsive.
+    void setDriverTimeout(std::chrono::milliseconds t) { driver_timeout_ = t; }
 
 private:
+    void readPma(const Device& dev, DeviceSamples& ds);
+    void pollPlugins(const Inventory& inventory, std::vector<DeviceSamples>& all);
+
     HostPaths paths_;
     PluginManager& plugins_;
     InventoryReader inventory_;
@@ -37,6 +45,11 @@ private:
     };
     std::map<std::string, PmaRead> last_pma_; // by ibdev
     uint64_t cycles_ = 0;
+    std::chrono::milliseconds driver_timeout_{2000};
+    std::map<std::string, std::shared_ptr<std::atomic<bool>>> pma_stuck_; // ibdev -> read returned yet?
+    std::shared_ptr<std::atomic<bool>> plugin_stuck_;                     // a plugin call left behind
+    std::string plugin_stuck_device_;
+    std::map<std::string, std::string> assignment_; // ibdev -> plugin, from the last assign()
     uint64_t read_errors_total_ = 0;
 };
 

@@ -236,6 +236,26 @@ void HealthEngine::evaluateCounters(const Snapshot& snap, double now_mono, doubl
     }
 }
 
+// A driver that does not answer: a read through it missed its deadline, or every read of the
+// device failed for DriverFailCycles cycles in a row.
+void HealthEngine::evaluateDrivers(const Snapshot& snap, double now_real, std::vector<Event>& out)
+{
+    for (const auto& ds : snap.samples) {
+        Key key{ds.ibdev, 0, "driver_unresponsive"};
+        auto& failing = failing_cycles_[ds.ibdev];
+        failing = ds.samples.empty() && !ds.errors.empty() ? failing + 1 : 0;
+        std::string why = ds.unresponsive;
+        if (why.empty() && failing >= config_.health.driver_fail_cycles)
+            why = fmt::format("every read failed for {} cycles (last: {})", failing, ds.errors.front().message);
+        if (!why.empty())
+            raise({"driver_unresponsive", ConditionSeverity::Fatal, ds.ibdev, 0, "the driver does not answer: " + why,
+                   "drain the node; reset the NIC (or reboot); replace it if it recurs", 0, 0},
+                  now_real, out);
+        else
+            recover(key, "the driver answers again", now_real, out);
+    }
+}
+
 void HealthEngine::evaluateDevices(const Snapshot& snap, double now_real, std::set<Key>& seen, std::vector<Event>& out)
 {
     std::set<std::string> present;
@@ -261,6 +281,7 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
     evaluateDevices(snap, now_real, seen, out);
     evaluateLinks(snap, now_mono, now_real, seen, out);
     evaluateCounters(snap, now_mono, now_real, seen, out);
+    evaluateDrivers(snap, now_real, out);
     // Link conditions whose cause is gone (a port that no longer exists, flapping that aged out).
     for (auto it = active_.begin(); it != active_.end();) {
         const auto& code = std::get<2>(it->first);

@@ -78,6 +78,7 @@ private:
                        std::vector<Event>& out);
     void evaluateCounters(const Snapshot& snap, double now_mono, double now_real, std::set<Key>& seen,
                           std::vector<Event>& out);
+    void evaluateDrivers(const Snapshot& snap, double now_real, std::vector<Event>& out);
     void evaluateDevices(const Snapshot& snap, double now_real, std::set<Key>& seen, std::vector<Event>& out);
     void publish(Snapshot& snap) const;
     void record(Event e, std::vector<Event>& out);
@@ -91,6 +92,7 @@ private:
     std::map<Key, std::deque<double>> kernel_hits_; // monotonic times of recent hits
     std::map<Key, double> kernel_expiry_;           // monotonic; absent = holds until cleared
     uint64_t kernel_unmapped_ = 0;
+    std::map<std::string, uint32_t> failing_cycles_; // ibdev -> cycles in a row with every read failing
     std::map<std::pair<std::string, std::string>, uint64_t> kernel_counts_;
     std::deque<Event> events_;
     std::map<std::string, uint64_t> events_total_;

@@ -33,6 +33,7 @@ struct DeviceSamples {
                                      // between PMA reads, so rates must use this time)
     std::vector<Sample> samples;
     std::vector<ReadError> errors;
+    std::string unresponsive; // set when a read through the driver did not return in time
 };
 
 } // namespace nicd

@@ -210,3 +210,28 @@ TEST_F(DaemonTest, LifecycleUnderTheServiceManager)
     EXPECT_EQ(d.wait(5s), 0);
     EXPECT_NE(notify.drain().find("STOPPING=1"), std::string::npos);
 }
+
+TEST_F(DaemonTest, AWedgedDriverIsCaughtWithoutStallingTheDaemon)
+{
+    writeConfig("[health]\nDriverTimeoutMs=200\n");
+    test::Process d(nicd({}), {}, dir_ / "nicd.log");
+    ASSERT_TRUE(test::waitFor([&] { return fs::exists(textfile()); }, 10s)) << test::readFile(dir_ / "nicd.log");
+    sim::stall(root_, "mlx5_1"); // counters/ reads now block like a firmware that stopped answering
+    const std::string cond = "nicd_condition_active{device=\"mlx5_1\",port=\"0\",code=\"driver_unresponsive\"";
+    ASSERT_TRUE(test::waitFor([&] { return test::readFile(textfile()).find(cond) != std::string::npos; }, 10s))
+        << test::readFile(dir_ / "nicd.log");
+    // The daemon keeps collecting the other devices.
+    sim::linkDown(root_, "mlx5_2");
+    EXPECT_TRUE(test::waitFor(
+        [&] {
+            return test::readFile(textfile()).find("nicd_port_state{device=\"mlx5_2\",port=\"1\"} 1") !=
+                   std::string::npos;
+        },
+        5s));
+    EXPECT_NE(test::readFile(dir_ / "nicd.log").find("did not return within 200 ms"), std::string::npos);
+    sim::unstall(root_, "mlx5_1"); // the firmware answers again
+    EXPECT_TRUE(test::waitFor([&] { return test::readFile(textfile()).find(cond) == std::string::npos; }, 10s))
+        << test::readFile(dir_ / "nicd.log");
+    d.signal(SIGTERM);
+    EXPECT_EQ(d.wait(5s), 0);
+}

@@ -375,3 +375,29 @@ TEST_F(HealthTest, SoftLockupIsFatalForEveryMlx5Device)
     EXPECT_EQ(ev[0].code, "kernel.driver_soft_lockup");
     EXPECT_EQ(ev[0].severity, ConditionSeverity::Fatal);
 }
+
+TEST_F(HealthTest, DriverUnresponsiveOnAMissedDeadlineOrRepeatedTotalFailure)
+{
+    auto base = [] {
+        Snapshot s;
+        s.inventory.devices = {device("mlx5_0", 4)};
+        s.samples.push_back({});
+        s.samples.back().ibdev = "mlx5_0";
+        return s;
+    };
+    auto late = base();
+    late.samples[0].unresponsive = "reading counters did not return within 2000 ms";
+    auto s = at(0, late);
+    ASSERT_TRUE(find(s, "driver_unresponsive"));
+    EXPECT_EQ(find(s, "driver_unresponsive")->severity, ConditionSeverity::Fatal);
+    s = at(5, base());
+    EXPECT_FALSE(find(s, "driver_unresponsive"));
+    auto failing = base();
+    failing.samples[0].errors.push_back({"mlx5_0", 1, "x", "Input/output error"});
+    at(10, failing);
+    s = at(15, failing);
+    EXPECT_FALSE(find(s, "driver_unresponsive")) << "two failed cycles are not yet three";
+    s = at(20, failing);
+    ASSERT_TRUE(find(s, "driver_unresponsive"));
+    EXPECT_NE(find(s, "driver_unresponsive")->message.find("every read failed for 3 cycles"), std::string::npos);
+}

@@ -3,7 +3,9 @@
 #include "sim.hpp"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -131,6 +133,14 @@ void unstall(const fs::path& root, const std::string& dev)
     if (!d.stalled)
         throw SimError(dev + " is not stalled");
     for (const auto& [rel, v] : st.stalled_values[dev]) {
+        // Answer a reader blocked on the FIFO (as a firmware that finally replies), then put
+        // the regular file back.
+        int fd = ::open((root / rel).c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0) {
+            auto text = std::to_string(v) + "\n";
+            (void)!::write(fd, text.data(), text.size());
+            ::close(fd);
+        }
         fs::remove(root / rel);
         writeNumber(root / rel, v);
     }
