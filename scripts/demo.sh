@@ -65,8 +65,24 @@ grep -E '^nicd_port_health\{device="mlx5_0"' "$textfile" || true
 echo "active conditions:"
 grep -E '^nicd_condition_active' "$textfile" || true
 
-bold "5. nicd's log"
+bold "5. Fault: mlx5_1's firmware stops answering (a command timeout in the kernel log)"
+boot=$(tr -d '-' <"$root/proc/sys/kernel/random/boot_id")
+jdir=$root/var/log/journal/0123456789abcdef0123456789abcdef
+mkdir -p "$jdir"
+printf '__REALTIME_TIMESTAMP=%s\n__MONOTONIC_TIMESTAMP=%s\n_BOOT_ID=%s\n_TRANSPORT=kernel\n_MACHINE_ID=0123456789abcdef0123456789abcdef\nPRIORITY=3\nMESSAGE=mlx5_core 0000:3b:00.0: wait_func:1132:(pid 4242): QUERY_VPORT_COUNTER(0x770) timeout. Will cause a leak of a command resource\n\n' \
+    "$(date +%s%6N)" "$(awk '{printf "%d", $1 * 1000000}' /proc/uptime)" "$boot" >"$work/kernel.export"
+/lib/systemd/systemd-journal-remote --output="$jdir/demo.journal" "$work/kernel.export" 2>/dev/null
+wait_cycles 2
+grep -E '^nicd_(kernel_errors_total|device_health)\{device="mlx5_1"' "$textfile" || true
+grep -E '^nicd_condition_active\{device="mlx5_1"' "$textfile" || true
+
+bold "6. One more cycle, as an operator would run it: nicd --once (state carries over)"
+kill "${pids[1]}" 2>/dev/null; wait "${pids[1]}" 2>/dev/null || true
+"$nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --once --log-level error
+
+bold "7. nicd's log"
 cat "$work/nicd.log"
 echo
-echo "demo done: nicd saw mlx5_2 go down (fatal) and mlx5_0's symbol errors climb past the IBTA BER"
-echo "(degraded); the never-cabled mlx5_6 is reported, fatal only while all its peers are up."
+echo "demo done: nicd saw mlx5_2 go down (fatal), mlx5_0's symbol errors climb past the IBTA BER"
+echo "(degraded) and mlx5_1's firmware command timeout in the kernel log (fatal); the never-cabled"
+echo "mlx5_6 is reported, fatal only while all its peers are up."

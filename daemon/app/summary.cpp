@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace nicd {
 
 namespace {
@@ -65,14 +67,20 @@ std::string onceReport(const Snapshot& snap)
                     "ROLE", "PLUGIN", "PORT", "STATE", "PHYS", "LINK", "NETDEV", "OPER", "HEALTH");
     for (const auto& d : snap.inventory.devices) {
         for (const auto& p : d.ports) {
+            // The row shows the worse of the port's and its device's health (a firmware error
+            // is the device's, and every port suffers it).
             auto h = snap.health.ports.find({d.ibdev, p.num});
+            auto dh = snap.health.devices.find(d.ibdev);
+            std::string health = "-";
+            if (h != snap.health.ports.end())
+                health = toString(dh != snap.health.devices.end() ? std::max(h->second, dh->second) : h->second);
             out += fmt::format("{:<14} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {:<5} {}\n",
                                d.ibdev, toString(d.role), d.plugin.empty() ? "-" : d.plugin, p.num,
                                p.state_name.empty() ? "?" : p.state_name,
                                p.phys_state_name.empty() ? "?" : p.phys_state_name,
                                p.link_layer.empty() ? "?" : p.link_layer, join(p.netdevs),
                                netdevOper(snap, p),
-                               h == snap.health.ports.end() ? "-" : toString(h->second));
+                               health);
         }
         if (d.ports.empty())
             out += fmt::format("{:<14} {:<11} {:<7} (no ports)\n", d.ibdev, toString(d.role),

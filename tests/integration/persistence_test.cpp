@@ -133,3 +133,17 @@ TEST_F(PersistenceTest, ACorruptStateFileIsSetAsideNotFatal)
     auto state = nlohmann::json::parse(test::readFile(root_ / "var/lib/nicd/state.json"), nullptr, false);
     EXPECT_FALSE(state.is_discarded()) << "a fresh state file was written";
 }
+
+TEST_F(PersistenceTest, ADeviceMissingAfterARestartIsCaught)
+{
+    once();
+    sim::remove(root_, "mlx5_3");
+    once();
+    EXPECT_NE(textfile().find("nicd_condition_active{device=\"mlx5_3\",port=\"0\",code=\"device_missing\","
+                              "severity=\"fatal\"} 1"),
+              std::string::npos);
+    EXPECT_NE(textfile().find("nicd_device_health{device=\"mlx5_3\"} 2"), std::string::npos);
+    sim::restore(root_, "mlx5_3");
+    once();
+    EXPECT_EQ(textfile().find("code=\"device_missing\""), std::string::npos);
+}
