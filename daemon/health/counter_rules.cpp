@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <fnmatch.h>
+
 namespace nicd::health {
 
 const std::vector<CounterRule>& defaultCounterRules()
@@ -29,6 +31,15 @@ const std::vector<CounterRule>& defaultCounterRules()
         // mlx5 out_of_buffer: packets dropped because no receive WQE was posted.
         {"out_of_buffer", 100, 1, S::Degraded, "packets are dropped for lack of receive buffers",
          "the host is not keeping up: check CPU load and NUMA affinity of the workload"},
+        // PFC pause storms (ethtool, per priority). One pause frame stops a 400G port for up to
+        // 65535 x 512 bit times = 84 us, so ~12,000 frames/s pause it all the time; 5,000/s
+        // sustained over a minute means the lossless class spends a large share of time stopped.
+        {"rx_prio*_pause", 300000, 60, S::Degraded,
+         "the switch keeps pausing this port (PFC pause storm from the fabric)",
+         "find the congested or stuck receiver downstream; check the switch's PFC watchdog"},
+        {"tx_prio*_pause", 300000, 60, S::Degraded, "this port keeps pausing the switch (PFC pause storm)",
+         "the host cannot drain its receive queues: check the workload, CPU and PCIe; a stuck NIC can "
+         "pause the whole fabric"},
     };
     return rules;
 }
@@ -54,8 +65,11 @@ std::optional<CounterRule> ruleFor(const std::string& counter, const std::string
 {
     std::optional<CounterRule> rule;
     for (const auto& r : defaultCounterRules())
-        if (r.counter == counter)
+        if (r.counter == counter || (r.counter.find('*') != std::string::npos &&
+                                     fnmatch(r.counter.c_str(), counter.c_str(), 0) == 0)) {
             rule = r;
+            rule->counter = counter;
+        }
     bool enabled = true;
     for (const std::string& key : {counter, counter + "/" + device}) {
         auto it = config.counter_rules.find(key);

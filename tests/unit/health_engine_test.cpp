@@ -401,3 +401,24 @@ TEST_F(HealthTest, DriverUnresponsiveOnAMissedDeadlineOrRepeatedTotalFailure)
     ASSERT_TRUE(find(s, "driver_unresponsive"));
     EXPECT_NE(find(s, "driver_unresponsive")->message.find("every read failed for 3 cycles"), std::string::npos);
 }
+
+TEST_F(HealthTest, PfcPauseStormOnAnyPriority)
+{
+    auto up = [] { return std::vector<Device>{device("mlx5_0", 4)}; };
+    auto pause = [&](double t, uint64_t v) {
+        auto s = snap(up());
+        s.samples.push_back({});
+        s.samples.back().ibdev = "mlx5_0";
+        s.samples.back().samples.push_back({"ethtool", 1, "ens1f0np0", "rx_prio3_pause", v, SampleKind::Counter});
+        return at(t, s);
+    };
+    pause(0, 0);
+    auto s = pause(5, 10000); // 2,000/s: busy, not a storm
+    EXPECT_FALSE(find(s, "counter.rx_prio3_pause.ens1f0np0"));
+    s = pause(65, 10000 + 60 * 8000); // 8,000/s for a minute
+    ASSERT_TRUE(find(s, "counter.rx_prio3_pause.ens1f0np0"));
+    EXPECT_NE(find(s, "counter.rx_prio3_pause.ens1f0np0")->message.find("more than 300000 per minute"), std::string::npos)
+        << find(s, "counter.rx_prio3_pause.ens1f0np0")->message;
+    EXPECT_TRUE(ruleFor("tx_prio0_pause", "mlx5_0", Config{}));
+    EXPECT_FALSE(ruleFor("rx_prio3_pause_duration", "mlx5_0", Config{}));
+}
