@@ -18,10 +18,10 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <utility>
-#include <cstdio>
 
 namespace nicd {
 
@@ -43,7 +43,10 @@ double realtimeNow()
     clock_gettime(CLOCK_REALTIME, &ts);
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
-double monotonicNow() { return static_cast<double>(EventLoop::nowMonotonicUsec()) / 1e6; }
+double monotonicNow()
+{
+    return static_cast<double>(EventLoop::nowMonotonicUsec()) / 1e6;
+}
 } // namespace
 
 // Within one boot, nicd carries on where it stopped: counter baselines, conditions, the journal
@@ -51,7 +54,8 @@ double monotonicNow() { return static_cast<double>(EventLoop::nowMonotonicUsec()
 void DaemonApp::restoreState()
 {
     boot_id_ = readBootId(paths_.host("/proc/sys/kernel/random/boot_id"));
-    state_ = std::make_unique<StateStore>(paths_.host(config_.daemon.state_directory) / "state.json");
+    state_ =
+        std::make_unique<StateStore>(paths_.host(config_.daemon.state_directory) / "state.json");
     auto saved = state_->load();
     if (saved && saved->boot_id == boot_id_) {
         try {
@@ -60,10 +64,12 @@ void DaemonApp::restoreState()
             log::info({}, "state restored from {}", state_->file().string());
             return;
         } catch (const std::exception& e) {
-            log::error({}, "state in {} is unusable ({}); starting afresh", state_->file().string(), e.what());
+            log::error({}, "state in {} is unusable ({}); starting afresh", state_->file().string(),
+                       e.what());
         }
     }
-    health_->baseline(saved ? "new boot " + boot_id_ + " (the saved state was for boot " + saved->boot_id + ")"
+    health_->baseline(saved ? "new boot " + boot_id_ + " (the saved state was for boot " +
+                                  saved->boot_id + ")"
                             : "no saved state in " + state_->file().string(),
                       realtimeNow());
 }
@@ -147,7 +153,8 @@ void DaemonApp::drainJournal()
 
 void DaemonApp::judge(Snapshot& snap)
 {
-    health_->evaluate(snap, static_cast<double>(EventLoop::nowMonotonicUsec()) / 1e6, snap.timestamp_seconds);
+    health_->evaluate(snap, static_cast<double>(EventLoop::nowMonotonicUsec()) / 1e6,
+                      snap.timestamp_seconds);
 }
 
 DaemonApp::~DaemonApp()
@@ -216,9 +223,11 @@ int DaemonApp::runDaemon()
     worker_ = std::make_unique<Worker>();
 
     try {
-        links_ = std::make_unique<netlink::LinkMonitor>(*loop_, [this](const netlink::LinkEvent& ev) { onLinkEvent(ev); });
+        links_ = std::make_unique<netlink::LinkMonitor>(
+            *loop_, [this](const netlink::LinkEvent& ev) { onLinkEvent(ev); });
     } catch (const std::exception& e) {
-        log::warn({}, "no rtnetlink link events ({}); netdev state is polled every cycle instead", e.what());
+        log::warn({}, "no rtnetlink link events ({}); netdev state is polled every cycle instead",
+                  e.what());
     }
     worker_->submit([this] { loadPlugins(); });
     openJournal();

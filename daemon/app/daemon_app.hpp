@@ -6,18 +6,17 @@
 #include "app/options.hpp"
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
+#include "health/soft_lockup.hpp"
 #include "loop/event_loop.hpp"
 #include "model/snapshot.hpp"
-#include "health/soft_lockup.hpp"
 #include "netlink/link_message.hpp"
 
 #include <nicd/plugin/plugin.h>
 
-#include <map>
-#include <optional>
-
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 
 namespace nicd {
 
@@ -69,8 +68,8 @@ private:
     Config config_;
     const Config startup_config_; // what plugins were loaded with; never changes (worker reads it)
     HostPaths paths_;
-    std::unique_ptr<PluginManager> plugins_; // used on the worker thread only
-    std::unique_ptr<Collector> collector_;   // used on the worker thread only
+    std::unique_ptr<PluginManager> plugins_;       // used on the worker thread only
+    std::unique_ptr<Collector> collector_;         // used on the worker thread only
     std::unique_ptr<health::HealthEngine> health_; // loop thread
     std::unique_ptr<EventLoop> loop_;
     std::unique_ptr<Worker> worker_;
@@ -82,8 +81,8 @@ private:
     std::optional<std::string> journal_cursor_;
     std::unique_ptr<KernelJournal> journal_;
     EventSource journal_source_;
-    health::SoftLockupDetector lockups_;             // loop thread: lines arrive in order
-    std::vector<KernelFindings> pending_kernel_;      // found before the first snapshot
+    health::SoftLockupDetector lockups_;         // loop thread: lines arrive in order
+    std::vector<KernelFindings> pending_kernel_; // found before the first snapshot
     EventLoop::Timer* cycle_timer_ = nullptr;
     bool cycle_running_ = false;
     bool collector_rediscover_ = false; // a link changed: re-walk sysfs next cycle

@@ -73,22 +73,23 @@ std::string onceReport(const Snapshot& snap)
             auto dh = snap.health.devices.find(d.ibdev);
             std::string health = "-";
             if (h != snap.health.ports.end())
-                health = toString(dh != snap.health.devices.end() ? std::max(h->second, dh->second) : h->second);
+                health = toString(dh != snap.health.devices.end() ? std::max(h->second, dh->second)
+                                                                  : h->second);
             out += fmt::format("{:<14} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {:<5} {}\n",
                                d.ibdev, toString(d.role), d.plugin.empty() ? "-" : d.plugin, p.num,
                                p.state_name.empty() ? "?" : p.state_name,
                                p.phys_state_name.empty() ? "?" : p.phys_state_name,
                                p.link_layer.empty() ? "?" : p.link_layer, join(p.netdevs),
-                               netdevOper(snap, p),
-                               health);
+                               netdevOper(snap, p), health);
         }
         if (d.ports.empty())
             out += fmt::format("{:<14} {:<11} {:<7} (no ports)\n", d.ibdev, toString(d.role),
                                d.plugin.empty() ? "-" : d.plugin);
     }
     for (const auto& c : snap.health.conditions)
-        out += fmt::format("{} {}{}: {} [{}] -> {}\n", toString(c.severity), c.device,
-                           c.port ? fmt::format(" port {}", c.port) : "", c.message, c.code, c.action);
+        out +=
+            fmt::format("{} {}{}: {} [{}] -> {}\n", toString(c.severity), c.device,
+                        c.port ? fmt::format(" port {}", c.port) : "", c.message, c.code, c.action);
     for (const auto& p : snap.plugins) {
         out += fmt::format("plugin {}: {}", p.name, toString(p.state));
         if (!p.version.empty())

@@ -1,7 +1,7 @@
 #include "collect/collector.hpp"
 
-#include "inventory/netdev_state.hpp"
 #include "collect/deadline.hpp"
+#include "inventory/netdev_state.hpp"
 #include "log/log.hpp"
 #include "loop/event_loop.hpp"
 #include "plugins/plugin_manager.hpp"
@@ -35,7 +35,8 @@ void Collector::readPma(const Device& dev, DeviceSamples& ds)
     auto stuck = pma_stuck_.find(dev.ibdev);
     if (stuck != pma_stuck_.end()) {
         if (!stuck->second->load()) {
-            ds.unresponsive = "a read of " + dev.sysfs_path + "/ports/*/counters has not returned yet";
+            ds.unresponsive =
+                "a read of " + dev.sysfs_path + "/ports/*/counters has not returned yet";
             return;
         }
         pma_stuck_.erase(stuck);
@@ -57,8 +58,8 @@ void Collector::readPma(const Device& dev, DeviceSamples& ds)
         return;
     }
     pma_stuck_[dev.ibdev] = finished;
-    ds.unresponsive = fmt::format("reading {}/ports/*/counters did not return within {} ms", dev.sysfs_path,
-                                  driver_timeout_.count());
+    ds.unresponsive = fmt::format("reading {}/ports/*/counters did not return within {} ms",
+                                  dev.sysfs_path, driver_timeout_.count());
     log::error({.device = dev.ibdev}, "{}: {}", dev.ibdev, ds.unresponsive);
 }
 
@@ -83,12 +84,13 @@ void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSample
             continue;
         auto result = std::make_shared<DeviceSamples>();
         auto finished = std::make_shared<std::atomic<bool>>(false);
-        bool in_time = runWithDeadline([this, dev, result] { plugins_.poll(dev, *result); }, driver_timeout_, finished);
+        bool in_time = runWithDeadline([this, dev, result] { plugins_.poll(dev, *result); },
+                                       driver_timeout_, finished);
         if (!in_time) {
             plugin_stuck_ = finished;
             plugin_stuck_device_ = dev.ibdev;
-            all[i].unresponsive = fmt::format("plugin {} reading {} did not return within {} ms", dev.plugin, dev.ibdev,
-                                              driver_timeout_.count());
+            all[i].unresponsive = fmt::format("plugin {} reading {} did not return within {} ms",
+                                              dev.plugin, dev.ibdev, driver_timeout_.count());
             log::error({.device = dev.ibdev, .plugin = dev.plugin}, "{}", all[i].unresponsive);
             return;
         }

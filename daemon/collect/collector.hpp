@@ -11,8 +11,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <memory>
 #include <map>
+#include <memory>
 #include <string>
 
 namespace nicd {
@@ -46,8 +46,9 @@ private:
     std::map<std::string, PmaRead> last_pma_; // by ibdev
     uint64_t cycles_ = 0;
     std::chrono::milliseconds driver_timeout_{2000};
-    std::map<std::string, std::shared_ptr<std::atomic<bool>>> pma_stuck_; // ibdev -> read returned yet?
-    std::shared_ptr<std::atomic<bool>> plugin_stuck_;                     // a plugin call left behind
+    std::map<std::string, std::shared_ptr<std::atomic<bool>>>
+        pma_stuck_;                                   // ibdev -> read returned yet?
+    std::shared_ptr<std::atomic<bool>> plugin_stuck_; // a plugin call left behind
     std::string plugin_stuck_device_;
     std::map<std::string, std::string> assignment_; // ibdev -> plugin, from the last assign()
     uint64_t read_errors_total_ = 0;

@@ -67,7 +67,7 @@ enum class RuleSeverity : uint8_t { NonFatal, Fatal };
 // section without device, then to the built-in default rule for that counter.
 struct CounterRuleConfig {
     std::optional<bool> enable;
-    std::optional<uint64_t> delta;         // Delta=N: breach when it grows by more than N within 10 minutes
+    std::optional<uint64_t> delta; // Delta=N: breach when it grows by more than N within 10 minutes
     std::optional<double> rate_per_second; // Rate=N/s|N/min|N/h, stored per second
     std::optional<RuleSeverity> severity;  // Severity=fatal|non-fatal
 };

@@ -1,7 +1,6 @@
 #include "health/counter_rules.hpp"
 
 #include <fmt/format.h>
-
 #include <fnmatch.h>
 
 namespace nicd::health {
@@ -13,15 +12,18 @@ const std::vector<CounterRule>& defaultCounterRules()
         {"link_downed", 0, kAnyIncreaseWindowSec, S::Fatal, "the link went down",
          "check the cable, transceiver and switch port"},
         {"excessive_buffer_overrun_errors", 0, kAnyIncreaseWindowSec, S::Fatal,
-         "receive buffer overruns (flow control is not holding)", "check PFC and buffer settings on NIC and switch"},
-        {"local_link_integrity_errors", 0, kAnyIncreaseWindowSec, S::Fatal, "the link's physical errors passed the integrity limit",
+         "receive buffer overruns (flow control is not holding)",
+         "check PFC and buffer settings on NIC and switch"},
+        {"local_link_integrity_errors", 0, kAnyIncreaseWindowSec, S::Fatal,
+         "the link's physical errors passed the integrity limit",
          "replace the cable or transceiver"},
         {"rnr_nak_retry_err", 0, kAnyIncreaseWindowSec, S::Fatal, "RNR NAK retries were exhausted",
          "a receiver stopped posting buffers: check the workload and the peer's health"},
         // IBTA: BER 1e-12 at 100+ Gb/s is about 120 symbol errors per hour.
         {"symbol_error", 120, 3600, S::Degraded, "symbol errors exceed the IBTA BER of 1e-12",
          "reseat or replace the cable or transceiver"},
-        {"link_error_recovery", 5, 60, S::Degraded, "the link keeps retraining", "check the cable and switch port"},
+        {"link_error_recovery", 5, 60, S::Degraded, "the link keeps retraining",
+         "check the cable and switch port"},
         {"port_rcv_errors", 10, 1, S::Degraded, "packets are received with errors",
          "check the cable, transceiver and switch port"},
         {"roce_slow_restart", 10, 1, S::Degraded, "RoCE retransmissions fall back to slow restart",
@@ -37,8 +39,10 @@ const std::vector<CounterRule>& defaultCounterRules()
         {"rx_prio*_pause", 300000, 60, S::Degraded,
          "the switch keeps pausing this port (PFC pause storm from the fabric)",
          "find the congested or stuck receiver downstream; check the switch's PFC watchdog"},
-        {"tx_prio*_pause", 300000, 60, S::Degraded, "this port keeps pausing the switch (PFC pause storm)",
-         "the host cannot drain its receive queues: check the workload, CPU and PCIe; a stuck NIC can "
+        {"tx_prio*_pause", 300000, 60, S::Degraded,
+         "this port keeps pausing the switch (PFC pause storm)",
+         "the host cannot drain its receive queues: check the workload, CPU and PCIe; a stuck NIC "
+         "can "
          "pause the whole fabric"},
     };
     return rules;
@@ -57,11 +61,13 @@ void overlay(CounterRule& rule, const CounterRuleConfig& c)
         rule.threshold = r * rule.window_sec;
     }
     if (c.severity)
-        rule.severity = *c.severity == RuleSeverity::Fatal ? ConditionSeverity::Fatal : ConditionSeverity::Degraded;
+        rule.severity = *c.severity == RuleSeverity::Fatal ? ConditionSeverity::Fatal
+                                                           : ConditionSeverity::Degraded;
 }
 } // namespace
 
-std::optional<CounterRule> ruleFor(const std::string& counter, const std::string& device, const Config& config)
+std::optional<CounterRule> ruleFor(const std::string& counter, const std::string& device,
+                                   const Config& config)
 {
     std::optional<CounterRule> rule;
     for (const auto& r : defaultCounterRules())
@@ -76,8 +82,12 @@ std::optional<CounterRule> ruleFor(const std::string& counter, const std::string
         if (it == config.counter_rules.end())
             continue;
         if (!rule)
-            rule = CounterRule{counter, 0, kAnyIncreaseWindowSec, ConditionSeverity::Degraded,
-                               counter + " grows", "see the counter's documentation"};
+            rule = CounterRule{counter,
+                               0,
+                               kAnyIncreaseWindowSec,
+                               ConditionSeverity::Degraded,
+                               counter + " grows",
+                               "see the counter's documentation"};
         overlay(*rule, it->second);
         if (it->second.enable)
             enabled = *it->second.enable;
@@ -101,7 +111,9 @@ std::string describeThreshold(const CounterRule& rule)
 {
     if (rule.threshold == 0)
         return "any increase";
-    const char* unit = rule.window_sec >= 3600 ? "hour" : rule.window_sec >= 60 ? "minute" : "second";
+    const char* unit = rule.window_sec >= 3600 ? "hour"
+                       : rule.window_sec >= 60 ? "minute"
+                                               : "second";
     double per = rule.window_sec >= 3600 ? rule.threshold * 3600 / rule.window_sec
                  : rule.window_sec >= 60 ? rule.threshold * 60 / rule.window_sec
                                          : rule.threshold / rule.window_sec;

@@ -21,7 +21,7 @@ namespace nicd::health {
 
 struct CounterRule {
     std::string counter;
-    double threshold = 0;  // growth allowed within the window
+    double threshold = 0; // growth allowed within the window
     double window_sec = 600;
     ConditionSeverity severity = ConditionSeverity::Degraded;
     std::string meaning; // what the counter says, for the message
@@ -34,7 +34,8 @@ const std::vector<CounterRule>& defaultCounterRules();
 
 // The rule for `counter` on `device`: the default, then [counter:NAME], then
 // [counter:NAME/DEVICE]. nullopt when there is none or it is disabled.
-std::optional<CounterRule> ruleFor(const std::string& counter, const std::string& device, const Config& config);
+std::optional<CounterRule> ruleFor(const std::string& counter, const std::string& device,
+                                   const Config& config);
 
 // The growth of a counter between two reads. A value below the last one is either a 32-bit wrap
 // (the last value was in the top half of the 32-bit range and the new one in the bottom half) or

@@ -9,11 +9,15 @@
 namespace nicd::health {
 
 namespace {
-bool portUp(const Port& p) { return p.state && *p.state == 4; }
+bool portUp(const Port& p)
+{
+    return p.state && *p.state == 4;
+}
 
 std::string portStateText(const Port& p)
 {
-    return fmt::format("state {}, physical state {}", p.state_name.empty() ? "unknown" : p.state_name,
+    return fmt::format("state {}, physical state {}",
+                       p.state_name.empty() ? "unknown" : p.state_name,
                        p.phys_state_name.empty() ? "unknown" : p.phys_state_name);
 }
 } // namespace
@@ -46,14 +50,16 @@ void HealthEngine::raise(Condition c, double now_real, std::vector<Event>& out)
     const auto& a = active_.at(key);
     auto fields = log::Fields{.device = a.device, .port = a.port};
     if (a.severity == ConditionSeverity::Info)
-        log::info(fields, "{}{}: {}", a.device, a.port ? fmt::format(" port {}", a.port) : "", a.message);
+        log::info(fields, "{}{}: {}", a.device, a.port ? fmt::format(" port {}", a.port) : "",
+                  a.message);
     else
         log::warn(fields, "{} {}{}: {} ({}); {}", toString(a.severity), a.device,
                   a.port ? fmt::format(" port {}", a.port) : "", a.message, a.code, a.action);
     record({0, now_real, EventKind::Raised, a.severity, a.device, a.port, a.code, a.message}, out);
 }
 
-void HealthEngine::recover(const Key& key, const std::string& why, double now_real, std::vector<Event>& out)
+void HealthEngine::recover(const Key& key, const std::string& why, double now_real,
+                           std::vector<Event>& out)
 {
     auto it = active_.find(key);
     if (it == active_.end())
@@ -71,8 +77,8 @@ bool HealthEngine::clear(const std::string& device, const std::string& code, dou
     bool any = false;
     for (auto it = active_.begin(); it != active_.end();) {
         if (it->second.device == device && it->second.code == code) {
-            record({0, now_real, EventKind::Cleared, it->second.severity, device, it->second.port, code,
-                    "cleared by an operator"},
+            record({0, now_real, EventKind::Cleared, it->second.severity, device, it->second.port,
+                    code, "cleared by an operator"},
                    ignored);
             it = active_.erase(it);
             any = true;
@@ -92,8 +98,8 @@ std::vector<Event> HealthEngine::eventsSince(uint64_t seq) const
     return out;
 }
 
-void HealthEngine::evaluateLinks(const Snapshot& snap, double now_mono, double now_real, std::set<Key>& seen,
-                                 std::vector<Event>& out)
+void HealthEngine::evaluateLinks(const Snapshot& snap, double now_mono, double now_real,
+                                 std::set<Key>& seen, std::vector<Event>& out)
 {
     const auto& devices = snap.inventory.devices;
     for (const auto& d : devices) {
@@ -104,7 +110,8 @@ void HealthEngine::evaluateLinks(const Snapshot& snap, double now_mono, double n
             bool up = portUp(p);
             if (mem.was_up && !up)
                 mem.downs.push_back(now_mono);
-            while (!mem.downs.empty() && mem.downs.front() < now_mono - config_.health.flap_window_sec)
+            while (!mem.downs.empty() &&
+                   mem.downs.front() < now_mono - config_.health.flap_window_sec)
                 mem.downs.pop_front();
             mem.was_up = up;
             if (up) {
@@ -115,7 +122,9 @@ void HealthEngine::evaluateLinks(const Snapshot& snap, double now_mono, double n
                 seen.insert({d.ibdev, p.num, "port_down"});
                 raise({"port_down", ConditionSeverity::Fatal, d.ibdev, p.num,
                        "port went down (" + portStateText(p) + ")",
-                       "check the cable, transceiver and switch port; jobs using this port are stalled", 0, 0},
+                       "check the cable, transceiver and switch port; jobs using this port are "
+                       "stalled",
+                       0, 0},
                       now_real, out);
             } else {
                 // Never up since nicd started: an uncabled or unused port is normal, unless the
@@ -135,10 +144,13 @@ void HealthEngine::evaluateLinks(const Snapshot& snap, double now_mono, double n
                         }
                 }
                 bool peers_all_up = !unused && peers > 0 && peers_up == peers;
-                auto sev = expected || peers_all_up ? ConditionSeverity::Fatal : ConditionSeverity::Info;
-                std::string why = expected        ? "; [device:" + d.ibdev + "] ExpectUp=yes"
-                                  : peers_all_up ? fmt::format("; all {} peer ports of the same model are up", peers)
-                                                 : "";
+                auto sev =
+                    expected || peers_all_up ? ConditionSeverity::Fatal : ConditionSeverity::Info;
+                std::string why =
+                    expected ? "; [device:" + d.ibdev + "] ExpectUp=yes"
+                    : peers_all_up
+                        ? fmt::format("; all {} peer ports of the same model are up", peers)
+                        : "";
                 seen.insert({d.ibdev, p.num, "port_never_up"});
                 raise({"port_never_up", sev, d.ibdev, p.num,
                        "port has not been up this boot (" + portStateText(p) + ")" + why,
@@ -161,7 +173,8 @@ void HealthEngine::evaluateLinks(const Snapshot& snap, double now_mono, double n
                     raise({std::get<2>(key), ConditionSeverity::Fatal, d.ibdev, p.num,
                            nd + " is " + it->second.operstate +
                                (it->second.carrier == false ? " (no carrier)" : ""),
-                           "check the cable and switch port; RoCE traffic on this port has stopped", 0, 0},
+                           "check the cable and switch port; RoCE traffic on this port has stopped",
+                           0, 0},
                           now_real, out);
                 }
             }
@@ -170,15 +183,16 @@ void HealthEngine::evaluateLinks(const Snapshot& snap, double now_mono, double n
                 raise({"link_flapping", ConditionSeverity::Degraded, d.ibdev, p.num,
                        fmt::format("link went down {} times within {} s", mem.downs.size(),
                                    config_.health.flap_window_sec),
-                       "replace the cable or transceiver; check the switch port's error counters", 0, 0},
+                       "replace the cable or transceiver; check the switch port's error counters",
+                       0, 0},
                       now_real, out);
             }
         }
     }
 }
 
-void HealthEngine::evaluateCounters(const Snapshot& snap, double now_mono, double now_real, std::set<Key>& seen,
-                                    std::vector<Event>& out)
+void HealthEngine::evaluateCounters(const Snapshot& snap, double now_mono, double now_real,
+                                    std::set<Key>& seen, std::vector<Event>& out)
 {
     for (const auto& ds : snap.samples) {
         for (const auto& s : ds.samples) {
@@ -188,8 +202,10 @@ void HealthEngine::evaluateCounters(const Snapshot& snap, double now_mono, doubl
             double t = s.source == std::string(kSourceIbCounters) && ds.pma_monotonic_usec
                            ? static_cast<double>(ds.pma_monotonic_usec) / 1e6
                            : now_mono;
-            std::string key = ds.ibdev + "|" + std::to_string(s.port) + "|" + s.source + "|" + s.netdev + "|" + s.name;
-            Key ckey{ds.ibdev, s.port, "counter." + s.name + (s.netdev.empty() ? "" : "." + s.netdev)};
+            std::string key = ds.ibdev + "|" + std::to_string(s.port) + "|" + s.source + "|" +
+                              s.netdev + "|" + s.name;
+            Key ckey{ds.ibdev, s.port,
+                     "counter." + s.name + (s.netdev.empty() ? "" : "." + s.netdev)};
             auto& h = counters_[key];
             if (h.last_time < 0) { // first sight: the baseline
                 h.last_value = s.value;
@@ -224,13 +240,17 @@ void HealthEngine::evaluateCounters(const Snapshot& snap, double now_mono, doubl
             if (static_cast<double>(grew) > allowed) {
                 seen.insert(ckey);
                 raise({std::get<2>(ckey), rule->severity, ds.ibdev, s.port,
-                       fmt::format("{}{} grew by {} in {:.0f} s ({}): {}", s.name, s.netdev.empty() ? "" : " on " + s.netdev,
-                                   grew, span, describeThreshold(*rule), rule->meaning),
+                       fmt::format("{}{} grew by {} in {:.0f} s ({}): {}", s.name,
+                                   s.netdev.empty() ? "" : " on " + s.netdev, grew, span,
+                                   describeThreshold(*rule), rule->meaning),
                        rule->action, 0, 0},
                       now_real, out);
             } else if (active_.contains(ckey)) {
                 seen.erase(ckey);
-                recover(ckey, fmt::format("{} back under its threshold ({})", s.name, describeThreshold(*rule)), now_real, out);
+                recover(ckey,
+                        fmt::format("{} back under its threshold ({})", s.name,
+                                    describeThreshold(*rule)),
+                        now_real, out);
             }
         }
     }
@@ -246,9 +266,11 @@ void HealthEngine::evaluateDrivers(const Snapshot& snap, double now_real, std::v
         failing = ds.samples.empty() && !ds.errors.empty() ? failing + 1 : 0;
         std::string why = ds.unresponsive;
         if (why.empty() && failing >= config_.health.driver_fail_cycles)
-            why = fmt::format("every read failed for {} cycles (last: {})", failing, ds.errors.front().message);
+            why = fmt::format("every read failed for {} cycles (last: {})", failing,
+                              ds.errors.front().message);
         if (!why.empty())
-            raise({"driver_unresponsive", ConditionSeverity::Fatal, ds.ibdev, 0, "the driver does not answer: " + why,
+            raise({"driver_unresponsive", ConditionSeverity::Fatal, ds.ibdev, 0,
+                   "the driver does not answer: " + why,
                    "drain the node; reset the NIC (or reboot); replace it if it recurs", 0, 0},
                   now_real, out);
         else
@@ -256,7 +278,8 @@ void HealthEngine::evaluateDrivers(const Snapshot& snap, double now_real, std::v
     }
 }
 
-void HealthEngine::evaluateDevices(const Snapshot& snap, double now_real, std::set<Key>& seen, std::vector<Event>& out)
+void HealthEngine::evaluateDevices(const Snapshot& snap, double now_real, std::set<Key>& seen,
+                                   std::vector<Event>& out)
 {
     std::set<std::string> present;
     for (const auto& d : snap.inventory.devices)
@@ -267,7 +290,9 @@ void HealthEngine::evaluateDevices(const Snapshot& snap, double now_real, std::s
         } else {
             seen.insert({name, 0, "device_missing"});
             raise({"device_missing", ConditionSeverity::Fatal, name, 0, "RDMA device disappeared",
-                   "check the driver (dmesg), the PCIe link and the NIC; a reset or replacement may be needed", 0, 0},
+                   "check the driver (dmesg), the PCIe link and the NIC; a reset or replacement "
+                   "may be needed",
+                   0, 0},
                   now_real, out);
         }
     }
@@ -290,7 +315,9 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
         if (link && !seen.contains(it->first)) {
             auto key = it->first;
             ++it;
-            recover(key, code == "link_flapping" ? "link stable again" : "condition no longer applies", now_real, out);
+            recover(key,
+                    code == "link_flapping" ? "link stable again" : "condition no longer applies",
+                    now_real, out);
         } else {
             ++it;
         }
@@ -299,8 +326,10 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
         if (it->second <= now_mono) {
             auto key = it->first;
             it = kernel_expiry_.erase(it);
-            recover(key, fmt::format("no repeat within KernelHoldSec={}", config_.health.kernel_hold_sec), now_real,
-                    out);
+            recover(
+                key,
+                fmt::format("no repeat within KernelHoldSec={}", config_.health.kernel_hold_sec),
+                now_real, out);
         } else {
             ++it;
         }
@@ -336,15 +365,15 @@ const Device* deviceForKernelLine(const plugin::v1::KernelLineMatch& m, const In
 }
 } // namespace
 
-std::vector<Event> HealthEngine::kernelLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv,
-                                            double now_mono, double now_real)
+std::vector<Event> HealthEngine::kernelLine(const plugin::v1::KernelLineMatch& m,
+                                            const Inventory& inv, double now_mono, double now_real)
 {
     std::vector<Event> out;
     const Device* d = deviceForKernelLine(m, inv);
     if (d == nullptr) {
         ++kernel_unmapped_;
-        log::debug({}, "kernel error {} for a device nicd does not know ({}{}), counted only", m.code,
-                   m.pci_address, m.netdev);
+        log::debug({}, "kernel error {} for a device nicd does not know ({}{}), counted only",
+                   m.code, m.pci_address, m.netdev);
         return out;
     }
     Key key{d->ibdev, 0, "kernel." + m.code};
@@ -357,25 +386,28 @@ std::vector<Event> HealthEngine::kernelLine(const plugin::v1::KernelLineMatch& m
     std::string message = m.message;
     if (!fatal && hits.size() >= config_.health.kernel_repeat_count) {
         fatal = true;
-        message += fmt::format(" ({} times within {} s)", hits.size(), config_.health.kernel_repeat_window_sec);
+        message += fmt::format(" ({} times within {} s)", hits.size(),
+                               config_.health.kernel_repeat_window_sec);
     }
     if (config_.health.kernel_hold_sec > 0)
         kernel_expiry_[key] = now_mono + config_.health.kernel_hold_sec;
     else
         kernel_expiry_.erase(key);
-    raise({std::get<2>(key), fatal ? ConditionSeverity::Fatal : ConditionSeverity::Degraded, d->ibdev, 0,
-           message + (m.netdev.empty() ? "" : " on " + m.netdev), m.action, 0, 0},
+    raise({std::get<2>(key), fatal ? ConditionSeverity::Fatal : ConditionSeverity::Degraded,
+           d->ibdev, 0, message + (m.netdev.empty() ? "" : " on " + m.netdev), m.action, 0, 0},
           now_real, out);
     return out;
 }
 
-std::vector<Event> HealthEngine::driverSoftLockup(const std::string& evidence, const Inventory& inv, double now_real)
+std::vector<Event> HealthEngine::driverSoftLockup(const std::string& evidence, const Inventory& inv,
+                                                  double now_real)
 {
     std::vector<Event> out;
     for (const auto& d : inv.devices)
         if (d.driver == "mlx5_core" && d.role != DeviceRole::VirtualFunction)
             raise({"kernel.driver_soft_lockup", ConditionSeverity::Fatal, d.ibdev, 0,
-                   "kernel soft lockup: " + evidence, "drain and reboot the node; the mlx5 driver is wedged", 0, 0},
+                   "kernel soft lockup: " + evidence,
+                   "drain and reboot the node; the mlx5 driver is wedged", 0, 0},
                   now_real, out);
     return out;
 }
@@ -430,17 +462,27 @@ nlohmann::json HealthEngine::toJson() const
     j["kernel_unmapped"] = kernel_unmapped_;
     auto& counters = j["counters"] = nlohmann::json::object();
     for (const auto& [k, h] : counters_)
-        counters[k] = {{"last_value", h.last_value}, {"last_time", h.last_time}, {"cumulative", h.cumulative},
+        counters[k] = {{"last_value", h.last_value},
+                       {"last_time", h.last_time},
+                       {"cumulative", h.cumulative},
                        {"points", h.points}};
     auto& ports = j["ports"] = nlohmann::json::array();
     for (const auto& [k, m] : ports_)
-        ports.push_back({{"device", k.first}, {"port", k.second}, {"ever_up", m.ever_up}, {"was_up", m.was_up},
+        ports.push_back({{"device", k.first},
+                         {"port", k.second},
+                         {"ever_up", m.ever_up},
+                         {"was_up", m.was_up},
                          {"downs", m.downs}});
     auto& conds = j["conditions"] = nlohmann::json::array();
     for (const auto& [k, c] : active_)
-        conds.push_back({{"code", c.code}, {"severity", static_cast<int>(c.severity)}, {"device", c.device},
-                         {"port", c.port}, {"message", c.message}, {"action", c.action},
-                         {"first_seen", c.first_seen}, {"last_seen", c.last_seen}});
+        conds.push_back({{"code", c.code},
+                         {"severity", static_cast<int>(c.severity)},
+                         {"device", c.device},
+                         {"port", c.port},
+                         {"message", c.message},
+                         {"action", c.action},
+                         {"first_seen", c.first_seen},
+                         {"last_seen", c.last_seen}});
     auto& kh = j["kernel_hits"] = nlohmann::json::array();
     for (const auto& [k, times] : kernel_hits_)
         kh.push_back({{"key", keyJson(k)}, {"times", times}});
@@ -474,7 +516,8 @@ void HealthEngine::restore(const nlohmann::json& j)
         m.ever_up = p.at("ever_up").get<bool>();
         m.was_up = p.at("was_up").get<bool>();
         m.downs = p.at("downs").get<std::deque<double>>();
-        fresh.ports_[{p.at("device").get<std::string>(), p.at("port").get<uint32_t>()}] = std::move(m);
+        fresh.ports_[{p.at("device").get<std::string>(), p.at("port").get<uint32_t>()}] =
+            std::move(m);
     }
     for (const auto& c : j.at("conditions")) {
         Condition x;
@@ -493,7 +536,8 @@ void HealthEngine::restore(const nlohmann::json& j)
     for (const auto& e : j.at("kernel_expiry"))
         fresh.kernel_expiry_[keyFrom(e.at("key"))] = e.at("at").get<double>();
     for (const auto& c : j.at("kernel_counts"))
-        fresh.kernel_counts_[{c.at(0).get<std::string>(), c.at(1).get<std::string>()}] = c.at(2).get<uint64_t>();
+        fresh.kernel_counts_[{c.at(0).get<std::string>(), c.at(1).get<std::string>()}] =
+            c.at(2).get<uint64_t>();
     *this = std::move(fresh);
 }
 
@@ -505,7 +549,8 @@ void HealthEngine::baseline(const std::string& why, double now_real)
     seq_ = seq; // sequence numbers are never reused
     events_total_ = std::move(totals);
     std::vector<Event> ignored;
-    record({0, now_real, EventKind::Baseline, ConditionSeverity::Info, "", 0, "baseline", why}, ignored);
+    record({0, now_real, EventKind::Baseline, ConditionSeverity::Info, "", 0, "baseline", why},
+           ignored);
     log::info({}, "health baseline: {}", why);
 }
 

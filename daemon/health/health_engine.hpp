@@ -35,10 +35,11 @@ public:
     // upstream port's) or netdev; an unknown device is only counted. The same non-fatal error
     // KernelRepeatCount times within KernelRepeatWindowSec becomes fatal. Kernel conditions hold
     // for KernelHoldSec (0: until reboot or an operator clears them).
-    std::vector<Event> kernelLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv, double now_mono,
-                                  double now_real);
+    std::vector<Event> kernelLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv,
+                                  double now_mono, double now_real);
     // A confirmed soft lockup in the mlx5 poll loop: fatal for every mlx5 device.
-    std::vector<Event> driverSoftLockup(const std::string& evidence, const Inventory& inv, double now_real);
+    std::vector<Event> driverSoftLockup(const std::string& evidence, const Inventory& inv,
+                                        double now_real);
 
     // Fills snap.health from the current conditions without evaluating anything.
     void report(Snapshot& snap) const { publish(snap); }
@@ -76,10 +77,11 @@ private:
     void recover(const Key& key, const std::string& why, double now_real, std::vector<Event>& out);
     void evaluateLinks(const Snapshot& snap, double now_mono, double now_real, std::set<Key>& seen,
                        std::vector<Event>& out);
-    void evaluateCounters(const Snapshot& snap, double now_mono, double now_real, std::set<Key>& seen,
-                          std::vector<Event>& out);
+    void evaluateCounters(const Snapshot& snap, double now_mono, double now_real,
+                          std::set<Key>& seen, std::vector<Event>& out);
     void evaluateDrivers(const Snapshot& snap, double now_real, std::vector<Event>& out);
-    void evaluateDevices(const Snapshot& snap, double now_real, std::set<Key>& seen, std::vector<Event>& out);
+    void evaluateDevices(const Snapshot& snap, double now_real, std::set<Key>& seen,
+                         std::vector<Event>& out);
     void publish(Snapshot& snap) const;
     void record(Event e, std::vector<Event>& out);
 
@@ -88,11 +90,12 @@ private:
     std::map<std::string, CounterHistory> counters_;
     std::map<std::pair<std::string, uint32_t>, PortMemory> ports_;
     std::set<std::string> known_devices_;
-    std::map<std::string, bool> netdev_up_; // netdevs seen up
+    std::map<std::string, bool> netdev_up_;         // netdevs seen up
     std::map<Key, std::deque<double>> kernel_hits_; // monotonic times of recent hits
     std::map<Key, double> kernel_expiry_;           // monotonic; absent = holds until cleared
     uint64_t kernel_unmapped_ = 0;
-    std::map<std::string, uint32_t> failing_cycles_; // ibdev -> cycles in a row with every read failing
+    std::map<std::string, uint32_t>
+        failing_cycles_; // ibdev -> cycles in a row with every read failing
     std::map<std::pair<std::string, std::string>, uint64_t> kernel_counts_;
     std::deque<Event> events_;
     std::map<std::string, uint64_t> events_total_;

@@ -31,7 +31,8 @@ std::optional<std::string> SoftLockupDetector::feed(std::string_view line)
         if (!before.empty() && before.back() == '?')
             continue;
         lines_left_ = 0;
-        return header_ + " in mlx5 polling (" + std::string(frame, std::char_traits<char>::length(frame) - 3) + ")";
+        return header_ + " in mlx5 polling (" +
+               std::string(frame, std::char_traits<char>::length(frame) - 3) + ")";
     }
     return std::nullopt;
 }

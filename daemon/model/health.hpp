@@ -16,12 +16,12 @@ enum class Health : uint8_t { Healthy = 0, Degraded = 1, Fatal = 2 };
 enum class ConditionSeverity : uint8_t { Info, Degraded, Fatal };
 
 struct Condition {
-    std::string code;    // "port_down", "counter.symbol_error", "device_missing", ...
+    std::string code; // "port_down", "counter.symbol_error", "device_missing", ...
     ConditionSeverity severity = ConditionSeverity::Degraded;
     std::string device;
     uint32_t port = 0; // 0 = the device as a whole
     std::string message;
-    std::string action; // what the operator should do
+    std::string action;    // what the operator should do
     double first_seen = 0; // realtime seconds
     double last_seen = 0;
 };
@@ -40,10 +40,10 @@ struct Event {
 };
 
 struct HealthReport {
-    std::map<std::string, Health> devices;                       // by ibdev
-    std::map<std::pair<std::string, uint32_t>, Health> ports;    // (ibdev, port)
-    std::vector<Condition> conditions;                           // active, sorted
-    std::map<std::string, uint64_t> events_total;                // by kind name
+    std::map<std::string, Health> devices;                    // by ibdev
+    std::map<std::pair<std::string, uint32_t>, Health> ports; // (ibdev, port)
+    std::vector<Condition> conditions;                        // active, sorted
+    std::map<std::string, uint64_t> events_total;             // by kind name
     uint64_t last_event_seq = 0;
     std::map<std::pair<std::string, std::string>, uint64_t> kernel_errors; // (ibdev, code) -> lines
     uint64_t kernel_errors_unmapped = 0; // recognised lines naming no known device

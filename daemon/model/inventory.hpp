@@ -34,8 +34,8 @@ struct Device {
     std::string ibdev;       // "mlx5_0"
     std::string sysfs_path;  // <root>/sys/class/infiniband/mlx5_0 (the class link)
     std::string pci_address; // "0000:3b:00.0"; empty when not a PCI device
-    std::string pci_path;    // resolved device path: /sys/devices/pci0000:00/0000:00:01.0/0000:3b:00.0
-    std::string driver;      // "mlx5_core"
+    std::string pci_path; // resolved device path: /sys/devices/pci0000:00/0000:00:01.0/0000:3b:00.0
+    std::string driver;   // "mlx5_core"
     std::string fw_ver;
     std::string board_id;
     std::string hca_type;

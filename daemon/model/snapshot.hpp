@@ -18,7 +18,7 @@ struct Snapshot {
     std::map<std::string, NetdevState> netdevs; // by netdev name
     std::vector<DeviceSamples> samples;         // one entry per device read this cycle
     std::vector<PluginStatus> plugins;
-    HealthReport health; // filled on the loop by the health engine
+    HealthReport health;            // filled on the loop by the health engine
     uint64_t cycle = 0;             // 1 for the first cycle since start
     double timestamp_seconds = 0;   // CLOCK_REALTIME at the end of the cycle
     double duration_seconds = 0;    // wall time the cycle took

@@ -39,8 +39,8 @@ std::optional<PersistentState> StateStore::load()
     auto aside = file_;
     aside += ".corrupt-" + std::to_string(std::time(nullptr));
     std::filesystem::rename(file_, aside, ec);
-    log::error({}, "state file {} is unusable ({}); set aside as {} and starting afresh", file_.string(), why,
-               aside.string());
+    log::error({}, "state file {} is unusable ({}); set aside as {} and starting afresh",
+               file_.string(), why, aside.string());
     return std::nullopt;
 }
 
@@ -49,7 +49,8 @@ std::optional<std::string> StateStore::save(const PersistentState& state)
     nlohmann::json j;
     j["version"] = PersistentState::kVersion;
     j["boot_id"] = state.boot_id;
-    j["journal_cursor"] = state.journal_cursor ? nlohmann::json(*state.journal_cursor) : nlohmann::json(nullptr);
+    j["journal_cursor"] =
+        state.journal_cursor ? nlohmann::json(*state.journal_cursor) : nlohmann::json(nullptr);
     j["health"] = state.health;
     auto text = j.dump(1) + "\n";
     if (text == last_written_)

@@ -11,7 +11,8 @@ void renderHealthMetrics(const Snapshot& snap, MetricWriter& w)
 {
     const auto& h = snap.health;
     w.family("nicd_device_health", MetricType::Gauge,
-             "Device health: 0 healthy, 1 degraded, 2 fatal (the worst of its ports and device conditions).");
+             "Device health: 0 healthy, 1 degraded, 2 fatal (the worst of its ports and device "
+             "conditions).");
     for (const auto& [dev, health] : h.devices)
         w.sample({{"device", dev}}, static_cast<double>(health));
     w.family("nicd_port_health", MetricType::Gauge, "Port health: 0 healthy, 1 degraded, 2 fatal.");
@@ -20,11 +21,16 @@ void renderHealthMetrics(const Snapshot& snap, MetricWriter& w)
         w.sample({{"device", key.first}, {"port", port}}, static_cast<double>(health));
     }
     w.family("nicd_condition_active", MetricType::Gauge,
-             "1 for each active condition; code says what (port_down, counter.symbol_error, ...), port 0 is "
+             "1 for each active condition; code says what (port_down, counter.symbol_error, ...), "
+             "port 0 is "
              "the device as a whole.");
     for (const auto& c : h.conditions) {
         auto port = std::to_string(c.port);
-        w.sample({{"device", c.device}, {"port", port}, {"code", c.code}, {"severity", toString(c.severity)}}, 1.0);
+        w.sample({{"device", c.device},
+                  {"port", port},
+                  {"code", c.code},
+                  {"severity", toString(c.severity)}},
+                 1.0);
     }
     w.family("nicd_condition_since_timestamp_seconds", MetricType::Gauge,
              "Unix time each active condition was first seen.");
@@ -32,8 +38,9 @@ void renderHealthMetrics(const Snapshot& snap, MetricWriter& w)
         auto port = std::to_string(c.port);
         w.sample({{"device", c.device}, {"port", port}, {"code", c.code}}, c.first_seen);
     }
-    w.family("nicd_kernel_errors_total", MetricType::Counter,
-             "Kernel log lines recognised as driver errors, by device and code, since nicd started.");
+    w.family(
+        "nicd_kernel_errors_total", MetricType::Counter,
+        "Kernel log lines recognised as driver errors, by device and code, since nicd started.");
     for (const auto& [key, n] : h.kernel_errors)
         w.sample({{"device", key.first}, {"code", key.second}}, n);
     w.family("nicd_kernel_errors_unmapped_total", MetricType::Counter,
@@ -41,7 +48,8 @@ void renderHealthMetrics(const Snapshot& snap, MetricWriter& w)
     w.sample({}, h.kernel_errors_unmapped);
     w.family("nicd_health_events_total", MetricType::Counter,
              "Health events since nicd started, by kind (raised, recovered, cleared, baseline).");
-    constexpr std::array kinds{EventKind::Raised, EventKind::Recovered, EventKind::Cleared, EventKind::Baseline};
+    constexpr std::array kinds{EventKind::Raised, EventKind::Recovered, EventKind::Cleared,
+                               EventKind::Baseline};
     for (auto k : kinds) {
         auto it = h.events_total.find(toString(k));
         w.sample({{"kind", toString(k)}}, it == h.events_total.end() ? uint64_t{0} : it->second);

@@ -41,7 +41,8 @@ int main()
     }
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double rate = static_cast<double>(total) / s;
-    std::printf("kernel line classification: %.0f lines/s on one core (%zu matched of %zu; target >= 200000): %s\n",
+    std::printf("kernel line classification: %.0f lines/s on one core (%zu matched of %zu; target "
+                ">= 200000): %s\n",
                 rate, hits, total, rate >= 200000 ? "met" : "NOT met");
     return 0;
 }

@@ -40,7 +40,10 @@ bool waitFor(const fs::path& f, const std::string& needle, double timeout_s, dou
     }
     return false;
 }
-int sh(const std::string& cmd) { return std::system(cmd.c_str()); }
+int sh(const std::string& cmd)
+{
+    return std::system(cmd.c_str());
+}
 } // namespace
 
 int main(int argc, char** argv)
@@ -55,19 +58,20 @@ int main(int argc, char** argv)
     auto dir = fs::temp_directory_path() / ns;
     fs::remove_all(dir);
     nicd::sim::create(dir / "node", {});
-    std::ofstream(dir / "nicd.conf") << "[daemon]\nPluginDirectory=" << build
-                                     << "/plugins\nPollIntervalMs=60000\nPmaIntervalMs=60000\n[journal]\nEnable=no\n";
+    std::ofstream(dir / "nicd.conf")
+        << "[daemon]\nPluginDirectory=" << build
+        << "/plugins\nPollIntervalMs=60000\nPmaIntervalMs=60000\n[journal]\nEnable=no\n";
     if (sh("ip netns add " + ns) != 0 ||
-        sh("ip -n " + ns + " link add ens1f0np0 type veth peer name peer0 && ip -n " + ns + " link set peer0 up && ip -n " +
-           ns + " link set ens1f0np0 up") != 0) {
+        sh("ip -n " + ns + " link add ens1f0np0 type veth peer name peer0 && ip -n " + ns +
+           " link set peer0 up && ip -n " + ns + " link set ens1f0np0 up") != 0) {
         std::fprintf(stderr, "cannot create the network namespace\n");
         return 1;
     }
     pid_t nicd = fork();
     if (nicd == 0) {
         execlp("ip", "ip", "netns", "exec", ns.c_str(), (build + "/daemon/nicd").c_str(), "--root",
-               (dir / "node").c_str(), "--config", (dir / "nicd.conf").c_str(), "--no-dbus", "--log-level", "error",
-               nullptr);
+               (dir / "node").c_str(), "--config", (dir / "nicd.conf").c_str(), "--no-dbus",
+               "--log-level", "error", nullptr);
         _exit(127);
     }
     auto textfile = dir / "node/var/lib/prometheus/node-exporter/nicd.prom";
@@ -99,7 +103,8 @@ int main(int argc, char** argv)
     std::sort(ms.begin(), ms.end());
     double p50 = ms[ms.size() / 2];
     double p99 = ms[std::min(ms.size() - 1, ms.size() * 99 / 100)];
-    std::printf("link down to textfile: median %.1f ms, worst %.1f ms over %zu rounds (target < 50 ms): %s\n", p50,
-                ms.back(), ms.size(), p99 < 50 ? "met" : "NOT met");
+    std::printf("link down to textfile: median %.1f ms, worst %.1f ms over %zu rounds (target < 50 "
+                "ms): %s\n",
+                p50, ms.back(), ms.size(), p99 < 50 ? "met" : "NOT met");
     return 0;
 }

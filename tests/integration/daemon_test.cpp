@@ -174,15 +174,17 @@ TEST_F(DaemonTest, LifecycleUnderTheServiceManager)
 
     // A driver error written to the journal while nicd runs is picked up live.
     std::string error;
-    ASSERT_TRUE(test::writeJournal(root_, "live",
-                                   {{.message = "mlx5_core 0000:4c:00.0: poll_health:709:(pid 0): device's health "
-                                                "compromised - reached miss count",
-                                     .boot_id = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d"}},
-                                   error))
+    ASSERT_TRUE(test::writeJournal(
+        root_, "live",
+        {{.message = "mlx5_core 0000:4c:00.0: poll_health:709:(pid 0): device's health "
+                     "compromised - reached miss count",
+          .boot_id = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d"}},
+        error))
         << error;
     EXPECT_TRUE(test::waitFor(
         [&] {
-            return test::readFile(textfile()).find("code=\"kernel.mlx5.health_compromised\",severity=\"fatal\"") !=
+            return test::readFile(textfile())
+                       .find("code=\"kernel.mlx5.health_compromised\",severity=\"fatal\"") !=
                    std::string::npos;
         },
         5s))
@@ -215,22 +217,28 @@ TEST_F(DaemonTest, AWedgedDriverIsCaughtWithoutStallingTheDaemon)
 {
     writeConfig("[health]\nDriverTimeoutMs=200\n");
     test::Process d(nicd({}), {}, dir_ / "nicd.log");
-    ASSERT_TRUE(test::waitFor([&] { return fs::exists(textfile()); }, 10s)) << test::readFile(dir_ / "nicd.log");
+    ASSERT_TRUE(test::waitFor([&] { return fs::exists(textfile()); }, 10s))
+        << test::readFile(dir_ / "nicd.log");
     sim::stall(root_, "mlx5_1"); // counters/ reads now block like a firmware that stopped answering
-    const std::string cond = "nicd_condition_active{device=\"mlx5_1\",port=\"0\",code=\"driver_unresponsive\"";
-    ASSERT_TRUE(test::waitFor([&] { return test::readFile(textfile()).find(cond) != std::string::npos; }, 10s))
+    const std::string cond =
+        "nicd_condition_active{device=\"mlx5_1\",port=\"0\",code=\"driver_unresponsive\"";
+    ASSERT_TRUE(test::waitFor(
+        [&] { return test::readFile(textfile()).find(cond) != std::string::npos; }, 10s))
         << test::readFile(dir_ / "nicd.log");
     // The daemon keeps collecting the other devices.
     sim::linkDown(root_, "mlx5_2");
     EXPECT_TRUE(test::waitFor(
         [&] {
-            return test::readFile(textfile()).find("nicd_port_state{device=\"mlx5_2\",port=\"1\"} 1") !=
+            return test::readFile(textfile())
+                       .find("nicd_port_state{device=\"mlx5_2\",port=\"1\"} 1") !=
                    std::string::npos;
         },
         5s));
-    EXPECT_NE(test::readFile(dir_ / "nicd.log").find("did not return within 200 ms"), std::string::npos);
+    EXPECT_NE(test::readFile(dir_ / "nicd.log").find("did not return within 200 ms"),
+              std::string::npos);
     sim::unstall(root_, "mlx5_1"); // the firmware answers again
-    EXPECT_TRUE(test::waitFor([&] { return test::readFile(textfile()).find(cond) == std::string::npos; }, 10s))
+    EXPECT_TRUE(test::waitFor(
+        [&] { return test::readFile(textfile()).find(cond) == std::string::npos; }, 10s))
         << test::readFile(dir_ / "nicd.log");
     d.signal(SIGTERM);
     EXPECT_EQ(d.wait(5s), 0);

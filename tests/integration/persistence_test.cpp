@@ -5,9 +5,8 @@
 #include "support/journal_writer.hpp"
 #include "support/process.hpp"
 
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -25,25 +24,30 @@ class PersistenceTest : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        dir_ = fs::temp_directory_path() / ("nicd-persist-" + std::to_string(getpid()) + "-" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        dir_ = fs::temp_directory_path() /
+               ("nicd-persist-" + std::to_string(getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(dir_);
         root_ = dir_ / "node";
         sim::create(root_, {});
-        std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR << "\n";
+        std::ofstream(dir_ / "nicd.conf")
+            << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR << "\n";
     }
     void TearDown() override { fs::remove_all(dir_); }
 
     std::string once()
     {
         std::string out;
-        int rc = test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(), "--no-dbus",
-                            "--once"},
+        int rc = test::run({NICD_BIN, "--root", root_.string(), "--config",
+                            (dir_ / "nicd.conf").string(), "--no-dbus", "--once"},
                            out);
         EXPECT_EQ(rc, 0) << out;
         return out;
     }
-    std::string textfile() { return test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom"); }
+    std::string textfile()
+    {
+        return test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
+    }
     void journal(const std::string& name, const std::vector<std::string>& messages, uint64_t t0)
     {
         std::vector<test::JournalEntry> entries;
@@ -64,55 +68,68 @@ TEST_F(PersistenceTest, CounterRulesFireBetweenTwoOnceRuns)
     EXPECT_EQ(textfile().find("code=\"counter.symbol_error\""), std::string::npos);
     sim::addToCounter(root_, "mlx5_1", "symbol_error", 500);
     once();
-    EXPECT_NE(textfile().find("nicd_condition_active{device=\"mlx5_1\",port=\"1\",code=\"counter.symbol_error\","
-                              "severity=\"degraded\"} 1"),
-              std::string::npos);
+    EXPECT_NE(
+        textfile().find(
+            "nicd_condition_active{device=\"mlx5_1\",port=\"1\",code=\"counter.symbol_error\","
+            "severity=\"degraded\"} 1"),
+        std::string::npos);
 }
 
 TEST_F(PersistenceTest, KernelErrorsFromTheJournalAreCountedOnceAcrossRestarts)
 {
     journal("a",
-            {"mlx5_core 0000:3b:00.0: wait_func:1132:(pid 1): CREATE_DCT(0x710) timeout. Will cause a leak of a "
+            {"mlx5_core 0000:3b:00.0: wait_func:1132:(pid 1): CREATE_DCT(0x710) timeout. Will "
+             "cause a leak of a "
              "command resource",
              "EXT4-fs (nvme0n1p2): re-mounted. Opts: (null)",
-             "mlx5_core 0000:77:00.0: poll_health:709:(pid 0): device's health compromised - reached miss count"},
+             "mlx5_core 0000:77:00.0: poll_health:709:(pid 0): device's health compromised - "
+             "reached miss count"},
             1700000000000000);
     auto out = once();
     auto text = textfile();
-    EXPECT_NE(text.find("nicd_kernel_errors_total{device=\"mlx5_1\",code=\"mlx5.cmd_timeout\"} 1"), std::string::npos)
+    EXPECT_NE(text.find("nicd_kernel_errors_total{device=\"mlx5_1\",code=\"mlx5.cmd_timeout\"} 1"),
+              std::string::npos)
         << text.substr(0, 3000);
-    EXPECT_NE(text.find("nicd_condition_active{device=\"mlx5_1\",port=\"0\",code=\"kernel.mlx5.cmd_timeout\","
-                        "severity=\"fatal\"} 1"),
-              std::string::npos);
-    EXPECT_NE(text.find("nicd_kernel_errors_unmapped_total 1\n"), std::string::npos) << "0000:77:00.0 is unknown";
+    EXPECT_NE(
+        text.find(
+            "nicd_condition_active{device=\"mlx5_1\",port=\"0\",code=\"kernel.mlx5.cmd_timeout\","
+            "severity=\"fatal\"} 1"),
+        std::string::npos);
+    EXPECT_NE(text.find("nicd_kernel_errors_unmapped_total 1\n"), std::string::npos)
+        << "0000:77:00.0 is unknown";
     EXPECT_NE(text.find("nicd_device_health{device=\"mlx5_1\"} 2"), std::string::npos);
 
     once(); // nothing new: nothing counted twice, the condition holds
     text = textfile();
-    EXPECT_NE(text.find("nicd_kernel_errors_total{device=\"mlx5_1\",code=\"mlx5.cmd_timeout\"} 1"), std::string::npos);
+    EXPECT_NE(text.find("nicd_kernel_errors_total{device=\"mlx5_1\",code=\"mlx5.cmd_timeout\"} 1"),
+              std::string::npos);
     EXPECT_NE(text.find("code=\"kernel.mlx5.cmd_timeout\""), std::string::npos);
 
-    journal("b",
-            {"NETDEV WATCHDOG: ens2f0np0 (mlx5_core): transmit queue 3 timed out 5376 ms"},
+    journal("b", {"NETDEV WATCHDOG: ens2f0np0 (mlx5_core): transmit queue 3 timed out 5376 ms"},
             1700000100000000);
     once(); // only the new line
     text = textfile();
-    EXPECT_NE(text.find("nicd_kernel_errors_total{device=\"mlx5_1\",code=\"mlx5.cmd_timeout\"} 1"), std::string::npos);
-    EXPECT_NE(text.find("nicd_kernel_errors_total{device=\"mlx5_1\",code=\"netdev.tx_watchdog\"} 1"),
+    EXPECT_NE(text.find("nicd_kernel_errors_total{device=\"mlx5_1\",code=\"mlx5.cmd_timeout\"} 1"),
               std::string::npos);
+    EXPECT_NE(
+        text.find("nicd_kernel_errors_total{device=\"mlx5_1\",code=\"netdev.tx_watchdog\"} 1"),
+        std::string::npos);
 }
 
 TEST_F(PersistenceTest, ANewBootStartsFromACleanBaseline)
 {
     journal("a",
-            {"mlx5_core 0000:3b:00.0: wait_func:1132:(pid 1): CREATE_DCT(0x710) timeout. Will cause a leak of a "
+            {"mlx5_core 0000:3b:00.0: wait_func:1132:(pid 1): CREATE_DCT(0x710) timeout. Will "
+             "cause a leak of a "
              "command resource"},
             1700000000000000);
     once();
     ASSERT_NE(textfile().find("kernel.mlx5.cmd_timeout"), std::string::npos);
-    std::ofstream(root_ / "proc/sys/kernel/random/boot_id") << "11111111-2222-3333-4444-555555555555\n";
+    std::ofstream(root_ / "proc/sys/kernel/random/boot_id")
+        << "11111111-2222-3333-4444-555555555555\n";
     auto out = once();
-    EXPECT_EQ(textfile().find("kernel.mlx5.cmd_timeout"), std::string::npos) << "the old boot's condition is gone";
+    EXPECT_EQ(textfile().find("kernel.mlx5.cmd_timeout"), std::string::npos)
+        << "the old boot's condition is gone";
     EXPECT_NE(textfile().find("nicd_health_events_total{kind=\"baseline\"} 1"), std::string::npos);
 }
 
@@ -121,8 +138,8 @@ TEST_F(PersistenceTest, ACorruptStateFileIsSetAsideNotFatal)
     once();
     std::ofstream(root_ / "var/lib/nicd/state.json") << "{ this is not json";
     std::string out;
-    int rc = test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(), "--no-dbus",
-                        "--once"},
+    int rc = test::run({NICD_BIN, "--root", root_.string(), "--config",
+                        (dir_ / "nicd.conf").string(), "--no-dbus", "--once"},
                        out);
     EXPECT_EQ(rc, 0) << out;
     EXPECT_NE(out.find("is unusable"), std::string::npos) << out;
@@ -130,7 +147,8 @@ TEST_F(PersistenceTest, ACorruptStateFileIsSetAsideNotFatal)
     for (const auto& e : fs::directory_iterator(root_ / "var/lib/nicd"))
         aside = aside || e.path().filename().string().starts_with("state.json.corrupt-");
     EXPECT_TRUE(aside);
-    auto state = nlohmann::json::parse(test::readFile(root_ / "var/lib/nicd/state.json"), nullptr, false);
+    auto state =
+        nlohmann::json::parse(test::readFile(root_ / "var/lib/nicd/state.json"), nullptr, false);
     EXPECT_FALSE(state.is_discarded()) << "a fresh state file was written";
 }
 
@@ -139,8 +157,9 @@ TEST_F(PersistenceTest, ADeviceMissingAfterARestartIsCaught)
     once();
     sim::remove(root_, "mlx5_3");
     once();
-    EXPECT_NE(textfile().find("nicd_condition_active{device=\"mlx5_3\",port=\"0\",code=\"device_missing\","
-                              "severity=\"fatal\"} 1"),
+    EXPECT_NE(textfile().find(
+                  "nicd_condition_active{device=\"mlx5_3\",port=\"0\",code=\"device_missing\","
+                  "severity=\"fatal\"} 1"),
               std::string::npos);
     EXPECT_NE(textfile().find("nicd_device_health{device=\"mlx5_3\"} 2"), std::string::npos);
     sim::restore(root_, "mlx5_3");

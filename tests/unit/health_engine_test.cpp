@@ -30,7 +30,8 @@ Device device(const std::string& name, int state, const std::string& hca = "MT41
 
 class HealthTest : public ::testing::Test {
 protected:
-    Snapshot snap(std::vector<Device> devices, std::vector<std::tuple<std::string, std::string, uint64_t>> counters = {})
+    Snapshot snap(std::vector<Device> devices,
+                  std::vector<std::tuple<std::string, std::string, uint64_t>> counters = {})
     {
         Snapshot s;
         s.inventory.devices = std::move(devices);
@@ -54,14 +55,18 @@ protected:
         last_events_ = engine_.evaluate(s, t, 1700000000 + t);
         return s;
     }
-    static const Condition* find(const Snapshot& s, const std::string& code, const std::string& dev = "mlx5_0")
+    static const Condition* find(const Snapshot& s, const std::string& code,
+                                 const std::string& dev = "mlx5_0")
     {
         for (const auto& c : s.health.conditions)
             if (c.code == code && c.device == dev)
                 return &c;
         return nullptr;
     }
-    Health portHealth(const Snapshot& s, const std::string& dev = "mlx5_0") { return s.health.ports.at({dev, 1}); }
+    Health portHealth(const Snapshot& s, const std::string& dev = "mlx5_0")
+    {
+        return s.health.ports.at({dev, 1});
+    }
 
     Config config_;
     HealthEngine engine_{config_};
@@ -78,7 +83,8 @@ TEST_F(HealthTest, PortThatWasUpGoingDownIsFatalAndRecovers)
     s = at(5, snap({device("mlx5_0", 1)}));
     ASSERT_TRUE(find(s, "port_down"));
     EXPECT_EQ(find(s, "port_down")->severity, ConditionSeverity::Fatal);
-    EXPECT_NE(find(s, "port_down")->message.find("state DOWN, physical state Disabled"), std::string::npos);
+    EXPECT_NE(find(s, "port_down")->message.find("state DOWN, physical state Disabled"),
+              std::string::npos);
     EXPECT_EQ(portHealth(s), Health::Fatal);
     EXPECT_EQ(s.health.devices.at("mlx5_0"), Health::Fatal);
     ASSERT_EQ(last_events_.size(), 1U);
@@ -172,7 +178,8 @@ TEST_F(HealthTest, SymbolErrorsPerHourFollowTheIbtaBer)
     s = at(120, snap(up(), {{"mlx5_0", "symbol_error", 500}}));
     ASSERT_TRUE(find(s, "counter.symbol_error"));
     EXPECT_EQ(find(s, "counter.symbol_error")->severity, ConditionSeverity::Degraded);
-    EXPECT_NE(find(s, "counter.symbol_error")->message.find("more than 120 per hour"), std::string::npos);
+    EXPECT_NE(find(s, "counter.symbol_error")->message.find("more than 120 per hour"),
+              std::string::npos);
     s = at(1800, snap(up(), {{"mlx5_0", "symbol_error", 500}}));
     EXPECT_TRUE(find(s, "counter.symbol_error")) << "still more than 120 within the last hour";
     s = at(3800, snap(up(), {{"mlx5_0", "symbol_error", 510}}));
@@ -250,8 +257,8 @@ TEST(CounterStep, WrapResetAndGrowth)
 }
 
 namespace {
-plugin::v1::KernelLineMatch kernelMatch(const std::string& code, plugin::v1::Severity sev, const std::string& pci,
-                                        const std::string& netdev = "")
+plugin::v1::KernelLineMatch kernelMatch(const std::string& code, plugin::v1::Severity sev,
+                                        const std::string& pci, const std::string& netdev = "")
 {
     plugin::v1::KernelLineMatch m;
     m.code = code;
@@ -284,17 +291,21 @@ TEST_F(HealthTest, KernelErrorsMapToDevicesByPciAddressUpstreamPortOrNetdev)
 {
     auto inv = kernelInventory();
     using S = plugin::v1::Severity;
-    auto ev = engine_.kernelLine(kernelMatch("mlx5.cmd_timeout", S::Fatal, "0004:01:00.0"), inv, 1, 1700000001);
+    auto ev = engine_.kernelLine(kernelMatch("mlx5.cmd_timeout", S::Fatal, "0004:01:00.0"), inv, 1,
+                                 1700000001);
     ASSERT_EQ(ev.size(), 1U);
     EXPECT_EQ(ev[0].device, "mlx5_0");
     EXPECT_EQ(ev[0].severity, ConditionSeverity::Fatal);
-    ev = engine_.kernelLine(kernelMatch("pcie.dpc_containment", S::Fatal, "0004:00:00.0"), inv, 2, 1700000002);
+    ev = engine_.kernelLine(kernelMatch("pcie.dpc_containment", S::Fatal, "0004:00:00.0"), inv, 2,
+                            1700000002);
     ASSERT_EQ(ev.size(), 1U);
     EXPECT_EQ(ev[0].device, "mlx5_0") << "the upstream port's PF, not the VF";
-    ev = engine_.kernelLine(kernelMatch("netdev.tx_watchdog", S::NonFatal, "", "ens1f0np0"), inv, 3, 1700000003);
+    ev = engine_.kernelLine(kernelMatch("netdev.tx_watchdog", S::NonFatal, "", "ens1f0np0"), inv, 3,
+                            1700000003);
     ASSERT_EQ(ev.size(), 1U);
     EXPECT_EQ(ev[0].severity, ConditionSeverity::Degraded);
-    ev = engine_.kernelLine(kernelMatch("mlx5.cmd_timeout", S::Fatal, "0000:99:00.0"), inv, 4, 1700000004);
+    ev = engine_.kernelLine(kernelMatch("mlx5.cmd_timeout", S::Fatal, "0000:99:00.0"), inv, 4,
+                            1700000004);
     EXPECT_TRUE(ev.empty());
     EXPECT_EQ(engine_.kernelLinesUnmapped(), 1U);
     Snapshot s;
@@ -348,7 +359,8 @@ TEST_F(HealthTest, KernelConditionsHoldUntilClearedOrForKernelHoldSec)
 TEST(SoftLockup, ConfirmedByAnMlx5PollFrameWithinTheWindow)
 {
     SoftLockupDetector d;
-    EXPECT_FALSE(d.feed("watchdog: BUG: soft lockup - CPU#94 stuck for 226906s! [ksoftirqd/94:485]"));
+    EXPECT_FALSE(
+        d.feed("watchdog: BUG: soft lockup - CPU#94 stuck for 226906s! [ksoftirqd/94:485]"));
     EXPECT_FALSE(d.feed("RIP: 0010:native_queued_spin_lock_slowpath+0x12/0x20"));
     EXPECT_FALSE(d.feed(" ? mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]")) << "speculative frame";
     auto hit = d.feed(" mlx5e_poll_ico_cq+0x8b/0x1a0 [mlx5_core]");
@@ -399,7 +411,8 @@ TEST_F(HealthTest, DriverUnresponsiveOnAMissedDeadlineOrRepeatedTotalFailure)
     EXPECT_FALSE(find(s, "driver_unresponsive")) << "two failed cycles are not yet three";
     s = at(20, failing);
     ASSERT_TRUE(find(s, "driver_unresponsive"));
-    EXPECT_NE(find(s, "driver_unresponsive")->message.find("every read failed for 3 cycles"), std::string::npos);
+    EXPECT_NE(find(s, "driver_unresponsive")->message.find("every read failed for 3 cycles"),
+              std::string::npos);
 }
 
 TEST_F(HealthTest, PfcPauseStormOnAnyPriority)
@@ -409,7 +422,8 @@ TEST_F(HealthTest, PfcPauseStormOnAnyPriority)
         auto s = snap(up());
         s.samples.push_back({});
         s.samples.back().ibdev = "mlx5_0";
-        s.samples.back().samples.push_back({"ethtool", 1, "ens1f0np0", "rx_prio3_pause", v, SampleKind::Counter});
+        s.samples.back().samples.push_back(
+            {"ethtool", 1, "ens1f0np0", "rx_prio3_pause", v, SampleKind::Counter});
         return at(t, s);
     };
     pause(0, 0);
@@ -417,7 +431,9 @@ TEST_F(HealthTest, PfcPauseStormOnAnyPriority)
     EXPECT_FALSE(find(s, "counter.rx_prio3_pause.ens1f0np0"));
     s = pause(65, 10000 + 60 * 8000); // 8,000/s for a minute
     ASSERT_TRUE(find(s, "counter.rx_prio3_pause.ens1f0np0"));
-    EXPECT_NE(find(s, "counter.rx_prio3_pause.ens1f0np0")->message.find("more than 300000 per minute"), std::string::npos)
+    EXPECT_NE(
+        find(s, "counter.rx_prio3_pause.ens1f0np0")->message.find("more than 300000 per minute"),
+        std::string::npos)
         << find(s, "counter.rx_prio3_pause.ens1f0np0")->message;
     EXPECT_TRUE(ruleFor("tx_prio0_pause", "mlx5_0", Config{}));
     EXPECT_FALSE(ruleFor("rx_prio3_pause_duration", "mlx5_0", Config{}));

@@ -49,9 +49,11 @@ const std::vector<std::pair<std::string, Expect>>& expectations()
         {"AER: TLP Header", {"", "", ""}},
         {"health sensors: 1 pci_status: 1. Enter", {"", "", ""}},
         {"PCI channel offline", {"mlx5.pci_channel_offline", "0004:01:00.0", ""}},
-        {"print_health:819:(pid 0): Fatal error detected", {"mlx5.fatal_error", "0004:01:00.1", ""}},
+        {"print_health:819:(pid 0): Fatal error detected",
+         {"mlx5.fatal_error", "0004:01:00.1", ""}},
         {"PCI slot 1 is unavailable", {"", "", ""}},
-        {"Exit, result = 3, need reset", {"mlx5.pci_channel_error", "", ""}}, // two lines: 0004:01:00.0, 0000:55:00.0
+        {"Exit, result = 3, need reset",
+         {"mlx5.pci_channel_error", "", ""}}, // two lines: 0004:01:00.0, 0000:55:00.0
         {"crdump: failed to lock", {"", "", ""}},
         {"pciehp: Slot(41): Link Down", {"", "", ""}},
         {"handling bad device here", {"", "", ""}},
@@ -133,10 +135,13 @@ TEST(KernelPatterns, SeverityFollowsTheImpact)
 {
     pv1::KernelLineMatch m;
     ASSERT_TRUE(nicd::mlx5::classifyKernelLine(
-        "mlx5_core 0000:03:00.0: wait_func:964:(pid 112): ENABLE_HCA(0x104) timeout. Will cause a leak of a command resource", m));
+        "mlx5_core 0000:03:00.0: wait_func:964:(pid 112): ENABLE_HCA(0x104) timeout. Will cause a "
+        "leak of a command resource",
+        m));
     EXPECT_EQ(m.severity, pv1::Severity::Fatal);
     pv1::KernelLineMatch w;
-    ASSERT_TRUE(nicd::mlx5::classifyKernelLine("NETDEV WATCHDOG: ens1f0np0 (mlx5_core): transmit queue 0 timed out 5376 ms", w));
+    ASSERT_TRUE(nicd::mlx5::classifyKernelLine(
+        "NETDEV WATCHDOG: ens1f0np0 (mlx5_core): transmit queue 0 timed out 5376 ms", w));
     EXPECT_EQ(w.severity, pv1::Severity::NonFatal);
     EXPECT_EQ(w.netdev, "ens1f0np0");
 }
@@ -146,7 +151,7 @@ TEST(KernelPatterns, OtherDriversAndNoiseDoNotMatch)
     pv1::KernelLineMatch m;
     for (const char* l : {"NETDEV WATCHDOG: eth0 (ixgbe): transmit queue 2 timed out",
                           "ice 0000:17:00.0: wait_func timeout. Will cause a leak",
-                          "EXT4-fs (nvme0n1p2): mounted filesystem with ordered data mode",
-                          "", "mlx5", "pcieport 0000:00:01.0: PME: Signaling with IRQ 24"})
+                          "EXT4-fs (nvme0n1p2): mounted filesystem with ordered data mode", "",
+                          "mlx5", "pcieport 0000:00:01.0: PME: Signaling with IRQ 24"})
         EXPECT_FALSE(nicd::mlx5::classifyKernelLine(l, m)) << l;
 }

@@ -2,8 +2,8 @@
 #include "node_state.hpp"
 #include "sim.hpp"
 
-#include <fmt/format.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
