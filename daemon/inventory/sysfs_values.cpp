@@ -1,5 +1,7 @@
 #include "inventory/sysfs_values.hpp"
 
+#include <nicd/plugin/counter_dir.h>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -52,14 +54,7 @@ std::optional<double> parseRateGbps(std::string_view text)
 
 std::optional<uint64_t> parseCounter(std::string_view text)
 {
-    text = trim(text);
-    if (text.empty())
-        return std::nullopt;
-    uint64_t v = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || ptr != text.data() + text.size())
-        return std::nullopt;
-    return v;
+    return plugin::sdk::parseCounterValue(text);
 }
 
 bool isPciAddress(std::string_view t)

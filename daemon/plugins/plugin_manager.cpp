@@ -207,26 +207,17 @@ void PluginManager::poll(const Device& dev, DeviceSamples& out)
     }
 }
 
-pv1::Status PluginManager::verifyQos(const Device& dev, const Port& port,
-                                     const pv1::QosDesired& desired, pv1::QosReport& out)
+pv1::Status PluginManager::qos(const Device& dev, const Port& port, const pv1::QosDesired& desired,
+                               pv1::QosReport& out, bool apply)
 {
     Loaded* lp = pluginFor(dev);
     if (lp == nullptr)
         return pv1::Status::fail(pv1::Errc::NoDevice,
                                  dev.ibdev + " is not managed by a running plugin");
     auto ref = toDeviceRef(dev);
-    return lp->plugin->verifyQos(ref, {port.num, port.link_layer, port.netdevs}, desired, out);
-}
-
-pv1::Status PluginManager::applyQos(const Device& dev, const Port& port,
-                                    const pv1::QosDesired& desired, pv1::QosReport& out)
-{
-    Loaded* lp = pluginFor(dev);
-    if (lp == nullptr)
-        return pv1::Status::fail(pv1::Errc::NoDevice,
-                                 dev.ibdev + " is not managed by a running plugin");
-    auto ref = toDeviceRef(dev);
-    return lp->plugin->applyQos(ref, {port.num, port.link_layer, port.netdevs}, desired, out);
+    pv1::PortRef p{port.num, port.link_layer, port.netdevs};
+    return apply ? lp->plugin->applyQos(ref, p, desired, out)
+                 : lp->plugin->verifyQos(ref, p, desired, out);
 }
 
 bool PluginManager::classifyKernelLine(std::string_view line, pv1::KernelLineMatch& out) const

@@ -35,9 +35,15 @@ public:
     // Reads the device's vendor counters through its plugin; failures go to out.errors.
     void poll(const Device& dev, DeviceSamples& out);
     plugin::v1::Status verifyQos(const Device& dev, const Port& port,
-                                 const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out);
+                                 const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out)
+    {
+        return qos(dev, port, desired, out, false);
+    }
     plugin::v1::Status applyQos(const Device& dev, const Port& port,
-                                const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out);
+                                const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out)
+    {
+        return qos(dev, port, desired, out, true);
+    }
     // The first running plugin that recognises the line.
     bool classifyKernelLine(std::string_view line, plugin::v1::KernelLineMatch& out) const;
 
@@ -57,6 +63,9 @@ private:
         std::map<std::string, uint32_t> skip;  // ibdev -> polls left to skip (backoff)
     };
     Loaded* pluginFor(const Device& dev);
+    plugin::v1::Status qos(const Device& dev, const Port& port,
+                           const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out,
+                           bool apply);
     const Loaded* pluginFor(const Device& dev) const;
     void load(const std::filesystem::path& file);
 
