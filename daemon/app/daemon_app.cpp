@@ -74,8 +74,15 @@ void DaemonApp::restoreState()
                       realtimeNow());
 }
 
-void DaemonApp::saveState()
+// Written when health changed, and otherwise at most once a minute (counter baselines move every
+// cycle; losing a minute of them on a crash costs nothing but a slightly later alarm).
+void DaemonApp::saveState(bool force)
 {
+    uint64_t now = EventLoop::nowMonotonicUsec();
+    if (!force && !state_dirty_ && now - last_save_usec_ < 60'000'000ULL)
+        return;
+    state_dirty_ = false;
+    last_save_usec_ = now;
     PersistentState s;
     s.boot_id = boot_id_;
     s.journal_cursor = journal_cursor_;
@@ -146,15 +153,18 @@ void DaemonApp::drainJournal()
             applyKernelFindings(*found, last_->inventory);
             health_->report(*last_);
             writeTextfile(*last_);
-            saveState();
+            saveState(true);
         });
     });
 }
 
 void DaemonApp::judge(Snapshot& snap)
 {
-    health_->evaluate(snap, static_cast<double>(EventLoop::nowMonotonicUsec()) / 1e6,
-                      snap.timestamp_seconds);
+    if (!health_
+             ->evaluate(snap, static_cast<double>(EventLoop::nowMonotonicUsec()) / 1e6,
+                        snap.timestamp_seconds)
+             .empty())
+        state_dirty_ = true;
 }
 
 DaemonApp::~DaemonApp()
@@ -195,7 +205,7 @@ int DaemonApp::runOnce()
             findings.lockups.push_back(*hit);
     applyKernelFindings(findings, snap.inventory);
     judge(snap);
-    saveState();
+    saveState(true);
     bool written = writeTextfile(snap);
     std::fputs(onceReport(snap).c_str(), stdout);
     if (config_.textfile.enable && written)
@@ -255,6 +265,7 @@ int DaemonApp::runDaemon()
               config_.daemon.pma_interval_ms);
     int r = loop_->run();
     worker_.reset();
+    saveState(true);
     return r < 0 ? 1 : r;
 }
 

@@ -51,7 +51,7 @@ private:
     void reload();
     void onLinkEvent(const netlink::LinkEvent& ev);
     void restoreState();
-    void saveState();
+    void saveState(bool force = false);
     void openJournal();
     void drainJournal();
     std::vector<std::string> readKernelLines();
@@ -79,6 +79,8 @@ private:
     std::unique_ptr<StateStore> state_;
     std::string boot_id_;
     std::optional<std::string> journal_cursor_;
+    bool state_dirty_ = false;
+    uint64_t last_save_usec_ = 0;
     std::unique_ptr<KernelJournal> journal_;
     EventSource journal_source_;
     health::SoftLockupDetector lockups_;         // loop thread: lines arrive in order

@@ -229,7 +229,13 @@ void HealthEngine::evaluateCounters(const Snapshot& snap, double now_mono, doubl
                 continue;
             }
             h.cumulative += step.increase;
-            h.points.emplace_back(t, h.cumulative);
+            // At most ~20 points per window: a per-hour rule polled every 5 s would otherwise
+            // keep 720 (the reference moves in steps of window/20, 5 % of the window).
+            size_t n = h.points.size();
+            if (n >= 2 && t - h.points[n - 2].first < rule->window_sec / 20)
+                h.points.back() = {t, h.cumulative};
+            else
+                h.points.emplace_back(t, h.cumulative);
             // Keep one point at or before the window's start as the reference.
             while (h.points.size() > 2 && h.points[1].first <= t - rule->window_sec)
                 h.points.pop_front();

@@ -52,7 +52,7 @@ std::optional<std::string> StateStore::save(const PersistentState& state)
     j["journal_cursor"] =
         state.journal_cursor ? nlohmann::json(*state.journal_cursor) : nlohmann::json(nullptr);
     j["health"] = state.health;
-    auto text = j.dump(1) + "\n";
+    auto text = j.dump() + "\n";
     if (text == last_written_)
         return std::nullopt;
     std::error_code ec;
