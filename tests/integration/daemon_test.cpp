@@ -170,7 +170,7 @@ TEST_F(DaemonTest, LifecycleUnderTheServiceManager)
                    std::string::npos;
         },
         5s));
-    EXPECT_NE(notify.drain().find("(2 down)"), std::string::npos);
+    EXPECT_TRUE(test::waitFor([&] { return notify.drain().find("(2 down)") != std::string::npos; }, 5s));
 
     // A driver error written to the journal while nicd runs is picked up live.
     std::string error;
