@@ -28,12 +28,6 @@ void Worker::submit(std::function<void()> job)
     cv_.notify_one();
 }
 
-size_t Worker::pending() const
-{
-    std::lock_guard lock(mutex_);
-    return jobs_.size() + running_;
-}
-
 void Worker::run()
 {
     for (;;) {
@@ -45,15 +39,12 @@ void Worker::run()
                 return;
             job = std::move(jobs_.front());
             jobs_.pop_front();
-            ++running_;
         }
         try {
             job();
         } catch (const std::exception& e) {
             log::error({}, "background job failed: {}", e.what());
         }
-        std::lock_guard lock(mutex_);
-        --running_;
     }
 }
 

@@ -19,8 +19,6 @@ public:
     Worker& operator=(const Worker&) = delete;
 
     void submit(std::function<void()> job);
-    // Jobs queued or running.
-    size_t pending() const;
 
 private:
     void run();
@@ -28,7 +26,6 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable cv_;
     std::deque<std::function<void()>> jobs_;
-    size_t running_ = 0;
     bool stopping_ = false;
     std::thread thread_;
 };
