@@ -45,7 +45,7 @@ void Collector::readPma(const Device& dev, DeviceSamples& ds)
     auto result = std::make_shared<DeviceSamples>();
     result->ibdev = dev.ibdev;
     auto finished = std::make_shared<std::atomic<bool>>(false);
-    bool in_time = runWithDeadline(
+    bool in_time = pma_runner_.run(
         [this, dev, result] {
             ib_reader_.read(dev, EventLoop::nowMonotonicUsec(), *result);
             result->pma_monotonic_usec = EventLoop::nowMonotonicUsec();
@@ -84,8 +84,8 @@ void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSample
             continue;
         auto result = std::make_shared<DeviceSamples>();
         auto finished = std::make_shared<std::atomic<bool>>(false);
-        bool in_time = runWithDeadline([this, dev, result] { plugins_.poll(dev, *result); },
-                                       driver_timeout_, finished);
+        bool in_time = plugin_runner_.run([this, dev, result] { plugins_.poll(dev, *result); },
+                                          driver_timeout_, finished);
         if (!in_time) {
             plugin_stuck_ = finished;
             plugin_stuck_device_ = dev.ibdev;

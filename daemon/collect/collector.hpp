@@ -2,6 +2,7 @@
 // counters. Runs on the worker thread; the result goes to the loop as a Snapshot.
 #pragma once
 
+#include "collect/deadline.hpp"
 #include "collect/ib_counters.hpp"
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
@@ -46,6 +47,8 @@ private:
     std::map<std::string, PmaRead> last_pma_; // by ibdev
     uint64_t cycles_ = 0;
     std::chrono::milliseconds driver_timeout_{2000};
+    DeadlineRunner pma_runner_;    // counters/ reads
+    DeadlineRunner plugin_runner_; // plugin polls (serialized)
     std::map<std::string, std::shared_ptr<std::atomic<bool>>>
         pma_stuck_;                                   // ibdev -> read returned yet?
     std::shared_ptr<std::atomic<bool>> plugin_stuck_; // a plugin call left behind
