@@ -21,11 +21,15 @@ struct DaemonConfig {
     uint32_t poll_interval_ms = 5000; // link state and hw_counters/
     uint32_t pma_interval_ms = 30000; // counters/ (one firmware command per file)
     std::string state_directory = "/var/lib/nicd";
+
+    bool operator==(const DaemonConfig&) const = default;
 };
 
 struct TextfileConfig {
     bool enable = true;
     std::string path = "/var/lib/prometheus/node-exporter/nicd.prom";
+
+    bool operator==(const TextfileConfig&) const = default;
 };
 
 // Settings that [device:<ibdev>] may override.
@@ -34,6 +38,8 @@ struct ProvisionSettings {
     TrustMode trust = TrustMode::Dscp;
     std::vector<uint8_t> pfc_priorities{3}; // each 0..7; empty = PFC off on every priority
     uint8_t roce_tos = 106;
+
+    bool operator==(const ProvisionSettings&) const = default;
 };
 
 struct ProvisionConfig {
@@ -43,10 +49,13 @@ struct ProvisionConfig {
     std::vector<std::string> exclude_devices; // globs over ibdev names
     std::vector<std::string> exclude_netdevs; // globs over netdev names
     std::vector<std::string> include_netdevs; // globs; overrides the default-route exclusion
-    std::optional<std::string>
-        driver_ready_file; // unset = auto (network-operator's file if present)
-    uint32_t ready_timeout_ms = 120000;
-    uint32_t verify_interval_ms = 60000;
+    // DriverReadyFile=: unset (or "auto") = the network-operator's file if present;
+    // "" = do not wait; else this absolute path.
+    std::optional<std::string> driver_ready_file;
+    uint32_t ready_timeout_ms = 120000;  // ReadyTimeoutSec= (stored in ms)
+    uint32_t verify_interval_ms = 60000; // VerifyIntervalSec= (stored in ms)
+
+    bool operator==(const ProvisionConfig&) const = default;
 };
 
 struct DeviceOverride {
@@ -55,10 +64,14 @@ struct DeviceOverride {
     std::optional<std::vector<uint8_t>> pfc_priorities;
     std::optional<uint8_t> roce_tos;
     std::optional<bool> expect_up; // ports of this device must be up (health)
+
+    bool operator==(const DeviceOverride&) const = default;
 };
 
 struct JournalConfig {
     bool enable = true;
+
+    bool operator==(const JournalConfig&) const = default;
 };
 
 enum class RuleSeverity : uint8_t { NonFatal, Fatal };
@@ -70,6 +83,8 @@ struct CounterRuleConfig {
     std::optional<uint64_t> delta; // Delta=N: breach when it grows by more than N within 10 minutes
     std::optional<double> rate_per_second; // Rate=N/s|N/min|N/h, stored per second
     std::optional<RuleSeverity> severity;  // Severity=fatal|non-fatal
+
+    bool operator==(const CounterRuleConfig&) const = default;
 };
 
 struct HealthConfig {
@@ -81,6 +96,8 @@ struct HealthConfig {
     uint32_t driver_timeout_ms = 2000; // a driver read slower than this is a wedged driver
     uint32_t driver_fail_cycles = 3;   // all reads of a device failing this many cycles
     uint32_t event_ring_size = 1024;
+
+    bool operator==(const HealthConfig&) const = default;
 };
 
 struct Config {
@@ -105,8 +122,10 @@ struct ConfigError {
     std::string section;
     std::string key;
     std::string message; // says what is allowed
+    std::string value{}; // the value as written, when the error is about a Key=Value line
 
-    // "/etc/nicd/nicd.conf:12: [daemon] PollIntervalMs: ..."
+    // "/etc/nicd/nicd.conf:12: [daemon] PollIntervalMs=abc: expected an integer from 100 to
+    // 3600000"; parts that are empty (line 0, no section, no key) are left out.
     std::string format() const;
 };
 
@@ -115,11 +134,22 @@ struct ConfigResult {
     std::vector<ConfigError> errors;
 };
 
-// Reads `main_file` (a missing main file means defaults) and then every *.conf in `dropin_dir`.
+// The built-in defaults (what loadConfig returns when there are no files).
+Config defaultConfig();
+
+// The keys each kind of section takes, in the order nicd.conf lists them: "daemon", "textfile",
+// "provision", "journal", "health", "device:", "counter:" and "plugin:" (only Enabled: a plugin
+// section also takes any other key, for the plugin to validate).
+std::map<std::string, std::vector<std::string>> configKeys();
+
+// Reads `main_file` (a missing main file means defaults) and then every *.conf in `dropin_dir`
+// (lexical order; hidden files skipped; a missing directory is fine), later values winning.
+// Every error of every file is collected; `config` is set only when there are none.
 ConfigResult loadConfig(const std::filesystem::path& main_file,
                         const std::filesystem::path& dropin_dir);
 
-// Parses one INI text on top of `config` (used by loadConfig and by tests).
+// Parses one INI text on top of `config` (used by loadConfig and by tests); appends errors
+// naming `file_name`. A bad value leaves that setting as it was.
 void parseConfigText(const std::string& text, const std::string& file_name, Config& config,
                      std::vector<ConfigError>& errors);
 

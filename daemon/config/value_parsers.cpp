@@ -3,22 +3,78 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <utility>
 
 namespace nicd::config {
 
+namespace {
+
+bool isSpace(char c)
+{
+    return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+
+std::string lower(std::string_view v)
+{
+    std::string s(v);
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+}
+
+// Words separated by any of the characters in `separators` or by whitespace.
+std::vector<std::string> split(std::string_view v, std::string_view separators)
+{
+    std::vector<std::string> out;
+    auto is_sep = [&](char c) {
+        return isSpace(c) || separators.find(c) != std::string_view::npos;
+    };
+    size_t i = 0;
+    while (i < v.size()) {
+        while (i < v.size() && is_sep(v[i]))
+            ++i;
+        size_t start = i;
+        while (i < v.size() && !is_sep(v[i]))
+            ++i;
+        if (i > start)
+            out.emplace_back(v.substr(start, i - start));
+    }
+    return out;
+}
+
+// Case-insensitive lookup of `v` among `names`; `why` lists them.
+template <typename E>
+std::optional<E> parseName(std::string_view v,
+                           std::initializer_list<std::pair<const char*, E>> names, std::string& why)
+{
+    auto wanted = lower(trim(v));
+    for (const auto& [name, value] : names)
+        if (wanted == name)
+            return value;
+    why = "expected one of";
+    const char* sep = " ";
+    for (const auto& [name, value] : names) {
+        why += sep;
+        why += name;
+        sep = ", ";
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 std::string_view trim(std::string_view v)
 {
-    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front())))
+    while (!v.empty() && isSpace(v.front()))
         v.remove_prefix(1);
-    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back())))
+    while (!v.empty() && isSpace(v.back()))
         v.remove_suffix(1);
     return v;
 }
 
 std::optional<bool> parseBool(std::string_view v, std::string& why)
 {
-    std::string s(trim(v));
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    auto s = lower(trim(v));
     if (s == "yes" || s == "true" || s == "1" || s == "on")
         return true;
     if (s == "no" || s == "false" || s == "0" || s == "off")
@@ -51,37 +107,26 @@ std::optional<std::string> parseAbsolutePath(std::string_view v, std::string& wh
 
 std::vector<std::string> splitWords(std::string_view v)
 {
-    std::vector<std::string> out;
-    size_t i = 0;
-    while (i < v.size()) {
-        while (i < v.size() && (std::isspace(static_cast<unsigned char>(v[i])) || v[i] == ','))
-            ++i;
-        size_t start = i;
-        while (i < v.size() && !std::isspace(static_cast<unsigned char>(v[i])) && v[i] != ',')
-            ++i;
-        if (i > start)
-            out.emplace_back(v.substr(start, i - start));
-    }
-    return out;
+    return split(v, "");
 }
 
 std::optional<std::vector<uint8_t>> parsePriorities(std::string_view v, std::string& why)
 {
     std::vector<uint8_t> out;
     auto t = trim(v);
-    if (t.empty() || t == "none")
+    if (t.empty() || lower(t) == "none")
         return out;
-    for (const auto& w : splitWords(t)) {
-        std::string sub;
-        auto p = parseUint(w, 0, 7, sub);
+    for (const auto& word : split(t, ",")) {
+        std::string ignored;
+        auto p = parseUint(word, 0, 7, ignored);
         if (!p) {
-            why = "expected priorities 0 to 7 separated by spaces or commas, or 'none' ('" + w +
-                  "' is not one)";
+            why = "expected priorities 0 to 7 separated by spaces or commas, or none ('" + word +
+                  "' is not a priority)";
             return std::nullopt;
         }
         auto prio = static_cast<uint8_t>(*p);
         if (std::find(out.begin(), out.end(), prio) != out.end()) {
-            why = "priority " + w + " is listed twice";
+            why = "priority " + word + " is listed twice";
             return std::nullopt;
         }
         out.push_back(prio);
@@ -92,16 +137,17 @@ std::optional<std::vector<uint8_t>> parsePriorities(std::string_view v, std::str
 
 std::optional<double> parseRate(std::string_view v, std::string& why)
 {
-    why = "expected a rate such as 10/s, 5/min or 120/h";
+    why = "expected a rate N/s, N/min or N/h (N >= 0, e.g. 10/s, 5/min, 120/h)";
     v = trim(v);
     auto slash = v.find('/');
     if (slash == std::string_view::npos)
         return std::nullopt;
     auto num = trim(v.substr(0, slash));
-    auto unit = std::string(trim(v.substr(slash + 1)));
+    auto unit = lower(trim(v.substr(slash + 1)));
     double n = 0;
     auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), n);
-    if (num.empty() || ec != std::errc() || ptr != num.data() + num.size() || n < 0)
+    if (num.empty() || ec != std::errc() || ptr != num.data() + num.size() || !std::isfinite(n) ||
+        n < 0)
         return std::nullopt;
     double seconds = 0;
     if (unit == "s" || unit == "sec" || unit == "second")
@@ -113,6 +159,32 @@ std::optional<double> parseRate(std::string_view v, std::string& why)
     else
         return std::nullopt;
     return n / seconds;
+}
+
+std::optional<ProvisionMode> parseProvisionMode(std::string_view v, std::string& why)
+{
+    return parseName<ProvisionMode>(v,
+                                    {{"enforce", ProvisionMode::Enforce},
+                                     {"verify", ProvisionMode::Verify},
+                                     {"off", ProvisionMode::Off}},
+                                    why);
+}
+
+std::optional<TrustMode> parseTrustMode(std::string_view v, std::string& why)
+{
+    return parseName<TrustMode>(v, {{"dscp", TrustMode::Dscp}, {"pcp", TrustMode::Pcp}}, why);
+}
+
+std::optional<BondPolicy> parseBondPolicy(std::string_view v, std::string& why)
+{
+    return parseName<BondPolicy>(
+        v, {{"skip", BondPolicy::Skip}, {"configure", BondPolicy::Configure}}, why);
+}
+
+std::optional<RuleSeverity> parseRuleSeverity(std::string_view v, std::string& why)
+{
+    return parseName<RuleSeverity>(
+        v, {{"fatal", RuleSeverity::Fatal}, {"non-fatal", RuleSeverity::NonFatal}}, why);
 }
 
 } // namespace nicd::config

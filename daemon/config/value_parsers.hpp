@@ -2,6 +2,8 @@
 // what is allowed (used verbatim in the error message).
 #pragma once
 
+#include "config/config.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,15 +12,23 @@
 
 namespace nicd::config {
 
+std::string_view trim(std::string_view v);
+
+// yes/no, true/false, on/off, 1/0 in any case, as systemd accepts them.
 std::optional<bool> parseBool(std::string_view v, std::string& why);
+// A decimal integer in [min, max].
 std::optional<uint64_t> parseUint(std::string_view v, uint64_t min, uint64_t max, std::string& why);
 std::optional<std::string> parseAbsolutePath(std::string_view v, std::string& why);
-// "3", "3 4", "3,4", "" or "none"; each 0..7, no duplicates; sorted.
+// "3", "3 4", "3,4", "" or "none"; each 0..7, no duplicates; returned sorted.
 std::optional<std::vector<uint8_t>> parsePriorities(std::string_view v, std::string& why);
 // "10/s", "5/min", "120/h" (also sec, second, minute, hour); returns events per second.
 std::optional<double> parseRate(std::string_view v, std::string& why);
-// Whitespace-separated words.
+// Whitespace-separated words (globs); never fails.
 std::vector<std::string> splitWords(std::string_view v);
-std::string_view trim(std::string_view v);
+
+std::optional<ProvisionMode> parseProvisionMode(std::string_view v, std::string& why);
+std::optional<TrustMode> parseTrustMode(std::string_view v, std::string& why);
+std::optional<BondPolicy> parseBondPolicy(std::string_view v, std::string& why);
+std::optional<RuleSeverity> parseRuleSeverity(std::string_view v, std::string& why);
 
 } // namespace nicd::config

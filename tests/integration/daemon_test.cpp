@@ -137,7 +137,7 @@ TEST_F(DaemonTest, CheckConfigNamesTheBadLine)
     writeConfig("[provision]\nRoceTos=300\n");
     EXPECT_EQ(test::run(nicd({"--check-config"}), out), 1);
     EXPECT_NE(out.find(conf_.string() +
-                       ":6: [provision] RoceTos: '300': expected an integer from 0 to 255"),
+                       ":6: [provision] RoceTos=300: expected an integer from 0 to 255"),
               std::string::npos)
         << out;
     // The daemon refuses to start on it, saying why.
@@ -197,7 +197,7 @@ TEST_F(DaemonTest, LifecycleUnderTheServiceManager)
         [&] { return notify.drain().find("STATUS=reload failed") != std::string::npos; }, 5s));
     EXPECT_NE(test::readFile(dir_ / "nicd.log").find("keeping the previous configuration"),
               std::string::npos);
-    EXPECT_NE(test::readFile(dir_ / "nicd.log").find("PollIntervalMs: 'fast'"), std::string::npos);
+    EXPECT_NE(test::readFile(dir_ / "nicd.log").find("PollIntervalMs=fast"), std::string::npos);
     EXPECT_TRUE(d.running());
     auto before = fs::last_write_time(textfile());
     EXPECT_TRUE(test::waitFor([&] { return fs::last_write_time(textfile()) != before; }, 3s))

@@ -1,0 +1,367 @@
+#include "config/config_keys.hpp"
+
+#include "config/value_parsers.hpp"
+
+#include <strings.h>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <utility>
+#include <vector>
+
+namespace nicd::config {
+
+namespace {
+
+// One key of a section: its name and how it stores a value into the section's struct.
+template <typename T> using Setter = std::function<bool(T&, std::string_view, std::string&)>;
+template <typename T> using Keys = std::vector<std::pair<std::string, Setter<T>>>;
+
+template <typename Field, typename Value> bool assign(Field& field, std::optional<Value> parsed)
+{
+    if (!parsed)
+        return false;
+    field = std::move(*parsed);
+    return true;
+}
+
+template <typename N>
+std::optional<N> parseNumber(std::string_view v, uint64_t min, uint64_t max, std::string& why)
+{
+    auto n = parseUint(v, min, max, why);
+    return n ? std::optional<N>(static_cast<N>(*n)) : std::nullopt;
+}
+
+// "…Sec=" keys stored in milliseconds.
+std::optional<uint32_t> parseSecondsAsMs(std::string_view v, uint64_t min, uint64_t max,
+                                         std::string& why)
+{
+    auto n = parseUint(v, min, max, why);
+    return n ? std::optional<uint32_t>(static_cast<uint32_t>(*n * 1000)) : std::nullopt;
+}
+
+std::optional<std::string> parsePromPath(std::string_view v, std::string& why)
+{
+    auto p = parseAbsolutePath(v, why);
+    if (p && p->ends_with(".prom") && p->size() > 6 && (*p)[p->size() - 6] != '/')
+        return p;
+    why = "expected an absolute path ending in .prom (node_exporter reads only *.prom)";
+    return std::nullopt;
+}
+
+// DriverReadyFile: a path, empty (never wait) or "auto" (the network-operator's file if present).
+std::optional<std::optional<std::string>> parseReadyFile(std::string_view v, std::string& why)
+{
+    auto t = trim(v);
+    if (t == "auto")
+        return std::optional<std::string>();
+    if (t.empty())
+        return std::optional<std::string>(std::string());
+    auto p = parseAbsolutePath(t, why);
+    if (!p) {
+        why = "expected an absolute path, empty (do not wait) or auto";
+        return std::nullopt;
+    }
+    return std::optional<std::string>(*p);
+}
+
+// The settings [provision] holds and [device:<ibdev>] may override: the member names are the
+// same in ProvisionSettings (plain values) and DeviceOverride (optional values).
+template <typename T> Keys<T> settingKeys()
+{
+    return {
+        {"Mode",
+         [](T& t, auto v, auto& why) { return assign(t.mode, parseProvisionMode(v, why)); }},
+        {"Trust", [](T& t, auto v, auto& why) { return assign(t.trust, parseTrustMode(v, why)); }},
+        {"PfcPriorities",
+         [](T& t, auto v, auto& why) { return assign(t.pfc_priorities, parsePriorities(v, why)); }},
+        {"RoceTos",
+         [](T& t, auto v, auto& why) {
+             return assign(t.roce_tos, parseNumber<uint8_t>(v, 0, 255, why));
+         }},
+    };
+}
+
+const Keys<DaemonConfig>& daemonKeys()
+{
+    static const Keys<DaemonConfig> keys{
+        {"PluginDirectory",
+         [](auto& c, auto v, auto& why) {
+             return assign(c.plugin_directory, parseAbsolutePath(v, why));
+         }},
+        {"PollIntervalMs",
+         [](auto& c, auto v, auto& why) {
+             return assign(c.poll_interval_ms, parseNumber<uint32_t>(v, 100, 3600000, why));
+         }},
+        {"PmaIntervalMs",
+         [](auto& c, auto v, auto& why) {
+             return assign(c.pma_interval_ms, parseNumber<uint32_t>(v, 1000, 3600000, why));
+         }},
+        {"StateDirectory",
+         [](auto& c, auto v, auto& why) {
+             return assign(c.state_directory, parseAbsolutePath(v, why));
+         }},
+    };
+    return keys;
+}
+
+const Keys<TextfileConfig>& textfileKeys()
+{
+    static const Keys<TextfileConfig> keys{
+        {"Enable", [](auto& c, auto v, auto& why) { return assign(c.enable, parseBool(v, why)); }},
+        {"Path", [](auto& c, auto v, auto& why) { return assign(c.path, parsePromPath(v, why)); }},
+    };
+    return keys;
+}
+
+const Keys<ProvisionConfig>& provisionKeys()
+{
+    static const Keys<ProvisionConfig> keys = [] {
+        Keys<ProvisionConfig> k;
+        for (auto& [name, set] : settingKeys<ProvisionSettings>())
+            k.emplace_back(name, [set = set](ProvisionConfig& c, auto v, auto& why) {
+                return set(c.settings, v, why);
+            });
+        auto globs = [](std::vector<std::string> ProvisionConfig::*field) {
+            return [field](ProvisionConfig& c, std::string_view v, std::string&) {
+                c.*field = splitWords(v);
+                return true;
+            };
+        };
+        k.emplace_back("Bonds", [](auto& c, auto v, auto& why) {
+            return assign(c.bonds, parseBondPolicy(v, why));
+        });
+        k.emplace_back("DryRun", [](auto& c, auto v, auto& why) {
+            return assign(c.dry_run, parseBool(v, why));
+        });
+        k.emplace_back("ExcludeDevices", globs(&ProvisionConfig::exclude_devices));
+        k.emplace_back("ExcludeNetdevs", globs(&ProvisionConfig::exclude_netdevs));
+        k.emplace_back("IncludeNetdevs", globs(&ProvisionConfig::include_netdevs));
+        k.emplace_back("DriverReadyFile", [](auto& c, auto v, auto& why) {
+            return assign(c.driver_ready_file, parseReadyFile(v, why));
+        });
+        k.emplace_back("ReadyTimeoutSec", [](auto& c, auto v, auto& why) {
+            return assign(c.ready_timeout_ms, parseSecondsAsMs(v, 1, 86400, why));
+        });
+        k.emplace_back("VerifyIntervalSec", [](auto& c, auto v, auto& why) {
+            return assign(c.verify_interval_ms, parseSecondsAsMs(v, 5, 86400, why));
+        });
+        return k;
+    }();
+    return keys;
+}
+
+const Keys<JournalConfig>& journalKeys()
+{
+    static const Keys<JournalConfig> keys{
+        {"Enable", [](auto& c, auto v, auto& why) { return assign(c.enable, parseBool(v, why)); }},
+    };
+    return keys;
+}
+
+const Keys<HealthConfig>& healthKeys()
+{
+    auto count = [](uint32_t HealthConfig::*field, uint64_t min, uint64_t max) {
+        return [=](HealthConfig& c, std::string_view v, std::string& why) {
+            return assign(c.*field, parseNumber<uint32_t>(v, min, max, why));
+        };
+    };
+    static const Keys<HealthConfig> keys{
+        {"FlapCount", count(&HealthConfig::flap_count, 2, 1000)},
+        {"FlapWindowSec", count(&HealthConfig::flap_window_sec, 1, 86400)},
+        {"KernelRepeatCount", count(&HealthConfig::kernel_repeat_count, 2, 1000)},
+        {"KernelRepeatWindowSec", count(&HealthConfig::kernel_repeat_window_sec, 1, 604800)},
+        {"KernelHoldSec", count(&HealthConfig::kernel_hold_sec, 0, 31536000)},
+        {"DriverTimeoutMs", count(&HealthConfig::driver_timeout_ms, 10, 600000)},
+        {"DriverFailCycles", count(&HealthConfig::driver_fail_cycles, 1, 1000)},
+        {"EventRingSize", count(&HealthConfig::event_ring_size, 16, 1000000)},
+    };
+    return keys;
+}
+
+const Keys<DeviceOverride>& deviceKeys()
+{
+    static const Keys<DeviceOverride> keys = [] {
+        auto k = settingKeys<DeviceOverride>();
+        k.emplace_back("ExpectUp", [](auto& d, auto v, auto& why) {
+            return assign(d.expect_up, parseBool(v, why));
+        });
+        return k;
+    }();
+    return keys;
+}
+
+const Keys<CounterRuleConfig>& counterKeys()
+{
+    static const Keys<CounterRuleConfig> keys{
+        {"Enable", [](auto& c, auto v, auto& why) { return assign(c.enable, parseBool(v, why)); }},
+        {"Delta", [](auto& c, auto v,
+                     auto& why) { return assign(c.delta, parseUint(v, 0, UINT64_MAX, why)); }},
+        {"Rate",
+         [](auto& c, auto v, auto& why) { return assign(c.rate_per_second, parseRate(v, why)); }},
+        {"Severity",
+         [](auto& c, auto v, auto& why) { return assign(c.severity, parseRuleSeverity(v, why)); }},
+    };
+    return keys;
+}
+
+template <typename T> std::vector<std::string> namesOf(const Keys<T>& keys)
+{
+    std::vector<std::string> out;
+    for (const auto& [name, set] : keys)
+        out.push_back(name);
+    return out;
+}
+
+std::string unknownKey(const std::vector<std::string>& names, const std::string& label,
+                       const std::string& key)
+{
+    for (const auto& n : names)
+        if (strcasecmp(n.c_str(), key.c_str()) == 0)
+            return "unknown key; did you mean " + n + "? (keys are case-sensitive)";
+    std::string why = "unknown key; " + label + " takes ";
+    for (size_t i = 0; i < names.size(); ++i)
+        why += (i == 0 ? "" : ", ") + names[i];
+    return why;
+}
+
+template <typename T>
+bool applyFrom(const Keys<T>& keys, T& target, const std::string& label, const std::string& key,
+               std::string_view value, std::string& why)
+{
+    for (const auto& [name, set] : keys)
+        if (name == key) {
+            T candidate = target; // a failed parse leaves the target as it was
+            if (!set(candidate, value, why))
+                return false;
+            target = std::move(candidate);
+            return true;
+        }
+    why = unknownKey(namesOf(keys), label, key);
+    return false;
+}
+
+bool nameMadeOf(std::string_view s, std::string_view extra)
+{
+    return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+               extra.find(c) != std::string_view::npos;
+    });
+}
+
+const char* const kSectionsAllowed =
+    "expected [daemon], [textfile], [provision], [journal], [health], [device:IBDEV], "
+    "[counter:NAME], [counter:NAME/IBDEV] or [plugin:NAME]";
+
+std::string afterPrefix(const std::string& section, std::string_view prefix)
+{
+    return section.substr(prefix.size());
+}
+
+} // namespace
+
+bool checkSection(const std::string& s, std::string& why)
+{
+    if (s == "daemon" || s == "textfile" || s == "provision" || s == "journal" || s == "health")
+        return true;
+    if (s.starts_with("device:")) {
+        if (nameMadeOf(afterPrefix(s, "device:"), ""))
+            return true;
+        why = "unknown section; an RDMA device name is made of letters, digits and '_'";
+        return false;
+    }
+    if (s.starts_with("counter:")) {
+        auto rest = afterPrefix(s, "counter:");
+        auto slash = rest.find('/');
+        auto counter = rest.substr(0, slash);
+        bool good = nameMadeOf(counter, ".-") &&
+                    (slash == std::string::npos || nameMadeOf(rest.substr(slash + 1), ""));
+        if (good)
+            return true;
+        why = "unknown section; expected [counter:NAME] or [counter:NAME/IBDEV] (NAME made of "
+              "letters, digits and _ . -, IBDEV of letters, digits and _)";
+        return false;
+    }
+    if (s.starts_with("plugin:")) {
+        if (nameMadeOf(afterPrefix(s, "plugin:"), "-"))
+            return true;
+        why = "unknown section; a plugin name is made of letters, digits, '_' and '-'";
+        return false;
+    }
+    for (const char* known : {"daemon", "textfile", "provision", "journal", "health"})
+        if (strcasecmp(known, s.c_str()) == 0) {
+            why = std::string("unknown section; did you mean [") + known +
+                  "]? (section names are case-sensitive)";
+            return false;
+        }
+    why = std::string("unknown section; ") + kSectionsAllowed;
+    return false;
+}
+
+bool applyKey(Config& config, const std::string& section, const std::string& key,
+              std::string_view value, std::string& why)
+{
+    if (section.empty()) {
+        why = std::string("key outside of any section; ") + kSectionsAllowed;
+        return false;
+    }
+    if (section == "daemon")
+        return applyFrom(daemonKeys(), config.daemon, "[daemon]", key, value, why);
+    if (section == "textfile")
+        return applyFrom(textfileKeys(), config.textfile, "[textfile]", key, value, why);
+    if (section == "provision")
+        return applyFrom(provisionKeys(), config.provision, "[provision]", key, value, why);
+    if (section == "journal")
+        return applyFrom(journalKeys(), config.journal, "[journal]", key, value, why);
+    if (section == "health")
+        return applyFrom(healthKeys(), config.health, "[health]", key, value, why);
+    if (section.starts_with("device:")) {
+        auto name = afterPrefix(section, "device:");
+        DeviceOverride d =
+            config.devices.contains(name) ? config.devices.at(name) : DeviceOverride{};
+        if (!applyFrom(deviceKeys(), d, "[device:IBDEV]", key, value, why))
+            return false;
+        config.devices[name] = std::move(d);
+        return true;
+    }
+    if (section.starts_with("counter:")) {
+        auto name = afterPrefix(section, "counter:");
+        CounterRuleConfig r = config.counter_rules.contains(name) ? config.counter_rules.at(name)
+                                                                  : CounterRuleConfig{};
+        if (!applyFrom(counterKeys(), r, "[counter:NAME]", key, value, why))
+            return false;
+        config.counter_rules[name] = std::move(r);
+        return true;
+    }
+    if (section.starts_with("plugin:")) {
+        // Plugins validate their own keys; only Enabled means something to the daemon.
+        if (key == "Enabled" && !parseBool(value, why))
+            return false;
+        if (strcasecmp(key.c_str(), "Enabled") == 0 && key != "Enabled") {
+            why = "unknown key; did you mean Enabled? (keys are case-sensitive)";
+            return false;
+        }
+        config.plugins[afterPrefix(section, "plugin:")][key] = std::string(trim(value));
+        return true;
+    }
+    why = std::string("unknown section; ") + kSectionsAllowed;
+    return false;
+}
+
+} // namespace nicd::config
+
+namespace nicd {
+
+std::map<std::string, std::vector<std::string>> configKeys()
+{
+    using namespace config;
+    return {
+        {"daemon", namesOf(daemonKeys())},       {"textfile", namesOf(textfileKeys())},
+        {"provision", namesOf(provisionKeys())}, {"journal", namesOf(journalKeys())},
+        {"health", namesOf(healthKeys())},       {"device:", namesOf(deviceKeys())},
+        {"counter:", namesOf(counterKeys())},    {"plugin:", {"Enabled"}},
+    };
+}
+
+} // namespace nicd
