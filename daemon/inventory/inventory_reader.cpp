@@ -1,7 +1,6 @@
 #include "inventory/inventory_reader.hpp"
 
 #include "inventory/sysfs_inventory.hpp"
-#include "inventory/sysfs_values.hpp"
 
 #include <dirent.h>
 
@@ -27,24 +26,9 @@ std::vector<std::string> deviceNames(const std::filesystem::path& dir)
 void refreshPortStates(Inventory& inv)
 {
     for (auto& d : inv.devices)
-        for (auto& p : d.ports) {
-            auto dir = d.sysfs_path + "/ports/" + std::to_string(p.num) + "/";
-            p.state.reset();
-            p.state_name.clear();
-            if (auto s = sysfs::parseNumberedState(sysfs::readValue(dir + "state").value_or(""))) {
-                p.state = s->number;
-                p.state_name = s->name;
-            }
-            p.phys_state.reset();
-            p.phys_state_name.clear();
-            if (auto s =
-                    sysfs::parseNumberedState(sysfs::readValue(dir + "phys_state").value_or(""))) {
-                p.phys_state = s->number;
-                p.phys_state_name = s->name;
-            }
-            p.rate = sysfs::readValue(dir + "rate").value_or("");
-            p.rate_gbps = sysfs::parseRateGbps(p.rate);
-        }
+        for (auto& p : d.ports)
+            readPortLinkState(std::filesystem::path(d.sysfs_path) / "ports" / std::to_string(p.num),
+                              p);
 }
 
 Inventory InventoryReader::read()

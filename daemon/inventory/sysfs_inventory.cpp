@@ -1,10 +1,10 @@
 #include "inventory/sysfs_inventory.hpp"
 
+#include "inventory/port_netdevs.hpp"
 #include "inventory/sysfs_values.hpp"
 #include "log/log.hpp"
 
 #include <algorithm>
-#include <set>
 
 namespace nicd {
 
@@ -12,76 +12,144 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string linkBasename(const fs::path& link)
-{
-    std::error_code ec;
-    auto target = fs::read_symlink(link, ec);
-    if (ec)
-        return {};
-    return target.filename().string();
-}
-
-// The netdevs of one port: gid_attrs/ndevs/* first (what RoCE uses), else the PCI function's
-// net/ entries, matched by dev_port when the device has several ports.
-std::vector<std::string> portNetdevs(const fs::path& dev_dir, const fs::path& port_dir,
-                                     uint32_t port, size_t port_count)
+// Names in `dir`, sorted; empty when it cannot be listed.
+std::vector<std::string> entryNames(const fs::path& dir)
 {
     std::vector<std::string> out;
     std::error_code ec;
-    for (const auto& e : fs::directory_iterator(port_dir / "gid_attrs/ndevs", ec)) {
-        auto nd = sysfs::readValue(e.path());
-        if (nd && std::find(out.begin(), out.end(), *nd) == out.end())
-            out.push_back(*nd);
-    }
-    if (!out.empty()) {
-        std::sort(out.begin(), out.end());
-        return out;
-    }
-    for (const auto& e : fs::directory_iterator(dev_dir / "device/net", ec)) {
-        auto name = e.path().filename().string();
-        if (port_count > 1) {
-            auto dev_port =
-                sysfs::parseCounter(sysfs::readValue(e.path() / "dev_port").value_or(""));
-            if (dev_port && *dev_port + 1 != port)
-                continue;
-        }
-        out.push_back(name);
-    }
+    fs::directory_iterator it(dir, ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec))
+        out.push_back(it->path().filename().string());
     std::sort(out.begin(), out.end());
     return out;
 }
 
-Port readPort(const fs::path& dev_dir, const fs::path& port_dir, uint32_t num, size_t port_count)
+// Basename of a symlink's target ("mlx5_core" for device/driver); empty when not a link.
+std::string linkTargetName(const fs::path& link)
+{
+    std::error_code ec;
+    auto target = fs::read_symlink(link, ec);
+    return ec ? std::string() : target.filename().string();
+}
+
+bool pathExists(const fs::path& p)
+{
+    std::error_code ec;
+    return fs::exists(p, ec);
+}
+
+std::vector<std::string> readGidNetdevs(const fs::path& port_dir)
+{
+    auto dir = port_dir / "gid_attrs/ndevs";
+    std::vector<std::pair<uint64_t, std::string>> by_index;
+    for (const auto& entry : entryNames(dir)) {
+        auto index = sysfs::parseCounter(entry);
+        auto name = sysfs::readValue(dir / entry); // unused GIDs read EINVAL or empty
+        if (index && name)
+            by_index.emplace_back(*index, std::move(*name));
+    }
+    return gidNetdevs(std::move(by_index));
+}
+
+std::vector<FunctionNetdev> readFunctionNetdevs(const fs::path& dev_dir)
+{
+    std::vector<FunctionNetdev> out;
+    auto net = dev_dir / "device/net";
+    for (const auto& name : entryNames(net)) {
+        FunctionNetdev nd{name, std::nullopt, std::nullopt};
+        nd.dev_port = sysfs::parseCounter(sysfs::readValue(net / name / "dev_port").value_or(""));
+        nd.dev_id = sysfs::parseHex(sysfs::readValue(net / name / "dev_id").value_or(""));
+        // Legacy-mode mlx5 PFs answer EOPNOTSUPP here: absent, not a representor.
+        nd.phys_port_name = sysfs::readValue(net / name / "phys_port_name").value_or("");
+        out.push_back(std::move(nd));
+    }
+    return out;
+}
+
+Port readPort(const fs::path& port_dir, uint32_t num, size_t port_count,
+              const std::vector<FunctionNetdev>& function_netdevs)
 {
     Port p;
     p.num = num;
-    if (auto s = sysfs::parseNumberedState(sysfs::readValue(port_dir / "state").value_or(""))) {
-        p.state = s->number;
-        p.state_name = s->name;
-    }
-    if (auto s =
-            sysfs::parseNumberedState(sysfs::readValue(port_dir / "phys_state").value_or(""))) {
-        p.phys_state = s->number;
-        p.phys_state_name = s->name;
-    }
+    readPortLinkState(port_dir, p);
     p.link_layer = sysfs::readValue(port_dir / "link_layer").value_or("");
-    p.rate = sysfs::readValue(port_dir / "rate").value_or("");
-    p.rate_gbps = sysfs::parseRateGbps(p.rate);
-    p.netdevs = portNetdevs(dev_dir, port_dir, num, port_count);
+    p.netdevs = readGidNetdevs(port_dir);
+    if (p.netdevs.empty())
+        p.netdevs = functionNetdevsOfPort(function_netdevs, num, port_count);
     return p;
 }
 
-// The bond a netdev is enslaved to, from /sys/class/net/<nd>/master.
+std::vector<Port> readPorts(const fs::path& dev_dir)
+{
+    std::vector<std::pair<uint32_t, std::string>> nums;
+    for (const auto& entry : entryNames(dev_dir / "ports"))
+        if (auto n = sysfs::parseCounter(entry); n && *n > 0 && *n < 256)
+            nums.emplace_back(static_cast<uint32_t>(*n), entry);
+    std::sort(nums.begin(), nums.end());
+    auto function_netdevs = readFunctionNetdevs(dev_dir);
+    std::vector<Port> ports;
+    for (const auto& [num, entry] : nums)
+        ports.push_back(readPort(dev_dir / "ports" / entry, num, nums.size(), function_netdevs));
+    return ports;
+}
+
+// A netdev is a bond when it has bonding/slaves.
+bool isBond(const HostPaths& paths, const std::string& netdev)
+{
+    return pathExists(paths.sysClassNet() / netdev / "bonding/slaves");
+}
+
+// The bond `netdev` is enslaved to (its `master` upper device), or empty.
 std::string bondOf(const HostPaths& paths, const std::string& netdev)
 {
-    auto master = paths.sysClassNet() / netdev / "master";
+    auto master = linkTargetName(paths.sysClassNet() / netdev / "master");
+    return !master.empty() && isBond(paths, master) ? master : std::string();
+}
+
+// The PCI function behind `device`: address, sysfs path, driver, NUMA node, VF or not.
+void readPciFunction(const fs::path& dev_dir, Device& d)
+{
     std::error_code ec;
-    if (!fs::is_symlink(master, ec))
-        return {};
-    auto name = linkBasename(master);
-    if (fs::exists(paths.sysClassNet() / name / "bonding", ec))
-        return name;
+    auto function_dir = fs::canonical(dev_dir / "device", ec);
+    if (ec)
+        return; // a virtual device (rxe, siw) or a fixture without the link
+    if (auto name = function_dir.filename().string(); sysfs::isPciAddress(name)) {
+        d.pci_address = name;
+        d.pci_path = function_dir.string();
+    }
+    d.driver = linkTargetName(dev_dir / "device/driver");
+    if (auto numa = sysfs::parseInt(sysfs::readValue(dev_dir / "device/numa_node").value_or(""));
+        numa && *numa >= 0)
+        d.numa_node = *numa;
+    if (pathExists(dev_dir / "device/physfn"))
+        d.role = DeviceRole::VirtualFunction;
+}
+
+// The first bond that `bond_of(netdev)` names, over every port's netdevs; empty when none.
+template <class BondOf> std::string firstBond(const Device& d, BondOf bond_of)
+{
+    for (const auto& p : d.ports)
+        for (const auto& nd : p.netdevs)
+            if (auto bond = bond_of(nd); !bond.empty())
+                return bond;
     return {};
+}
+
+void classifyBonding(const HostPaths& paths, Device& d)
+{
+    auto enslaving_bond = [&](const std::string& nd) { return bondOf(paths, nd); };
+    if (d.ibdev.starts_with("mlx5_bond_")) {
+        d.role = DeviceRole::Lag;
+        // GID netdevs name the bond itself; device/net names PF0's netdev, enslaved to it.
+        d.bond_master = firstBond(
+            d, [&](const std::string& nd) { return isBond(paths, nd) ? nd : std::string(); });
+        if (d.bond_master.empty())
+            d.bond_master = firstBond(d, enslaving_bond);
+    } else if (d.role == DeviceRole::Physical) {
+        d.bond_master = firstBond(d, enslaving_bond);
+        if (!d.bond_master.empty())
+            d.role = DeviceRole::BondMember;
+    }
 }
 
 Device readDevice(const HostPaths& paths, const fs::path& dev_dir)
@@ -93,69 +161,46 @@ Device readDevice(const HostPaths& paths, const fs::path& dev_dir)
     d.board_id = sysfs::readValue(dev_dir / "board_id").value_or("");
     d.hca_type = sysfs::readValue(dev_dir / "hca_type").value_or("");
     d.node_guid = sysfs::readValue(dev_dir / "node_guid").value_or("");
-
-    std::error_code ec;
-    auto pci_dir = fs::canonical(dev_dir / "device", ec);
-    if (!ec) {
-        auto name = pci_dir.filename().string();
-        if (sysfs::isPciAddress(name)) {
-            d.pci_address = name;
-            d.pci_path = pci_dir.string();
-        }
-        d.driver = linkBasename(dev_dir / "device/driver");
-        auto numa = sysfs::readValue(dev_dir / "device/numa_node");
-        int n = -1;
-        if (numa && std::sscanf(numa->c_str(), "%d", &n) == 1 && n >= 0)
-            d.numa_node = n;
-        if (fs::exists(dev_dir / "device/physfn", ec))
-            d.role = DeviceRole::VirtualFunction;
-    }
-
-    std::vector<std::pair<uint32_t, fs::path>> ports;
-    for (const auto& e : fs::directory_iterator(dev_dir / "ports", ec)) {
-        auto n = sysfs::parseCounter(e.path().filename().string());
-        if (n && *n > 0 && *n < 256)
-            ports.emplace_back(static_cast<uint32_t>(*n), e.path());
-    }
-    std::sort(ports.begin(), ports.end());
-    for (const auto& [num, dir] : ports)
-        d.ports.push_back(readPort(dev_dir, dir, num, ports.size()));
-
-    if (d.ibdev.starts_with("mlx5_bond_")) {
-        d.role = DeviceRole::Lag;
-        for (const auto& p : d.ports)
-            for (const auto& nd : p.netdevs)
-                if (fs::exists(paths.sysClassNet() / nd / "bonding", ec))
-                    d.bond_master = nd;
-    } else if (d.role == DeviceRole::Physical) {
-        for (const auto& p : d.ports)
-            for (const auto& nd : p.netdevs)
-                if (auto bond = bondOf(paths, nd); !bond.empty()) {
-                    d.role = DeviceRole::BondMember;
-                    d.bond_master = bond;
-                }
-    }
+    readPciFunction(dev_dir, d);
+    d.ports = readPorts(dev_dir);
+    classifyBonding(paths, d);
     return d;
 }
 
 } // namespace
 
+void readPortLinkState(const fs::path& port_dir, Port& p)
+{
+    auto state = sysfs::parseNumberedState(sysfs::readValue(port_dir / "state").value_or(""));
+    p.state = state ? std::optional<int>(state->number) : std::nullopt;
+    p.state_name = state ? state->name : std::string();
+    auto phys = sysfs::parseNumberedState(sysfs::readValue(port_dir / "phys_state").value_or(""));
+    p.phys_state = phys ? std::optional<int>(phys->number) : std::nullopt;
+    p.phys_state_name = phys ? phys->name : std::string();
+    p.rate = sysfs::readValue(port_dir / "rate").value_or("");
+    p.rate_gbps = sysfs::parseRateGbps(p.rate);
+}
+
 Inventory discoverInventory(const HostPaths& paths)
 {
     Inventory inv;
-    std::error_code ec;
-    auto cls = paths.sysClassInfiniband();
-    for (const auto& e : fs::directory_iterator(cls, ec)) {
+    const auto cls = paths.sysClassInfiniband();
+    for (const auto& name : entryNames(cls)) {
+        const auto dev_dir = cls / name;
+        std::error_code ec;
+        if (!fs::is_directory(dev_dir, ec)) {
+            log::debug({.device = name}, "{}: not a directory (device going away?); skipped",
+                       dev_dir.string());
+            continue;
+        }
         try {
-            inv.devices.push_back(readDevice(paths, e.path()));
+            inv.devices.push_back(readDevice(paths, dev_dir));
         } catch (const std::exception& ex) {
-            log::warn({.device = e.path().filename().string()}, "cannot read RDMA device {}: {}",
-                      e.path().string(), ex.what());
+            log::warn({.device = name}, "cannot read RDMA device {}: {}", dev_dir.string(),
+                      ex.what());
         }
     }
-    std::sort(inv.devices.begin(), inv.devices.end(),
-              [](const Device& a, const Device& b) { return a.ibdev < b.ibdev; });
-    return inv;
+    return inv; // entryNames() is sorted: devices are sorted by name
 }
 
 } // namespace nicd

@@ -1,16 +1,26 @@
-// Discovery of RDMA devices, ports and netdevs from sysfs, as the kernel lays it out.
+// Discovery of RDMA devices, ports and netdevs from sysfs, as the kernel lays it out:
+// /sys/class/infiniband/<ibdev> links to /sys/devices/<pci path>/<bdf>/infiniband/<ibdev>, whose
+// `device` link is the PCI function (driver, numa_node, physfn, net/). Fixture trees where the
+// class entry is a plain directory work too (what cannot be found is absent).
 #pragma once
 
 #include "config/host_paths.hpp"
 #include "model/inventory.hpp"
 
-#include <map>
-#include <string>
+#include <filesystem>
 
 namespace nicd {
 
-// Every entry of <root>/sys/class/infiniband. Never throws; a broken device is listed with what
-// could be read, and never hides the others.
+// Every entry of <root>/sys/class/infiniband, sorted by name. Never throws; a value that cannot
+// be read is absent, a broken device is listed with what could be read and never hides the
+// others. An entry that resolves to nothing (a device unregistering right now) is left out.
+//
+// Roles: VirtualFunction when device/physfn exists; Lag for mlx5_bond_*; BondMember when a port's
+// netdev has a `master` that is a bond (bonding/slaves). bond_master names the bond for both.
 Inventory discoverInventory(const HostPaths& paths);
+
+// Re-reads the port attributes that change at run time (state, phys_state, rate) from
+// `port_dir` (…/ports/<n>) into `port`; unreadable ones become absent.
+void readPortLinkState(const std::filesystem::path& port_dir, Port& port);
 
 } // namespace nicd

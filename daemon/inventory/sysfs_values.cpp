@@ -41,7 +41,7 @@ std::optional<double> parseRateGbps(std::string_view text)
     text = trim(text);
     double v = 0;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || ptr == text.data() || v < 0)
+    if (ec != std::errc() || ptr == text.data() || !(v >= 0))
         return std::nullopt;
     std::string_view rest =
         trim(std::string_view(ptr, static_cast<size_t>(text.data() + text.size() - ptr)));
@@ -55,6 +55,34 @@ std::optional<double> parseRateGbps(std::string_view text)
 std::optional<uint64_t> parseCounter(std::string_view text)
 {
     return plugin::sdk::parseCounterValue(text);
+}
+
+bool isNoPma(std::string_view text)
+{
+    return trim(text) == "N/A (no PMA)";
+}
+
+std::optional<int> parseInt(std::string_view text)
+{
+    text = trim(text);
+    int v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr == text.data() || ptr != text.data() + text.size())
+        return std::nullopt;
+    return v;
+}
+
+std::optional<uint64_t> parseHex(std::string_view text)
+{
+    text = trim(text);
+    if (!text.starts_with("0x") && !text.starts_with("0X"))
+        return std::nullopt;
+    text.remove_prefix(2);
+    uint64_t v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v, 16);
+    if (ec != std::errc() || ptr == text.data() || ptr != text.data() + text.size())
+        return std::nullopt;
+    return v;
 }
 
 bool isPciAddress(std::string_view t)

@@ -1,5 +1,6 @@
-// Pure parsers for what sysfs prints, and one small reader. A value the kernel did not give us
-// (missing file, EINVAL, "N/A (no PMA)", garbage) is nullopt: the caller treats it as absent.
+// Pure parsers for what sysfs prints, and the small reader every sysfs value goes through. A value
+// the kernel did not give us (missing file, EINVAL, EISDIR, "N/A (no PMA)", garbage) is nullopt:
+// the caller treats it as absent and carries on.
 #pragma once
 
 #include <cstdint>
@@ -15,15 +16,26 @@ struct NumberedState {
     std::string name; // "ACTIVE", "LinkUp"; may be empty
 };
 
-// "4: ACTIVE" -> {4, "ACTIVE"}; "5: LinkUp" -> {5, "LinkUp"}.
+// ports/N/state and phys_state: "4: ACTIVE" -> {4, "ACTIVE"}; "5: LinkUp" -> {5, "LinkUp"}.
+// The number is what counts (some trees print names the kernel never does).
 std::optional<NumberedState> parseNumberedState(std::string_view text);
 
-// "400 Gb/sec (4X NDR)" -> 400; "2.5 Gb/sec (1X SDR)" -> 2.5.
+// ports/N/rate: "400 Gb/sec (4X NDR)" -> 400; "2.5 Gb/sec (1X SDR)" -> 2.5.
 std::optional<double> parseRateGbps(std::string_view text);
 
-// A counter file: decimal uint64 with optional whitespace; "N/A (no PMA)", negatives, garbage
-// and overflow are nullopt.
+// A counter file: decimal uint64 with optional surrounding whitespace; "N/A (no PMA)", negatives,
+// garbage and overflow are nullopt.
 std::optional<uint64_t> parseCounter(std::string_view text);
+
+// "N/A (no PMA)": what old kernels print for a counter of a device without a PMA agent (a
+// permanent condition of the device, not a read error worth retrying).
+bool isNoPma(std::string_view text);
+
+// A signed decimal int ("-1", "0"), whitespace trimmed; anything else is nullopt.
+std::optional<int> parseInt(std::string_view text);
+
+// net/<nd>/dev_id is printed in hex ("0x1"); nullopt for anything else.
+std::optional<uint64_t> parseHex(std::string_view text);
 
 // "0000:3b:00.0" looks like a PCI address (domain:bus:device.function).
 bool isPciAddress(std::string_view text);
@@ -33,7 +45,7 @@ std::string_view trim(std::string_view text);
 // Reads a whole small sysfs file. On failure returns nullopt and sets `error` (strerror text).
 std::optional<std::string> readFile(const std::filesystem::path& path, std::string& error);
 
-// readFile, trimmed; empty -> nullopt.
+// readFile, trimmed; an empty value is nullopt.
 std::optional<std::string> readValue(const std::filesystem::path& path);
 
 } // namespace nicd::sysfs
