@@ -18,17 +18,21 @@ bool Backoff::failed(const std::string& key)
     auto& e = entries_[key];
     ++e.failures;
     uint32_t shift = std::min<uint32_t>(e.failures - 1, 31);
-    e.skip_left = std::min<uint64_t>(uint64_t{1} << shift, max_skip_);
+    e.skip_left = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{1} << shift, max_skip_));
+    return e.failures == 1;
+}
+
+bool Backoff::unsupported(const std::string& key)
+{
+    auto& e = entries_[key];
+    ++e.failures;
+    e.skip_left = max_skip_;
     return e.failures == 1;
 }
 
 bool Backoff::succeeded(const std::string& key)
 {
-    auto it = entries_.find(key);
-    if (it == entries_.end())
-        return false;
-    entries_.erase(it);
-    return true;
+    return entries_.erase(key) > 0;
 }
 
 uint32_t Backoff::failures(const std::string& key) const

@@ -1,8 +1,11 @@
-// Per-key exponential backoff counted in attempts: after the n-th consecutive failure a key is
-// skipped for 2^(n-1) attempts (1, 2, 4 … capped). A success resets it.
+// Per-key exponential backoff counted in attempts (calls to shouldTry), not in wall time: after the
+// n-th consecutive failure a key is skipped for 2^(n-1) attempts (1, 2, 4 … up to `max_skip`). A
+// success resets it. Counting attempts keeps the schedule independent of the interval the caller
+// runs at and makes it deterministic to test; with PmaIntervalMs=10 s the default cap of 64 means a
+// broken file is retried about every 11 minutes.
 //
-// Why: reading an unsupported counter on a restricted PF logs a firmware error in dmesg on
-// every read (node_exporter issue 3434), so a failing file must not be retried every cycle.
+// Why: reading an unsupported counter on a restricted PF logs a firmware error in dmesg on every
+// read (node_exporter issue 3434), so a failing file must not be retried every cycle.
 #pragma once
 
 #include <cstdint>
@@ -15,14 +18,21 @@ class Backoff {
 public:
     explicit Backoff(uint32_t max_skip = 64) : max_skip_(max_skip) {}
 
-    // True when `key` should be tried this time (counts a skipped attempt otherwise).
+    // True when `key` should be tried this time; false counts one skipped attempt.
     bool shouldTry(const std::string& key);
-    // Records the outcome; returns true when this changes the key's state (first failure after
-    // success, or first success after failure) — the moments worth a log line.
+
+    // Record an outcome. Each returns true when it changes the key's state (the first failure
+    // after success, the first success after failure): the moments worth one log line.
     bool failed(const std::string& key);
     bool succeeded(const std::string& key);
+    // A failure that will not go away by itself ("N/A (no PMA)"): skipped for `max_skip` attempts
+    // at once. True only the first time, so it is reported once.
+    bool unsupported(const std::string& key);
 
+    // Consecutive failures of `key` (0 when it is fine).
     uint32_t failures(const std::string& key) const;
+    // False while every key is fine: callers can skip building keys for shouldTry/succeeded.
+    bool anyFailing() const { return !entries_.empty(); }
 
 private:
     struct Entry {

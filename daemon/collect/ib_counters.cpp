@@ -1,14 +1,91 @@
 #include "collect/ib_counters.hpp"
 
+#include "inventory/sysfs_values.hpp"
 #include "log/log.hpp"
 
 #include <nicd/plugin/counter_dir.h>
+
+#include <fmt/format.h>
 
 #include <cstring>
 
 namespace nicd {
 
-namespace sdk = plugin::sdk;
+namespace {
+
+Sample counterSample(uint32_t port, std::string_view file, uint64_t value)
+{
+    Sample s;
+    s.source = kSourceIbCounters;
+    s.port = port;
+    s.kind = SampleKind::Counter;
+    s.name = file;
+    s.value = value;
+    // PortXmitData / PortRcvData count 4-octet words (IBTA PortCounters; kernel
+    // Documentation/ABI/stable/sysfs-class-infiniband; shared/reference/counters.md §1.2). The
+    // factor is always 4, not the link width: publish bytes under a name that says so.
+    if (file == "port_rcv_data" || file == "port_xmit_data") {
+        s.name += "_bytes";
+        s.value *= 4;
+    }
+    return s;
+}
+
+// What a file that is not a counter said, fit for one log line.
+std::string describeContent(std::string_view content)
+{
+    auto line = sysfs::trim(content.substr(0, content.find('\n')));
+    if (line.empty())
+        return "empty file";
+    return fmt::format("not a counter value: '{}'", line.substr(0, 64));
+}
+
+void readPortCounters(const Device& dev, uint32_t port, Backoff& backoff, DeviceSamples& out)
+{
+    const std::string dir = dev.sysfs_path + "/ports/" + std::to_string(port) + "/counters";
+    std::vector<std::string> started_failing, no_pma, recovered;
+    auto path_of = [&](std::string_view name) { return dir + "/" + std::string(name); };
+
+    // A directory that cannot be opened (iWARP devices have no counters/) yields nothing.
+    plugin::sdk::forEachFile(
+        dir,
+        [&](std::string_view name) {
+            return backoff.anyFailing() && !backoff.shouldTry(path_of(name));
+        },
+        [&](std::string_view name, std::string_view content, int err) {
+            auto value = err == 0 ? sysfs::parseCounter(content) : std::nullopt;
+            if (value) {
+                if (backoff.anyFailing() && backoff.succeeded(path_of(name)))
+                    recovered.emplace_back(name);
+                out.samples.push_back(counterSample(port, name, *value));
+                return;
+            }
+            auto path = path_of(name);
+            if (err == 0 && sysfs::isNoPma(content)) {
+                if (backoff.unsupported(path)) {
+                    no_pma.emplace_back(name);
+                    out.errors.push_back({dev.ibdev, port, path, "N/A (no PMA)"});
+                }
+                return;
+            }
+            std::string why = err != 0 ? std::strerror(err) : describeContent(content);
+            if (backoff.failed(path))
+                started_failing.push_back(fmt::format("{} ({})", name, why));
+            out.errors.push_back({dev.ibdev, port, std::move(path), std::move(why)});
+        });
+
+    const log::Fields where{.device = dev.ibdev, .port = port};
+    if (!started_failing.empty())
+        log::warn(where, "{}: cannot read {}; retrying after 1, 2, 4 … 64 reads, not every cycle",
+                  dir, fmt::join(started_failing, ", "));
+    if (!no_pma.empty())
+        log::info(where, "{}: {} read 'N/A (no PMA)' (no PMA agent); reported once", dir,
+                  fmt::join(no_pma, ", "));
+    if (!recovered.empty())
+        log::info(where, "{}: {} readable again", dir, fmt::join(recovered, ", "));
+}
+
+} // namespace
 
 Backoff& IbCounterReader::backoffFor(const std::string& ibdev)
 {
@@ -16,47 +93,11 @@ Backoff& IbCounterReader::backoffFor(const std::string& ibdev)
     return backoff_[ibdev];
 }
 
-void IbCounterReader::read(const Device& dev, uint64_t now_usec, DeviceSamples& out)
+void IbCounterReader::read(const Device& dev, uint64_t /*now_usec*/, DeviceSamples& out)
 {
-    (void)now_usec;
     Backoff& backoff = backoffFor(dev.ibdev);
-    for (const auto& port : dev.ports) {
-        const std::string dir = dev.sysfs_path + "/ports/" + std::to_string(port.num) + "/counters";
-        auto key = [&](std::string_view name) { return dir + "/" + std::string(name); };
-        sdk::forEachFile(
-            dir, [&](std::string_view name) { return !backoff.shouldTry(key(name)); },
-            [&](std::string_view name, std::string_view content, int err) {
-                std::optional<uint64_t> value =
-                    err == 0 ? sdk::parseCounterValue(content) : std::nullopt;
-                if (!value) {
-                    std::string why =
-                        err != 0 ? std::strerror(err)
-                                 : "not a counter value: '" +
-                                       std::string(content.substr(0, content.find('\n'))) + "'";
-                    if (backoff.failed(key(name)))
-                        log::warn({.device = dev.ibdev, .port = port.num},
-                                  "{}: {}; backing off (retrying less and less often)", key(name),
-                                  why);
-                    out.errors.push_back({dev.ibdev, port.num, key(name), why});
-                    return;
-                }
-                if (backoff.succeeded(key(name)))
-                    log::info({.device = dev.ibdev, .port = port.num}, "{}: readable again",
-                              key(name));
-                Sample s;
-                s.source = kSourceIbCounters;
-                s.port = port.num;
-                s.name = name;
-                s.value = *value;
-                // port_rcv_data / port_xmit_data count 4-octet words (IBTA PortCounters; kernel
-                // Documentation/ABI/stable/sysfs-class-infiniband): publish bytes.
-                if (s.name == "port_rcv_data" || s.name == "port_xmit_data") {
-                    s.name += "_bytes";
-                    s.value *= 4;
-                }
-                out.samples.push_back(std::move(s));
-            });
-    }
+    for (const auto& port : dev.ports)
+        readPortCounters(dev, port.num, backoff, out);
 }
 
 } // namespace nicd

@@ -1,5 +1,6 @@
-// The generic IB PMA counters, ports/N/counters/*: one firmware MAD per file, so they are read
-// at PmaIntervalMs, and a file that fails is backed off rather than retried every cycle.
+// The generic IB PMA counters, ports/N/counters/*. Every file read sends one MAD to the driver
+// (on mlx5 a firmware ACCESS_REG/QUERY_VPORT_COUNTER command; nothing is cached), so the daemon
+// reads them at PmaIntervalMs, slower than hw_counters/. See shared/reference/counters.md §1.2.
 #pragma once
 
 #include "collect/backoff.hpp"
@@ -14,15 +15,27 @@ namespace nicd {
 
 class IbCounterReader {
 public:
-    // Appends one Sample per readable counter file and one ReadError per failure. Safe to call
-    // for different devices from different threads.
+    // Reads every file of every port's counters/ directory of `dev` and appends to `out`:
+    // - one Sample per readable file (source kSourceIbCounters, the port, kind Counter, the file
+    //   name; port_rcv_data / port_xmit_data become port_{rcv,xmit}_data_bytes, value x4);
+    // - one ReadError (what = the file's full path, message = why) per file that failed: an errno,
+    //   or content that is not a counter value.
+    // A failing file is backed off (see Backoff): skipped for 1, 2, 4 … 64 further calls of read()
+    // for this device, logged once when it starts failing and once when it reads again. A file
+    // reading "N/A (no PMA)" (no PMA agent: it will not change) gives one ReadError and one log
+    // line the first time only, and is then retried silently every 64 calls. A port without
+    // counters/ (iWARP, irdma) yields nothing and is not an error.
+    //
+    // `now_usec` is the caller's CLOCK_MONOTONIC time; the backoff counts calls, not time, so it is
+    // not used today. Safe to call for different devices from different threads, not for the same
+    // device concurrently.
     void read(const Device& dev, uint64_t now_usec, DeviceSamples& out);
 
 private:
     Backoff& backoffFor(const std::string& ibdev);
 
     std::mutex mutex_;
-    std::map<std::string, Backoff> backoff_; // per device; node-based map keeps references valid
+    std::map<std::string, Backoff> backoff_; // per ibdev; a node-based map keeps references valid
 };
 
 } // namespace nicd

@@ -1,5 +1,6 @@
-// Every plugin the daemon loaded, and the devices each one manages. Used from the worker thread
-// only: plugin calls are serialized and never made on the event-loop thread.
+// Every plugin the daemon loaded, and the devices each one manages. Plugin calls are made from
+// one worker thread at a time, never from the event-loop thread; statuses() may be called from
+// another thread while a plugin call is still out (a poll past its deadline).
 #pragma once
 
 #include "config/config.hpp"
@@ -9,12 +10,14 @@
 #include "model/samples.hpp"
 #include "plugins/plugin_host.hpp"
 #include "plugins/plugin_loader.hpp"
+#include "plugins/poll_failures.hpp"
 
 #include <nicd/plugin/plugin.h>
 
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -23,55 +26,56 @@ namespace nicd {
 
 class PluginManager {
 public:
+    // `config.plugins[name]` is what IHost::config() answers; Enabled=no skips the plugin.
     PluginManager(HostPaths paths, const Config& config);
-    ~PluginManager();
+    ~PluginManager(); // shutdown() if not done
     PluginManager(const PluginManager&) = delete;
     PluginManager& operator=(const PluginManager&) = delete;
 
-    // Loads every nicd-plugin-*.so in `dir` (sorted). Failures are logged and recorded.
+    // Loads every nicd-plugin-*.so in `dir` (sorted). Failures are logged and recorded, never
+    // thrown; a second file declaring a name already loaded is refused.
     void loadDirectory(const std::filesystem::path& dir);
     // Sets Device::plugin for the devices a plugin claims; attaches new ones, detaches gone ones.
     void assign(Inventory& inventory);
-    // Reads the device's vendor counters through its plugin; failures go to out.errors.
+    // Reads the device's vendor counters through its plugin. A failed poll goes to out.errors;
+    // a device whose polls keep failing is backed off (polls skipped 1, 2, 4 … times) and the
+    // plugin shows Degraded after PollFailures::kDegradedAfter failures in a row, Running again
+    // once every device reads. A poll that returned samples and an error is partial: the error
+    // is reported, the device is not backed off (the plugin backs off what failed itself).
     void poll(const Device& dev, DeviceSamples& out);
     plugin::v1::Status verifyQos(const Device& dev, const Port& port,
-                                 const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out)
-    {
-        return qos(dev, port, desired, out, false);
-    }
+                                 const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out);
     plugin::v1::Status applyQos(const Device& dev, const Port& port,
-                                const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out)
-    {
-        return qos(dev, port, desired, out, true);
-    }
+                                const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out);
     // The first running plugin that recognises the line.
     bool classifyKernelLine(std::string_view line, plugin::v1::KernelLineMatch& out) const;
 
     std::vector<PluginStatus> statuses() const;
+    // shutdown() then destroy() on every running plugin. The libraries stay mapped.
     void shutdown();
 
     static plugin::v1::DeviceRef toDeviceRef(const Device& dev);
-    static constexpr uint32_t kDegradedAfter = 3; // consecutive failed polls
+    static plugin::v1::PortRef toPortRef(const Port& port);
 
 private:
     struct Loaded {
-        PluginStatus status;
+        PluginStatus status; // guarded by mutex_
         LoadedLibrary lib;
         std::unique_ptr<PluginHost> host;
-        plugin::v1::IPlugin* plugin = nullptr; // null unless Running/Degraded
-        std::set<std::string> attached;        // ibdevs
-        std::map<std::string, uint32_t> skip;  // ibdev -> polls left to skip (backoff)
+        plugin::v1::IPlugin* plugin = nullptr;                 // null unless Running/Degraded
+        std::map<std::string, plugin::v1::DeviceRef> attached; // by ibdev
+        std::set<std::string> attach_failed;                   // logged once each
+        PollFailures polls;
     };
-    Loaded* pluginFor(const Device& dev);
-    plugin::v1::Status qos(const Device& dev, const Port& port,
-                           const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out,
-                           bool apply);
-    const Loaded* pluginFor(const Device& dev) const;
+    Loaded* pluginFor(const Device& dev) const;
     void load(const std::filesystem::path& file);
+    void record(std::unique_ptr<Loaded> entry);
+    void assignOne(Loaded& lp, Inventory& inventory);
 
     HostPaths paths_;
     std::map<std::string, std::map<std::string, std::string>> plugin_config_;
     std::vector<std::unique_ptr<Loaded>> plugins_;
+    mutable std::mutex mutex_; // the status of every plugin, and plugins_ itself
     bool shut_down_ = false;
 };
 

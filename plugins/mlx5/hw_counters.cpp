@@ -2,40 +2,52 @@
 
 #include <nicd/plugin/counter_dir.h>
 
+#include <cerrno>
 #include <cstring>
-#include <string>
 
 namespace nicd::mlx5 {
 
 namespace pv1 = ::nicd::plugin::v1;
 namespace sdk = ::nicd::plugin::sdk;
 
-pv1::Status readHwCounters(const pv1::DeviceRef& dev, std::vector<pv1::Sample>& out)
+pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff,
+                           std::vector<pv1::Sample>& out, HwCounterChanges* changes)
 {
     pv1::Status first;
     for (const auto& port : dev.ports) {
-        auto dir = dev.sysfs_path + "/ports/" + std::to_string(port.port) + "/hw_counters";
-        sdk::forEachFile(dir, {}, [&](std::string_view name, std::string_view content, int err) {
-            std::optional<uint64_t> v;
-            if (err == 0)
-                v = sdk::parseCounterValue(content);
-            if (!v) {
-                if (first)
-                    first =
-                        pv1::Status::fail(pv1::Errc::Io,
-                                          dir + "/" + std::string(name) + ": " +
-                                              (err ? std::strerror(err) : "not a counter value"),
-                                          err ? err : EINVAL);
-                return;
-            }
-            pv1::Sample s;
-            s.source = "hw_counters";
-            s.port = port.port;
-            s.name = name;
-            s.value = *v;
-            s.kind = name == "lifespan" ? pv1::SampleKind::Gauge : pv1::SampleKind::Counter;
-            out.push_back(std::move(s));
-        });
+        const std::string dir =
+            dev.sysfs_path + "/ports/" + std::to_string(port.port) + "/hw_counters";
+        auto key = [&](std::string_view name) { return dir + "/" + std::string(name); };
+        const int dir_err = sdk::forEachFile(
+            dir, [&](std::string_view name) { return !backoff.shouldTry(key(name)); },
+            [&](std::string_view name, std::string_view content, int err) {
+                const auto value = err == 0 ? sdk::parseCounterValue(content) : std::nullopt;
+                if (!value) {
+                    const std::string why =
+                        key(name) + ": " +
+                        (err != 0 ? std::strerror(err)
+                                  : "not a counter value: '" +
+                                        std::string(content.substr(0, content.find('\n'))) + "'");
+                    if (backoff.failed(key(name)) && changes)
+                        changes->failed.push_back(why);
+                    if (first)
+                        first = pv1::Status::fail(pv1::Errc::Io, why, err != 0 ? err : EINVAL);
+                    return;
+                }
+                if (backoff.succeeded(key(name)) && changes)
+                    changes->recovered.push_back(key(name));
+                pv1::Sample s;
+                s.source = "hw_counters";
+                s.port = port.port;
+                s.name = name;
+                s.value = *value;
+                // lifespan is the driver's cache lifetime in ms, a setting, not a count.
+                s.kind = name == "lifespan" ? pv1::SampleKind::Gauge : pv1::SampleKind::Counter;
+                out.push_back(std::move(s));
+            });
+        // No directory: a kernel or port without driver counters. Anything else is an error.
+        if (dir_err != 0 && dir_err != ENOENT && first)
+            first = pv1::Status::fail(pv1::Errc::Io, dir + ": " + std::strerror(dir_err), dir_err);
     }
     return first;
 }

@@ -1,15 +1,25 @@
-// The mlx5 driver's per-port counters, ports/N/hw_counters/*.
+// The mlx5 driver's per-port counters, <sysfs_path>/ports/N/hw_counters/*.
 #pragma once
 
+#include <nicd/plugin/backoff.h>
 #include <nicd/plugin/plugin.h>
 
+#include <string>
 #include <vector>
 
 namespace nicd::mlx5 {
 
-// Appends one Sample per readable file of every port; returns the first error (others are read).
-// `lifespan` (the driver's cache lifetime in ms) is a gauge; everything else is a counter.
+// Appends one Sample (source "hw_counters") per readable file of every port and returns the
+// first error; an unreadable or garbled file is skipped and the rest still read. A file that
+// fails is backed off in `backoff` (key: its path) rather than retried every poll; the
+// `failed`/`recovered` lists name the files whose state changed this call (worth a log line).
+struct HwCounterChanges {
+    std::vector<std::string> failed;    // "path: reason"
+    std::vector<std::string> recovered; // path
+};
 ::nicd::plugin::v1::Status readHwCounters(const ::nicd::plugin::v1::DeviceRef& dev,
-                                          std::vector<::nicd::plugin::v1::Sample>& out);
+                                          ::nicd::plugin::sdk::Backoff& backoff,
+                                          std::vector<::nicd::plugin::v1::Sample>& out,
+                                          HwCounterChanges* changes = nullptr);
 
 } // namespace nicd::mlx5

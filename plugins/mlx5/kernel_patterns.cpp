@@ -148,8 +148,9 @@ void extractDevice(std::string_view line, std::string_view after, pv1::KernelLin
 bool classifyWatchdog(std::string_view line, pv1::KernelLineMatch& out)
 {
     // pre-6.8: "NETDEV WATCHDOG: eth1 (mlx5_core): transmit queue 19 timed out"
-    // 6.8+:    "NETDEV WATCHDOG: CPU: 3: transmit queue 5 timed out 5376 ms" with the driver
-    //          named in "<netdev> (mlx5_core)" as well in the backported format.
+    // 6.8+ (e316dd1cf135, backported to 6.6.47/6.1.107): "mlx5_core 0000:65:00.0 ens15np0:
+    //          NETDEV WATCHDOG: CPU: 94: transmit queue 3 timed out 5032 ms"
+    // and mixed forms: "NETDEV WATCHDOG: ens1f0np0 (mlx5_core): transmit queue 0 timed out 5376 ms"
     auto at = line.find("NETDEV WATCHDOG: ");
     if (at == std::string_view::npos || !contains(line, "mlx5_core") ||
         !contains(line, "timed out"))
@@ -162,6 +163,9 @@ bool classifyWatchdog(std::string_view line, pv1::KernelLineMatch& out)
         if (colon != std::string_view::npos)
             name = name.substr(colon + 2);
         out.netdev = std::string(name);
+    } else {
+        // 6.8+ prints through netdev_crit: "mlx5_core 0000:65:00.0 ens15np0: NETDEV WATCHDOG: ..."
+        extractDevice(line.substr(0, at), "mlx5_core ", out);
     }
     out.code = "netdev.tx_watchdog";
     out.severity = S::NonFatal;
@@ -170,9 +174,13 @@ bool classifyWatchdog(std::string_view line, pv1::KernelLineMatch& out)
     return true;
 }
 
+// AER/DPC reports: printed by the root or downstream port ("pcieport <bdf>: ..."), naming the
+// failing device in "error received: <bdf>" where it is known, or by the NIC's own driver
+// ("mlx5_core <bdf>: PCIe Bus Error: severity=Uncorrected (Fatal), ...").
 bool classifyPcie(std::string_view line, pv1::KernelLineMatch& out)
 {
-    if (!contains(line, "pcieport "))
+    const bool port = contains(line, "pcieport ");
+    if (!port && !(contains(line, "mlx5_core ") && contains(line, "PCIe Bus Error")))
         return false;
     struct P {
         const char* needle;
@@ -194,7 +202,10 @@ bool classifyPcie(std::string_view line, pv1::KernelLineMatch& out)
     for (const auto& p : pcie) {
         if (!contains(line, p.needle))
             continue;
-        extractDevice(line, "pcieport ", out);
+        if (contains(line, "error received: "))
+            extractDevice(line, "error received: ", out);
+        if (out.pci_address.empty())
+            extractDevice(line, port ? "pcieport " : "mlx5_core ", out);
         out.code = p.code;
         out.severity = p.severity;
         out.message = p.message;

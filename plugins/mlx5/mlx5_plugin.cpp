@@ -1,14 +1,15 @@
 // The mlx5 plugin: claims devices bound to mlx5_core; reads their hw_counters and netdev
 // statistics; provisions and verifies RoCE QoS; recognises mlx5 driver errors in kernel logs.
-#include "ethtool_stats.hpp"
 #include "hw_counters.hpp"
 #include "kernel_patterns.hpp"
+#include "netdev_stats.hpp"
 #include "qos/qos.hpp"
 
+#include <nicd/plugin/backoff.h>
 #include <nicd/plugin/declare.h>
 
-#include <fstream>
-#include <sstream>
+#include <map>
+#include <string>
 
 namespace nicd::mlx5 {
 
@@ -27,26 +28,23 @@ public:
 
     pv1::Status attach(const pv1::DeviceRef&) noexcept override { return pv1::Status::ok(); }
 
-    void detach(const pv1::DeviceRef&) noexcept override {}
+    void detach(const pv1::DeviceRef& dev) noexcept override { backoff_.erase(dev.ibdev); }
 
     pv1::Status poll(const pv1::DeviceRef& dev, std::vector<pv1::Sample>& out) noexcept override
     {
         try {
-            pv1::Status first = readHwCounters(dev, out);
+            auto& backoff = backoff_[dev.ibdev];
+            HwCounterChanges changes;
+            pv1::Status first = readHwCounters(dev, backoff, out, &changes);
+            for (const auto& why : changes.failed)
+                log(pv1::Level::Warn, why + "; backing off", dev);
+            for (const auto& path : changes.recovered)
+                log(pv1::Level::Info, path + ": readable again", dev);
             for (const auto& port : dev.ports)
-                for (const auto& nd : port.netdevs) {
-                    Stats stats;
-                    pv1::Status s = readNetdevStats(nd, stats);
-                    if (!s) {
-                        if (s.code == pv1::Errc::NotSupported || s.code == pv1::Errc::NoDevice)
-                            continue; // bonds, IPoIB or a netdev that just went away
-                        if (first)
-                            first = s;
-                        continue;
-                    }
-                    for (auto& [name, v] : stats)
-                        out.push_back({"ethtool", port.port, nd, std::move(name), v,
-                                       pv1::SampleKind::Counter});
+                for (const auto& netdev : port.netdevs) {
+                    pv1::Status s = readNetdev(dev, port.port, netdev, backoff, out);
+                    if (!s && first)
+                        first = std::move(s);
                 }
             return first;
         } catch (const std::exception& e) {
@@ -72,25 +70,42 @@ public:
         return mlx5::classifyKernelLine(line, out);
     }
 
-    void shutdown() noexcept override {}
+    void shutdown() noexcept override { backoff_.clear(); }
 
 private:
-    // Real node: the kernel's ioctl. Simulated node: the simulator's `ethtool -S` text file.
-    pv1::Status readNetdevStats(const std::string& netdev, Stats& out)
+    // One netdev's statistics as samples (source "ethtool"). A netdev without statistics (a
+    // bond, IPoIB child) or one that just went away is not an error; a failing read is backed
+    // off like a failing counter file.
+    pv1::Status readNetdev(const pv1::DeviceRef& dev, uint32_t port, const std::string& netdev,
+                           plugin::sdk::Backoff& backoff, std::vector<pv1::Sample>& out)
     {
-        if (!host_.simulated())
-            return readEthtoolIoctl(netdev, out);
-        std::ifstream in(host_.root() + "/run/nicd-sim/ethtool/" + netdev);
-        if (!in)
-            return pv1::Status::fail(pv1::Errc::NotSupported,
-                                     netdev + ": no simulated ethtool statistics");
-        std::stringstream ss;
-        ss << in.rdbuf();
-        out = parseEthtoolText(ss.str());
+        const std::string key = "ethtool:" + netdev;
+        if (!backoff.shouldTry(key))
+            return pv1::Status::ok();
+        Stats stats;
+        pv1::Status s = readNetdevStats(host_.root(), host_.simulated(), netdev, stats);
+        if (!s) {
+            if (s.code == pv1::Errc::NotSupported || s.code == pv1::Errc::NoDevice)
+                return pv1::Status::ok();
+            if (backoff.failed(key))
+                log(pv1::Level::Warn, s.message + "; backing off", dev);
+            return s;
+        }
+        if (backoff.succeeded(key))
+            log(pv1::Level::Info, netdev + ": ethtool statistics readable again", dev);
+        for (auto& [name, value] : stats)
+            out.push_back(
+                {"ethtool", port, netdev, std::move(name), value, pv1::SampleKind::Counter});
         return pv1::Status::ok();
     }
 
+    void log(pv1::Level level, const std::string& msg, const pv1::DeviceRef& dev)
+    {
+        host_.log(level, msg, &dev);
+    }
+
     pv1::IHost& host_;
+    std::map<std::string, plugin::sdk::Backoff> backoff_; // per ibdev: files and netdevs
 };
 
 } // namespace nicd::mlx5

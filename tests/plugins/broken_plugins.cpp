@@ -1,5 +1,6 @@
-// Deliberately broken plugins, one per case, each built into its own directory. The case is
-// chosen at compile time with NICD_TEST_CASE.
+// Deliberately broken plugins, one per case, each built into its own directory. The behaviour
+// is chosen at compile time with NICD_TEST_CASE; NICD_TEST_DESCRIPTOR breaks one descriptor
+// field, NICD_TEST_NULL_DESCRIPTOR returns none, NICD_TEST_NO_ENTRY exports no entry symbol.
 #include <nicd/plugin/declare.h>
 
 #include <unistd.h>
@@ -44,10 +45,14 @@ public:
     {
         (void)dev;
 #if NICD_TEST_CASE == NICD_CASE_POLL_FAILS
-        // Fails while the host's config says so (the test flips it through a file).
-        auto flag = host_.config("FailFile");
-        if (flag && access(flag->c_str(), F_OK) == 0)
+        // The test steers each device's outcome with marker files: <FailDir>/<ibdev> fails the
+        // poll outright, <PartialDir>/<ibdev> returns a sample and an error.
+        if (marked("FailDir", dev.ibdev))
             return pv1::Status::fail(pv1::Errc::Io, dev.ibdev + ": simulated read failure");
+        if (marked("PartialDir", dev.ibdev)) {
+            out.push_back({"test", 1, "", "partial", 1, pv1::SampleKind::Counter});
+            return pv1::Status::fail(pv1::Errc::Io, dev.ibdev + ": simulated partial read");
+        }
 #endif
         out.push_back({"test", 1, "", "polls", ++polls_, pv1::SampleKind::Counter});
         return pv1::Status::ok();
@@ -69,13 +74,25 @@ public:
     void shutdown() noexcept override {}
 
 private:
+    bool marked(const char* key, const std::string& ibdev) const
+    {
+        auto dir = host_.config(key);
+        return dir && access((*dir + "/" + ibdev).c_str(), F_OK) == 0;
+    }
+
     pv1::IHost& host_;
     uint64_t polls_ = 0;
 };
 
 } // namespace
 
-#if defined(NICD_TEST_DESCRIPTOR)
+#if defined(NICD_TEST_NULL_DESCRIPTOR)
+extern "C" __attribute__((visibility("default"))) const nicd_plugin_descriptor_v1*
+nicd_plugin_entry_v1() noexcept
+{
+    return nullptr;
+}
+#elif defined(NICD_TEST_DESCRIPTOR)
 // Hand-written descriptors that break one rule each.
 extern "C" __attribute__((visibility("default"))) const nicd_plugin_descriptor_v1*
 nicd_plugin_entry_v1() noexcept

@@ -1,12 +1,11 @@
-// IB PMA counters: every file read, *_data published in bytes, unreadable files reported and
-// backed off (not retried every cycle), recovery noticed.
-#include "collect/backoff.hpp"
+// IB PMA counters (ports/N/counters): every file read, *_data published in bytes, unreadable and
+// "N/A (no PMA)" files reported and backed off instead of being read every cycle, recovery seen.
 #include "collect/ib_counters.hpp"
 #include "inventory/sysfs_inventory.hpp"
-#include "sim.hpp"
+#include "support/sysfs_tree.hpp"
 #include "support/temp_dir.hpp"
 
-#include <fstream>
+#include <cstring>
 
 #include <gtest/gtest.h>
 
@@ -23,100 +22,176 @@ const Sample* find(const DeviceSamples& ds, const std::string& name, uint32_t po
     return nullptr;
 }
 
-class IbCountersTest : public test::TempDirTest {};
+class IbCountersTest : public test::TempDirTest {
+protected:
+    // mlx5_0 with one RoCE port and the 21 counters of the mlx5 ext table.
+    Device buildDevice(test::SysfsTree& t)
+    {
+        t.addPciFunction({.bdf = "0000:3b:00.0"});
+        t.addIbDevice({.name = "mlx5_0", .bdf = "0000:3b:00.0"});
+        auto counters = test::SysfsTree::pmaCounters(3);
+        counters["port_rcv_data"] = "1000";
+        counters["port_xmit_data"] = "4611686018427387904"; // 2^62 words: 2^64 bytes would overflow
+        counters["symbol_error"] = "7";
+        t.addPort("mlx5_0", {.counters = counters});
+        return *discoverInventory(HostPaths(dir_)).find("mlx5_0");
+    }
+
+    DeviceSamples readOnce(IbCounterReader& reader, const Device& d)
+    {
+        DeviceSamples ds;
+        reader.read(d, 0, ds);
+        return ds;
+    }
+
+    fs::path fixtureClass(const fs::path& class_dir)
+    {
+        fs::create_directories(dir_ / "sys/class");
+        fs::create_symlink(class_dir, dir_ / "sys/class/infiniband");
+        return dir_;
+    }
+};
 
 } // namespace
 
-TEST_F(IbCountersTest, ReadsEveryCounterAndConvertsDataToBytes)
+TEST_F(IbCountersTest, ReadsEveryCounterAndPublishesDataInBytes)
 {
-    sim::create(dir_, {});
-    sim::addToCounter(dir_, "mlx5_0", "port_rcv_data", 1000);
-    sim::addToCounter(dir_, "mlx5_0", "symbol_error", 7);
-    auto inv = discoverInventory(HostPaths(dir_));
+    test::SysfsTree t(dir_);
+    auto d = buildDevice(t);
     IbCounterReader reader;
-    DeviceSamples ds;
-    reader.read(*inv.find("mlx5_0"), 0, ds);
+    auto ds = readOnce(reader, d);
     EXPECT_TRUE(ds.errors.empty());
     EXPECT_EQ(ds.samples.size(), 21U);
     ASSERT_TRUE(find(ds, "port_rcv_data_bytes"));
     EXPECT_EQ(find(ds, "port_rcv_data_bytes")->value, 4000U);
     EXPECT_FALSE(find(ds, "port_rcv_data"));
-    EXPECT_EQ(find(ds, "symbol_error")->value, 7U);
-    EXPECT_EQ(find(ds, "symbol_error")->source, kSourceIbCounters);
+    EXPECT_FALSE(find(ds, "port_xmit_data"));
+    ASSERT_TRUE(find(ds, "port_xmit_data_bytes"));
+    const auto* sym = find(ds, "symbol_error");
+    ASSERT_TRUE(sym);
+    EXPECT_EQ(sym->value, 7U);
+    EXPECT_EQ(sym->source, kSourceIbCounters);
+    EXPECT_EQ(sym->kind, SampleKind::Counter);
+    EXPECT_EQ(sym->port, 1U);
+    EXPECT_EQ(find(ds, "port_rcv_packets")->value, 3U); // not multiplied
 }
 
-TEST_F(IbCountersTest, NodeExporterFixtureNoPmaAndSaturated)
+TEST_F(IbCountersTest, H100FixtureCountersOfEveryDevice)
 {
-    fs::create_directories(dir_ / "sys/class");
-    fs::create_symlink(fs::path(NICD_SHARED_DIR) / "fixtures/node_exporter/sys/class/infiniband",
-                       dir_ / "sys/class/infiniband");
-    auto inv = discoverInventory(HostPaths(dir_));
+    auto root =
+        fixtureClass(fs::path(NICD_SHARED_DIR) / "fixtures/gpud/sys-class-infiniband-h100.0");
+    auto inv = discoverInventory(HostPaths(root));
     IbCounterReader reader;
-    DeviceSamples i40;
-    reader.read(*inv.find("i40iw0"), 0, i40);
-    EXPECT_TRUE(i40.samples.empty());
-    ASSERT_FALSE(i40.errors.empty());
-    EXPECT_NE(i40.errors[0].message.find("N/A (no PMA)"), std::string::npos);
-    DeviceSamples mlx4;
-    reader.read(*inv.find("mlx4_0"), 0, mlx4);
+    auto ds = readOnce(reader, *inv.find("mlx5_0"));
+    EXPECT_TRUE(ds.errors.empty());
+    EXPECT_EQ(ds.samples.size(), 21U);
+    ASSERT_TRUE(find(ds, "port_rcv_data_bytes"));
+    EXPECT_EQ(find(ds, "port_rcv_data_bytes")->value, 4 * 230539874932483ULL);
+}
+
+TEST_F(IbCountersTest, NodeExporterFixtureNoPmaReportedOnceAndSaturatedValueKept)
+{
+    auto inv = discoverInventory(HostPaths(
+        fixtureClass(fs::path(NICD_SHARED_DIR) / "fixtures/node_exporter/sys/class/infiniband")));
+    IbCounterReader reader;
+
+    auto first = readOnce(reader, *inv.find("i40iw0"));
+    EXPECT_TRUE(first.samples.empty());
+    ASSERT_EQ(first.errors.size(), 17U); // every file of its counters/
+    EXPECT_EQ(first.errors[0].device, "i40iw0");
+    EXPECT_EQ(first.errors[0].port, 1U);
+    EXPECT_EQ(first.errors[0].message, "N/A (no PMA)");
+    EXPECT_TRUE(first.errors[0].what.ends_with("i40iw0/ports/1/counters/VL15_dropped"))
+        << first.errors[0].what;
+    for (int i = 0; i < 100; ++i) {
+        auto later = readOnce(reader, *inv.find("i40iw0"));
+        EXPECT_TRUE(later.errors.empty()) << "read " << i + 2 << " reported it again";
+        EXPECT_TRUE(later.samples.empty());
+    }
+
+    auto mlx4 = readOnce(reader, *inv.find("mlx4_0"));
+    EXPECT_TRUE(mlx4.errors.empty());
     ASSERT_TRUE(find(mlx4, "port_xmit_wait"));
-    EXPECT_EQ(find(mlx4, "port_xmit_wait")->value, 4294967295U);
+    EXPECT_EQ(find(mlx4, "port_xmit_wait")->value, 4294967295U); // saturated, kept as read
+    EXPECT_EQ(find(mlx4, "port_xmit_data_bytes")->value, 4U * 3733440U);
+    EXPECT_EQ(find(mlx4, "port_xmit_discards")->value, 5U);
+    // Port 2 has only some counters: those are read, the missing ones are no error.
+    EXPECT_TRUE(find(mlx4, "unicast_rcv_packets", 2));
+    EXPECT_FALSE(find(mlx4, "port_xmit_wait", 2));
 }
 
-TEST_F(IbCountersTest, FailingFileIsBackedOffAndRecoveryIsNoticed)
+TEST_F(IbCountersTest, FailingFileIsBackedOffExponentiallyAndRecoveryIsNoticed)
 {
-    sim::create(dir_, {});
-    auto counters = fs::canonical(dir_ / "sys/class/infiniband/mlx5_1/ports/1/counters");
-    fs::remove(counters / "symbol_error");
-    fs::create_directory(counters / "symbol_error"); // read() fails with EISDIR
-    auto inv = discoverInventory(HostPaths(dir_));
+    test::SysfsTree t(dir_);
+    auto d = buildDevice(t);
+    auto file = t.ibDir("mlx5_0") + "/ports/1/counters/symbol_error";
+    t.makeUnreadable(file); // read() fails with EISDIR, even as root
     IbCounterReader reader;
-    // Attempts on which the file was tried, over 16 reads: 1st, then after skipping 1, 2, 4, 8.
+
+    // Reads on which the file was tried: the 1st, then after skipping 1, 2, 4, 8, 16, 32 reads.
     std::vector<int> tried;
-    for (int i = 1; i <= 16; ++i) {
-        DeviceSamples ds;
-        reader.read(*inv.find("mlx5_1"), 0, ds);
+    for (int i = 1; i <= 70; ++i) {
+        auto ds = readOnce(reader, d);
         EXPECT_FALSE(find(ds, "symbol_error"));
-        EXPECT_EQ(ds.samples.size(), 20U) << "other counters are still read";
+        EXPECT_EQ(ds.samples.size(), 20U) << "the other counters are still read";
         if (!ds.errors.empty()) {
             tried.push_back(i);
-            EXPECT_NE(ds.errors[0].what.find("symbol_error"), std::string::npos);
+            ASSERT_EQ(ds.errors.size(), 1U);
+            EXPECT_EQ(ds.errors[0].what, (dir_ / "sys/class/infiniband/mlx5_0/ports/1/counters/"
+                                                 "symbol_error")
+                                             .string());
+            EXPECT_EQ(ds.errors[0].message, std::strerror(EISDIR));
         }
     }
-    EXPECT_EQ(tried, (std::vector<int>{1, 3, 6, 11}));
-    fs::remove(counters / "symbol_error");
-    std::ofstream(counters / "symbol_error") << "5\n";
-    bool seen = false;
-    for (int i = 0; i < 20 && !seen; ++i) {
-        DeviceSamples ds;
-        reader.read(*inv.find("mlx5_1"), 0, ds);
-        seen = find(ds, "symbol_error") != nullptr;
-    }
-    EXPECT_TRUE(seen);
+    EXPECT_EQ(tried, (std::vector<int>{1, 3, 6, 11, 20, 37, 70}));
+
+    fs::remove(t.path(file));
+    t.write(file, "5");
+    int reads_until_seen = 0;
+    for (bool seen = false; !seen && reads_until_seen < 100; ++reads_until_seen)
+        seen = find(readOnce(reader, d), "symbol_error") != nullptr;
+    EXPECT_EQ(reads_until_seen, 65); // capped: 64 reads skipped, then it is read again
+    // From then on, every read.
+    for (int i = 0; i < 3; ++i)
+        EXPECT_EQ(find(readOnce(reader, d), "symbol_error")->value, 5U);
 }
 
-TEST(Backoff, SkipsExponentiallyMoreAndResetsOnSuccess)
+TEST_F(IbCountersTest, GarbageContentIsAnErrorThatNamesWhatWasRead)
 {
-    Backoff b(4);
-    std::string k = "f";
-    EXPECT_TRUE(b.shouldTry(k));
-    EXPECT_TRUE(b.failed(k)); // first failure: worth a log line
-    EXPECT_FALSE(b.shouldTry(k));
-    EXPECT_TRUE(b.shouldTry(k));
-    EXPECT_FALSE(b.failed(k)); // second failure: no new log line
-    EXPECT_FALSE(b.shouldTry(k));
-    EXPECT_FALSE(b.shouldTry(k));
-    EXPECT_TRUE(b.shouldTry(k));
-    b.failed(k);
-    b.failed(k);
-    b.failed(k); // capped at 4 skips
-    int skipped = 0;
-    while (!b.shouldTry(k))
-        ++skipped;
-    EXPECT_EQ(skipped, 4);
-    EXPECT_EQ(b.failures(k), 5U);
-    EXPECT_TRUE(b.succeeded(k));
-    EXPECT_FALSE(b.succeeded(k));
-    EXPECT_EQ(b.failures(k), 0U);
-    EXPECT_TRUE(b.shouldTry(k));
+    test::SysfsTree t(dir_);
+    auto d = buildDevice(t);
+    t.write(t.ibDir("mlx5_0") + "/ports/1/counters/link_downed", "-1");
+    t.write(t.ibDir("mlx5_0") + "/ports/1/counters/port_xmit_wait", "");
+    IbCounterReader reader;
+    auto ds = readOnce(reader, d);
+    ASSERT_EQ(ds.errors.size(), 2U);
+    EXPECT_TRUE(ds.errors[0].what.ends_with("/link_downed"));
+    EXPECT_EQ(ds.errors[0].message, "not a counter value: '-1'");
+    EXPECT_TRUE(ds.errors[1].what.ends_with("/port_xmit_wait"));
+    EXPECT_EQ(ds.errors[1].message, "empty file");
+    EXPECT_EQ(ds.samples.size(), 19U);
+    // Backed off on the next read.
+    EXPECT_TRUE(readOnce(reader, d).errors.empty());
+}
+
+TEST_F(IbCountersTest, BackoffIsPerDeviceAndPortsWithoutCountersAreNoError)
+{
+    test::SysfsTree t(dir_);
+    auto d0 = buildDevice(t);
+    t.addPciFunction({.bdf = "0000:3b:00.1"});
+    t.addIbDevice({.name = "mlx5_1", .bdf = "0000:3b:00.1"});
+    t.addPort("mlx5_1", {.counters = test::SysfsTree::pmaCounters(1)});
+    t.addIbDevice({.name = "siw0"}); // iWARP: no counters/ directory
+    t.addPort("siw0", {});
+    fs::remove_all(t.path(t.ibDir("siw0") + "/ports/1/counters"));
+    t.makeUnreadable(t.ibDir("mlx5_0") + "/ports/1/counters/symbol_error");
+    auto inv = discoverInventory(HostPaths(dir_));
+    IbCounterReader reader;
+    EXPECT_EQ(readOnce(reader, *inv.find("mlx5_0")).errors.size(), 1U);
+    auto other = readOnce(reader, *inv.find("mlx5_1"));
+    EXPECT_TRUE(other.errors.empty());
+    EXPECT_EQ(other.samples.size(), 21U);
+    auto siw = readOnce(reader, *inv.find("siw0"));
+    EXPECT_TRUE(siw.errors.empty());
+    EXPECT_TRUE(siw.samples.empty());
 }

@@ -155,3 +155,67 @@ TEST(KernelPatterns, OtherDriversAndNoiseDoNotMatch)
                           "mlx5", "pcieport 0000:00:01.0: PME: Signaling with IRQ 24"})
         EXPECT_FALSE(nicd::mlx5::classifyKernelLine(l, m)) << l;
 }
+
+// Formats the fixture has no real line for, as quoted in reference/nic-health.md §3.1 (from the
+// kernel sources and NVSentinel's tests) and in the kernel's AER code: each must be classified
+// and mapped to its device.
+TEST(KernelPatterns, DocumentedFormatsWithoutAFixtureLine)
+{
+    struct Case {
+        const char* line;
+        const char* code;
+        pv1::Severity severity;
+        const char* pci;
+        const char* netdev;
+    };
+    using S = pv1::Severity;
+    const Case cases[] = {
+        {"mlx5_core 0000:65:00.0 ens15np0: NETDEV WATCHDOG: CPU: 94: transmit queue 3 timed out "
+         "5032 ms",
+         "netdev.tx_watchdog", S::NonFatal, "0000:65:00.0", "ens15np0"},
+        {"mlx5_core 0000:65:00.0 ens15np0: RX timeout on channel: 20, ICOSQ: 0x9a, RQ: 0x9b, CQ: "
+         "0x4f1",
+         "mlx5.rx_timeout", S::NonFatal, "0000:65:00.0", "ens15np0"},
+        {"mlx5_core 0000:d2:00.0: poll_health:174: device's health compromised - reached miss "
+         "count.",
+         "mlx5.health_compromised", S::Fatal, "0000:d2:00.0", ""},
+        {"mlx5_core: INFO: synd 0x8: unrecoverable hardware error.", "mlx5.unrecoverable", S::Fatal,
+         "", ""},
+        {"mlx5_core 0000:5c:00.0: Port module event[error]: module 0, Cable error, High "
+         "Temperature",
+         "mlx5.module_high_temperature", S::NonFatal, "0000:5c:00.0", ""},
+        {"mlx5_core 0000:5c:00.0: Port module event[error]: module 1, Cable error, Bad or shorted "
+         "cable/module",
+         "mlx5.module_error", S::NonFatal, "0000:5c:00.0", ""},
+        {"mlx5_cmd_out_err:838: ACCESS_REG(0x805) op_mod(0x1) failed, status bad operation(0x2)",
+         "mlx5.access_reg_failed", S::NonFatal, "", ""},
+        {"pcieport 0000:00:01.0: AER: Uncorrected (Fatal) error received: 0000:3b:00.0",
+         "pcie.aer_fatal", S::Fatal, "0000:3b:00.0", ""},
+        {"pcieport 0000:3a:00.0: PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction "
+         "Layer, (Requester ID)",
+         "pcie.aer_fatal", S::Fatal, "0000:3a:00.0", ""},
+        {"mlx5_core 0000:3b:00.0: PCIe Bus Error: severity=Uncorrected (Fatal), "
+         "type=Inaccessible, (Unregistered Agent ID)",
+         "pcie.aer_fatal", S::Fatal, "0000:3b:00.0", ""},
+    };
+    for (const auto& c : cases) {
+        pv1::KernelLineMatch m;
+        ASSERT_TRUE(nicd::mlx5::classifyKernelLine(c.line, m)) << c.line;
+        EXPECT_EQ(m.code, c.code) << c.line;
+        EXPECT_EQ(m.severity, c.severity) << c.line;
+        EXPECT_EQ(m.pci_address, c.pci) << c.line;
+        EXPECT_EQ(m.netdev, c.netdev) << c.line;
+    }
+}
+
+TEST(KernelPatterns, CorrectedAndOtherDevicesPcieErrorsDoNotMatch)
+{
+    pv1::KernelLineMatch m;
+    for (const char* l :
+         {"mlx5_core 0000:3b:00.0: PCIe Bus Error: severity=Corrected, type=Physical Layer, "
+          "(Receiver ID)",
+          "nvme 0000:01:00.0: PCIe Bus Error: severity=Uncorrected (Fatal), type=Inaccessible",
+          "mlx5_core 0000:3b:00.0: Port module event: module 0, Cable plugged",
+          "watchdog: BUG: soft lockup - CPU#94 stuck for 226906s! [swapper/94:0]"})
+        EXPECT_FALSE(nicd::mlx5::classifyKernelLine(l, m)) << l;
+}

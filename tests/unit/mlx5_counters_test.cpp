@@ -1,15 +1,20 @@
 // The mlx5 plugin's readers: `ethtool -S` text (real dumps), hw_counters (a real H100 node), and
 // the kernel's ethtool ioctl on a real veth inside a network namespace.
-#include "ethtool_stats.hpp"
+#include "ethtool_ioctl.hpp"
+#include "ethtool_text.hpp"
 #include "hw_counters.hpp"
+#include "netdev_stats.hpp"
 #include "support/temp_dir.hpp"
 
 #include <fcntl.h>
+#include <linux/ethtool.h>
+#include <net/if.h>
 #include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -79,7 +84,8 @@ TEST(HwCounters, RealH100Node)
         std::string(NICD_SHARED_DIR) + "/fixtures/gpud/sys-class-infiniband-h100.0/mlx5_0";
     dev.ports.push_back({1, "InfiniBand", {}});
     std::vector<pv1::Sample> out;
-    auto s = mlx5::readHwCounters(dev, out);
+    nicd::plugin::sdk::Backoff backoff;
+    auto s = mlx5::readHwCounters(dev, backoff, out);
     EXPECT_TRUE(s) << s.message;
     EXPECT_EQ(out.size(), 26U);
     std::map<std::string, pv1::Sample> by;
@@ -94,51 +100,107 @@ TEST(HwCounters, RealH100Node)
     EXPECT_EQ(by.at("out_of_buffer").port, 1U);
 }
 
-TEST(HwCounters, UnreadableFileIsReportedAndTheRestRead)
+TEST(HwCounters, UnreadableFileIsReportedBackedOffAndTheRestRead)
 {
     auto dir = test::makeTempDir("hw");
-    fs::create_directories(dir / "ports/1/hw_counters/broken");
+    fs::create_directories(dir / "ports/1/hw_counters/broken"); // read() fails with EISDIR
     std::ofstream(dir / "ports/1/hw_counters/out_of_buffer") << "41\n";
-    std::ofstream(dir / "ports/1/hw_counters/garbage") << "n/a\n";
+    std::ofstream(dir / "ports/1/hw_counters/garbage") << "N/A (no PMA)\n";
     pv1::DeviceRef dev;
     dev.sysfs_path = dir.string();
     dev.ports.push_back({1, "Ethernet", {}});
+    dev.ports.push_back({2, "Ethernet", {}}); // no hw_counters directory: nothing, no error
+    nicd::plugin::sdk::Backoff backoff;
     std::vector<pv1::Sample> out;
-    auto s = mlx5::readHwCounters(dev, out);
+    mlx5::HwCounterChanges changes;
+    auto s = mlx5::readHwCounters(dev, backoff, out, &changes);
     EXPECT_FALSE(s);
-    EXPECT_NE(s.message.find("hw_counters/broken"), std::string::npos) << s.message;
+    EXPECT_NE(s.message.find("hw_counters/broken: Is a directory"), std::string::npos) << s.message;
     ASSERT_EQ(out.size(), 1U);
+    EXPECT_EQ(out[0].name, "out_of_buffer");
     EXPECT_EQ(out[0].value, 41U);
+    ASSERT_EQ(changes.failed.size(), 2U);
+    EXPECT_NE(changes.failed[1].find("garbage: not a counter value: 'N/A (no PMA)'"),
+              std::string::npos)
+        << changes.failed[1];
+
+    // The next read skips both failing files (backoff) and still reads the good one.
+    out.clear();
+    changes = {};
+    s = mlx5::readHwCounters(dev, backoff, out, &changes);
+    EXPECT_TRUE(s) << "failing files are not retried on the very next read: " << s.message;
+    EXPECT_EQ(out.size(), 1U);
+    EXPECT_TRUE(changes.failed.empty());
+
+    // Fixed: read again once its backoff has passed, and reported as recovered.
+    std::ofstream(dir / "ports/1/hw_counters/garbage") << "7\n";
+    out.clear();
+    s = mlx5::readHwCounters(dev, backoff, out, &changes);
+    EXPECT_FALSE(s); // "broken" is still a directory
+    ASSERT_EQ(changes.recovered.size(), 1U);
+    EXPECT_NE(changes.recovered[0].find("hw_counters/garbage"), std::string::npos);
+    EXPECT_EQ(out.size(), 2U);
     fs::remove_all(dir);
 }
 
-// The real kernel path: a veth in a network namespace of our own answers ETHTOOL_GSTATS.
-TEST(EthtoolIoctl, ReadsAVethInANetworkNamespace)
+TEST(EthtoolIoctlBuffers, NamesAreFixedSlotsTrimmedAndPairedWithValues)
 {
-    if (geteuid() != 0)
-        GTEST_SKIP() << "needs root for ip netns";
-    std::string ns = "nicdt" + std::to_string(getpid());
-    if (std::system(("ip netns add " + ns + " 2>/dev/null").c_str()) != 0)
-        GTEST_SKIP() << "ip netns is not available here";
-    ASSERT_EQ(std::system(("ip -n " + ns + " link add nicdv0 type veth peer name nicdv1 && ip -n " +
-                           ns + " link set nicdv0 up && ip -n " + ns + " link set nicdv1 up")
-                              .c_str()),
-              0);
+    // Three 32-byte slots: a full slot with no NUL, a name with a trailing space (one mlx5
+    // release has "tx_pause_storm_warning_events "), and an empty slot.
+    std::string slots(3 * ETH_GSTRING_LEN, '\0');
+    const std::string full(ETH_GSTRING_LEN, 'a');
+    std::memcpy(slots.data(), full.data(), full.size());
+    const std::string spaced = "tx_pause_storm_warning_events ";
+    std::memcpy(slots.data() + ETH_GSTRING_LEN, spaced.data(), spaced.size());
+    const uint64_t values[] = {1, 2, 3};
+    auto stats = mlx5::pairEthtoolStats(slots.data(), values, 3);
+    ASSERT_EQ(stats.size(), 2U);
+    EXPECT_EQ(stats[0].first, full);
+    EXPECT_EQ(stats[0].second, 1U);
+    EXPECT_EQ(stats[1].first, "tx_pause_storm_warning_events");
+    EXPECT_EQ(stats[1].second, 2U);
+}
+
+TEST(NetdevStats, SimulatedRootReadsTheSimulatorsFile)
+{
+    auto root = test::makeTempDir("simstats");
+    fs::create_directories(root / "run/nicd-sim/ethtool");
+    std::ofstream(root / "run/nicd-sim/ethtool/ens1f0np0")
+        << "NIC statistics:\n     rx_prio3_pause: 12\n     rx_discards_phy: 5\n";
+    mlx5::Stats stats;
+    auto s = mlx5::readNetdevStats(root.string(), true, "ens1f0np0", stats);
+    ASSERT_TRUE(s) << s.message;
+    EXPECT_EQ(asMap(stats),
+              (std::map<std::string, uint64_t>{{"rx_prio3_pause", 12}, {"rx_discards_phy", 5}}));
+    // A netdev the simulator has no statistics for (a bond): NotSupported, naming the file.
+    s = mlx5::readNetdevStats(root.string(), true, "bond0", stats);
+    EXPECT_EQ(s.code, pv1::Errc::NotSupported);
+    EXPECT_NE(s.message.find("run/nicd-sim/ethtool/bond0"), std::string::npos) << s.message;
+    fs::remove_all(root);
+}
+
+// The real kernel path: a veth in a network namespace of our own answers ETHTOOL_GSTATS. The
+// namespace is entered in a forked child so the test process stays where it was.
+namespace {
+
+struct NetnsGuard {
+    std::string name;
+    ~NetnsGuard() { (void)std::system(("ip netns del " + name + " 2>/dev/null").c_str()); }
+};
+
+// Runs `fn` in a child inside /run/netns/<ns>; returns what it wrote, or "" with `ok` false.
+template <typename Fn> std::string inNetns(const std::string& ns, Fn fn, bool& ok)
+{
     int pipefd[2];
-    ASSERT_EQ(pipe(pipefd), 0);
+    if (pipe(pipefd) != 0)
+        return {};
     pid_t child = fork();
-    if (child == 0) { // enter the namespace in a child so the test process stays where it was
+    if (child == 0) {
+        close(pipefd[0]);
         int fd = open(("/run/netns/" + ns).c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0 || setns(fd, CLONE_NEWNET) != 0)
             _exit(2);
-        mlx5::Stats stats;
-        auto s = mlx5::readEthtoolIoctl("nicdv0", stats);
-        std::string report = s ? "ok\n" : "fail " + s.message + "\n";
-        for (const auto& [n, v] : stats)
-            report += n + "=" + std::to_string(v) + "\n";
-        mlx5::Stats none;
-        auto missing = mlx5::readEthtoolIoctl("nosuchdev0", none);
-        report += missing ? "missing-ok\n" : "missing " + missing.message + "\n";
+        std::string report = fn();
         (void)!write(pipefd[1], report.data(), report.size());
         _exit(0);
     }
@@ -151,10 +213,63 @@ TEST(EthtoolIoctl, ReadsAVethInANetworkNamespace)
     close(pipefd[0]);
     int status = 0;
     waitpid(child, &status, 0);
-    (void)std::system(("ip netns del " + ns).c_str());
-    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+    ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return out;
+}
+
+} // namespace
+
+TEST(EthtoolIoctl, ReadsAVethInANetworkNamespace)
+{
+    if (geteuid() != 0)
+        GTEST_SKIP() << "needs root for ip netns";
+    NetnsGuard ns{"nicdt" + std::to_string(getpid())};
+    if (std::system(("ip netns add " + ns.name + " 2>/dev/null").c_str()) != 0)
+        GTEST_SKIP() << "ip netns is not available here";
+    const std::string ip = "ip -n " + ns.name + " link ";
+    ASSERT_EQ(std::system((ip + "add nicdv0 type veth peer name nicdv1 && " + ip +
+                           "set nicdv0 up && " + ip + "set nicdv1 up")
+                              .c_str()),
+              0);
+    bool ok = false;
+    auto out = inNetns(
+        ns.name,
+        [] {
+            std::string r;
+            mlx5::Stats stats;
+            auto s = mlx5::readEthtoolIoctl("nicdv0", stats);
+            r += s ? "ok\n" : "fail " + s.message + "\n";
+            for (const auto& [n, v] : stats)
+                r += n + "=" + std::to_string(v) + "\n";
+            r += "expected_peer=" + std::to_string(if_nametoindex("nicdv1")) + "\n";
+            mlx5::Stats none;
+            auto missing = mlx5::readEthtoolIoctl("nosuchdev0", none);
+            r += "missing code=" + std::to_string(static_cast<int>(missing.code)) + " " +
+                 missing.message + "\n";
+            auto lo = mlx5::readEthtoolIoctl("lo", none);
+            r += "lo code=" + std::to_string(static_cast<int>(lo.code)) + " " + lo.message + "\n";
+            return r;
+        },
+        ok);
+    ASSERT_TRUE(ok) << out;
     EXPECT_EQ(out.substr(0, 3), "ok\n") << out;
-    EXPECT_NE(out.find("\npeer_ifindex="), std::string::npos) << out;
-    EXPECT_NE(out.find("missing nosuchdev0: ethtool GSSET_INFO: No such device"), std::string::npos)
+    // veth reports its peer's ifindex as a statistic: the value must be nicdv1's.
+    auto peer = out.find("\npeer_ifindex=");
+    auto expected = out.find("\nexpected_peer=");
+    ASSERT_NE(peer, std::string::npos) << out;
+    ASSERT_NE(expected, std::string::npos) << out;
+    auto value = [&](size_t at) {
+        at = out.find('=', at) + 1;
+        return out.substr(at, out.find('\n', at) - at);
+    };
+    EXPECT_EQ(value(peer), value(expected)) << out;
+    EXPECT_NE(value(expected), "0");
+    EXPECT_NE(out.find("missing code=" + std::to_string(static_cast<int>(pv1::Errc::NoDevice)) +
+                       " nosuchdev0: ethtool GSSET_INFO: No such device"),
+              std::string::npos)
+        << out;
+    // The loopback device has no driver statistics.
+    EXPECT_NE(out.find("lo code=" + std::to_string(static_cast<int>(pv1::Errc::NotSupported))),
+              std::string::npos)
         << out;
 }

@@ -124,7 +124,9 @@ public:
     virtual Status attach(const DeviceRef& dev) noexcept = 0;
     virtual void detach(const DeviceRef& dev) noexcept = 0;
     // Reads the vendor counters of one device and appends them to `out`. A partial read appends
-    // what it could and returns the first error.
+    // what it could and returns the first error. The daemon backs off a device whose polls fail
+    // with nothing appended; a partial read is reported but not backed off, so the plugin backs
+    // off what keeps failing itself (nicd/plugin/backoff.h).
     virtual Status poll(const DeviceRef& dev, std::vector<Sample>& out) noexcept = 0;
     // Reads the port's QoS and compares it with `desired`; changes nothing.
     virtual Status verifyQos(const DeviceRef& dev, const PortRef& port, const QosDesired& desired,

@@ -1,0 +1,161 @@
+// The built mlx5 plugin, loaded by the daemon's plugin manager against a simulated node: it
+// claims the mlx5_core devices, and each poll returns every hw_counters file of every port and
+// the ethtool statistics of each port's netdevs, with the values the node holds now.
+#include "inventory/sysfs_inventory.hpp"
+#include "plugins/plugin_manager.hpp"
+#include "sim.hpp"
+#include "support/temp_dir.hpp"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+namespace fs = std::filesystem;
+
+namespace {
+
+class Mlx5Plugin : public test::TempDirTest {
+protected:
+    void SetUp() override
+    {
+        TempDirTest::SetUp();
+        root_ = dir_ / "root";
+        sim::create(root_, {});
+        manager_ = std::make_unique<PluginManager>(HostPaths(root_), Config{});
+        manager_->loadDirectory(NICD_BUILD_PLUGIN_DIR);
+        inventory_ = discoverInventory(HostPaths(root_));
+        manager_->assign(inventory_);
+    }
+    void TearDown() override
+    {
+        manager_.reset();
+        TempDirTest::TearDown();
+    }
+    DeviceSamples poll(const std::string& ibdev)
+    {
+        DeviceSamples ds;
+        manager_->poll(*inventory_.find(ibdev), ds);
+        return ds;
+    }
+    // (source, port, netdev, name) -> sample
+    static std::map<std::string, Sample> index(const DeviceSamples& ds)
+    {
+        std::map<std::string, Sample> m;
+        for (const auto& s : ds.samples)
+            m[s.source + "/" + std::to_string(s.port) + "/" + s.netdev + "/" + s.name] = s;
+        return m;
+    }
+    uint64_t fileValue(const fs::path& p)
+    {
+        std::ifstream in(p);
+        uint64_t v = 0;
+        in >> v;
+        return v;
+    }
+
+    fs::path root_;
+    std::unique_ptr<PluginManager> manager_;
+    Inventory inventory_;
+};
+
+} // namespace
+
+TEST_F(Mlx5Plugin, ClaimsEveryMlx5CoreDevice)
+{
+    auto st = manager_->statuses();
+    ASSERT_EQ(st.size(), 1U);
+    EXPECT_EQ(st[0].name, "mlx5");
+    ASSERT_EQ(st[0].state, PluginState::Running) << st[0].last_error;
+    uint32_t mlx5 = 0;
+    for (const auto& d : inventory_.devices) {
+        EXPECT_EQ(d.plugin, d.driver == "mlx5_core" ? "mlx5" : "") << d.ibdev;
+        mlx5 += d.driver == "mlx5_core" ? 1 : 0;
+    }
+    EXPECT_GT(mlx5, 0U);
+    EXPECT_EQ(st[0].devices, mlx5);
+}
+
+TEST_F(Mlx5Plugin, PollReturnsHwCountersAndEthtoolStatisticsOfTheNode)
+{
+    const Device& dev = *inventory_.find("mlx5_0");
+    ASSERT_FALSE(dev.ports.empty());
+    const Port& port = dev.ports[0];
+    ASSERT_FALSE(port.netdevs.empty());
+    const std::string netdev = port.netdevs[0];
+
+    auto ds = poll("mlx5_0");
+    EXPECT_TRUE(ds.errors.empty()) << ds.errors[0].what << ": " << ds.errors[0].message;
+    auto m = index(ds);
+
+    // Every hw_counters file of the port, with the file's value; lifespan is a gauge.
+    const fs::path hw =
+        fs::path(dev.sysfs_path) / "ports" / std::to_string(port.num) / "hw_counters";
+    size_t files = 0;
+    for (const auto& e : fs::directory_iterator(hw)) {
+        ++files;
+        auto key = "hw_counters/" + std::to_string(port.num) + "//" + e.path().filename().string();
+        ASSERT_TRUE(m.contains(key)) << key;
+        EXPECT_EQ(m[key].value, fileValue(e.path())) << key;
+        EXPECT_EQ(m[key].kind,
+                  e.path().filename() == "lifespan" ? SampleKind::Gauge : SampleKind::Counter);
+    }
+    EXPECT_GT(files, 5U);
+
+    // The netdev's statistics, as the simulator's `ethtool -S` file says.
+    std::ifstream in(root_ / "run/nicd-sim/ethtool" / netdev);
+    std::string line;
+    size_t stats = 0;
+    while (std::getline(in, line)) {
+        auto colon = line.rfind(':');
+        if (colon == std::string::npos || line.starts_with("NIC statistics"))
+            continue;
+        auto name = line.substr(line.find_first_not_of(' '));
+        name = name.substr(0, name.rfind(':'));
+        auto key = "ethtool/" + std::to_string(port.num) + "/" + netdev + "/" + name;
+        ASSERT_TRUE(m.contains(key)) << key;
+        EXPECT_EQ(m[key].value, std::stoull(line.substr(colon + 1))) << key;
+        ++stats;
+    }
+    EXPECT_GT(stats, 5U);
+}
+
+TEST_F(Mlx5Plugin, ValuesFollowTheNode)
+{
+    const Device& dev = *inventory_.find("mlx5_0");
+    const std::string netdev = dev.ports.at(0).netdevs.at(0);
+    auto before = index(poll("mlx5_0"));
+    sim::addToCounter(root_, "mlx5_0", "out_of_buffer", 7);
+    sim::addToCounter(root_, "mlx5_0", "rx_discards_phy", 11);
+    auto after = index(poll("mlx5_0"));
+    auto hw = "hw_counters/1//out_of_buffer";
+    auto eth = "ethtool/1/" + netdev + "/rx_discards_phy";
+    ASSERT_TRUE(before.contains(hw) && after.contains(hw));
+    ASSERT_TRUE(before.contains(eth) && after.contains(eth));
+    EXPECT_EQ(after[hw].value - before[hw].value, 7U);
+    EXPECT_EQ(after[eth].value - before[eth].value, 11U);
+}
+
+TEST_F(Mlx5Plugin, AnUnreadableCounterFileFailsOnlyItself)
+{
+    const Device& dev = *inventory_.find("mlx5_0");
+    const fs::path hw = fs::path(dev.sysfs_path) / "ports/1/hw_counters";
+    fs::remove(hw / "out_of_buffer");
+    fs::create_directory(hw / "out_of_buffer"); // read() fails with EISDIR
+    for (int cycle = 0; cycle < 6; ++cycle) {
+        auto ds = poll("mlx5_0");
+        auto m = index(ds);
+        EXPECT_TRUE(m.contains("hw_counters/1//rx_write_requests")) << "cycle " << cycle;
+        EXPECT_FALSE(m.contains("hw_counters/1//out_of_buffer"));
+        if (cycle == 0) {
+            ASSERT_EQ(ds.errors.size(), 1U);
+            EXPECT_NE(ds.errors[0].message.find("hw_counters/out_of_buffer: Is a directory"),
+                      std::string::npos)
+                << ds.errors[0].message;
+        }
+    }
+    EXPECT_EQ(manager_->statuses().at(0).state, PluginState::Running)
+        << "one bad file must not degrade the plugin";
+}
