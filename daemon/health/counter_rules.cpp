@@ -30,7 +30,9 @@ const std::vector<CounterRule>& defaultCounterRules()
          "packet loss or congestion on the fabric: check PFC/ECN on the path"},
         {"local_ack_timeout_err", 1, 1, S::Degraded, "requests time out waiting for ACKs",
          "packet loss on the fabric: check the lossless (PFC) configuration and the peer"},
-        // mlx5 out_of_buffer: packets dropped because no receive WQE was posted.
+        // mlx5 out_of_buffer: packets dropped because no receive WQE was posted. RC traffic
+        // (NCCL) answers a missing WQE with an RNR NAK instead, so drops here come from UD/SRQ
+        // consumers; a few are harmless, a sustained 100/s means a consumer that cannot keep up.
         {"out_of_buffer", 100, 1, S::Degraded, "packets are dropped for lack of receive buffers",
          "the host is not keeping up: check CPU load and NUMA affinity of the workload"},
         // PFC pause storms (ethtool, per priority). One pause frame stops a 400G port for up to
@@ -42,8 +44,20 @@ const std::vector<CounterRule>& defaultCounterRules()
         {"tx_prio*_pause", 300000, 60, S::Degraded,
          "this port keeps pausing the switch (PFC pause storm)",
          "the host cannot drain its receive queues: check the workload, CPU and PCIe; a stuck NIC "
-         "can "
-         "pause the whole fabric"},
+         "can pause the whole fabric"},
+        // The same storms measured as time (mlx5e *_pause_duration, microseconds; counters.md
+        // §2.3), independent of link speed and pause quanta: paused more than half of a minute.
+        {"rx_prio*_pause_duration", 30e6, 60, S::Degraded,
+         "the switch kept this port paused more than half of the time (PFC pause storm)",
+         "find the congested or stuck receiver downstream; check the switch's PFC watchdog"},
+        {"tx_prio*_pause_duration", 30e6, 60, S::Degraded,
+         "this port kept the switch paused more than half of the time (PFC pause storm)",
+         "the host cannot drain its receive queues: check the workload, CPU and PCIe"},
+        // The NIC's own stall detector hit its critical watermark and stopped sending pauses:
+        // the lossless class now drops (counters.md §2.3).
+        {"tx_pause_storm_error_events", 0, kAnyIncreaseWindowSec, S::Degraded,
+         "the NIC stopped sending PFC pauses after a pause storm (lossless traffic may drop)",
+         "the host cannot drain its receive queues: check the workload, CPU and PCIe"},
     };
     return rules;
 }
@@ -97,16 +111,6 @@ std::optional<CounterRule> ruleFor(const std::string& counter, const std::string
     return rule;
 }
 
-CounterStep counterStep(uint64_t last, uint64_t now)
-{
-    if (now >= last)
-        return {now - last, false};
-    constexpr uint64_t k32 = uint64_t{1} << 32;
-    if (last < k32 && last >= k32 / 2 && now < k32 / 2)
-        return {k32 - last + now, false};
-    return {0, true};
-}
-
 std::string describeThreshold(const CounterRule& rule)
 {
     if (rule.threshold == 0)
@@ -117,7 +121,8 @@ std::string describeThreshold(const CounterRule& rule)
     double per = rule.window_sec >= 3600 ? rule.threshold * 3600 / rule.window_sec
                  : rule.window_sec >= 60 ? rule.threshold * 60 / rule.window_sec
                                          : rule.threshold / rule.window_sec;
-    return fmt::format("more than {:g} per {}", per, unit);
+    return fmt::format("more than {} per {}",
+                       per >= 1e6 ? fmt::format("{:.0f}", per) : fmt::format("{:g}", per), unit);
 }
 
 } // namespace nicd::health

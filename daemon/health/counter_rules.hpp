@@ -1,12 +1,12 @@
 // Counter rules: which counters matter, how much growth within which window is a problem, and
-// how bad. Pure.
+// how bad. Pure. The window arithmetic is in counter_tracker.hpp.
 //
 // Semantics: a rule breaches when a counter grew by more than `threshold` within the last
 // `window_sec` (for windows shorter than the time between two reads, the threshold is scaled to
 // the time actually covered: 10/s over a 5 s poll allows 50). So a per-hour rule fires as soon as
 // more than its count happened within an hour, and recovers once the last hour holds no more
 // than that. "Any increase" rules use threshold 0 over 10 minutes: the condition holds until the
-// counter has been quiet for 10 minutes.
+// counter has been quiet for 10 minutes. A counter's name may be a glob ("rx_prio*_pause").
 #pragma once
 
 #include "config/config.hpp"
@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nicd::health {
@@ -36,15 +37,6 @@ const std::vector<CounterRule>& defaultCounterRules();
 // [counter:NAME/DEVICE]. nullopt when there is none or it is disabled.
 std::optional<CounterRule> ruleFor(const std::string& counter, const std::string& device,
                                    const Config& config);
-
-// The growth of a counter between two reads. A value below the last one is either a 32-bit wrap
-// (the last value was in the top half of the 32-bit range and the new one in the bottom half) or
-// a reset (driver reload, admin clear). A saturated counter does not change: growth 0.
-struct CounterStep {
-    uint64_t increase = 0;
-    bool reset = false;
-};
-CounterStep counterStep(uint64_t last, uint64_t now);
 
 // "120 per hour", "10 per second", "any increase".
 std::string describeThreshold(const CounterRule& rule);

@@ -1,10 +1,19 @@
-// The health engine: turns each snapshot into conditions (link, counters, device presence),
-// per-port and per-device health, and events for every change. Runs on the loop thread; pure
-// apart from the clock values it is given.
+// The health engine: turns each snapshot (and kernel findings) into conditions, per-port and
+// per-device health, and events for every change. It composes the rule families
+//   link_rules.hpp      port state, netdevs, flaps, never-up ports, device disappearance
+//   counter_checks.hpp  counter thresholds (counter_rules.hpp) over counter_tracker.hpp
+//   driver_rules.hpp    a driver that does not answer
+//   kernel_rules.hpp    kernel lines and soft lockups
+// over one ConditionSet and its EventLog. Runs on the loop thread; pure apart from the clock
+// values it is given (monotonic seconds for rates and windows, realtime seconds for display).
 #pragma once
 
 #include "config/config.hpp"
-#include "health/counter_rules.hpp"
+#include "health/condition_set.hpp"
+#include "health/counter_tracker.hpp"
+#include "health/driver_rules.hpp"
+#include "health/kernel_rules.hpp"
+#include "health/link_rules.hpp"
 #include "model/health.hpp"
 #include "model/snapshot.hpp"
 
@@ -12,94 +21,67 @@
 
 #include <nlohmann/json.hpp>
 
-#include <deque>
-#include <map>
-#include <set>
+#include <cstdint>
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace nicd::health {
 
 class HealthEngine {
 public:
-    explicit HealthEngine(Config config) : config_(std::move(config)) {}
+    // The layout of toJson(); restore() refuses any other.
+    static constexpr int kStateVersion = 2;
 
-    void setConfig(Config config) { config_ = std::move(config); }
+    explicit HealthEngine(Config config);
+
+    void setConfig(Config config);
 
     // Evaluates `snap` at monotonic time `now_mono` (seconds; rates) and wall time `now_real`
     // (seconds; what events show), fills snap.health and returns the new events.
     std::vector<Event> evaluate(Snapshot& snap, double now_mono, double now_real);
 
-    // A kernel line a plugin recognised: mapped to a device by PCI address (the device's or an
-    // upstream port's) or netdev; an unknown device is only counted. The same non-fatal error
-    // KernelRepeatCount times within KernelRepeatWindowSec becomes fatal. Kernel conditions hold
-    // for KernelHoldSec (0: until reboot or an operator clears them).
+    // A kernel line a plugin recognised (kernel_rules.hpp).
     std::vector<Event> kernelLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv,
                                   double now_mono, double now_real);
     // A confirmed soft lockup in the mlx5 poll loop: fatal for every mlx5 device.
     std::vector<Event> driverSoftLockup(const std::string& evidence, const Inventory& inv,
                                         double now_real);
+    std::vector<Event> driverSoftLockup(const std::string& evidence, const Inventory& inv,
+                                        double now_mono, double now_real);
 
     // Fills snap.health from the current conditions without evaluating anything.
-    void report(Snapshot& snap) const { publish(snap); }
-    uint64_t kernelLinesUnmapped() const { return kernel_unmapped_; }
+    void report(Snapshot& snap) const;
+    uint64_t kernelLinesUnmapped() const { return kernel_.unmapped(); }
 
-    // Operator action: drops an active condition (it is raised again if its cause persists).
-    bool clear(const std::string& device, const std::string& code, double now_real);
+    // Operator action: drops the active condition `code` of `device` (all its ports) with a
+    // "cleared" event; it is raised again if its cause persists. How many were active (0: none).
+    size_t clear(const std::string& device, const std::string& code, double now_real);
 
-    std::vector<Event> eventsSince(uint64_t seq) const;
+    std::vector<Event> eventsSince(uint64_t seq) const { return conditions_.log().since(seq); }
+    uint64_t lastEventSeq() const { return conditions_.log().lastSeq(); }
+    const ConditionSet& conditions() const { return conditions_; }
 
-    // Memory across restarts: counter baselines and windows, port history, known devices,
-    // conditions, kernel hits, the event sequence. Monotonic times stay valid within one boot.
+    // Memory across restarts within one boot: counter baselines and windows, port history, known
+    // devices, conditions, kernel hits and hold times, the event log. Monotonic times stay valid
+    // within one boot only: across boots use baseline().
     nlohmann::json toJson() const;
-    // Throws on a malformed document (the caller sets the state file aside).
+    // Throws on a malformed or foreign-version document (the caller sets the state aside), and
+    // then leaves this engine unchanged.
     void restore(const nlohmann::json& j);
     // A new boot (or a first start): everything forgotten, and a "baseline" event says so.
     void baseline(const std::string& why, double now_real);
+    // Event numbers continue after those of a saved state (of any boot), so a client's
+    // eventsSince(seq) never sees a number twice. Call before baseline(); ignores a document
+    // that has no usable sequence.
+    void continueSequence(const nlohmann::json& saved) noexcept;
 
 private:
-    using Key = std::tuple<std::string, uint32_t, std::string>; // device, port, code
-
-    struct CounterHistory {
-        std::deque<std::pair<double, uint64_t>> points; // (time, cumulative growth)
-        uint64_t last_value = 0;
-        uint64_t cumulative = 0;
-        double last_time = -1;
-    };
-    struct PortMemory {
-        bool ever_up = false;
-        bool was_up = false;
-        std::deque<double> downs; // times of up->down transitions
-    };
-
-    void raise(Condition c, double now_real, std::vector<Event>& out);
-    void recover(const Key& key, const std::string& why, double now_real, std::vector<Event>& out);
-    void evaluateLinks(const Snapshot& snap, double now_mono, double now_real, std::set<Key>& seen,
-                       std::vector<Event>& out);
-    void evaluateCounters(const Snapshot& snap, double now_mono, double now_real,
-                          std::set<Key>& seen, std::vector<Event>& out);
-    void evaluateDrivers(const Snapshot& snap, double now_real, std::vector<Event>& out);
-    void evaluateDevices(const Snapshot& snap, double now_real, std::set<Key>& seen,
-                         std::vector<Event>& out);
-    void publish(Snapshot& snap) const;
-    void record(Event e, std::vector<Event>& out);
-
     Config config_;
-    std::map<Key, Condition> active_;
-    std::map<std::string, CounterHistory> counters_;
-    std::map<std::pair<std::string, uint32_t>, PortMemory> ports_;
-    std::set<std::string> known_devices_;
-    std::map<std::string, bool> netdev_up_;         // netdevs seen up
-    std::map<Key, std::deque<double>> kernel_hits_; // monotonic times of recent hits
-    std::map<Key, double> kernel_expiry_;           // monotonic; absent = holds until cleared
-    uint64_t kernel_unmapped_ = 0;
-    std::map<std::string, uint32_t>
-        failing_cycles_; // ibdev -> cycles in a row with every read failing
-    std::map<std::pair<std::string, std::string>, uint64_t> kernel_counts_;
-    std::deque<Event> events_;
-    std::map<std::string, uint64_t> events_total_;
-    uint64_t seq_ = 0;
+    ConditionSet conditions_;
+    LinkRules links_;
+    CounterTracker counters_;
+    DriverRules drivers_;
+    KernelRules kernel_;
 };
 
 } // namespace nicd::health

@@ -43,6 +43,23 @@ const char* toString(EventKind k)
     return "unknown";
 }
 
+const char* toString(ConditionSource s)
+{
+    switch (s) {
+    case ConditionSource::Link:
+        return "link";
+    case ConditionSource::Counter:
+        return "counter";
+    case ConditionSource::Kernel:
+        return "kernel";
+    case ConditionSource::Driver:
+        return "driver";
+    case ConditionSource::Device:
+        return "device";
+    }
+    return "unknown";
+}
+
 Health healthOf(ConditionSeverity s)
 {
     switch (s) {

@@ -15,6 +15,15 @@ enum class Health : uint8_t { Healthy = 0, Degraded = 1, Fatal = 2 };
 // Info conditions are reported but do not change health (an uncabled port nobody expects up).
 enum class ConditionSeverity : uint8_t { Info, Degraded, Fatal };
 
+// Which rule family raised a condition.
+enum class ConditionSource : uint8_t {
+    Link,    // port state, netdev operstate, flaps
+    Counter, // counter thresholds
+    Kernel,  // kernel log lines (single-line patterns, soft lockups)
+    Driver,  // the driver does not answer
+    Device,  // a known device disappeared
+};
+
 struct Condition {
     std::string code; // "port_down", "counter.symbol_error", "device_missing", ...
     ConditionSeverity severity = ConditionSeverity::Degraded;
@@ -24,6 +33,7 @@ struct Condition {
     std::string action;    // what the operator should do
     double first_seen = 0; // realtime seconds
     double last_seen = 0;
+    ConditionSource source = ConditionSource::Link;
 };
 
 enum class EventKind : uint8_t { Raised, Recovered, Cleared, Baseline };
@@ -50,6 +60,12 @@ struct HealthReport {
 };
 
 const char* toString(Health h);
+// 0 healthy, 1 degraded, 2 fatal (the textfile's and D-Bus's number).
+inline int toNumber(Health h)
+{
+    return static_cast<int>(h);
+}
+const char* toString(ConditionSource s);
 const char* toString(ConditionSeverity s);
 const char* toString(EventKind k);
 Health healthOf(ConditionSeverity s);

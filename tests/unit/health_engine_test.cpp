@@ -1,5 +1,6 @@
-// Health rules over simulated time on hand-built snapshots: link state, flaps, never-up ports,
-// device disappearance, counter thresholds, and counters that wrap, saturate or reset.
+// The health engine over simulated time on hand-built snapshots: link state, flaps, never-up
+// ports, device disappearance, counter thresholds, kernel lines, the driver watchdog, and the
+// JSON state that carries all of it across restarts.
 #include "health/counter_rules.hpp"
 #include "health/health_engine.hpp"
 #include "health/soft_lockup.hpp"
@@ -219,7 +220,7 @@ TEST_F(HealthTest, AdminClearOfABreachedCounterRecovers)
     EXPECT_FALSE(find(s, "counter.symbol_error"));
     ASSERT_EQ(last_events_.size(), 1U);
     EXPECT_EQ(last_events_[0].kind, EventKind::Recovered);
-    EXPECT_NE(last_events_[0].message.find("was reset"), std::string::npos);
+    EXPECT_NE(last_events_[0].message.find("counter reset"), std::string::npos);
 }
 
 TEST_F(HealthTest, ConfigurationOverridesAndDisablesRules)
@@ -244,16 +245,6 @@ TEST_F(HealthTest, OperatorClearDropsACondition)
     EXPECT_TRUE(engine_.clear("mlx5_0", "port_down", 1700000010));
     EXPECT_FALSE(engine_.clear("mlx5_0", "port_down", 1700000010));
     EXPECT_EQ(engine_.eventsSince(0).back().kind, EventKind::Cleared);
-}
-
-TEST(CounterStep, WrapResetAndGrowth)
-{
-    EXPECT_EQ(counterStep(10, 15).increase, 5U);
-    EXPECT_EQ(counterStep(0xfffffff0ULL, 0x10).increase, 0x20U);
-    EXPECT_FALSE(counterStep(0xfffffff0ULL, 0x10).reset);
-    EXPECT_TRUE(counterStep(5000, 3).reset);
-    EXPECT_TRUE(counterStep(0x1ffffffffULL, 3).reset) << "a 64-bit counter going back is a reset";
-    EXPECT_EQ(counterStep(UINT64_MAX, UINT64_MAX).increase, 0U);
 }
 
 namespace {
@@ -436,5 +427,267 @@ TEST_F(HealthTest, PfcPauseStormOnAnyPriority)
         std::string::npos)
         << find(s, "counter.rx_prio3_pause.ens1f0np0")->message;
     EXPECT_TRUE(ruleFor("tx_prio0_pause", "mlx5_0", Config{}));
-    EXPECT_FALSE(ruleFor("rx_prio3_pause_duration", "mlx5_0", Config{}));
+    EXPECT_FALSE(ruleFor("rx_prio3_pause_transition", "mlx5_0", Config{}));
+}
+
+namespace {
+Device ibDevice(const std::string& name, int state, int phys, const std::string& board = "MT_1")
+{
+    static const char* states[] = {"NOP", "DOWN", "INIT", "ARMED", "ACTIVE"};
+    static const char* phys_names[] = {"", "Sleep", "Polling", "Disabled", "Training", "LinkUp"};
+    Device d;
+    d.ibdev = name;
+    d.hca_type = "MT4129";
+    d.board_id = board;
+    d.driver = "mlx5_core";
+    Port p;
+    p.num = 1;
+    p.state = state;
+    p.state_name = states[state];
+    p.phys_state = phys;
+    p.phys_state_name = phys_names[phys];
+    p.link_layer = "InfiniBand";
+    d.ports.push_back(p);
+    return d;
+}
+} // namespace
+
+TEST_F(HealthTest, TrainedButInactivePortIsDegradedNotFatal)
+{
+    auto s = at(0, snap({ibDevice("mlx5_0", 2, 5)})); // INIT, LinkUp: no subnet manager yet
+    ASSERT_TRUE(find(s, "port_not_active"));
+    EXPECT_EQ(portHealth(s), Health::Degraded);
+    EXPECT_FALSE(find(s, "port_never_up"));
+    s = at(5, snap({ibDevice("mlx5_0", 4, 5)}));
+    EXPECT_FALSE(find(s, "port_not_active"));
+    EXPECT_EQ(portHealth(s), Health::Healthy);
+}
+
+TEST_F(HealthTest, APortThatWasUpPollingIsFatal)
+{
+    at(0, snap({ibDevice("mlx5_0", 4, 5)}));
+    auto s = at(5, snap({ibDevice("mlx5_0", 1, 2)})); // DOWN, Polling: cable pulled
+    ASSERT_TRUE(find(s, "port_down"));
+    EXPECT_EQ(portHealth(s), Health::Fatal);
+    EXPECT_NE(find(s, "port_down")->message.find("Polling"), std::string::npos);
+}
+
+TEST_F(HealthTest, AnUnreadablePortStateIsNoLinkEvent)
+{
+    at(0, snap({ibDevice("mlx5_0", 4, 5)}));
+    at(5, snap({ibDevice("mlx5_0", 1, 3)}));
+    auto unreadable = ibDevice("mlx5_0", 1, 3);
+    unreadable.ports[0].state.reset();
+    unreadable.ports[0].phys_state.reset();
+    auto s = at(10, snap({unreadable}));
+    EXPECT_TRUE(last_events_.empty());
+    EXPECT_TRUE(find(s, "port_down")) << "kept, not recovered";
+    at(15, snap({ibDevice("mlx5_0", 4, 5)}));
+    at(20, snap({unreadable}));
+    EXPECT_TRUE(last_events_.empty()) << "and no down is invented either";
+}
+
+TEST_F(HealthTest, NetdevDownWhileTheIbPortIsStillActiveIsFatalAndAFlap)
+{
+    auto dev = device("mlx5_0", 4);
+    dev.ports[0].netdevs = {"ens1f0np0"};
+    auto with = [&](const std::string& operstate) {
+        auto s = snap({dev});
+        s.netdevs["ens1f0np0"] = {"ens1f0np0", operstate, operstate == "up", 5};
+        return s;
+    };
+    auto s = at(0, with("down"));
+    EXPECT_FALSE(find(s, "netdev_down.ens1f0np0")) << "never seen up: not a change";
+    double t = 0;
+    for (int i = 0; i < 3; ++i) {
+        at(t += 1, with("up"));
+        s = at(t += 1, with("down"));
+        ASSERT_TRUE(find(s, "netdev_down.ens1f0np0"));
+        EXPECT_EQ(find(s, "netdev_down.ens1f0np0")->severity, ConditionSeverity::Fatal);
+        EXPECT_NE(find(s, "netdev_down.ens1f0np0")->message.find("no carrier"), std::string::npos);
+    }
+    EXPECT_TRUE(find(s, "link_flapping")) << "three downs within the window";
+    s = at(t += 1, with("up"));
+    EXPECT_FALSE(find(s, "netdev_down.ens1f0np0"));
+}
+
+TEST_F(HealthTest, PeersAreTheSameBoardAndRole)
+{
+    // mlx5_1 is up, but it is another board (an OCP NIC next to the PCIe cards): no peer.
+    auto s = at(0, snap({ibDevice("mlx5_0", 1, 2, "MT_A"), ibDevice("mlx5_1", 4, 5, "MT_B")}));
+    EXPECT_EQ(find(s, "port_never_up")->severity, ConditionSeverity::Info);
+    s = at(5, snap({ibDevice("mlx5_0", 1, 2, "MT_A"), ibDevice("mlx5_1", 4, 5, "MT_B"),
+                    ibDevice("mlx5_2", 4, 5, "MT_A")}));
+    EXPECT_EQ(find(s, "port_never_up")->severity, ConditionSeverity::Fatal);
+    ASSERT_FALSE(last_events_.empty());
+    EXPECT_EQ(last_events_.back().severity, ConditionSeverity::Fatal) << "escalation is an event";
+}
+
+TEST_F(HealthTest, VirtualFunctionsComingAndGoingAreNotMissingDevices)
+{
+    auto vf = device("mlx5_5", 4);
+    vf.role = DeviceRole::VirtualFunction;
+    at(0, snap({device("mlx5_0", 4), vf}));
+    auto s = at(5, snap({device("mlx5_0", 4)}));
+    EXPECT_FALSE(find(s, "device_missing", "mlx5_5"));
+}
+
+TEST_F(HealthTest, AMissingDeviceKeepsItsPortConditions)
+{
+    at(0, snap({device("mlx5_0", 4), device("mlx5_1", 4)}));
+    at(5, snap({device("mlx5_0", 4), device("mlx5_1", 1)}));
+    auto s = at(10, snap({device("mlx5_0", 4)}));
+    EXPECT_TRUE(find(s, "device_missing", "mlx5_1"));
+    EXPECT_TRUE(find(s, "port_down", "mlx5_1"));
+    EXPECT_EQ(s.health.devices.at("mlx5_1"), Health::Fatal);
+}
+
+TEST_F(HealthTest, EveryConditionSaysWhereItCameFrom)
+{
+    at(0, snap({device("mlx5_0", 4), device("mlx5_1", 4)}, {{"mlx5_0", "rnr_nak_retry_err", 0}}));
+    auto s = at(5, snap({device("mlx5_0", 1)}, {{"mlx5_0", "rnr_nak_retry_err", 1}}));
+    engine_.kernelLine(kernelMatch("mlx5.cmd_timeout", plugin::v1::Severity::Fatal, "0004:01:00.0"),
+                       kernelInventory(), 6, 1700000006);
+    engine_.report(s);
+    EXPECT_EQ(find(s, "port_down")->source, ConditionSource::Link);
+    EXPECT_EQ(find(s, "counter.rnr_nak_retry_err")->source, ConditionSource::Counter);
+    EXPECT_EQ(find(s, "device_missing", "mlx5_1")->source, ConditionSource::Device);
+    EXPECT_EQ(find(s, "kernel.mlx5.cmd_timeout")->source, ConditionSource::Kernel);
+}
+
+TEST_F(HealthTest, AnEscalatedKernelConditionStaysFatalUntilCleared)
+{
+    auto inv = kernelInventory();
+    auto m = kernelMatch("netdev.tx_watchdog", plugin::v1::Severity::NonFatal, "", "ens1f0np0");
+    for (double t : {10.0, 20.0, 30.0})
+        engine_.kernelLine(m, inv, t, 1700000000 + t);
+    auto ev = engine_.kernelLine(m, inv, 9000, 1700009000); // alone in its window
+    EXPECT_TRUE(ev.empty()) << "no de-escalation event";
+    Snapshot s;
+    s.inventory = inv;
+    engine_.report(s);
+    EXPECT_EQ(s.health.devices.at("mlx5_0"), Health::Fatal);
+    EXPECT_EQ((s.health.kernel_errors.at({"mlx5_0", "netdev.tx_watchdog"})), 4U);
+}
+
+TEST_F(HealthTest, OperatorClearForgetsTheRepeatHistory)
+{
+    auto inv = kernelInventory();
+    auto m = kernelMatch("mlx5.tx_timeout", plugin::v1::Severity::NonFatal, "0004:01:00.0");
+    engine_.kernelLine(m, inv, 10, 1700000010);
+    engine_.kernelLine(m, inv, 20, 1700000020);
+    EXPECT_TRUE(engine_.clear("mlx5_0", "kernel.mlx5.tx_timeout", 1700000025));
+    auto ev = engine_.kernelLine(m, inv, 30, 1700000030);
+    ASSERT_EQ(ev.size(), 1U);
+    EXPECT_EQ(ev[0].severity, ConditionSeverity::Degraded) << "a fresh start after the clear";
+}
+
+TEST_F(HealthTest, MultiLineSoftLockupReportEndToEnd)
+{
+    // The report of NVSentinel #1334 (as quoted in reference/nic-health.md §3.2), with typical
+    // neighbouring lines; fed in order, as the journal delivers them.
+    const std::vector<std::string> report{
+        "watchdog: BUG: soft lockup - CPU#94 stuck for 226906s! [swapper/94:0]",
+        "Modules linked in: mlx5_ib ib_uverbs mlx5_core mlxfw",
+        "CPU: 94 PID: 0 Comm: swapper/94 Tainted: G           OEL",
+        "RIP: 0010:mlx5e_poll_ico_cq+0x8b/0x1a0 [mlx5_core]",
+        " mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]",
+        " net_rx_action+0x146/0x3e0",
+    };
+    SoftLockupDetector detector;
+    std::vector<std::string> found;
+    for (const auto& l : report)
+        if (auto hit = detector.feed(l))
+            found.push_back(*hit);
+    ASSERT_EQ(found.size(), 1U);
+    Config c;
+    c.health.kernel_hold_sec = 600;
+    engine_.setConfig(c);
+    auto inv = kernelInventory();
+    auto ev = engine_.driverSoftLockup(found[0], inv, 100, 1700000100);
+    ASSERT_EQ(ev.size(), 1U);
+    EXPECT_EQ(ev[0].device, "mlx5_0");
+    EXPECT_NE(ev[0].message.find("CPU#94 stuck for 226906s"), std::string::npos);
+    auto s = at(200, snap({inv.devices[0]}));
+    EXPECT_EQ(s.health.devices.at("mlx5_0"), Health::Fatal);
+    s = at(701, snap({inv.devices[0]}));
+    EXPECT_FALSE(find(s, "kernel.driver_soft_lockup")) << "KernelHoldSec ran out";
+}
+
+TEST_F(HealthTest, ASoftLockupWithoutAnMlx5DeviceIsOnlyCounted)
+{
+    Inventory inv;
+    auto ev = engine_.driverSoftLockup("BUG: soft lockup - CPU#1 stuck for 30s!", inv, 1, 2);
+    EXPECT_TRUE(ev.empty());
+    EXPECT_EQ(engine_.kernelLinesUnmapped(), 1U);
+}
+
+// The state of one run, restored in the next (a restart, or the next `nicd --once`).
+TEST_F(HealthTest, StateRoundTripCarriesEverythingAcrossARestart)
+{
+    auto devs = [] { return std::vector<Device>{device("mlx5_0", 4), device("mlx5_1", 4)}; };
+    at(0, snap(devs(), {{"mlx5_0", "symbol_error", 1000}}));
+    at(1800, snap(devs(), {{"mlx5_0", "symbol_error", 1100}}));
+    auto inv = kernelInventory();
+    engine_.kernelLine(kernelMatch("mlx5.cmd_timeout", plugin::v1::Severity::Fatal, "0004:01:00.0"),
+                       inv, 1801, 1700001801);
+    const auto saved = nlohmann::json::parse(engine_.toJson().dump()); // through text
+    const auto last_seq = engine_.lastEventSeq();
+    EXPECT_EQ(saved.at("version"), HealthEngine::kStateVersion);
+
+    HealthEngine next{Config{}};
+    next.restore(saved);
+    EXPECT_EQ(next.lastEventSeq(), last_seq);
+    EXPECT_EQ(next.eventsSince(0).size(), engine_.eventsSince(0).size());
+    // 1100 -> 1130 after the restart: 130 within the hour, across it.
+    auto s = snap({device("mlx5_0", 1)}, {{"mlx5_0", "symbol_error", 1130}});
+    auto ev = next.evaluate(s, 3000, 1700003000);
+    EXPECT_TRUE(find(s, "counter.symbol_error")) << "the delta spans the restart";
+    EXPECT_TRUE(find(s, "device_missing", "mlx5_1")) << "known devices were persisted";
+    EXPECT_TRUE(find(s, "port_down")) << "the port was up before the restart: down, not never-up";
+    EXPECT_TRUE(find(s, "kernel.mlx5.cmd_timeout")) << "kernel conditions survive restarts";
+    ASSERT_FALSE(ev.empty());
+    EXPECT_GT(ev.front().seq, last_seq) << "numbers continue";
+}
+
+TEST_F(HealthTest, RestoreRefusesAForeignVersionAndLeavesTheEngineAlone)
+{
+    at(0, snap({device("mlx5_0", 4)}));
+    at(5, snap({device("mlx5_0", 1)}));
+    auto j = engine_.toJson();
+    j["version"] = 1;
+    EXPECT_THROW(engine_.restore(j), std::exception);
+    auto broken = engine_.toJson();
+    broken["counters"] = 7;
+    broken["links"].erase("ports");
+    EXPECT_THROW(engine_.restore(broken), std::exception);
+    auto s = at(10, snap({device("mlx5_0", 1)}));
+    EXPECT_TRUE(find(s, "port_down"));
+    EXPECT_TRUE(last_events_.empty());
+}
+
+TEST_F(HealthTest, ANewBootIsABaselineThatNeverReusesEventNumbers)
+{
+    at(0, snap({device("mlx5_0", 4)}));
+    at(5, snap({device("mlx5_0", 1)}));
+    auto saved = engine_.toJson();
+    auto seq = engine_.lastEventSeq();
+    HealthEngine next{Config{}};
+    next.continueSequence(saved);
+    next.continueSequence(nlohmann::json::object()); // ignored
+    next.baseline("new boot", 1700009000);
+    auto events = next.eventsSince(0);
+    ASSERT_EQ(events.size(), 1U);
+    EXPECT_EQ(events[0].kind, EventKind::Baseline);
+    EXPECT_EQ(events[0].seq, seq + 1);
+    Snapshot s;
+    s.inventory.devices = {device("mlx5_0", 1)};
+    next.evaluate(s, 1, 1700009001);
+    EXPECT_FALSE(find(s, "port_down")) << "nothing of the old boot";
+    EXPECT_EQ(find(s, "port_never_up")->severity, ConditionSeverity::Info);
+    engine_.baseline("operator", 1700009000);
+    s.health = {};
+    engine_.report(s);
+    EXPECT_TRUE(s.health.conditions.empty());
+    EXPECT_EQ(engine_.lastEventSeq(), seq + 1);
 }

@@ -1,0 +1,40 @@
+#include "health/driver_rules.hpp"
+
+#include <fmt/format.h>
+
+namespace nicd::health {
+
+void DriverRules::evaluate(const Snapshot& snap, const HealthConfig& config, double now_real,
+                           ConditionSet& conditions, std::vector<Event>& out)
+{
+    for (const auto& ds : snap.samples) {
+        auto& failing = failing_cycles_[ds.ibdev];
+        failing = ds.samples.empty() && !ds.errors.empty() ? failing + 1 : 0;
+        std::string why = ds.unresponsive;
+        if (why.empty() && config.driver_fail_cycles > 0 && failing >= config.driver_fail_cycles)
+            why = fmt::format("every read failed for {} cycles (last: {})", failing,
+                              ds.errors.front().message);
+        if (why.empty()) {
+            conditions.recover({ds.ibdev, 0, "driver_unresponsive"}, "the driver answers again",
+                               now_real, out);
+            continue;
+        }
+        Condition c;
+        c.code = "driver_unresponsive";
+        c.severity = ConditionSeverity::Fatal;
+        c.source = ConditionSource::Driver;
+        c.device = ds.ibdev;
+        c.message = "the driver does not answer: " + why;
+        c.action = "drain the node; reset the NIC (or reboot); replace it if it recurs";
+        conditions.raise(std::move(c), now_real, out);
+    }
+}
+
+DriverRules DriverRules::fromJson(const nlohmann::json& j)
+{
+    DriverRules r;
+    r.failing_cycles_ = j.get<std::map<std::string, uint32_t>>();
+    return r;
+}
+
+} // namespace nicd::health

@@ -1,0 +1,180 @@
+#include "health/kernel_rules.hpp"
+
+#include "log/log.hpp"
+
+#include <fmt/format.h>
+
+namespace nicd::health {
+
+namespace {
+constexpr const char* kSoftLockupCode = "driver_soft_lockup";
+
+nlohmann::json keyJson(const ConditionKey& k)
+{
+    return {std::get<0>(k), std::get<1>(k), std::get<2>(k)};
+}
+ConditionKey keyFrom(const nlohmann::json& j)
+{
+    return {j.at(0).get<std::string>(), j.at(1).get<uint32_t>(), j.at(2).get<std::string>()};
+}
+} // namespace
+
+const Device* deviceForKernelLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv)
+{
+    if (!m.pci_address.empty()) {
+        for (const auto& d : inv.devices)
+            if (d.pci_address == m.pci_address)
+                return &d;
+        // An upstream port (AER, DPC): the device below it in the PCI hierarchy, not a VF.
+        const std::string part = "/" + m.pci_address + "/";
+        for (const auto& d : inv.devices)
+            if (d.role != DeviceRole::VirtualFunction && d.pci_path.find(part) != std::string::npos)
+                return &d;
+    }
+    if (!m.netdev.empty()) {
+        const Device* member = nullptr;
+        for (const auto& d : inv.devices) {
+            if (d.bond_master == m.netdev) {
+                if (d.role == DeviceRole::Lag)
+                    return &d;
+                member = member ? member : &d;
+            }
+            for (const auto& p : d.ports)
+                for (const auto& nd : p.netdevs)
+                    if (nd == m.netdev)
+                        return &d;
+        }
+        return member;
+    }
+    return nullptr;
+}
+
+void KernelRules::hold(const ConditionKey& key, const HealthConfig& config, double now_mono)
+{
+    if (config.kernel_hold_sec > 0)
+        expiry_[key] = now_mono + config.kernel_hold_sec;
+    else
+        expiry_.erase(key);
+}
+
+void KernelRules::onLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv,
+                         const HealthConfig& config, double now_mono, double now_real,
+                         ConditionSet& conditions, std::vector<Event>& out)
+{
+    const Device* d = deviceForKernelLine(m, inv);
+    if (d == nullptr) {
+        ++unmapped_;
+        log::debug({}, "kernel error {} for a device nicd does not know ({}{}), counted only",
+                   m.code, m.pci_address, m.netdev);
+        return;
+    }
+    ConditionKey key{d->ibdev, 0, "kernel." + m.code};
+    ++counts_[{d->ibdev, m.code}];
+    auto& hits = hits_[key];
+    hits.push_back(now_mono);
+    while (!hits.empty() && hits.front() < now_mono - config.kernel_repeat_window_sec)
+        hits.pop_front();
+    bool fatal = m.severity == plugin::v1::Severity::Fatal;
+    std::string message = m.message;
+    if (!fatal && config.kernel_repeat_count > 0 && hits.size() >= config.kernel_repeat_count) {
+        fatal = true;
+        message +=
+            fmt::format(" ({} times within {} s)", hits.size(), config.kernel_repeat_window_sec);
+    }
+    // An escalated condition stays fatal for as long as it holds.
+    if (const auto* active = conditions.find(key);
+        active && active->severity == ConditionSeverity::Fatal)
+        fatal = true;
+    hold(key, config, now_mono);
+    Condition c;
+    c.code = std::get<2>(key);
+    c.severity = fatal ? ConditionSeverity::Fatal : ConditionSeverity::Degraded;
+    c.source = ConditionSource::Kernel;
+    c.device = d->ibdev;
+    c.message = message + (m.netdev.empty() ? "" : " on " + m.netdev);
+    c.action = m.action;
+    conditions.raise(std::move(c), now_real, out);
+}
+
+void KernelRules::onSoftLockup(const std::string& evidence, const Inventory& inv,
+                               const HealthConfig& config, double now_mono, double now_real,
+                               ConditionSet& conditions, std::vector<Event>& out)
+{
+    bool any = false;
+    for (const auto& d : inv.devices) {
+        if (d.driver != "mlx5_core" || d.role == DeviceRole::VirtualFunction)
+            continue;
+        any = true;
+        ConditionKey key{d.ibdev, 0, std::string("kernel.") + kSoftLockupCode};
+        ++counts_[{d.ibdev, kSoftLockupCode}];
+        hold(key, config, now_mono);
+        Condition c;
+        c.code = std::get<2>(key);
+        c.severity = ConditionSeverity::Fatal;
+        c.source = ConditionSource::Kernel;
+        c.device = d.ibdev;
+        c.message = "kernel soft lockup: " + evidence;
+        c.action = "drain and reboot the node; the mlx5 driver is wedged";
+        conditions.raise(std::move(c), now_real, out);
+    }
+    if (!any) {
+        ++unmapped_;
+        log::warn({}, "kernel soft lockup in mlx5 polling, but no mlx5 device is known: {}",
+                  evidence);
+    }
+}
+
+void KernelRules::expire(const HealthConfig& config, double now_mono, double now_real,
+                         ConditionSet& conditions, std::vector<Event>& out)
+{
+    for (auto it = expiry_.begin(); it != expiry_.end();) {
+        if (it->second > now_mono) {
+            ++it;
+            continue;
+        }
+        auto key = it->first;
+        it = expiry_.erase(it);
+        conditions.recover(key,
+                           fmt::format("no repeat within KernelHoldSec={}", config.kernel_hold_sec),
+                           now_real, out);
+    }
+}
+
+void KernelRules::forget(const std::string& device, const std::string& code)
+{
+    auto same = [&](const auto& kv) {
+        return std::get<0>(kv.first) == device && std::get<2>(kv.first) == code;
+    };
+    std::erase_if(hits_, same);
+    std::erase_if(expiry_, same);
+}
+
+nlohmann::json KernelRules::toJson() const
+{
+    auto hits = nlohmann::json::array();
+    for (const auto& [k, times] : hits_)
+        hits.push_back({{"key", keyJson(k)}, {"times", times}});
+    auto expiry = nlohmann::json::array();
+    for (const auto& [k, t] : expiry_)
+        expiry.push_back({{"key", keyJson(k)}, {"at", t}});
+    auto counts = nlohmann::json::array();
+    for (const auto& [k, n] : counts_)
+        counts.push_back({k.first, k.second, n});
+    return {{"hits", hits}, {"expiry", expiry}, {"counts", counts}, {"unmapped", unmapped_}};
+}
+
+KernelRules KernelRules::fromJson(const nlohmann::json& j)
+{
+    KernelRules r;
+    for (const auto& h : j.at("hits"))
+        r.hits_[keyFrom(h.at("key"))] = h.at("times").get<std::deque<double>>();
+    for (const auto& e : j.at("expiry"))
+        r.expiry_[keyFrom(e.at("key"))] = e.at("at").get<double>();
+    for (const auto& c : j.at("counts"))
+        r.counts_[{c.at(0).get<std::string>(), c.at(1).get<std::string>()}] =
+            c.at(2).get<uint64_t>();
+    r.unmapped_ = j.at("unmapped").get<uint64_t>();
+    return r;
+}
+
+} // namespace nicd::health

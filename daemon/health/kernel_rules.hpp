@@ -1,0 +1,69 @@
+// Kernel-line conditions: what a plugin recognised in the kernel log, mapped to a device and held.
+//   kernel.<code>              a recognised line's condition on its device (port 0), at the
+//                              pattern's severity; the same non-fatal code on one device
+//                              KernelRepeatCount times within KernelRepeatWindowSec is fatal
+//   kernel.driver_soft_lockup  fatal: a soft lockup in mlx5 NAPI/CQ polling (soft_lockup.hpp)
+// Kernel lines have no natural recovery: a condition holds for KernelHoldSec after its last line
+// (0 = the rest of the boot, persisted across restarts) or until an operator clears it; a clear
+// also forgets the repeat history. Lines naming no known device are counted, nothing else.
+#pragma once
+
+#include "config/config.hpp"
+#include "health/condition_set.hpp"
+#include "model/inventory.hpp"
+
+#include <nicd/plugin/plugin.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nicd::health {
+
+// The device a line is about: its PCI address is the device's, or an upstream port's (AER, DPC:
+// the PF below it, not a VF); else the netdev is a port's or the bond's. nullptr when unknown.
+const Device* deviceForKernelLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv);
+
+class KernelRules {
+public:
+    void onLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv,
+                const HealthConfig& config, double now_mono, double now_real,
+                ConditionSet& conditions, std::vector<Event>& out);
+    // A confirmed soft lockup in mlx5 polling (`evidence`: the report's header and frame). The
+    // report names no device and one driver serves them all: fatal on every mlx5 PF/LAG device;
+    // counted as unmapped when there is none.
+    void onSoftLockup(const std::string& evidence, const Inventory& inv, const HealthConfig& config,
+                      double now_mono, double now_real, ConditionSet& conditions,
+                      std::vector<Event>& out);
+    // Recovers conditions whose KernelHoldSec ran out.
+    void expire(const HealthConfig& config, double now_mono, double now_real,
+                ConditionSet& conditions, std::vector<Event>& out);
+    // An operator cleared `code` ("kernel.<pattern>") on `device`: its history is forgotten.
+    void forget(const std::string& device, const std::string& code);
+
+    uint64_t unmapped() const { return unmapped_; }
+    // Recognised lines per (device, pattern code).
+    const std::map<std::pair<std::string, std::string>, uint64_t>& counts() const
+    {
+        return counts_;
+    }
+
+    nlohmann::json toJson() const;
+    // Throws nlohmann::json::exception on a malformed document.
+    static KernelRules fromJson(const nlohmann::json& j);
+
+private:
+    void hold(const ConditionKey& key, const HealthConfig& config, double now_mono);
+
+    std::map<ConditionKey, std::deque<double>> hits_; // monotonic times of recent lines
+    std::map<ConditionKey, double> expiry_;           // monotonic; absent = holds until cleared
+    std::map<std::pair<std::string, std::string>, uint64_t> counts_;
+    uint64_t unmapped_ = 0;
+};
+
+} // namespace nicd::health

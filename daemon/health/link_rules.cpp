@@ -1,0 +1,255 @@
+#include "health/link_rules.hpp"
+
+#include <fmt/format.h>
+
+namespace nicd::health {
+
+namespace {
+constexpr int kStateDown = 1;
+constexpr int kStateActive = 4;
+constexpr int kStateActiveDefer = 5;
+constexpr int kPhysPolling = 2;
+constexpr int kPhysDisabled = 3;
+constexpr int kPhysTraining = 4;
+constexpr int kPhysLinkUp = 5;
+constexpr int kPhysErrorRecovery = 6;
+
+bool ibUp(const Port& p)
+{
+    return p.state && (*p.state == kStateActive || *p.state == kStateActiveDefer);
+}
+
+// The physical link trained: something is plugged in and answering.
+bool trained(const Port& p)
+{
+    return p.phys_state && (*p.phys_state == kPhysLinkUp || *p.phys_state == kPhysTraining ||
+                            *p.phys_state == kPhysErrorRecovery);
+}
+
+bool hardDown(const Port& p)
+{
+    return (p.state && *p.state == kStateDown) ||
+           (p.phys_state && (*p.phys_state == kPhysDisabled || *p.phys_state == kPhysPolling));
+}
+
+std::string stateText(const Port& p)
+{
+    return fmt::format("state {}, physical state {}",
+                       p.state_name.empty() ? "unknown" : p.state_name,
+                       p.phys_state_name.empty() ? "unknown" : p.phys_state_name);
+}
+
+Condition linkCondition(std::string code, ConditionSeverity sev, const std::string& device,
+                        uint32_t port, std::string message, std::string action)
+{
+    Condition c;
+    c.code = std::move(code);
+    c.severity = sev;
+    c.source = ConditionSource::Link;
+    c.device = device;
+    c.port = port;
+    c.message = std::move(message);
+    c.action = std::move(action);
+    return c;
+}
+
+const NetdevState* netdevState(const Snapshot& snap, const std::string& name)
+{
+    auto it = snap.netdevs.find(name);
+    return it == snap.netdevs.end() ? nullptr : &it->second;
+}
+} // namespace
+
+bool isLinkCode(const std::string& code)
+{
+    return code == "port_down" || code == "port_not_active" || code == "port_never_up" ||
+           code == "link_flapping" || code.starts_with("netdev_down.");
+}
+
+void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& p,
+                             const Config& config, double now_mono, double now_real,
+                             std::set<ConditionKey>& seen, ConditionSet& conditions,
+                             std::vector<Event>& out)
+{
+    const auto& hc = config.health;
+    auto& mem = ports_[{d.ibdev, p.num}];
+    auto keep = [&](const std::string& code) { seen.insert({d.ibdev, p.num, code}); };
+
+    if (!p.state) {
+        // Unreadable state: no evidence either way. Keep whatever is active for this port.
+        for (const auto& [key, c] : conditions.active())
+            if (c.device == d.ibdev && c.port == p.num && isLinkCode(c.code))
+                seen.insert(key);
+        return;
+    }
+
+    // Netdevs: one that was up and is not is down, whatever the IB state says yet.
+    bool netdev_down = false;
+    for (const auto& nd : p.netdevs) {
+        const auto* st = netdevState(snap, nd);
+        if (st == nullptr)
+            continue;
+        bool up = st->operstate == "up";
+        auto& was = netdev_up_[nd];
+        std::string code = "netdev_down." + nd;
+        if (up) {
+            was = true;
+            conditions.recover({d.ibdev, p.num, code}, nd + " is up again", now_real, out);
+        } else if (was) {
+            netdev_down = true;
+            keep(code);
+            conditions.raise(
+                linkCondition(code, ConditionSeverity::Fatal, d.ibdev, p.num,
+                              nd + " is " + st->operstate +
+                                  (st->carrier == false ? " (no carrier)" : ""),
+                              "check the cable and switch port; RoCE traffic on this port has "
+                              "stopped"),
+                now_real, out);
+        }
+    }
+
+    const bool up = ibUp(p) && !netdev_down;
+    if (mem.was_up && !up)
+        mem.downs.push_back(now_mono);
+    while (!mem.downs.empty() && mem.downs.front() < now_mono - hc.flap_window_sec)
+        mem.downs.pop_front();
+    mem.was_up = up;
+
+    if (ibUp(p)) {
+        mem.ever_up = true;
+        conditions.recover({d.ibdev, p.num, "port_down"}, "port is up again", now_real, out);
+        conditions.recover({d.ibdev, p.num, "port_not_active"}, "port is active", now_real, out);
+        conditions.recover({d.ibdev, p.num, "port_never_up"}, "port came up", now_real, out);
+    } else if (trained(p) && !hardDown(p)) {
+        keep("port_not_active");
+        conditions.raise(
+            linkCondition("port_not_active", ConditionSeverity::Degraded, d.ibdev, p.num,
+                          "the link is up but the port is not active (" + stateText(p) + ")",
+                          p.link_layer == "InfiniBand"
+                              ? "check the subnet manager (it has not activated this port)"
+                              : "check the driver and firmware (dmesg)"),
+            now_real, out);
+    } else if (mem.ever_up) {
+        keep("port_down");
+        conditions.raise(linkCondition("port_down", ConditionSeverity::Fatal, d.ibdev, p.num,
+                                       "port went down (" + stateText(p) + ")",
+                                       "check the cable, transceiver and switch port; jobs "
+                                       "using this port are stalled"),
+                         now_real, out);
+    } else {
+        // Not up since boot: an uncabled or unused port is normal, unless the configuration
+        // expects it up or every peer of the same model and role is up.
+        auto ov = config.devices.find(d.ibdev);
+        bool expected = ov != config.devices.end() && ov->second.expect_up == true;
+        bool unused = ov != config.devices.end() && ov->second.expect_up == false;
+        size_t peers = 0;
+        size_t peers_up = 0;
+        for (const auto& o : snap.inventory.devices) {
+            if (o.ibdev == d.ibdev || o.hca_type != d.hca_type || o.board_id != d.board_id ||
+                o.role != d.role)
+                continue;
+            for (const auto& op : o.ports)
+                if (op.link_layer == p.link_layer) {
+                    ++peers;
+                    peers_up += ibUp(op) ? 1 : 0;
+                }
+        }
+        bool peers_all_up = !unused && peers > 0 && peers_up == peers;
+        auto sev = expected || peers_all_up ? ConditionSeverity::Fatal : ConditionSeverity::Info;
+        std::string why = expected ? "; [device:" + d.ibdev + "] ExpectUp=yes"
+                          : peers_all_up
+                              ? fmt::format("; all {} peer ports of the same model are up", peers)
+                              : "";
+        keep("port_never_up");
+        conditions.raise(
+            linkCondition("port_never_up", sev, d.ibdev, p.num,
+                          "port has not been up this boot (" + stateText(p) + ")" + why,
+                          "cable the port, or set ExpectUp=no if it is unused"),
+            now_real, out);
+    }
+
+    if (hc.flap_count > 0 && mem.downs.size() >= hc.flap_count) {
+        keep("link_flapping");
+        conditions.raise(linkCondition("link_flapping", ConditionSeverity::Degraded, d.ibdev, p.num,
+                                       fmt::format("link went down {} times within {} s",
+                                                   mem.downs.size(), hc.flap_window_sec),
+                                       "replace the cable or transceiver; check the switch "
+                                       "port's error counters"),
+                         now_real, out);
+    }
+}
+
+void LinkRules::evaluate(const Snapshot& snap, const Config& config, double now_mono,
+                         double now_real, ConditionSet& conditions, std::vector<Event>& out)
+{
+    std::set<ConditionKey> seen;
+    std::set<std::string> present;
+    for (const auto& d : snap.inventory.devices)
+        present.insert(d.ibdev);
+
+    for (const auto& name : known_devices_) {
+        if (present.contains(name)) {
+            conditions.recover({name, 0, "device_missing"}, "device is back", now_real, out);
+            continue;
+        }
+        Condition c;
+        c.code = "device_missing";
+        c.severity = ConditionSeverity::Fatal;
+        c.source = ConditionSource::Device;
+        c.device = name;
+        c.message = "RDMA device disappeared";
+        c.action = "check the driver (dmesg), the PCIe link and the NIC; a reset or replacement "
+                   "may be needed";
+        conditions.raise(std::move(c), now_real, out);
+        // Its ports' conditions stay as they were: the device being gone says more.
+        for (const auto& [key, cond] : conditions.active())
+            if (cond.device == name && isLinkCode(cond.code))
+                seen.insert(key);
+    }
+
+    for (const auto& d : snap.inventory.devices) {
+        if (d.role == DeviceRole::VirtualFunction)
+            continue; // a VF's link is its PF's
+        known_devices_.insert(d.ibdev);
+        for (const auto& p : d.ports)
+            evaluatePort(snap, d, p, config, now_mono, now_real, seen, conditions, out);
+    }
+
+    // Link conditions whose cause is gone: a port that no longer exists, flapping that aged out.
+    conditions.recoverIf(
+        [&](const Condition& c) { return isLinkCode(c.code) && !seen.contains(keyOf(c)); },
+        [](const Condition& c) {
+            return c.code == "link_flapping" ? std::string("link stable again")
+                                             : std::string("condition no longer applies");
+        },
+        now_real, out);
+}
+
+nlohmann::json LinkRules::toJson() const
+{
+    auto ports = nlohmann::json::array();
+    for (const auto& [k, m] : ports_)
+        ports.push_back({{"device", k.first},
+                         {"port", k.second},
+                         {"ever_up", m.ever_up},
+                         {"was_up", m.was_up},
+                         {"downs", m.downs}});
+    return {{"known_devices", known_devices_}, {"netdev_up", netdev_up_}, {"ports", ports}};
+}
+
+LinkRules LinkRules::fromJson(const nlohmann::json& j)
+{
+    LinkRules r;
+    r.known_devices_ = j.at("known_devices").get<std::set<std::string>>();
+    r.netdev_up_ = j.at("netdev_up").get<std::map<std::string, bool>>();
+    for (const auto& p : j.at("ports")) {
+        PortMemory m;
+        m.ever_up = p.at("ever_up").get<bool>();
+        m.was_up = p.at("was_up").get<bool>();
+        m.downs = p.at("downs").get<std::deque<double>>();
+        r.ports_[{p.at("device").get<std::string>(), p.at("port").get<uint32_t>()}] = std::move(m);
+    }
+    return r;
+}
+
+} // namespace nicd::health

@@ -1,0 +1,66 @@
+// Link rules per port and device, from IB port state, netdev operstate and the known-device list:
+//   port_down        fatal: a port that was up (this boot) is DOWN, or its physical link is
+//                    Disabled or Polling
+//   port_not_active  degraded: the physical link is up (cabled, trained) but the port is not
+//                    ACTIVE (INIT/ARMED: no subnet manager has activated it)
+//   port_never_up    a port not up since boot and not trained: info (unprovisioned and uncabled
+//                    ports exist); fatal where [device:X] ExpectUp=yes, or where every peer port
+//                    (same hca_type, board_id, role and link layer on other devices) is up.
+//                    ExpectUp=no keeps it info.
+//   netdev_down.<if> fatal: a port's netdev that was up is no longer up (rtnetlink is faster
+//                    than the IB state)
+//   link_flapping    degraded: FlapCount or more up->down transitions within FlapWindowSec
+//   device_missing   fatal: a device seen before (this boot, persisted) is gone. VFs are not
+//                    tracked: SR-IOV reconfiguration adds and removes them.
+// A port whose state could not be read keeps its conditions and history (a transient read error
+// is no link event). Conditions recover when their cause is gone ("port is up again", "device
+// is back", "link stable again").
+#pragma once
+
+#include "config/config.hpp"
+#include "health/condition_set.hpp"
+#include "model/snapshot.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nicd::health {
+
+class LinkRules {
+public:
+    void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
+                  ConditionSet& conditions, std::vector<Event>& out);
+
+    const std::set<std::string>& knownDevices() const { return known_devices_; }
+
+    nlohmann::json toJson() const;
+    // Throws nlohmann::json::exception on a malformed document.
+    static LinkRules fromJson(const nlohmann::json& j);
+
+private:
+    struct PortMemory {
+        bool ever_up = false;
+        bool was_up = false;
+        std::deque<double> downs; // monotonic times of up->down transitions
+    };
+    using PortKey = std::pair<std::string, uint32_t>;
+
+    void evaluatePort(const Snapshot& snap, const Device& d, const Port& p, const Config& config,
+                      double now_mono, double now_real, std::set<ConditionKey>& seen,
+                      ConditionSet& conditions, std::vector<Event>& out);
+
+    std::map<PortKey, PortMemory> ports_;
+    std::map<std::string, bool> netdev_up_; // netdevs seen up
+    std::set<std::string> known_devices_;
+};
+
+// Whether a link-rule code belongs to LinkRules (what it may recover when the cause is gone).
+bool isLinkCode(const std::string& code);
+
+} // namespace nicd::health
