@@ -9,8 +9,11 @@
 
 namespace nicd {
 
-// Returns nullopt on success, else a message naming the path and the error. Never throws; leaves
-// no temporary file behind. The temp file's name starts with '.', so *.prom globs skip it.
+// Returns nullopt on success, else "cannot write <path>: <step>: <strerror>". Never throws; leaves
+// no temporary file behind on failure; does not create missing directories. The file gets mode
+// 0644 whatever the umask. The temporary file ".<name>.<pid>.<n>" lives in the same directory
+// (rename is atomic only within one filesystem) and starts with '.', so *.prom globs skip it.
+// Safe to call from several threads at once.
 std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
                                                std::string_view content);
 

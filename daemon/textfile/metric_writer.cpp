@@ -8,51 +8,174 @@
 
 namespace nicd {
 
-void MetricWriter::family(std::string_view name, MetricType type, std::string_view help)
+namespace {
+
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD"; // U+FFFD
+
+// snake_case: [a-z_][a-z0-9_]*. Stricter than the format ([a-zA-Z_:][a-zA-Z0-9_:]*) because
+// promtool's lint flags camelCase, and ':' is reserved for recording rules.
+bool isSnakeCase(std::string_view name)
+{
+    if (name.empty() || (name[0] >= '0' && name[0] <= '9'))
+        return false;
+    for (char c : name)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+            return false;
+    return true;
+}
+
+// Why promtool's lint would reject the family name, or nullptr.
+const char* lintProblem(std::string_view name, MetricType type)
 {
     if (!name.starts_with("nicd_"))
-        throw std::logic_error("metric family without the nicd_ prefix: " + std::string(name));
+        return "must start with nicd_";
+    if (!isSnakeCase(name))
+        return "must be snake_case ([a-z0-9_])";
+    for (std::string_view t : {"counter", "gauge", "histogram", "summary", "untyped"}) {
+        auto inner = "_" + std::string(t) + "_";
+        if (name.find(inner) != std::string_view::npos ||
+            name.ends_with(inner.substr(0, inner.size() - 1)))
+            return "must not contain its type (counter, gauge, ...)";
+    }
+    if (type == MetricType::Counter && !name.ends_with("_total"))
+        return "is a counter and must end in _total";
+    if (type != MetricType::Counter && name.ends_with("_total"))
+        return "is not a counter and must not end in _total";
+    return nullptr;
+}
+
+// Length of the well-formed UTF-8 sequence starting at s[i] (RFC 3629: no overlong forms, no
+// surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one.
+size_t utf8SequenceLength(std::string_view s, size_t i)
+{
+    auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    auto cont = [&](size_t k) { return i + k < s.size() && (b(k) & 0xC0) == 0x80; };
+    unsigned char c = b(0);
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        return cont(1) ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        if (!cont(1) || !cont(2))
+            return 0;
+        if ((c == 0xE0 && b(1) < 0xA0) || (c == 0xED && b(1) > 0x9F))
+            return 0; // overlong, or a UTF-16 surrogate
+        return 3;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        if (!cont(1) || !cont(2) || !cont(3))
+            return 0;
+        if ((c == 0xF0 && b(1) < 0x90) || (c == 0xF4 && b(1) > 0x8F))
+            return 0; // overlong, or above U+10FFFF
+        return 4;
+    }
+    return 0;
+}
+
+// Appends `v` to `out`, escaping backslash and newline (and the double quote when `quote`), and
+// replacing each byte that does not start a valid UTF-8 sequence with U+FFFD.
+void appendEscaped(std::string& out, std::string_view v, bool quote)
+{
+    size_t i = 0;
+    while (i < v.size()) {
+        size_t run = i; // plain ASCII needing no escape is copied in one go
+        while (run < v.size()) {
+            char c = v[run];
+            if (static_cast<unsigned char>(c) >= 0x80 || c == '\\' || c == '\n' ||
+                (quote && c == '"'))
+                break;
+            ++run;
+        }
+        out.append(v.substr(i, run - i));
+        i = run;
+        if (i == v.size())
+            break;
+        char c = v[i];
+        if (c == '\\') {
+            out += "\\\\";
+            ++i;
+        } else if (c == '\n') {
+            out += "\\n";
+            ++i;
+        } else if (c == '"') {
+            out += "\\\"";
+            ++i;
+        } else if (size_t n = utf8SequenceLength(v, i); n > 0) {
+            out.append(v.substr(i, n));
+            i += n;
+        } else {
+            out += kReplacement;
+            ++i;
+        }
+    }
+}
+
+} // namespace
+
+void MetricWriter::family(std::string_view name, MetricType type, std::string_view help)
+{
+    if (const char* problem = lintProblem(name, type))
+        throw std::logic_error("metric family " + std::string(name) + " " + problem);
     if (std::find(declared_.begin(), declared_.end(), name) != declared_.end())
         throw std::logic_error("metric family declared twice: " + std::string(name));
     declared_.emplace_back(name);
     current_ = name;
-    out_ += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, escapeHelp(help), name,
-                        type == MetricType::Counter ? "counter" : "gauge");
+    series_.clear();
+    out_ += "# HELP ";
+    out_ += name;
+    out_ += ' ';
+    appendEscaped(out_, help, false);
+    out_ += "\n# TYPE ";
+    out_ += name;
+    out_ += type == MetricType::Counter ? " counter\n" : " gauge\n";
 }
 
-void MetricWriter::begin(Labels labels)
+bool MetricWriter::begin(Labels labels)
 {
     if (current_.empty())
         throw std::logic_error("metric sample before any family");
+    const size_t start = out_.size();
     out_ += current_;
     if (labels.size() != 0) {
         out_ += '{';
         bool first = true;
         for (const auto& [k, v] : labels) {
+            if (!isSnakeCase(k) || k.starts_with("__"))
+                throw std::logic_error("invalid label name '" + std::string(k) + "' in " +
+                                       current_);
             if (!first)
                 out_ += ',';
             first = false;
             out_ += k;
             out_ += "=\"";
-            out_ += escapeLabelValue(v);
+            appendEscaped(out_, v, true);
             out_ += '"';
         }
         out_ += '}';
     }
+    auto series = std::string_view(out_).substr(start + current_.size());
+    if (!series_.insert(std::hash<std::string_view>{}(series)).second) {
+        out_.resize(start);
+        ++duplicates_;
+        return false;
+    }
     out_ += ' ';
+    return true;
 }
 
 void MetricWriter::sample(Labels labels, double value)
 {
-    begin(labels);
+    if (!begin(labels))
+        return;
     out_ += formatDouble(value);
     out_ += '\n';
 }
 
 void MetricWriter::sample(Labels labels, uint64_t value)
 {
-    begin(labels);
-    out_ += std::to_string(value);
+    if (!begin(labels))
+        return;
+    fmt::format_to(std::back_inserter(out_), "{}", value);
     out_ += '\n';
 }
 
@@ -60,30 +183,15 @@ std::string MetricWriter::escapeLabelValue(std::string_view v)
 {
     std::string out;
     out.reserve(v.size());
-    for (char c : v) {
-        if (c == '\\')
-            out += "\\\\";
-        else if (c == '"')
-            out += "\\\"";
-        else if (c == '\n')
-            out += "\\n";
-        else
-            out += c;
-    }
+    appendEscaped(out, v, true);
     return out;
 }
 
 std::string MetricWriter::escapeHelp(std::string_view v)
 {
     std::string out;
-    for (char c : v) {
-        if (c == '\\')
-            out += "\\\\";
-        else if (c == '\n')
-            out += "\\n";
-        else
-            out += c;
-    }
+    out.reserve(v.size());
+    appendEscaped(out, v, false);
     return out;
 }
 
@@ -93,9 +201,10 @@ std::string MetricWriter::formatDouble(double v)
         return "NaN";
     if (std::isinf(v))
         return v > 0 ? "+Inf" : "-Inf";
-    if (v == std::floor(v) && std::fabs(v) < 1e15)
+    // Whole numbers below 2^53 are exact as integers; write them without an exponent.
+    if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0)
         return fmt::format("{}", static_cast<int64_t>(v));
-    return fmt::format("{}", v); // shortest representation that round-trips
+    return fmt::format("{}", v); // shortest representation that reads back as the same double
 }
 
 } // namespace nicd

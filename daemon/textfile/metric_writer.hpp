@@ -7,40 +7,57 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 namespace nicd {
 
-// Label sets are written inline at each call site: no allocation per sample.
+// Label sets are written inline at each call site: no allocation per sample. Within a family,
+// give every sample the same label names in the same order (node_exporter fills missing labels
+// with "", which changes the series' identity).
 using Labels = std::initializer_list<std::pair<std::string_view, std::string_view>>;
 
 enum class MetricType : uint8_t { Gauge, Counter };
 
 class MetricWriter {
 public:
-    // Starts a family; later samples belong to it until the next family(). Declaring a family
-    // twice, or a name without the nicd_ prefix, throws std::logic_error (a programming error).
+    // Starts a family; later samples belong to it until the next family(). Names that break the
+    // contract or promtool's lint throw std::logic_error (a programming error the unit tests
+    // catch): no nicd_ prefix, not snake_case, the type in the name (nicd_x_counter_total), a
+    // counter without _total or a gauge with it; so does declaring a family twice.
     void family(std::string_view name, MetricType type, std::string_view help);
 
+    // Counter values and exact integers (up to 2^64-1) go through the uint64_t overload; doubles
+    // are written with the shortest text that reads back as the same double (NaN, +Inf, -Inf).
+    // A label name that is not snake_case, or starts with "__", throws std::logic_error.
     void sample(Labels labels, double value);
     void sample(Labels labels, uint64_t value);
     void sample(double value) { sample(Labels{}, value); }
+
+    // A sample whose label values repeat an earlier one of the same family is dropped (and
+    // counted): node_exporter would refuse the duplicate series and log an error every scrape.
+    size_t duplicatesDropped() const { return duplicates_; }
 
     const std::string& text() const { return out_; }
     std::string take() { return std::move(out_); }
     void reserve(size_t bytes) { out_.reserve(bytes); }
 
+    // Backslash, double quote and newline escaped; bytes that are not valid UTF-8 (which would
+    // make node_exporter reject the whole file) become U+FFFD.
     static std::string escapeLabelValue(std::string_view v);
+    // Backslash and newline escaped; invalid UTF-8 becomes U+FFFD.
     static std::string escapeHelp(std::string_view v);
     static std::string formatDouble(double v);
 
 private:
-    void begin(Labels labels);
+    bool begin(Labels labels); // false: a duplicate, nothing written
 
     std::string out_;
     std::string current_;
     std::vector<std::string> declared_;
+    std::unordered_set<size_t> series_; // hashes of the current family's label sets
+    size_t duplicates_ = 0;
 };
 
 } // namespace nicd

@@ -3,31 +3,71 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 namespace nicd {
 
+namespace {
+
+int rank(PluginState s)
+{
+    switch (s) {
+    case PluginState::Running:
+        return 3;
+    case PluginState::Degraded:
+        return 2;
+    case PluginState::Disabled:
+        return 1;
+    case PluginState::Failed:
+        return 0;
+    }
+    return 0;
+}
+
+// One status per plugin name: two files may carry the same name (the second is refused), and
+// a series may appear only once. The one that runs is shown; else the first.
+std::vector<const PluginStatus*> onePerName(const std::vector<PluginStatus>& plugins)
+{
+    std::vector<const PluginStatus*> out;
+    for (const auto& p : plugins) {
+        bool seen = false;
+        for (auto& q : out)
+            if (q->name == p.name) {
+                seen = true;
+                if (rank(p.state) > rank(q->state))
+                    q = &p;
+            }
+        if (!seen)
+            out.push_back(&p);
+    }
+    return out;
+}
+
+} // namespace
+
 void renderPluginMetrics(const Snapshot& snap, MetricWriter& w)
 {
+    auto plugins = onePerName(snap.plugins);
     w.family("nicd_plugin_info", MetricType::Gauge, "A plugin nicd tried to load; value 1.");
-    for (const auto& p : snap.plugins) {
-        auto abi = std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor);
-        w.sample({{"plugin", p.name}, {"version", p.version}, {"abi", abi}}, 1.0);
+    for (const auto* p : plugins) {
+        auto abi = std::to_string(p->abi_major) + "." + std::to_string(p->abi_minor);
+        w.sample({{"plugin", p->name}, {"version", p->version}, {"abi", abi}}, 1.0);
     }
     w.family("nicd_plugin_up", MetricType::Gauge,
              "1 when the plugin is running (possibly degraded).");
-    for (const auto& p : snap.plugins)
-        w.sample({{"plugin", p.name}},
-                 p.state == PluginState::Running || p.state == PluginState::Degraded ? 1.0 : 0.0);
+    for (const auto* p : plugins)
+        w.sample({{"plugin", p->name}},
+                 p->state == PluginState::Running || p->state == PluginState::Degraded ? 1.0 : 0.0);
     w.family("nicd_plugin_state", MetricType::Gauge,
              "Plugin state as a state set: 1 for the current state, 0 for the others.");
     constexpr std::array states{PluginState::Running, PluginState::Degraded, PluginState::Disabled,
                                 PluginState::Failed};
-    for (const auto& p : snap.plugins)
+    for (const auto* p : plugins)
         for (auto s : states)
-            w.sample({{"plugin", p.name}, {"state", toString(s)}}, p.state == s ? 1.0 : 0.0);
+            w.sample({{"plugin", p->name}, {"state", toString(s)}}, p->state == s ? 1.0 : 0.0);
     w.family("nicd_plugin_devices", MetricType::Gauge, "Devices the plugin manages.");
-    for (const auto& p : snap.plugins)
-        w.sample({{"plugin", p.name}}, static_cast<double>(p.devices));
+    for (const auto* p : plugins)
+        w.sample({{"plugin", p->name}}, static_cast<double>(p->devices));
 }
 
 } // namespace nicd

@@ -1,5 +1,7 @@
 #include "textfile/render.hpp"
 
+#include "log/log.hpp"
+
 namespace nicd {
 
 std::string renderTextfile(const Snapshot& snap)
@@ -18,6 +20,13 @@ std::string renderTextfile(const Snapshot& snap)
     renderHealthMetrics(snap, w);
     renderCounterMetrics(snap, w);
     renderPluginMetrics(snap, w);
+    if (w.duplicatesDropped() > 0) {
+        static bool warned = false; // once: the same snapshot shape repeats every cycle
+        if (!warned)
+            log::warn({}, "textfile: {} repeated series dropped (a bug: please report)",
+                      w.duplicatesDropped());
+        warned = true;
+    }
     last_size = w.text().size();
     return w.take();
 }

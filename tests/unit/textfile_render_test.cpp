@@ -1,0 +1,249 @@
+// The textfile of one snapshot: the series and values an operator queries, one label set per
+// family, and nothing published for a value the kernel did not give.
+#include "textfile/render.hpp"
+
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+
+namespace {
+
+Port port(uint32_t num, int state, int phys, std::vector<std::string> netdevs)
+{
+    Port p;
+    p.num = num;
+    p.state = state;
+    p.phys_state = phys;
+    p.link_layer = "Ethernet";
+    p.rate = "400 Gb/sec (4X NDR)";
+    p.rate_gbps = 400;
+    p.netdevs = std::move(netdevs);
+    return p;
+}
+
+Snapshot sampleSnapshot()
+{
+    Snapshot s;
+    Device d;
+    d.ibdev = "mlx5_0";
+    d.pci_address = "0000:3b:00.0";
+    d.driver = "mlx5_core";
+    d.fw_ver = "28.41.1000";
+    d.board_id = "MT_\"0000\"";
+    d.hca_type = "MT4129";
+    d.plugin = "mlx5";
+    d.numa_node = 1;
+    d.ports.push_back(port(1, 1, 3, {"ens1f0np0"}));
+    s.inventory.devices.push_back(d);
+
+    Device vf; // a VF whose port state files could not be read
+    vf.ibdev = "mlx5_4";
+    vf.role = DeviceRole::VirtualFunction;
+    Port unknown;
+    unknown.num = 1;
+    unknown.netdevs = {"ens1f0v0"};
+    vf.ports.push_back(unknown);
+    s.inventory.devices.push_back(vf);
+
+    s.netdevs["ens1f0np0"] = {"ens1f0np0", "down", false, 7};
+    s.netdevs["ens1f0v0"] = {"ens1f0v0", "up", std::nullopt, 9}; // carrier unreadable
+
+    DeviceSamples ds;
+    ds.ibdev = "mlx5_0";
+    ds.samples = {
+        {"counters", 1, "", "symbol_error", 500, SampleKind::Counter},
+        {"counters", 1, "", "port_rcv_data_bytes", 4000, SampleKind::Counter},
+        {"counters", 1, "", "port_xmit_data_bytes", 8000, SampleKind::Counter},
+        {"counters", 1, "", "port_rcv_packets", 10, SampleKind::Counter},
+        {"counters", 1, "", "port_xmit_packets", 20, SampleKind::Counter},
+        {"hw_counters", 1, "", "out_of_buffer", 18446744073709551615ULL, SampleKind::Counter},
+        {"hw_counters", 1, "", "lifespan", 12, SampleKind::Gauge},
+        {"ethtool", 1, "ens1f0np0", "rx_prio3_pause", 9, SampleKind::Counter},
+        {"ethtool", 1, "ens1f0np0", "module_temp", 45, SampleKind::Gauge},
+        {"dcb", 1, "ens1f0np0", "pfc_requests", 3, SampleKind::Counter},
+        {"dcb", 1, "ens1f0np0", "pfc_enabled_mask", 8, SampleKind::Gauge},
+    };
+    s.samples.push_back(ds);
+
+    PluginStatus ps;
+    ps.name = "mlx5";
+    ps.version = "0.1.0";
+    ps.abi_major = 1;
+    ps.abi_minor = 2;
+    ps.state = PluginState::Degraded;
+    ps.devices = 1;
+    s.plugins.push_back(ps);
+    PluginStatus broken;
+    broken.name = "acme";
+    broken.state = PluginState::Failed;
+    s.plugins.push_back(broken);
+
+    s.cycle = 3;
+    s.timestamp_seconds = 1700000000.25;
+    s.duration_seconds = 0.004;
+    s.read_errors_total = 2;
+    return s;
+}
+
+bool has(const std::string& text, const std::string& line)
+{
+    return text.find("\n" + line + "\n") != std::string::npos;
+}
+} // namespace
+
+TEST(Textfile, PublishesNicdItself)
+{
+    auto text = renderTextfile(sampleSnapshot());
+    EXPECT_TRUE(has(text, "nicd_up 1"));
+    EXPECT_TRUE(has(text, "nicd_last_cycle_timestamp_seconds 1700000000.25"));
+    EXPECT_TRUE(has(text, "nicd_cycle_duration_seconds 0.004"));
+    EXPECT_TRUE(has(text, "nicd_cycles_total 3"));
+    EXPECT_TRUE(has(text, "nicd_read_errors_total 2"));
+}
+
+TEST(Textfile, PublishesIdentityAndLinkState)
+{
+    auto text = renderTextfile(sampleSnapshot());
+    EXPECT_TRUE(has(
+        text,
+        "nicd_device_info{device=\"mlx5_0\",pci_address=\"0000:3b:00.0\",driver=\"mlx5_core\","
+        "fw_version=\"28.41.1000\",board_id=\"MT_\\\"0000\\\"\",hca_type=\"MT4129\",role=\"pf\","
+        "plugin=\"mlx5\",numa_node=\"1\"} 1"));
+    EXPECT_TRUE(has(text, "nicd_device_info{device=\"mlx5_4\",pci_address=\"\",driver=\"\","
+                          "fw_version=\"\",board_id=\"\",hca_type=\"\",role=\"vf\",plugin=\"\","
+                          "numa_node=\"\"} 1"));
+    EXPECT_TRUE(has(text, "nicd_port_info{device=\"mlx5_0\",port=\"1\",link_layer=\"Ethernet\","
+                          "rate=\"400 Gb/sec (4X NDR)\"} 1"));
+    EXPECT_TRUE(
+        has(text, "nicd_port_rate_bytes_per_second{device=\"mlx5_0\",port=\"1\"} 50000000000"));
+    EXPECT_TRUE(has(text, "nicd_port_state{device=\"mlx5_0\",port=\"1\"} 1"));
+    EXPECT_TRUE(has(text, "nicd_port_phys_state{device=\"mlx5_0\",port=\"1\"} 3"));
+    EXPECT_TRUE(has(text, "nicd_netdev_up{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\"} 0"));
+    EXPECT_TRUE(has(text, "nicd_netdev_up{device=\"mlx5_4\",port=\"1\",netdev=\"ens1f0v0\"} 1"));
+    EXPECT_TRUE(
+        has(text, "nicd_netdev_carrier{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\"} 0"));
+}
+
+TEST(Textfile, LeavesOutWhatTheKernelDidNotSay)
+{
+    auto text = renderTextfile(sampleSnapshot());
+    // mlx5_4's port has no state, phys_state or rate, and its netdev no carrier: no sample
+    // rather than a misleading 0.
+    for (const char* family : {"nicd_port_state{", "nicd_port_phys_state{",
+                               "nicd_port_rate_bytes_per_second{", "nicd_netdev_carrier{"}) {
+        EXPECT_EQ(text.find(std::string(family) + "device=\"mlx5_4\""), std::string::npos)
+            << family;
+    }
+}
+
+TEST(Textfile, PublishesEveryCounterInTheFamilyOfItsSourceAndKind)
+{
+    auto text = renderTextfile(sampleSnapshot());
+    const std::string dp = "{device=\"mlx5_0\",port=\"1\"";
+    EXPECT_TRUE(has(text, "nicd_ib_port_receive_bytes_total" + dp + "} 4000"));
+    EXPECT_TRUE(has(text, "nicd_ib_port_transmit_bytes_total" + dp + "} 8000"));
+    EXPECT_TRUE(has(text, "nicd_ib_port_receive_packets_total" + dp + "} 10"));
+    EXPECT_TRUE(has(text, "nicd_ib_port_transmit_packets_total" + dp + "} 20"));
+    EXPECT_TRUE(has(text, "nicd_ib_port_pma_total" + dp + ",counter=\"symbol_error\"} 500"));
+    EXPECT_EQ(text.find("counter=\"port_rcv_data_bytes\""), std::string::npos)
+        << "the data counters have their own families";
+    EXPECT_TRUE(has(text, "nicd_port_hw_stat_total" + dp +
+                              ",counter=\"out_of_buffer\"} 18446744073709551615"));
+    EXPECT_TRUE(has(text, "nicd_port_hw_value" + dp + ",counter=\"lifespan\"} 12"));
+    EXPECT_TRUE(has(text, "nicd_netdev_ethtool_total" + dp +
+                              ",netdev=\"ens1f0np0\",stat=\"rx_prio3_pause\"} 9"));
+    EXPECT_TRUE(has(text, "nicd_netdev_ethtool_value" + dp +
+                              ",netdev=\"ens1f0np0\",stat=\"module_temp\"} 45"));
+    EXPECT_TRUE(has(text, "nicd_source_stat_total" + dp +
+                              ",netdev=\"ens1f0np0\",source=\"dcb\",name=\"pfc_requests\"} 3"));
+    EXPECT_TRUE(has(text, "nicd_source_value" + dp +
+                              ",netdev=\"ens1f0np0\",source=\"dcb\",name=\"pfc_enabled_mask\"} 8"));
+}
+
+TEST(Textfile, PublishesPluginsAsInfoUpAndStateSet)
+{
+    auto text = renderTextfile(sampleSnapshot());
+    EXPECT_TRUE(has(text, "nicd_plugin_info{plugin=\"mlx5\",version=\"0.1.0\",abi=\"1.2\"} 1"));
+    EXPECT_TRUE(has(text, "nicd_plugin_up{plugin=\"mlx5\"} 1"));
+    EXPECT_TRUE(has(text, "nicd_plugin_up{plugin=\"acme\"} 0"));
+    EXPECT_TRUE(has(text, "nicd_plugin_devices{plugin=\"mlx5\"} 1"));
+    int current = 0;
+    for (const char* state : {"running", "degraded", "disabled", "failed"}) {
+        auto line = std::string("nicd_plugin_state{plugin=\"mlx5\",state=\"") + state + "\"} ";
+        bool one = has(text, line + "1");
+        EXPECT_TRUE(one || has(text, line + "0")) << line;
+        current += one ? 1 : 0;
+    }
+    EXPECT_EQ(current, 1);
+    EXPECT_TRUE(has(text, "nicd_plugin_state{plugin=\"mlx5\",state=\"degraded\"} 1"));
+    EXPECT_TRUE(has(text, "nicd_plugin_state{plugin=\"acme\",state=\"failed\"} 1"));
+}
+
+TEST(Textfile, EveryFamilyHasOneHelpOneTypeOneLabelSetAndNoTimestamps)
+{
+    auto snap = sampleSnapshot();
+    snap.samples.push_back(snap.samples.front()); // a second device with the same counters
+    snap.samples.back().ibdev = "mlx5_1";
+    auto text = renderTextfile(snap);
+    std::map<std::string, int> help, type;
+    std::map<std::string, std::set<std::string>> label_names;
+    std::istringstream in(text);
+    std::string line;
+    std::string current;
+    static const std::regex sample(R"(^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$)");
+    static const std::regex label(R"re(([a-zA-Z_][a-zA-Z0-9_]*)="(?:[^"\\]|\\.)*")re");
+    while (std::getline(in, line)) {
+        if (line.starts_with("# HELP ")) {
+            current = line.substr(7, line.find(' ', 7) - 7);
+            ++help[current];
+            continue;
+        }
+        if (line.starts_with("# TYPE ")) {
+            ++type[line.substr(7, line.find(' ', 7) - 7)];
+            continue;
+        }
+        std::smatch m;
+        ASSERT_TRUE(std::regex_match(line, m, sample)) << "timestamp or junk in: " << line;
+        EXPECT_EQ(m[1].str(), current) << "sample outside its family: " << line;
+        EXPECT_TRUE(m[1].str().starts_with("nicd_")) << line;
+        std::string names;
+        auto labels = m[3].str();
+        for (std::sregex_iterator it(labels.begin(), labels.end(), label), end; it != end; ++it)
+            names += (*it)[1].str() + ",";
+        label_names[current].insert(names);
+    }
+    EXPECT_GT(help.size(), 20U);
+    for (const auto& [name, n] : help) {
+        EXPECT_EQ(n, 1) << name;
+        EXPECT_EQ(type[name], 1) << name;
+    }
+    for (const auto& [name, sets] : label_names)
+        EXPECT_EQ(sets.size(), 1U) << name << " has several label sets";
+}
+
+TEST(Textfile, IsTheSameForTheSameSnapshot)
+{
+    auto snap = sampleSnapshot();
+    auto first = renderTextfile(snap);
+    EXPECT_EQ(first, renderTextfile(snap)); // nothing carried over from the previous render
+}
+
+TEST(Textfile, APluginNameLoadedTwiceIsOneSeriesShowingTheOneThatRuns)
+{
+    auto snap = sampleSnapshot();
+    PluginStatus copy; // a second file carrying the name "mlx5", refused
+    copy.name = "mlx5";
+    copy.file = "/opt/nicd/plugins/nicd-plugin-mlx5.so";
+    copy.state = PluginState::Failed;
+    snap.plugins.insert(snap.plugins.begin(), copy);
+    auto text = renderTextfile(snap);
+    EXPECT_TRUE(has(text, "nicd_plugin_up{plugin=\"mlx5\"} 1"));
+    EXPECT_FALSE(has(text, "nicd_plugin_up{plugin=\"mlx5\"} 0"));
+    EXPECT_TRUE(has(text, "nicd_plugin_state{plugin=\"mlx5\",state=\"degraded\"} 1"));
+    EXPECT_TRUE(has(text, "nicd_plugin_state{plugin=\"mlx5\",state=\"failed\"} 0"));
+}

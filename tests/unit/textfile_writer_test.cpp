@@ -1,0 +1,120 @@
+// The exposition format node_exporter parses: one HELP and TYPE per family, escaped label values
+// and help, values that read back exactly, names a Prometheus user can rely on.
+#include "textfile/metric_writer.hpp"
+
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+
+TEST(MetricWriter, WritesOneHelpAndTypeThenTheSamplesInCallOrder)
+{
+    MetricWriter w;
+    w.family("nicd_b", MetricType::Gauge, "Second letter.");
+    w.sample({{"x", "2"}}, 2.0);
+    w.sample({{"x", "1"}}, 1.0);
+    w.family("nicd_a_total", MetricType::Counter, "First letter.");
+    w.sample({}, uint64_t{7});
+    EXPECT_EQ(w.text(), "# HELP nicd_b Second letter.\n# TYPE nicd_b gauge\n"
+                        "nicd_b{x=\"2\"} 2\nnicd_b{x=\"1\"} 1\n"
+                        "# HELP nicd_a_total First letter.\n# TYPE nicd_a_total counter\n"
+                        "nicd_a_total 7\n");
+}
+
+TEST(MetricWriter, EscapesLabelValuesAndHelp)
+{
+    MetricWriter w;
+    w.family("nicd_x", MetricType::Gauge, "Help with \\, \"quotes\" and\nnewline.");
+    w.sample({{"a", "q\"uote"}, {"b", "back\\slash\nnl"}}, 1.5);
+    EXPECT_EQ(w.text(), "# HELP nicd_x Help with \\\\, \"quotes\" and\\nnewline.\n"
+                        "# TYPE nicd_x gauge\n"
+                        "nicd_x{a=\"q\\\"uote\",b=\"back\\\\slash\\nnl\"} 1.5\n");
+}
+
+TEST(MetricWriter, ReplacesInvalidUtf8SoTheFileStillParses)
+{
+    // A firmware string with a stray byte must not make node_exporter drop the whole file.
+    EXPECT_EQ(MetricWriter::escapeLabelValue("MT_\xff"
+                                             "0000"),
+              "MT_\xEF\xBF\xBD"
+              "0000");
+    EXPECT_EQ(MetricWriter::escapeLabelValue("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD"); // overlong
+    EXPECT_EQ(MetricWriter::escapeLabelValue("\xED\xA0\x80"),
+              "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); // UTF-16 surrogate
+    EXPECT_EQ(MetricWriter::escapeLabelValue("cut \xE2\x82"), "cut \xEF\xBF\xBD\xEF\xBF\xBD");
+    EXPECT_EQ(MetricWriter::escapeLabelValue("r\xC3\xA9seau \xE2\x82\xAC \xF0\x9F\x94\x8C"),
+              "r\xC3\xA9seau \xE2\x82\xAC \xF0\x9F\x94\x8C"); // valid UTF-8 is kept
+    EXPECT_EQ(MetricWriter::escapeHelp("bad \xfe help"), "bad \xEF\xBF\xBD help");
+}
+
+TEST(MetricWriter, RefusesNamesPrometheusOrTheContractWouldReject)
+{
+    MetricWriter w;
+    EXPECT_THROW(w.sample(1.0), std::logic_error); // no family yet
+    EXPECT_THROW(w.family("node_x", MetricType::Gauge, "no prefix"), std::logic_error);
+    EXPECT_THROW(w.family("nicd_bad-name", MetricType::Gauge, "dash"), std::logic_error);
+    EXPECT_THROW(w.family("nicd_errors", MetricType::Counter, "no _total"), std::logic_error);
+    EXPECT_THROW(w.family("nicd_errors_total", MetricType::Gauge, "gauge _total"),
+                 std::logic_error);
+    EXPECT_THROW(w.family("nicd_hw_counter_total", MetricType::Counter, "type in name"),
+                 std::logic_error);
+    EXPECT_THROW(w.family("nicd_hw_gauge", MetricType::Gauge, "type in name"), std::logic_error);
+    EXPECT_THROW(w.family("nicd_linkState", MetricType::Gauge, "camelCase"), std::logic_error);
+    EXPECT_THROW(w.family("nicd_rule:rate", MetricType::Gauge, "recording rule"), std::logic_error);
+    w.family("nicd_x", MetricType::Gauge, "once");
+    EXPECT_THROW(w.family("nicd_x", MetricType::Gauge, "again"), std::logic_error);
+    EXPECT_THROW(w.sample({{"1abc", "v"}}, 1.0), std::logic_error);
+    EXPECT_THROW(w.sample({{"__name__", "v"}}, 1.0), std::logic_error);
+    EXPECT_THROW(w.sample({{"a-b", "v"}}, 1.0), std::logic_error);
+    EXPECT_THROW(w.sample({{"netDev", "v"}}, 1.0), std::logic_error);
+    EXPECT_NO_THROW(w.sample({{"_ok9", "v"}}, 1.0));
+}
+
+TEST(MetricWriter, IntegersAreExactUpTo2To64Minus1)
+{
+    MetricWriter w;
+    w.family("nicd_x_total", MetricType::Counter, "big");
+    w.sample({{"n", "max"}}, std::numeric_limits<uint64_t>::max());
+    w.sample({{"n", "2^53+1"}}, uint64_t{9007199254740993}); // not representable as a double
+    w.sample({{"n", "zero"}}, uint64_t{0});
+    EXPECT_EQ(w.text(), "# HELP nicd_x_total big\n# TYPE nicd_x_total counter\n"
+                        "nicd_x_total{n=\"max\"} 18446744073709551615\n"
+                        "nicd_x_total{n=\"2^53+1\"} 9007199254740993\n"
+                        "nicd_x_total{n=\"zero\"} 0\n");
+}
+
+TEST(MetricWriter, DoublesReadBackAsTheSameValue)
+{
+    EXPECT_EQ(MetricWriter::formatDouble(0.1), "0.1");
+    EXPECT_EQ(MetricWriter::formatDouble(1700000000.25), "1700000000.25");
+    EXPECT_EQ(MetricWriter::formatDouble(5e10), "50000000000");
+    EXPECT_EQ(MetricWriter::formatDouble(-3), "-3");
+    EXPECT_EQ(MetricWriter::formatDouble(std::numeric_limits<double>::quiet_NaN()), "NaN");
+    EXPECT_EQ(MetricWriter::formatDouble(std::numeric_limits<double>::infinity()), "+Inf");
+    EXPECT_EQ(MetricWriter::formatDouble(-std::numeric_limits<double>::infinity()), "-Inf");
+    for (double v : {1.0 / 3.0, 2.0 / 3.0 * 1e-300, 1e300, 123456789.123456789,
+                     std::numeric_limits<double>::min(), std::numeric_limits<double>::max(), -0.004,
+                     9007199254740993.0, 1.8446744073709552e19}) {
+        auto text = MetricWriter::formatDouble(v);
+        EXPECT_EQ(std::strtod(text.c_str(), nullptr), v) << text;
+        EXPECT_EQ(text.find(' '), std::string::npos) << text;
+    }
+}
+
+TEST(MetricWriter, DropsARepeatedSeriesInsteadOfBreakingTheScrape)
+{
+    MetricWriter w;
+    w.family("nicd_a", MetricType::Gauge, "a");
+    w.sample({{"plugin", "mlx5"}}, 1.0);
+    w.sample({{"plugin", "mlx5"}}, 0.0); // the same series again
+    w.sample({{"plugin", "acme"}}, 0.0);
+    w.family("nicd_b", MetricType::Gauge, "b");
+    w.sample({{"plugin", "mlx5"}}, 2.0); // another family: not a repeat
+    EXPECT_EQ(w.text(), "# HELP nicd_a a\n# TYPE nicd_a gauge\n"
+                        "nicd_a{plugin=\"mlx5\"} 1\nnicd_a{plugin=\"acme\"} 0\n"
+                        "# HELP nicd_b b\n# TYPE nicd_b gauge\nnicd_b{plugin=\"mlx5\"} 2\n");
+    EXPECT_EQ(w.duplicatesDropped(), 1U);
+}
