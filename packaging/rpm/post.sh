@@ -1,5 +1,4 @@
-# %systemd_post: enable per preset on first install.
-if [ $1 -eq 1 ] && [ -d /run/systemd/system ]; then
-    systemctl daemon-reload || :
-    systemctl preset nicd.service >/dev/null 2>&1 || :
+# As %systemd_post: enable per preset on first install (started by the admin or at boot).
+if [ "$1" -eq 1 ] && [ -d /run/systemd/system ]; then
+    systemctl --no-reload preset nicd.service >/dev/null 2>&1 || :
 fi

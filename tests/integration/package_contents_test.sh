@@ -1,46 +1,98 @@
 #!/usr/bin/env bash
-# The DEB and RPM built from this tree install what an operator expects, where the FHS says.
+# The DEB and RPM built from this tree (as `make package` builds them) install what an operator
+# expects, where the FHS says, with the config file protected and the unit's scripts in place.
 set -euo pipefail
 build=${NICD_BUILD_DIR:?}
+source_dir=${NICD_SOURCE_DIR:?}
 out=$(mktemp -d /tmp/nicd-pkg.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 
-(cd "$build" && cpack -G "DEB;RPM" -B "$out" >"$out/cpack.log" 2>&1) || { cat "$out/cpack.log"; exit 1; }
+(cd "$build" && timeout 300 cpack -G "DEB;RPM" -B "$out" >"$out/cpack.log" 2>&1) || {
+    cat "$out/cpack.log"
+    exit 1
+}
 deb=$(ls "$out"/*.deb)
 rpm=$(ls "$out"/*.rpm)
-dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|' >"$out/deb.list"
+dpkg-deb -c "$deb" >"$out/deb.contents"
+awk '{print $NF}' "$out/deb.contents" | sed 's|^\./|/|; s|\(.\)/$|\1|' >"$out/deb.list"
+awk '$1 !~ /^d/ {print $NF}' "$out/deb.contents" | sed 's|^\./|/|' >"$out/deb.files"
 rpm -qlp "$rpm" 2>/dev/null >"$out/rpm.list"
 
-libdir=$(grep '^CMAKE_INSTALL_LIBDIR:' "$build/CMakeCache.txt" | cut -d= -f2)
+libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:[A-Z]*=//p' "$build/CMakeCache.txt")
+unitdir=$(pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || true)
+unitdir=${unitdir:-/lib/systemd/system}
+plugindir="/usr/$libdir/nicd/plugins"
 expected=(
     /usr/sbin/nicd
-    /usr/bin/nicd-sim
-    "/usr/$libdir/nicd/plugins/nicd-plugin-mlx5.so"
-    /lib/systemd/system/nicd.service
+    "$plugindir/nicd-plugin-mlx5.so"
+    "$unitdir/nicd.service"
     /etc/nicd/nicd.conf
+    /etc/nicd/nicd.conf.d
+    /var/lib/prometheus/node-exporter
     /usr/share/doc/nicd/README.md
     /usr/share/doc/nicd/metrics.md
 )
+[ -e "$build/tools/nicd-sim/nicd-sim" ] && expected+=(/usr/bin/nicd-sim)
 [ -e "$build/tools/nicctl/nicctl" ] && expected+=(/usr/bin/nicctl)
-[ -e "$(dirname "$0")/../../dbus/io.nicd.Nicd1.conf" ] && expected+=(/usr/share/dbus-1/system.d/io.nicd.Nicd1.conf)
+[ -e "$source_dir/dbus/io.nicd.Nicd1.conf" ] && expected+=(/usr/share/dbus-1/system.d/io.nicd.Nicd1.conf)
+
 fail=0
 for f in "${expected[@]}"; do
     for kind in deb rpm; do
-        if ! grep -qx "$f" "$out/$kind.list"; then
-            echo "FAIL: $kind package lacks $f"
-            fail=1
-        fi
+        grep -qx "$f" "$out/$kind.list" || { echo "FAIL: $kind package lacks $f"; fail=1; }
     done
 done
 for kind in deb rpm; do
-    if grep -Eq 'tests/|nicd-plugin-(good|major|minor|throwy)' "$out/$kind.list"; then
-        echo "FAIL: $kind package ships test files"
+    # Only the shipped plugin: no test plugins, no tests, no SDK headers.
+    others=$(grep "^$plugindir/." "$out/$kind.list" | grep -vx "$plugindir/nicd-plugin-mlx5.so" || true)
+    [ -z "$others" ] || { echo "FAIL: $kind package ships other plugins: $others"; fail=1; }
+    if grep -Eq '/tests?/|_test$|/include/' "$out/$kind.list"; then
+        echo "FAIL: $kind package ships test files or headers"
+        fail=1
+    fi
+    # Nothing outside the FHS places a package may use (deb: files; rpm: everything it owns).
+    list="$out/$kind.list"
+    [ "$kind" = deb ] && list="$out/deb.files"
+    strays=$(grep -Ev '^(/usr/(s?bin|lib|share)|/lib/systemd|/etc/nicd|/var/lib/prometheus)(/|$)' \
+        "$list" || true)
+    [ -z "$strays" ] || { echo "FAIL: $kind package installs outside the FHS places: $strays"; fail=1; }
+done
+
+# The unit as packaged starts the packaged binary.
+dpkg-deb --fsys-tarfile "$deb" | tar -xO ".$unitdir/nicd.service" >"$out/nicd.service"
+grep -qx 'ExecStart=/usr/sbin/nicd' "$out/nicd.service" || { echo "FAIL: packaged unit does not run /usr/sbin/nicd"; fail=1; }
+
+# DEB: shared-library dependencies, conffile, maintainer scripts.
+info=$(dpkg-deb -I "$deb")
+grep -q 'Depends:.*libsystemd0' <<<"$info" || { echo "FAIL: deb has no shared-library dependencies"; fail=1; }
+dpkg-deb -e "$deb" "$out/control"
+grep -qx /etc/nicd/nicd.conf "$out/control/conffiles" || { echo "FAIL: nicd.conf is not a conffile"; fail=1; }
+for script in postinst prerm postrm; do
+    [ -x "$out/control/$script" ] || { echo "FAIL: deb has no executable $script"; fail=1; }
+done
+grep -q 'deb-systemd-helper' "$out/control/postinst" || { echo "FAIL: deb postinst does not enable the unit"; fail=1; }
+
+# RPM: %config(noreplace), requirements found, scriptlets.
+# %config(noreplace) is flag "n" next to "c"; nothing else is configuration (CPack would mark
+# every absolute install path %config).
+rpm -qp --qf '[%{FILEFLAGS:fflags} %{FILENAMES}\n]' "$rpm" 2>/dev/null >"$out/rpm.flags"
+grep -qx 'cn /etc/nicd/nicd.conf' "$out/rpm.flags" || { echo "FAIL: nicd.conf is not %config(noreplace)"; fail=1; }
+configs=$(grep '^[a-z]*c[a-z]* ' "$out/rpm.flags" | grep -v ' /etc/nicd/nicd.conf$' || true)
+[ -z "$configs" ] || { echo "FAIL: rpm marks non-configuration as %config: $configs"; fail=1; }
+requires=$(rpm -qp --requires "$rpm" 2>/dev/null)
+grep -q '^libsystemd.so.0' <<<"$requires" || { echo "FAIL: rpm has no library requirements"; fail=1; }
+scripts=$(rpm -qp --scripts "$rpm" 2>/dev/null)
+for s in 'postinstall scriptlet' 'preuninstall scriptlet' 'postuninstall scriptlet'; do
+    grep -q "$s" <<<"$scripts" || { echo "FAIL: rpm has no $s"; fail=1; }
+done
+# The package must not claim directories the system owns.
+for dir in /etc /var /var/lib /usr /usr/bin /usr/sbin /usr/lib "/usr/$libdir" /lib "$unitdir" \
+    /usr/share/dbus-1 /usr/share/dbus-1/system.d; do
+    if grep -qx "$dir" "$out/rpm.list"; then
+        echo "FAIL: rpm claims the system directory $dir"
         fail=1
     fi
 done
-dpkg-deb -I "$deb" | grep -q 'Depends:.*libsystemd0' || { echo "FAIL: deb has no shared-library dependencies"; fail=1; }
-dpkg-deb -e "$deb" "$out/control"
-grep -qx /etc/nicd/nicd.conf "$out/control/conffiles" || { echo "FAIL: nicd.conf is not a conffile"; fail=1; }
-rpm -qp --configfiles "$rpm" 2>/dev/null | grep -qx /etc/nicd/nicd.conf || { echo "FAIL: nicd.conf is not %config"; fail=1; }
+
 [ "$fail" = 0 ] && echo "packages OK: $(basename "$deb"), $(basename "$rpm")"
 exit "$fail"
