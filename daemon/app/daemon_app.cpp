@@ -2,6 +2,9 @@
 
 #include "app/summary.hpp"
 #include "collect/collector.hpp"
+#include "dbus/bus_errors.hpp"
+#include "dbus/bus_handlers.hpp"
+#include "dbus/bus_service.hpp"
 #include "health/health_engine.hpp"
 #include "journal/kernel_journal.hpp"
 #include "log/log.hpp"
@@ -152,7 +155,7 @@ void DaemonApp::drainJournal()
             }
             applyKernelFindings(*found, last_->inventory);
             health_->report(*last_);
-            writeTextfile(*last_);
+            publish(*last_);
             saveState(true);
         });
     });
@@ -193,6 +196,54 @@ bool DaemonApp::writeTextfile(const Snapshot& snap)
     return true;
 }
 
+void DaemonApp::publish(const Snapshot& snap)
+{
+    writeTextfile(snap);
+    if (bus_)
+        bus_->publish(snap, bus_views_);
+}
+
+// An operator's clear of a condition that has no natural recovery (kernel lines): the health,
+// the textfile, the bus and the state file show it at once.
+uint32_t DaemonApp::clearCondition(const std::string& device, const std::string& code)
+{
+    if (device.empty() || code.empty())
+        throw dbus::MethodFailure("InvalidArgument", "a device and a condition code are needed");
+    size_t cleared = health_->clear(device, code, realtimeNow());
+    if (cleared == 0)
+        throw dbus::MethodFailure("NotFound",
+                                  "no active condition " + code + " on device " + device);
+    log::info({.device = device}, "condition {} on {} cleared by an operator", code, device);
+    if (last_) {
+        health_->report(*last_);
+        publish(*last_);
+    }
+    saveState(true);
+    return static_cast<uint32_t>(cleared);
+}
+
+dbus::BusHandlers DaemonApp::busHandlers()
+{
+    dbus::BusHandlers h;
+    h.reload = [this] { reload(); };
+    h.events = [this](uint64_t since) { return health_->eventsSince(since); };
+    h.clear_condition = [this](const std::string& device, const std::string& code) {
+        return clearCondition(device, code);
+    };
+    return h;
+}
+
+void DaemonApp::startBus()
+{
+    if (options_.no_dbus)
+        return;
+    dbus::BusService::Options o;
+    o.bus = options_.bus;
+    o.version = NICD_VERSION;
+    bus_ = std::make_unique<dbus::BusService>(loop_->get(), o, busHandlers());
+    bus_->start();
+}
+
 int DaemonApp::runOnce()
 {
     loadPlugins();
@@ -231,6 +282,7 @@ int DaemonApp::runDaemon()
     loop_->onSignal(SIGHUP, [this] { reload(); });
     loop_->enableWatchdog();
     worker_ = std::make_unique<Worker>();
+    startBus();
 
     try {
         links_ = std::make_unique<netlink::LinkMonitor>(
@@ -265,6 +317,7 @@ int DaemonApp::runDaemon()
               config_.daemon.pma_interval_ms);
     int r = loop_->run();
     worker_.reset();
+    bus_.reset(); // answers pending calls, releases the name, before the loop goes
     saveState(true);
     return r < 0 ? 1 : r;
 }
@@ -328,7 +381,7 @@ void DaemonApp::onLinkEvent(const netlink::LinkEvent& ev)
     links_only.samples.clear();
     judge(links_only);
     last_->health = std::move(links_only.health);
-    writeTextfile(*last_);
+    publish(*last_);
     collector_rediscover_ = true;
 }
 
@@ -340,7 +393,7 @@ void DaemonApp::finishCycle(Snapshot snap)
         applyKernelFindings(f, snap.inventory);
     pending_kernel_.clear();
     judge(snap);
-    writeTextfile(snap);
+    publish(snap);
     saveState();
     auto line = statusLine(snap);
     last_ = std::move(snap);

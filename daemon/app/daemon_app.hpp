@@ -6,6 +6,7 @@
 #include "app/options.hpp"
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
+#include "dbus/bus_views.hpp"
 #include "health/soft_lockup.hpp"
 #include "loop/event_loop.hpp"
 #include "model/snapshot.hpp"
@@ -29,6 +30,10 @@ class LinkMonitor;
 namespace health {
 class HealthEngine;
 }
+namespace dbus {
+class BusService;
+struct BusHandlers;
+} // namespace dbus
 class PluginManager;
 class Worker;
 
@@ -47,6 +52,10 @@ private:
     void startCycle();
     void finishCycle(Snapshot snap);
     bool writeTextfile(const Snapshot& snap);
+    void publish(const Snapshot& snap); // textfile and D-Bus
+    void startBus();
+    dbus::BusHandlers busHandlers();
+    uint32_t clearCondition(const std::string& device, const std::string& code);
     void judge(Snapshot& snap);
     void reload();
     void onLinkEvent(const netlink::LinkEvent& ev);
@@ -72,6 +81,8 @@ private:
     std::unique_ptr<Collector> collector_;         // used on the worker thread only
     std::unique_ptr<health::HealthEngine> health_; // loop thread
     std::unique_ptr<EventLoop> loop_;
+    std::unique_ptr<dbus::BusService> bus_; // loop thread; destroyed before the loop
+    dbus::BusViews bus_views_;              // what the bus shows beyond the snapshot (QoS)
     std::unique_ptr<Worker> worker_;
     std::unique_ptr<netlink::LinkMonitor> links_;
     std::map<std::string, NetdevState> live_links_; // from rtnetlink; wins over sysfs

@@ -1,0 +1,69 @@
+#include "dbus/bus_errors.hpp"
+
+#include "log/log.hpp"
+
+#include <exception>
+#include <new>
+
+namespace nicd::dbus {
+
+std::string errorName(const std::string& kind)
+{
+    return kErrorPrefix + kind;
+}
+
+std::string errorKindOf(plugin::v1::Errc code)
+{
+    using plugin::v1::Errc;
+    switch (code) {
+    case Errc::Ok:
+        return "Ok";
+    case Errc::NotSupported:
+        return "NotSupported";
+    case Errc::InvalidArgument:
+        return "InvalidArgument";
+    case Errc::NoDevice:
+        return "NoDevice";
+    case Errc::Busy:
+        return "Busy";
+    case Errc::Timeout:
+        return "Timeout";
+    case Errc::PermissionDenied:
+        return "PermissionDenied";
+    case Errc::Io:
+        return "Io";
+    case Errc::Internal:
+        return "Internal";
+    }
+    return "Failed";
+}
+
+std::string errorKindOf(const sdbus::Error& error)
+{
+    const std::string& name = error.getName();
+    std::string_view prefix = kErrorPrefix;
+    return name.rfind(prefix, 0) == 0 ? name.substr(prefix.size()) : name;
+}
+
+sdbus::Error currentExceptionAsError(const char* method)
+{
+    try {
+        throw;
+    } catch (const sdbus::Error& e) {
+        return e;
+    } catch (const MethodFailure& e) {
+        return sdbus::Error(errorName(e.kind()), e.what());
+    } catch (const std::invalid_argument& e) {
+        return sdbus::Error(errorName("InvalidArgument"), e.what());
+    } catch (const std::bad_alloc&) {
+        return sdbus::Error(errorName("Internal"), std::string(method) + ": out of memory");
+    } catch (const std::exception& e) {
+        log::error({}, "D-Bus {}: {}", method, e.what());
+        return sdbus::Error(errorName("Internal"), std::string(method) + ": " + e.what());
+    } catch (...) {
+        log::error({}, "D-Bus {}: unknown exception", method);
+        return sdbus::Error(errorName("Internal"), std::string(method) + ": unknown exception");
+    }
+}
+
+} // namespace nicd::dbus

@@ -1,0 +1,32 @@
+// What the daemon provides to answer nicd's D-Bus methods. Every handler is called on the loop
+// thread; an exception thrown from one reaches the caller as io.nicd.Nicd1.Error.<Kind>
+// (MethodFailure picks the kind, anything else is Internal). A handler left empty answers
+// io.nicd.Nicd1.Error.NotSupported.
+#pragma once
+
+#include "dbus/qos_reply.hpp"
+#include "model/health.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace nicd::dbus {
+
+struct BusHandlers {
+    // Manager.Apply(dry_run) / Manager.Verify(): answer later, on the loop thread, through the
+    // reply (QosReply::succeed or fail); the call stays open until then. Move the reply out to
+    // keep it; when the handler throws without having taken it, the caller gets the error.
+    std::function<void(bool dry_run, QosReply&& reply)> apply;
+    std::function<void(QosReply&& reply)> verify;
+    // Manager.Reload(): re-read the configuration.
+    std::function<void()> reload;
+    // Manager.GetEvents(since_seq), and the source of the Event signals: events with seq > since,
+    // oldest first.
+    std::function<std::vector<Event>(uint64_t since_seq)> events;
+    // Manager.ClearCondition(device, code): how many conditions were cleared.
+    std::function<uint32_t(const std::string& device, const std::string& code)> clear_condition;
+};
+
+} // namespace nicd::dbus

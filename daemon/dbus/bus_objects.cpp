@@ -1,0 +1,218 @@
+#include "dbus/bus_objects.hpp"
+
+#include "dbus/bus_errors.hpp"
+#include "dbus/object_path.hpp"
+#include "log/log.hpp"
+
+#include <cmath>
+
+namespace nicd::dbus {
+
+namespace {
+
+// Signals on a broken connection fail; the objects go away regardless.
+template <typename Fn> void emitQuietly(const char* what, Fn&& fn)
+{
+    try {
+        fn();
+    } catch (const std::exception& e) {
+        log::debug({}, "D-Bus: {} not sent: {}", what, e.what());
+    }
+}
+
+std::vector<ConditionWire> conditionsWire(const std::vector<ConditionRow>& rows)
+{
+    std::vector<ConditionWire> out;
+    out.reserve(rows.size());
+    for (const auto& c : rows)
+        out.emplace_back(c.code, c.severity, c.port, c.source, c.message, c.action, c.since_usec);
+    return out;
+}
+
+template <typename Object, typename Values>
+void updateObject(Object& o, Values& current, Values next, const char* iface)
+{
+    auto changed = changedProperties(current, next);
+    current = std::move(next);
+    if (!changed.empty())
+        emitQuietly("PropertiesChanged", [&] { o.emitPropertiesChangedSignal(iface, changed); });
+}
+
+// Inside a catch block: answers a reply the handler did not take with the exception's error.
+void failPending(QosReply& reply, const char* method)
+{
+    if (!reply.pending())
+        return;
+    auto err = currentExceptionAsError(method);
+    reply.fail(errorKindOf(err), err.getMessage());
+}
+
+uint64_t usecOf(double seconds)
+{
+    return seconds > 0 ? static_cast<uint64_t>(std::llround(seconds * 1e6)) : 0;
+}
+
+} // namespace
+
+ManagerObject::ManagerObject(sdbus::IConnection& connection, const BusHandlers& handlers,
+                             std::shared_ptr<PendingReplies> pending, ManagerValues values)
+    : AdaptorInterfaces(connection, kRootPath), handlers_(handlers), pending_(std::move(pending)),
+      v_(std::move(values))
+{
+    registerAdaptor();
+}
+
+ManagerObject::~ManagerObject()
+{
+    unregisterAdaptor();
+}
+
+void ManagerObject::update(ManagerValues values)
+{
+    updateObject(*this, v_, std::move(values), io::nicd::Nicd1::Manager_adaptor::INTERFACE_NAME);
+}
+
+void ManagerObject::emitEvent(const Event& e)
+{
+    emitQuietly("Event", [&] {
+        Manager_adaptor::emitEvent(e.seq, usecOf(e.time), toString(e.kind), toString(e.severity),
+                                   e.device, e.port, e.code, e.message);
+    });
+}
+
+void ManagerObject::Apply(sdbus::Result<QosRowsWire>&& result, bool dry_run)
+{
+    if (!handlers_.apply) {
+        result.returnError(sdbus::Error(errorName("NotSupported"), "Apply is not available"));
+        return;
+    }
+    QosReply reply(pending_, pending_->add(std::move(result)));
+    try {
+        handlers_.apply(dry_run, std::move(reply));
+    } catch (...) {
+        failPending(reply, "Apply"); // the handler threw before taking the reply
+    }
+}
+
+void ManagerObject::Verify(sdbus::Result<QosRowsWire>&& result)
+{
+    if (!handlers_.verify) {
+        result.returnError(sdbus::Error(errorName("NotSupported"), "Verify is not available"));
+        return;
+    }
+    QosReply reply(pending_, pending_->add(std::move(result)));
+    try {
+        handlers_.verify(std::move(reply));
+    } catch (...) {
+        failPending(reply, "Verify");
+    }
+}
+
+void ManagerObject::Reload()
+{
+    guarded("Reload", [&] {
+        if (!handlers_.reload)
+            throw MethodFailure("NotSupported", "Reload is not available");
+        handlers_.reload();
+    });
+}
+
+std::vector<EventWire> ManagerObject::GetEvents(const uint64_t& since_seq)
+{
+    return guarded("GetEvents", [&] {
+        if (!handlers_.events)
+            throw MethodFailure("NotSupported", "GetEvents is not available");
+        std::vector<EventWire> out;
+        for (const auto& e : handlers_.events(since_seq))
+            out.emplace_back(e.seq, usecOf(e.time), toString(e.kind), toString(e.severity),
+                             e.device, e.port, e.code, e.message);
+        return out;
+    });
+}
+
+uint32_t ManagerObject::ClearCondition(const std::string& device, const std::string& code)
+{
+    return guarded("ClearCondition", [&] {
+        if (!handlers_.clear_condition)
+            throw MethodFailure("NotSupported", "ClearCondition is not available");
+        if (device.empty() || code.empty())
+            throw MethodFailure("InvalidArgument", "ClearCondition needs a device and a code");
+        return handlers_.clear_condition(device, code);
+    });
+}
+
+std::vector<NodeConditionWire> ManagerObject::Conditions()
+{
+    std::vector<NodeConditionWire> out;
+    out.reserve(v_.conditions.size());
+    for (const auto& c : v_.conditions)
+        out.emplace_back(c.device, c.code, c.severity, c.port, c.source, c.message, c.action,
+                         c.since_usec);
+    return out;
+}
+
+DeviceObject::DeviceObject(sdbus::IConnection& connection, std::string path, DeviceValues values)
+    : AdaptorInterfaces(connection, std::move(path)), v_(std::move(values))
+{
+    registerAdaptor();
+    emitQuietly("InterfacesAdded", [&] { emitInterfacesAddedSignal({std::string(io::nicd::Nicd1::Device_adaptor::INTERFACE_NAME)}); });
+}
+
+DeviceObject::~DeviceObject()
+{
+    emitQuietly("InterfacesRemoved", [&] { emitInterfacesRemovedSignal({std::string(io::nicd::Nicd1::Device_adaptor::INTERFACE_NAME)}); });
+    unregisterAdaptor();
+}
+
+void DeviceObject::update(DeviceValues values)
+{
+    updateObject(*this, v_, std::move(values), io::nicd::Nicd1::Device_adaptor::INTERFACE_NAME);
+}
+
+std::vector<ConditionWire> DeviceObject::Conditions()
+{
+    return conditionsWire(v_.conditions);
+}
+
+PortObject::PortObject(sdbus::IConnection& connection, std::string path, PortValues values)
+    : AdaptorInterfaces(connection, std::move(path)), v_(std::move(values))
+{
+    registerAdaptor();
+    emitQuietly("InterfacesAdded", [&] { emitInterfacesAddedSignal({std::string(io::nicd::Nicd1::Port_adaptor::INTERFACE_NAME)}); });
+}
+
+PortObject::~PortObject()
+{
+    emitQuietly("InterfacesRemoved", [&] { emitInterfacesRemovedSignal({std::string(io::nicd::Nicd1::Port_adaptor::INTERFACE_NAME)}); });
+    unregisterAdaptor();
+}
+
+void PortObject::update(PortValues values)
+{
+    updateObject(*this, v_, std::move(values), io::nicd::Nicd1::Port_adaptor::INTERFACE_NAME);
+}
+
+std::vector<ConditionWire> PortObject::Conditions()
+{
+    return conditionsWire(v_.conditions);
+}
+
+PluginObject::PluginObject(sdbus::IConnection& connection, std::string path, PluginValues values)
+    : AdaptorInterfaces(connection, std::move(path)), v_(std::move(values))
+{
+    registerAdaptor();
+    emitQuietly("InterfacesAdded", [&] { emitInterfacesAddedSignal({std::string(io::nicd::Nicd1::Plugin_adaptor::INTERFACE_NAME)}); });
+}
+
+PluginObject::~PluginObject()
+{
+    emitQuietly("InterfacesRemoved", [&] { emitInterfacesRemovedSignal({std::string(io::nicd::Nicd1::Plugin_adaptor::INTERFACE_NAME)}); });
+    unregisterAdaptor();
+}
+
+void PluginObject::update(PluginValues values)
+{
+    updateObject(*this, v_, std::move(values), io::nicd::Nicd1::Plugin_adaptor::INTERFACE_NAME);
+}
+
+} // namespace nicd::dbus

@@ -1,0 +1,253 @@
+#include "dbus/object_values.hpp"
+
+#include "dbus/object_path.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nicd::dbus {
+
+namespace {
+
+uint64_t usecOf(double seconds)
+{
+    return seconds > 0 ? static_cast<uint64_t>(std::llround(seconds * 1e6)) : 0;
+}
+
+ConditionRow rowOf(const Condition& c)
+{
+    return {c.device,  c.code,    toString(c.severity), c.port, toString(c.source),
+            c.message, c.action, usecOf(c.first_seen)};
+}
+
+std::string healthOf(const std::map<std::string, Health>& m, const std::string& key)
+{
+    auto it = m.find(key);
+    return it == m.end() ? "unknown" : toString(it->second);
+}
+
+// Worst health of everything judged; "unknown" while devices exist but nothing was judged.
+std::string overallHealth(const Snapshot& snap)
+{
+    const auto& h = snap.health;
+    if (h.devices.empty() && h.ports.empty() && h.conditions.empty())
+        return snap.inventory.devices.empty() ? toString(Health::Healthy) : "unknown";
+    Health worst = Health::Healthy;
+    auto take = [&worst](Health x) { worst = std::max(worst, x); };
+    for (const auto& [_, x] : h.devices)
+        take(x);
+    for (const auto& [_, x] : h.ports)
+        take(x);
+    for (const auto& c : h.conditions)
+        take(nicd::healthOf(c.severity));
+    return toString(worst);
+}
+
+std::string qosStatusOf(const PortQosView& q)
+{
+    if (!q.status.empty())
+        return q.status;
+    if (q.settings.empty())
+        return "unknown";
+    bool all = std::all_of(q.settings.begin(), q.settings.end(),
+                           [](const auto& kv) { return kv.second.compliant; });
+    return all ? "compliant" : "noncompliant";
+}
+
+DeviceValues deviceValuesOf(const Device& d, const Snapshot& snap)
+{
+    DeviceValues v;
+    v.name = d.ibdev;
+    v.pci_address = d.pci_address;
+    v.driver = d.driver;
+    v.plugin = d.plugin;
+    v.firmware = d.fw_ver;
+    v.board_id = d.board_id;
+    v.hca_type = d.hca_type;
+    v.node_guid = d.node_guid;
+    v.numa_node = d.numa_node.value_or(-1);
+    v.role = toString(d.role);
+    v.bond_master = d.bond_master;
+    for (const auto& p : d.ports)
+        for (const auto& n : p.netdevs)
+            if (std::find(v.netdevs.begin(), v.netdevs.end(), n) == v.netdevs.end())
+                v.netdevs.push_back(n);
+    v.health = healthOf(snap.health.devices, d.ibdev);
+    for (const auto& c : snap.health.conditions)
+        if (c.device == d.ibdev)
+            v.conditions.push_back(rowOf(c));
+    return v;
+}
+
+PortValues portValuesOf(const Device& d, const Port& p, const Snapshot& snap,
+                        const BusViews& views)
+{
+    PortValues v;
+    v.device = d.ibdev;
+    v.number = p.num;
+    v.state = p.state_name;
+    v.phys_state = p.phys_state_name;
+    v.link_layer = p.link_layer;
+    v.rate = p.rate;
+    if (!p.netdevs.empty()) {
+        v.netdev = p.netdevs.front();
+        if (auto it = snap.netdevs.find(v.netdev); it != snap.netdevs.end())
+            v.operstate = it->second.operstate;
+    }
+    auto h = snap.health.ports.find({d.ibdev, p.num});
+    v.health = h == snap.health.ports.end() ? "unknown" : toString(h->second);
+    for (const auto& c : snap.health.conditions)
+        if (c.device == d.ibdev && c.port == p.num)
+            v.conditions.push_back(rowOf(c));
+    PortQosView none;
+    auto q = views.qos.find({d.ibdev, p.num});
+    const PortQosView& qos = q == views.qos.end() ? none : q->second;
+    v.qos_status = qosStatusOf(qos);
+    for (const auto& [setting, s] : qos.settings) {
+        v.qos_desired[setting] = s.desired;
+        v.qos_observed[setting] = s.observed;
+        v.qos_compliant[setting] = s.compliant;
+    }
+    return v;
+}
+
+PluginValues pluginValuesOf(const PluginStatus& p)
+{
+    PluginValues v;
+    v.name = p.name;
+    v.file = p.file;
+    v.version = p.version;
+    if (p.abi_major != 0 || p.abi_minor != 0)
+        v.abi_version = std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor);
+    v.state = toString(p.state);
+    v.last_error = p.last_error;
+    v.consecutive_failures = p.consecutive_failures;
+    v.device_count = p.devices;
+    return v;
+}
+
+// Appends `name` when the two values differ.
+class Diff {
+public:
+    template <typename T> Diff& operator()(const char* name, const T& a, const T& b)
+    {
+        if (!(a == b))
+            names_.emplace_back(name);
+        return *this;
+    }
+    std::vector<std::string> take() { return std::move(names_); }
+
+private:
+    std::vector<std::string> names_;
+};
+
+} // namespace
+
+TreeValues treeValuesOf(const Snapshot& snap, const BusViews& views, std::string_view version)
+{
+    TreeValues t;
+    auto& m = t.manager;
+    m.version = std::string(version);
+    m.health = overallHealth(snap);
+    m.device_count = static_cast<uint32_t>(snap.inventory.devices.size());
+    m.plugin_count = static_cast<uint32_t>(snap.plugins.size());
+    m.condition_count = static_cast<uint32_t>(snap.health.conditions.size());
+    for (const auto& c : snap.health.conditions)
+        m.conditions.push_back(rowOf(c));
+    m.last_event_seq = snap.health.last_event_seq;
+    m.cycle = snap.cycle;
+    m.last_cycle_usec = usecOf(snap.timestamp_seconds);
+    m.provision_mode = views.provision_mode;
+    m.last_apply_usec = views.last_apply_usec;
+    m.last_apply_result = views.last_apply_result;
+
+    for (const auto& d : snap.inventory.devices) {
+        t.devices.emplace(devicePath(d.ibdev), deviceValuesOf(d, snap));
+        for (const auto& p : d.ports) {
+            t.ports.emplace(portPath(d.ibdev, p.num), portValuesOf(d, p, snap, views));
+            ++m.port_count;
+        }
+    }
+    for (const auto& ds : snap.samples) {
+        auto dev = t.devices.find(devicePath(ds.ibdev));
+        if (dev == t.devices.end())
+            continue;
+        for (const auto& s : ds.samples) {
+            std::string key = s.source + "." + s.name;
+            if (s.port == 0) {
+                dev->second.counters[key] = s.value;
+            } else if (auto port = t.ports.find(portPath(ds.ibdev, s.port));
+                       port != t.ports.end()) {
+                port->second.counters[key] = s.value;
+            }
+        }
+    }
+    for (const auto& p : snap.plugins)
+        t.plugins.emplace(pluginPath(p.name), pluginValuesOf(p));
+    return t;
+}
+
+std::vector<std::string> changedProperties(const ManagerValues& a, const ManagerValues& b)
+{
+    return Diff()("Health", a.health, b.health)("DeviceCount", a.device_count, b.device_count)(
+               "PortCount", a.port_count, b.port_count)("PluginCount", a.plugin_count,
+                                                        b.plugin_count)(
+               "ConditionCount", a.condition_count, b.condition_count)(
+               "Conditions", a.conditions, b.conditions)("LastEventSeq", a.last_event_seq,
+                                                         b.last_event_seq)(
+               "ProvisionMode", a.provision_mode, b.provision_mode)(
+               "LastApplyTimestamp", a.last_apply_usec, b.last_apply_usec)(
+               "LastApplyResult", a.last_apply_result, b.last_apply_result)
+        .take();
+}
+
+std::vector<std::string> changedProperties(const DeviceValues& a, const DeviceValues& b)
+{
+    return Diff()("Driver", a.driver, b.driver)("Plugin", a.plugin, b.plugin)(
+               "FirmwareVersion", a.firmware, b.firmware)("BoardId", a.board_id, b.board_id)(
+               "HcaType", a.hca_type, b.hca_type)("NodeGuid", a.node_guid, b.node_guid)(
+               "NumaNode", a.numa_node, b.numa_node)("Role", a.role, b.role)(
+               "BondMaster", a.bond_master, b.bond_master)("Netdevs", a.netdevs, b.netdevs)(
+               "Health", a.health, b.health)("Conditions", a.conditions, b.conditions)
+        .take();
+}
+
+std::vector<std::string> changedProperties(const PortValues& a, const PortValues& b)
+{
+    return Diff()("State", a.state, b.state)("PhysState", a.phys_state, b.phys_state)(
+               "LinkLayer", a.link_layer, b.link_layer)("Rate", a.rate, b.rate)(
+               "Netdev", a.netdev, b.netdev)("OperState", a.operstate, b.operstate)(
+               "Health", a.health, b.health)("Conditions", a.conditions, b.conditions)(
+               "QosStatus", a.qos_status, b.qos_status)("QosDesired", a.qos_desired,
+                                                        b.qos_desired)(
+               "QosObserved", a.qos_observed, b.qos_observed)("QosCompliant", a.qos_compliant,
+                                                              b.qos_compliant)
+        .take();
+}
+
+std::vector<std::string> changedProperties(const PluginValues& a, const PluginValues& b)
+{
+    return Diff()("File", a.file, b.file)("Version", a.version, b.version)(
+               "AbiVersion", a.abi_version, b.abi_version)("State", a.state, b.state)(
+               "LastError", a.last_error, b.last_error)(
+               "ConsecutiveFailures", a.consecutive_failures, b.consecutive_failures)(
+               "DeviceCount", a.device_count, b.device_count)
+        .take();
+}
+
+bool identityChanged(const DeviceValues& a, const DeviceValues& b)
+{
+    return a.name != b.name || a.pci_address != b.pci_address;
+}
+
+bool identityChanged(const PortValues& a, const PortValues& b)
+{
+    return a.device != b.device || a.number != b.number;
+}
+
+bool identityChanged(const PluginValues& a, const PluginValues& b)
+{
+    return a.name != b.name;
+}
+
+} // namespace nicd::dbus

@@ -1,0 +1,82 @@
+#include "dbus/qos_reply.hpp"
+
+#include "dbus/bus_errors.hpp"
+#include "log/log.hpp"
+
+namespace nicd::dbus {
+
+uint64_t PendingReplies::add(sdbus::Result<QosRowsWire>&& result)
+{
+    uint64_t id = next_id_++;
+    results_.emplace(id, std::move(result));
+    return id;
+}
+
+void PendingReplies::succeed(uint64_t id, const std::vector<QosResultRow>& rows)
+{
+    auto node = results_.extract(id);
+    if (node.empty())
+        return;
+    QosRowsWire wire;
+    wire.reserve(rows.size());
+    for (const auto& r : rows)
+        wire.emplace_back(r.device, r.port, r.setting, r.desired, r.observed, r.compliant,
+                          r.changed, r.error);
+    try {
+        node.mapped().returnResults(wire);
+    } catch (const std::exception& e) {
+        log::warn({}, "D-Bus: cannot send a QoS reply: {}", e.what());
+    }
+}
+
+void PendingReplies::fail(uint64_t id, const std::string& kind, const std::string& message)
+{
+    auto node = results_.extract(id);
+    if (node.empty())
+        return;
+    try {
+        node.mapped().returnError(sdbus::Error(errorName(kind), message));
+    } catch (const std::exception& e) {
+        log::warn({}, "D-Bus: cannot send an error reply: {}", e.what());
+    }
+}
+
+void PendingReplies::failAll(const std::string& kind, const std::string& message)
+{
+    while (!results_.empty())
+        fail(results_.begin()->first, kind, message);
+}
+
+QosReply& QosReply::operator=(QosReply&& o) noexcept
+{
+    if (this != &o) {
+        if (pending())
+            fail("Internal", "the request was dropped");
+        store_ = std::move(o.store_);
+        id_ = o.id_;
+        o.id_ = 0;
+    }
+    return *this;
+}
+
+QosReply::~QosReply()
+{
+    if (pending())
+        fail("Internal", "the request was dropped without an answer");
+}
+
+void QosReply::succeed(const std::vector<QosResultRow>& rows)
+{
+    if (auto s = store_.lock(); s && id_ != 0)
+        s->succeed(id_, rows);
+    id_ = 0;
+}
+
+void QosReply::fail(const std::string& kind, const std::string& message)
+{
+    if (auto s = store_.lock(); s && id_ != 0)
+        s->fail(id_, kind, message);
+    id_ = 0;
+}
+
+} // namespace nicd::dbus

@@ -1,0 +1,153 @@
+// nicctl: what nicd knows, from the bus. Exit codes: `status` 0 healthy, 1 degraded, 2 fatal;
+// every command 3 when nicd cannot be asked (not running, bus down, access denied) or refuses.
+#include "nicd_client.hpp"
+#include "status_table.hpp"
+
+#include <CLI/CLI.hpp>
+#include <sdbus-c++/Error.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+namespace {
+
+constexpr int kCannotAsk = 3;
+
+bool useColor()
+{
+    return isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
+}
+
+void print(const std::string& text)
+{
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+}
+
+void printJson(const nlohmann::json& j)
+{
+    print(j.dump(2) + "\n");
+}
+
+// "mlx5_0" or "mlx5_0/1".
+std::pair<std::string, uint32_t> deviceAndPort(const std::string& arg)
+{
+    auto slash = arg.find('/');
+    if (slash == std::string::npos)
+        return {arg, 0};
+    try {
+        size_t used = 0;
+        unsigned long port = std::stoul(arg.substr(slash + 1), &used);
+        if (used == arg.size() - slash - 1 && port > 0 && port < 256)
+            return {arg.substr(0, slash), static_cast<uint32_t>(port)};
+    } catch (const std::exception&) {
+    }
+    throw CLI::ValidationError("DEV[/PORT]", "'" + arg + "': expected DEVICE or DEVICE/PORT");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    CLI::App app{"nicctl: RoCE QoS and RDMA NIC health, as nicd sees it"};
+    app.require_subcommand(1);
+    std::string bus = "system";
+    bool json = false;
+    app.add_option("--bus", bus, "the bus nicd serves on: system, session or an address")
+        ->capture_default_str();
+    app.add_flag("--json", json, "print JSON");
+
+    auto* status = app.add_subcommand("status", "devices and ports: link, QoS, health and why");
+    auto* events = app.add_subcommand("events", "health events, oldest first");
+    uint64_t since = 0;
+    bool follow = false;
+    events->add_option("--since", since, "only events with a greater sequence number");
+    events->add_flag("-f,--follow", follow, "keep printing events as they happen");
+    auto* verify = app.add_subcommand("verify", "read QoS back and compare with the configuration");
+    auto* apply = app.add_subcommand("apply", "provision QoS now (root)");
+    bool dry_run = false;
+    apply->add_flag("--dry-run", dry_run, "say what would change, change nothing");
+    auto* counters = app.add_subcommand("counters", "the counters of a device or port");
+    std::string target;
+    counters->add_option("DEV[/PORT]", target, "e.g. mlx5_0 or mlx5_0/1")->required();
+    auto* clear =
+        app.add_subcommand("clear", "clear a condition that has no natural recovery (root)");
+    std::string device, code;
+    clear->add_option("DEV", device, "the device, e.g. mlx5_0")->required();
+    clear->add_option("CODE", code, "the condition code, e.g. kernel.mlx5.cmd_timeout")->required();
+
+    CLI11_PARSE(app, argc, argv);
+
+    try {
+        nicctl::NicdClient client(bus);
+        if (*status) {
+            auto node = client.status();
+            if (json)
+                printJson(nicctl::statusJson(node));
+            else
+                print(nicctl::renderStatus(node, useColor()));
+            return nicctl::healthExitCode(node.health);
+        }
+        if (*events) {
+            auto rows = client.events(since);
+            uint64_t last = since;
+            auto show = [json](const nicctl::EventRow& e) {
+                print(json ? nicctl::eventJson(e).dump() + "\n" : nicctl::formatEvent(e) + "\n");
+            };
+            if (json && !follow) {
+                nlohmann::json all = nlohmann::json::array();
+                for (const auto& e : rows)
+                    all.push_back(nicctl::eventJson(e));
+                printJson(all);
+                return 0;
+            }
+            for (const auto& e : rows) {
+                show(e);
+                last = e.seq;
+            }
+            if (follow)
+                client.follow(last, show);
+            return 0;
+        }
+        if (*verify || *apply) {
+            auto rows = *apply ? client.apply(dry_run) : client.verify();
+            if (json)
+                printJson(nicctl::qosRowsJson(rows));
+            else
+                print(nicctl::renderQosRows(rows, *apply && dry_run));
+            return 0;
+        }
+        if (*counters) {
+            auto [dev, port] = deviceAndPort(target);
+            auto values = client.counters(dev, port);
+            if (json)
+                printJson(values);
+            else
+                print(nicctl::renderCounters(values));
+            return 0;
+        }
+        if (*clear) {
+            auto n = client.clearCondition(device, code);
+            if (json)
+                printJson({{"cleared", n}});
+            else
+                print("cleared " + std::to_string(n) + " condition(s) " + code + " on " + device +
+                      "\n");
+            return 0;
+        }
+    } catch (const CLI::Error& e) {
+        return app.exit(e);
+    } catch (const sdbus::Error& e) {
+        std::cerr << "nicctl: " << e.getMessage() << " (" << e.getName() << ")\n";
+        if (e.getName() == "org.freedesktop.DBus.Error.ServiceUnknown" ||
+            e.getName() == "org.freedesktop.DBus.Error.NameHasNoOwner")
+            std::cerr << "nicctl: is nicd running? (systemctl status nicd)\n";
+        return kCannotAsk;
+    } catch (const std::exception& e) {
+        std::cerr << "nicctl: " << e.what() << "\n";
+        return kCannotAsk;
+    }
+    return kCannotAsk;
+}

@@ -1,0 +1,149 @@
+#include "nicd_client.hpp"
+
+#include "dbus/object_path.hpp"
+
+#include <io.nicd.Nicd1.Device.proxy.h>
+#include <io.nicd.Nicd1.Manager.proxy.h>
+#include <io.nicd.Nicd1.Port.proxy.h>
+#include <sdbus-c++/sdbus-c++.h>
+
+namespace nicctl {
+
+namespace {
+
+using nicd::dbus::kBusName;
+using nicd::dbus::kRootPath;
+
+std::unique_ptr<sdbus::IConnection> openBus(const std::string& bus)
+{
+    if (bus == "system")
+        return sdbus::createSystemBusConnection();
+    if (bus == "session")
+        return sdbus::createSessionBusConnection();
+    return sdbus::createSessionBusConnectionWithAddress(bus);
+}
+
+class ManagerProxy final
+    : public sdbus::ProxyInterfaces<io::nicd::Nicd1::Manager_proxy, sdbus::ObjectManager_proxy> {
+public:
+    using EventHandler = std::function<void(const EventRow&)>;
+    ManagerProxy(sdbus::IConnection& c, EventHandler on_event = {})
+        : ProxyInterfaces(c, kBusName, kRootPath), on_event_(std::move(on_event))
+    {
+        registerProxy();
+    }
+    ~ManagerProxy() { unregisterProxy(); }
+
+private:
+    void onEvent(const uint64_t& seq, const uint64_t& time_usec, const std::string& kind,
+                 const std::string& severity, const std::string& device, const uint32_t& port,
+                 const std::string& code, const std::string& message) override
+    {
+        if (on_event_)
+            on_event_({seq, time_usec, kind, severity, device, port, code, message});
+    }
+    void
+    onInterfacesAdded(const sdbus::ObjectPath&,
+                      const std::map<std::string, std::map<std::string, sdbus::Variant>>&) override
+    {
+    }
+    void onInterfacesRemoved(const sdbus::ObjectPath&, const std::vector<std::string>&) override {}
+
+    EventHandler on_event_;
+};
+
+template <typename Interface> class PlainProxy final : public sdbus::ProxyInterfaces<Interface> {
+public:
+    PlainProxy(sdbus::IConnection& c, std::string path)
+        : sdbus::ProxyInterfaces<Interface>(c, kBusName, std::move(path))
+    {
+        this->registerProxy();
+    }
+    ~PlainProxy() { this->unregisterProxy(); }
+};
+
+template <typename Wire> std::vector<QosRow> qosRowsOf(const Wire& wire)
+{
+    std::vector<QosRow> rows;
+    for (const auto& r : wire)
+        rows.push_back({std::get<0>(r), std::get<1>(r), std::get<2>(r), std::get<3>(r),
+                        std::get<4>(r), std::get<5>(r), std::get<6>(r), std::get<7>(r)});
+    return rows;
+}
+
+} // namespace
+
+NicdClient::NicdClient(const std::string& bus) : connection_(openBus(bus)) {}
+
+NicdClient::~NicdClient() = default;
+
+NodeView NicdClient::status()
+{
+    ManagerProxy manager(*connection_);
+    // GetManagedObjects lists the objects below the manager, not the manager itself.
+    auto node = nodeViewOf(manager.GetManagedObjects());
+    node.version = manager.Version();
+    node.health = manager.Health();
+    node.provision_mode = manager.ProvisionMode();
+    node.last_cycle_usec = manager.LastCycleTimestamp();
+    return node;
+}
+
+std::vector<EventRow> NicdClient::events(uint64_t since_seq)
+{
+    ManagerProxy manager(*connection_);
+    std::vector<EventRow> out;
+    for (const auto& e : manager.GetEvents(since_seq))
+        out.push_back({std::get<0>(e), std::get<1>(e), std::get<2>(e), std::get<3>(e),
+                       std::get<4>(e), std::get<5>(e), std::get<6>(e), std::get<7>(e)});
+    return out;
+}
+
+std::vector<QosRow> NicdClient::verify()
+{
+    ManagerProxy manager(*connection_);
+    return qosRowsOf(manager.Verify());
+}
+
+std::vector<QosRow> NicdClient::apply(bool dry_run)
+{
+    ManagerProxy manager(*connection_);
+    return qosRowsOf(manager.Apply(dry_run));
+}
+
+uint32_t NicdClient::clearCondition(const std::string& device, const std::string& code)
+{
+    ManagerProxy manager(*connection_);
+    return manager.ClearCondition(device, code);
+}
+
+std::map<std::string, uint64_t> NicdClient::counters(const std::string& device, uint32_t port)
+{
+    if (port == 0) {
+        PlainProxy<io::nicd::Nicd1::Device_proxy> d(*connection_, nicd::dbus::devicePath(device));
+        return d.Counters();
+    }
+    PlainProxy<io::nicd::Nicd1::Port_proxy> p(*connection_, nicd::dbus::portPath(device, port));
+    return p.Counters();
+}
+
+void NicdClient::follow(uint64_t after_seq, const std::function<void(const EventRow&)>& on_event)
+{
+    uint64_t last = after_seq;
+    ManagerProxy manager(*connection_, [&](const EventRow& e) {
+        if (e.seq <= last)
+            return;
+        last = e.seq;
+        on_event(e);
+    });
+    // Events raised between the caller's GetEvents and this subscription.
+    for (const auto& e : events(last))
+        if (e.seq > last) {
+            last = e.seq;
+            on_event(e);
+        }
+    connection_->enterEventLoop();
+    throw sdbus::Error("org.freedesktop.DBus.Error.Disconnected", "the bus connection ended");
+}
+
+} // namespace nicctl

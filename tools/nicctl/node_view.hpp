@@ -1,0 +1,78 @@
+// What nicctl knows of the node: the objects of one GetManagedObjects call as plain data. Pure:
+// a property that is missing or of another type reads as empty, never as an error (a newer or
+// older nicd may differ).
+#pragma once
+
+#include <sdbus-c++/Types.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace nicctl {
+
+using ManagedObjects =
+    std::map<sdbus::ObjectPath, std::map<std::string, std::map<std::string, sdbus::Variant>>>;
+
+struct ConditionView {
+    std::string code;
+    std::string severity; // info, degraded, fatal
+    uint32_t port = 0;    // 0 = the device itself
+    std::string source;
+    std::string message;
+    std::string action;
+    uint64_t since_usec = 0;
+};
+
+struct PortView {
+    uint32_t number = 0;
+    std::string state;
+    std::string phys_state;
+    std::string link_layer;
+    std::string rate;
+    std::string netdev;
+    std::string operstate;
+    std::string health;
+    std::vector<ConditionView> conditions;
+    std::string qos_status;
+    std::map<std::string, std::string> qos_desired;
+    std::map<std::string, std::string> qos_observed;
+    std::map<std::string, bool> qos_compliant;
+};
+
+struct DeviceView {
+    std::string name;
+    std::string pci_address;
+    std::string driver;
+    std::string plugin;
+    std::string firmware;
+    std::string role;
+    std::vector<std::string> netdevs;
+    std::string health;
+    std::vector<ConditionView> conditions; // the device's and its ports'
+    std::vector<PortView> ports;           // by number
+};
+
+struct PluginView {
+    std::string name;
+    std::string version;
+    std::string state;
+    std::string last_error;
+};
+
+struct NodeView {
+    std::string version;
+    std::string health; // healthy, degraded, fatal, unknown
+    std::string provision_mode;
+    uint64_t last_cycle_usec = 0;
+    std::vector<DeviceView> devices; // by name
+    std::vector<PluginView> plugins; // by name
+};
+
+NodeView nodeViewOf(const ManagedObjects& objects);
+
+// 0 healthy, 1 degraded, 2 fatal; "unknown" counts as degraded (nothing judged yet).
+int healthExitCode(const std::string& health);
+
+} // namespace nicctl

@@ -1,0 +1,102 @@
+#include "replies.hpp"
+
+#include <fmt/format.h>
+
+#include <ctime>
+
+namespace nicctl {
+
+namespace {
+
+std::string isoTime(uint64_t usec)
+{
+    if (usec == 0)
+        return "-";
+    time_t t = static_cast<time_t>(usec / 1'000'000);
+    tm utc{};
+    gmtime_r(&t, &utc);
+    char buf[32];
+    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return buf;
+}
+
+std::string where(const std::string& device, uint32_t port)
+{
+    if (device.empty())
+        return "node";
+    return port == 0 ? device : fmt::format("{}/{}", device, port);
+}
+
+} // namespace
+
+std::string formatEvent(const EventRow& e)
+{
+    return fmt::format("{} #{} {} {} {} {}: {}", isoTime(e.time_usec), e.seq, e.severity, e.kind,
+                       where(e.device, e.port), e.code, e.message);
+}
+
+nlohmann::json eventJson(const EventRow& e)
+{
+    return {{"seq", e.seq},           {"time_usec", e.time_usec}, {"kind", e.kind},
+            {"severity", e.severity}, {"device", e.device},       {"port", e.port},
+            {"code", e.code},         {"message", e.message}};
+}
+
+std::string renderQosRows(const std::vector<QosRow>& rows, bool dry_run)
+{
+    std::string out;
+    size_t w_where = 4, w_setting = 7, w_desired = 7, w_observed = 8;
+    for (const auto& r : rows) {
+        w_where = std::max(w_where, where(r.device, r.port).size());
+        w_setting = std::max(w_setting, r.setting.size());
+        w_desired = std::max(w_desired, r.desired.size());
+        w_observed = std::max(w_observed, r.observed.size());
+    }
+    out += fmt::format("{:<{}} {:<{}} {:<{}} {:<{}} {}\n", "PORT", w_where, "SETTING", w_setting,
+                       "DESIRED", w_desired, "OBSERVED", w_observed, "RESULT");
+    size_t compliant = 0, changed = 0, failed = 0;
+    for (const auto& r : rows) {
+        std::string result = r.compliant ? "compliant" : "noncompliant";
+        if (r.changed)
+            result += dry_run ? ", would change" : ", changed";
+        if (!r.error.empty())
+            result += ", error: " + r.error;
+        compliant += r.compliant;
+        changed += r.changed;
+        failed += !r.error.empty();
+        out += fmt::format("{:<{}} {:<{}} {:<{}} {:<{}} {}\n", where(r.device, r.port), w_where,
+                           r.setting, w_setting, r.desired, w_desired,
+                           r.observed.empty() ? "-" : r.observed, w_observed, result);
+    }
+    out += fmt::format("\n{} settings: {} compliant, {} {}, {} with errors.\n", rows.size(),
+                       compliant, changed, dry_run ? "would change" : "changed", failed);
+    return out;
+}
+
+nlohmann::json qosRowsJson(const std::vector<QosRow>& rows)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& r : rows)
+        out.push_back({{"device", r.device},
+                       {"port", r.port},
+                       {"setting", r.setting},
+                       {"desired", r.desired},
+                       {"observed", r.observed},
+                       {"compliant", r.compliant},
+                       {"changed", r.changed},
+                       {"error", r.error}});
+    return out;
+}
+
+std::string renderCounters(const std::map<std::string, uint64_t>& counters)
+{
+    size_t w = 0;
+    for (const auto& [name, _] : counters)
+        w = std::max(w, name.size());
+    std::string out;
+    for (const auto& [name, value] : counters)
+        out += fmt::format("{:<{}} {}\n", name, w, value);
+    return out;
+}
+
+} // namespace nicctl

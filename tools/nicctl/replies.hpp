@@ -1,0 +1,47 @@
+// The rows nicd's methods answer with (events; QoS results of Apply and Verify), and how nicctl
+// prints them as text and as JSON. Pure.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace nicctl {
+
+struct EventRow {
+    uint64_t seq = 0;
+    uint64_t time_usec = 0;
+    std::string kind;     // raised, recovered, cleared, baseline
+    std::string severity; // info, degraded, fatal
+    std::string device;
+    uint32_t port = 0;
+    std::string code;
+    std::string message;
+};
+
+struct QosRow {
+    std::string device;
+    uint32_t port = 0;
+    std::string setting;
+    std::string desired;
+    std::string observed;
+    bool compliant = false;
+    bool changed = false;
+    std::string error;
+};
+
+// "2026-11-23T10:01:02Z #42 fatal raised mlx5_1/1 port_down: ..." (UTC, ISO 8601).
+std::string formatEvent(const EventRow& e);
+nlohmann::json eventJson(const EventRow& e);
+
+// A table of the rows, and a last line saying how many settings are compliant/changed/failed.
+std::string renderQosRows(const std::vector<QosRow>& rows, bool dry_run);
+nlohmann::json qosRowsJson(const std::vector<QosRow>& rows);
+
+// A counters map as "name value" lines, sorted by name.
+std::string renderCounters(const std::map<std::string, uint64_t>& counters);
+
+} // namespace nicctl

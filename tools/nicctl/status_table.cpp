@@ -1,0 +1,216 @@
+#include "status_table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace nicctl {
+
+namespace {
+
+int rank(const std::string& severity)
+{
+    if (severity == "fatal")
+        return 2;
+    if (severity == "degraded")
+        return 1;
+    return 0;
+}
+
+const char* colorOf(const std::string& word)
+{
+    if (word == "healthy" || word == "compliant")
+        return "\033[32m";
+    if (word == "degraded" || word == "noncompliant" || word == "unknown")
+        return "\033[33m";
+    if (word == "fatal")
+        return "\033[31m";
+    return "";
+}
+
+// Pads to `width` visible columns, colouring the word when asked.
+std::string cell(const std::string& text, size_t width, bool color)
+{
+    std::string padded = fmt::format("{:<{}}", text, width);
+    const char* c = color ? colorOf(text) : "";
+    if (*c == '\0')
+        return padded;
+    return c + text + "\033[0m" + padded.substr(text.size());
+}
+
+std::string orDash(const std::string& s)
+{
+    return s.empty() ? "-" : s;
+}
+
+std::string linkOf(const PortView& p)
+{
+    if (!p.operstate.empty() && p.operstate != "up" && p.state == "ACTIVE")
+        return p.state + "/" + p.operstate;
+    return orDash(p.state);
+}
+
+nlohmann::json conditionJson(const ConditionView& c)
+{
+    return {{"code", c.code},
+            {"severity", c.severity},
+            {"port", c.port},
+            {"source", c.source},
+            {"message", c.message},
+            {"action", c.action},
+            {"since_usec", c.since_usec}};
+}
+
+// Among conditions of one severity, the one nearest the cause: a dead link explains its
+// counters, not the other way round.
+int sourceRank(const std::string& source)
+{
+    for (int i = 0; const char* s : {"counter", "kernel", "driver", "device", "link"}) {
+        if (source == s)
+            return i;
+        ++i;
+    }
+    return -1;
+}
+
+bool moreImportant(const ConditionView& a, const ConditionView& b)
+{
+    if (rank(a.severity) != rank(b.severity))
+        return rank(a.severity) > rank(b.severity);
+    return sourceRank(a.source) > sourceRank(b.source);
+}
+
+} // namespace
+
+std::string reasonOf(const DeviceView& device, const PortView& port)
+{
+    const ConditionView* worst = nullptr;
+    auto consider = [&worst](const ConditionView& c) {
+        if (!worst || moreImportant(c, *worst))
+            worst = &c;
+    };
+    for (const auto& c : device.conditions)
+        if (c.port == 0 || c.port == port.number)
+            consider(c);
+    for (const auto& c : port.conditions)
+        consider(c);
+    return worst ? worst->code + ": " + worst->message : "";
+}
+
+std::string renderStatus(const NodeView& node, bool color)
+{
+    const std::vector<std::string> head{"DEVICE", "PORT", "NETDEV", "LINK",  "RATE",
+                                        "LAYER",  "QOS",  "HEALTH", "REASON"};
+    std::vector<std::vector<std::string>> rows;
+    size_t ports = 0;
+    std::map<std::string, size_t> by_health;
+    for (const auto& d : node.devices) {
+        if (d.ports.empty()) {
+            rows.push_back({d.name, "-", "-", "-", "-", "-", "-", d.health,
+                            d.conditions.empty() ? "" : reasonOf(d, PortView{})});
+            continue;
+        }
+        for (const auto& p : d.ports) {
+            ++ports;
+            // A port is as healthy as the worse of itself and its device.
+            std::string health = rank(d.health) > rank(p.health) ? d.health : p.health;
+            ++by_health[health];
+            rows.push_back({d.name, std::to_string(p.number), orDash(p.netdev), linkOf(p),
+                            orDash(p.rate), orDash(p.link_layer), p.qos_status, health,
+                            reasonOf(d, p)});
+        }
+    }
+    std::vector<size_t> width(head.size());
+    for (size_t i = 0; i < head.size(); ++i)
+        width[i] = head[i].size();
+    for (const auto& r : rows)
+        for (size_t i = 0; i < r.size(); ++i)
+            width[i] = std::max(width[i], r[i].size());
+
+    std::string out;
+    for (size_t i = 0; i < head.size(); ++i)
+        out += i + 1 == head.size() ? head[i] : fmt::format("{:<{}} ", head[i], width[i]);
+    out += '\n';
+    for (const auto& r : rows) {
+        for (size_t i = 0; i < r.size(); ++i) {
+            bool colored = i == 6 || i == 7;
+            if (i + 1 == r.size())
+                out += r[i];
+            else
+                out += (colored ? cell(r[i], width[i], color)
+                                : fmt::format("{:<{}}", r[i], width[i])) +
+                       " ";
+        }
+        // No trailing blanks when the reason is empty.
+        while (!out.empty() && out.back() == ' ')
+            out.pop_back();
+        out += '\n';
+    }
+    out += fmt::format(
+        "\n{} devices, {} ports: {} healthy, {} degraded, {} fatal. Node: ", node.devices.size(),
+        ports, by_health["healthy"], by_health["degraded"], by_health["fatal"]);
+    out += color ? cell(node.health, 0, true) : node.health;
+    if (!node.provision_mode.empty())
+        out += ". Provisioning: " + node.provision_mode;
+    out += ".\n";
+    for (const auto& p : node.plugins)
+        if (p.state != "running")
+            out += fmt::format("plugin {}: {}{}\n", p.name, p.state,
+                               p.last_error.empty() ? "" : " (" + p.last_error + ")");
+    return out;
+}
+
+nlohmann::json statusJson(const NodeView& node)
+{
+    nlohmann::json devices = nlohmann::json::array();
+    for (const auto& d : node.devices) {
+        nlohmann::json ports = nlohmann::json::array();
+        for (const auto& p : d.ports) {
+            nlohmann::json conditions = nlohmann::json::array();
+            for (const auto& c : p.conditions)
+                conditions.push_back(conditionJson(c));
+            ports.push_back({{"port", p.number},
+                             {"state", p.state},
+                             {"phys_state", p.phys_state},
+                             {"link_layer", p.link_layer},
+                             {"rate", p.rate},
+                             {"netdev", p.netdev},
+                             {"operstate", p.operstate},
+                             {"health", p.health},
+                             {"reason", reasonOf(d, p)},
+                             {"conditions", conditions},
+                             {"qos",
+                              {{"status", p.qos_status},
+                               {"desired", p.qos_desired},
+                               {"observed", p.qos_observed},
+                               {"compliant", p.qos_compliant}}}});
+        }
+        nlohmann::json conditions = nlohmann::json::array();
+        for (const auto& c : d.conditions)
+            conditions.push_back(conditionJson(c));
+        devices.push_back({{"device", d.name},
+                           {"pci_address", d.pci_address},
+                           {"driver", d.driver},
+                           {"plugin", d.plugin},
+                           {"firmware", d.firmware},
+                           {"role", d.role},
+                           {"netdevs", d.netdevs},
+                           {"health", d.health},
+                           {"conditions", conditions},
+                           {"ports", ports}});
+    }
+    nlohmann::json plugins = nlohmann::json::array();
+    for (const auto& p : node.plugins)
+        plugins.push_back({{"name", p.name},
+                           {"version", p.version},
+                           {"state", p.state},
+                           {"last_error", p.last_error}});
+    return {{"version", node.version},
+            {"health", node.health},
+            {"provision_mode", node.provision_mode},
+            {"last_cycle_usec", node.last_cycle_usec},
+            {"devices", devices},
+            {"plugins", plugins}};
+}
+
+} // namespace nicctl
