@@ -53,6 +53,8 @@ int main(int argc, char** argv)
     cli.add_flag("--check-config", options.check_config, "validate the configuration and exit");
     cli.add_option("--bus", options.bus, "D-Bus to use: system, session or an address");
     cli.add_flag("--no-dbus", options.no_dbus, "run without D-Bus");
+    cli.add_flag("--dry-run", options.dry_run,
+                 "QoS provisioning says what it would change and changes nothing (DryRun=yes)");
     cli.add_option("--log-level", log_level, "trace, debug, info, warn or error")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
     cli.add_flag("--version", version, "print the version and exit");
@@ -79,6 +81,7 @@ int main(int argc, char** argv)
                 {}, "not starting: fix the configuration (nicd --check-config shows every error)");
             return 1;
         }
+        config->provision.dry_run = config->provision.dry_run || options.dry_run;
         DaemonApp app(options, files, std::move(*config));
         return options.once ? app.runOnce() : app.runDaemon();
     } catch (const std::exception& e) {

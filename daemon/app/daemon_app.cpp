@@ -13,6 +13,8 @@
 #include "loop/worker.hpp"
 #include "netlink/link_monitor.hpp"
 #include "plugins/plugin_manager.hpp"
+#include "provision/driver_ready.hpp"
+#include "provision/host_network.hpp"
 #include "state/state_store.hpp"
 #include "textfile/atomic_file.hpp"
 #include "textfile/render.hpp"
@@ -36,6 +38,7 @@ DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config)
     collector_ = std::make_unique<Collector>(paths_, *plugins_);
     collector_->setDriverTimeout(std::chrono::milliseconds(config_.health.driver_timeout_ms));
     health_ = std::make_unique<health::HealthEngine>(config_);
+    qos_.setConfig(config_);
     restoreState();
 }
 
@@ -200,7 +203,7 @@ void DaemonApp::publish(const Snapshot& snap)
 {
     writeTextfile(snap);
     if (bus_)
-        bus_->publish(snap, bus_views_);
+        bus_->publish(snap, dbus::busViewsOf(snap.qos));
 }
 
 // An operator's clear of a condition that has no natural recovery (kernel lines): the health,
@@ -226,6 +229,13 @@ dbus::BusHandlers DaemonApp::busHandlers()
 {
     dbus::BusHandlers h;
     h.reload = [this] { reload(); };
+    h.apply = [this](bool dry_run, dbus::QosReply&& reply) {
+        requestProvision(dry_run ? provision::RoundKind::DryRun : provision::RoundKind::Apply,
+                         std::move(reply));
+    };
+    h.verify = [this](dbus::QosReply&& reply) {
+        requestProvision(provision::RoundKind::Verify, std::move(reply));
+    };
     h.events = [this](uint64_t since) { return health_->eventsSince(since); };
     h.clear_condition = [this](const std::string& device, const std::string& code) {
         return clearCondition(device, code);
@@ -256,6 +266,13 @@ int DaemonApp::runOnce()
             findings.lockups.push_back(*hit);
     applyKernelFindings(findings, snap.inventory);
     judge(snap);
+    if (config_.provision.settings.mode != ProvisionMode::Off || !config_.devices.empty()) {
+        if (driverReady())
+            qos_.record(
+                provision::runRound(*plugins_, snap.inventory, planPorts(snap), periodicRound()),
+                realtimeNow());
+        snap.qos = qos_.summary();
+    }
     saveState(true);
     bool written = writeTextfile(snap);
     std::fputs(onceReport(snap).c_str(), stdout);
@@ -393,10 +410,13 @@ void DaemonApp::finishCycle(Snapshot snap)
         applyKernelFindings(f, snap.inventory);
     pending_kernel_.clear();
     judge(snap);
+    snap.qos = qos_.summary();
     publish(snap);
     saveState();
     auto line = statusLine(snap);
+    scheduleProvisionAfterCycle(snap);
     last_ = std::move(snap);
+    maybeStartProvision();
     // The previous cycle's samples and text were freed on this thread but allocated on the
     // worker's: hand the pages back so the resident size stays that of one snapshot.
     malloc_trim(0);
@@ -422,7 +442,10 @@ void DaemonApp::reload()
     if (fresh->daemon.plugin_directory != config_.daemon.plugin_directory)
         log::warn({}, "PluginDirectory changed: takes effect after a restart");
     config_ = std::move(*fresh);
+    config_.provision.dry_run = config_.provision.dry_run || options_.dry_run;
     health_->setConfig(config_);
+    qos_.setConfig(config_);
+    requestProvision(periodicRound()); // the new settings, now
     worker_->submit([this, t = std::chrono::milliseconds(config_.health.driver_timeout_ms)] {
         collector_->setDriverTimeout(t);
     });
@@ -430,6 +453,143 @@ void DaemonApp::reload()
         cycle_timer_->setInterval(uint64_t{config_.daemon.poll_interval_ms} * 1000);
     log::info({}, "configuration reloaded");
     notify::ready("configuration reloaded");
+}
+
+} // namespace nicd
+
+namespace nicd {
+
+std::vector<provision::PortPlan> DaemonApp::planPorts(const Snapshot& snap) const
+{
+    provision::SelectionInput in{snap.inventory, snap.netdevs, config_,
+                                 provision::readDefaultRouteNetdevs(paths_),
+                                 provision::readBondSlaves(paths_, snap.inventory)};
+    return provision::planPorts(in);
+}
+
+// Enforce applies (writing only what differs); a dry run says what it would write. Ports in
+// Mode=verify are only read whatever the round.
+provision::RoundKind DaemonApp::periodicRound() const
+{
+    return config_.provision.dry_run ? provision::RoundKind::DryRun : provision::RoundKind::Apply;
+}
+
+bool DaemonApp::driverReady()
+{
+    auto file = provision::driverReadyFile(config_.provision, paths_);
+    std::error_code ec;
+    if (!file || std::filesystem::exists(*file, ec)) {
+        if (!qos_.summary().waiting.empty())
+            log::info({}, "driver ready ({}): provisioning QoS", file ? file->string() : "no wait");
+        qos_.setWaiting({});
+        ready_wait_since_usec_ = 0;
+        return true;
+    }
+    uint64_t now = EventLoop::nowMonotonicUsec();
+    if (ready_wait_since_usec_ == 0) {
+        ready_wait_since_usec_ = now;
+        log::info({}, "waiting for the driver: {} does not exist yet", file->string());
+    }
+    uint64_t waited_ms = (now - ready_wait_since_usec_) / 1000;
+    std::string why = "waiting for " + file->string();
+    if (waited_ms >= config_.provision.ready_timeout_ms) {
+        why += " (not there after " + std::to_string(config_.provision.ready_timeout_ms / 1000) +
+               " s)";
+        if (!ready_timeout_logged_)
+            log::error({},
+                       "driver not ready: {} still missing after {} s (ReadyTimeoutSec=); QoS is "
+                       "not provisioned until it appears; monitoring goes on",
+                       file->string(), config_.provision.ready_timeout_ms / 1000);
+        ready_timeout_logged_ = true;
+    }
+    qos_.setWaiting(why);
+    return false;
+}
+
+// A round is due when the verify interval has passed, or when a port became provisionable
+// (a link came up, a device (re)appeared, the configuration changed).
+void DaemonApp::scheduleProvisionAfterCycle(const Snapshot& snap)
+{
+    bool any = config_.provision.settings.mode != ProvisionMode::Off || !config_.devices.empty();
+    if (!any)
+        return;
+    std::set<std::string> managed;
+    for (const auto& p : planPorts(snap))
+        if (p.managed)
+            managed.insert(p.device + "/" + std::to_string(p.port));
+    bool new_port = std::any_of(managed.begin(), managed.end(),
+                                [&](const auto& k) { return !managed_ports_.contains(k); });
+    managed_ports_ = std::move(managed);
+    uint64_t now = EventLoop::nowMonotonicUsec();
+    bool interval =
+        last_provision_usec_ == 0 ||
+        now - last_provision_usec_ >= uint64_t{config_.provision.verify_interval_ms} * 1000;
+    bool queued = std::any_of(provision_queue_.begin(), provision_queue_.end(),
+                              [](const auto& r) { return !r.reply; });
+    if ((new_port || interval) && !queued)
+        requestProvision(periodicRound());
+}
+
+void DaemonApp::requestProvision(provision::RoundKind kind, std::optional<dbus::QosReply> reply)
+{
+    provision_queue_.push_back({kind, std::move(reply)});
+    maybeStartProvision();
+}
+
+void DaemonApp::maybeStartProvision()
+{
+    if (provision_running_ || provision_queue_.empty() || !last_ || !worker_)
+        return;
+    if (!driverReady()) {
+        // Callers on the bus are told at once; the periodic round waits for the driver.
+        for (auto& r : provision_queue_)
+            if (r.reply)
+                r.reply->fail("Busy", "the driver is not ready: " + qos_.summary().waiting);
+        std::erase_if(provision_queue_, [](const auto& r) { return r.reply.has_value(); });
+        last_->qos = qos_.summary();
+        return;
+    }
+    auto request = std::move(provision_queue_.front());
+    provision_queue_.pop_front();
+    provision_running_ = true;
+    provision_reply_ = std::move(request.reply);
+    last_provision_usec_ = EventLoop::nowMonotonicUsec();
+    auto plans = planPorts(*last_);
+    worker_->submit([this, kind = request.kind, plans = std::move(plans),
+                     inventory = last_->inventory]() mutable {
+        auto round = std::make_shared<provision::Round>(
+            provision::runRound(*plugins_, inventory, std::move(plans), kind));
+        loop_->post([this, round] { finishProvision(*round); });
+    });
+}
+
+void DaemonApp::finishProvision(const provision::Round& round)
+{
+    provision_running_ = false;
+    bool drifted = qos_.record(round, realtimeNow());
+    if (provision_reply_) {
+        std::vector<dbus::QosResultRow> rows;
+        for (const auto& o : round.ports) {
+            if (!o.attempted)
+                continue;
+            for (const auto& r : o.report.settings)
+                rows.push_back({o.plan.device, o.plan.port, r.setting, r.desired, r.observed,
+                                r.compliant, r.changed, r.error});
+            if (o.report.settings.empty())
+                rows.push_back({o.plan.device, o.plan.port, "", "", "", false, false, o.error});
+        }
+        provision_reply_->succeed(rows);
+        provision_reply_.reset();
+    }
+    // Drift found by a read-only round is repaired at once where the configuration enforces.
+    if (drifted && round.kind == provision::RoundKind::Verify &&
+        periodicRound() == provision::RoundKind::Apply)
+        provision_queue_.push_back({provision::RoundKind::Apply, {}});
+    if (last_) {
+        last_->qos = qos_.summary();
+        publish(*last_);
+    }
+    maybeStartProvision();
 }
 
 } // namespace nicd

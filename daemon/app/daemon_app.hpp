@@ -7,17 +7,21 @@
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
 #include "dbus/bus_views.hpp"
+#include "dbus/qos_reply.hpp"
 #include "health/soft_lockup.hpp"
 #include "loop/event_loop.hpp"
 #include "model/snapshot.hpp"
 #include "netlink/link_message.hpp"
+#include "provision/qos_tracker.hpp"
 
 #include <nicd/plugin/plugin.h>
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 namespace nicd {
 
@@ -56,6 +60,14 @@ private:
     void startBus();
     dbus::BusHandlers busHandlers();
     uint32_t clearCondition(const std::string& device, const std::string& code);
+    // Provisioning: rounds queue up and run one at a time on the worker.
+    std::vector<provision::PortPlan> planPorts(const Snapshot& snap) const;
+    provision::RoundKind periodicRound() const;
+    void requestProvision(provision::RoundKind kind, std::optional<dbus::QosReply> reply = {});
+    void maybeStartProvision();
+    void finishProvision(const provision::Round& round);
+    bool driverReady();
+    void scheduleProvisionAfterCycle(const Snapshot& snap);
     void judge(Snapshot& snap);
     void reload();
     void onLinkEvent(const netlink::LinkEvent& ev);
@@ -82,7 +94,6 @@ private:
     std::unique_ptr<health::HealthEngine> health_; // loop thread
     std::unique_ptr<EventLoop> loop_;
     std::unique_ptr<dbus::BusService> bus_; // loop thread; destroyed before the loop
-    dbus::BusViews bus_views_;              // what the bus shows beyond the snapshot (QoS)
     std::unique_ptr<Worker> worker_;
     std::unique_ptr<netlink::LinkMonitor> links_;
     std::map<std::string, NetdevState> live_links_; // from rtnetlink; wins over sysfs
@@ -102,6 +113,19 @@ private:
     bool ready_sent_ = false;
     uint64_t last_pma_usec_ = 0;
     uint64_t skipped_cycles_ = 0;
+
+    struct ProvisionRequest {
+        provision::RoundKind kind;
+        std::optional<dbus::QosReply> reply; // a D-Bus Apply/Verify waiting for this round
+    };
+    provision::QosTracker qos_;                     // loop thread
+    std::deque<ProvisionRequest> provision_queue_;  // loop thread
+    std::optional<dbus::QosReply> provision_reply_; // of the round running now
+    bool provision_running_ = false;
+    uint64_t last_provision_usec_ = 0;
+    std::set<std::string> managed_ports_; // "<dev>/<port>" provisioned last time: a new one is due
+    uint64_t ready_wait_since_usec_ = 0;
+    bool ready_timeout_logged_ = false;
 };
 
 } // namespace nicd

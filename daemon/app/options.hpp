@@ -15,6 +15,7 @@ struct Options {
     bool once = false;
     bool check_config = false;
     bool no_dbus = false;
+    bool dry_run = false; // --dry-run: provisioning says what it would change, changes nothing
     std::string bus = "system"; // system | session | a D-Bus address
     spdlog::level::level_enum log_level = spdlog::level::info;
 };

@@ -60,6 +60,27 @@ std::string statusLine(const Snapshot& snap)
     return line;
 }
 
+std::string qosReport(const QosSummary& q)
+{
+    if (q.ports.empty() && q.waiting.empty())
+        return {};
+    std::string out = fmt::format("QoS (Mode={}{}):\n", q.mode, q.dry_run ? ", dry run" : "");
+    if (!q.waiting.empty())
+        out += "  not provisioned: " + q.waiting + "\n";
+    for (const auto& [key, port] : q.ports) {
+        out += fmt::format("  {} port {}: {}\n", key.first, key.second, port.status);
+        for (const auto& s : port.settings) {
+            out +=
+                fmt::format("    {:<13} want {:<10} have {:<10} {}", s.setting, s.desired,
+                            s.observed.empty() ? "?" : s.observed, s.compliant ? "ok" : "DIFFERS");
+            if (!s.error.empty())
+                out += " (" + s.error + ")";
+            out += "\n";
+        }
+    }
+    return out;
+}
+
 std::string onceReport(const Snapshot& snap)
 {
     std::string out =
@@ -90,6 +111,7 @@ std::string onceReport(const Snapshot& snap)
         out +=
             fmt::format("{} {}{}: {} [{}] -> {}\n", toString(c.severity), c.device,
                         c.port ? fmt::format(" port {}", c.port) : "", c.message, c.code, c.action);
+    out += qosReport(snap.qos);
     for (const auto& p : snap.plugins) {
         out += fmt::format("plugin {}: {}", p.name, toString(p.state));
         if (!p.version.empty())

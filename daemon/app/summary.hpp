@@ -10,6 +10,9 @@ namespace nicd {
 // "7 devices, 8 ports (1 down), 1 plugin running" — fits systemctl status.
 std::string statusLine(const Snapshot& snap);
 
+// Per port: provisioned or why not, and each setting wanted against what the NIC has.
+std::string qosReport(const QosSummary& qos);
+
 // A table of devices and ports, plugins and read errors, for `nicd --once`.
 std::string onceReport(const Snapshot& snap);
 

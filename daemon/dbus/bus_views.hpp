@@ -3,6 +3,8 @@
 // published as "unknown" / empty, never guessed.
 #pragma once
 
+#include "model/qos.hpp"
+
 #include <nicd/plugin/plugin.h>
 
 #include <cstdint>
@@ -31,6 +33,9 @@ struct BusViews {
     std::string last_apply_result; // "ok", "dry-run", "failed: <why>"; empty = never
     std::map<std::pair<std::string, uint32_t>, PortQosView> qos; // by (ibdev, port)
 };
+
+// The bus's view of the provisioning state.
+BusViews busViewsOf(const QosSummary& qos);
 
 // The view of one port's QoS from a plugin's report.
 PortQosView qosViewOf(const plugin::v1::QosReport& report, std::string status = {});

@@ -4,6 +4,7 @@
 #include "model/health.hpp"
 #include "model/inventory.hpp"
 #include "model/plugin_status.hpp"
+#include "model/qos.hpp"
 #include "model/samples.hpp"
 
 #include <cstdint>
@@ -19,6 +20,7 @@ struct Snapshot {
     std::vector<DeviceSamples> samples;         // one entry per device read this cycle
     std::vector<PluginStatus> plugins;
     HealthReport health;            // filled on the loop by the health engine
+    QosSummary qos;                 // filled on the loop from the last provisioning round
     uint64_t cycle = 0;             // 1 for the first cycle since start
     double timestamp_seconds = 0;   // CLOCK_REALTIME at the end of the cycle
     double duration_seconds = 0;    // wall time the cycle took

@@ -18,6 +18,7 @@ std::string renderTextfile(const Snapshot& snap)
     renderDaemonMetrics(snap, w);
     renderInventoryMetrics(snap, w);
     renderHealthMetrics(snap, w);
+    renderQosMetrics(snap, w);
     renderCounterMetrics(snap, w);
     renderPluginMetrics(snap, w);
     if (w.duplicatesDropped() > 0) {

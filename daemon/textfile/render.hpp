@@ -15,5 +15,6 @@ void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w);
 void renderCounterMetrics(const Snapshot& snap, MetricWriter& w);
 void renderPluginMetrics(const Snapshot& snap, MetricWriter& w);
 void renderHealthMetrics(const Snapshot& snap, MetricWriter& w);
+void renderQosMetrics(const Snapshot& snap, MetricWriter& w);
 
 } // namespace nicd

@@ -1,0 +1,41 @@
+// RoCE QoS as nicd last found it, per port: what provisioning wanted, what the NIC reported, and
+// why a port is not provisioned at all. Filled on the loop from the provisioner's rounds.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace nicd {
+
+struct QosSettingState {
+    std::string setting; // "trust", "pfc", "roce_tos", "traffic_class"
+    std::string desired;
+    std::string observed;
+    bool compliant = false;
+    std::string error; // the last error for this setting; empty when none
+};
+
+struct PortQosState {
+    bool managed = false; // false: skipped, `status` says why
+    std::string status;   // compliant | noncompliant | error: <why> | skipped: <why> | pending
+    std::vector<QosSettingState> settings;
+    double verified_seconds = 0; // CLOCK_REALTIME of the last read-back; 0 = never
+};
+
+struct QosSummary {
+    std::string mode;              // [provision] Mode=: enforce | verify | off
+    bool dry_run = false;          // [provision] DryRun=yes or --dry-run
+    std::string waiting;           // non-empty while provisioning waits (driver not ready)
+    double last_apply_seconds = 0; // CLOCK_REALTIME of the last round that wrote (or would)
+    std::string last_apply_result; // "ok", "dry-run", "failed: ..."; empty = never
+    std::map<std::pair<std::string, uint32_t>, PortQosState> ports; // by (ibdev, port)
+    // Since start, by (ibdev, port, setting): settings written, and errors met applying them.
+    std::map<std::tuple<std::string, uint32_t, std::string>, uint64_t> changes_total;
+    std::map<std::tuple<std::string, uint32_t, std::string>, uint64_t> errors_total;
+};
+
+} // namespace nicd

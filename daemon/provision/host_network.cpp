@@ -1,0 +1,46 @@
+#include "provision/host_network.hpp"
+
+#include "provision/default_route.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace nicd::provision {
+
+namespace {
+
+std::string slurp(const std::filesystem::path& p)
+{
+    std::ifstream in(p);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+} // namespace
+
+std::set<std::string> readDefaultRouteNetdevs(const HostPaths& paths)
+{
+    auto out = ipv4DefaultRouteNetdevs(slurp(paths.host("/proc/net/route")));
+    for (const auto& n : ipv6DefaultRouteNetdevs(slurp(paths.host("/proc/net/ipv6_route"))))
+        out.insert(n);
+    return out;
+}
+
+std::map<std::string, std::vector<std::string>> readBondSlaves(const HostPaths& paths,
+                                                               const Inventory& inventory)
+{
+    std::map<std::string, std::vector<std::string>> out;
+    for (const auto& d : inventory.devices) {
+        if (d.bond_master.empty() || out.contains(d.bond_master))
+            continue;
+        std::istringstream in(
+            slurp(paths.host("/sys/class/net") / d.bond_master / "bonding" / "slaves"));
+        auto& members = out[d.bond_master];
+        for (std::string n; in >> n;)
+            members.push_back(n);
+    }
+    return out;
+}
+
+} // namespace nicd::provision

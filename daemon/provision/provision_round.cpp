@@ -1,0 +1,49 @@
+#include "provision/provision_round.hpp"
+
+#include "plugins/plugin_manager.hpp"
+
+namespace nicd::provision {
+
+const char* toString(RoundKind kind)
+{
+    switch (kind) {
+    case RoundKind::Verify:
+        return "verify";
+    case RoundKind::Apply:
+        return "apply";
+    case RoundKind::DryRun:
+        return "dry-run";
+    }
+    return "unknown";
+}
+
+Round runRound(PluginManager& plugins, const Inventory& inventory, std::vector<PortPlan> plans,
+               RoundKind kind)
+{
+    Round round;
+    round.kind = kind;
+    for (auto& plan : plans) {
+        PortOutcome out;
+        out.plan = std::move(plan);
+        const Device* dev = out.plan.managed ? inventory.find(out.plan.device) : nullptr;
+        if (dev) {
+            out.attempted = true;
+            auto desired = out.plan.desired;
+            plugin::v1::Status st;
+            bool write = kind != RoundKind::Verify && out.plan.mode == ProvisionMode::Enforce;
+            if (write) {
+                desired.dry_run = desired.dry_run || kind == RoundKind::DryRun;
+                out.applied = true;
+                st = plugins.applyQos(*dev, out.plan.target, desired, out.report);
+            } else {
+                st = plugins.verifyQos(*dev, out.plan.target, desired, out.report);
+            }
+            if (!st)
+                out.error = st.message.empty() ? "failed" : st.message;
+        }
+        round.ports.push_back(std::move(out));
+    }
+    return round;
+}
+
+} // namespace nicd::provision

@@ -1,0 +1,38 @@
+// One provisioning round over the planned ports, through the plugins (worker thread): verify
+// only, apply (compare, write what differs, read back) or a dry run (say what would change).
+// Ports in Mode=verify are only verified, whatever the round.
+#pragma once
+
+#include "provision/port_selection.hpp"
+
+#include <nicd/plugin/plugin.h>
+
+#include <string>
+#include <vector>
+
+namespace nicd {
+class PluginManager;
+}
+
+namespace nicd::provision {
+
+enum class RoundKind : uint8_t { Verify, Apply, DryRun };
+const char* toString(RoundKind kind);
+
+struct PortOutcome {
+    PortPlan plan;
+    bool attempted = false;       // managed, and the plugin was asked
+    bool applied = false;         // applyQos was called (not only verifyQos)
+    plugin::v1::QosReport report; // per setting, as read back
+    std::string error;            // the plugin's status when it failed as a whole
+};
+
+struct Round {
+    RoundKind kind = RoundKind::Verify;
+    std::vector<PortOutcome> ports;
+};
+
+Round runRound(PluginManager& plugins, const Inventory& inventory, std::vector<PortPlan> plans,
+               RoundKind kind);
+
+} // namespace nicd::provision

@@ -1,0 +1,35 @@
+// What the loop keeps of provisioning between rounds: the last outcome per port, drift (a
+// setting that was compliant and no longer is), counts of changes and errors, and the last
+// apply. Logs what an operator needs: each drift, each failed port, each skipped port once.
+// Loop thread only; pure apart from logging.
+#pragma once
+
+#include "config/config.hpp"
+#include "model/qos.hpp"
+#include "provision/provision_round.hpp"
+
+#include <set>
+#include <string>
+
+namespace nicd::provision {
+
+class QosTracker {
+public:
+    void setConfig(const Config& config);
+    void setWaiting(std::string why) { summary_.waiting = std::move(why); }
+
+    // A finished round; `now_real` is CLOCK_REALTIME seconds. True when something drifted
+    // (a compliant setting is no longer): an enforcing caller re-applies.
+    bool record(const Round& round, double now_real);
+
+    const QosSummary& summary() const { return summary_; }
+
+private:
+    QosSummary summary_;
+    std::set<std::string> skip_logged_; // "<dev>/<port>: <reason>"
+};
+
+// "compliant", "noncompliant" or "error: <why>" for one port's outcome.
+std::string portStatus(const PortOutcome& o);
+
+} // namespace nicd::provision

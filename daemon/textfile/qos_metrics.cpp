@@ -1,0 +1,47 @@
+// RoCE QoS provisioning: compliance per port and setting, which ports nicd provisions, the last
+// apply, and the writes and errors so far.
+#include "textfile/render.hpp"
+
+#include <string>
+
+namespace nicd {
+
+void renderQosMetrics(const Snapshot& snap, MetricWriter& w)
+{
+    const auto& q = snap.qos;
+    w.family("nicd_qos_compliant", MetricType::Gauge,
+             "1 when the port's QoS setting (trust, pfc, roce_tos, traffic_class) reads back as "
+             "configured, else 0; only ports nicd provisions.");
+    for (const auto& [key, port] : q.ports) {
+        auto num = std::to_string(key.second);
+        for (const auto& s : port.settings)
+            w.sample({{"device", key.first}, {"port", num}, {"setting", s.setting}},
+                     s.compliant ? 1.0 : 0.0);
+    }
+    w.family("nicd_qos_managed", MetricType::Gauge,
+             "1 when nicd provisions the port's QoS, 0 when it skips it (VF, InfiniBand, LAG, "
+             "management NIC, link down, excluded); the D-Bus QosStatus says why.");
+    for (const auto& [key, port] : q.ports)
+        w.sample({{"device", key.first}, {"port", std::to_string(key.second)}},
+                 port.managed ? 1.0 : 0.0);
+    w.family("nicd_qos_last_apply_timestamp_seconds", MetricType::Gauge,
+             "Unix time of the last provisioning round that applied QoS (0: never).");
+    w.sample(q.last_apply_seconds);
+    w.family("nicd_qos_changes_total", MetricType::Counter,
+             "QoS settings nicd wrote because they differed, since it started.");
+    for (const auto& [key, n] : q.changes_total)
+        w.sample({{"device", std::get<0>(key)},
+                  {"port", std::to_string(std::get<1>(key))},
+                  {"setting", std::get<2>(key)}},
+                 n);
+    w.family("nicd_qos_errors_total", MetricType::Counter,
+             "Errors reading or applying QoS, by setting (\"port\": the port as a whole), since "
+             "nicd started.");
+    for (const auto& [key, n] : q.errors_total)
+        w.sample({{"device", std::get<0>(key)},
+                  {"port", std::to_string(std::get<1>(key))},
+                  {"setting", std::get<2>(key)}},
+                 n);
+}
+
+} // namespace nicd
