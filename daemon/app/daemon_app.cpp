@@ -11,6 +11,7 @@
 #include "loop/event_loop.hpp"
 #include "loop/notify.hpp"
 #include "loop/worker.hpp"
+#include "netlink/dcb_monitor.hpp"
 #include "netlink/link_monitor.hpp"
 #include "plugins/plugin_manager.hpp"
 #include "provision/driver_ready.hpp"
@@ -308,6 +309,15 @@ int DaemonApp::runDaemon()
         log::warn({}, "no rtnetlink link events ({}); netdev state is polled every cycle instead",
                   e.what());
     }
+    try {
+        dcb_events_ = std::make_unique<netlink::DcbMonitor>(
+            *loop_, [this](const std::string& netdev) { onDcbChange(netdev); });
+    } catch (const std::exception& e) {
+        log::warn({},
+                  "no rtnetlink DCB notifications ({}); QoS drift is found every "
+                  "VerifyIntervalSec instead",
+                  e.what());
+    }
     worker_->submit([this] { loadPlugins(); });
     openJournal();
     if (journal_) {
@@ -590,6 +600,31 @@ void DaemonApp::finishProvision(const provision::Round& round)
         publish(*last_);
     }
     maybeStartProvision();
+}
+
+} // namespace nicd
+
+namespace nicd {
+
+// Someone changed DCB on a netdev (nicd's own writes notify too): verify the ports that use it.
+// Bursts (64 APP entries, one message each) coalesce into one queued round.
+void DaemonApp::onDcbChange(const std::string& netdev)
+{
+    if (!last_)
+        return;
+    bool ours = netdev.empty();
+    for (const auto& d : last_->inventory.devices)
+        for (const auto& p : d.ports)
+            ours = ours || std::find(p.netdevs.begin(), p.netdevs.end(), netdev) != p.netdevs.end();
+    if (!ours && !last_->netdevs.contains(netdev))
+        return;
+    bool queued = std::any_of(provision_queue_.begin(), provision_queue_.end(),
+                              [](const auto& r) { return !r.reply; });
+    if (queued)
+        return;
+    log::debug({.netdev = netdev}, "DCB changed on {}: verifying QoS again",
+               netdev.empty() ? "some netdev" : netdev);
+    requestProvision(provision::RoundKind::Verify);
 }
 
 } // namespace nicd

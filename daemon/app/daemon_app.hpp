@@ -30,7 +30,8 @@ class KernelJournal;
 class StateStore;
 namespace netlink {
 class LinkMonitor;
-}
+class DcbMonitor;
+} // namespace netlink
 namespace health {
 class HealthEngine;
 }
@@ -68,6 +69,7 @@ private:
     void finishProvision(const provision::Round& round);
     bool driverReady();
     void scheduleProvisionAfterCycle(const Snapshot& snap);
+    void onDcbChange(const std::string& netdev);
     void judge(Snapshot& snap);
     void reload();
     void onLinkEvent(const netlink::LinkEvent& ev);
@@ -96,6 +98,7 @@ private:
     std::unique_ptr<dbus::BusService> bus_; // loop thread; destroyed before the loop
     std::unique_ptr<Worker> worker_;
     std::unique_ptr<netlink::LinkMonitor> links_;
+    std::unique_ptr<netlink::DcbMonitor> dcb_events_;
     std::map<std::string, NetdevState> live_links_; // from rtnetlink; wins over sysfs
     std::optional<Snapshot> last_;                  // the last published snapshot
     std::unique_ptr<StateStore> state_;

@@ -1,0 +1,21 @@
+// Pure decoding of rtnetlink DCB notifications (RTNLGRP_DCB): the kernel sends one after every
+// successful DCB change, by any tool (mlnx_qos, dcb, lldpad, nicd itself). Only the interface
+// name matters to nicd: that netdev's QoS is verified again.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace nicd::netlink {
+
+// The netdev named by one RTM_GETDCB/RTM_SETDCB message (header included); nullopt when it is
+// not one or is malformed.
+std::optional<std::string> parseDcbNotification(std::span<const uint8_t> message);
+
+// Every netdev named in a buffer received from the socket, in order (repeats kept).
+std::vector<std::string> parseDcbNotifications(std::span<const uint8_t> buffer);
+
+} // namespace nicd::netlink
