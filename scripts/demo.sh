@@ -40,21 +40,70 @@ cat >"$work/nicd.conf" <<CONF
 PluginDirectory=$build/plugins
 PollIntervalMs=1000
 PmaIntervalMs=2000
+[provision]
+VerifyIntervalSec=5
 CONF
 
-bold "2. nicd --once: one full cycle"
-"$nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --once
+# A private bus with the system bus's default policy and nicd's own policy file.
+bus_dir=$work/bus
+mkdir -p "$bus_dir"
+bus="unix:path=$bus_dir/socket"
+cat >"$bus_dir/bus.conf" <<BUS
+<busconfig>
+  <type>system</type>
+  <listen>$bus</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <deny own="*"/>
+    <deny send_type="method_call"/>
+    <allow send_type="signal"/>
+    <allow send_requested_reply="true" send_type="method_return"/>
+    <allow send_requested_reply="true" send_type="error"/>
+    <allow receive_type="method_call"/>
+    <allow receive_type="method_return"/>
+    <allow receive_type="error"/>
+    <allow receive_type="signal"/>
+    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
+    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
+  </policy>
+  <include>$here/dbus/io.nicd.Nicd1.conf</include>
+</busconfig>
+BUS
+nicctl() { "$build/tools/nicctl/nicctl" --bus "$bus" "$@"; }
 
-bold "3. nicd as a daemon, with the simulator advancing counters"
+bold "2. nicd --once --dry-run: what provisioning would change on this fresh node (nothing is written)"
+"$nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --once --dry-run --log-level warn |
+    sed -n '/^QoS/,/^plugin/p' | grep -v '^plugin'
+
+bold "3. nicd as a daemon on a private D-Bus: it provisions DSCP trust, PFC 3 and ToS 106"
+dbus-daemon --nofork --nopidfile --config-file="$bus_dir/bus.conf" &
+pids+=($!)
+for _ in $(seq 50); do [ -S "$bus_dir/socket" ] && break; sleep 0.1; done
 "$sim" run "$root" --interval-ms 500 &
 pids+=($!)
-"$nicd" --root "$root" --config "$work/nicd.conf" --no-dbus 2>"$work/nicd.log" &
-pids+=($!)
+"$nicd" --root "$root" --config "$work/nicd.conf" --bus "$bus" 2>"$work/nicd.log" &
+nicd_pid=$!
+pids+=($nicd_pid)
+wait_cycles 3
+echo "textfile: $textfile ($(grep -c '^nicd_' "$textfile") samples)"
+grep -E '^nicd_(up|qos_compliant)\b' "$textfile" | head -16
+echo
+echo "$ nicctl status"
+nicctl status || true
+
+bold "4. Drift: another tool moves PFC on mlx5_1 to priority 4 and drops DSCP trust"
+"$sim" inject "$root" qos-drift mlx5_1
+echo "$ nicctl verify   (anyone may verify)"
+nicctl verify | grep -E '^(PORT|mlx5_1/)' || true
 wait_cycles 2
+echo "nicd repaired it (Mode=enforce):"
+grep -E 'drift|changed netdev ens2f0np0' "$work/nicd.log" | tail -4 || true
+grep -E '^nicd_qos_compliant\{device="mlx5_1"' "$textfile" || true
 echo "textfile: $textfile ($(grep -c '^nicd_' "$textfile") samples)"
 grep -E '^nicd_(up|port_state|netdev_up|port_health)\b' "$textfile" | head -30
 
-bold "4. Fault: mlx5_2 loses its link, and mlx5_0 gets a burst of symbol errors"
+bold "5. Fault: mlx5_2 loses its link, and mlx5_0 gets a burst of symbol errors"
 "$sim" inject "$root" link-down mlx5_2
 "$sim" inject "$root" errors mlx5_0 symbol_error 500
 wait_cycles 2
@@ -65,7 +114,7 @@ grep -E '^nicd_port_health\{device="mlx5_0"' "$textfile" || true
 echo "active conditions:"
 grep -E '^nicd_condition_active' "$textfile" || true
 
-bold "5. Fault: mlx5_1's firmware stops answering (a command timeout in the kernel log)"
+bold "6. Fault: mlx5_1's firmware stops answering (a command timeout in the kernel log)"
 boot=$(tr -d '-' <"$root/proc/sys/kernel/random/boot_id")
 jdir=$root/var/log/journal/0123456789abcdef0123456789abcdef
 mkdir -p "$jdir"
@@ -75,14 +124,24 @@ printf '__REALTIME_TIMESTAMP=%s\n__MONOTONIC_TIMESTAMP=%s\n_BOOT_ID=%s\n_TRANSPO
 wait_cycles 2
 grep -E '^nicd_(kernel_errors_total|device_health)\{device="mlx5_1"' "$textfile" || true
 grep -E '^nicd_condition_active\{device="mlx5_1"' "$textfile" || true
+echo
+echo "$ nicctl status   (exit code 2: fatal)"
+nicctl status || true
+echo
+echo "$ nicctl events"
+nicctl events | tail -8
+echo
+echo "$ busctl tree io.nicd.Nicd1   (the first lines)"
+busctl --address="$bus" tree --list io.nicd.Nicd1 | head -8
 
-bold "6. One more cycle, as an operator would run it: nicd --once (state carries over)"
-kill "${pids[1]}" 2>/dev/null; wait "${pids[1]}" 2>/dev/null || true
+bold "7. One more cycle, as an operator would run it: nicd --once (state carries over)"
+kill "$nicd_pid" 2>/dev/null; wait "$nicd_pid" 2>/dev/null || true
 "$nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --once --log-level error
 
-bold "7. nicd's log"
+bold "8. nicd's log"
 cat "$work/nicd.log"
 echo
-echo "demo done: nicd saw mlx5_2 go down (fatal), mlx5_0's symbol errors climb past the IBTA BER"
+echo "demo done: nicd provisioned RoCE QoS and repaired drift on mlx5_1; it saw mlx5_2 go down"
+echo "(fatal), mlx5_0's symbol errors climb past the IBTA BER"
 echo "(degraded) and mlx5_1's firmware command timeout in the kernel log (fatal); the never-cabled"
 echo "mlx5_6 is reported, fatal only while all its peers are up."

@@ -21,7 +21,7 @@ const char* colorOf(const std::string& word)
 {
     if (word == "healthy" || word == "compliant")
         return "\033[32m";
-    if (word == "degraded" || word == "noncompliant" || word == "unknown")
+    if (word == "degraded" || word == "noncompliant" || word == "unknown" || word == "error")
         return "\033[33m";
     if (word == "fatal")
         return "\033[31m";
@@ -115,9 +115,11 @@ std::string renderStatus(const NodeView& node, bool color)
             // A port is as healthy as the worse of itself and its device.
             std::string health = rank(d.health) > rank(p.health) ? d.health : p.health;
             ++by_health[health];
+            // "skipped: virtual function ..." shows as "skipped": the reason is in --json and
+            // on the bus (QosStatus).
+            std::string qos = p.qos_status.substr(0, p.qos_status.find(':'));
             rows.push_back({d.name, std::to_string(p.number), orDash(p.netdev), linkOf(p),
-                            orDash(p.rate), orDash(p.link_layer), p.qos_status, health,
-                            reasonOf(d, p)});
+                            orDash(p.rate), orDash(p.link_layer), qos, health, reasonOf(d, p)});
         }
     }
     std::vector<size_t> width(head.size());

@@ -1,0 +1,119 @@
+// nicctl's view of the node from GetManagedObjects-shaped data, and `nicctl status` as printed.
+#include "node_view.hpp"
+#include "replies.hpp"
+#include "status_table.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace nicctl;
+
+namespace {
+
+using Props = std::map<std::string, sdbus::Variant>;
+using ConditionWire = sdbus::Struct<std::string, std::string, uint32_t, std::string, std::string,
+                                    std::string, uint64_t>;
+
+ManagedObjects node()
+{
+    ManagedObjects o;
+    auto device = [&](const std::string& name, const std::string& health,
+                      std::vector<ConditionWire> conditions) {
+        Props p{{"Name", sdbus::Variant(name)},
+                {"PciAddress", sdbus::Variant(std::string("0000:1a:00.0"))},
+                {"Health", sdbus::Variant(health)},
+                {"Conditions", sdbus::Variant(conditions)}};
+        o[sdbus::ObjectPath("/io/nicd/Nicd1/device/" + name)]["io.nicd.Nicd1.Device"] = p;
+    };
+    auto port = [&](const std::string& dev, const std::string& state, const std::string& health,
+                    const std::string& qos, std::vector<ConditionWire> conditions) {
+        Props p{{"Device", sdbus::Variant(dev)},
+                {"Number", sdbus::Variant(uint32_t{1})},
+                {"State", sdbus::Variant(state)},
+                {"Netdev", sdbus::Variant(std::string("eth_") + dev)},
+                {"OperState", sdbus::Variant(std::string(state == "ACTIVE" ? "up" : "down"))},
+                {"Rate", sdbus::Variant(std::string("400 Gb/sec (4X NDR)"))},
+                {"LinkLayer", sdbus::Variant(std::string("Ethernet"))},
+                {"Health", sdbus::Variant(health)},
+                {"QosStatus", sdbus::Variant(qos)},
+                {"Conditions", sdbus::Variant(conditions)}};
+        o[sdbus::ObjectPath("/io/nicd/Nicd1/device/" + dev + "/port/1")]["io.nicd.Nicd1.Port"] = p;
+    };
+    ConditionWire down{"port_down", "fatal", 1, "link", "port went down", "check the cable", 5};
+    ConditionWire counter{"counter.link_downed", "fatal", 1, "counter", "link_downed grew", "x", 5};
+    device("mlx5_10", "healthy", {});
+    port("mlx5_10", "ACTIVE", "healthy", "compliant", {});
+    device("mlx5_2", "fatal", {counter, down});
+    port("mlx5_2", "DOWN", "fatal", "waiting: link is DOWN; provisioned when it comes up",
+         {counter, down});
+    // A property of the wrong type reads as empty, not as an error.
+    o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_10")]["io.nicd.Nicd1.Device"]["Netdevs"] =
+        sdbus::Variant(uint32_t{7});
+    return o;
+}
+
+} // namespace
+
+TEST(NicctlStatus, DevicesInNaturalOrderWithTheirPorts)
+{
+    auto n = nodeViewOf(node());
+    ASSERT_EQ(n.devices.size(), 2U);
+    EXPECT_EQ(n.devices[0].name, "mlx5_2");
+    EXPECT_EQ(n.devices[1].name, "mlx5_10");
+    ASSERT_EQ(n.devices[0].ports.size(), 1U);
+    EXPECT_EQ(n.devices[0].ports[0].state, "DOWN");
+    EXPECT_TRUE(n.devices[1].netdevs.empty());
+}
+
+TEST(NicctlStatus, TheReasonIsTheCauseNotItsSymptoms)
+{
+    auto n = nodeViewOf(node());
+    EXPECT_EQ(reasonOf(n.devices[0], n.devices[0].ports[0]), "port_down: port went down");
+    EXPECT_EQ(reasonOf(n.devices[1], n.devices[1].ports[0]), "");
+}
+
+TEST(NicctlStatus, TheTableSaysWhatIsWrongAndTheSummaryCounts)
+{
+    auto n = nodeViewOf(node());
+    n.health = "fatal";
+    auto out = renderStatus(n, false);
+    EXPECT_NE(out.find("DEVICE  PORT NETDEV"), std::string::npos) << out;
+    EXPECT_NE(out.find("mlx5_2  1    eth_mlx5_2  DOWN"), std::string::npos) << out;
+    EXPECT_NE(out.find(" waiting   fatal   port_down: port went down\n"), std::string::npos) << out;
+    EXPECT_NE(out.find("2 devices, 2 ports: 1 healthy, 0 degraded, 1 fatal. Node: fatal."),
+              std::string::npos)
+        << out;
+    EXPECT_EQ(out.find("\033["), std::string::npos);
+    auto colored = renderStatus(n, true);
+    EXPECT_NE(colored.find("\033[31mfatal\033[0m"), std::string::npos);
+    EXPECT_NE(colored.find("\033[32mhealthy\033[0m"), std::string::npos);
+}
+
+TEST(NicctlStatus, ExitCodesForScripts)
+{
+    EXPECT_EQ(healthExitCode("healthy"), 0);
+    EXPECT_EQ(healthExitCode("degraded"), 1);
+    EXPECT_EQ(healthExitCode("unknown"), 1);
+    EXPECT_EQ(healthExitCode("fatal"), 2);
+}
+
+TEST(NicctlStatus, JsonCarriesTheFullQosReason)
+{
+    auto j = statusJson(nodeViewOf(node()));
+    EXPECT_EQ(j["devices"][0]["ports"][0]["qos"]["status"],
+              "waiting: link is DOWN; provisioned when it comes up");
+    EXPECT_EQ(j["devices"][0]["ports"][0]["reason"], "port_down: port went down");
+}
+
+TEST(NicctlReplies, QosRowsAndEvents)
+{
+    std::vector<QosRow> rows{{"mlx5_0", 1, "pfc", "3", "4", false, true, ""},
+                             {"mlx5_0", 1, "trust", "dscp", "dscp", true, false, ""}};
+    auto out = renderQosRows(rows, true);
+    EXPECT_NE(out.find("mlx5_0/1 pfc     3       4        noncompliant, would change"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("2 settings: 1 compliant, 1 would change, 0 with errors."),
+              std::string::npos);
+    EventRow e{7, 1'700'000'000'000'000, "raised", "fatal", "mlx5_1", 1, "port_down", "down"};
+    EXPECT_EQ(formatEvent(e), "2023-11-14T22:13:20Z #7 fatal raised mlx5_1/1 port_down: down");
+}
