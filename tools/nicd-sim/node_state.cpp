@@ -1,132 +1,88 @@
 #include "node_state.hpp"
 
 #include <fcntl.h>
+#include <nlohmann/json.hpp>
 #include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace nicd::sim {
 
-fs::path simDir(const fs::path& root)
+namespace {
+
+constexpr int kStateVersion = 1;
+
+fs::path stateFile(const fs::path& root)
 {
-    return root / "run/nicd-sim";
+    return simDir(root) / "state.json";
 }
 
-void writeText(const fs::path& p, const std::string& text)
-{
-    auto tmp = p;
-    tmp += ".sim-tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        if (!out)
-            throw SimError("cannot write " + p.string());
-        out << text;
-    }
-    fs::rename(tmp, p);
-}
+} // namespace
 
-std::string readText(const fs::path& p)
+std::string counterKey(const std::string& dev, uint32_t port, const std::string& group,
+                       const std::string& name)
 {
-    std::ifstream in(p);
-    if (!in)
-        throw SimError("cannot read " + p.string());
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-uint64_t readNumber(const fs::path& p)
-{
-    auto t = readText(p);
-    try {
-        return std::stoull(t);
-    } catch (const std::exception&) {
-        return 0;
-    }
-}
-
-void writeNumber(const fs::path& p, uint64_t v)
-{
-    writeText(p, std::to_string(v) + "\n");
-}
-
-void relativeSymlink(const fs::path& target, const fs::path& link)
-{
-    fs::create_directories(link.parent_path());
-    std::error_code ec;
-    fs::remove(link, ec);
-    fs::create_symlink(fs::relative(target, link.parent_path()), link);
-}
-
-std::vector<std::pair<std::string, uint64_t>> readEthtool(const fs::path& p)
-{
-    std::vector<std::pair<std::string, uint64_t>> out;
-    std::istringstream in(readText(p));
-    std::string line;
-    while (std::getline(in, line)) {
-        auto colon = line.rfind(':');
-        if (colon == std::string::npos || line.starts_with("NIC statistics"))
-            continue;
-        auto name = line.substr(0, colon);
-        name.erase(0, name.find_first_not_of(' '));
-        try {
-            out.emplace_back(name, std::stoull(line.substr(colon + 1)));
-        } catch (const std::exception&) {
-        }
-    }
-    return out;
-}
-
-void writeEthtool(const fs::path& p, const std::vector<std::pair<std::string, uint64_t>>& stats)
-{
-    std::string text = "NIC statistics:\n";
-    for (const auto& [n, v] : stats)
-        text += "     " + n + ": " + std::to_string(v) + "\n";
-    writeText(p, text);
+    return dev + "|" + std::to_string(port) + "|" + group + "|" + name;
 }
 
 NodeState NodeState::load(const fs::path& root)
 {
-    auto file = simDir(root) / "state.json";
+    auto file = stateFile(root);
     if (!fs::exists(file))
         throw SimError("no simulated node at " + root.string() + " (run: nicd-sim create " +
                        root.string() + ")");
-    auto j = nlohmann::json::parse(readText(file));
     NodeState s;
-    for (const auto& [name, d] : j.at("devices").items()) {
-        SimDevice dev;
-        dev.name = name;
-        dev.role = d.at("role");
-        dev.ib_dir = d.at("ib_dir");
-        dev.netdevs = d.at("netdevs").get<std::vector<std::string>>();
-        dev.ethtool_netdevs = d.at("ethtool_netdevs").get<std::vector<std::string>>();
-        dev.removed = d.value("removed", false);
-        dev.stalled = d.value("stalled", false);
-        s.devices[name] = dev;
+    try {
+        auto j = nlohmann::json::parse(readText(file));
+        if (j.value("version", 0) != kStateVersion)
+            throw SimError(file.string() + ": unknown version (recreate the node with --force)");
+        s.seed = j.value("seed", uint64_t{1});
+        for (const auto& [name, d] : j.at("devices").items()) {
+            SimDevice dev;
+            dev.name = name;
+            dev.role = d.at("role");
+            dev.pci_address = d.value("pci_address", "");
+            dev.ib_dir = d.at("ib_dir");
+            dev.netdevs = d.at("netdevs").get<std::vector<std::string>>();
+            dev.ethtool_netdevs = d.at("ethtool_netdevs").get<std::vector<std::string>>();
+            dev.load = d.value("load", 1.0);
+            dev.removed = d.value("removed", false);
+            dev.stalled = d.value("stalled", false);
+            s.devices[name] = dev;
+        }
+        s.rates = j.value("rates", std::map<std::string, double>{});
+        s.carry = j.value("carry", std::map<std::string, double>{});
+        s.wrap32 = j.value("wrap32", std::map<std::string, bool>{});
+        s.stalled_values =
+            j.value("stalled_values", std::map<std::string, std::map<std::string, uint64_t>>{});
+    } catch (const nlohmann::json::exception& e) {
+        throw SimError(file.string() + " is corrupt: " + e.what());
     }
-    s.rates = j.value("rates", std::map<std::string, double>{});
-    s.width32 = j.value("width32", std::map<std::string, bool>{});
-    s.stalled_values =
-        j.value("stalled_values", std::map<std::string, std::map<std::string, uint64_t>>{});
     return s;
 }
 
 void NodeState::save(const fs::path& root) const
 {
     nlohmann::json j;
+    j["version"] = kStateVersion;
+    j["seed"] = seed;
     j["devices"] = nlohmann::json::object();
     for (const auto& [name, d] : devices)
-        j["devices"][name] = {{"role", d.role},       {"ib_dir", d.ib_dir},
-                              {"netdevs", d.netdevs}, {"ethtool_netdevs", d.ethtool_netdevs},
-                              {"removed", d.removed}, {"stalled", d.stalled}};
+        j["devices"][name] = {{"role", d.role},
+                              {"pci_address", d.pci_address},
+                              {"ib_dir", d.ib_dir},
+                              {"netdevs", d.netdevs},
+                              {"ethtool_netdevs", d.ethtool_netdevs},
+                              {"load", d.load},
+                              {"removed", d.removed},
+                              {"stalled", d.stalled}};
     j["rates"] = rates;
-    j["width32"] = width32;
+    j["carry"] = carry;
+    j["wrap32"] = wrap32;
     j["stalled_values"] = stalled_values;
-    writeText(simDir(root) / "state.json", j.dump(1) + "\n");
+    writeText(root, stateFile(root), j.dump(1) + "\n");
 }
 
 SimDevice& NodeState::device(const std::string& name)
@@ -141,14 +97,23 @@ SimDevice& NodeState::device(const std::string& name)
     return it->second;
 }
 
-NodeLock::NodeLock(const fs::path& root)
+NodeLock::NodeLock(const fs::path& root, bool creating)
 {
-    fs::create_directories(simDir(root));
+    if (creating)
+        fs::create_directories(simDir(root));
+    else if (!fs::is_directory(simDir(root)))
+        throw SimError("no simulated node at " + root.string() + " (run: nicd-sim create " +
+                       root.string() + ")");
     auto p = simDir(root) / "lock";
     fd_ = ::open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0)
         throw SimError("cannot open " + p.string() + ": " + std::strerror(errno));
-    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    while (::flock(fd_, LOCK_EX) != 0) {
+        if (errno != EINTR) {
+            auto err = errno;
+            ::close(fd_);
+            throw SimError("cannot lock " + p.string() + ": " + std::strerror(err));
+        }
     }
 }
 

@@ -1,41 +1,59 @@
-// The simulator's own bookkeeping (state.json) and the node lock. Internal to nicd-sim.
+// The simulator's own bookkeeping, DIR/run/nicd-sim/state.json, and the node lock. Internal to
+// nicd-sim. Counter keys are "<dev>|<port>|<group>|<name>", group being counters, hw_counters
+// or ethtool:<netdev>.
+//
+// state.json:
+//   {"version": 1, "seed": 1,
+//    "devices": {"mlx5_0": {"role": "pf", "pci_address": "0000:1a:00.0",
+//                           "ib_dir":
+//                           "sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0/infiniband/mlx5_0",
+//                           "netdevs": ["ens1f0np0"], "ethtool_netdevs": ["ens1f0np0"],
+//                           "load": 0.83, "removed": false, "stalled": false}, ...},
+//    "rates": {key: per_second}, "carry": {key: fraction}, "wrap32": {key: true},
+//    "stalled_values": {"mlx5_0": {"<file relative to DIR>": value}}}
 #pragma once
 
-#include "sim.hpp"
-
-#include <nlohmann/json.hpp>
+#include "files.hpp"
 
 #include <map>
-#include <optional>
 #include <string>
+#include <vector>
 
 namespace nicd::sim {
 
 struct SimDevice {
     std::string name;
     std::string role;                         // pf, vf, lag, ib
-    std::string ib_dir;                       // relative to root: sys/devices/.../infiniband/<name>
-    std::vector<std::string> netdevs;         // port 1's netdevs
-    std::vector<std::string> ethtool_netdevs; // netdevs with simulated ethtool stats
+    std::string pci_address;                  // the function the RDMA device sits on
+    std::string ib_dir;                       // relative to DIR: sys/devices/.../infiniband/<name>
+    std::vector<std::string> netdevs;         // port 1's netdevs (the bond for a LAG)
+    std::vector<std::string> ethtool_netdevs; // mlx5 netdevs with ethtool statistics
+    double load = 1;                          // share of the default traffic rates
     bool removed = false;
     bool stalled = false;
 };
 
 struct NodeState {
+    uint64_t seed = 1;
     std::map<std::string, SimDevice> devices;
-    std::map<std::string, double> rates; // counter key -> per second (overrides defaults)
-    std::map<std::string, bool> width32; // counter key -> wraps at 2^32
+    std::map<std::string, double> rates; // counter key -> per second (overrides the default)
+    std::map<std::string, double> carry; // counter key -> fraction not yet added
+    std::map<std::string, bool> wrap32;  // counter key -> wraps at 2^32 (a wrap injection)
     std::map<std::string, std::map<std::string, uint64_t>> stalled_values; // dev -> file -> value
 
-    static NodeState load(const fs::path& root);
+    static NodeState load(const fs::path& root); // throws SimError when DIR holds no node
     void save(const fs::path& root) const;
-    SimDevice& device(const std::string& name);
+    SimDevice& device(const std::string& name); // throws SimError listing the known devices
 };
 
-// Holds flock(DIR/run/nicd-sim/lock) for its lifetime.
+std::string counterKey(const std::string& dev, uint32_t port, const std::string& group,
+                       const std::string& name);
+
+// Holds flock(DIR/run/nicd-sim/lock) for its lifetime. Without `creating`, a DIR that holds no
+// node is an error (nothing is created there).
 class NodeLock {
 public:
-    explicit NodeLock(const fs::path& root);
+    explicit NodeLock(const fs::path& root, bool creating = false);
     ~NodeLock();
     NodeLock(const NodeLock&) = delete;
     NodeLock& operator=(const NodeLock&) = delete;
@@ -43,18 +61,5 @@ public:
 private:
     int fd_ = -1;
 };
-
-// Small file helpers shared by the simulator's parts.
-void writeText(const fs::path& p, const std::string& text);
-std::string readText(const fs::path& p);
-uint64_t readNumber(const fs::path& p);
-void writeNumber(const fs::path& p, uint64_t v);
-void relativeSymlink(const fs::path& target, const fs::path& link);
-
-// ethtool -S text <-> ordered name/value pairs.
-std::vector<std::pair<std::string, uint64_t>> readEthtool(const fs::path& p);
-void writeEthtool(const fs::path& p, const std::vector<std::pair<std::string, uint64_t>>& stats);
-
-fs::path simDir(const fs::path& root);
 
 } // namespace nicd::sim

@@ -1,12 +1,21 @@
-// nicd-sim: builds and drives a simulated GPU node under a directory, in the real kernel's
-// layout (/sys/devices/... with /sys/class/* symlinks, /proc/net/route, /run, /var), so nicd runs
-// on it unchanged with --root DIR. Every call takes the node's lock; errors throw SimError with a
-// message naming the device, port or counter.
+// nicd-sim: builds and drives a simulated GPU node under a directory DIR, in the real kernel's
+// layout (/sys/devices/pci.../<bdf>/{infiniband,net}/... with relative /sys/class/* and
+// /sys/bus/pci links, /proc/net/route, /run, /etc/nicd, /var/lib), so nicd runs on it unchanged
+// with --root DIR. Every call takes the node's lock (flock on DIR/run/nicd-sim/lock), so a
+// `nicd-sim run` loop and injections from tests or a shell never interleave. Errors throw SimError
+// with a message naming the device, port, counter or file. Deterministic: the same options give
+// the same tree and the same values after the same ticks.
 //
 // Files owned by the simulator besides the kernel-shaped tree:
-//   DIR/run/nicd-sim/state.json        devices, counter rates, removed/stalled devices
-//   DIR/run/nicd-sim/ethtool/<netdev>  `ethtool -S` text ("NIC statistics:" then "     name:
-//   value") DIR/run/nicd-sim/lock              flock(2) for read-modify-write
+//   DIR/run/nicd-sim/state.json        devices, per-device load, counter rates, wraps, stalled
+//                                      values (see node_state.hpp)
+//   DIR/run/nicd-sim/ethtool/<netdev>  `ethtool -S <netdev>` text: a first line
+//                                      "NIC statistics:", then one "     <name>: <u64>" line
+//                                      per statistic (5 spaces, name, colon, space, decimal)
+//   DIR/run/nicd-sim/removed/<ibdev>/  a removed device's sysfs directory, kept for restore
+//   DIR/run/nicd-sim/tmp/              staging for atomic writes (write, then rename into place)
+//   DIR/run/nicd-sim/lock              flock(2) for read-modify-write
+// Every file the simulator changes is replaced by rename(2): a reader never sees it half written.
 #pragma once
 
 #include <cstdint>
@@ -23,40 +32,70 @@ struct SimError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+inline constexpr int kMaxDevices = 128;
+
 struct CreateOptions {
-    int devices = 0;           // 0: the default mixed node; N: N RoCE PFs, all up
+    int devices = 0;           // 0: the default mixed node; N (1..kMaxDevices): N RoCE PFs, all up
     bool driver_ready = false; // create /run/mellanox/drivers/.driver-ready
-    std::string boot_id = "5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
-    bool force = false; // replace an existing node
+    std::string boot_id = "5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"; // proc/sys/kernel/random/boot_id
+    bool force = false;                                           // replace an existing node
+    uint64_t seed = 1; // per-device traffic load (and so every data counter's rate) derives from it
 };
 
 void create(const fs::path& root, const CreateOptions& options);
 
-// Advances every counter as if `seconds` passed.
+// Advances every counter as if `seconds` passed: data counters of up ports at realistic rates,
+// error counters by their injected rate only (0 by default). Counters overflow as the hardware's
+// do: IB PMA counters saturate at their width, mlx5 Q counters wrap at 2^32.
 void tick(const fs::path& root, double seconds);
 
-void linkDown(const fs::path& root, const std::string& dev, uint32_t port = 0); // 0 = every port
+// Port `port` (0 = every port) loses / regains its link: state, phys_state, the netdevs'
+// operstate, carrier, speed and carrier_changes; going down bumps link_downed and the ethtool
+// link_down_events_phy.
+void linkDown(const fs::path& root, const std::string& dev, uint32_t port = 0);
 void linkUp(const fs::path& root, const std::string& dev, uint32_t port = 0);
-// Adds n to a counter found by name in counters/, hw_counters/ or the device's ethtool stats.
+// `times` down-and-up cycles, ending up.
+void flap(const fs::path& root, const std::string& dev, int times, uint32_t port = 0);
+
+// Adds n to a counter found by name in ports/<port>/counters/, ports/<port>/hw_counters/ or the
+// ethtool statistics of the device's netdevs (port 0 means port 1). Saturates or wraps as tick.
 void addToCounter(const fs::path& root, const std::string& dev, const std::string& counter,
                   uint64_t n, uint32_t port = 0);
-// Makes a counter climb by `per_second` on every tick (0 stops it).
+// Makes a counter climb by `per_second` on every tick (replaces its default rate; 0 stops it).
 void setRate(const fs::path& root, const std::string& dev, const std::string& counter,
              double per_second, uint32_t port = 0);
-// Sets a counter just below 2^32 and makes it wrap at 32 bits from now on.
+// Sets a counter of 32 bits or more to 2^32 - 1000 and makes it wrap at 2^32 from now on.
 void wrap(const fs::path& root, const std::string& dev, const std::string& counter,
           uint32_t port = 0);
+inline constexpr uint64_t kWrapStart = 0xffffffffULL + 1 - 1000;
+// Every counter of the device back to 0 (hw_counters/lifespan, a setting, is kept).
 void resetCounters(const fs::path& root, const std::string& dev);
+
+// The RDMA device unregisters: its infiniband/<dev> directory and class link disappear (netdevs
+// and the PCI function stay); restore brings back the identical tree.
 void remove(const fs::path& root, const std::string& dev);
 void restore(const fs::path& root, const std::string& dev);
 // Replaces the device's ports/*/counters/* files with FIFOs: reads block like wedged firmware.
+// unstall answers any blocked reader with the value and puts regular files back.
 void stall(const fs::path& root, const std::string& dev);
 void unstall(const fs::path& root, const std::string& dev);
 
-// One line per device: name, role, port states, netdevs.
+struct DeviceSummary {
+    std::string name;
+    std::string role;                     // pf, vf, lag, ib
+    std::string pci_address;              // e.g. 0000:1a:00.0
+    std::vector<std::string> port_states; // "1:ACTIVE" per port; empty when removed
+    std::vector<std::string> netdevs;
+    bool removed = false;
+    bool stalled = false;
+};
+std::vector<DeviceSummary> devices(const fs::path& root);
+// One line per device: name, role, port states (or "removed"; plus " stalled"), netdevs, PCI
+// address, e.g. "mlx5_0        pf   1:ACTIVE         ens1f0np0            0000:1a:00.0".
 std::vector<std::string> list(const fs::path& root);
 
-// Value of a counter file or ethtool stat, for tests and the demo.
+// Value of a counter file or ethtool stat, for tests and the demo (a stalled device's counters/
+// values come from the simulator's state, never from the FIFOs).
 uint64_t counterValue(const fs::path& root, const std::string& dev, const std::string& counter,
                       uint32_t port = 1);
 

@@ -1,236 +1,201 @@
-// `nicd-sim create`: the kernel-shaped tree of a simulated GPU node.
+#include "tree_builder.hpp"
+
 #include "counter_catalog.hpp"
-#include "node_state.hpp"
-#include "sim.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace nicd::sim {
 
-namespace {
+TreeBuilder::TreeBuilder(fs::path root) : root_(std::move(root)), sys_(root_ / "sys") {}
 
-struct PortPlan {
-    std::string link_layer = "Ethernet";
-    bool up = true;
-    std::string rate = "400 Gb/sec (4X NDR)";
-};
-
-class TreeBuilder {
-public:
-    explicit TreeBuilder(fs::path root) : root_(std::move(root)), sys_(root_ / "sys") {}
-
-    // A PCI function under the root complex, bound to `driver`.
-    fs::path pciFunction(const std::string& bdf, const std::string& driver, int numa)
-    {
-        auto dir = sys_ / "devices/pci0000:00/0000:00:01.0" / bdf;
-        fs::create_directories(dir);
-        fs::create_directories(sys_ / "bus/pci/drivers" / driver);
-        relativeSymlink(sys_ / "bus/pci/drivers" / driver, dir / "driver");
-        writeText(dir / "numa_node", std::to_string(numa) + "\n");
-        writeText(dir / "vendor", driver == "mlx5_core" ? "0x15b3\n" : "0x8086\n");
-        writeText(dir / "device", driver == "mlx5_core" ? "0x1021\n" : "0x15bb\n");
-        return dir;
-    }
-
-    fs::path netdev(const fs::path& parent, const std::string& name, bool up, int dev_port = 0)
-    {
-        auto dir = parent / "net" / name;
-        fs::create_directories(dir);
-        writeText(dir / "operstate", up ? "up\n" : "down\n");
-        writeText(dir / "carrier", up ? "1\n" : "0\n");
-        writeText(dir / "ifindex", std::to_string(next_ifindex_++) + "\n");
-        writeText(dir / "address", fmt::format("b8:3f:d2:00:00:{:02x}\n", next_ifindex_ & 0xff));
-        writeText(dir / "mtu", "9000\n");
-        writeText(dir / "speed", up ? "400000\n" : "-1\n");
-        writeText(dir / "dev_port", std::to_string(dev_port) + "\n");
-        if (parent.filename() != "net" && fs::exists(parent / "vendor"))
-            relativeSymlink(parent, dir / "device");
-        relativeSymlink(dir, sys_ / "class/net" / name);
-        return dir;
-    }
-
-    fs::path ibDevice(const fs::path& pci, const std::string& name, const std::string& hca,
-                      const std::vector<PortPlan>& ports, const std::vector<std::string>& ndevs,
-                      int index)
-    {
-        auto dir = pci / "infiniband" / name;
-        fs::create_directories(dir);
-        relativeSymlink(pci, dir / "device");
-        writeText(dir / "fw_ver", "28.41.1000\n");
-        writeText(dir / "board_id", hca == "MT41692" ? "MT_0000000883\n" : "MT_0000000838\n");
-        writeText(dir / "hca_type", hca + "\n");
-        writeText(dir / "node_guid",
-                  fmt::format("b83f:d203:00{:02x}:{:04x}\n", index, 0x1a2b + index));
-        writeText(dir / "node_type", "1: CA\n");
-        for (size_t i = 0; i < ports.size(); ++i) {
-            const auto& p = ports[i];
-            auto pd = dir / "ports" / std::to_string(i + 1);
-            fs::create_directories(pd / "counters");
-            fs::create_directories(pd / "hw_counters");
-            writeText(pd / "state", p.up ? "4: ACTIVE\n" : "1: DOWN\n");
-            writeText(pd / "phys_state", p.up ? "5: LinkUp\n" : "3: Disabled\n");
-            writeText(pd / "link_layer", p.link_layer + "\n");
-            writeText(pd / "rate", p.rate + "\n");
-            writeText(pd / "lid",
-                      p.link_layer == "InfiniBand" ? fmt::format("0x{:x}\n", 10 + index) : "0x0\n");
-            for (const auto& c : ibCounters())
-                writeNumber(pd / "counters" / c.name, 0);
-            for (const auto& c : hwCounters())
-                writeNumber(pd / "hw_counters" / c.name,
-                            std::string(c.name) == "lifespan" ? 12 : 0);
-            if (p.link_layer == "Ethernet") {
-                fs::create_directories(pd / "gid_attrs/ndevs");
-                for (size_t g = 0; g < 4; ++g)
-                    writeText(pd / "gid_attrs/ndevs" / std::to_string(g),
-                              ndevs.empty() ? "" : ndevs[0] + "\n");
-            }
-        }
-        relativeSymlink(dir, sys_ / "class/infiniband" / name);
-        return dir;
-    }
-
-    void ethtool(const std::string& netdev)
-    {
-        std::vector<std::pair<std::string, uint64_t>> stats;
-        for (const auto& c : ethtoolStats())
-            stats.emplace_back(c.name, 0);
-        writeEthtool(simDir(root_) / "ethtool" / netdev, stats);
-    }
-
-    SimDevice roce(NodeState& st, int index, const std::string& bdf, const std::string& netdev_name,
-                   bool up)
-    {
-        auto pci = pciFunction(bdf, "mlx5_core", index < 4 ? 0 : 1);
-        netdev(pci, netdev_name, up);
-        auto name = fmt::format("mlx5_{}", index);
-        auto ib = ibDevice(pci, name, "MT4129", {{"Ethernet", up, "400 Gb/sec (4X NDR)"}},
-                           {netdev_name}, index);
-        ethtool(netdev_name);
-        SimDevice d{name,  "pf", fs::relative(ib, root_).string(), {netdev_name}, {netdev_name},
-                    false, false};
-        st.devices[name] = d;
-        return d;
-    }
-
-    void managementNic()
-    {
-        auto pci = pciFunction("0000:00:1f.6", "e1000e", 0);
-        netdev(pci, "eno1", true);
-    }
-
-    void mixedNode(NodeState& st)
-    {
-        roce(st, 0, "0000:1a:00.0", "ens1f0np0", true);
-        roce(st, 1, "0000:3b:00.0", "ens2f0np0", true);
-        roce(st, 2, "0000:4c:00.0", "ens3f0np0", true);
-        roce(st, 3, "0000:5d:00.0", "ens4f0np0", true);
-
-        // An InfiniBand port (IPoIB netdev ib0).
-        auto ibpci = pciFunction("0000:9a:00.0", "mlx5_core", 1);
-        netdev(ibpci, "ib0", true);
-        auto ib = ibDevice(ibpci, "mlx5_4", "MT4129", {{"InfiniBand", true, "400 Gb/sec (4X NDR)"}},
-                           {}, 4);
-        st.devices["mlx5_4"] = {"mlx5_4", "ib", fs::relative(ib, root_).string(), {"ib0"}, {},
-                                false,    false};
-
-        // A RoCE LAG: two PFs enslaved to bond0; the LAG RDMA device sits on the first PF.
-        auto lag0 = pciFunction("0000:ab:00.0", "mlx5_core", 1);
-        auto lag1 = pciFunction("0000:ab:00.1", "mlx5_core", 1);
-        auto m0 = netdev(lag0, "ens5f0np0", true, 0);
-        auto m1 = netdev(lag1, "ens5f1np1", true, 1);
-        auto bond = sys_ / "devices/virtual/net/bond0";
-        fs::create_directories(bond / "bonding");
-        writeText(bond / "operstate", "up\n");
-        writeText(bond / "carrier", "1\n");
-        writeText(bond / "ifindex", std::to_string(next_ifindex_++) + "\n");
-        writeText(bond / "bonding/slaves", "ens5f0np0 ens5f1np1\n");
-        writeText(bond / "bonding/mode", "802.3ad 4\n");
-        relativeSymlink(bond, sys_ / "class/net/bond0");
-        relativeSymlink(bond, m0 / "master");
-        relativeSymlink(bond, m1 / "master");
-        auto lag = ibDevice(lag0, "mlx5_bond_0", "MT4129",
-                            {{"Ethernet", true, "800 Gb/sec (2X NDR)"}}, {"bond0"}, 7);
-        ethtool("ens5f0np0");
-        ethtool("ens5f1np1");
-        st.devices["mlx5_bond_0"] = {"mlx5_bond_0",
-                                     "lag",
-                                     fs::relative(lag, root_).string(),
-                                     {"bond0"},
-                                     {"ens5f0np0", "ens5f1np1"},
-                                     false,
-                                     false};
-
-        // A VF of mlx5_0.
-        auto pf = sys_ / "devices/pci0000:00/0000:00:01.0/0000:1a:00.0";
-        auto vfpci = pciFunction("0000:1a:00.2", "mlx5_core", 0);
-        relativeSymlink(pf, vfpci / "physfn");
-        relativeSymlink(vfpci, pf / "virtfn0");
-        netdev(vfpci, "ens1f0v0", true);
-        auto vf = ibDevice(vfpci, "mlx5_5", "MT4130", {{"Ethernet", true, "400 Gb/sec (4X NDR)"}},
-                           {"ens1f0v0"}, 5);
-        st.devices["mlx5_5"] = {"mlx5_5", "vf", fs::relative(vf, root_).string(), {"ens1f0v0"}, {},
-                                false,    false};
-
-        // A RoCE PF whose port is down (uncabled).
-        roce(st, 6, "0000:cd:00.0", "ens6f0np0", false);
-    }
-
-    void manyNode(NodeState& st, int n)
-    {
-        for (int i = 0; i < n; ++i)
-            roce(st, i, fmt::format("0000:{:02x}:00.{}", 0x10 + i / 8, i % 8),
-                 fmt::format("ens{}f{}np{}", i / 8 + 1, i % 8, i % 8), true);
-    }
-
-    void hostFiles(const CreateOptions& o)
-    {
-        fs::create_directories(root_ / "proc/net");
-        writeText(
-            root_ / "proc/net/route",
-            "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
-            "eno1\t00000000\t0101A8C0\t0003\t0\t0\t100\t00000000\t0\t0\t0\n"
-            "eno1\t0001A8C0\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0\n"
-            "ens1f0np0\t00000A0A\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0\n");
-        fs::create_directories(root_ / "proc/sys/kernel/random");
-        writeText(root_ / "proc/sys/kernel/random/boot_id", o.boot_id + "\n");
-        for (const char* d : {"etc/nicd", "var/lib/nicd", "var/lib/prometheus/node-exporter",
-                              "var/log/journal", "sys/kernel/config", "run"})
-            fs::create_directories(root_ / d);
-        if (o.driver_ready) {
-            fs::create_directories(root_ / "run/mellanox/drivers");
-            writeText(root_ / "run/mellanox/drivers/.driver-ready", "");
-        }
-    }
-
-private:
-    fs::path root_;
-    fs::path sys_;
-    int next_ifindex_ = 2;
-};
-
-} // namespace
-
-void create(const fs::path& root, const CreateOptions& options)
+fs::path TreeBuilder::pciFunction(const PciPlan& plan)
 {
-    if (fs::exists(root / "sys") || fs::exists(simDir(root) / "state.json")) {
-        if (!options.force)
-            throw SimError(root.string() + " already holds a node (use --force to replace it)");
-        for (const char* d : {"sys", "proc", "run", "etc", "var"})
-            fs::remove_all(root / d);
+    auto host_bridge = "pci" + plan.root_port.substr(0, 7); // pci0000:19
+    auto port_dir = sys_ / "devices" / host_bridge / plan.root_port;
+    auto dir = port_dir / plan.bdf;
+    fs::create_directories(dir);
+    if (!fs::exists(port_dir / "vendor")) { // the root port itself, as lspci would see it
+        writeText(root_, port_dir / "vendor", "0x8086\n");
+        writeText(root_, port_dir / "device", "0x352a\n");
+        writeText(root_, port_dir / "class", "0x060400\n");
     }
-    if (options.devices < 0 || options.devices > 256)
-        throw SimError("--devices must be from 1 to 256");
-    fs::create_directories(simDir(root) / "ethtool");
-    NodeLock lock(root);
-    NodeState st;
-    TreeBuilder b(root);
-    b.managementNic();
-    if (options.devices > 0)
-        b.manyNode(st, options.devices);
-    else
-        b.mixedNode(st);
-    b.hostFiles(options);
-    st.save(root);
+    auto driver_dir = sys_ / "bus/pci/drivers" / plan.driver;
+    fs::create_directories(driver_dir);
+    relativeSymlink(driver_dir, dir / "driver");
+    relativeSymlink(dir, driver_dir / plan.bdf);
+    relativeSymlink(dir, sys_ / "bus/pci/devices" / plan.bdf);
+    relativeSymlink(sys_ / "bus/pci", dir / "subsystem");
+    writeText(root_, dir / "numa_node", std::to_string(plan.numa_node) + "\n");
+    writeText(root_, dir / "vendor", plan.vendor + "\n");
+    writeText(root_, dir / "device", plan.device + "\n");
+    writeText(root_, dir / "class", plan.pci_class + "\n");
+    writeText(root_, dir / "current_link_speed", "32.0 GT/s PCIe\n");
+    writeText(root_, dir / "current_link_width", "16\n");
+    return dir;
+}
+
+fs::path TreeBuilder::netdev(const fs::path& pci_dir, const NetdevPlan& p)
+{
+    auto dir = pci_dir / "net" / p.name;
+    fs::create_directories(dir);
+    int ifindex = next_ifindex_++;
+    auto mac = fmt::format("b8:3f:d2:5a:{:02x}:{:02x}", (ifindex >> 8) & 0xff, ifindex & 0xff);
+    auto address = p.infiniband
+                       ? fmt::format("00:00:10:87:fe:80:00:00:00:00:00:00:b8:3f:d2:03:00:5a:{:02x}:"
+                                     "{:02x}",
+                                     (ifindex >> 8) & 0xff, ifindex & 0xff)
+                       : mac;
+    writeText(root_, dir / "address", address + "\n");
+    writeText(root_, dir / "addr_len", p.infiniband ? "20\n" : "6\n");
+    writeText(root_, dir / "type", p.infiniband ? "32\n" : "1\n");
+    writeText(root_, dir / "ifindex", std::to_string(ifindex) + "\n");
+    writeText(root_, dir / "iflink", std::to_string(ifindex) + "\n");
+    writeText(root_, dir / "dev_id", "0x0\n");
+    writeText(root_, dir / "dev_port", std::to_string(p.dev_port) + "\n");
+    writeText(root_, dir / "mtu", p.infiniband ? "4092\n" : "9000\n");
+    writeText(root_, dir / "flags", "0x1003\n"); // IFF_UP | IFF_BROADCAST | IFF_MULTICAST
+    writeText(root_, dir / "tx_queue_len", "1000\n");
+    writeText(root_, dir / "operstate", p.up ? "up\n" : "down\n");
+    writeText(root_, dir / "carrier", p.up ? "1\n" : "0\n");
+    writeText(root_, dir / "carrier_changes", p.up ? "2\n" : "1\n");
+    writeText(root_, dir / "speed", p.up ? std::to_string(p.speed_mbps) + "\n" : "-1\n");
+    writeText(root_, dir / "duplex", p.up ? "full\n" : "unknown\n");
+    if (!p.phys_port_name.empty())
+        writeText(root_, dir / "phys_port_name", p.phys_port_name + "\n");
+    relativeSymlink(pci_dir, dir / "device");
+    relativeSymlink(sys_ / "class/net", dir / "subsystem");
+    relativeSymlink(dir, sys_ / "class/net" / p.name);
+    return dir;
+}
+
+fs::path TreeBuilder::ibDevice(const fs::path& pci_dir, const std::string& name,
+                               const std::string& hca, const std::vector<PortPlan>& ports,
+                               const std::string& gid_netdev)
+{
+    auto dir = pci_dir / "infiniband" / name;
+    fs::create_directories(dir);
+    int guid = next_guid_++;
+    relativeSymlink(pci_dir, dir / "device");
+    relativeSymlink(sys_ / "class/infiniband", dir / "subsystem");
+    writeText(root_, dir / "fw_ver", "28.41.1000\n");
+    writeText(root_, dir / "board_id", "MT_0000000838\n");
+    writeText(root_, dir / "hca_type", hca + "\n");
+    writeText(root_, dir / "node_guid", fmt::format("b83f:d203:005a:{:04x}\n", 0x1a00 + guid));
+    writeText(root_, dir / "sys_image_guid", fmt::format("b83f:d203:005a:{:04x}\n", 0x1a00 + guid));
+    writeText(root_, dir / "node_type", "1: CA\n");
+    writeText(root_, dir / "node_desc", "gpu-node-01 " + name + "\n");
+    for (size_t i = 0; i < ports.size(); ++i) {
+        const auto& p = ports[i];
+        bool roce = p.link_layer == "Ethernet";
+        auto pd = dir / "ports" / std::to_string(i + 1);
+        fs::create_directories(pd / "counters");
+        fs::create_directories(pd / "hw_counters");
+        writeText(root_, pd / "state", p.up ? "4: ACTIVE\n" : "1: DOWN\n");
+        writeText(root_, pd / "phys_state", p.up ? "5: LinkUp\n" : "3: Disabled\n");
+        writeText(root_, pd / "link_layer", p.link_layer + "\n");
+        writeText(root_, pd / "rate", p.rate + "\n");
+        writeText(root_, pd / "lid", roce ? "0x0\n" : fmt::format("0x{:x}\n", 0x10 + guid));
+        writeText(root_, pd / "sm_lid", roce ? "0x0\n" : "0x1\n");
+        writeText(root_, pd / "cap_mask", roce ? "0x04010000\n" : "0xa751e848\n");
+        for (const auto& c : ibCounters())
+            writeNumber(root_, pd / "counters" / c.name, c.initial);
+        for (const auto& c : hwCounters(roce))
+            writeNumber(root_, pd / "hw_counters" / c.name, c.initial);
+        if (roce) { // GIDs 0..3: link-local and IPv4-mapped, each as RoCE v1 and v2
+            fs::create_directories(pd / "gid_attrs/ndevs");
+            fs::create_directories(pd / "gid_attrs/types");
+            for (int g = 0; g < 4; ++g) {
+                writeText(root_, pd / "gid_attrs/ndevs" / std::to_string(g), gid_netdev + "\n");
+                writeText(root_, pd / "gid_attrs/types" / std::to_string(g),
+                          g % 2 == 0 ? "IB/RoCE v1\n" : "RoCE v2\n");
+            }
+        } else {
+            fs::create_directories(pd / "gids");
+            writeText(root_, pd / "gids/0",
+                      fmt::format("fe80:0000:0000:0000:b83f:d203:005a:{:04x}\n", 0x1a00 + guid));
+        }
+    }
+    relativeSymlink(dir, sys_ / "class/infiniband" / name);
+    return dir;
+}
+
+fs::path TreeBuilder::bond(const std::string& name, const std::vector<fs::path>& slaves)
+{
+    auto dir = sys_ / "devices/virtual/net" / name;
+    fs::create_directories(dir / "bonding");
+    std::string names;
+    for (const auto& s : slaves) {
+        names += (names.empty() ? "" : " ") + s.filename().string();
+        relativeSymlink(dir, s / "master");
+        relativeSymlink(dir, s / ("upper_" + name));
+        relativeSymlink(s, dir / ("lower_" + s.filename().string()));
+    }
+    writeText(root_, dir / "operstate", "up\n");
+    writeText(root_, dir / "carrier", "1\n");
+    writeText(root_, dir / "carrier_changes", "2\n");
+    writeText(root_, dir / "ifindex", std::to_string(next_ifindex_++) + "\n");
+    writeText(root_, dir / "type", "1\n");
+    writeText(root_, dir / "mtu", "9000\n");
+    writeText(root_, dir / "flags", "0x1403\n"); // + IFF_MASTER
+    writeText(root_, dir / "speed", std::to_string(400000 * slaves.size()) + "\n");
+    writeText(root_, dir / "address", "b8:3f:d2:5a:ff:00\n");
+    writeText(root_, dir / "bonding/slaves", names + "\n");
+    writeText(root_, dir / "bonding/mode", "802.3ad 4\n");
+    writeText(root_, dir / "bonding/xmit_hash_policy", "layer3+4 1\n");
+    relativeSymlink(sys_ / "class/net", dir / "subsystem");
+    relativeSymlink(dir, sys_ / "class/net" / name);
+    return dir;
+}
+
+void TreeBuilder::sriov(const fs::path& pf_dir, const fs::path& vf_dir, int vf_index)
+{
+    relativeSymlink(pf_dir, vf_dir / "physfn");
+    relativeSymlink(vf_dir, pf_dir / ("virtfn" + std::to_string(vf_index)));
+    writeText(root_, pf_dir / "sriov_totalvfs", "16\n");
+    writeText(root_, pf_dir / "sriov_numvfs", std::to_string(vf_index + 1) + "\n");
+}
+
+void TreeBuilder::ethtool(const std::string& netdev, bool physical_function)
+{
+    EthtoolStats stats;
+    for (const auto& c : ethtoolStats(physical_function))
+        stats.emplace_back(c.name, c.initial);
+    writeEthtool(root_, netdev, stats);
+}
+
+void TreeBuilder::hostFiles(const CreateOptions& o)
+{
+    fs::create_directories(root_ / "proc/net");
+    // The kernel pads every line of /proc/net/route with spaces to 127 characters.
+    auto line = [](const std::string& text) { return fmt::format("{:<127}\n", text); };
+    std::string route =
+        line("Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT");
+    // The default route leaves through the management NIC eno1; each RDMA netdev has its own
+    // 10.<n>.0.0/16 (little-endian hex, as the kernel prints it). Bond slaves carry none.
+    route += line("eno1\t00000000\t0100A8C0\t0003\t0\t0\t100\t00000000\t0\t0\t0");
+    route += line("eno1\t0000A8C0\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0");
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(sys_ / "class/net"))
+        if (e.path().filename() != "eno1" && !fs::exists(e.path() / "master"))
+            names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    int subnet = 0;
+    for (const auto& name : names)
+        route += line(fmt::format("{}\t0000{:02X}0A\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0",
+                                  name, ++subnet % 256));
+    writeText(root_, root_ / "proc/net/route", route);
+    fs::create_directories(root_ / "proc/sys/kernel/random");
+    writeText(root_, root_ / "proc/sys/kernel/random/boot_id", o.boot_id + "\n");
+    for (const char* d :
+         {"etc/nicd", "var/lib/nicd", "var/lib/prometheus/node-exporter", "var/log/journal",
+          "run/log/journal", "sys/kernel/config", "sys/devices/virtual/net"})
+        fs::create_directories(root_ / d);
+    if (o.driver_ready) {
+        fs::create_directories(root_ / "run/mellanox/drivers");
+        writeText(root_, root_ / "run/mellanox/drivers/.driver-ready", "");
+    }
 }
 
 } // namespace nicd::sim

@@ -1,0 +1,196 @@
+// Link and device faults of the simulated node: each changes exactly the files it should, and
+// the device-level ones undo completely.
+#include "sim.hpp"
+#include "support/sim_tree.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <future>
+
+#include <gtest/gtest.h>
+
+namespace fs = std::filesystem;
+using namespace nicd;
+using test::readFile;
+
+namespace {
+
+class SimFaultsTest : public test::SimDirTest {
+protected:
+    void SetUp() override
+    {
+        SimDirTest::SetUp();
+        sim::create(dir_, {});
+    }
+    fs::path ib(const std::string& dev)
+    {
+        return fs::canonical(dir_ / "sys/class/infiniband" / dev);
+    }
+    fs::path net(const std::string& nd) { return fs::canonical(dir_ / "sys/class/net" / nd); }
+    std::string rel(const fs::path& p) { return fs::relative(p, dir_).string(); }
+    test::TreeSnapshot snap()
+    {
+        auto s = test::snapshotTree(dir_);
+        std::erase_if(s, [](const auto& kv) { return kv.first.starts_with("run/nicd-sim/"); });
+        return s;
+    }
+};
+
+} // namespace
+
+TEST_F(SimFaultsTest, LinkDownChangesExactlyThePortAndItsNetdev)
+{
+    auto port = ib("mlx5_2") / "ports/1";
+    auto nd = net("ens3f0np0");
+    auto before = snap();
+    sim::linkDown(dir_, "mlx5_2");
+    auto after = snap();
+    EXPECT_EQ(test::changedPaths(before, after),
+              (std::set<std::string>{rel(port / "state"), rel(port / "phys_state"),
+                                     rel(port / "counters/link_downed"), rel(nd / "operstate"),
+                                     rel(nd / "carrier"), rel(nd / "speed"), rel(nd / "duplex"),
+                                     rel(nd / "carrier_changes")}));
+    EXPECT_EQ(readFile(port / "state"), "1: DOWN\n");
+    EXPECT_EQ(readFile(port / "phys_state"), "3: Disabled\n");
+    EXPECT_EQ(readFile(nd / "operstate"), "down\n");
+    EXPECT_EQ(readFile(nd / "carrier"), "0\n");
+    EXPECT_EQ(readFile(nd / "carrier_changes"), "3\n");
+    EXPECT_EQ(sim::counterValue(dir_, "mlx5_2", "link_downed"), 1U);
+    EXPECT_EQ(sim::counterValue(dir_, "mlx5_2", "link_down_events_phy"), 1U);
+
+    sim::linkDown(dir_, "mlx5_2"); // already down: nothing more happens
+    EXPECT_EQ(sim::counterValue(dir_, "mlx5_2", "link_downed"), 1U);
+
+    sim::linkUp(dir_, "mlx5_2", 1);
+    auto up = snap();
+    EXPECT_EQ(readFile(port / "state"), "4: ACTIVE\n");
+    EXPECT_EQ(readFile(port / "phys_state"), "5: LinkUp\n");
+    EXPECT_EQ(readFile(nd / "operstate"), "up\n");
+    EXPECT_EQ(readFile(nd / "carrier"), "1\n");
+    EXPECT_EQ(readFile(nd / "speed"), "400000\n");
+    // Back as before, except the counters that remember the flap.
+    EXPECT_EQ(
+        test::changedPaths(before, up),
+        (std::set<std::string>{rel(port / "counters/link_downed"), rel(nd / "carrier_changes")}));
+    EXPECT_THROW(sim::linkDown(dir_, "mlx5_2", 2), sim::SimError); // no port 2
+}
+
+TEST_F(SimFaultsTest, LagLinkDownTakesTheBondAndItsSlavesDown)
+{
+    sim::linkDown(dir_, "mlx5_bond_0");
+    for (const char* nd : {"bond0", "ens5f0np0", "ens5f1np1"})
+        EXPECT_EQ(readFile(net(nd) / "operstate"), "down\n") << nd;
+    EXPECT_EQ(readFile(ib("mlx5_bond_0") / "ports/1/state"), "1: DOWN\n");
+    sim::linkUp(dir_, "mlx5_bond_0");
+    EXPECT_EQ(readFile(net("bond0") / "speed"), "800000\n");
+    EXPECT_EQ(readFile(net("ens5f1np1") / "carrier"), "1\n");
+}
+
+TEST_F(SimFaultsTest, DownPortComesUp)
+{
+    sim::linkUp(dir_, "mlx5_6");
+    EXPECT_EQ(readFile(ib("mlx5_6") / "ports/1/state"), "4: ACTIVE\n");
+    EXPECT_EQ(readFile(net("ens6f0np0") / "operstate"), "up\n");
+    sim::tick(dir_, 1);
+    EXPECT_GT(sim::counterValue(dir_, "mlx5_6", "port_rcv_data"), 0U);
+}
+
+TEST_F(SimFaultsTest, FlapCountsEveryDownAndEndsUp)
+{
+    sim::flap(dir_, "mlx5_3", 3);
+    EXPECT_EQ(readFile(ib("mlx5_3") / "ports/1/state"), "4: ACTIVE\n");
+    EXPECT_EQ(readFile(net("ens4f0np0") / "operstate"), "up\n");
+    EXPECT_EQ(sim::counterValue(dir_, "mlx5_3", "link_downed"), 3U);
+    EXPECT_EQ(sim::counterValue(dir_, "mlx5_3", "link_down_events_phy"), 3U);
+    EXPECT_EQ(readFile(net("ens4f0np0") / "carrier_changes"), "8\n"); // 2 + 3 downs + 3 ups
+    EXPECT_THROW(sim::flap(dir_, "mlx5_3", 0), sim::SimError);
+}
+
+TEST_F(SimFaultsTest, RemoveAndRestoreRoundTrip)
+{
+    sim::tick(dir_, 1);
+    auto before = snap();
+    auto ibdir = ib("mlx5_3");
+    sim::remove(dir_, "mlx5_3");
+    EXPECT_FALSE(fs::exists(dir_ / "sys/class/infiniband/mlx5_3"));
+    EXPECT_FALSE(fs::is_symlink(dir_ / "sys/class/infiniband/mlx5_3"));
+    EXPECT_FALSE(fs::exists(ibdir));
+    EXPECT_TRUE(fs::exists(dir_ / "sys/class/net/ens4f0np0")); // the netdev stays
+    EXPECT_TRUE(fs::exists(ibdir.parent_path().parent_path() / "vendor"));
+    for (const auto& p : test::changedPaths(before, snap()))
+        EXPECT_TRUE(p == "sys/class/infiniband/mlx5_3" || p.starts_with(rel(ibdir))) << p;
+    EXPECT_NE(sim::list(dir_)[3].find("removed"), std::string::npos);
+    EXPECT_THROW(sim::remove(dir_, "mlx5_3"), sim::SimError);
+    EXPECT_THROW(sim::linkDown(dir_, "mlx5_3"), sim::SimError);
+    EXPECT_THROW(sim::addToCounter(dir_, "mlx5_3", "symbol_error", 1), sim::SimError);
+    sim::tick(dir_, 1); // a removed device is skipped
+    sim::restore(dir_, "mlx5_3");
+    auto restored = snap();
+    // Identical, but for the other devices' counters that advanced meanwhile.
+    for (const auto& p : test::changedPaths(before, restored))
+        EXPECT_EQ(p.find("mlx5_3"), std::string::npos) << p;
+    EXPECT_EQ(restored.size(), before.size());
+    EXPECT_THROW(sim::restore(dir_, "mlx5_3"), sim::SimError);
+}
+
+TEST_F(SimFaultsTest, StallBlocksCounterReadsUntilUnstallAnswersThem)
+{
+    sim::addToCounter(dir_, "mlx5_0", "symbol_error", 3);
+    auto file = ib("mlx5_0") / "ports/1/counters/symbol_error";
+    sim::stall(dir_, "mlx5_0");
+    for (const auto& e : fs::directory_iterator(ib("mlx5_0") / "ports/1/counters"))
+        EXPECT_TRUE(fs::is_fifo(e.path())) << e.path();
+    EXPECT_TRUE(fs::is_regular_file(ib("mlx5_0") / "ports/1/hw_counters/out_of_buffer"));
+    EXPECT_TRUE(fs::is_regular_file(ib("mlx5_1") / "ports/1/counters/symbol_error"));
+
+    // A reader blocks, as on a firmware that stopped answering.
+    auto reader = std::async(std::launch::async, [file] {
+        int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+        std::string got;
+        char buf[64];
+        ssize_t n;
+        while (fd >= 0 && (n = ::read(fd, buf, sizeof buf)) > 0)
+            got.append(buf, static_cast<size_t>(n));
+        if (fd >= 0)
+            ::close(fd);
+        return got;
+    });
+    EXPECT_EQ(reader.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
+
+    auto data_before = sim::counterValue(dir_, "mlx5_0", "port_rcv_data"); // from kept values
+    sim::tick(dir_, 1);                                                    // does not block
+    EXPECT_GT(sim::counterValue(dir_, "mlx5_0", "port_rcv_data"), data_before);
+    sim::addToCounter(dir_, "mlx5_0", "symbol_error", 1);
+    EXPECT_THROW(sim::stall(dir_, "mlx5_0"), sim::SimError);
+
+    sim::unstall(dir_, "mlx5_0");
+    ASSERT_EQ(reader.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+    EXPECT_EQ(reader.get(), "4\n");
+    EXPECT_TRUE(fs::is_regular_file(file));
+    EXPECT_EQ(readFile(file), "4\n");
+    EXPECT_GT(std::stoull(readFile(ib("mlx5_0") / "ports/1/counters/port_rcv_data")), data_before);
+    EXPECT_THROW(sim::unstall(dir_, "mlx5_0"), sim::SimError);
+}
+
+TEST_F(SimFaultsTest, ListShowsRolesStatesAndNetdevs)
+{
+    sim::linkDown(dir_, "mlx5_1");
+    auto devs = sim::devices(dir_);
+    ASSERT_EQ(devs.size(), 8U);
+    std::map<std::string, sim::DeviceSummary> by;
+    for (const auto& d : devs)
+        by[d.name] = d;
+    EXPECT_EQ(by["mlx5_0"].role, "pf");
+    EXPECT_EQ(by["mlx5_4"].role, "ib");
+    EXPECT_EQ(by["mlx5_5"].role, "vf");
+    EXPECT_EQ(by["mlx5_bond_0"].role, "lag");
+    EXPECT_EQ(by["mlx5_bond_0"].netdevs, std::vector<std::string>{"bond0"});
+    EXPECT_EQ(by["mlx5_1"].port_states, std::vector<std::string>{"1:DOWN"});
+    EXPECT_EQ(by["mlx5_0"].pci_address, "0000:1a:00.0");
+    auto lines = sim::list(dir_);
+    EXPECT_TRUE(lines[1].starts_with("mlx5_1 ")) << lines[1];
+    EXPECT_NE(lines[1].find("1:DOWN"), std::string::npos);
+    EXPECT_NE(lines[1].find("ens2f0np0"), std::string::npos);
+}

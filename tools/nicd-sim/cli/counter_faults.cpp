@@ -1,0 +1,45 @@
+// inject DIR errors DEV COUNTER N | rate DEV COUNTER PER_SECOND | wrap DEV COUNTER
+//        | reset-counters DEV                                        ([--port P] where it applies)
+#include "cli/args.hpp"
+#include "cli/registry.hpp"
+
+namespace nicd::sim::cli {
+
+NICD_SIM_FAULT(errors, "errors", "a burst: add N to a counter", [](CLI::App& cmd) {
+    auto a = std::make_shared<CounterArgs>(cmd);
+    auto n = std::make_shared<uint64_t>(0);
+    cmd.add_option("N", *n, "how much to add")->required();
+    a->addPort(cmd);
+    return [a, n](const fs::path& dir) { addToCounter(dir, a->dev, a->counter, *n, a->port); };
+});
+
+NICD_SIM_FAULT(rate, "rate", "a counter climbs by PER_SECOND on every tick (0 stops it)",
+               [](CLI::App& cmd) {
+                   auto a = std::make_shared<CounterArgs>(cmd);
+                   auto rate = std::make_shared<double>(0);
+                   cmd.add_option("PER_SECOND", *rate, "increase per second")
+                       ->required()
+                       ->check(CLI::NonNegativeNumber);
+                   a->addPort(cmd);
+                   return [a, rate](const fs::path& dir) {
+                       setRate(dir, a->dev, a->counter, *rate, a->port);
+                   };
+               });
+
+NICD_SIM_FAULT(wrap, "wrap",
+               "set a counter of 32 bits or more to 2^32-1000 and make it wrap at 2^32 from now "
+               "on",
+               [](CLI::App& cmd) {
+                   auto a = std::make_shared<CounterArgs>(cmd);
+                   a->addPort(cmd);
+                   return [a](const fs::path& dir) { wrap(dir, a->dev, a->counter, a->port); };
+               });
+
+NICD_SIM_FAULT(reset_counters, "reset-counters",
+               "every counter of the device back to 0 (driver reload, admin clear)",
+               [](CLI::App& cmd) {
+                   auto a = std::make_shared<DeviceArgs>(cmd);
+                   return [a](const fs::path& dir) { resetCounters(dir, a->dev); };
+               });
+
+} // namespace nicd::sim::cli

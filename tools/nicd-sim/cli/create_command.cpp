@@ -1,0 +1,26 @@
+// nicd-sim create DIR [--devices N] [--driver-ready] [--force] [--seed S] [--boot-id ID]
+#include "cli/registry.hpp"
+
+#include <fmt/format.h>
+
+namespace nicd::sim::cli {
+
+NICD_SIM_COMMAND(
+    create, "create", "build a simulated node under DIR",
+    [](CLI::App& cmd) {
+        auto o = std::make_shared<CreateOptions>();
+        cmd.add_option("--devices", o->devices,
+                       fmt::format("N RoCE PFs, all up, instead of the default mixed node (1..{})",
+                                   kMaxDevices))
+            ->check(CLI::Range(1, kMaxDevices));
+        cmd.add_flag("--driver-ready", o->driver_ready,
+                     "create /run/mellanox/drivers/.driver-ready");
+        cmd.add_flag("--force", o->force, "replace a node already in DIR");
+        cmd.add_option("--seed", o->seed, "seed of the per-device traffic load (default 1)");
+        cmd.add_option("--boot-id", o->boot_id,
+                       "the node's boot ID (proc/sys/kernel/random/boot_id)");
+        return [o](const fs::path& dir) { create(dir, *o); };
+    },
+    10);
+
+} // namespace nicd::sim::cli

@@ -1,0 +1,98 @@
+// Counter faults: bursts, steady climbs, 32-bit wraps, resets; and reading one counter.
+#include "counter_access.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace nicd::sim {
+
+namespace {
+
+void refuseSetting(const CounterRef& c)
+{
+    if (c.spec.setting)
+        throw SimError(fmt::format("{} port {}: {}/{} is a setting, not a counter", c.dev, c.port,
+                                   c.group, c.name));
+}
+
+} // namespace
+
+void addToCounter(const fs::path& root, const std::string& dev, const std::string& counter,
+                  uint64_t n, uint32_t port)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    auto c = locateCounter(root, st, dev, counter, port);
+    refuseSetting(c);
+    writeCounter(root, st, c, advanceKeyed(st, c.key(), c.spec, readCounter(root, st, c), n));
+    st.save(root);
+}
+
+void setRate(const fs::path& root, const std::string& dev, const std::string& counter,
+             double per_second, uint32_t port)
+{
+    if (!std::isfinite(per_second) || per_second < 0)
+        throw SimError(fmt::format("{} {}: the rate must be a number of 0 or more", dev, counter));
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    auto c = locateCounter(root, st, dev, counter, port);
+    refuseSetting(c);
+    st.rates[c.key()] = per_second;
+    st.carry.erase(c.key());
+    st.save(root);
+}
+
+void wrap(const fs::path& root, const std::string& dev, const std::string& counter, uint32_t port)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    auto c = locateCounter(root, st, dev, counter, port);
+    refuseSetting(c);
+    if (c.spec.bits < 32)
+        throw SimError(fmt::format("{} port {}: {} is a {}-bit counter; wrap needs one of 32 bits "
+                                   "or more",
+                                   dev, c.port, counter, c.spec.bits));
+    st.wrap32[c.key()] = true;
+    writeCounter(root, st, c, kWrapStart);
+    st.save(root);
+}
+
+void resetCounters(const fs::path& root, const std::string& dev)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    auto& d = st.device(dev);
+    if (d.removed)
+        throw SimError(dev + " is removed (nicd-sim inject DIR restore " + dev + ")");
+    std::error_code ec;
+    for (const auto& pe : fs::directory_iterator(root / d.ib_dir / "ports", ec))
+        for (const char* group : {"counters", "hw_counters"})
+            for (const auto& f : fs::directory_iterator(pe.path() / group, ec)) {
+                if (counterSpec(group, f.path().filename().string()).setting)
+                    continue;
+                if (fs::is_regular_file(f.path()))
+                    writeNumber(root, f.path(), 0);
+            }
+    if (auto s = st.stalled_values.find(dev); s != st.stalled_values.end())
+        for (auto& [file, value] : s->second)
+            value = 0;
+    for (const auto& nd : d.ethtool_netdevs) {
+        auto stats = readEthtool(root, nd);
+        for (auto& [name, value] : stats)
+            value = 0;
+        writeEthtool(root, nd, stats);
+    }
+    std::erase_if(st.carry, [&](const auto& kv) { return kv.first.starts_with(dev + "|"); });
+    st.save(root);
+}
+
+uint64_t counterValue(const fs::path& root, const std::string& dev, const std::string& counter,
+                      uint32_t port)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    return readCounter(root, st, locateCounter(root, st, dev, counter, port));
+}
+
+} // namespace nicd::sim

@@ -1,0 +1,165 @@
+// `nicd-sim create`: the default mixed GPU node, or N identical RoCE PFs for the benchmark.
+#include "dcb_state.hpp"
+#include "tree_builder.hpp"
+
+#include <fmt/format.h>
+
+namespace nicd::sim {
+
+namespace {
+
+constexpr const char* kMellanox = "0x15b3";
+constexpr const char* kConnectX7 = "0x1021";  // MT4129
+constexpr const char* kConnectXVf = "0x101e"; // MT4126, ConnectX family virtual function
+constexpr const char* kClassEthernet = "0x020000";
+constexpr const char* kClassInfiniBand = "0x020700";
+
+// A share of full load in [0.5, 1], the same for the same seed and device name (FNV-1a, then a
+// splitmix64 round: stable across compilers and runs).
+double deviceLoad(uint64_t seed, const std::string& name)
+{
+    uint64_t h = 14695981039346656037ULL ^ seed;
+    for (unsigned char c : name)
+        h = (h ^ c) * 1099511628211ULL;
+    h += 0x9e3779b97f4a7c15ULL;
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+    h ^= h >> 31;
+    return 0.5 + 0.5 * static_cast<double>(h >> 11) / static_cast<double>(1ULL << 53);
+}
+
+PciPlan mlx5Function(const std::string& bdf, const std::string& root_port, int numa,
+                     bool infiniband = false, bool vf = false)
+{
+    return {bdf,
+            root_port,
+            "mlx5_core",
+            kMellanox,
+            vf ? kConnectXVf : kConnectX7,
+            infiniband ? kClassInfiniBand : kClassEthernet,
+            numa};
+}
+
+class NodePlanner {
+public:
+    NodePlanner(const fs::path& root, NodeState& st) : b_(root), st_(st) {}
+
+    void add(SimDevice d, const fs::path& ib_dir)
+    {
+        d.ib_dir = b_.relative(ib_dir).string();
+        d.load = deviceLoad(st_.seed, d.name);
+        st_.devices[d.name] = d;
+    }
+
+    // A RoCE PF with one port and its uplink netdev.
+    fs::path rocePf(const std::string& name, const PciPlan& pci, const std::string& netdev,
+                    int dev_port, bool up)
+    {
+        auto dir = b_.pciFunction(pci);
+        b_.netdev(dir, {netdev, up, dev_port, fmt::format("p{}", dev_port)});
+        auto ib = b_.ibDevice(dir, name, "MT4129", {{"Ethernet", up}}, netdev);
+        b_.ethtool(netdev, true);
+        add({name, "pf", pci.bdf, "", {netdev}, {netdev}}, ib);
+        return dir;
+    }
+
+    void managementNic()
+    {
+        auto dir = b_.pciFunction(
+            {"0000:03:00.0", "0000:00:1c.0", "igb", "0x8086", "0x1533", kClassEthernet, 0});
+        b_.netdev(dir, {"eno1", true, 0, "", false, 1000});
+    }
+
+    void mixedNode()
+    {
+        auto pf0 =
+            rocePf("mlx5_0", mlx5Function("0000:1a:00.0", "0000:19:01.0", 0), "ens1f0np0", 0, true);
+        rocePf("mlx5_1", mlx5Function("0000:3b:00.0", "0000:3a:01.0", 0), "ens2f0np0", 0, true);
+        rocePf("mlx5_2", mlx5Function("0000:4c:00.0", "0000:4b:01.0", 0), "ens3f0np0", 0, true);
+        rocePf("mlx5_3", mlx5Function("0000:5d:00.0", "0000:5c:01.0", 0), "ens4f0np0", 0, true);
+
+        // An InfiniBand NDR port with its IPoIB netdev.
+        auto ibpci = mlx5Function("0000:9a:00.0", "0000:99:01.0", 1, true);
+        auto ibdir = b_.pciFunction(ibpci);
+        b_.netdev(ibdir, {"ib0", true, 0, "", true});
+        add({"mlx5_4", "ib", ibpci.bdf, "", {"ib0"}, {}},
+            b_.ibDevice(ibdir, "mlx5_4", "MT4129", {{"InfiniBand", true}}, ""));
+
+        // A RoCE LAG: both PFs of one card enslaved to bond0 (802.3ad); one RDMA device,
+        // mlx5_bond_0, on PF0, whose GIDs point at the bond (counters.md, qos-provisioning §6.4).
+        auto lag0 = b_.pciFunction(mlx5Function("0000:ab:00.0", "0000:aa:01.0", 1));
+        auto lag1 = b_.pciFunction(mlx5Function("0000:ab:00.1", "0000:aa:01.0", 1));
+        auto m0 = b_.netdev(lag0, {"ens5f0np0", true, 0, "p0"});
+        auto m1 = b_.netdev(lag1, {"ens5f1np1", true, 1, "p1"});
+        b_.bond("bond0", {m0, m1});
+        b_.ethtool("ens5f0np0", true);
+        b_.ethtool("ens5f1np1", true);
+        add({"mlx5_bond_0", "lag", "0000:ab:00.0", "", {"bond0"}, {"ens5f0np0", "ens5f1np1"}},
+            b_.ibDevice(lag0, "mlx5_bond_0", "MT4129", {{"Ethernet", true}}, "bond0"));
+
+        // A VF of mlx5_0 (SR-IOV), on the PF's bus.
+        auto vfpci = mlx5Function("0000:1a:00.2", "0000:19:01.0", 0, false, true);
+        auto vfdir = b_.pciFunction(vfpci);
+        b_.sriov(pf0, vfdir, 0);
+        b_.netdev(vfdir, {"ens1f0v0", true, 0, ""});
+        b_.ethtool("ens1f0v0", false);
+        add({"mlx5_5", "vf", vfpci.bdf, "", {"ens1f0v0"}, {"ens1f0v0"}},
+            b_.ibDevice(vfdir, "mlx5_5", "MT4126", {{"Ethernet", true}}, "ens1f0v0"));
+
+        // A RoCE PF whose port is down (uncabled).
+        rocePf("mlx5_6", mlx5Function("0000:cd:00.0", "0000:cc:01.0", 1), "ens6f0np0", 0, false);
+    }
+
+    // Dual-port cards, one bus each behind its own root port: mlx5_<i> is port i%2 of card i/2.
+    void manyNode(int n)
+    {
+        int cards = (n + 1) / 2;
+        for (int i = 0; i < n; ++i) {
+            int card = i / 2;
+            int fn = i % 2;
+            int bus = 0x10 + 2 * card;
+            auto pci = mlx5Function(fmt::format("0000:{:02x}:00.{}", bus, fn),
+                                    fmt::format("0000:{:02x}:01.0", bus - 1),
+                                    card < (cards + 1) / 2 ? 0 : 1);
+            rocePf(fmt::format("mlx5_{}", i), pci, fmt::format("ens{}f{}np{}", card + 1, fn, fn),
+                   fn, true);
+        }
+    }
+
+    TreeBuilder& builder() { return b_; }
+
+private:
+    TreeBuilder b_;
+    NodeState& st_;
+};
+
+} // namespace
+
+void create(const fs::path& root, const CreateOptions& options)
+{
+    if (options.devices < 0 || options.devices > kMaxDevices)
+        throw SimError(fmt::format("--devices {}: must be from 1 to {} (0: the default node)",
+                                   options.devices, kMaxDevices));
+    if (fs::exists(root / "sys") || fs::exists(simDir(root))) {
+        if (!options.force)
+            throw SimError(root.string() + " already holds a node (use --force to replace it)");
+        for (const char* d : {"sys", "proc", "run", "etc", "var"})
+            fs::remove_all(root / d);
+    }
+    NodeLock lock(root, true);
+    NodeState st;
+    st.seed = options.seed;
+    NodePlanner plan(root, st);
+    plan.managementNic();
+    if (options.devices > 0)
+        plan.manyNode(options.devices);
+    else
+        plan.mixedNode();
+    plan.builder().hostFiles(options);
+    createQosState(root, st);
+    // More simulated state (e.g. QoS/DCB files under run/nicd-sim/dcb/) is created here, one
+    // call each, from st.devices (every device's netdevs and ethtool_netdevs).
+    st.save(root);
+}
+
+} // namespace nicd::sim

@@ -1,0 +1,115 @@
+// Link faults: a port loses its link (cable pulled, peer down) and regains it; a flapping link.
+#include "counter_access.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace nicd::sim {
+
+namespace {
+
+void bump(const fs::path& file, const fs::path& root)
+{
+    if (fs::is_regular_file(file))
+        writeNumber(root, file, readNumber(file) + 1);
+}
+
+// The netdev's link as the kernel shows it: operstate, carrier, speed, duplex, carrier_changes.
+void setNetdevLink(const fs::path& root, const std::string& netdev, bool up)
+{
+    auto dir = root / "sys/class/net" / netdev;
+    if (!fs::exists(dir))
+        return;
+    bool was_up = readText(dir / "carrier").starts_with("1");
+    if (was_up == up)
+        return;
+    writeText(root, dir / "operstate", up ? "up\n" : "down\n");
+    writeText(root, dir / "carrier", up ? "1\n" : "0\n");
+    size_t lanes = 1;
+    if (fs::exists(dir / "bonding/slaves")) {
+        auto slaves = readText(dir / "bonding/slaves");
+        lanes = static_cast<size_t>(std::count(slaves.begin(), slaves.end(), ' ')) + 1;
+    }
+    writeText(root, dir / "speed", up ? std::to_string(400000 * lanes) + "\n" : "-1\n");
+    if (fs::exists(dir / "duplex"))
+        writeText(root, dir / "duplex", up ? "full\n" : "unknown\n");
+    bump(dir / "carrier_changes", root);
+}
+
+void setLink(const fs::path& root, NodeState& st, const std::string& dev, uint32_t port, bool up)
+{
+    auto& d = st.device(dev);
+    if (d.removed)
+        throw SimError(dev + " is removed (nicd-sim inject DIR restore " + dev + ")");
+    bool found = false;
+    std::error_code ec;
+    for (const auto& pe : fs::directory_iterator(root / d.ib_dir / "ports", ec)) {
+        auto p = static_cast<uint32_t>(std::stoul(pe.path().filename().string()));
+        if (port != 0 && p != port)
+            continue;
+        found = true;
+        bool was_up = readText(pe.path() / "state").starts_with("4");
+        if (was_up == up)
+            continue;
+        writeText(root, pe.path() / "state", up ? "4: ACTIVE\n" : "1: DOWN\n");
+        writeText(root, pe.path() / "phys_state", up ? "5: LinkUp\n" : "3: Disabled\n");
+        if (!up) {
+            auto c = locateCounter(root, st, dev, "link_downed", p);
+            writeCounter(root, st, c,
+                         advanceKeyed(st, c.key(), c.spec, readCounter(root, st, c), 1));
+        }
+    }
+    if (!found)
+        throw SimError(fmt::format("{} has no port {}", dev, port));
+    auto netdevs = d.netdevs;
+    for (const auto& nd : d.ethtool_netdevs)
+        if (std::find(netdevs.begin(), netdevs.end(), nd) == netdevs.end())
+            netdevs.push_back(nd);
+    for (const auto& nd : netdevs) {
+        bool changes = fs::exists(root / "sys/class/net" / nd / "carrier") &&
+                       readText(root / "sys/class/net" / nd / "carrier").starts_with("1") != up;
+        setNetdevLink(root, nd, up);
+        if (!changes || up || !fs::exists(ethtoolFile(root, nd)))
+            continue;
+        auto stats = readEthtool(root, nd);
+        for (auto& [name, value] : stats)
+            if (name == "link_down_events_phy")
+                value = advanceKeyed(st, counterKey(dev, 1, "ethtool:" + nd, name),
+                                     counterSpec("ethtool", name), value, 1);
+        writeEthtool(root, nd, stats);
+    }
+}
+
+} // namespace
+
+void linkDown(const fs::path& root, const std::string& dev, uint32_t port)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    setLink(root, st, dev, port, false);
+    st.save(root);
+}
+
+void linkUp(const fs::path& root, const std::string& dev, uint32_t port)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    setLink(root, st, dev, port, true);
+    st.save(root);
+}
+
+void flap(const fs::path& root, const std::string& dev, int times, uint32_t port)
+{
+    if (times < 1 || times > 1000)
+        throw SimError(fmt::format("flap {}: --times must be from 1 to 1000", dev));
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    for (int i = 0; i < times; ++i) {
+        setLink(root, st, dev, port, false);
+        setLink(root, st, dev, port, true);
+    }
+    st.save(root);
+}
+
+} // namespace nicd::sim
