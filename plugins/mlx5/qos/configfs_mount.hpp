@@ -1,0 +1,13 @@
+// On a real node only: mounts configfs at /sys/kernel/config when nothing is mounted there, as
+// cma_roce_tos does, so the rdma_cm directory can appear.
+#pragma once
+
+#include <nicd/plugin/plugin.h>
+
+namespace nicd::mlx5 {
+
+namespace pv1 = ::nicd::plugin::v1;
+
+pv1::Status mountConfigfsIfMissing() noexcept;
+
+} // namespace nicd::mlx5

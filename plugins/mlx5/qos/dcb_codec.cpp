@@ -1,0 +1,376 @@
+#include "qos/dcb_codec.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace nicd::mlx5::dcb {
+
+namespace {
+
+constexpr size_t kNlmsgHeader = 16; // struct nlmsghdr
+constexpr size_t kNlmsgErr = 20;    // struct nlmsgerr: int error + the request's nlmsghdr
+constexpr size_t kDcbmsg = 4;       // struct dcbmsg
+constexpr size_t kNlaHeader = 4;    // struct nlattr
+constexpr uint16_t kNlmsgError = 2;
+constexpr uint16_t kNlaTypeMask = 0x3fff; // without NLA_F_NESTED / NLA_F_NET_BYTEORDER
+
+constexpr size_t align4(size_t n)
+{
+    return (n + 3) & ~size_t{3};
+}
+
+template <class T> T load(std::span<const uint8_t> bytes, size_t offset)
+{
+    T v;
+    std::memcpy(&v, bytes.data() + offset, sizeof v);
+    return v;
+}
+
+template <class T> void store(uint8_t* to, T v)
+{
+    std::memcpy(to, &v, sizeof v);
+}
+
+// Builds one netlink message: header, dcbmsg, then attributes and nests.
+class MessageWriter {
+public:
+    MessageWriter(uint16_t type, uint8_t cmd, uint32_t seq)
+    {
+        bytes_.resize(kNlmsgHeader + kDcbmsg, 0);
+        store<uint16_t>(&bytes_[4], type);
+        store<uint16_t>(&bytes_[6], kNlmFRequest | kNlmFAck);
+        store<uint32_t>(&bytes_[8], seq);
+        bytes_[kNlmsgHeader + 1] = cmd; // family AF_UNSPEC, pad 0
+    }
+
+    void attr(uint16_t type, std::span<const uint8_t> payload)
+    {
+        size_t at = begin(type);
+        bytes_.insert(bytes_.end(), payload.begin(), payload.end());
+        end(at);
+    }
+
+    void stringz(uint16_t type, std::string_view s)
+    {
+        std::vector<uint8_t> payload(s.begin(), s.end());
+        payload.push_back(0);
+        attr(type, payload);
+    }
+
+    size_t begin(uint16_t type)
+    {
+        size_t at = bytes_.size();
+        bytes_.resize(at + kNlaHeader, 0);
+        store<uint16_t>(&bytes_[at + 2], type);
+        return at;
+    }
+
+    // nla_len covers the header and payload but not the trailing padding, which follows.
+    void end(size_t at)
+    {
+        store<uint16_t>(&bytes_[at], static_cast<uint16_t>(bytes_.size() - at));
+        bytes_.resize(align4(bytes_.size()), 0);
+    }
+
+    std::vector<uint8_t> finish()
+    {
+        store<uint32_t>(&bytes_[0], static_cast<uint32_t>(bytes_.size()));
+        return std::move(bytes_);
+    }
+
+private:
+    std::vector<uint8_t> bytes_;
+};
+
+void appTable(MessageWriter& w, std::span<const App> apps)
+{
+    size_t table = w.begin(kIeeeAppTable | kNlaNested);
+    for (const auto& a : apps) {
+        std::array<uint8_t, kAppSize> entry{a.selector, a.priority, 0, 0};
+        store<uint16_t>(&entry[2], a.protocol);
+        w.attr(a.selector == kSelectorPcp ? kAppDcb : kAppIeee, entry);
+    }
+    w.end(table);
+}
+
+struct Attr {
+    uint16_t type; // flags stripped
+    std::span<const uint8_t> payload;
+};
+
+// Splits a run of attributes; every nla_len is checked against what is left.
+Decoded<std::vector<Attr>> splitAttrs(std::span<const uint8_t> bytes, const char* where)
+{
+    std::vector<Attr> out;
+    size_t at = 0;
+    while (at < bytes.size()) {
+        if (bytes.size() - at < kNlaHeader)
+            return DecodeError{std::string(where) + ": truncated attribute header"};
+        auto len = load<uint16_t>(bytes, at);
+        auto type = static_cast<uint16_t>(load<uint16_t>(bytes, at + 2) & kNlaTypeMask);
+        if (len < kNlaHeader || len > bytes.size() - at)
+            return DecodeError{std::string(where) + ": attribute " + std::to_string(type) +
+                               " has length " + std::to_string(len) + ", " +
+                               std::to_string(bytes.size() - at) + " bytes left"};
+        out.push_back({type, bytes.subspan(at + kNlaHeader, len - kNlaHeader)});
+        at += std::min(align4(len), bytes.size() - at);
+    }
+    return out;
+}
+
+struct Message {
+    uint16_t type;
+    uint32_t seq;
+    std::span<const uint8_t> payload;
+};
+
+Decoded<std::vector<Message>> splitMessages(std::span<const uint8_t> bytes)
+{
+    std::vector<Message> out;
+    size_t at = 0;
+    while (at < bytes.size()) {
+        if (bytes.size() - at < kNlmsgHeader)
+            return DecodeError{"truncated netlink header (" + std::to_string(bytes.size() - at) +
+                               " bytes)"};
+        auto len = load<uint32_t>(bytes, at);
+        if (len < kNlmsgHeader || len > bytes.size() - at)
+            return DecodeError{"netlink message length " + std::to_string(len) + ", " +
+                               std::to_string(bytes.size() - at) + " bytes left"};
+        out.push_back({load<uint16_t>(bytes, at + 4), load<uint32_t>(bytes, at + 8),
+                       bytes.subspan(at + kNlmsgHeader, len - kNlmsgHeader)});
+        at += std::min<size_t>(align4(len), bytes.size() - at);
+    }
+    return out;
+}
+
+// The errno an NLMSG_ERROR carries: 0 for an ACK, positive otherwise.
+Decoded<int> errorOf(const Message& m)
+{
+    if (m.payload.size() < kNlmsgErr)
+        return DecodeError{"NLMSG_ERROR payload of " + std::to_string(m.payload.size()) +
+                           " bytes, want at least " + std::to_string(kNlmsgErr)};
+    auto err = load<int32_t>(m.payload, 0);
+    if (err > 0 || err < -4095)
+        return DecodeError{"NLMSG_ERROR with invalid error " + std::to_string(err)};
+    return -err;
+}
+
+// The dcbmsg of a DCB reply and its attributes.
+Decoded<std::vector<Attr>> dcbAttrs(const Message& m, uint8_t want_cmd)
+{
+    if (m.payload.size() < kDcbmsg)
+        return DecodeError{"DCB reply shorter than struct dcbmsg"};
+    if (m.payload[1] != want_cmd)
+        return DecodeError{"DCB reply for command " + std::to_string(m.payload[1]) + ", expected " +
+                           std::to_string(want_cmd)};
+    return splitAttrs(m.payload.subspan(kDcbmsg), "DCB reply");
+}
+
+Decoded<std::vector<App>> decodeAppTable(std::span<const uint8_t> bytes)
+{
+    auto entries = splitAttrs(bytes, "APP table");
+    if (auto* e = std::get_if<DecodeError>(&entries))
+        return *e;
+    std::vector<App> out;
+    for (const auto& a : std::get<std::vector<Attr>>(entries)) {
+        if (a.type != kAppIeee && a.type != kAppDcb)
+            continue; // the kernel skips other types too
+        if (a.payload.size() < kAppSize)
+            return DecodeError{"APP entry of " + std::to_string(a.payload.size()) +
+                               " bytes, want " + std::to_string(kAppSize)};
+        out.push_back({a.payload[0], a.payload[1], load<uint16_t>(a.payload, 2)});
+    }
+    return out;
+}
+
+Decoded<DcbState> decodeState(const std::vector<Attr>& attrs)
+{
+    DcbState st;
+    bool have_ieee = false;
+    for (const auto& a : attrs) {
+        if (a.type == kAttrIfname) {
+            std::string_view s(reinterpret_cast<const char*>(a.payload.data()), a.payload.size());
+            st.ifname = std::string(s.substr(0, s.find('\0')));
+        } else if (a.type == kAttrDcbx) {
+            if (a.payload.empty())
+                return DecodeError{"DCBX attribute is empty"};
+            st.dcbx = a.payload[0];
+        } else if (a.type == kAttrIeee) {
+            have_ieee = true;
+            auto nested = splitAttrs(a.payload, "IEEE nest");
+            if (auto* e = std::get_if<DecodeError>(&nested))
+                return *e;
+            for (const auto& n : std::get<std::vector<Attr>>(nested)) {
+                if (n.type == kIeeePfc) {
+                    auto pfc = decodePfc(n.payload);
+                    if (auto* e = std::get_if<DecodeError>(&pfc))
+                        return *e;
+                    st.pfc = std::get<Pfc>(pfc);
+                } else if (n.type == kIeeeAppTable) {
+                    auto apps = decodeAppTable(n.payload);
+                    if (auto* e = std::get_if<DecodeError>(&apps))
+                        return *e;
+                    st.apps = std::move(std::get<std::vector<App>>(apps));
+                }
+            }
+        }
+    }
+    if (!have_ieee)
+        return DecodeError{"IEEE_GET reply has no DCB_ATTR_IEEE"};
+    return st;
+}
+
+} // namespace
+
+bool validIfname(std::string_view ifname)
+{
+    return !ifname.empty() && ifname.size() <= kIfnameMax &&
+           ifname.find('\0') == std::string_view::npos;
+}
+
+std::vector<uint8_t> encodeIeeeGet(std::string_view ifname, uint32_t seq)
+{
+    MessageWriter w(kRtmGetDcb, kCmdIeeeGet, seq);
+    w.stringz(kAttrIfname, ifname);
+    return w.finish();
+}
+
+std::vector<uint8_t> encodeIeeeSet(std::string_view ifname, uint32_t seq,
+                                   const std::optional<Pfc>& pfc, std::span<const App> apps)
+{
+    MessageWriter w(kRtmSetDcb, kCmdIeeeSet, seq);
+    w.stringz(kAttrIfname, ifname);
+    size_t ieee = w.begin(kAttrIeee | kNlaNested);
+    if (pfc)
+        w.attr(kIeeePfc, encodePfc(*pfc));
+    if (!apps.empty())
+        appTable(w, apps);
+    w.end(ieee);
+    return w.finish();
+}
+
+std::vector<uint8_t> encodeIeeeDel(std::string_view ifname, uint32_t seq, std::span<const App> apps)
+{
+    MessageWriter w(kRtmSetDcb, kCmdIeeeDel, seq);
+    w.stringz(kAttrIfname, ifname);
+    size_t ieee = w.begin(kAttrIeee | kNlaNested);
+    appTable(w, apps);
+    w.end(ieee);
+    return w.finish();
+}
+
+std::array<uint8_t, kPfcSize> encodePfc(const Pfc& pfc)
+{
+    std::array<uint8_t, kPfcSize> out{};
+    out[0] = pfc.cap;
+    out[1] = pfc.enabled;
+    out[2] = pfc.mbc;
+    store<uint16_t>(&out[4], pfc.delay);
+    for (size_t i = 0; i < 8; ++i) {
+        store<uint64_t>(&out[8 + 8 * i], pfc.requests[i]);
+        store<uint64_t>(&out[72 + 8 * i], pfc.indications[i]);
+    }
+    return out;
+}
+
+Decoded<Pfc> decodePfc(std::span<const uint8_t> payload)
+{
+    // The kernel accepts longer payloads and reads the struct's size; so do we.
+    if (payload.size() < kPfcSize)
+        return DecodeError{"PFC attribute of " + std::to_string(payload.size()) + " bytes, want " +
+                           std::to_string(kPfcSize)};
+    Pfc pfc;
+    pfc.cap = payload[0];
+    pfc.enabled = payload[1];
+    pfc.mbc = payload[2];
+    pfc.delay = load<uint16_t>(payload, 4);
+    for (size_t i = 0; i < 8; ++i) {
+        pfc.requests[i] = load<uint64_t>(payload, 8 + 8 * i);
+        pfc.indications[i] = load<uint64_t>(payload, 72 + 8 * i);
+    }
+    return pfc;
+}
+
+Decoded<bool> replyComplete(std::span<const uint8_t> bytes, uint32_t seq)
+{
+    auto msgs = splitMessages(bytes);
+    if (auto* e = std::get_if<DecodeError>(&msgs))
+        return *e;
+    for (const auto& m : std::get<std::vector<Message>>(msgs))
+        if (m.seq == seq && m.type == kNlmsgError)
+            return true;
+    return false;
+}
+
+Decoded<GetReply> decodeGetReply(std::span<const uint8_t> bytes, uint32_t seq)
+{
+    auto msgs = splitMessages(bytes);
+    if (auto* e = std::get_if<DecodeError>(&msgs))
+        return *e;
+    std::optional<DcbState> state;
+    for (const auto& m : std::get<std::vector<Message>>(msgs)) {
+        if (m.seq != seq)
+            continue;
+        if (m.type == kNlmsgError) {
+            auto err = errorOf(m);
+            if (auto* e = std::get_if<DecodeError>(&err))
+                return *e;
+            if (int errnum = std::get<int>(err); errnum != 0)
+                return GetReply{errnum, {}};
+        } else if (m.type == kRtmGetDcb) {
+            auto attrs = dcbAttrs(m, kCmdIeeeGet);
+            if (auto* e = std::get_if<DecodeError>(&attrs))
+                return *e;
+            auto st = decodeState(std::get<std::vector<Attr>>(attrs));
+            if (auto* e = std::get_if<DecodeError>(&st))
+                return *e;
+            state = std::move(std::get<DcbState>(st));
+        }
+    }
+    if (!state)
+        return DecodeError{"no IEEE_GET reply for sequence " + std::to_string(seq)};
+    return GetReply{0, std::move(*state)};
+}
+
+Decoded<SetReply> decodeSetReply(std::span<const uint8_t> bytes, uint32_t seq, uint8_t cmd)
+{
+    auto msgs = splitMessages(bytes);
+    if (auto* e = std::get_if<DecodeError>(&msgs))
+        return *e;
+    std::optional<SetReply> status;
+    for (const auto& m : std::get<std::vector<Message>>(msgs)) {
+        if (m.seq != seq)
+            continue;
+        if (m.type == kNlmsgError) {
+            auto err = errorOf(m);
+            if (auto* e = std::get_if<DecodeError>(&err))
+                return *e;
+            if (int errnum = std::get<int>(err); errnum != 0)
+                return SetReply{errnum, false};
+        } else if (m.type == kRtmSetDcb) {
+            auto attrs = dcbAttrs(m, cmd);
+            if (auto* e = std::get_if<DecodeError>(&attrs))
+                return *e;
+            for (const auto& a : std::get<std::vector<Attr>>(attrs)) {
+                if (a.type != kAttrIeee)
+                    continue;
+                if (a.payload.size() != 1)
+                    return DecodeError{"SET/DEL status attribute of " +
+                                       std::to_string(a.payload.size()) + " bytes, want 1"};
+                // The errno truncated to 8 bits: read it as int8_t and negate.
+                int errnum = -static_cast<int>(static_cast<int8_t>(a.payload[0]));
+                if (errnum < 0)
+                    return DecodeError{"SET/DEL status byte " + std::to_string(a.payload[0]) +
+                                       " is not a negative errno"};
+                status = SetReply{errnum, errnum != 0};
+            }
+            if (!status)
+                return DecodeError{"SET/DEL reply has no status attribute"};
+        }
+    }
+    if (!status)
+        return DecodeError{"no SET/DEL reply for sequence " + std::to_string(seq)};
+    return *status;
+}
+
+} // namespace nicd::mlx5::dcb

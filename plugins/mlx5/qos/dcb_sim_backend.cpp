@@ -1,0 +1,129 @@
+#include "qos/dcb_sim_backend.hpp"
+
+#include "qos/dcb_errors.hpp"
+#include "qos/dcb_sim_format.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace nicd::mlx5 {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool safeName(std::string_view netdev)
+{
+    return dcb::validIfname(netdev) && netdev.find('/') == std::string_view::npos &&
+           netdev != "." && netdev != "..";
+}
+
+pv1::Status badName(std::string_view netdev)
+{
+    return pv1::Status::fail(pv1::Errc::InvalidArgument,
+                             "netdev " + std::string(netdev) + ": not a valid interface name");
+}
+
+} // namespace
+
+fs::path dcbSimFile(const fs::path& root, std::string_view netdev)
+{
+    return root / "run/nicd-sim/dcb" / std::string(netdev);
+}
+
+pv1::Status SimDcb::read(std::string_view netdev, const char* op, dcb::DcbState& out)
+{
+    if (!safeName(netdev))
+        return badName(netdev);
+    auto path = dcbSimFile(root_, netdev);
+    std::ifstream in(path);
+    if (!in) {
+        int err = errno;
+        if (err == ENOENT) // like a netdev without dcbnl_ops
+            return dcbFailure(netdev, op, EOPNOTSUPP);
+        return pv1::Status::fail(pv1::Errc::Io, path.string() + ": " + std::strerror(err), err);
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    auto parsed = parseDcbSimState(text.str());
+    if (auto* e = std::get_if<dcb::DecodeError>(&parsed))
+        return pv1::Status::fail(pv1::Errc::Io, path.string() + ": " + e->what);
+    out = std::move(std::get<dcb::DcbState>(parsed));
+    out.ifname = std::string(netdev);
+    return pv1::Status::ok();
+}
+
+pv1::Status SimDcb::write(std::string_view netdev, const dcb::DcbState& state)
+{
+    auto path = dcbSimFile(root_, netdev);
+    auto tmp =
+        path.parent_path() / ("." + std::string(netdev) + ".tmp." + std::to_string(getpid()));
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        out << formatDcbSimState(state);
+        out.flush();
+        if (!out) {
+            int err = errno;
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            return pv1::Status::fail(pv1::Errc::Io, tmp.string() + ": " + std::strerror(err), err);
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, path, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        return pv1::Status::fail(pv1::Errc::Io, path.string() + ": " + ec.message(), ec.value());
+    }
+    return pv1::Status::ok();
+}
+
+pv1::Status SimDcb::get(std::string_view netdev, dcb::DcbState& out)
+{
+    return read(netdev, "IEEE_GET", out);
+}
+
+pv1::Status SimDcb::set(std::string_view netdev, const std::optional<dcb::Pfc>& pfc,
+                        std::span<const dcb::App> apps)
+{
+    dcb::DcbState st;
+    if (auto s = read(netdev, "IEEE_SET", st); !s)
+        return s;
+    if (pfc) {
+        st.pfc->enabled = pfc->enabled;
+        st.pfc->delay = pfc->delay;
+    }
+    for (const auto& a : apps) {
+        if (a.selector != dcb::kSelectorDscp || a.protocol >= 64 || a.priority >= 8)
+            return dcbFailure(netdev, "IEEE_SET", EINVAL, true);
+        auto same = std::find_if(st.apps.begin(), st.apps.end(), [&](const dcb::App& e) {
+            return e.selector == a.selector && e.protocol == a.protocol;
+        });
+        if (same != st.apps.end())
+            same->priority = a.priority;
+        else
+            st.apps.push_back(a);
+    }
+    return write(netdev, st);
+}
+
+pv1::Status SimDcb::del(std::string_view netdev, std::span<const dcb::App> apps)
+{
+    dcb::DcbState st;
+    if (auto s = read(netdev, "IEEE_DEL", st); !s)
+        return s;
+    for (const auto& a : apps) {
+        auto it = std::find(st.apps.begin(), st.apps.end(), a);
+        if (it == st.apps.end())
+            return dcbFailure(netdev, "IEEE_DEL", ENOENT, true);
+        st.apps.erase(it);
+    }
+    return write(netdev, st);
+}
+
+} // namespace nicd::mlx5

@@ -1,0 +1,47 @@
+// Pure planning for DSCP trust and PFC. mlx5 has no trust op: a port trusts DSCP while its APP
+// table holds DSCP (selector 5) entries, and PCP when it holds none (reference §2.1). nicd's DSCP
+// trust is the firmware default map, DSCP d -> priority d >> 3, all 64 entries, as mlnx_qos writes.
+#pragma once
+
+#include "qos/dcb_codec.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace nicd::mlx5 {
+
+inline constexpr int kDscpValues = 64;
+inline constexpr int kPriorities = 8;
+
+std::vector<dcb::App> defaultDscpMap(); // {5, d >> 3, d} for d = 0..63
+
+// The APP table's DSCP entries, sorted.
+std::vector<dcb::App> dscpEntries(std::span<const dcb::App> table);
+
+// trust dscp: exactly the 64 default entries; trust pcp: no DSCP entry at all.
+bool trustCompliant(std::span<const dcb::App> table, bool want_dscp);
+// "pcp", "dscp", or "dscp (12 of 64 default entries, 1 other)" for a partial or foreign map.
+std::string describeTrust(std::span<const dcb::App> table);
+std::string describeTrustWanted(bool want_dscp);
+
+struct TrustPlan {
+    std::vector<dcb::App> add;    // IEEE_SET
+    std::vector<dcb::App> remove; // IEEE_DEL
+    bool empty() const { return add.empty() && remove.empty(); }
+};
+// What turns `table` into the wanted trust: missing default entries to add, DSCP entries that
+// are not part of the wanted state to delete.
+TrustPlan planTrust(std::span<const dcb::App> table, bool want_dscp);
+
+// Bit i set for each priority i; nullopt when a priority is above 7.
+std::optional<uint8_t> pfcMask(std::span<const uint8_t> priorities);
+// "3", "3,4" or "none".
+std::string describePfc(uint8_t mask);
+// The PFC struct to SET: the current one as read (cap, mbc, delay = cable length, counters)
+// with only the enable bits changed.
+dcb::Pfc planPfc(const dcb::Pfc& current, uint8_t mask);
+
+} // namespace nicd::mlx5

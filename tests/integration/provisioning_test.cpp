@@ -1,0 +1,250 @@
+// RoCE QoS provisioning by the real nicd on a simulated node: apply, read back, drift repaired
+// (Mode=enforce) or only reported (Mode=verify), dry runs that change nothing, ports that come
+// up, a driver that is not ready, and Apply/Verify over D-Bus through nicctl.
+#include "sim.hpp"
+#include "support/private_bus.hpp"
+#include "support/process.hpp"
+
+#include <nlohmann/json.hpp>
+#include <signal.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <regex>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+namespace {
+
+class ProvisioningTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+        dir_ = fs::temp_directory_path() / ("nicd-qos-" + std::to_string(getpid()) + "-" + name);
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+        root_ = dir_ / "node";
+        sim::create(root_, {});
+    }
+    void TearDown() override
+    {
+        nicd_.reset();
+        bus_.reset();
+        fs::remove_all(dir_);
+    }
+
+    void writeConfig(const std::string& provision)
+    {
+        std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
+                                          << "\nPollIntervalMs=200\nPmaIntervalMs=1000\n"
+                                          << "[provision]\nVerifyIntervalSec=5\n"
+                                          << provision;
+    }
+    std::vector<std::string> nicd(std::vector<std::string> extra) const
+    {
+        std::vector<std::string> a{NICD_BIN, "--root", root_.string(), "--config",
+                                   (dir_ / "nicd.conf").string()};
+        a.insert(a.end(), extra.begin(), extra.end());
+        return a;
+    }
+    void start(std::vector<std::string> extra = {"--no-dbus"})
+    {
+        nicd_ = std::make_unique<test::Process>(nicd(extra), std::map<std::string, std::string>{},
+                                                dir_ / "nicd.log");
+    }
+    std::string log() const { return test::readFile(dir_ / "nicd.log"); }
+    std::string textfile() const
+    {
+        return test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
+    }
+    std::string dcb(const std::string& netdev) const
+    {
+        return test::readFile(root_ / "run/nicd-sim/dcb" / netdev);
+    }
+    std::string tos(const std::string& ibdev) const
+    {
+        return test::readFile(root_ / "sys/kernel/config/rdma_cm" / ibdev /
+                              "ports/1/default_roce_tos");
+    }
+    static std::string compliant(const std::string& dev, const std::string& setting, int value)
+    {
+        return "nicd_qos_compliant{device=\"" + dev + "\",port=\"1\",setting=\"" + setting +
+               "\"} " + std::to_string(value) + "\n";
+    }
+    bool waitForText(const std::string& what, std::chrono::milliseconds timeout = 10s) const
+    {
+        return test::waitFor([&] { return textfile().find(what) != std::string::npos; }, timeout);
+    }
+
+    fs::path dir_, root_;
+    std::unique_ptr<test::PrivateBus> bus_;
+    std::unique_ptr<test::Process> nicd_;
+};
+
+TEST_F(ProvisioningTest, EnforceAppliesReadsBackAndRepairsDrift)
+{
+    ASSERT_NE(dcb("ens1f0np0").find("pfc_en=0\n"), std::string::npos) << "a fresh NIC";
+    writeConfig("");
+    start();
+    ASSERT_TRUE(waitForText(compliant("mlx5_0", "pfc", 1))) << log() << textfile();
+    EXPECT_NE(textfile().find(compliant("mlx5_0", "trust", 1)), std::string::npos);
+    EXPECT_NE(textfile().find(compliant("mlx5_0", "roce_tos", 1)), std::string::npos);
+    EXPECT_NE(dcb("ens1f0np0").find("pfc_en=8\n"), std::string::npos) << dcb("ens1f0np0");
+    EXPECT_NE(dcb("ens1f0np0").find("app=5,3,26\n"), std::string::npos) << "DSCP 26 -> priority 3";
+    EXPECT_EQ(tos("mlx5_0"), "106\n");
+    // Skipped ports are not touched, and say why.
+    EXPECT_NE(textfile().find("nicd_qos_managed{device=\"mlx5_5\",port=\"1\"} 0"),
+              std::string::npos);
+    EXPECT_EQ(textfile().find("setting=\"pfc\"} 1\nnicd_qos_compliant{device=\"mlx5_4\""),
+              std::string::npos);
+    EXPECT_FALSE(fs::exists(root_ / "run/nicd-sim/dcb/ens1f0v0") &&
+                 dcb("ens1f0v0").find("pfc_en=8") != std::string::npos);
+    EXPECT_NE(log().find("mlx5_4 port 1: skipped: InfiniBand port"), std::string::npos) << log();
+
+    // Another tool moves PFC to priority 4 and drops DSCP trust: nicd sees it and puts it back.
+    std::string out;
+    ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), "qos-drift", "mlx5_0"}, out), 0)
+        << out;
+    ASSERT_NE(dcb("ens1f0np0").find("pfc_en=16\n"), std::string::npos) << dcb("ens1f0np0");
+    EXPECT_TRUE(test::waitFor(
+        [&] { return log().find("QoS drift on mlx5_0 port 1") != std::string::npos; }, 15s))
+        << log();
+    EXPECT_TRUE(test::waitFor(
+        [&] { return dcb("ens1f0np0").find("pfc_en=8\n") != std::string::npos; }, 15s))
+        << dcb("ens1f0np0");
+    // Written twice now: once at start, once to repair; and compliant again.
+    EXPECT_TRUE(
+        waitForText("nicd_qos_changes_total{device=\"mlx5_0\",port=\"1\",setting=\"pfc\"} 2\n"))
+        << textfile();
+    EXPECT_NE(textfile().find(compliant("mlx5_0", "pfc", 1)), std::string::npos);
+}
+
+TEST_F(ProvisioningTest, VerifyModeReportsAndChangesNothing)
+{
+    writeConfig("Mode=verify\n");
+    auto before = dcb("ens2f0np0");
+    start();
+    ASSERT_TRUE(waitForText(compliant("mlx5_1", "pfc", 0))) << log() << textfile();
+    EXPECT_NE(textfile().find(compliant("mlx5_1", "trust", 0)), std::string::npos);
+    EXPECT_NE(log().find("QoS on mlx5_1 port 1 is not compliant"), std::string::npos) << log();
+    std::this_thread::sleep_for(1s);
+    EXPECT_EQ(dcb("ens2f0np0"), before);
+    EXPECT_NE(tos("mlx5_1"), "106\n");
+}
+
+TEST_F(ProvisioningTest, DryRunSaysWhatWouldChangeAndChangesNothing)
+{
+    writeConfig("");
+    auto before = dcb("ens1f0np0");
+    std::string out;
+    ASSERT_EQ(test::run(nicd({"--no-dbus", "--once", "--dry-run"}), out), 0) << out;
+    EXPECT_NE(out.find("QoS (Mode=enforce, dry run)"), std::string::npos) << out;
+    EXPECT_TRUE(std::regex_search(out, std::regex(R"(pfc +want 3 +have none +DIFFERS)"))) << out;
+    EXPECT_EQ(dcb("ens1f0np0"), before);
+    EXPECT_FALSE(fs::exists(root_ / "sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos") &&
+                 tos("mlx5_0") == "106\n");
+    // The same from the configuration file.
+    writeConfig("DryRun=yes\n");
+    ASSERT_EQ(test::run(nicd({"--no-dbus", "--once"}), out), 0) << out;
+    EXPECT_EQ(dcb("ens1f0np0"), before);
+}
+
+TEST_F(ProvisioningTest, APortThatComesUpIsProvisioned)
+{
+    writeConfig("");
+    start();
+    ASSERT_TRUE(waitForText(compliant("mlx5_0", "pfc", 1))) << log();
+    EXPECT_EQ(textfile().find("nicd_qos_compliant{device=\"mlx5_6\""), std::string::npos);
+    sim::linkUp(root_, "mlx5_6", 1);
+    EXPECT_TRUE(waitForText(compliant("mlx5_6", "pfc", 1))) << log();
+    EXPECT_NE(dcb("ens6f0np0").find("pfc_en=8\n"), std::string::npos);
+}
+
+TEST_F(ProvisioningTest, ADriverThatIsNotReadyIsAClearErrorNotAHang)
+{
+    writeConfig("DriverReadyFile=/run/mellanox/drivers/.driver-ready\nReadyTimeoutSec=1\n");
+    start();
+    ASSERT_TRUE(
+        test::waitFor([&] { return log().find("driver not ready: ") != std::string::npos; }, 10s))
+        << log();
+    EXPECT_NE(log().find("/run/mellanox/drivers/.driver-ready still missing after 1 s"),
+              std::string::npos)
+        << log();
+    EXPECT_NE(textfile().find("\nnicd_up 1\n"), std::string::npos) << "monitoring goes on";
+    EXPECT_EQ(textfile().find("nicd_qos_compliant{"), std::string::npos);
+    // The driver container finishes: provisioning starts on its own.
+    fs::create_directories(root_ / "run/mellanox/drivers");
+    std::ofstream(root_ / "run/mellanox/drivers/.driver-ready");
+    EXPECT_TRUE(waitForText(compliant("mlx5_0", "pfc", 1))) << log();
+}
+
+TEST_F(ProvisioningTest, ApplyAndVerifyOverDbus)
+{
+    writeConfig("Mode=verify\n");
+    bus_ = std::make_unique<test::PrivateBus>(dir_ / "bus");
+    start({"--bus", bus_->address()});
+    auto nicctl = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), {NICCTL_BIN, "--bus", bus_->address()});
+        std::string out;
+        int rc = test::run(args, out);
+        return std::make_pair(rc, out);
+    };
+    ASSERT_TRUE(test::waitFor([&] { return nicctl({"verify"}).first == 0; }, 15s))
+        << nicctl({"verify"}).second << log();
+    auto [rc, out] = nicctl({"--json", "verify"});
+    ASSERT_EQ(rc, 0) << out;
+    auto rows = nlohmann::json::parse(out);
+    bool saw = false;
+    for (const auto& r : rows)
+        if (r["device"] == "mlx5_2" && r["setting"] == "pfc") {
+            saw = true;
+            EXPECT_EQ(r["desired"], "3");
+            EXPECT_EQ(r["observed"], "none");
+            EXPECT_FALSE(r["compliant"].get<bool>());
+            EXPECT_FALSE(r["changed"].get<bool>());
+        }
+    EXPECT_TRUE(saw) << out;
+    // Mode=verify: Apply reads but never writes.
+    auto [arc, apply] = nicctl({"apply"});
+    EXPECT_EQ(arc, 0) << apply;
+    EXPECT_NE(dcb("ens3f0np0").find("pfc_en=0\n"), std::string::npos);
+    // The port's D-Bus object carries the outcome.
+    std::string prop;
+    test::run({"busctl", "--address=" + bus_->address(), "get-property", "io.nicd.Nicd1",
+               "/io/nicd/Nicd1/device/mlx5_2/port/1", "io.nicd.Nicd1.Port", "QosStatus"},
+              prop);
+    EXPECT_EQ(prop, "s \"noncompliant\"\n");
+    test::run({"busctl", "--address=" + bus_->address(), "get-property", "io.nicd.Nicd1",
+               "/io/nicd/Nicd1/device/mlx5_5/port/1", "io.nicd.Nicd1.Port", "QosStatus"},
+              prop);
+    EXPECT_EQ(prop, "s \"skipped: virtual function (QoS belongs to its PF)\"\n");
+}
+
+TEST_F(ProvisioningTest, DryRunApplyOverDbusInEnforceMode)
+{
+    writeConfig("");
+    bus_ = std::make_unique<test::PrivateBus>(dir_ / "bus");
+    start({"--bus", bus_->address()});
+    ASSERT_TRUE(waitForText(compliant("mlx5_0", "pfc", 1))) << log();
+    std::string out;
+    ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), "qos-drift", "mlx5_3"}, out), 0);
+    auto drifted = dcb("ens4f0np0");
+    ASSERT_EQ(test::run({NICCTL_BIN, "--bus", bus_->address(), "apply", "--dry-run"}, out), 0)
+        << out;
+    EXPECT_TRUE(
+        std::regex_search(out, std::regex(R"(mlx5_3/1 +pfc +3 +4 +noncompliant, would change)")))
+        << out;
+    EXPECT_EQ(dcb("ens4f0np0"), drifted) << "a dry run writes nothing";
+    ASSERT_EQ(test::run({NICCTL_BIN, "--bus", bus_->address(), "apply"}, out), 0) << out;
+    EXPECT_TRUE(std::regex_search(out, std::regex(R"(mlx5_3/1 +pfc +3 +3 +compliant, changed)")))
+        << out;
+    EXPECT_NE(dcb("ens4f0np0").find("pfc_en=8\n"), std::string::npos);
+}
+
+} // namespace

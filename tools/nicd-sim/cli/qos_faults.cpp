@@ -1,0 +1,24 @@
+// inject DIR qos-drift DEV; inject DIR tos-reset DEV
+#include "cli/args.hpp"
+#include "cli/registry.hpp"
+#include "dcb_state.hpp"
+
+namespace nicd::sim::cli {
+
+NICD_SIM_FAULT(qos_drift, "qos-drift",
+               "another tool changes the device's DCB: PFC moves to priority 4 only and the DSCP "
+               "APP entries are removed (trust PCP)",
+               [](CLI::App& cmd) -> Action {
+                   auto a = std::make_shared<DeviceArgs>(cmd);
+                   return [a](const fs::path& dir) { qosDrift(dir, a->dev); };
+               });
+
+NICD_SIM_FAULT(tos_reset, "tos-reset",
+               "the device re-registers: rdma_cm default_roce_tos back to 0, MOFED traffic_class "
+               "unset",
+               [](CLI::App& cmd) -> Action {
+                   auto a = std::make_shared<DeviceArgs>(cmd);
+                   return [a](const fs::path& dir) { tosReset(dir, a->dev); };
+               });
+
+} // namespace nicd::sim::cli

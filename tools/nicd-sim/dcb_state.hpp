@@ -1,0 +1,64 @@
+// The simulated node's QoS state: per-netdev DCB files and the rdma_cm configfs directory.
+//
+//   DIR/run/nicd-sim/dcb/<netdev>   what an rtnetlink IEEE_GET on the netdev would report; text,
+//                                   one key=value per line, decimal, '#' comment lines:
+//                                     pfc_cap=8    pfc_en=0 (bit i = PFC on priority i)
+//                                     mbc=0        delay=7 (mlx5: cable length, metres)
+//                                     app=5,3,26   (selector,priority,protocol; 0 or more lines)
+//                                   Only RoCE PF netdevs (and LAG members) have one: a netdev
+//                                   without a file has no DCB in its driver (VF, bond, IPoIB).
+//   DIR/sys/kernel/config/rdma_cm/  rdma_cm's configfs directory (the module is loaded); the
+//                                   mlx5 plugin makes the <ibdev>/ports/<n>/default_roce_tos
+//                                   files as the kernel would on mkdir.
+//
+// The same format is read and written by the mlx5 plugin (plugins/mlx5/qos/dcb_sim_format.hpp);
+// the simulator keeps its own code for it on purpose, so the tests check the two agree.
+#pragma once
+
+#include "node_state.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nicd::sim {
+
+struct DcbApp {
+    uint8_t selector = 0;
+    uint8_t priority = 0;
+    uint16_t protocol = 0;
+    bool operator==(const DcbApp&) const = default;
+};
+
+struct DcbState {
+    uint8_t pfc_cap = 8;
+    uint8_t pfc_en = 0;
+    uint8_t mbc = 0;
+    uint16_t delay = 7;
+    std::vector<DcbApp> apps;
+    bool operator==(const DcbState&) const = default;
+};
+
+inline constexpr uint8_t kDscpSelector = 5;
+
+fs::path dcbFile(const fs::path& root, const std::string& netdev);
+std::string formatDcb(const DcbState& s);
+DcbState parseDcb(const std::string& text, const std::string& where); // throws SimError
+DcbState readDcb(const fs::path& root, const std::string& netdev);    // throws SimError
+void writeDcb(const fs::path& root, const std::string& netdev, const DcbState& s);
+
+// The netdevs of a device that have DCB: a PF's netdev, a LAG's members; none for VF and IB.
+std::vector<std::string> dcbNetdevs(const SimDevice& d);
+
+// At create: every DCB netdev as a fresh NIC shows it (trust PCP: no DSCP entries; PFC off,
+// pfc_cap 8, cable length 7), and the rdma_cm configfs directory.
+void createQosState(const fs::path& root, const NodeState& st);
+
+// Another tool changed the device's DCB: PFC moved to priority 4 only, DSCP APP entries removed
+// (trust back to PCP).
+void qosDrift(const fs::path& root, const std::string& dev);
+// The device re-registered (driver reload, LAG change): the rdma_cm default ToS of every port is
+// 0 again and a MOFED traffic_class is unset.
+void tosReset(const fs::path& root, const std::string& dev);
+
+} // namespace nicd::sim
