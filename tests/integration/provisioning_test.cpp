@@ -166,6 +166,47 @@ TEST_F(ProvisioningTest, APortThatComesUpIsProvisioned)
     EXPECT_NE(dcb("ens6f0np0").find("pfc_en=8\n"), std::string::npos);
 }
 
+TEST_F(ProvisioningTest, BondsConfigureProvisionsTheLagMembersAndTheLagDevicesTos)
+{
+    auto before = dcb("ens5f0np0");
+    std::string out;
+    writeConfig("");
+    ASSERT_EQ(test::run(nicd({"--no-dbus", "--once"}), out), 0) << out;
+    EXPECT_NE(out.find("mlx5_bond_0 port 1: skipped: RoCE LAG device (Bonds=skip)"),
+              std::string::npos)
+        << out;
+    EXPECT_EQ(dcb("ens5f0np0"), before) << "Bonds=skip leaves the members alone";
+
+    writeConfig("Bonds=configure\n");
+    ASSERT_EQ(test::run(nicd({"--no-dbus", "--once"}), out), 0) << out;
+    EXPECT_NE(out.find("mlx5_bond_0 port 1: compliant"), std::string::npos) << out;
+    for (const char* member : {"ens5f0np0", "ens5f1np1"}) {
+        EXPECT_NE(dcb(member).find("pfc_en=8\n"), std::string::npos) << member;
+        EXPECT_NE(dcb(member).find("app=5,3,26\n"), std::string::npos) << member;
+    }
+    EXPECT_EQ(tos("mlx5_bond_0"), "106\n");
+    EXPECT_FALSE(fs::exists(root_ / "run/nicd-sim/dcb/bond0")) << "the bond itself has no DCB";
+}
+
+TEST_F(ProvisioningTest, TheDefaultRouteNetdevIsLeftAloneUnlessIncluded)
+{
+    // Make ens1f0np0 the management NIC: it carries the default route.
+    std::ofstream(root_ / "proc/net/route")
+        << "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+        << "ens1f0np0\t00000000\t0100A8C0\t0003\t0\t0\t100\t00000000\t0\t0\t0\n";
+    auto before = dcb("ens1f0np0");
+    std::string out;
+    writeConfig("");
+    ASSERT_EQ(test::run(nicd({"--no-dbus", "--once"}), out), 0) << out;
+    EXPECT_NE(out.find("mlx5_0 port 1: skipped: netdev ens1f0np0 carries the default route"),
+              std::string::npos)
+        << out;
+    EXPECT_EQ(dcb("ens1f0np0"), before);
+    writeConfig("IncludeNetdevs=ens1f0*\n");
+    ASSERT_EQ(test::run(nicd({"--no-dbus", "--once"}), out), 0) << out;
+    EXPECT_NE(out.find("mlx5_0 port 1: compliant"), std::string::npos) << out;
+}
+
 TEST_F(ProvisioningTest, ADriverThatIsNotReadyIsAClearErrorNotAHang)
 {
     writeConfig("DriverReadyFile=/run/mellanox/drivers/.driver-ready\nReadyTimeoutSec=1\n");
