@@ -567,8 +567,13 @@ void DaemonApp::maybeStartProvision()
     auto plans = planPorts(*last_);
     worker_->submit([this, kind = request.kind, plans = std::move(plans),
                      inventory = last_->inventory]() mutable {
+        // A plugin call left behind by its deadline still holds the plugin: do not call in.
         auto round = std::make_shared<provision::Round>(
-            provision::runRound(*plugins_, inventory, std::move(plans), kind));
+            collector_->pluginCallOutstanding()
+                ? provision::heldRound(std::move(plans), kind,
+                                       "a plugin call has not returned (wedged driver?); QoS not "
+                                       "read this round")
+                : provision::runRound(*plugins_, inventory, std::move(plans), kind));
         loop_->post([this, round] { finishProvision(*round); });
     });
 }

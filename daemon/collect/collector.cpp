@@ -1,6 +1,7 @@
 #include "collect/collector.hpp"
 
 #include "collect/deadline.hpp"
+#include "collect/verbs_probe.hpp"
 #include "inventory/netdev_state.hpp"
 #include "log/log.hpp"
 #include "loop/event_loop.hpp"
@@ -61,6 +62,41 @@ void Collector::readPma(const Device& dev, DeviceSamples& ds)
     ds.unresponsive = fmt::format("reading {}/ports/*/counters did not return within {} ms",
                                   dev.sysfs_path, driver_timeout_.count());
     log::error({.device = dev.ibdev}, "{}: {}", dev.ibdev, ds.unresponsive);
+}
+
+// On the real root, with the PMA reads: the device must still open and answer port queries
+// through rdma-core, within the driver deadline. A probe left behind is not repeated until it
+// returns, and the device is unresponsive meanwhile.
+void Collector::probeVerbs(const Device& dev, DeviceSamples& ds)
+{
+    if (!ds.unresponsive.empty())
+        return;
+    if (auto stuck = verbs_stuck_.find(dev.ibdev); stuck != verbs_stuck_.end()) {
+        if (!stuck->second->load()) {
+            ds.unresponsive =
+                "a verbs probe of " + dev.ibdev + " (ibv_open_device) has not returned yet";
+            return;
+        }
+        verbs_stuck_.erase(stuck);
+    }
+    auto result = std::make_shared<VerbsProbeResult>();
+    auto finished = std::make_shared<std::atomic<bool>>(false);
+    bool in_time =
+        verbs_runner_.run([ibdev = dev.ibdev, result] { *result = probeVerbsDevice(ibdev); },
+                          driver_timeout_, finished);
+    if (!in_time) {
+        verbs_stuck_[dev.ibdev] = finished;
+        ds.unresponsive = fmt::format("the verbs probe of {} (ibv_open_device, ibv_query_port) did "
+                                      "not return within {} ms",
+                                      dev.ibdev, driver_timeout_.count());
+        log::error({.device = dev.ibdev}, "{}", ds.unresponsive);
+        return;
+    }
+    if (!result->error.empty()) {
+        // sysfs may still read, but NCCL could not use the device.
+        ds.unresponsive = result->error;
+        log::error({.device = dev.ibdev}, "{}: verbs probe failed: {}", dev.ibdev, result->error);
+    }
 }
 
 // Plugin calls are serialized: devices are polled one after the other, each against the
@@ -126,6 +162,8 @@ Snapshot Collector::collect(bool read_pma)
         auto last = last_pma_.find(dev.ibdev);
         if (read_pma || last == last_pma_.end()) {
             readPma(dev, ds);
+            if (paths_.root() == "/")
+                probeVerbs(dev, ds);
             if (!ds.unresponsive.empty() && last != last_pma_.end()) {
                 ds.samples = last->second.samples; // keep the last values published
                 ds.pma_monotonic_usec = last->second.monotonic_usec;

@@ -31,10 +31,14 @@ public:
     void rediscover() { inventory_.invalidate(); }
     // How long one device's driver reads may take before it counts as unresponsive.
     void setDriverTimeout(std::chrono::milliseconds t) { driver_timeout_ = t; }
+    // True while a plugin call left behind by a deadline has not returned: no other plugin call
+    // (a QoS round included) may start.
+    bool pluginCallOutstanding() const { return plugin_stuck_ && !plugin_stuck_->load(); }
 
 private:
     void readPma(const Device& dev, DeviceSamples& ds);
     void pollPlugins(const Inventory& inventory, std::vector<DeviceSamples>& all);
+    void probeVerbs(const Device& dev, DeviceSamples& ds);
 
     HostPaths paths_;
     PluginManager& plugins_;
@@ -49,6 +53,8 @@ private:
     std::chrono::milliseconds driver_timeout_{2000};
     DeadlineRunner pma_runner_;    // counters/ reads
     DeadlineRunner plugin_runner_; // plugin polls (serialized)
+    DeadlineRunner verbs_runner_;  // verbs probes (real root only)
+    std::map<std::string, std::shared_ptr<std::atomic<bool>>> verbs_stuck_; // ibdev -> returned?
     std::map<std::string, std::shared_ptr<std::atomic<bool>>>
         pma_stuck_;                                   // ibdev -> read returned yet?
     std::shared_ptr<std::atomic<bool>> plugin_stuck_; // a plugin call left behind

@@ -46,4 +46,20 @@ Round runRound(PluginManager& plugins, const Inventory& inventory, std::vector<P
     return round;
 }
 
+Round heldRound(std::vector<PortPlan> plans, RoundKind kind, const std::string& why)
+{
+    Round round;
+    round.kind = kind;
+    for (auto& plan : plans) {
+        PortOutcome out;
+        out.plan = std::move(plan);
+        if (out.plan.managed) {
+            out.attempted = true;
+            out.error = why;
+        }
+        round.ports.push_back(std::move(out));
+    }
+    return round;
+}
+
 } // namespace nicd::provision

@@ -35,4 +35,8 @@ struct Round {
 Round runRound(PluginManager& plugins, const Inventory& inventory, std::vector<PortPlan> plans,
                RoundKind kind);
 
+// A round that could not ask the plugins (a call is still out past its deadline): every managed
+// port gets `why` as its error, nothing is read or written.
+Round heldRound(std::vector<PortPlan> plans, RoundKind kind, const std::string& why);
+
 } // namespace nicd::provision

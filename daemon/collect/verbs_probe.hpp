@@ -1,0 +1,20 @@
+// The verbs probe: open the device through rdma-core and query each port, as NCCL will
+// (ibv_open_device + ibv_query_port). A device whose firmware stopped answering fails here even
+// when sysfs still reads. Real root only (a simulated tree has no verbs devices). Blocks while the
+// driver does: run it against a deadline.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace nicd {
+
+struct VerbsProbeResult {
+    bool listed = false;          // rdma-core knows the device (no provider for it: not probed)
+    std::string error;            // empty when the device opened and every port answered
+    std::vector<int> port_states; // ibv_port_attr.state per port, from port 1
+};
+
+VerbsProbeResult probeVerbsDevice(const std::string& ibdev);
+
+} // namespace nicd
