@@ -420,12 +420,13 @@ void DaemonApp::finishCycle(Snapshot snap)
         applyKernelFindings(f, snap.inventory);
     pending_kernel_.clear();
     judge(snap);
+    qos_.forgetMissing(snap.inventory);
     snap.qos = qos_.summary();
     publish(snap);
     saveState();
     auto line = statusLine(snap);
-    scheduleProvisionAfterCycle(snap);
     last_ = std::move(snap);
+    scheduleProvisionAfterCycle(*last_); // plans from this cycle's inventory, not the last one's
     maybeStartProvision();
     // The previous cycle's samples and text were freed on this thread but allocated on the
     // worker's: hand the pages back so the resident size stays that of one snapshot.

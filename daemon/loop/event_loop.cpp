@@ -88,12 +88,18 @@ EventLoop::Timer& EventLoop::every(uint64_t first_usec, uint64_t interval_usec,
 {
     auto& h = handlers_.emplace_back(std::make_unique<Handler>(std::move(handler), interval_usec));
     sd_event_source* s = nullptr;
+    // 1 ms accuracy: sd-event's default (250 ms) would fire a short period late and then twice.
     check(sd_event_add_time_relative(
-              event_, &s, CLOCK_MONOTONIC, first_usec, 0,
+              event_, &s, CLOCK_MONOTONIC, first_usec, 1000,
               [](sd_event_source* src, uint64_t usec, void* data) -> int {
                   auto* handler = static_cast<Handler*>(data);
-                  // Re-arm from the scheduled time so the period does not drift.
-                  sd_event_source_set_time(src, usec + handler->interval_usec);
+                  // Re-arm from the scheduled time so the period does not drift; ticks missed
+                  // while the loop was busy are dropped, not fired in a burst.
+                  uint64_t now = nowMonotonicUsec();
+                  uint64_t next = usec + handler->interval_usec;
+                  if (handler->interval_usec > 0 && next <= now)
+                      next += ((now - next) / handler->interval_usec + 1) * handler->interval_usec;
+                  sd_event_source_set_time(src, next);
                   sd_event_source_set_enabled(src, SD_EVENT_ON);
                   handler->fn();
                   return 0;

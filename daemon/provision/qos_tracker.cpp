@@ -48,6 +48,12 @@ void QosTracker::setConfig(const Config& config)
     summary_.dry_run = config.provision.dry_run;
 }
 
+void QosTracker::forgetMissing(const Inventory& inventory)
+{
+    std::erase_if(summary_.ports,
+                  [&](const auto& kv) { return inventory.find(kv.first.first) == nullptr; });
+}
+
 bool QosTracker::record(const Round& round, double now_real)
 {
     bool drifted = false;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "config/config.hpp"
+#include "model/inventory.hpp"
 #include "model/qos.hpp"
 #include "provision/provision_round.hpp"
 
@@ -21,6 +22,9 @@ public:
     // A finished round; `now_real` is CLOCK_REALTIME seconds. True when something drifted
     // (a compliant setting is no longer): an enforcing caller re-applies.
     bool record(const Round& round, double now_real);
+
+    // Drops the ports of devices that are gone (their series leave the textfile and the bus).
+    void forgetMissing(const Inventory& inventory);
 
     const QosSummary& summary() const { return summary_; }
 

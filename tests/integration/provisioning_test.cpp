@@ -166,6 +166,23 @@ TEST_F(ProvisioningTest, APortThatComesUpIsProvisioned)
     EXPECT_NE(dcb("ens6f0np0").find("pfc_en=8\n"), std::string::npos);
 }
 
+TEST_F(ProvisioningTest, ADeviceThatReRegistersGetsItsTosBack)
+{
+    writeConfig("");
+    start();
+    ASSERT_TRUE(waitForText(compliant("mlx5_2", "roce_tos", 1))) << log();
+    // The driver reloads: the device goes, the kernel drops its rdma_cm configfs group (ToS back
+    // to 0 when it comes back), the device returns.
+    sim::remove(root_, "mlx5_2");
+    ASSERT_TRUE(test::waitFor(
+        [&] { return textfile().find("nicd_qos_managed{device=\"mlx5_2\"") == std::string::npos; },
+        10s));
+    fs::remove_all(root_ / "sys/kernel/config/rdma_cm/mlx5_2");
+    sim::restore(root_, "mlx5_2");
+    EXPECT_TRUE(test::waitFor([&] { return tos("mlx5_2") == "106\n"; }, 10s)) << log();
+    EXPECT_TRUE(waitForText(compliant("mlx5_2", "roce_tos", 1))) << log();
+}
+
 TEST_F(ProvisioningTest, BondsConfigureProvisionsTheLagMembersAndTheLagDevicesTos)
 {
     auto before = dcb("ens5f0np0");
