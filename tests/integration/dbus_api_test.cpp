@@ -1,6 +1,7 @@
 // nicd on a real (private) dbus-daemon with the shipped bus policy, met with the tools operators
 // use: busctl, dbus-monitor, nicctl, and an unprivileged user through setpriv.
 #include "sim.hpp"
+#include "support/journal_writer.hpp"
 #include "support/private_bus.hpp"
 #include "support/process.hpp"
 
@@ -239,6 +240,46 @@ TEST_F(DbusApiTest, EventsAreServedAndSignalledAndAnOperatorCanClear)
     EXPECT_EQ(nrc, 3);
     EXPECT_NE(none.find("io.nicd.Nicd1.Error.NotFound"), std::string::npos) << none;
     EXPECT_NE(none.find("no.such.code"), std::string::npos) << none;
+}
+
+// A firmware timeout in the kernel log has no natural recovery: it holds until an operator who
+// fixed the NIC clears it, and the clear survives a restart (the line is not read again).
+TEST_F(DbusApiTest, AKernelConditionHoldsUntilClearedAndStaysCleared)
+{
+    std::string error;
+    ASSERT_TRUE(test::writeJournal(
+        root_, "fw",
+        {{.message =
+              "mlx5_core 0000:3b:00.0: wait_func:1132:(pid 4242): QUERY_VPORT_COUNTER(0x770) "
+              "timeout. Will cause a leak of a command resource",
+          .boot_id = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d"}},
+        error))
+        << error;
+    auto health = [&] {
+        return busctl({"get-property", "io.nicd.Nicd1", "/io/nicd/Nicd1/device/mlx5_1",
+                       "io.nicd.Nicd1.Device", "Health"})
+            .second;
+    };
+    ASSERT_TRUE(test::waitFor([&] { return health() == "s \"fatal\"\n"; }, 10s))
+        << health() << test::readFile(dir_ / "nicd.log");
+    std::this_thread::sleep_for(1s); // cycles go by: it holds
+    EXPECT_EQ(health(), "s \"fatal\"\n");
+
+    auto [rc, out] = nicctl({"clear", "mlx5_1", "kernel.mlx5.cmd_timeout"});
+    ASSERT_EQ(rc, 0) << out;
+    EXPECT_TRUE(test::waitFor([&] { return health() == "s \"healthy\"\n"; }, 5s)) << health();
+
+    // Restart: the condition does not come back from the state file or the journal.
+    nicd_->signal(SIGTERM);
+    ASSERT_EQ(nicd_->wait(10s), 0);
+    nicd_ = std::make_unique<test::Process>(
+        std::vector<std::string>{NICD_BIN, "--root", root_.string(), "--config",
+                                 (dir_ / "nicd.conf").string(), "--bus", bus_->address()},
+        std::map<std::string, std::string>{}, dir_ / "nicd2.log");
+    ASSERT_TRUE(test::waitFor([&] { return health() == "s \"healthy\"\n"; }, 15s))
+        << health() << test::readFile(dir_ / "nicd2.log");
+    std::this_thread::sleep_for(1s);
+    EXPECT_EQ(health(), "s \"healthy\"\n") << test::readFile(dir_ / "nicd2.log");
 }
 
 TEST_F(DbusApiTest, ChangesArePropertiesChangedSignalsWithoutCounters)
