@@ -18,9 +18,9 @@ int checkConfig(const ConfigFiles& files)
 {
     auto result = loadConfig(files.main, files.dropin_dir);
     for (const auto& e : result.errors)
-        std::fprintf(stderr, "%s\n", e.format().c_str());
+        (void)std::fprintf(stderr, "%s\n", e.format().c_str());
     if (!result.config) {
-        std::fprintf(stderr, "configuration is invalid (%zu errors)\n", result.errors.size());
+        (void)std::fprintf(stderr, "configuration is invalid (%zu errors)\n", result.errors.size());
         return 1;
     }
     std::printf("configuration is valid:");

@@ -276,10 +276,10 @@ int DaemonApp::runOnce()
     }
     saveState(true);
     bool written = writeTextfile(snap);
-    std::fputs(onceReport(snap).c_str(), stdout);
+    (void)std::fputs(onceReport(snap).c_str(), stdout);
     if (config_.textfile.enable && written)
-        std::printf("textfile: %s\n", paths_.host(config_.textfile.path).c_str());
-    std::fflush(stdout);
+        (void)std::printf("textfile: %s\n", paths_.host(config_.textfile.path).c_str());
+    (void)std::fflush(stdout);
     return written ? 0 : 1;
 }
 

@@ -331,7 +331,7 @@ bool applyKey(Config& config, const std::string& section, const std::string& key
                                                                   : CounterRuleConfig{};
         if (!applyFrom(counterKeys(), r, "[counter:NAME]", key, value, why))
             return false;
-        config.counter_rules[name] = std::move(r);
+        config.counter_rules[name] = r;
         return true;
     }
     if (section.starts_with("plugin:")) {

@@ -111,7 +111,7 @@ void BusService::scheduleRetry()
         return;
     }
     retry_ = EventSource(s);
-    log::info({}, "D-Bus: reconnecting in {} s", delay / 1'000'000.0);
+    log::info({}, "D-Bus: reconnecting in {} s", static_cast<double>(delay) / 1e6);
 }
 
 int BusService::onRetry(sd_event_source*, uint64_t, void* self)

@@ -88,6 +88,7 @@ std::vector<Port> readPorts(const fs::path& dev_dir)
     std::sort(nums.begin(), nums.end());
     auto function_netdevs = readFunctionNetdevs(dev_dir);
     std::vector<Port> ports;
+    ports.reserve(nums.size());
     for (const auto& [num, entry] : nums)
         ports.push_back(readPort(dev_dir / "ports" / entry, num, nums.size(), function_netdevs));
     return ports;

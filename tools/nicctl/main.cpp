@@ -22,8 +22,8 @@ bool useColor()
 
 void print(const std::string& text)
 {
-    std::fputs(text.c_str(), stdout);
-    std::fflush(stdout);
+    (void)std::fputs(text.c_str(), stdout);
+    (void)std::fflush(stdout);
 }
 
 void printJson(const nlohmann::json& j)

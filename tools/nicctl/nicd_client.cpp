@@ -65,6 +65,7 @@ public:
 template <typename Wire> std::vector<QosRow> qosRowsOf(const Wire& wire)
 {
     std::vector<QosRow> rows;
+    rows.reserve(wire.size());
     for (const auto& r : wire)
         rows.push_back({std::get<0>(r), std::get<1>(r), std::get<2>(r), std::get<3>(r),
                         std::get<4>(r), std::get<5>(r), std::get<6>(r), std::get<7>(r)});

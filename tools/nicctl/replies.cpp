@@ -16,7 +16,8 @@ std::string isoTime(uint64_t usec)
     tm utc{};
     gmtime_r(&t, &utc);
     char buf[32];
-    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    if (strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc) == 0)
+        return "-";
     return buf;
 }
 

@@ -14,7 +14,7 @@ int main(int argc, char** argv)
         if (action)
             action(dir);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "nicd-sim: %s\n", e.what());
+        (void)std::fprintf(stderr, "nicd-sim: %s\n", e.what());
         return 1;
     }
     return 0;

@@ -5,6 +5,7 @@
 
 namespace nicd::sim::cli {
 
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
 NICD_SIM_FAULT(errors, "errors", "a burst: add N to a counter", [](CLI::App& cmd) {
     auto a = std::make_shared<CounterArgs>(cmd);
     auto n = std::make_shared<uint64_t>(0);
@@ -13,6 +14,7 @@ NICD_SIM_FAULT(errors, "errors", "a burst: add N to a counter", [](CLI::App& cmd
     return [a, n](const fs::path& dir) { addToCounter(dir, a->dev, a->counter, *n, a->port); };
 });
 
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
 NICD_SIM_FAULT(rate, "rate", "a counter climbs by PER_SECOND on every tick (0 stops it)",
                [](CLI::App& cmd) {
                    auto a = std::make_shared<CounterArgs>(cmd);
@@ -26,6 +28,7 @@ NICD_SIM_FAULT(rate, "rate", "a counter climbs by PER_SECOND on every tick (0 st
                    };
                });
 
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
 NICD_SIM_FAULT(wrap, "wrap",
                "set a counter of 32 bits or more to 2^32-1000 and make it wrap at 2^32 from now "
                "on",
@@ -35,6 +38,7 @@ NICD_SIM_FAULT(wrap, "wrap",
                    return [a](const fs::path& dir) { wrap(dir, a->dev, a->counter, a->port); };
                });
 
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
 NICD_SIM_FAULT(reset_counters, "reset-counters",
                "every counter of the device back to 0 (driver reload, admin clear)",
                [](CLI::App& cmd) {

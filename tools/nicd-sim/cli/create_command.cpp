@@ -5,6 +5,7 @@
 
 namespace nicd::sim::cli {
 
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
 NICD_SIM_COMMAND(
     create, "create", "build a simulated node under DIR",
     [](CLI::App& cmd) {

@@ -5,6 +5,7 @@
 
 namespace nicd::sim::cli {
 
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
 NICD_SIM_FAULT(qos_drift, "qos-drift",
                "another tool changes the device's DCB: PFC moves to priority 4 only and the DSCP "
                "APP entries are removed (trust PCP)",
@@ -13,6 +14,7 @@ NICD_SIM_FAULT(qos_drift, "qos-drift",
                    return [a](const fs::path& dir) { qosDrift(dir, a->dev); };
                });
 
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
 NICD_SIM_FAULT(tos_reset, "tos-reset",
                "the device re-registers: rdma_cm default_roce_tos back to 0, MOFED traffic_class "
                "unset",

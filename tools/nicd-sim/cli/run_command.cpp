@@ -45,6 +45,7 @@ void runLoop(const fs::path& dir, const RunArgs& a)
 
 } // namespace
 
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
 NICD_SIM_COMMAND(
     run, "run", "tick in a loop until SIGTERM/SIGINT (or --count ticks)",
     [](CLI::App& cmd) {

@@ -4,6 +4,14 @@
 
 #include <nicd/plugin/plugin.h>
 
+namespace nicd::plugin::v1::detail {
+// The descriptor's destroy(): deletes the plugin as the class it was created as.
+template <typename Class> void destroyPlugin(IPlugin* self) noexcept
+{
+    delete static_cast<Class*>(self);
+}
+} // namespace nicd::plugin::v1::detail
+
 #define NICD_DECLARE_PLUGIN(Class, Name, Version)                                                  \
     extern "C" __attribute__((visibility("default"))) const nicd_plugin_descriptor_v1*             \
     nicd_plugin_entry_v1() noexcept                                                                \
@@ -22,6 +30,6 @@
                     return nullptr;                                                                \
                 }                                                                                  \
             },                                                                                     \
-            [](::nicd::plugin::v1::IPlugin* self) noexcept { delete static_cast<Class*>(self); }}; \
+            &::nicd::plugin::v1::detail::destroyPlugin<Class>};                                    \
         return &descriptor;                                                                        \
     }
