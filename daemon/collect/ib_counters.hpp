@@ -3,15 +3,18 @@
 // reads them at PmaIntervalMs, slower than hw_counters/. See shared/reference/counters.md §1.2.
 #pragma once
 
-#include "collect/backoff.hpp"
 #include "model/inventory.hpp"
 #include "model/samples.hpp"
+
+#include <nicd/plugin/backoff.h>
 
 #include <map>
 #include <mutex>
 #include <string>
 
 namespace nicd {
+
+using plugin::sdk::Backoff;
 
 class IbCounterReader {
 public:

@@ -1,10 +1,10 @@
 // Exponential backoff counted in attempts: 1, 2, 4 … skips up to the cap, reset by a success,
 // log-worthy transitions reported once.
-#include "collect/backoff.hpp"
+#include <nicd/plugin/backoff.h>
 
 #include <gtest/gtest.h>
 
-using namespace nicd;
+using nicd::plugin::sdk::Backoff;
 
 namespace {
 
@@ -71,4 +71,14 @@ TEST(Backoff, KeysAreIndependent)
     EXPECT_FALSE(b.shouldTry("a"));
     EXPECT_TRUE(b.shouldTry("b"));
     EXPECT_EQ(b.failures("b"), 0U);
+}
+
+TEST(Backoff, ForgettingADeviceDropsOnlyItsKeys)
+{
+    Backoff b;
+    b.failed("mlx5_1/ports/1/counters/x");
+    b.failed("mlx5_10/ports/1/counters/x");
+    b.forget("mlx5_1/");
+    EXPECT_EQ(b.failures("mlx5_1/ports/1/counters/x"), 0U);
+    EXPECT_EQ(b.failures("mlx5_10/ports/1/counters/x"), 1U);
 }

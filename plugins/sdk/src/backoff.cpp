@@ -27,6 +27,14 @@ bool Backoff::succeeded(const std::string& key)
     return entries_.erase(key) > 0;
 }
 
+bool Backoff::unsupported(const std::string& key)
+{
+    auto& e = entries_[key];
+    ++e.failures;
+    e.skip_left = max_skip_;
+    return e.failures == 1;
+}
+
 uint32_t Backoff::failures(const std::string& key) const
 {
     auto it = entries_.find(key);
