@@ -1,5 +1,6 @@
 #include "dbus/bus_service.hpp"
 
+#include "dbus/bus_connection.hpp"
 #include "dbus/bus_publisher.hpp"
 #include "dbus/object_path.hpp"
 #include "dbus/sdevent_bridge.hpp"
@@ -18,17 +19,6 @@ uint64_t reconnectDelayUsec(uint32_t attempt, uint64_t first_usec, uint64_t max_
         delay *= 2;
     return std::min(delay, max_usec);
 }
-
-namespace {
-std::unique_ptr<sdbus::IConnection> openBus(const std::string& bus)
-{
-    if (bus == "system")
-        return sdbus::createSystemBusConnection();
-    if (bus == "session")
-        return sdbus::createSessionBusConnection();
-    return sdbus::createSessionBusConnectionWithAddress(bus);
-}
-} // namespace
 
 BusService::BusService(sd_event* event, Options options, BusHandlers handlers)
     : event_(event), options_(std::move(options)), handlers_(std::move(handlers))

@@ -16,35 +16,13 @@
 
 namespace nicd::netlink {
 
-DcbMonitor::DcbMonitor(EventLoop& loop, Handler handler) : handler_(std::move(handler))
+DcbMonitor::DcbMonitor(EventLoop& loop, Handler handler)
+    : handler_(std::move(handler)),
+      socket_(loop, RTNLGRP_DCB, "RTNLGRP_DCB", 0, &DcbMonitor::onReadable, this)
 {
-    fd_ = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
-    if (fd_ < 0)
-        throw std::runtime_error(std::string("rtnetlink socket: ") + std::strerror(errno));
-    sockaddr_nl addr{};
-    addr.nl_family = AF_NETLINK;
-    int group = RTNLGRP_DCB;
-    if (bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) < 0 ||
-        setsockopt(fd_, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof group) < 0) {
-        int err = errno;
-        close(fd_);
-        throw std::runtime_error(std::string("rtnetlink RTNLGRP_DCB: ") + std::strerror(err));
-    }
-    sd_event_source* s = nullptr;
-    int r = sd_event_add_io(loop.get(), &s, fd_, EPOLLIN, &DcbMonitor::onReadable, this);
-    if (r < 0) {
-        close(fd_);
-        throw std::runtime_error(std::string("sd_event_add_io: ") + std::strerror(-r));
-    }
-    source_ = EventSource(s);
 }
 
-DcbMonitor::~DcbMonitor()
-{
-    source_ = EventSource();
-    if (fd_ >= 0)
-        close(fd_);
-}
+DcbMonitor::~DcbMonitor() = default;
 
 int DcbMonitor::onReadable(sd_event_source*, int fd, uint32_t, void* self)
 {

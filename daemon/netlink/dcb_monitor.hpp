@@ -3,6 +3,7 @@
 #pragma once
 
 #include "loop/event_loop.hpp"
+#include "netlink/rtnl_subscription.hpp"
 
 #include <functional>
 #include <string>
@@ -22,9 +23,8 @@ public:
 private:
     static int onReadable(sd_event_source*, int fd, uint32_t, void* self);
 
-    int fd_ = -1;
-    EventSource source_;
     Handler handler_;
+    RtnlSubscription socket_;
 };
 
 } // namespace nicd::netlink

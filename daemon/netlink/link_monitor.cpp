@@ -15,37 +15,15 @@
 
 namespace nicd::netlink {
 
-LinkMonitor::LinkMonitor(EventLoop& loop, Handler handler) : handler_(std::move(handler))
+LinkMonitor::LinkMonitor(EventLoop& loop, Handler handler)
+    : handler_(std::move(handler)),
+      socket_(loop, RTNLGRP_LINK, "RTNLGRP_LINK", 4 * 1024 * 1024, &LinkMonitor::onReadable, this),
+      fd_(socket_.fd())
 {
-    fd_ = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
-    if (fd_ < 0)
-        throw std::runtime_error(std::string("rtnetlink socket: ") + std::strerror(errno));
-    int rcvbuf = 4 * 1024 * 1024;
-    setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
-    sockaddr_nl addr{};
-    addr.nl_family = AF_NETLINK;
-    addr.nl_groups = RTMGRP_LINK;
-    if (bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) < 0) {
-        int err = errno;
-        close(fd_);
-        throw std::runtime_error(std::string("rtnetlink bind RTMGRP_LINK: ") + std::strerror(err));
-    }
-    sd_event_source* s = nullptr;
-    int r = sd_event_add_io(loop.get(), &s, fd_, EPOLLIN, &LinkMonitor::onReadable, this);
-    if (r < 0) {
-        close(fd_);
-        throw std::runtime_error(std::string("sd_event_add_io: ") + std::strerror(-r));
-    }
-    source_ = EventSource(s);
     requestDump();
 }
 
-LinkMonitor::~LinkMonitor()
-{
-    source_ = EventSource();
-    if (fd_ >= 0)
-        close(fd_);
-}
+LinkMonitor::~LinkMonitor() = default;
 
 void LinkMonitor::requestDump()
 {

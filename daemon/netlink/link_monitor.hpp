@@ -4,6 +4,7 @@
 
 #include "loop/event_loop.hpp"
 #include "netlink/link_message.hpp"
+#include "netlink/rtnl_subscription.hpp"
 
 #include <functional>
 
@@ -23,9 +24,9 @@ private:
     static int onReadable(sd_event_source*, int fd, uint32_t, void* self);
     void requestDump();
 
-    int fd_ = -1;
-    EventSource source_;
     Handler handler_;
+    RtnlSubscription socket_;
+    int fd_;
     uint32_t seq_ = 1;
 };
 

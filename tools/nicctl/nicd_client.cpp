@@ -1,5 +1,6 @@
 #include "nicd_client.hpp"
 
+#include "dbus/bus_connection.hpp"
 #include "dbus/object_path.hpp"
 
 #include <io.nicd.Nicd1.Device.proxy.h>
@@ -13,15 +14,6 @@ namespace {
 
 using nicd::dbus::kBusName;
 using nicd::dbus::kRootPath;
-
-std::unique_ptr<sdbus::IConnection> openBus(const std::string& bus)
-{
-    if (bus == "system")
-        return sdbus::createSystemBusConnection();
-    if (bus == "session")
-        return sdbus::createSessionBusConnection();
-    return sdbus::createSessionBusConnectionWithAddress(bus);
-}
 
 class ManagerProxy final
     : public sdbus::ProxyInterfaces<io::nicd::Nicd1::Manager_proxy, sdbus::ObjectManager_proxy> {
@@ -74,7 +66,7 @@ template <typename Wire> std::vector<QosRow> qosRowsOf(const Wire& wire)
 
 } // namespace
 
-NicdClient::NicdClient(const std::string& bus) : connection_(openBus(bus)) {}
+NicdClient::NicdClient(const std::string& bus) : connection_(nicd::dbus::openBus(bus)) {}
 
 NicdClient::~NicdClient() = default;
 

@@ -1,0 +1,47 @@
+#include "netlink/rtnl_subscription.hpp"
+
+#include <linux/netlink.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace nicd::netlink {
+
+RtnlSubscription::RtnlSubscription(EventLoop& loop, int group, const std::string& name,
+                                   size_t rcvbuf, sd_event_io_handler_t on_readable, void* userdata)
+{
+    fd_ = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+    if (fd_ < 0)
+        throw std::runtime_error("rtnetlink socket: " + std::string(std::strerror(errno)));
+    if (rcvbuf > 0) {
+        int size = static_cast<int>(rcvbuf);
+        (void)setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &size, sizeof size); // best effort
+    }
+    sockaddr_nl addr{};
+    addr.nl_family = AF_NETLINK;
+    if (bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) < 0 ||
+        setsockopt(fd_, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof group) < 0) {
+        int err = errno;
+        close(fd_);
+        throw std::runtime_error("rtnetlink " + name + ": " + std::strerror(err));
+    }
+    sd_event_source* s = nullptr;
+    int r = sd_event_add_io(loop.get(), &s, fd_, EPOLLIN, on_readable, userdata);
+    if (r < 0) {
+        close(fd_);
+        throw std::runtime_error("sd_event_add_io: " + std::string(std::strerror(-r)));
+    }
+    source_ = EventSource(s);
+}
+
+RtnlSubscription::~RtnlSubscription()
+{
+    source_ = EventSource();
+    if (fd_ >= 0)
+        close(fd_);
+}
+
+} // namespace nicd::netlink
