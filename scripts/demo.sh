@@ -87,7 +87,7 @@ nicd_pid=$!
 pids+=($nicd_pid)
 wait_cycles 3
 echo "textfile: $textfile ($(grep -c '^nicd_' "$textfile") samples)"
-grep -E '^nicd_(up|qos_compliant)\b' "$textfile" | head -16
+grep -E '^nicd_(up|port_state|port_health|qos_compliant)\b' "$textfile" | head -24
 echo
 echo "$ nicctl status"
 nicctl status || true
@@ -100,8 +100,6 @@ wait_cycles 2
 echo "nicd repaired it (Mode=enforce):"
 grep -E 'drift|changed netdev ens2f0np0' "$work/nicd.log" | tail -4 || true
 grep -E '^nicd_qos_compliant\{device="mlx5_1"' "$textfile" || true
-echo "textfile: $textfile ($(grep -c '^nicd_' "$textfile") samples)"
-grep -E '^nicd_(up|port_state|netdev_up|port_health)\b' "$textfile" | head -30
 
 bold "5. Fault: mlx5_2 loses its link, and mlx5_0 gets a burst of symbol errors"
 "$sim" inject "$root" link-down mlx5_2
