@@ -307,6 +307,19 @@ TEST_F(DbusApiTest, ChangesArePropertiesChangedSignalsWithoutCounters)
     EXPECT_EQ(log.find("string \"Cycle\""), std::string::npos) << "the cycle number never signals";
     // Nothing changes on mlx5_0: no signal for it, cycle after cycle.
     EXPECT_EQ(log.find("path=/io/nicd/Nicd1/device/mlx5_0/port/1"), std::string::npos) << log;
+
+    // The device comes back: announced with its interfaces.
+    sim::restore(root_, "mlx5_5");
+    EXPECT_TRUE(test::waitFor(
+        [&] {
+            auto l = test::readFile(dir_ / "monitor.log");
+            auto added = l.find("member=InterfacesAdded");
+            return added != std::string::npos &&
+                   l.find("object path \"/io/nicd/Nicd1/device/mlx5_5\"", added) !=
+                       std::string::npos;
+        },
+        10s))
+        << test::readFile(dir_ / "monitor.log");
 }
 
 TEST_F(DbusApiTest, AnyoneMayReadOnlyRootMayAct)
