@@ -20,6 +20,7 @@
 #include "textfile/atomic_file.hpp"
 #include "textfile/render.hpp"
 
+#include <fmt/format.h>
 #include <malloc.h>
 
 #include <chrono>
@@ -269,9 +270,9 @@ int DaemonApp::runOnce()
     judge(snap);
     if (config_.provision.settings.mode != ProvisionMode::Off || !config_.devices.empty()) {
         if (driverReady())
-            qos_.record(
-                provision::runRound(*plugins_, snap.inventory, planPorts(snap), periodicRound()),
-                realtimeNow());
+            qos_.record(provision::runRound(provision::directQosCall(*plugins_), snap.inventory,
+                                            planPorts(snap), periodicRound()),
+                        realtimeNow());
         snap.qos = qos_.summary();
     }
     saveState(true);
@@ -478,6 +479,46 @@ std::vector<provision::PortPlan> DaemonApp::planPorts(const Snapshot& snap) cons
     return provision::planPorts(in);
 }
 
+// QoS calls go through the collector's plugin lane with a deadline: a DCB request stuck in the
+// driver (rtnl held by a wedged NIC) must not hold the worker, and so every later cycle, forever.
+// Worker thread.
+provision::QosCall DaemonApp::deadlineQosCall(std::chrono::milliseconds timeout)
+{
+    return
+        [this, timeout](const Device& dev, const Port& port, const plugin::v1::QosDesired& desired,
+                        plugin::v1::QosReport& out, bool write) {
+            struct Call {
+                Device dev;
+                Port port;
+                plugin::v1::QosDesired desired;
+                plugin::v1::QosReport report;
+                plugin::v1::Status status;
+            };
+            if (collector_->pluginCallOutstanding())
+                return plugin::v1::Status::fail(
+                    plugin::v1::Errc::Busy,
+                    "plugin " + dev.plugin + " has an earlier call that has not returned; QoS of " +
+                        dev.ibdev + " not read");
+            auto c = std::make_shared<Call>(Call{dev, port, desired, {}, {}});
+            bool in_time = collector_->callPlugin(
+                dev.ibdev,
+                [this, c, write] {
+                    c->status = write ? plugins_->applyQos(c->dev, c->port, c->desired, c->report)
+                                      : plugins_->verifyQos(c->dev, c->port, c->desired, c->report);
+                },
+                timeout);
+            if (!in_time)
+                return plugin::v1::Status::fail(
+                    plugin::v1::Errc::Timeout,
+                    fmt::format("plugin {} {} QoS on {} port {} did not return within {} ms "
+                                "(5 x DriverTimeoutMs); the driver may be wedged",
+                                dev.plugin, write ? "applying" : "reading", dev.ibdev, port.num,
+                                timeout.count()));
+            out = std::move(c->report);
+            return std::move(c->status);
+        };
+}
+
 // Enforce applies (writing only what differs); a dry run says what it would write. Ports in
 // Mode=verify are only read whatever the round.
 provision::RoundKind DaemonApp::periodicRound() const
@@ -566,7 +607,10 @@ void DaemonApp::maybeStartProvision()
     provision_reply_ = std::move(request.reply);
     last_provision_usec_ = EventLoop::nowMonotonicUsec();
     auto plans = planPorts(*last_);
-    worker_->submit([this, kind = request.kind, plans = std::move(plans),
+    // A port's QoS is several driver requests (and a PFC change reconfigures port buffers): five
+    // times the budget of one read.
+    auto timeout = std::chrono::milliseconds(config_.health.driver_timeout_ms) * 5;
+    worker_->submit([this, kind = request.kind, plans = std::move(plans), timeout,
                      inventory = last_->inventory]() mutable {
         // A plugin call left behind by its deadline still holds the plugin: do not call in.
         auto round = std::make_shared<provision::Round>(
@@ -574,7 +618,7 @@ void DaemonApp::maybeStartProvision()
                 ? provision::heldRound(std::move(plans), kind,
                                        "a plugin call has not returned (wedged driver?); QoS not "
                                        "read this round")
-                : provision::runRound(*plugins_, inventory, std::move(plans), kind));
+                : provision::runRound(deadlineQosCall(timeout), inventory, std::move(plans), kind));
         loop_->post([this, round] { finishProvision(*round); });
     });
 }

@@ -16,6 +16,7 @@
 
 #include <nicd/plugin/plugin.h>
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -64,6 +65,7 @@ private:
     // Provisioning: rounds queue up and run one at a time on the worker.
     std::vector<provision::PortPlan> planPorts(const Snapshot& snap) const;
     provision::RoundKind periodicRound() const;
+    provision::QosCall deadlineQosCall(std::chrono::milliseconds timeout);
     void requestProvision(provision::RoundKind kind, std::optional<dbus::QosReply> reply = {});
     void maybeStartProvision();
     void finishProvision(const provision::Round& round);

@@ -137,6 +137,19 @@ void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSample
     }
 }
 
+bool Collector::callPlugin(const std::string& ibdev, std::function<void()> fn,
+                           std::chrono::milliseconds timeout)
+{
+    if (pluginCallOutstanding())
+        return false;
+    auto finished = std::make_shared<std::atomic<bool>>(false);
+    if (plugin_runner_.run(std::move(fn), timeout, finished))
+        return true;
+    plugin_stuck_ = finished;
+    plugin_stuck_device_ = ibdev;
+    return false;
+}
+
 Snapshot Collector::collect(bool read_pma)
 {
     auto started = std::chrono::steady_clock::now();

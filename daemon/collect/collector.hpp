@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -34,6 +35,12 @@ public:
     // True while a plugin call left behind by a deadline has not returned: no other plugin call
     // (a QoS round included) may start.
     bool pluginCallOutstanding() const { return plugin_stuck_ && !plugin_stuck_->load(); }
+    // Runs another plugin call for `ibdev` (a QoS verify or apply) on the same lane as the polls,
+    // against `timeout`. False when it did not return in time: the call is left behind and the
+    // plugin gets no other call until it returns, as after a poll past its deadline. `fn` must
+    // own everything it touches.
+    bool callPlugin(const std::string& ibdev, std::function<void()> fn,
+                    std::chrono::milliseconds timeout);
 
 private:
     void readPma(const Device& dev, DeviceSamples& ds);

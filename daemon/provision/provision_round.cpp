@@ -17,7 +17,16 @@ const char* toString(RoundKind kind)
     return "unknown";
 }
 
-Round runRound(PluginManager& plugins, const Inventory& inventory, std::vector<PortPlan> plans,
+QosCall directQosCall(PluginManager& plugins)
+{
+    return [&plugins](const Device& dev, const Port& port, const plugin::v1::QosDesired& desired,
+                      plugin::v1::QosReport& out, bool write) {
+        return write ? plugins.applyQos(dev, port, desired, out)
+                     : plugins.verifyQos(dev, port, desired, out);
+    };
+}
+
+Round runRound(const QosCall& call, const Inventory& inventory, std::vector<PortPlan> plans,
                RoundKind kind)
 {
     Round round;
@@ -34,10 +43,8 @@ Round runRound(PluginManager& plugins, const Inventory& inventory, std::vector<P
             if (write) {
                 desired.dry_run = desired.dry_run || kind == RoundKind::DryRun;
                 out.applied = true;
-                st = plugins.applyQos(*dev, out.plan.target, desired, out.report);
-            } else {
-                st = plugins.verifyQos(*dev, out.plan.target, desired, out.report);
             }
+            st = call(*dev, out.plan.target, desired, out.report, write);
             if (!st)
                 out.error = st.message.empty() ? "failed" : st.message;
         }

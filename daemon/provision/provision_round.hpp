@@ -7,6 +7,7 @@
 
 #include <nicd/plugin/plugin.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,15 @@ struct Round {
     std::vector<PortOutcome> ports;
 };
 
-Round runRound(PluginManager& plugins, const Inventory& inventory, std::vector<PortPlan> plans,
+// Asks the plugin of `dev` to verify (`write` false) or apply `desired` on `port`.
+using QosCall = std::function<plugin::v1::Status(const Device& dev, const Port& port,
+                                                 const plugin::v1::QosDesired& desired,
+                                                 plugin::v1::QosReport& out, bool write)>;
+
+// The plugin manager called directly (nicd --once: nothing else runs meanwhile).
+QosCall directQosCall(PluginManager& plugins);
+
+Round runRound(const QosCall& call, const Inventory& inventory, std::vector<PortPlan> plans,
                RoundKind kind);
 
 // A round that could not ask the plugins (a call is still out past its deadline): every managed

@@ -5,8 +5,10 @@
 #include "support/private_bus.hpp"
 #include "support/process.hpp"
 
+#include <fcntl.h>
 #include <nlohmann/json.hpp>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -222,6 +224,52 @@ TEST_F(ProvisioningTest, TheDefaultRouteNetdevIsLeftAloneUnlessIncluded)
     writeConfig("IncludeNetdevs=ens1f0*\n");
     ASSERT_EQ(test::run(nicd({"--no-dbus", "--once"}), out), 0) << out;
     EXPECT_NE(out.find("mlx5_0 port 1: compliant"), std::string::npos) << out;
+}
+
+// A DCB request that never returns (a wedged driver holding rtnl) is left behind after
+// 5 x DriverTimeoutMs: collection goes on, the device is reported, and once the call returns
+// the port is provisioned like the others.
+TEST_F(ProvisioningTest, AQosCallThatHangsIsLeftBehindAndTheDaemonGoesOn)
+{
+    writeConfig("[health]\nDriverTimeoutMs=200\n");
+    auto dcb_file = root_ / "run/nicd-sim/dcb/ens3f0np0";
+    auto content = dcb("ens3f0np0");
+    fs::remove(dcb_file);
+    ASSERT_EQ(mkfifo(dcb_file.c_str(), 0600), 0); // reading it blocks until someone writes
+    start();
+    ASSERT_TRUE(test::waitFor(
+        [&] { return log().find("did not return within 1000 ms") != std::string::npos; }, 10s))
+        << log();
+    ASSERT_TRUE(waitForText("code=\"driver_unresponsive\"")) << log();
+    EXPECT_NE(textfile().find("nicd_device_health{device=\"mlx5_2\"} 2"), std::string::npos);
+    auto cycles = [&] {
+        std::smatch m;
+        auto t = textfile();
+        return std::regex_search(t, m, std::regex(R"(\nnicd_cycles_total (\d+)\n)"))
+                   ? std::stoul(m[1])
+                   : 0UL;
+    };
+    auto before = cycles();
+    EXPECT_TRUE(test::waitFor([&] { return cycles() >= before + 3; }, 5s)) << "collection goes on";
+
+    // The driver answers again: every read of the FIFO gets the state (the plugin reads it more
+    // than once) until the plugin's first write replaces it with a file; the call returns, and
+    // the port is provisioned.
+    ASSERT_TRUE(test::waitFor(
+        [&] {
+            if (!fs::is_fifo(dcb_file))
+                return true;
+            int fd = open(dcb_file.c_str(), O_WRONLY | O_NONBLOCK); // ENXIO: no reader yet
+            if (fd >= 0) {
+                EXPECT_EQ(write(fd, content.data(), content.size()),
+                          static_cast<ssize_t>(content.size()));
+                close(fd);
+            }
+            return false;
+        },
+        10s));
+    EXPECT_TRUE(waitForText(compliant("mlx5_2", "pfc", 1), 20s)) << log();
+    EXPECT_TRUE(waitForText("nicd_device_health{device=\"mlx5_2\"} 0", 10s)) << log();
 }
 
 TEST_F(ProvisioningTest, ADriverThatIsNotReadyIsAClearErrorNotAHang)
