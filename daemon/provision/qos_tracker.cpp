@@ -64,20 +64,19 @@ bool QosTracker::record(const Round& round, double now_real)
         log::Fields where{.device = o.plan.device, .port = o.plan.port};
         PortQosState st;
         st.managed = o.plan.managed;
+        const PortQosState* before = nullptr;
+        if (auto it = summary_.ports.find(key); it != summary_.ports.end())
+            before = &it->second;
         if (!o.attempted) {
             st.status = o.plan.reason.rfind("waiting:", 0) == 0 ? o.plan.reason
                                                                 : "skipped: " + o.plan.reason;
-            auto note = o.plan.device + "/" + std::to_string(o.plan.port) + ": " + st.status;
-            if (skip_logged_.insert(note).second)
+            if (!before || before->status != st.status)
                 log::info(where, "QoS {} port {}: {}", o.plan.device, o.plan.port, st.status);
             ports[key] = std::move(st);
             continue;
         }
         st.status = portStatus(o);
         st.verified_seconds = now_real;
-        const PortQosState* before = nullptr;
-        if (auto it = summary_.ports.find(key); it != summary_.ports.end())
-            before = &it->second;
         for (const auto& r : o.report.settings) {
             st.settings.push_back({r.setting, r.desired, r.observed, r.compliant, r.error});
             auto id = std::make_tuple(o.plan.device, o.plan.port, r.setting);

@@ -1,6 +1,7 @@
 // What the loop keeps of provisioning between rounds: the last outcome per port, drift (a
 // setting that was compliant and no longer is), counts of changes and errors, and the last
-// apply. Logs what an operator needs: each drift, each failed port, each skipped port once.
+// apply. Logs what an operator needs: each drift, and each port whose status changed (skipped
+// and why, failed, compliant or not).
 // Loop thread only; pure apart from logging.
 #pragma once
 
@@ -9,7 +10,6 @@
 #include "model/qos.hpp"
 #include "provision/provision_round.hpp"
 
-#include <set>
 #include <string>
 
 namespace nicd::provision {
@@ -30,7 +30,6 @@ public:
 
 private:
     QosSummary summary_;
-    std::set<std::string> skip_logged_; // "<dev>/<port>: <reason>"
 };
 
 // "compliant", "noncompliant" or "error: <why>" for one port's outcome.
