@@ -268,7 +268,7 @@ int DaemonApp::runOnce()
             findings.lockups.push_back(*hit);
     applyKernelFindings(findings, snap.inventory);
     judge(snap);
-    if (config_.provision.settings.mode != ProvisionMode::Off || !config_.devices.empty()) {
+    if (provisioningEnabled()) {
         if (driverReady())
             qos_.record(provision::runRound(provision::directQosCall(*plugins_), snap.inventory,
                                             planPorts(snap), periodicRound()),
@@ -432,13 +432,30 @@ void DaemonApp::finishCycle(Snapshot snap)
     // The previous cycle's samples and text were freed on this thread but allocated on the
     // worker's: hand the pages back so the resident size stays that of one snapshot.
     malloc_trim(0);
-    if (!ready_sent_) {
-        ready_sent_ = true;
-        notify::ready(line);
-        log::info({}, "first cycle complete: {}", line);
-    } else {
+    if (ready_sent_)
         notify::status(line);
-    }
+    else
+        maybeReady();
+}
+
+// READY=1 once the first cycle is published and, where QoS is provisioned, the first round has
+// finished (or the driver wait has timed out): units ordered After=nicd.service start on a node
+// whose RoCE QoS is set, not merely watched.
+void DaemonApp::maybeReady()
+{
+    if (ready_sent_ || !last_)
+        return;
+    if (provisioningEnabled() && !first_round_done_ && !ready_timeout_logged_)
+        return;
+    ready_sent_ = true;
+    auto line = statusLine(*last_);
+    notify::ready(line);
+    log::info({}, "ready: {}", line);
+}
+
+bool DaemonApp::provisioningEnabled() const
+{
+    return config_.provision.settings.mode != ProvisionMode::Off || !config_.devices.empty();
 }
 
 void DaemonApp::reload()
@@ -562,8 +579,7 @@ bool DaemonApp::driverReady()
 // (a link came up, a device (re)appeared, the configuration changed).
 void DaemonApp::scheduleProvisionAfterCycle(const Snapshot& snap)
 {
-    bool any = config_.provision.settings.mode != ProvisionMode::Off || !config_.devices.empty();
-    if (!any)
+    if (!provisioningEnabled())
         return;
     std::set<std::string> managed;
     for (const auto& p : planPorts(snap))
@@ -626,6 +642,7 @@ void DaemonApp::maybeStartProvision()
 void DaemonApp::finishProvision(const provision::Round& round)
 {
     provision_running_ = false;
+    first_round_done_ = true;
     bool drifted = qos_.record(round, realtimeNow());
     if (provision_reply_) {
         std::vector<dbus::QosResultRow> rows;
@@ -649,6 +666,7 @@ void DaemonApp::finishProvision(const provision::Round& round)
         last_->qos = qos_.summary();
         publish(*last_);
     }
+    maybeReady();
     maybeStartProvision();
 }
 

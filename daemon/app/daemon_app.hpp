@@ -72,6 +72,8 @@ private:
     bool driverReady();
     void scheduleProvisionAfterCycle(const Snapshot& snap);
     void onDcbChange(const std::string& netdev);
+    bool provisioningEnabled() const;
+    void maybeReady();
     void judge(Snapshot& snap);
     void reload();
     void onLinkEvent(const netlink::LinkEvent& ev);
@@ -129,6 +131,7 @@ private:
     bool provision_running_ = false;
     uint64_t last_provision_usec_ = 0;
     std::set<std::string> managed_ports_; // "<dev>/<port>" provisioned last time: a new one is due
+    bool first_round_done_ = false; // READY=1 waits for it (or for the driver wait to time out)
     uint64_t ready_wait_since_usec_ = 0;
     bool ready_timeout_logged_ = false;
 };

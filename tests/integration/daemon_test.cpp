@@ -136,9 +136,9 @@ TEST_F(DaemonTest, CheckConfigNamesTheBadLine)
     EXPECT_NE(out.find("configuration is valid: " + conf_.string()), std::string::npos) << out;
     writeConfig("[provision]\nRoceTos=300\n");
     EXPECT_EQ(test::run(nicd({"--check-config"}), out), 1);
-    EXPECT_NE(out.find(conf_.string() +
-                       ":6: [provision] RoceTos=300: expected an integer from 0 to 255"),
-              std::string::npos)
+    EXPECT_NE(
+        out.find(conf_.string() + ":6: [provision] RoceTos=300: expected an integer from 0 to 255"),
+        std::string::npos)
         << out;
     // The daemon refuses to start on it, saying why.
     EXPECT_EQ(test::run(nicd({"--once"}), out), 1);
@@ -155,6 +155,10 @@ TEST_F(DaemonTest, LifecycleUnderTheServiceManager)
         test::waitFor([&] { return notify.drain().find("READY=1") != std::string::npos; }, 10s))
         << test::readFile(dir_ / "nicd.log");
     EXPECT_TRUE(fs::exists(textfile())) << "READY=1 comes after the first full cycle";
+    EXPECT_NE(test::readFile(textfile())
+                  .find("nicd_qos_compliant{device=\"mlx5_0\",port=\"1\",setting=\"pfc\"} 1"),
+              std::string::npos)
+        << "and after the first provisioning round: units after nicd start on a provisioned node";
     EXPECT_NE(notify.drain().find("STATUS=8 devices, 8 ports (1 down), 1 of 1 plugins running"),
               std::string::npos)
         << notify.drain();
@@ -170,7 +174,8 @@ TEST_F(DaemonTest, LifecycleUnderTheServiceManager)
                    std::string::npos;
         },
         5s));
-    EXPECT_TRUE(test::waitFor([&] { return notify.drain().find("(2 down)") != std::string::npos; }, 5s));
+    EXPECT_TRUE(
+        test::waitFor([&] { return notify.drain().find("(2 down)") != std::string::npos; }, 5s));
 
     // A driver error written to the journal while nicd runs is picked up live.
     std::string error;

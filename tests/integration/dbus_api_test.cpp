@@ -284,6 +284,15 @@ TEST_F(DbusApiTest, AKernelConditionHoldsUntilClearedAndStaysCleared)
 
 TEST_F(DbusApiTest, ChangesArePropertiesChangedSignalsWithoutCounters)
 {
+    // Start from a settled node: QoS provisioned (that changes every managed port's QoS
+    // properties once).
+    ASSERT_TRUE(test::waitFor(
+        [&] {
+            return property("/io/nicd/Nicd1/device/mlx5_0/port/1", "io.nicd.Nicd1.Port",
+                            "QosStatus") == "s \"compliant\"\n";
+        },
+        15s));
+    std::this_thread::sleep_for(500ms);
     auto monitor = std::make_unique<test::Process>(
         std::vector<std::string>{"dbus-monitor", "--address", bus_->address(),
                                  "type='signal',sender='io.nicd.Nicd1'"},
