@@ -301,10 +301,10 @@ TEST_F(ProvisioningTest, ApplyAndVerifyOverDbus)
         int rc = test::run(args, out);
         return std::make_pair(rc, out);
     };
-    ASSERT_TRUE(test::waitFor([&] { return nicctl({"verify"}).first == 0; }, 15s))
+    ASSERT_TRUE(test::waitFor([&] { return nicctl({"verify"}).first != 3; }, 15s))
         << nicctl({"verify"}).second << log();
     auto [rc, out] = nicctl({"--json", "verify"});
-    ASSERT_EQ(rc, 0) << out;
+    ASSERT_EQ(rc, 1) << "a fresh node is not compliant: " << out;
     auto rows = nlohmann::json::parse(out);
     bool saw = false;
     for (const auto& r : rows)
@@ -316,9 +316,9 @@ TEST_F(ProvisioningTest, ApplyAndVerifyOverDbus)
             EXPECT_FALSE(r["changed"].get<bool>());
         }
     EXPECT_TRUE(saw) << out;
-    // Mode=verify: Apply reads but never writes.
+    // Mode=verify: Apply reads but never writes, so the ports stay noncompliant.
     auto [arc, apply] = nicctl({"apply"});
-    EXPECT_EQ(arc, 0) << apply;
+    EXPECT_EQ(arc, 1) << apply;
     EXPECT_NE(dcb("ens3f0np0").find("pfc_en=0\n"), std::string::npos);
     // The port's D-Bus object carries the outcome.
     std::string prop;

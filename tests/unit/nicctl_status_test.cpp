@@ -114,6 +114,11 @@ TEST(NicctlReplies, QosRowsAndEvents)
         << out;
     EXPECT_NE(out.find("2 settings: 1 compliant, 1 would change, 0 with errors."),
               std::string::npos);
+    EXPECT_EQ(qosExitCode(rows, true), 0) << "a dry run that would fix everything";
+    EXPECT_EQ(qosExitCode(rows, false), 1);
+    rows[1].error = "netdev ens1f0np0: DCB not supported by driver (EOPNOTSUPP)";
+    EXPECT_EQ(qosExitCode(rows, true), 2);
+    EXPECT_EQ(qosExitCode({}, false), 0);
     EventRow e{7, 1'700'000'000'000'000, "raised", "fatal", "mlx5_1", 1, "port_down", "down"};
     EXPECT_EQ(formatEvent(e), "2023-11-14T22:13:20Z #7 fatal raised mlx5_1/1 port_down: down");
 }

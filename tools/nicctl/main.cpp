@@ -1,5 +1,6 @@
 // nicctl: what nicd knows, from the bus. Exit codes: `status` 0 healthy, 1 degraded, 2 fatal;
-// every command 3 when nicd cannot be asked (not running, bus down, access denied) or refuses.
+// `verify`/`apply` 0 compliant (or, for a dry run, would be), 1 not compliant, 2 errors; every
+// command 3 when nicd cannot be asked (not running, bus down, access denied) or refuses.
 #include "nicd_client.hpp"
 #include "status_table.hpp"
 
@@ -117,7 +118,7 @@ int main(int argc, char** argv)
                 printJson(nicctl::qosRowsJson(rows));
             else
                 print(nicctl::renderQosRows(rows, *apply && dry_run));
-            return 0;
+            return nicctl::qosExitCode(rows, *apply && dry_run);
         }
         if (*counters) {
             auto [dev, port] = deviceAndPort(target);

@@ -89,6 +89,18 @@ nlohmann::json qosRowsJson(const std::vector<QosRow>& rows)
     return out;
 }
 
+int qosExitCode(const std::vector<QosRow>& rows, bool dry_run)
+{
+    int code = 0;
+    for (const auto& r : rows) {
+        if (!r.error.empty())
+            return 2;
+        if (!r.compliant && !(dry_run && r.changed))
+            code = 1;
+    }
+    return code;
+}
+
 std::string renderCounters(const std::map<std::string, uint64_t>& counters)
 {
     size_t w = 0;

@@ -41,6 +41,11 @@ nlohmann::json eventJson(const EventRow& e);
 std::string renderQosRows(const std::vector<QosRow>& rows, bool dry_run);
 nlohmann::json qosRowsJson(const std::vector<QosRow>& rows);
 
+// `nicctl verify` / `apply`: 0 every setting compliant (for a dry run: compliant or would be
+// changed), 1 some setting is not (and is not being changed: Mode=verify, or verify), 2 some
+// setting or port had an error.
+int qosExitCode(const std::vector<QosRow>& rows, bool dry_run);
+
 // A counters map as "name value" lines, sorted by name.
 std::string renderCounters(const std::map<std::string, uint64_t>& counters);
 
