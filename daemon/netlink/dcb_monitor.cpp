@@ -28,22 +28,17 @@ int DcbMonitor::onReadable(sd_event_source*, int fd, uint32_t, void* self)
 {
     auto* m = static_cast<DcbMonitor*>(self);
     std::array<uint8_t, 16384> buf{};
-    for (;;) {
-        ssize_t n = recv(fd, buf.data(), buf.size(), 0);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == ENOBUFS) {
-                log::warn({}, "rtnetlink DCB notifications lost; verifying every port");
-                m->handler_({});
-                continue;
-            }
-            return 0; // EAGAIN: drained
-        }
-        for (const auto& netdev :
-             parseDcbNotifications(std::span<const uint8_t>(buf.data(), static_cast<size_t>(n))))
-            m->handler_(netdev);
-    }
+    drainRtnl(
+        fd, buf,
+        [m](std::span<const uint8_t> data) {
+            for (const auto& netdev : parseDcbNotifications(data))
+                m->handler_(netdev);
+        },
+        [m] {
+            log::warn({}, "rtnetlink DCB notifications lost; verifying every port");
+            m->handler_({});
+        });
+    return 0;
 }
 
 } // namespace nicd::netlink

@@ -45,28 +45,23 @@ int LinkMonitor::onReadable(sd_event_source*, int fd, uint32_t, void* self)
 {
     auto* m = static_cast<LinkMonitor*>(self);
     std::array<uint8_t, 65536> buf{};
-    for (;;) {
-        ssize_t n = recv(fd, buf.data(), buf.size(), 0);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == ENOBUFS) {
-                // Events were lost: resynchronise from a fresh dump.
-                log::warn({}, "rtnetlink receive buffer overrun; re-reading every link");
-                m->requestDump();
-                continue;
+    drainRtnl(
+        fd, buf,
+        [m](std::span<const uint8_t> data) {
+            for (const auto& ev : parseLinkMessages(data)) {
+                try {
+                    m->handler_(ev);
+                } catch (const std::exception& e) {
+                    log::warn({.netdev = ev.name},
+                              "failed handling link event for {}: {}, ignoring", ev.name, e.what());
+                }
             }
-            break; // EAGAIN: drained
-        }
-        for (const auto& ev : parseLinkMessages({buf.data(), static_cast<size_t>(n)})) {
-            try {
-                m->handler_(ev);
-            } catch (const std::exception& e) {
-                log::warn({.netdev = ev.name}, "failed handling link event for {}: {}, ignoring",
-                          ev.name, e.what());
-            }
-        }
-    }
+        },
+        [m] {
+            // Events were lost: resynchronise from a fresh dump.
+            log::warn({}, "rtnetlink receive buffer overrun; re-reading every link");
+            m->requestDump();
+        });
     return 0;
 }
 

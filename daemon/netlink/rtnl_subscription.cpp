@@ -44,4 +44,22 @@ RtnlSubscription::~RtnlSubscription()
         close(fd_);
 }
 
+void drainRtnl(int fd, std::span<uint8_t> buffer,
+               const std::function<void(std::span<const uint8_t>)>& on_data,
+               const std::function<void()>& on_overrun)
+{
+    for (;;) {
+        ssize_t n = recv(fd, buffer.data(), buffer.size(), 0);
+        if (n >= 0) {
+            on_data(buffer.first(static_cast<size_t>(n)));
+            continue;
+        }
+        if (errno == EINTR)
+            continue;
+        if (errno != ENOBUFS)
+            return; // EAGAIN: drained
+        on_overrun();
+    }
+}
+
 } // namespace nicd::netlink

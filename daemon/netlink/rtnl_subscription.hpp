@@ -5,6 +5,9 @@
 #include "loop/event_loop.hpp"
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 
 namespace nicd::netlink {
@@ -24,5 +27,12 @@ private:
     int fd_ = -1;
     EventSource source_;
 };
+
+// Reads every datagram waiting on a non-blocking rtnetlink `fd` into `buffer` and hands each to
+// `on_data`; `on_overrun` is called when the kernel dropped messages (ENOBUFS) so the caller can
+// resynchronise. Returns once the socket is drained.
+void drainRtnl(int fd, std::span<uint8_t> buffer,
+               const std::function<void(std::span<const uint8_t>)>& on_data,
+               const std::function<void()>& on_overrun);
 
 } // namespace nicd::netlink
