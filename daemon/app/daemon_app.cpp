@@ -427,7 +427,7 @@ void DaemonApp::finishCycle(Snapshot snap)
     saveState();
     auto line = statusLine(snap);
     last_ = std::move(snap);
-    scheduleProvisionAfterCycle(*last_); // plans from this cycle's inventory, not the last one's
+    scheduleProvisionAfterCycle(); // plans from this cycle's inventory, not the last one's
     maybeStartProvision();
     // The previous cycle's samples and text were freed on this thread but allocated on the
     // worker's: hand the pages back so the resident size stays that of one snapshot.
@@ -474,6 +474,7 @@ void DaemonApp::reload()
     config_.provision.dry_run = config_.provision.dry_run || options_.dry_run;
     health_->setConfig(config_);
     qos_.setConfig(config_);
+    plans_cycle_ = 0;                  // planned again with the new settings
     requestProvision(periodicRound()); // the new settings, now
     worker_->submit([this, t = std::chrono::milliseconds(config_.health.driver_timeout_ms)] {
         collector_->setDriverTimeout(t);
@@ -487,6 +488,17 @@ void DaemonApp::reload()
 } // namespace nicd
 
 namespace nicd {
+
+// The plans for the published snapshot, made once per cycle: the route and bond files are read
+// once however many rounds start. A link event between cycles is planned at the next cycle.
+const std::vector<provision::PortPlan>& DaemonApp::currentPlans()
+{
+    if (plans_cycle_ != last_->cycle) {
+        plans_ = planPorts(*last_);
+        plans_cycle_ = last_->cycle;
+    }
+    return plans_;
+}
 
 std::vector<provision::PortPlan> DaemonApp::planPorts(const Snapshot& snap) const
 {
@@ -577,12 +589,12 @@ bool DaemonApp::driverReady()
 
 // A round is due when the verify interval has passed, or when a port became provisionable
 // (a link came up, a device (re)appeared, the configuration changed).
-void DaemonApp::scheduleProvisionAfterCycle(const Snapshot& snap)
+void DaemonApp::scheduleProvisionAfterCycle()
 {
     if (!provisioningEnabled())
         return;
     std::set<std::string> managed;
-    for (const auto& p : planPorts(snap))
+    for (const auto& p : currentPlans())
         if (p.managed)
             managed.insert(p.device + "/" + std::to_string(p.port));
     bool new_port = std::any_of(managed.begin(), managed.end(),
@@ -622,7 +634,7 @@ void DaemonApp::maybeStartProvision()
     provision_running_ = true;
     provision_reply_ = std::move(request.reply);
     last_provision_usec_ = EventLoop::nowMonotonicUsec();
-    auto plans = planPorts(*last_);
+    auto plans = currentPlans();
     // A port's QoS is several driver requests (and a PFC change reconfigures port buffers): five
     // times the budget of one read.
     auto timeout = std::chrono::milliseconds(config_.health.driver_timeout_ms) * 5;

@@ -70,7 +70,8 @@ private:
     void maybeStartProvision();
     void finishProvision(const provision::Round& round);
     bool driverReady();
-    void scheduleProvisionAfterCycle(const Snapshot& snap);
+    void scheduleProvisionAfterCycle();
+    const std::vector<provision::PortPlan>& currentPlans(); // needs last_
     void onDcbChange(const std::string& netdev);
     bool provisioningEnabled() const;
     void maybeReady();
@@ -131,6 +132,8 @@ private:
     bool provision_running_ = false;
     uint64_t last_provision_usec_ = 0;
     std::set<std::string> managed_ports_; // "<dev>/<port>" provisioned last time: a new one is due
+    std::vector<provision::PortPlan> plans_; // for the snapshot of cycle plans_cycle_
+    uint64_t plans_cycle_ = 0;
     bool first_round_done_ = false; // READY=1 waits for it (or for the driver wait to time out)
     uint64_t ready_wait_since_usec_ = 0;
     bool ready_timeout_logged_ = false;
