@@ -194,6 +194,34 @@ TEST_F(DbusApiTest, NicctlStatusShowsALinkDownAndExitsFatal)
         10s));
 }
 
+TEST_F(DbusApiTest, NicctlCountersShowsAPortsAndADevicesCounters)
+{
+    std::regex pma(R"(\ncounters\.port_rcv_data_bytes +[0-9]+\n)");
+    ASSERT_TRUE(test::waitFor(
+        [&] {
+            return std::regex_search("\n" + nicctl({"counters", "mlx5_0/1"}).second, pma);
+        },
+        10s))
+        << nicctl({"counters", "mlx5_0/1"}).second;
+    auto [rc, out] = nicctl({"counters", "mlx5_0/1"});
+    EXPECT_EQ(rc, 0);
+    EXPECT_NE(out.find("hw_counters.out_of_buffer "), std::string::npos) << out;
+    EXPECT_NE(out.find("ethtool.rx_prio3_pause "), std::string::npos) << out;
+
+    auto [jrc, json] = nicctl({"--json", "counters", "mlx5_0/1"});
+    ASSERT_EQ(jrc, 0) << json;
+    auto j = nlohmann::json::parse(json);
+    EXPECT_TRUE(j.contains("counters.symbol_error")) << json;
+    // A device's own counters, and clear errors for what does not exist.
+    EXPECT_EQ(nicctl({"counters", "mlx5_0"}).first, 0);
+    auto [nrc, none] = nicctl({"counters", "mlx5_99/1"});
+    EXPECT_EQ(nrc, 3);
+    EXPECT_NE(none.find("mlx5_99"), std::string::npos) << none;
+    auto [brc, bad] = nicctl({"counters", "mlx5_0/x"});
+    EXPECT_NE(brc, 0);
+    EXPECT_NE(bad.find("expected DEVICE or DEVICE/PORT"), std::string::npos) << bad;
+}
+
 TEST_F(DbusApiTest, EventsAreServedAndSignalledAndAnOperatorCanClear)
 {
     auto follow = std::make_unique<test::Process>(
