@@ -301,6 +301,7 @@ int DaemonApp::runDaemon()
     loop_->onSignal(SIGHUP, [this] { reload(); });
     loop_->enableWatchdog();
     worker_ = std::make_unique<Worker>();
+    started_usec_ = EventLoop::nowMonotonicUsec();
     startBus();
 
     try {
@@ -589,10 +590,35 @@ bool DaemonApp::driverReady()
 
 // A round is due when the verify interval has passed, or when a port became provisionable
 // (a link came up, a device (re)appeared, the configuration changed).
+// ReadyTimeoutSec after start, a device named in [device:<ibdev>] that never appeared, or a
+// port left without a netdev, is an error an operator sees (once each), not a silent skip.
+void DaemonApp::reportMissingAfterReadyTimeout()
+{
+    uint64_t now = EventLoop::nowMonotonicUsec();
+    if (now - started_usec_ < uint64_t{config_.provision.ready_timeout_ms} * 1000)
+        return;
+    auto seconds = config_.provision.ready_timeout_ms / 1000;
+    for (const auto& [ibdev, _] : config_.devices)
+        if (!last_->inventory.find(ibdev) && missing_reported_.insert(ibdev).second)
+            log::error({.device = ibdev},
+                       "{} is configured in [device:{}] but did not appear within {} s "
+                       "(ReadyTimeoutSec=): check the driver and the device name",
+                       ibdev, ibdev, seconds);
+    for (const auto& p : currentPlans()) {
+        auto key = p.device + "/" + std::to_string(p.port);
+        if (p.reason == "no netdev" && missing_reported_.insert(key).second)
+            log::error({.device = p.device, .port = p.port},
+                       "{} port {} has no netdev {} s after start (ReadyTimeoutSec=): its QoS "
+                       "cannot be provisioned",
+                       p.device, p.port, seconds);
+    }
+}
+
 void DaemonApp::scheduleProvisionAfterCycle()
 {
     if (!provisioningEnabled())
         return;
+    reportMissingAfterReadyTimeout();
     std::set<std::string> managed;
     for (const auto& p : currentPlans())
         if (p.managed)

@@ -71,6 +71,7 @@ private:
     void finishProvision(const provision::Round& round);
     bool driverReady();
     void scheduleProvisionAfterCycle();
+    void reportMissingAfterReadyTimeout();
     const std::vector<provision::PortPlan>& currentPlans(); // needs last_
     void onDcbChange(const std::string& netdev);
     bool provisioningEnabled() const;
@@ -134,6 +135,8 @@ private:
     std::set<std::string> managed_ports_; // "<dev>/<port>" provisioned last time: a new one is due
     std::vector<provision::PortPlan> plans_; // for the snapshot of cycle plans_cycle_
     uint64_t plans_cycle_ = 0;
+    uint64_t started_usec_ = 0;              // CLOCK_MONOTONIC when the daemon started
+    std::set<std::string> missing_reported_; // devices and "<dev>/<port>" reported missing
     bool first_round_done_ = false; // READY=1 waits for it (or for the driver wait to time out)
     uint64_t ready_wait_since_usec_ = 0;
     bool ready_timeout_logged_ = false;

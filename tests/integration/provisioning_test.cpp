@@ -272,6 +272,23 @@ TEST_F(ProvisioningTest, AQosCallThatHangsIsLeftBehindAndTheDaemonGoesOn)
     EXPECT_TRUE(waitForText("nicd_device_health{device=\"mlx5_2\"} 0", 10s)) << log();
 }
 
+TEST_F(ProvisioningTest, AConfiguredDeviceThatNeverAppearsIsAnErrorAfterTheTimeout)
+{
+    writeConfig("ReadyTimeoutSec=1\n[device:mlx5_9]\nRoceTos=96\n");
+    start();
+    ASSERT_TRUE(waitForText(compliant("mlx5_0", "pfc", 1))) << log();
+    EXPECT_TRUE(test::waitFor(
+        [&] {
+            return log().find("mlx5_9 is configured in [device:mlx5_9] but did not appear within "
+                              "1 s") != std::string::npos;
+        },
+        10s))
+        << log();
+    std::this_thread::sleep_for(1s);
+    auto l = log();
+    EXPECT_EQ(l.find("did not appear"), l.rfind("did not appear")) << "reported once: " << l;
+}
+
 TEST_F(ProvisioningTest, ADriverThatIsNotReadyIsAClearErrorNotAHang)
 {
     writeConfig("DriverReadyFile=/run/mellanox/drivers/.driver-ready\nReadyTimeoutSec=1\n");
