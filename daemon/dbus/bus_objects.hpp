@@ -86,7 +86,7 @@ private:
     std::vector<std::string> Netdevs() override { return v_.netdevs; }
     std::string Health() override { return v_.health; }
     std::vector<ConditionWire> Conditions() override;
-    std::map<std::string, uint64_t> Counters() override { return v_.counters; }
+    std::map<std::string, uint64_t> GetCounters() override { return v_.counters; }
 
     DeviceValues v_;
 };
@@ -115,7 +115,7 @@ private:
     std::map<std::string, std::string> QosDesired() override { return v_.qos_desired; }
     std::map<std::string, std::string> QosObserved() override { return v_.qos_observed; }
     std::map<std::string, bool> QosCompliant() override { return v_.qos_compliant; }
-    std::map<std::string, uint64_t> Counters() override { return v_.counters; }
+    std::map<std::string, uint64_t> GetCounters() override { return v_.counters; }
 
     PortValues v_;
 };

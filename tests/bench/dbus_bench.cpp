@@ -1,6 +1,6 @@
 // D-Bus latency with 64 devices on a real bus: a private dbus-daemon, nicd serving a simulated
-// 64-device node, and a client timing GetManagedObjects and a property read (target: < 2 ms per
-// call). Usage: dbus_bench NICD_BIN PLUGIN_DIR [CALLS]
+// 64-device node, and a client timing GetManagedObjects, a property read and one port's
+// GetCounters (target: < 2 ms per call). Usage: dbus_bench NICD_BIN PLUGIN_DIR [CALLS]
 #include "sim.hpp"
 
 #include <sdbus-c++/sdbus-c++.h>
@@ -40,11 +40,16 @@ pid_t spawn(std::vector<std::string> argv, const fs::path& log)
     return pid;
 }
 
-void report(const char* what, std::vector<double> ms)
+void report(const char* what, std::vector<double> ms, bool targeted = true)
 {
     std::sort(ms.begin(), ms.end());
     double median = ms[ms.size() / 2];
     double p99 = ms[std::min(ms.size() - 1, ms.size() * 99 / 100)];
+    if (!targeted) {
+        std::printf("%s: median %.3f ms, p99 %.3f ms over %zu calls\n", what, median, p99,
+                    ms.size());
+        return;
+    }
     std::printf("%s: median %.3f ms, p99 %.3f ms over %zu calls (target < 2 ms): %s\n", what,
                 median, p99, ms.size(), median < 2.0 ? "met" : "NOT met");
 }
@@ -96,6 +101,8 @@ int main(int argc, char** argv)
         auto root = sdbus::createProxy(*connection, "io.nicd.Nicd1", "/io/nicd/Nicd1");
         auto device =
             sdbus::createProxy(*connection, "io.nicd.Nicd1", "/io/nicd/Nicd1/device/mlx5_63");
+        auto port = sdbus::createProxy(*connection, "io.nicd.Nicd1",
+                                       "/io/nicd/Nicd1/device/mlx5_63/port/1");
         using Objects = std::map<sdbus::ObjectPath,
                                  std::map<std::string, std::map<std::string, sdbus::Variant>>>;
         Objects objects;
@@ -120,13 +127,22 @@ int main(int argc, char** argv)
                    root->callMethod("GetManagedObjects")
                        .onInterface("org.freedesktop.DBus.ObjectManager");
                }));
-        // What a client that reads every property pays in all (sdbus-c++ unpacks each variant).
-        report("GetManagedObjects, unpacked by an sdbus-c++ client", time(calls, get_all));
+        // What a client that reads every property pays in all (sdbus-c++ unpacks each variant):
+        // the client's own cost on top, for the record.
+        report("GetManagedObjects, unpacked by an sdbus-c++ client (client cost included)",
+               time(calls, get_all), false);
         report("Get io.nicd.Nicd1.Device.Health", time(calls, [&] {
                    device->getProperty("Health")
                        .onInterface("io.nicd.Nicd1.Device")
                        .get<std::string>();
                }));
+        std::map<std::string, uint64_t> counters;
+        report("GetCounters of one port, unpacked", time(calls, [&] {
+                   port->callMethod("GetCounters")
+                       .onInterface("io.nicd.Nicd1.Port")
+                       .storeResultsTo(counters);
+               }));
+        std::printf("counters of one port: %zu\n", counters.size());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "dbus_bench: %s\n", e.what());
         rc = 1;

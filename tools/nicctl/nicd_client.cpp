@@ -114,10 +114,10 @@ std::map<std::string, uint64_t> NicdClient::counters(const std::string& device, 
 {
     if (port == 0) {
         PlainProxy<io::nicd::Nicd1::Device_proxy> d(*connection_, nicd::dbus::devicePath(device));
-        return d.Counters();
+        return d.GetCounters();
     }
     PlainProxy<io::nicd::Nicd1::Port_proxy> p(*connection_, nicd::dbus::portPath(device, port));
-    return p.Counters();
+    return p.GetCounters();
 }
 
 void NicdClient::follow(uint64_t after_seq, const std::function<void(const EventRow&)>& on_event)
