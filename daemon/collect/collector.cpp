@@ -28,40 +28,66 @@ Collector::Collector(HostPaths paths, PluginManager& plugins)
 {
 }
 
-// counters/ reads issue a firmware command per file: a wedged firmware blocks them. Each
-// device's read runs against a deadline; a device whose read is still out is not read again
-// (that would pile up blocked threads) and is reported unresponsive until the read returns.
-void Collector::readPma(const Device& dev, DeviceSamples& ds)
+// counters/ reads issue a firmware command per file: a wedged firmware blocks them. The due
+// devices are read one after the other on the PMA lane, each against the deadline (one hand-off
+// for all of them). A device whose read is still out is not read again (that would pile up
+// blocked threads) and is reported unresponsive until the read returns; the devices after it in
+// that cycle keep their last values and are read on a fresh lane the next time.
+std::vector<bool> Collector::readPma(const Inventory& inventory, const std::vector<size_t>& due,
+                                     std::vector<DeviceSamples>& all)
 {
-    auto stuck = pma_stuck_.find(dev.ibdev);
-    if (stuck != pma_stuck_.end()) {
-        if (!stuck->second->load()) {
-            ds.unresponsive =
-                "a read of " + dev.sysfs_path + "/ports/*/counters has not returned yet";
-            return;
+    std::vector<bool> fresh(all.size(), false);
+    std::vector<size_t> to_read;
+    for (size_t i : due) {
+        const Device& dev = inventory.devices[i];
+        auto stuck = pma_stuck_.find(dev.ibdev);
+        if (stuck != pma_stuck_.end()) {
+            if (!stuck->second->load()) {
+                all[i].unresponsive =
+                    "a read of " + dev.sysfs_path + "/ports/*/counters has not returned yet";
+                continue;
+            }
+            pma_stuck_.erase(stuck);
+            log::info({.device = dev.ibdev}, "{}: the driver answers counter reads again",
+                      dev.ibdev);
         }
-        pma_stuck_.erase(stuck);
-        log::info({.device = dev.ibdev}, "{}: the driver answers counter reads again", dev.ibdev);
+        to_read.push_back(i);
     }
-    auto result = std::make_shared<DeviceSamples>();
-    result->ibdev = dev.ibdev;
+    // What the lane touches it owns: a read left behind may outlive this cycle.
+    auto devices = std::make_shared<std::vector<Device>>();
+    devices->reserve(to_read.size());
+    for (size_t i : to_read)
+        devices->push_back(inventory.devices[i]);
+    auto results = std::make_shared<std::vector<DeviceSamples>>(to_read.size());
     auto finished = std::make_shared<std::atomic<bool>>(false);
-    bool in_time = pma_runner_.run(
-        [this, dev, result] {
-            ib_reader_.read(dev, EventLoop::nowMonotonicUsec(), *result);
-            result->pma_monotonic_usec = EventLoop::nowMonotonicUsec();
+    size_t read = pma_runner_.runEach(
+        to_read.size(),
+        [this, devices, results](size_t k) {
+            auto& r = (*results)[k];
+            ib_reader_.read((*devices)[k], EventLoop::nowMonotonicUsec(), r);
+            r.pma_monotonic_usec = EventLoop::nowMonotonicUsec();
         },
         driver_timeout_, finished);
-    if (in_time) {
-        ds.samples = std::move(result->samples);
-        ds.errors = std::move(result->errors);
-        ds.pma_monotonic_usec = result->pma_monotonic_usec;
-        return;
+    for (size_t k = 0; k < read; ++k) {
+        auto& ds = all[to_read[k]];
+        auto& r = (*results)[k];
+        ds.samples = std::move(r.samples);
+        ds.errors = std::move(r.errors);
+        ds.pma_monotonic_usec = r.pma_monotonic_usec;
+        fresh[to_read[k]] = true;
     }
+    if (read == to_read.size())
+        return fresh;
+    const Device& dev = (*devices)[read];
     pma_stuck_[dev.ibdev] = finished;
+    auto& ds = all[to_read[read]];
     ds.unresponsive = fmt::format("reading {}/ports/*/counters did not return within {} ms",
                                   dev.sysfs_path, driver_timeout_.count());
     log::error({.device = dev.ibdev}, "{}: {}", dev.ibdev, ds.unresponsive);
+    if (read + 1 < to_read.size())
+        log::debug({}, "{} device(s) after {} keep their last counters/ values this cycle",
+                   to_read.size() - read - 1, dev.ibdev);
+    return fresh;
 }
 
 // On the real root, with the PMA reads: the device must still open and answer port queries
@@ -99,8 +125,9 @@ void Collector::probeVerbs(const Device& dev, DeviceSamples& ds)
     }
 }
 
-// Plugin calls are serialized: devices are polled one after the other, each against the
-// deadline. A poll left behind blocks the plugin, so no plugin is called until it returns.
+// Plugin calls are serialized: devices are polled one after the other on the plugin lane, each
+// against the deadline. A poll left behind blocks the plugin, so no plugin is called until it
+// returns (the devices after it are not polled meanwhile).
 void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSamples>& all)
 {
     if (plugin_stuck_) {
@@ -114,27 +141,36 @@ void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSample
                   plugin_stuck_device_);
         plugin_stuck_.reset();
     }
-    for (size_t i = 0; i < inventory.devices.size() && i < all.size(); ++i) {
-        const Device& dev = inventory.devices[i];
-        if (dev.plugin.empty())
-            continue;
-        auto result = std::make_shared<DeviceSamples>();
-        auto finished = std::make_shared<std::atomic<bool>>(false);
-        bool in_time = plugin_runner_.run([this, dev, result] { plugins_.poll(dev, *result); },
-                                          driver_timeout_, finished);
-        if (!in_time) {
-            plugin_stuck_ = finished;
-            plugin_stuck_device_ = dev.ibdev;
-            all[i].unresponsive = fmt::format("plugin {} reading {} did not return within {} ms",
-                                              dev.plugin, dev.ibdev, driver_timeout_.count());
-            log::error({.device = dev.ibdev, .plugin = dev.plugin}, "{}", all[i].unresponsive);
-            return;
-        }
-        auto& ds = all[i];
-        ds.samples.insert(ds.samples.end(), std::make_move_iterator(result->samples.begin()),
-                          std::make_move_iterator(result->samples.end()));
-        ds.errors.insert(ds.errors.end(), result->errors.begin(), result->errors.end());
+    std::vector<size_t> claimed;
+    for (size_t i = 0; i < inventory.devices.size() && i < all.size(); ++i)
+        if (!inventory.devices[i].plugin.empty())
+            claimed.push_back(i);
+    auto devices = std::make_shared<std::vector<Device>>();
+    devices->reserve(claimed.size());
+    for (size_t i : claimed)
+        devices->push_back(inventory.devices[i]);
+    auto results = std::make_shared<std::vector<DeviceSamples>>(claimed.size());
+    auto finished = std::make_shared<std::atomic<bool>>(false);
+    size_t polled = plugin_runner_.runEach(
+        claimed.size(),
+        [this, devices, results](size_t k) { plugins_.poll((*devices)[k], (*results)[k]); },
+        driver_timeout_, finished);
+    for (size_t k = 0; k < polled; ++k) {
+        auto& ds = all[claimed[k]];
+        auto& r = (*results)[k];
+        ds.samples.insert(ds.samples.end(), std::make_move_iterator(r.samples.begin()),
+                          std::make_move_iterator(r.samples.end()));
+        ds.errors.insert(ds.errors.end(), r.errors.begin(), r.errors.end());
     }
+    if (polled == claimed.size())
+        return;
+    const Device& dev = (*devices)[polled];
+    plugin_stuck_ = finished;
+    plugin_stuck_device_ = dev.ibdev;
+    auto& ds = all[claimed[polled]];
+    ds.unresponsive = fmt::format("plugin {} reading {} did not return within {} ms", dev.plugin,
+                                  dev.ibdev, driver_timeout_.count());
+    log::error({.device = dev.ibdev, .plugin = dev.plugin}, "{}", ds.unresponsive);
 }
 
 bool Collector::callPlugin(const std::string& ibdev, std::function<void()> fn,
@@ -168,25 +204,27 @@ Snapshot Collector::collect(bool read_pma)
     }
     snap.netdevs = readNetdevStates(paths_, snap.inventory);
 
+    std::vector<size_t> due;
+    snap.samples.resize(snap.inventory.devices.size());
+    for (size_t i = 0; i < snap.inventory.devices.size(); ++i) {
+        const auto& dev = snap.inventory.devices[i];
+        snap.samples[i].ibdev = dev.ibdev;
+        if (read_pma || !last_pma_.contains(dev.ibdev))
+            due.push_back(i);
+    }
+    auto fresh = readPma(snap.inventory, due, snap.samples);
     std::map<std::string, PmaRead> pma_now;
-    for (const auto& dev : snap.inventory.devices) {
-        DeviceSamples ds;
-        ds.ibdev = dev.ibdev;
+    for (size_t i = 0; i < snap.inventory.devices.size(); ++i) {
+        const auto& dev = snap.inventory.devices[i];
+        auto& ds = snap.samples[i];
+        if (fresh[i] && paths_.root() == "/")
+            probeVerbs(dev, ds);
         auto last = last_pma_.find(dev.ibdev);
-        if (read_pma || last == last_pma_.end()) {
-            readPma(dev, ds);
-            if (paths_.root() == "/")
-                probeVerbs(dev, ds);
-            if (!ds.unresponsive.empty() && last != last_pma_.end()) {
-                ds.samples = last->second.samples; // keep the last values published
-                ds.pma_monotonic_usec = last->second.monotonic_usec;
-            }
-        } else {
-            ds.samples = last->second.samples;
+        if (!(fresh[i] && ds.unresponsive.empty()) && last != last_pma_.end()) {
+            ds.samples = last->second.samples; // keep the last values published
             ds.pma_monotonic_usec = last->second.monotonic_usec;
         }
         pma_now[dev.ibdev] = {ds.samples, ds.pma_monotonic_usec};
-        snap.samples.push_back(std::move(ds));
     }
     last_pma_ = std::move(pma_now); // devices that disappeared drop out
     pollPlugins(snap.inventory, snap.samples);

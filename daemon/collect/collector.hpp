@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace nicd {
 
@@ -43,7 +44,9 @@ public:
                     std::chrono::milliseconds timeout);
 
 private:
-    void readPma(const Device& dev, DeviceSamples& ds);
+    // Reads counters/ of the `due` devices; true for each device whose values are fresh.
+    std::vector<bool> readPma(const Inventory& inventory, const std::vector<size_t>& due,
+                              std::vector<DeviceSamples>& all);
     void pollPlugins(const Inventory& inventory, std::vector<DeviceSamples>& all);
     void probeVerbs(const Device& dev, DeviceSamples& ds);
 

@@ -6,10 +6,17 @@
 
 namespace nicd {
 
+using Clock = std::chrono::steady_clock;
+
+// Everything below is guarded by `mutex`. The thread moves `current`/`started` along without
+// waking the caller; it notifies once, when the whole batch is done.
 struct DeadlineRunner::Lane {
     std::mutex mutex;
     std::condition_variable cv;
-    std::function<void()> job;
+    std::function<void(size_t)> job;
+    size_t count = 0;
+    size_t current = 0;     // the call being made
+    Clock::time_point started; // when it began
     std::shared_ptr<std::atomic<bool>> finished;
     bool has_job = false;
     bool done = false;
@@ -25,15 +32,20 @@ struct DeadlineRunner::Lane {
                 return;
             auto job = std::move(lane->job);
             auto finished = lane->finished;
+            size_t count = lane->count;
             lane->has_job = false;
-            lock.unlock();
-            job();
+            for (size_t i = 0; i < count && !lane->quit; ++i) {
+                lane->current = i;
+                lane->started = Clock::now();
+                lock.unlock();
+                job(i);
+                lock.lock();
+            }
             finished->store(true);
-            lock.lock();
             lane->done = true;
             lane->cv.notify_all();
             if (lane->quit)
-                return; // abandoned while this job ran
+                return; // abandoned while a call ran
         }
     }
 };
@@ -53,24 +65,45 @@ DeadlineRunner::~DeadlineRunner()
 bool DeadlineRunner::run(std::function<void()> fn, std::chrono::milliseconds timeout,
                          const std::shared_ptr<std::atomic<bool>>& finished)
 {
+    return runEach(1, [fn = std::move(fn)](size_t) { fn(); }, timeout, finished) == 1;
+}
+
+size_t DeadlineRunner::runEach(size_t n, std::function<void(size_t)> fn,
+                               std::chrono::milliseconds timeout,
+                               const std::shared_ptr<std::atomic<bool>>& finished)
+{
+    if (n == 0) {
+        finished->store(true);
+        return 0;
+    }
     if (!lane_) {
         lane_ = std::make_shared<Lane>();
         lane_->thread = std::thread([lane = lane_] { Lane::serve(lane); });
     }
     std::unique_lock lock(lane_->mutex);
     lane_->job = std::move(fn);
+    lane_->count = n;
+    lane_->current = 0;
+    lane_->started = Clock::now();
     lane_->finished = finished;
     lane_->has_job = true;
     lane_->done = false;
     lane_->cv.notify_all();
-    if (lane_->cv.wait_for(lock, timeout, [&] { return lane_->done; }))
-        return true;
-    // Abandon the lane: its thread exits when (if ever) the job returns.
+    for (;;) {
+        if (lane_->cv.wait_until(lock, lane_->started + timeout, [&] { return lane_->done; }))
+            return n;
+        // Woken at the deadline of the call that was running when we went to sleep: the lane may
+        // have moved on since, and the call now running has a deadline of its own.
+        if (Clock::now() >= lane_->started + timeout)
+            break;
+    }
+    // Abandon the lane: its thread exits when (if ever) the call returns.
+    size_t stuck = lane_->current;
     lane_->quit = true;
     lock.unlock();
     lane_->thread.detach();
     lane_.reset();
-    return false;
+    return stuck;
 }
 
 } // namespace nicd
