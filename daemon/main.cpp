@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <malloc.h>
+
 #include <cstdio>
 #include <exception>
 
@@ -36,6 +38,10 @@ int checkConfig(const ConfigFiles& files)
 
 int main(int argc, char** argv)
 {
+    // One malloc arena for every thread: the deadline lanes allocate a cycle's samples that the
+    // worker then owns, and with an arena per thread both arenas grow to the cycle's size
+    // (measured: ~1.4 MiB more peak RSS on 64 devices). nicd's threads rarely allocate at once.
+    mallopt(M_ARENA_MAX, 1);
     Options options;
     std::string config_file;
     std::string log_level = "info";

@@ -161,6 +161,7 @@ void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSample
         ds.samples.insert(ds.samples.end(), std::make_move_iterator(r.samples.begin()),
                           std::make_move_iterator(r.samples.end()));
         ds.errors.insert(ds.errors.end(), r.errors.begin(), r.errors.end());
+        r = DeviceSamples{}; // freed as it goes: the peak stays one copy of the cycle's samples
     }
     if (polled == claimed.size())
         return;
