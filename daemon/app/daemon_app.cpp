@@ -194,7 +194,8 @@ bool DaemonApp::writeTextfile(const Snapshot& snap)
     if (!config_.textfile.enable)
         return true;
     auto path = paths_.host(config_.textfile.path);
-    if (auto err = writeFileAtomically(path, renderTextfile(snap))) {
+    auto render = [&snap](const ChunkWriter& write) { renderTextfileTo(snap, write); };
+    if (auto err = writeFileAtomically(path, render)) {
         log::error({}, "textfile not written: {}", *err);
         return false;
     }

@@ -48,6 +48,12 @@ bool writeAll(int fd, std::string_view content, int& err)
 std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
                                                std::string_view content)
 {
+    return writeFileAtomically(path, [content](const ChunkWriter& write) { write(content); });
+}
+
+std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
+                                               const std::function<void(const ChunkWriter&)>& produce)
+{
     if (path.filename().empty())
         return "cannot write '" + path.string() + "': not a file name";
     auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
@@ -70,7 +76,17 @@ std::optional<std::string> writeFileAtomically(const std::filesystem::path& path
     // 0644 whatever the umask: node_exporter runs as its own user and must read the file.
     if (::fchmod(fd, 0644) != 0)
         return abandon("cannot chmod " + tmp.string(), errno);
-    if (!writeAll(fd, content, err))
+    try {
+        produce([&](std::string_view piece) {
+            if (err == 0)
+                (void)writeAll(fd, piece, err);
+        });
+    } catch (...) {
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        throw;
+    }
+    if (err != 0)
         return abandon("cannot write " + tmp.string(), err);
     if (::fsync(fd) != 0)
         return abandon("cannot fsync " + tmp.string(), errno);

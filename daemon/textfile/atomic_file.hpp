@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,5 +17,12 @@ namespace nicd {
 // Safe to call from several threads at once.
 std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
                                                std::string_view content);
+
+// The same, with the content streamed: `produce` calls `write` with each piece in order. After a
+// failed write the rest are dropped and the file is not replaced; an exception from `produce`
+// removes the temporary file and propagates.
+using ChunkWriter = std::function<void(std::string_view)>;
+std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
+                                               const std::function<void(const ChunkWriter&)>& produce);
 
 } // namespace nicd

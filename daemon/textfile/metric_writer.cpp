@@ -128,6 +128,28 @@ void MetricWriter::family(std::string_view name, MetricType type, std::string_vi
     out_ += "\n# TYPE ";
     out_ += name;
     out_ += type == MetricType::Counter ? " counter\n" : " gauge\n";
+    lineDone();
+}
+
+void MetricWriter::streamTo(Sink sink, size_t chunk)
+{
+    sink_ = std::move(sink);
+    chunk_ = chunk;
+    out_.reserve(chunk + chunk / 4);
+}
+
+void MetricWriter::lineDone()
+{
+    if (sink_ && out_.size() >= chunk_)
+        flush();
+}
+
+void MetricWriter::flush()
+{
+    if (!sink_ || out_.empty())
+        return;
+    sink_(out_);
+    out_.clear();
 }
 
 bool MetricWriter::begin(Labels labels)
@@ -169,6 +191,7 @@ void MetricWriter::sample(Labels labels, double value)
         return;
     out_ += formatDouble(value);
     out_ += '\n';
+    lineDone();
 }
 
 void MetricWriter::sample(Labels labels, uint64_t value)
@@ -177,6 +200,7 @@ void MetricWriter::sample(Labels labels, uint64_t value)
         return;
     fmt::format_to(std::back_inserter(out_), "{}", value);
     out_ += '\n';
+    lineDone();
 }
 
 std::string MetricWriter::escapeLabelValue(std::string_view v)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -43,6 +44,12 @@ public:
     std::string take() { return std::move(out_); }
     void reserve(size_t bytes) { out_.reserve(bytes); }
 
+    // Streaming instead of one string: whole lines go to `sink` whenever `chunk` bytes are
+    // pending, and at flush(). Only text() of what is still pending is kept.
+    using Sink = std::function<void(std::string_view)>;
+    void streamTo(Sink sink, size_t chunk);
+    void flush();
+
     // Backslash, double quote and newline escaped; bytes that are not valid UTF-8 (which would
     // make node_exporter reject the whole file) become U+FFFD.
     static std::string escapeLabelValue(std::string_view v);
@@ -52,12 +59,15 @@ public:
 
 private:
     bool begin(Labels labels); // false: a duplicate, nothing written
+    void lineDone();           // hands pending lines to the sink once a chunk is full
 
     std::string out_;
     std::string current_;
     std::vector<std::string> declared_;
     std::unordered_set<size_t> series_; // hashes of the current family's label sets
     size_t duplicates_ = 0;
+    Sink sink_;
+    size_t chunk_ = 0;
 };
 
 } // namespace nicd

@@ -4,17 +4,10 @@
 
 namespace nicd {
 
-std::string renderTextfile(const Snapshot& snap)
+namespace {
+
+void renderAll(const Snapshot& snap, MetricWriter& w)
 {
-    // Reserving what the last render needed avoids the doubling reallocations of a ~500 KB text
-    // (64 devices), which would otherwise set the daemon's peak memory.
-    static thread_local size_t last_size = 0;
-    MetricWriter w;
-    size_t samples = 0;
-    for (const auto& ds : snap.samples)
-        samples += ds.samples.size();
-    size_t estimate = 100 * samples + 1500 * snap.inventory.devices.size() + 4096; // first render
-    w.reserve(last_size > 0 ? last_size + last_size / 8 + 4096 : estimate);
     renderDaemonMetrics(snap, w);
     renderInventoryMetrics(snap, w);
     renderHealthMetrics(snap, w);
@@ -28,6 +21,30 @@ std::string renderTextfile(const Snapshot& snap)
                       w.duplicatesDropped());
         warned = true;
     }
+}
+
+} // namespace
+
+void renderTextfileTo(const Snapshot& snap, const MetricWriter::Sink& sink)
+{
+    MetricWriter w;
+    w.streamTo(sink, 64 * 1024);
+    renderAll(snap, w);
+    w.flush();
+}
+
+std::string renderTextfile(const Snapshot& snap)
+{
+    // Reserving what the last render needed avoids the doubling reallocations of a ~500 KB text
+    // (64 devices), which would otherwise set the daemon's peak memory.
+    static thread_local size_t last_size = 0;
+    MetricWriter w;
+    size_t samples = 0;
+    for (const auto& ds : snap.samples)
+        samples += ds.samples.size();
+    size_t estimate = 100 * samples + 1500 * snap.inventory.devices.size() + 4096; // first render
+    w.reserve(last_size > 0 ? last_size + last_size / 8 + 4096 : estimate);
+    renderAll(snap, w);
     last_size = w.text().size();
     return w.take();
 }

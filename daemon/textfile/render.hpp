@@ -9,6 +9,8 @@
 namespace nicd {
 
 std::string renderTextfile(const Snapshot& snap);
+// The same text, handed to `sink` a chunk at a time (no copy of the whole file in memory).
+void renderTextfileTo(const Snapshot& snap, const MetricWriter::Sink& sink);
 
 void renderDaemonMetrics(const Snapshot& snap, MetricWriter& w);
 void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w);

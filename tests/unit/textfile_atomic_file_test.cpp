@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -94,4 +95,30 @@ TEST_F(AtomicFile, ConcurrentWritersEachLeaveOneWholeVersion)
     }
     other.join();
     EXPECT_EQ(entries(dir_), std::set<std::string>{"state.json"});
+}
+
+TEST_F(AtomicFile, StreamedPiecesLandInOrder)
+{
+    auto f = dir_ / "nicd.prom";
+    ASSERT_FALSE(writeFileAtomically(f, [](const ChunkWriter& write) {
+        write("a 1\n");
+        write("");
+        write("b 2\n");
+    }));
+    EXPECT_EQ(read(f), "a 1\nb 2\n");
+}
+
+// A renderer that throws half-way (a programming error) leaves the old file and no temporary.
+TEST_F(AtomicFile, AThrowingProducerLeavesTheOldFile)
+{
+    auto f = dir_ / "nicd.prom";
+    ASSERT_FALSE(writeFileAtomically(f, "old\n"));
+    EXPECT_THROW(writeFileAtomically(f,
+                                     [](const ChunkWriter& write) {
+                                         write("half");
+                                         throw std::logic_error("bad family");
+                                     }),
+                 std::logic_error);
+    EXPECT_EQ(read(f), "old\n");
+    EXPECT_EQ(entries(dir_), std::set<std::string>{"nicd.prom"});
 }

@@ -247,3 +247,25 @@ TEST(Textfile, APluginNameLoadedTwiceIsOneSeriesShowingTheOneThatRuns)
     EXPECT_TRUE(has(text, "nicd_plugin_state{plugin=\"mlx5\",state=\"degraded\"} 1"));
     EXPECT_TRUE(has(text, "nicd_plugin_state{plugin=\"mlx5\",state=\"failed\"} 0"));
 }
+
+// The daemon streams the textfile in chunks; what lands must be exactly the whole text, cut only
+// at line ends.
+TEST(Textfile, StreamedInWholeLinesItIsTheSameText)
+{
+    auto snap = sampleSnapshot();
+    auto& ds = snap.samples.front();
+    for (int i = 0; i < 3000; ++i)
+        ds.samples.push_back({"hw_counters", 1, "", "many_counter_" + std::to_string(i),
+                              static_cast<uint64_t>(i), SampleKind::Counter});
+    std::string whole = renderTextfile(snap);
+    ASSERT_GT(whole.size(), 2 * 64 * 1024U) << "big enough to be streamed in several chunks";
+    std::string streamed;
+    int chunks = 0;
+    renderTextfileTo(snap, [&](std::string_view piece) {
+        ++chunks;
+        EXPECT_TRUE(!piece.empty() && piece.back() == '\n') << "chunk " << chunks;
+        streamed.append(piece);
+    });
+    EXPECT_GE(chunks, 3);
+    EXPECT_EQ(streamed, whole);
+}
