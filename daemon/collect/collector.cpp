@@ -1,7 +1,6 @@
 #include "collect/collector.hpp"
 
 #include "collect/deadline.hpp"
-#include "collect/verbs_probe.hpp"
 #include "inventory/netdev_state.hpp"
 #include "log/log.hpp"
 #include "loop/event_loop.hpp"
@@ -91,38 +90,12 @@ std::vector<bool> Collector::readPma(const Inventory& inventory, const std::vect
 }
 
 // On the real root, with the PMA reads: the device must still open and answer port queries
-// through rdma-core, within the driver deadline. A probe left behind is not repeated until it
-// returns, and the device is unresponsive meanwhile.
+// through rdma-core, within the driver deadline (VerbsProber).
 void Collector::probeVerbs(const Device& dev, DeviceSamples& ds)
 {
     if (!ds.unresponsive.empty())
         return;
-    if (auto stuck = verbs_stuck_.find(dev.ibdev); stuck != verbs_stuck_.end()) {
-        if (!stuck->second->load()) {
-            ds.unresponsive =
-                "a verbs probe of " + dev.ibdev + " (ibv_open_device) has not returned yet";
-            return;
-        }
-        verbs_stuck_.erase(stuck);
-    }
-    auto result = std::make_shared<VerbsProbeResult>();
-    auto finished = std::make_shared<std::atomic<bool>>(false);
-    bool in_time =
-        verbs_runner_.run([ibdev = dev.ibdev, result] { *result = probeVerbsDevice(ibdev); },
-                          driver_timeout_, finished);
-    if (!in_time) {
-        verbs_stuck_[dev.ibdev] = finished;
-        ds.unresponsive = fmt::format("the verbs probe of {} (ibv_open_device, ibv_query_port) did "
-                                      "not return within {} ms",
-                                      dev.ibdev, driver_timeout_.count());
-        log::error({.device = dev.ibdev}, "{}", ds.unresponsive);
-        return;
-    }
-    if (!result->error.empty()) {
-        // sysfs may still read, but NCCL could not use the device.
-        ds.unresponsive = result->error;
-        log::error({.device = dev.ibdev}, "{}: verbs probe failed: {}", dev.ibdev, result->error);
-    }
+    ds.unresponsive = verbs_.check(dev.ibdev, driver_timeout_);
 }
 
 // Plugin calls are serialized: devices are polled one after the other on the plugin lane, each

@@ -4,6 +4,7 @@
 
 #include "collect/deadline.hpp"
 #include "collect/ib_counters.hpp"
+#include "collect/verbs_prober.hpp"
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
 #include "inventory/inventory_reader.hpp"
@@ -63,8 +64,7 @@ private:
     std::chrono::milliseconds driver_timeout_{2000};
     DeadlineRunner pma_runner_;    // counters/ reads
     DeadlineRunner plugin_runner_; // plugin polls (serialized)
-    DeadlineRunner verbs_runner_;  // verbs probes (real root only)
-    std::map<std::string, std::shared_ptr<std::atomic<bool>>> verbs_stuck_; // ibdev -> returned?
+    VerbsProber verbs_;            // verbs probes (real root only)
     std::map<std::string, std::shared_ptr<std::atomic<bool>>>
         pma_stuck_;                                   // ibdev -> read returned yet?
     std::shared_ptr<std::atomic<bool>> plugin_stuck_; // a plugin call left behind
