@@ -9,7 +9,9 @@
 #   - a regular file under a read lease: the open blocks in the kernel (a driver that does not
 #     answer) -> caught at the deadline without holding the caller, not probed again while out,
 #     probed again once it returns
-#   - a device rdma-core does not list is not probed.
+#   - a device rdma-core does not list is not probed;
+# and nicd itself on the real root (the simulated node mounted on /sys) raises driver_unresponsive
+# for the device whose open fails.
 # Needs root, unshare and overlayfs. Skipped (77) where ib_core is loaded: libibverbs then asks
 # the kernel over netlink and ignores SYSFS_PATH (VerbsProbe.EveryListedDevice… probes the real
 # devices there).
@@ -28,24 +30,29 @@ dir=$(mktemp -d /tmp/nicd-verbs.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 fail=0
 
-# run_case MODE OUT VERBS_CHECK_ARGS...: verbs_check in a namespace with the fake device.
-run_case() {
+# in_namespace MODE OUT CMD...: CMD in a private mount namespace where rdma-core lists one fake
+# device, $IBDEV (default rxe_fake0; an mlx5_* name is claimed by the mlx5 provider through a
+# ConnectX-7 PCI modalias), and, with $SIM_SYS, that simulated sysfs tree is mounted on /sys.
+in_namespace() {
     local mode=$1 out=$2
     shift 2
     mkdir -p "$dir/$mode"
-    unshare --mount --propagation private bash -s "$mode" "$dir/$mode" "$check" "$@" \
+    IBDEV=${IBDEV:-rxe_fake0} SIM_SYS=${SIM_SYS:-} \
+        unshare --mount --propagation private bash -s "$mode" "$dir/$mode" "$@" \
         >"$out" 2>"$out.err" <<'INNER'
 set -euo pipefail
 mode=$1 w=$2
 shift 2
 mount -t tmpfs tmpfs "$w"
 s=$w/sys v=$w/sys/class/infiniband_verbs
-mkdir -p "$v/uverbs0" "$s/class/infiniband/rxe_fake0"
-echo 6 >"$v/abi_version"           # the uverbs ABI (3..6); without it nothing is listed
-echo rxe_fake0 >"$v/uverbs0/ibdev" # rxe claims the device by its name
-echo 1 >"$v/uverbs0/abi_version"   # rxe's ABI (1..2)
-echo 0:0 >"$v/uverbs0/dev"         # no device number to match: the open fails at once
-echo 1 >"$s/class/infiniband/rxe_fake0/node_type"
+mkdir -p "$v/uverbs0" "$s/class/infiniband/$IBDEV/device"
+echo 6 >"$v/abi_version"        # the uverbs ABI (3..6); without it nothing is listed
+echo "$IBDEV" >"$v/uverbs0/ibdev" # rxe claims rxe* by name; mlx5 by the PCI id below
+echo 1 >"$v/uverbs0/abi_version" # the provider's ABI (rxe 1..2, mlx5 1)
+echo 0:0 >"$v/uverbs0/dev"      # no device number to match: the open fails at once
+echo 1 >"$s/class/infiniband/$IBDEV/node_type"
+echo pci:v000015B3d00001021sv000015B3sd00000041bc02sc00i00 >"$s/class/infiniband/$IBDEV/device/modalias"
+if [ -n "$SIM_SYS" ]; then mount --bind "$SIM_SYS" /sys; fi
 mkdir "$w/up" "$w/work" "$w/dev"
 mount -t overlay overlay -o "lowerdir=/dev,upperdir=$w/up,workdir=$w/work" "$w/dev"
 for m in pts shm mqueue hugepages; do
@@ -60,6 +67,13 @@ nodriver) mknod /dev/infiniband/uverbs0 c 231 192 ;;
 esac
 SYSFS_PATH=$s "$@"
 INNER
+}
+
+# run_case MODE OUT VERBS_CHECK_ARGS...
+run_case() {
+    local mode=$1 out=$2
+    shift 2
+    in_namespace "$mode" "$out" "$check" "$@"
 }
 
 expect_line() { # FILE ROUND REGEX WHAT
@@ -101,6 +115,42 @@ expect_line "$dir/lease.out" 9 "^round 9 [0-9]+ ibv_open_device\(rxe_fake0\) fai
 if awk '$1 == "round" && $3 > 900 { bad = 1 } END { exit !bad }' "$dir/lease.out"; then
     echo "FAIL: a round held the caller past the deadline"
     cat "$dir/lease.out"
+    fail=1
+fi
+
+# 5. The daemon on the real root: the simulated node mounted on /sys, rdma-core listing mlx5_0,
+#    whose open fails. One cycle (--once) raises driver_unresponsive on mlx5_0, and only there.
+nicd_bin="$build/daemon/nicd"
+"$build/tools/nicd-sim/nicd-sim" create "$dir/node" >/dev/null
+cat >"$dir/nicd.conf" <<CONF
+[daemon]
+PluginDirectory=$build/plugins
+StateDirectory=$dir/state
+[textfile]
+Path=$dir/nicd.prom
+[provision]
+Mode=off
+[journal]
+Enable=no
+CONF
+mkdir -p "$dir/state"
+IBDEV=mlx5_0 SIM_SYS="$dir/node/sys" in_namespace file "$dir/daemon.out" \
+    "$nicd_bin" --root / --config "$dir/nicd.conf" --once --no-dbus || true
+prom=$(cat "$dir/nicd.prom" 2>/dev/null || true)
+if ! grep -Eq '^nicd_condition_active\{device="mlx5_0",port="0",code="driver_unresponsive",severity="fatal"\} 1$' <<<"$prom"; then
+    echo "FAIL: nicd on the real root did not raise driver_unresponsive for mlx5_0"
+    grep -E "nicd_condition_active|nicd_device_health" <<<"$prom" || true
+    cat "$dir/daemon.out" "$dir/daemon.out.err"
+    fail=1
+fi
+if grep -q 'code="driver_unresponsive"' <<<"$(grep -v 'device="mlx5_0"' <<<"$prom")"; then
+    echo "FAIL: a device rdma-core does not list was reported unresponsive"
+    grep driver_unresponsive <<<"$prom"
+    fail=1
+fi
+if ! grep -q "ibv_open_device(mlx5_0) failed" "$dir/daemon.out" "$dir/daemon.out.err"; then
+    echo "FAIL: nicd did not say which call failed on mlx5_0"
+    cat "$dir/daemon.out" "$dir/daemon.out.err"
     fail=1
 fi
 
