@@ -6,7 +6,6 @@
 #include "log/log.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <malloc.h>
 
 #include <cstdio>

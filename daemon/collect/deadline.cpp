@@ -15,7 +15,7 @@ struct DeadlineRunner::Lane {
     std::condition_variable cv;
     std::function<void(size_t)> job;
     size_t count = 0;
-    size_t current = 0;     // the call being made
+    size_t current = 0;        // the call being made
     Clock::time_point started; // when it began
     std::shared_ptr<std::atomic<bool>> finished;
     bool has_job = false;
@@ -65,7 +65,8 @@ DeadlineRunner::~DeadlineRunner()
 bool DeadlineRunner::run(std::function<void()> fn, std::chrono::milliseconds timeout,
                          const std::shared_ptr<std::atomic<bool>>& finished)
 {
-    return runEach(1, [fn = std::move(fn)](size_t) { fn(); }, timeout, finished) == 1;
+    return runEach(
+               1, [fn = std::move(fn)](size_t) { fn(); }, timeout, finished) == 1;
 }
 
 size_t DeadlineRunner::runEach(size_t n, std::function<void(size_t)> fn,

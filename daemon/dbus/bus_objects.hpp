@@ -18,12 +18,12 @@
 
 namespace nicd::dbus {
 
-using ConditionWire =
-    sdbus::Struct<std::string, std::string, uint32_t, std::string, std::string, std::string, uint64_t>;
+using ConditionWire = sdbus::Struct<std::string, std::string, uint32_t, std::string, std::string,
+                                    std::string, uint64_t>;
 using NodeConditionWire = sdbus::Struct<std::string, std::string, std::string, uint32_t,
                                         std::string, std::string, std::string, uint64_t>;
-using EventWire = sdbus::Struct<uint64_t, uint64_t, std::string, std::string, std::string,
-                                uint32_t, std::string, std::string>;
+using EventWire = sdbus::Struct<uint64_t, uint64_t, std::string, std::string, std::string, uint32_t,
+                                std::string, std::string>;
 
 class ManagerObject final
     : public sdbus::AdaptorInterfaces<io::nicd::Nicd1::Manager_adaptor,

@@ -51,8 +51,9 @@ std::optional<std::string> writeFileAtomically(const std::filesystem::path& path
     return writeFileAtomically(path, [content](const ChunkWriter& write) { write(content); });
 }
 
-std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
-                                               const std::function<void(const ChunkWriter&)>& produce)
+std::optional<std::string>
+writeFileAtomically(const std::filesystem::path& path,
+                    const std::function<void(const ChunkWriter&)>& produce)
 {
     if (path.filename().empty())
         return "cannot write '" + path.string() + "': not a file name";

@@ -22,7 +22,8 @@ std::optional<std::string> writeFileAtomically(const std::filesystem::path& path
 // failed write the rest are dropped and the file is not replaced; an exception from `produce`
 // removes the temporary file and propagates.
 using ChunkWriter = std::function<void(std::string_view)>;
-std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
-                                               const std::function<void(const ChunkWriter&)>& produce);
+std::optional<std::string>
+writeFileAtomically(const std::filesystem::path& path,
+                    const std::function<void(const ChunkWriter&)>& produce);
 
 } // namespace nicd

@@ -28,7 +28,7 @@ void renderAll(const Snapshot& snap, MetricWriter& w)
 void renderTextfileTo(const Snapshot& snap, const MetricWriter::Sink& sink)
 {
     MetricWriter w;
-    w.streamTo(sink, 64 * 1024);
+    w.streamTo(sink, size_t{64} * 1024);
     renderAll(snap, w);
     w.flush();
 }

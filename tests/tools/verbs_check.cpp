@@ -24,9 +24,10 @@ using Clock = std::chrono::steady_clock;
 int main(int argc, char** argv)
 {
     if (argc != 5 && argc != 7) {
-        std::fprintf(stderr, "usage: %s IBDEV TIMEOUT_MS ROUNDS INTERVAL_MS [LEASE_PATH "
-                             "RELEASE_AFTER_MS]\n",
-                     argv[0]);
+        (void)std::fprintf(stderr,
+                           "usage: %s IBDEV TIMEOUT_MS ROUNDS INTERVAL_MS [LEASE_PATH "
+                           "RELEASE_AFTER_MS]\n",
+                           argv[0]);
         return 2;
     }
     nicd::log::setup(nicd::log::Target::Stderr, spdlog::level::warn);
@@ -37,11 +38,11 @@ int main(int argc, char** argv)
 
     std::thread releaser;
     if (argc == 7) {
-        std::signal(SIGIO, SIG_IGN); // the kernel tells the lease holder that someone waits
+        (void)std::signal(SIGIO, SIG_IGN); // the kernel tells the lease holder that someone waits
         int fd = ::open(argv[5], O_RDONLY | O_CLOEXEC);
         if (fd < 0 || ::fcntl(fd, F_SETLEASE, F_RDLCK) != 0) {
-            std::fprintf(stderr, "verbs_check: cannot take a lease on %s: %s\n", argv[5],
-                         std::strerror(errno));
+            (void)std::fprintf(stderr, "verbs_check: cannot take a lease on %s: %s\n", argv[5],
+                               std::strerror(errno));
             return 2;
         }
         auto after = std::chrono::milliseconds(std::atoi(argv[6]));
@@ -57,12 +58,12 @@ int main(int argc, char** argv)
         auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0);
         std::printf("round %d %lld %s\n", i, static_cast<long long>(ms.count()),
                     why.empty() ? "ok" : why.c_str());
-        std::fflush(stdout);
+        (void)std::fflush(stdout);
         if (i < rounds)
             std::this_thread::sleep_for(interval);
     }
     if (releaser.joinable())
         releaser.join();
-    std::fflush(stdout);
+    (void)std::fflush(stdout);
     _exit(0); // a probe may still be blocked on its abandoned lane
 }

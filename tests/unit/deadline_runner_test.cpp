@@ -2,12 +2,12 @@
 // call that hangs is left behind without holding up the caller, and nothing after it runs.
 #include "collect/deadline.hpp"
 
-#include <gtest/gtest.h>
-
 #include <future>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
@@ -37,12 +37,15 @@ TEST(DeadlineRunner, EveryCallInOrderAndTheLaneServesTheNextBatch)
     auto calls = std::make_shared<Calls>();
     for (int batch = 0; batch < 3; ++batch) {
         auto finished = std::make_shared<std::atomic<bool>>(false);
-        EXPECT_EQ(runner.runEach(5, [calls](size_t i) { calls->add(i); }, 1000ms, finished), 5U);
+        EXPECT_EQ(runner.runEach(
+                      5, [calls](size_t i) { calls->add(i); }, 1000ms, finished),
+                  5U);
         EXPECT_TRUE(finished->load());
     }
     EXPECT_EQ(calls->get(), (std::vector<size_t>{0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4}));
     auto none = std::make_shared<std::atomic<bool>>(false);
-    EXPECT_EQ(runner.runEach(0, [](size_t) { FAIL() << "no call for an empty batch"; }, 10ms, none),
+    EXPECT_EQ(runner.runEach(
+                  0, [](size_t) { FAIL() << "no call for an empty batch"; }, 10ms, none),
               0U);
 }
 
@@ -53,7 +56,8 @@ TEST(DeadlineRunner, TheDeadlineIsPerCallNotPerBatch)
     nicd::DeadlineRunner runner;
     auto finished = std::make_shared<std::atomic<bool>>(false);
     auto t0 = Clock::now();
-    EXPECT_EQ(runner.runEach(4, [](size_t) { std::this_thread::sleep_for(120ms); }, 300ms, finished),
+    EXPECT_EQ(runner.runEach(
+                  4, [](size_t) { std::this_thread::sleep_for(120ms); }, 300ms, finished),
               4U);
     EXPECT_GE(Clock::now() - t0, 480ms);
 }
@@ -83,7 +87,9 @@ TEST(DeadlineRunner, AHungCallIsLeftBehindAndNothingAfterItRuns)
     // The runner carries on with a fresh lane while the old one is stuck.
     auto calls2 = std::make_shared<Calls>();
     auto finished2 = std::make_shared<std::atomic<bool>>(false);
-    EXPECT_EQ(runner.runEach(2, [calls2](size_t i) { calls2->add(i); }, 1000ms, finished2), 2U);
+    EXPECT_EQ(runner.runEach(
+                  2, [calls2](size_t i) { calls2->add(i); }, 1000ms, finished2),
+              2U);
     EXPECT_EQ(calls2->get(), (std::vector<size_t>{0, 1}));
 
     // When the hung call returns, `finished` says so and the calls after it were never made.
