@@ -1,5 +1,7 @@
 #include "collect/deadline.hpp"
 
+#include "log/log.hpp"
+
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -7,6 +9,23 @@
 namespace nicd {
 
 using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// An exception must not end the lane's thread (that would end the daemon): the call counts as
+// returned, with whatever it left behind.
+void callContained(const std::function<void(size_t)>& job, size_t i)
+{
+    try {
+        job(i);
+    } catch (const std::exception& e) {
+        log::error({}, "a read on the driver lane failed: {}", e.what());
+    } catch (...) {
+        log::error({}, "a read on the driver lane failed with an unknown exception");
+    }
+}
+
+} // namespace
 
 // Everything below is guarded by `mutex`. The thread moves `current`/`started` along without
 // waking the caller; it notifies once, when the whole batch is done.
@@ -38,7 +57,7 @@ struct DeadlineRunner::Lane {
                 lane->current = i;
                 lane->started = Clock::now();
                 lock.unlock();
-                job(i);
+                callContained(job, i);
                 lock.lock();
             }
             finished->store(true);

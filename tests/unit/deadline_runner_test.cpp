@@ -4,6 +4,7 @@
 
 #include <future>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -121,4 +122,22 @@ TEST(DeadlineRunner, RunIsABatchOfOne)
     while (!stuck->load() && Clock::now() < until)
         std::this_thread::sleep_for(5ms);
     EXPECT_TRUE(stuck->load());
+}
+
+TEST(DeadlineRunner, ACallThatThrowsIsContainedAndTheBatchGoesOn)
+{
+    nicd::DeadlineRunner runner;
+    auto calls = std::make_shared<Calls>();
+    auto finished = std::make_shared<std::atomic<bool>>(false);
+    EXPECT_EQ(runner.runEach(
+                  3,
+                  [calls](size_t i) {
+                      if (i == 1)
+                          throw std::runtime_error("EIO from a counter file");
+                      calls->add(i);
+                  },
+                  1000ms, finished),
+              3U);
+    EXPECT_EQ(calls->get(), (std::vector<size_t>{0, 2}));
+    EXPECT_TRUE(finished->load());
 }
