@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 #include <malloc.h>
+#include <sys/resource.h>
 
 #include <cstdio>
 #include <exception>
@@ -41,6 +42,13 @@ int main(int argc, char** argv)
     // worker then owns, and with an arena per thread both arenas grow to the cycle's size
     // (measured: ~1.4 MiB more peak RSS on 64 devices). nicd's threads rarely allocate at once.
     mallopt(M_ARENA_MAX, 1);
+    // Counter files stay open between reads (up to a quarter of the soft limit each for the
+    // daemon and a plugin: plugin::sdk::CounterDir). systemd starts services with a soft limit of
+    // 1024 and leaves programs that need more to raise it to the hard limit; nicd uses no select().
+    if (rlimit rl{}; ::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        (void)::setrlimit(RLIMIT_NOFILE, &rl);
+    }
     Options options;
     std::string config_file;
     std::string log_level = "info";

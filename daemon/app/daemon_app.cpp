@@ -515,39 +515,46 @@ std::vector<provision::PortPlan> DaemonApp::planPorts(const Snapshot& snap) cons
 // Worker thread.
 provision::QosCall DaemonApp::deadlineQosCall(std::chrono::milliseconds timeout)
 {
-    return
-        [this, timeout](const Device& dev, const Port& port, const plugin::v1::QosDesired& desired,
-                        plugin::v1::QosReport& out, bool write) {
-            struct Call {
-                Device dev;
-                Port port;
-                plugin::v1::QosDesired desired;
-                plugin::v1::QosReport report;
-                plugin::v1::Status status;
-            };
-            if (collector_->pluginCallOutstanding())
-                return plugin::v1::Status::fail(
-                    plugin::v1::Errc::Busy,
-                    "plugin " + dev.plugin + " has an earlier call that has not returned; QoS of " +
-                        dev.ibdev + " not read");
-            auto c = std::make_shared<Call>(Call{dev, port, desired, {}, {}});
-            bool in_time = collector_->callPlugin(
-                dev.ibdev,
-                [this, c, write] {
-                    c->status = write ? plugins_->applyQos(c->dev, c->port, c->desired, c->report)
-                                      : plugins_->verifyQos(c->dev, c->port, c->desired, c->report);
-                },
-                timeout);
-            if (!in_time)
-                return plugin::v1::Status::fail(
-                    plugin::v1::Errc::Timeout,
-                    fmt::format("plugin {} {} QoS on {} port {} did not return within {} ms "
-                                "(5 x DriverTimeoutMs); the driver may be wedged",
-                                dev.plugin, write ? "applying" : "reading", dev.ibdev, port.num,
-                                timeout.count()));
-            out = std::move(c->report);
-            return std::move(c->status);
+    return [this, timeout](const Device& dev, const Port& port,
+                           const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out,
+                           bool write) {
+        struct Call {
+            Device dev;
+            Port port;
+            plugin::v1::QosDesired desired;
+            plugin::v1::QosReport report;
+            plugin::v1::Status status;
         };
+        if (collector_->pluginCallOutstanding())
+            return plugin::v1::Status::fail(
+                plugin::v1::Errc::Busy, "plugin " + dev.plugin +
+                                            " has an earlier call that has not returned; QoS of " +
+                                            dev.ibdev + " not read");
+        // A call that ends without setting its status (an exception on the lane) failed.
+        auto c = std::make_shared<Call>(
+            Call{dev,
+                 port,
+                 desired,
+                 {},
+                 plugin::v1::Status::fail(plugin::v1::Errc::Internal,
+                                          "the QoS call on " + dev.ibdev + " did not complete")});
+        bool in_time = collector_->callPlugin(
+            dev.ibdev,
+            [this, c, write] {
+                c->status = write ? plugins_->applyQos(c->dev, c->port, c->desired, c->report)
+                                  : plugins_->verifyQos(c->dev, c->port, c->desired, c->report);
+            },
+            timeout);
+        if (!in_time)
+            return plugin::v1::Status::fail(
+                plugin::v1::Errc::Timeout,
+                fmt::format("plugin {} {} QoS on {} port {} did not return within {} ms "
+                            "(5 x DriverTimeoutMs); the driver may be wedged",
+                            dev.plugin, write ? "applying" : "reading", dev.ibdev, port.num,
+                            timeout.count()));
+        out = std::move(c->report);
+        return std::move(c->status);
+    };
 }
 
 // Enforce applies (writing only what differs); a dry run says what it would write. Ports in

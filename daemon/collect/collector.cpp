@@ -58,45 +58,49 @@ std::vector<bool> Collector::readPma(const Inventory& inventory, const std::vect
     for (size_t i : to_read)
         devices->push_back(inventory.devices[i]);
     auto results = std::make_shared<std::vector<DeviceSamples>>(to_read.size());
-    auto finished = std::make_shared<std::atomic<bool>>(false);
-    size_t read = pma_runner_.runEach(
-        to_read.size(),
-        [this, devices, results](size_t k) {
+    // A device past its deadline is left behind on its lane; the devices after it are read on a
+    // fresh one, so one slow device costs the others one deadline, not their counters.
+    for (size_t start = 0; start < to_read.size();) {
+        auto finished = std::make_shared<std::atomic<bool>>(false);
+        size_t read = pma_runner_.runEach(
+            to_read.size() - start,
+            [this, devices, results, start](size_t k) {
+                auto& r = (*results)[start + k];
+                try {
+                    ib_reader_.read((*devices)[start + k], EventLoop::nowMonotonicUsec(), r);
+                    r.pma_monotonic_usec = EventLoop::nowMonotonicUsec();
+                } catch (const std::exception& e) {
+                    r.samples.clear(); // pma_monotonic_usec stays 0: not fresh
+                    r.errors.push_back({(*devices)[start + k].ibdev, 0,
+                                        (*devices)[start + k].sysfs_path + "/ports/*/counters",
+                                        e.what()});
+                }
+            },
+            driver_timeout_, finished);
+        for (size_t k = start; k < start + read; ++k) {
+            auto& ds = all[to_read[k]];
             auto& r = (*results)[k];
-            ib_reader_.read((*devices)[k], EventLoop::nowMonotonicUsec(), r);
-            r.pma_monotonic_usec = EventLoop::nowMonotonicUsec();
-        },
-        driver_timeout_, finished);
-    for (size_t k = 0; k < read; ++k) {
-        auto& ds = all[to_read[k]];
-        auto& r = (*results)[k];
-        ds.samples = std::move(r.samples);
-        ds.errors = std::move(r.errors);
-        ds.pma_monotonic_usec = r.pma_monotonic_usec;
-        fresh[to_read[k]] = true;
+            ds.samples = std::move(r.samples);
+            ds.errors = std::move(r.errors);
+            ds.pma_monotonic_usec = r.pma_monotonic_usec;
+            fresh[to_read[k]] = r.pma_monotonic_usec != 0;
+        }
+        if (start + read == to_read.size())
+            break;
+        size_t stuck = start + read;
+        const Device& dev = (*devices)[stuck];
+        pma_stuck_[dev.ibdev] = finished;
+        auto& ds = all[to_read[stuck]];
+        ds.unresponsive = fmt::format("reading {}/ports/*/counters did not return within {} ms",
+                                      dev.sysfs_path, driver_timeout_.count());
+        log::error({.device = dev.ibdev}, "{}: {}", dev.ibdev, ds.unresponsive);
+        start = stuck + 1;
     }
-    if (read == to_read.size())
-        return fresh;
-    const Device& dev = (*devices)[read];
-    pma_stuck_[dev.ibdev] = finished;
-    auto& ds = all[to_read[read]];
-    ds.unresponsive = fmt::format("reading {}/ports/*/counters did not return within {} ms",
-                                  dev.sysfs_path, driver_timeout_.count());
-    log::error({.device = dev.ibdev}, "{}: {}", dev.ibdev, ds.unresponsive);
-    if (read + 1 < to_read.size())
-        log::debug({}, "{} device(s) after {} keep their last counters/ values this cycle",
-                   to_read.size() - read - 1, dev.ibdev);
     return fresh;
 }
 
-// On the real root, with the PMA reads: the device must still open and answer port queries
-// through rdma-core, within the driver deadline (VerbsProber).
-void Collector::probeVerbs(const Device& dev, DeviceSamples& ds)
-{
-    if (!ds.unresponsive.empty())
-        return;
-    ds.unresponsive = verbs_.check(dev.ibdev, driver_timeout_);
-}
+// On the real root, with the PMA reads, the device must still open and answer port queries
+// through rdma-core, within the driver deadline (VerbsProber, called from collect()).
 
 // Plugin calls are serialized: devices are polled one after the other on the plugin lane, each
 // against the deadline. A poll left behind blocks the plugin, so no plugin is called until it
@@ -126,7 +130,14 @@ void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSample
     auto finished = std::make_shared<std::atomic<bool>>(false);
     size_t polled = plugin_runner_.runEach(
         claimed.size(),
-        [this, devices, results](size_t k) { plugins_.poll((*devices)[k], (*results)[k]); },
+        [this, devices, results](size_t k) {
+            try {
+                plugins_.poll((*devices)[k], (*results)[k]);
+            } catch (const std::exception& e) {
+                (*results)[k].errors.push_back(
+                    {(*devices)[k].ibdev, 0, "plugin " + (*devices)[k].plugin, e.what()});
+            }
+        },
         driver_timeout_, finished);
     for (size_t k = 0; k < polled; ++k) {
         auto& ds = all[claimed[k]];
@@ -178,6 +189,7 @@ Snapshot Collector::collect(bool read_pma)
     }
     snap.netdevs = readNetdevStates(paths_, snap.inventory);
 
+    ib_reader_.retain(snap.inventory);
     std::vector<size_t> due;
     snap.samples.resize(snap.inventory.devices.size());
     for (size_t i = 0; i < snap.inventory.devices.size(); ++i) {
@@ -191,14 +203,22 @@ Snapshot Collector::collect(bool read_pma)
     for (size_t i = 0; i < snap.inventory.devices.size(); ++i) {
         const auto& dev = snap.inventory.devices[i];
         auto& ds = snap.samples[i];
-        if (fresh[i] && paths_.root() == "/")
-            probeVerbs(dev, ds);
+        // Between PMA reads a device whose read is still out stays unresponsive (else its
+        // condition would clear and come back every PMA interval).
+        if (auto stuck = pma_stuck_.find(dev.ibdev);
+            ds.unresponsive.empty() && stuck != pma_stuck_.end() && !stuck->second->load())
+            ds.unresponsive =
+                "a read of " + dev.sysfs_path + "/ports/*/counters has not returned yet";
+        if (paths_.root() == "/" && ds.unresponsive.empty())
+            ds.unresponsive =
+                fresh[i] ? verbs_.check(dev.ibdev, driver_timeout_) : verbs_.lastProblem(dev.ibdev);
         auto last = last_pma_.find(dev.ibdev);
         if (!(fresh[i] && ds.unresponsive.empty()) && last != last_pma_.end()) {
             ds.samples = last->second.samples; // keep the last values published
             ds.pma_monotonic_usec = last->second.monotonic_usec;
         }
-        pma_now[dev.ibdev] = {ds.samples, ds.pma_monotonic_usec};
+        if (!ds.samples.empty() || ds.pma_monotonic_usec != 0)
+            pma_now[dev.ibdev] = {ds.samples, ds.pma_monotonic_usec};
     }
     last_pma_ = std::move(pma_now); // devices that disappeared drop out
     pollPlugins(snap.inventory, snap.samples);

@@ -49,7 +49,6 @@ private:
     std::vector<bool> readPma(const Inventory& inventory, const std::vector<size_t>& due,
                               std::vector<DeviceSamples>& all);
     void pollPlugins(const Inventory& inventory, std::vector<DeviceSamples>& all);
-    void probeVerbs(const Device& dev, DeviceSamples& ds);
 
     HostPaths paths_;
     PluginManager& plugins_;

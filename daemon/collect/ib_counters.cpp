@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace nicd {
@@ -40,15 +41,15 @@ std::string describeContent(std::string_view content)
     return fmt::format("not a counter value: '{}'", line.substr(0, 64));
 }
 
-void readPortCounters(const Device& dev, uint32_t port, Backoff& backoff, DeviceSamples& out)
+void readPortCounters(const Device& dev, uint32_t port, Backoff& backoff,
+                      plugin::sdk::CounterDir& counter_dir, DeviceSamples& out)
 {
-    const std::string dir = dev.sysfs_path + "/ports/" + std::to_string(port) + "/counters";
+    const std::string& dir = counter_dir.path();
     std::vector<std::string> started_failing, no_pma, recovered;
     auto path_of = [&](std::string_view name) { return dir + "/" + std::string(name); };
 
     // A directory that cannot be opened (iWARP devices have no counters/) yields nothing.
-    plugin::sdk::forEachFile(
-        dir,
+    counter_dir.forEach(
         [&](std::string_view name) {
             return backoff.anyFailing() && !backoff.shouldTry(path_of(name));
         },
@@ -87,17 +88,34 @@ void readPortCounters(const Device& dev, uint32_t port, Backoff& backoff, Device
 
 } // namespace
 
-Backoff& IbCounterReader::backoffFor(const std::string& ibdev)
+std::shared_ptr<IbCounterReader::DeviceState> IbCounterReader::stateFor(const std::string& ibdev)
 {
     std::lock_guard lock(mutex_);
-    return backoff_[ibdev];
+    auto& state = devices_[ibdev];
+    if (!state)
+        state = std::make_shared<DeviceState>();
+    return state;
+}
+
+void IbCounterReader::retain(const Inventory& inventory)
+{
+    std::lock_guard lock(mutex_);
+    std::erase_if(devices_, [&](const auto& entry) {
+        return std::none_of(inventory.devices.begin(), inventory.devices.end(),
+                            [&](const Device& d) { return d.ibdev == entry.first; });
+    });
 }
 
 void IbCounterReader::read(const Device& dev, uint64_t /*now_usec*/, DeviceSamples& out)
 {
-    Backoff& backoff = backoffFor(dev.ibdev);
-    for (const auto& port : dev.ports)
-        readPortCounters(dev, port.num, backoff, out);
+    auto state = stateFor(dev.ibdev); // held: retain() may drop it meanwhile
+    for (const auto& port : dev.ports) {
+        auto path = dev.sysfs_path + "/ports/" + std::to_string(port.num) + "/counters";
+        auto& dir = state->dirs[port.num];
+        if (!dir || dir->path() != path)
+            dir = std::make_unique<plugin::sdk::CounterDir>(std::move(path));
+        readPortCounters(dev, port.num, state->backoff, *dir, out);
+    }
 }
 
 } // namespace nicd

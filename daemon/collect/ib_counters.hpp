@@ -7,10 +7,13 @@
 #include "model/samples.hpp"
 
 #include <nicd/plugin/backoff.h>
+#include <nicd/plugin/counter_dir.h>
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace nicd {
 
@@ -29,16 +32,26 @@ public:
     // line the first time only, and is then retried silently every 64 calls. A port without
     // counters/ (iWARP, irdma) yields nothing and is not an error.
     //
+    // Each port's directory stays open between reads (plugin::sdk::CounterDir).
+    //
     // `now_usec` is the caller's CLOCK_MONOTONIC time; the backoff counts calls, not time, so it is
     // not used today. Safe to call for different devices from different threads, not for the same
     // device concurrently.
     void read(const Device& dev, uint64_t now_usec, DeviceSamples& out);
 
+    // Forgets the devices not in `inventory` (their open directories are closed once no read of
+    // theirs is still out).
+    void retain(const Inventory& inventory);
+
 private:
-    Backoff& backoffFor(const std::string& ibdev);
+    struct DeviceState {
+        Backoff backoff;
+        std::map<uint32_t, std::unique_ptr<plugin::sdk::CounterDir>> dirs; // by port
+    };
+    std::shared_ptr<DeviceState> stateFor(const std::string& ibdev);
 
     std::mutex mutex_;
-    std::map<std::string, Backoff> backoff_; // per ibdev; a node-based map keeps references valid
+    std::map<std::string, std::shared_ptr<DeviceState>> devices_; // by ibdev
 };
 
 } // namespace nicd

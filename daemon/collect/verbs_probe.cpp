@@ -23,9 +23,12 @@ VerbsProbeResult probeVerbsDevice(const std::string& ibdev)
     if (!dev)
         return r;
     r.listed = true;
+    errno = 0;
     ibv_context* ctx = ibv_open_device(dev);
     if (!ctx) {
-        r.error = "ibv_open_device(" + ibdev + ") failed: " + std::strerror(errno);
+        // rdma-core does not always leave the cause in errno.
+        r.error = "ibv_open_device(" + ibdev + ") failed" +
+                  (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string());
         return r;
     }
     ibv_device_attr attr{};

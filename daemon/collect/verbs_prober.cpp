@@ -7,11 +7,35 @@
 
 namespace nicd {
 
+namespace {
+
+std::string stillOut(const std::string& ibdev)
+{
+    return "a verbs probe of " + ibdev + " (ibv_open_device) has not returned yet";
+}
+
+} // namespace
+
+std::string VerbsProber::lastProblem(const std::string& ibdev) const
+{
+    if (auto stuck = stuck_.find(ibdev); stuck != stuck_.end())
+        return stuck->second->load() ? std::string() : stillOut(ibdev);
+    auto last = last_.find(ibdev);
+    return last == last_.end() ? std::string() : last->second;
+}
+
 std::string VerbsProber::check(const std::string& ibdev, std::chrono::milliseconds timeout)
+{
+    auto& last = last_[ibdev];
+    last = probe(ibdev, timeout);
+    return last;
+}
+
+std::string VerbsProber::probe(const std::string& ibdev, std::chrono::milliseconds timeout)
 {
     if (auto stuck = stuck_.find(ibdev); stuck != stuck_.end()) {
         if (!stuck->second->load())
-            return "a verbs probe of " + ibdev + " (ibv_open_device) has not returned yet";
+            return stillOut(ibdev);
         stuck_.erase(stuck);
         log::info({.device = ibdev}, "{}: the verbs probe returned; probing again", ibdev);
     }

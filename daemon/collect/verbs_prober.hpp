@@ -18,10 +18,16 @@ public:
     // Empty when the device opened and answered in time (or rdma-core does not list it);
     // otherwise why it is unresponsive, for the driver_unresponsive condition.
     std::string check(const std::string& ibdev, std::chrono::milliseconds timeout);
+    // Between probes: what the last check() said, or that its probe is still out. Empty once a
+    // probe left behind has returned (the next check() says how the device is).
+    std::string lastProblem(const std::string& ibdev) const;
 
 private:
+    std::string probe(const std::string& ibdev, std::chrono::milliseconds timeout);
+
     DeadlineRunner runner_;
     std::map<std::string, std::shared_ptr<std::atomic<bool>>> stuck_; // ibdev -> returned yet?
+    std::map<std::string, std::string> last_;                         // ibdev -> last check()
 };
 
 } // namespace nicd

@@ -10,16 +10,19 @@ namespace nicd::mlx5 {
 namespace pv1 = ::nicd::plugin::v1;
 namespace sdk = ::nicd::plugin::sdk;
 
-pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff,
+pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwCounterDirs& dirs,
                            std::vector<pv1::Sample>& out, HwCounterChanges* changes)
 {
     pv1::Status first;
     for (const auto& port : dev.ports) {
-        const std::string dir =
-            dev.sysfs_path + "/ports/" + std::to_string(port.port) + "/hw_counters";
+        std::string path = dev.sysfs_path + "/ports/" + std::to_string(port.port) + "/hw_counters";
+        auto& counter_dir = dirs[port.port];
+        if (!counter_dir || counter_dir->path() != path)
+            counter_dir = std::make_unique<sdk::CounterDir>(std::move(path));
+        const std::string& dir = counter_dir->path();
         auto key = [&](std::string_view name) { return dir + "/" + std::string(name); };
-        const int dir_err = sdk::forEachFile(
-            dir, [&](std::string_view name) { return !backoff.shouldTry(key(name)); },
+        const int dir_err = counter_dir->forEach(
+            [&](std::string_view name) { return !backoff.shouldTry(key(name)); },
             [&](std::string_view name, std::string_view content, int err) {
                 const auto value = err == 0 ? sdk::parseCounterValue(content) : std::nullopt;
                 if (!value) {

@@ -2,8 +2,12 @@
 #pragma once
 
 #include <nicd/plugin/backoff.h>
+#include <nicd/plugin/counter_dir.h>
 #include <nicd/plugin/plugin.h>
 
+#include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,12 +17,15 @@ namespace nicd::mlx5 {
 // first error; an unreadable or garbled file is skipped and the rest still read. A file that
 // fails is backed off in `backoff` (key: its path) rather than retried every poll; the
 // `failed`/`recovered` lists name the files whose state changed this call (worth a log line).
+// Each port's directory stays open in `dirs` from one call to the next (sdk::CounterDir).
+using HwCounterDirs = std::map<uint32_t, std::unique_ptr<::nicd::plugin::sdk::CounterDir>>;
 struct HwCounterChanges {
     std::vector<std::string> failed;    // "path: reason"
     std::vector<std::string> recovered; // path
 };
 ::nicd::plugin::v1::Status readHwCounters(const ::nicd::plugin::v1::DeviceRef& dev,
                                           ::nicd::plugin::sdk::Backoff& backoff,
+                                          HwCounterDirs& dirs,
                                           std::vector<::nicd::plugin::v1::Sample>& out,
                                           HwCounterChanges* changes = nullptr);
 

@@ -28,14 +28,18 @@ public:
 
     pv1::Status attach(const pv1::DeviceRef&) noexcept override { return pv1::Status::ok(); }
 
-    void detach(const pv1::DeviceRef& dev) noexcept override { backoff_.erase(dev.ibdev); }
+    void detach(const pv1::DeviceRef& dev) noexcept override
+    {
+        backoff_.erase(dev.ibdev);
+        hw_dirs_.erase(dev.ibdev);
+    }
 
     pv1::Status poll(const pv1::DeviceRef& dev, std::vector<pv1::Sample>& out) noexcept override
     {
         try {
             auto& backoff = backoff_[dev.ibdev];
             HwCounterChanges changes;
-            pv1::Status first = readHwCounters(dev, backoff, out, &changes);
+            pv1::Status first = readHwCounters(dev, backoff, hw_dirs_[dev.ibdev], out, &changes);
             for (const auto& why : changes.failed)
                 log(pv1::Level::Warn, why + "; backing off", dev);
             for (const auto& path : changes.recovered)
@@ -70,7 +74,11 @@ public:
         return mlx5::classifyKernelLine(line, out);
     }
 
-    void shutdown() noexcept override { backoff_.clear(); }
+    void shutdown() noexcept override
+    {
+        backoff_.clear();
+        hw_dirs_.clear();
+    }
 
 private:
     // One netdev's statistics as samples (source "ethtool"). A netdev without statistics (a
@@ -106,6 +114,7 @@ private:
 
     pv1::IHost& host_;
     std::map<std::string, plugin::sdk::Backoff> backoff_; // per ibdev: files and netdevs
+    std::map<std::string, HwCounterDirs> hw_dirs_;        // per ibdev: open hw_counters/
 };
 
 } // namespace nicd::mlx5

@@ -241,6 +241,19 @@ TEST_F(DaemonTest, AWedgedDriverIsCaughtWithoutStallingTheDaemon)
         5s));
     EXPECT_NE(test::readFile(dir_ / "nicd.log").find("did not return within 200 ms"),
               std::string::npos);
+    // The devices read after the wedged one still get fresh counters/ values.
+    sim::addToCounter(root_, "mlx5_3", "symbol_error", 12345);
+    const std::string fresh =
+        "nicd_ib_port_pma_total{device=\"mlx5_3\",port=\"1\",counter=\"symbol_error\"} " +
+        std::to_string(sim::counterValue(root_, "mlx5_3", "symbol_error"));
+    EXPECT_TRUE(test::waitFor(
+        [&] { return test::readFile(textfile()).find(fresh) != std::string::npos; }, 10s))
+        << fresh;
+    // Between PMA reads (every 1 s, cycles every 200 ms) the condition holds: no recovery until
+    // the read returns.
+    std::this_thread::sleep_for(1500ms);
+    EXPECT_EQ(test::readFile(dir_ / "nicd.log").find("the driver answers again"), std::string::npos)
+        << test::readFile(dir_ / "nicd.log");
     sim::unstall(root_, "mlx5_1"); // the firmware answers again
     EXPECT_TRUE(test::waitFor(
         [&] { return test::readFile(textfile()).find(cond) == std::string::npos; }, 10s))

@@ -85,7 +85,8 @@ TEST(HwCounters, RealH100Node)
     dev.ports.push_back({1, "InfiniBand", {}});
     std::vector<pv1::Sample> out;
     nicd::plugin::sdk::Backoff backoff;
-    auto s = mlx5::readHwCounters(dev, backoff, out);
+    mlx5::HwCounterDirs dirs;
+    auto s = mlx5::readHwCounters(dev, backoff, dirs, out);
     EXPECT_TRUE(s) << s.message;
     EXPECT_EQ(out.size(), 26U);
     std::map<std::string, pv1::Sample> by;
@@ -111,9 +112,10 @@ TEST(HwCounters, UnreadableFileIsReportedBackedOffAndTheRestRead)
     dev.ports.push_back({1, "Ethernet", {}});
     dev.ports.push_back({2, "Ethernet", {}}); // no hw_counters directory: nothing, no error
     nicd::plugin::sdk::Backoff backoff;
+    mlx5::HwCounterDirs dirs;
     std::vector<pv1::Sample> out;
     mlx5::HwCounterChanges changes;
-    auto s = mlx5::readHwCounters(dev, backoff, out, &changes);
+    auto s = mlx5::readHwCounters(dev, backoff, dirs, out, &changes);
     EXPECT_FALSE(s);
     EXPECT_NE(s.message.find("hw_counters/broken: Is a directory"), std::string::npos) << s.message;
     ASSERT_EQ(out.size(), 1U);
@@ -127,7 +129,7 @@ TEST(HwCounters, UnreadableFileIsReportedBackedOffAndTheRestRead)
     // The next read skips both failing files (backoff) and still reads the good one.
     out.clear();
     changes = {};
-    s = mlx5::readHwCounters(dev, backoff, out, &changes);
+    s = mlx5::readHwCounters(dev, backoff, dirs, out, &changes);
     EXPECT_TRUE(s) << "failing files are not retried on the very next read: " << s.message;
     EXPECT_EQ(out.size(), 1U);
     EXPECT_TRUE(changes.failed.empty());
@@ -135,7 +137,7 @@ TEST(HwCounters, UnreadableFileIsReportedBackedOffAndTheRestRead)
     // Fixed: read again once its backoff has passed, and reported as recovered.
     std::ofstream(dir / "ports/1/hw_counters/garbage") << "7\n";
     out.clear();
-    s = mlx5::readHwCounters(dev, backoff, out, &changes);
+    s = mlx5::readHwCounters(dev, backoff, dirs, out, &changes);
     EXPECT_FALSE(s); // "broken" is still a directory
     ASSERT_EQ(changes.recovered.size(), 1U);
     EXPECT_NE(changes.recovered[0].find("hw_counters/garbage"), std::string::npos);

@@ -80,15 +80,17 @@ void unstall(const fs::path& root, const std::string& dev)
         throw SimError(dev + " is not stalled");
     for (const auto& [rel, v] : st.stalled_values[dev]) {
         auto file = root / rel;
-        // Answer a reader blocked on the FIFO (a firmware that finally replies), then put the
-        // regular file back. Without a reader, open(O_NONBLOCK) fails with ENXIO: nothing to do.
-        int fd = ::open(file.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        // Put the regular file back and answer whoever opened the FIFO before that (a firmware
+        // that finally replies). Opening it read-write never blocks and lets every reader blocked
+        // in open() through, also one that gets there between this open and the rename; they
+        // then read the value written once the regular file is in place.
+        int fd = ::open(file.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+        writeNumber(root, file, v); // rename replaces the FIFO
         if (fd >= 0) {
             auto text = std::to_string(v) + "\n";
             (void)!::write(fd, text.data(), text.size());
             ::close(fd);
         }
-        writeNumber(root, file, v); // rename replaces the FIFO
     }
     st.stalled_values.erase(dev);
     d.stalled = false;

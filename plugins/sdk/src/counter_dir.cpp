@@ -2,12 +2,16 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <ctime>
 #include <vector>
 
 namespace nicd::plugin::sdk {
@@ -67,6 +71,200 @@ int forEachFile(const std::string& dir, const std::function<bool(std::string_vie
             fn(name, std::string_view(buf, static_cast<size_t>(n)), 0);
     }
     ::closedir(d); // closes dfd
+    return 0;
+}
+
+} // namespace nicd::plugin::sdk
+
+namespace nicd::plugin::sdk {
+
+namespace {
+
+ssize_t preadRetrying(int fd, char* buf, size_t size)
+{
+    ssize_t n;
+    do {
+        n = ::pread(fd, buf, size, 0);
+    } while (n < 0 && errno == EINTR);
+    return n;
+}
+
+// Descriptors kept open by every CounterDir of this module (the daemon and each plugin count
+// their own), held to a quarter of the soft RLIMIT_NOFILE so that sockets, journal files and the
+// textfile always find one; past that, files are opened per read.
+std::atomic<long> kept_fds{0};
+
+long keptFdBudget()
+{
+    static const long budget = [] {
+        rlimit rl{};
+        if (::getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+            return 1024L;
+        return static_cast<long>(rl.rlim_cur / 4);
+    }();
+    return budget;
+}
+
+bool reserveKeptFd()
+{
+    if (kept_fds.fetch_add(1) < keptFdBudget())
+        return true;
+    kept_fds.fetch_sub(1);
+    return false;
+}
+
+void closeKeptFd(int& fd)
+{
+    if (fd < 0)
+        return;
+    ::close(fd);
+    fd = -1;
+    kept_fds.fetch_sub(1);
+}
+
+ssize_t readRetrying(int fd, char* buf, size_t size)
+{
+    ssize_t n;
+    do {
+        n = ::read(fd, buf, size);
+    } while (n < 0 && errno == EINTR);
+    return n;
+}
+
+} // namespace
+
+CounterDir::CounterDir(std::string path) : path_(std::move(path)) {}
+
+CounterDir::~CounterDir()
+{
+    closeAll();
+}
+
+size_t CounterDir::openDescriptors() const
+{
+    size_t n = dfd_ >= 0 ? 1 : 0;
+    for (const auto& f : files_)
+        n += f.fd >= 0 ? 1 : 0;
+    return n;
+}
+
+void CounterDir::closeAll()
+{
+    for (auto& f : files_)
+        closeKeptFd(f.fd);
+    files_.clear();
+    if (dfd_ >= 0)
+        ::close(dfd_);
+    dfd_ = -1;
+    trusted_ = false;
+}
+
+int CounterDir::relist()
+{
+    closeAll();
+    dfd_ = ::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd_ < 0)
+        return errno;
+    struct stat st {};
+    if (::fstat(dfd_, &st) != 0) {
+        int err = errno;
+        closeAll();
+        return err;
+    }
+    int lfd = ::dup(dfd_); // fdopendir takes its descriptor; keep dfd_ for openat
+    DIR* d = lfd >= 0 ? ::fdopendir(lfd) : nullptr;
+    if (d == nullptr) {
+        int err = errno;
+        if (lfd >= 0)
+            ::close(lfd);
+        closeAll();
+        return err;
+    }
+    while (dirent* e = ::readdir(d)) {
+        if (e->d_name[0] != '.')
+            files_.push_back({e->d_name, -1});
+    }
+    ::closedir(d);
+    std::sort(files_.begin(), files_.end(),
+              [](const File& a, const File& b) { return a.name < b.name; });
+    ino_ = st.st_ino;
+    dev_ = st.st_dev;
+    mtime_sec_ = st.st_mtim.tv_sec;
+    mtime_nsec_ = st.st_mtim.tv_nsec;
+    timespec now{};
+    ::clock_gettime(CLOCK_REALTIME, &now);
+    trusted_ = now.tv_sec - st.st_mtim.tv_sec > 1;
+    return 0;
+}
+
+// Reads `f` from its start: through its kept descriptor when the listing is trusted (and the
+// budget allows one), else through a fresh open. Returns 0 or the errno.
+int CounterDir::readOne(File& f, char* buf, size_t size, size_t& n)
+{
+    n = 0;
+    auto fresh = [&]() -> int {
+        int fd = ::openat(dfd_, f.name.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return errno;
+        ssize_t r = readRetrying(fd, buf, size); // not pread: a pipe cannot seek
+        int err = r < 0 ? errno : 0;
+        ::close(fd);
+        n = r < 0 ? 0 : static_cast<size_t>(r);
+        return err;
+    };
+    if (!trusted_)
+        return fresh();
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (f.fd < 0) {
+            if (!reserveKeptFd())
+                return fresh();
+            f.fd = ::openat(dfd_, f.name.c_str(), O_RDONLY | O_CLOEXEC);
+            if (f.fd < 0) {
+                int err = errno;
+                kept_fds.fetch_sub(1);
+                return err;
+            }
+        }
+        ssize_t r = preadRetrying(f.fd, buf, size);
+        if (r >= 0) {
+            n = static_cast<size_t>(r);
+            return 0;
+        }
+        int err = errno;
+        closeKeptFd(f.fd);
+        if (err == ESPIPE) // cannot be read again from its start (a pipe): read it fresh
+            return fresh();
+        if (err != ENODEV && err != ESTALE)
+            return err;
+    }
+    return ENODEV;
+}
+
+int CounterDir::forEach(const std::function<bool(std::string_view)>& skip,
+                        const std::function<void(std::string_view, std::string_view, int)>& fn)
+{
+    struct stat st {};
+    if (::stat(path_.c_str(), &st) != 0) {
+        int err = errno;
+        closeAll();
+        return err;
+    }
+    bool same = dfd_ >= 0 && trusted_ && st.st_ino == ino_ && st.st_dev == dev_ &&
+                st.st_mtim.tv_sec == mtime_sec_ && st.st_mtim.tv_nsec == mtime_nsec_;
+    if (!same) {
+        if (int err = relist())
+            return err;
+    }
+    char buf[256];
+    for (auto& f : files_) {
+        if (skip && skip(f.name))
+            continue;
+        size_t n = 0;
+        if (int err = readOne(f, buf, sizeof buf, n))
+            fn(f.name, {}, err);
+        else
+            fn(f.name, std::string_view(buf, n), 0);
+    }
     return 0;
 }
 

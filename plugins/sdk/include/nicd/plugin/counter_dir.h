@@ -1,5 +1,5 @@
-// Reading a directory of counter files (sysfs counters/, hw_counters/) cheaply: one directory
-// fd, openat() per file, no path objects. Shared by the daemon and plugins.
+// Reading a directory of counter files (sysfs counters/, hw_counters/) cheaply. Shared by the
+// daemon and plugins.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nicd::plugin::sdk {
 
@@ -16,6 +17,47 @@ namespace nicd::plugin::sdk {
 int forEachFile(
     const std::string& dir, const std::function<bool(std::string_view name)>& skip,
     const std::function<void(std::string_view name, std::string_view content, int err)>& fn);
+
+// One port's counter directory kept open from one read to the next: each file is opened once and
+// then read with pread() at offset 0 (sysfs produces an attribute afresh on every read from its
+// start): one system call per counter instead of openat/read/close. The directory is listed and
+// its files opened again when it changed: another inode at the path (driver reload, device
+// re-registered) or another modification time. A listing made within a second of the directory's
+// modification time is not trusted (files replaced in that second could go unseen): the next
+// read lists again and reads each file through a fresh open, as a tree whose files keep being
+// replaced (the simulator's) always is. A read that fails with ENODEV or ESTALE (the device going
+// away) is retried once on a fresh open; when the process is out of descriptors, files are opened
+// per read. Same contract as forEachFile(). Not for concurrent use.
+class CounterDir {
+public:
+    explicit CounterDir(std::string path);
+    ~CounterDir();
+    CounterDir(const CounterDir&) = delete;
+    CounterDir& operator=(const CounterDir&) = delete;
+
+    int forEach(
+        const std::function<bool(std::string_view name)>& skip,
+        const std::function<void(std::string_view name, std::string_view content, int err)>& fn);
+    const std::string& path() const { return path_; }
+    // Descriptors held open now (the directory's and its files').
+    size_t openDescriptors() const;
+
+private:
+    struct File {
+        std::string name;
+        int fd = -1;
+    };
+    int relist();
+    void closeAll();
+    int readOne(File& f, char* buf, size_t size, size_t& n);
+
+    std::string path_;
+    int dfd_ = -1;
+    std::vector<File> files_;
+    bool trusted_ = false;
+    uint64_t ino_ = 0, dev_ = 0;
+    int64_t mtime_sec_ = 0, mtime_nsec_ = 0;
+};
 
 // A decimal counter value with optional surrounding whitespace; nullopt for anything else
 // ("N/A (no PMA)", negative, overflow, empty).
