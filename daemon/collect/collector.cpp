@@ -142,6 +142,7 @@ void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSample
     for (size_t k = 0; k < polled; ++k) {
         auto& ds = all[claimed[k]];
         auto& r = (*results)[k];
+        ds.samples.reserve(ds.samples.size() + r.samples.size()); // exactly: no doubling
         ds.samples.insert(ds.samples.end(), std::make_move_iterator(r.samples.begin()),
                           std::make_move_iterator(r.samples.end()));
         ds.errors.insert(ds.errors.end(), r.errors.begin(), r.errors.end());

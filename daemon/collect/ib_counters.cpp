@@ -109,6 +109,8 @@ void IbCounterReader::retain(const Inventory& inventory)
 void IbCounterReader::read(const Device& dev, uint64_t /*now_usec*/, DeviceSamples& out)
 {
     auto state = stateFor(dev.ibdev); // held: retain() may drop it meanwhile
+    const size_t before = out.samples.size();
+    out.samples.reserve(before + state->last_samples);
     for (const auto& port : dev.ports) {
         auto path = dev.sysfs_path + "/ports/" + std::to_string(port.num) + "/counters";
         auto& dir = state->dirs[port.num];
@@ -116,6 +118,7 @@ void IbCounterReader::read(const Device& dev, uint64_t /*now_usec*/, DeviceSampl
             dir = std::make_unique<plugin::sdk::CounterDir>(std::move(path));
         readPortCounters(dev, port.num, state->backoff, *dir, out);
     }
+    state->last_samples = out.samples.size() - before;
 }
 
 } // namespace nicd

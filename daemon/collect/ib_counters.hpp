@@ -47,6 +47,7 @@ private:
     struct DeviceState {
         Backoff backoff;
         std::map<uint32_t, std::unique_ptr<plugin::sdk::CounterDir>> dirs; // by port
+        size_t last_samples = 0; // what the last read gave, to size the next
     };
     std::shared_ptr<DeviceState> stateFor(const std::string& ibdev);
 

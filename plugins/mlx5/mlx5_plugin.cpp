@@ -28,18 +28,17 @@ public:
 
     pv1::Status attach(const pv1::DeviceRef&) noexcept override { return pv1::Status::ok(); }
 
-    void detach(const pv1::DeviceRef& dev) noexcept override
-    {
-        backoff_.erase(dev.ibdev);
-        hw_dirs_.erase(dev.ibdev);
-    }
+    void detach(const pv1::DeviceRef& dev) noexcept override { devices_.erase(dev.ibdev); }
 
     pv1::Status poll(const pv1::DeviceRef& dev, std::vector<pv1::Sample>& out) noexcept override
     {
         try {
-            auto& backoff = backoff_[dev.ibdev];
+            auto& state = devices_[dev.ibdev];
+            auto& backoff = state.backoff;
+            const size_t before = out.size();
+            out.reserve(before + state.last_samples); // no doubling: the peak memory is samples
             HwCounterChanges changes;
-            pv1::Status first = readHwCounters(dev, backoff, hw_dirs_[dev.ibdev], out, &changes);
+            pv1::Status first = readHwCounters(dev, backoff, state.hw_dirs, out, &changes);
             for (const auto& why : changes.failed)
                 log(pv1::Level::Warn, why + "; backing off", dev);
             for (const auto& path : changes.recovered)
@@ -50,6 +49,7 @@ public:
                     if (!s && first)
                         first = std::move(s);
                 }
+            state.last_samples = out.size() - before;
             return first;
         } catch (const std::exception& e) {
             return pv1::Status::fail(pv1::Errc::Internal, dev.ibdev + ": " + e.what());
@@ -74,11 +74,7 @@ public:
         return mlx5::classifyKernelLine(line, out);
     }
 
-    void shutdown() noexcept override
-    {
-        backoff_.clear();
-        hw_dirs_.clear();
-    }
+    void shutdown() noexcept override { devices_.clear(); }
 
 private:
     // One netdev's statistics as samples (source "ethtool"). A netdev without statistics (a
@@ -113,8 +109,12 @@ private:
     }
 
     pv1::IHost& host_;
-    std::map<std::string, plugin::sdk::Backoff> backoff_; // per ibdev: files and netdevs
-    std::map<std::string, HwCounterDirs> hw_dirs_;        // per ibdev: open hw_counters/
+    struct DeviceState {
+        plugin::sdk::Backoff backoff; // files and netdevs
+        HwCounterDirs hw_dirs;        // open hw_counters/ per port
+        size_t last_samples = 0;      // what the last poll gave, to size the next
+    };
+    std::map<std::string, DeviceState> devices_; // by ibdev
 };
 
 } // namespace nicd::mlx5
