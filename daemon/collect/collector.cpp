@@ -14,6 +14,18 @@
 namespace nicd {
 
 namespace {
+
+// What a lane touches it owns: a call left behind may outlive the cycle.
+std::shared_ptr<std::vector<Device>> ownedCopies(const Inventory& inventory,
+                                                 const std::vector<size_t>& indices)
+{
+    auto devices = std::make_shared<std::vector<Device>>();
+    devices->reserve(indices.size());
+    for (size_t i : indices)
+        devices->push_back(inventory.devices[i]);
+    return devices;
+}
+
 double realtimeSeconds()
 {
     timespec ts{};
@@ -30,8 +42,8 @@ Collector::Collector(HostPaths paths, PluginManager& plugins)
 // counters/ reads issue a firmware command per file: a wedged firmware blocks them. The due
 // devices are read one after the other on the PMA lane, each against the deadline (one hand-off
 // for all of them). A device whose read is still out is not read again (that would pile up
-// blocked threads) and is reported unresponsive until the read returns; the devices after it in
-// that cycle keep their last values and are read on a fresh lane the next time.
+// blocked threads) and is reported unresponsive until the read returns; the devices after it are
+// read on a fresh lane, so one slow device costs the others one deadline, not their counters.
 std::vector<bool> Collector::readPma(const Inventory& inventory, const std::vector<size_t>& due,
                                      std::vector<DeviceSamples>& all)
 {
@@ -52,14 +64,8 @@ std::vector<bool> Collector::readPma(const Inventory& inventory, const std::vect
         }
         to_read.push_back(i);
     }
-    // What the lane touches it owns: a read left behind may outlive this cycle.
-    auto devices = std::make_shared<std::vector<Device>>();
-    devices->reserve(to_read.size());
-    for (size_t i : to_read)
-        devices->push_back(inventory.devices[i]);
+    auto devices = ownedCopies(inventory, to_read);
     auto results = std::make_shared<std::vector<DeviceSamples>>(to_read.size());
-    // A device past its deadline is left behind on its lane; the devices after it are read on a
-    // fresh one, so one slow device costs the others one deadline, not their counters.
     for (size_t start = 0; start < to_read.size();) {
         auto finished = std::make_shared<std::atomic<bool>>(false);
         size_t read = pma_runner_.runEach(
@@ -99,9 +105,6 @@ std::vector<bool> Collector::readPma(const Inventory& inventory, const std::vect
     return fresh;
 }
 
-// On the real root, with the PMA reads, the device must still open and answer port queries
-// through rdma-core, within the driver deadline (VerbsProber, called from collect()).
-
 // Plugin calls are serialized: devices are polled one after the other on the plugin lane, each
 // against the deadline. A poll left behind blocks the plugin, so no plugin is called until it
 // returns (the devices after it are not polled meanwhile).
@@ -122,10 +125,7 @@ void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSample
     for (size_t i = 0; i < inventory.devices.size() && i < all.size(); ++i)
         if (!inventory.devices[i].plugin.empty())
             claimed.push_back(i);
-    auto devices = std::make_shared<std::vector<Device>>();
-    devices->reserve(claimed.size());
-    for (size_t i : claimed)
-        devices->push_back(inventory.devices[i]);
+    auto devices = ownedCopies(inventory, claimed);
     auto results = std::make_shared<std::vector<DeviceSamples>>(claimed.size());
     auto finished = std::make_shared<std::atomic<bool>>(false);
     size_t polled = plugin_runner_.runEach(
@@ -210,6 +210,8 @@ Snapshot Collector::collect(bool read_pma)
             ds.unresponsive.empty() && stuck != pma_stuck_.end() && !stuck->second->load())
             ds.unresponsive =
                 "a read of " + dev.sysfs_path + "/ports/*/counters has not returned yet";
+        // On the real root, with the PMA reads, the device must still open and answer port
+        // queries through rdma-core, within the driver deadline.
         if (paths_.root() == "/" && ds.unresponsive.empty())
             ds.unresponsive =
                 fresh[i] ? verbs_.check(dev.ibdev, driver_timeout_) : verbs_.lastProblem(dev.ibdev);

@@ -11,13 +11,6 @@
 
 namespace nicd::plugin::sdk {
 
-// Calls `fn(name, content, err)` for every entry of `dir` in name order: `err` is 0 and `content`
-// the file's text, or `err` is the errno of the failed open/read. `skip(name)` returning true
-// skips a file without opening it (for backoff). Returns 0, or the errno of opening `dir`.
-int forEachFile(
-    const std::string& dir, const std::function<bool(std::string_view name)>& skip,
-    const std::function<void(std::string_view name, std::string_view content, int err)>& fn);
-
 // One port's counter directory kept open from one read to the next: each file is opened once and
 // then read with pread() at offset 0 (sysfs produces an attribute afresh on every read from its
 // start): one system call per counter instead of openat/read/close. The directory is listed and
@@ -26,8 +19,8 @@ int forEachFile(
 // modification time is not trusted (files replaced in that second could go unseen): the next
 // read lists again and reads each file through a fresh open, as a tree whose files keep being
 // replaced (the simulator's) always is. A read that fails with ENODEV or ESTALE (the device going
-// away) is retried once on a fresh open; when the process is out of descriptors, files are opened
-// per read. Same contract as forEachFile(). Not for concurrent use.
+// away) is retried once on a fresh open; past the descriptor budget, files are opened per read.
+// Not for concurrent use.
 class CounterDir {
 public:
     explicit CounterDir(std::string path);
@@ -35,6 +28,10 @@ public:
     CounterDir(const CounterDir&) = delete;
     CounterDir& operator=(const CounterDir&) = delete;
 
+    // Calls `fn(name, content, err)` for every entry in name order: `err` is 0 and `content` the
+    // file's text, or `err` is the errno of the failed open/read. `skip(name)` returning true
+    // skips a file without reading it (for backoff). Returns 0, or the errno of reaching the
+    // directory.
     int forEach(
         const std::function<bool(std::string_view name)>& skip,
         const std::function<void(std::string_view name, std::string_view content, int err)>& fn);
