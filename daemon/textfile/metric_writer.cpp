@@ -120,7 +120,8 @@ void MetricWriter::family(std::string_view name, MetricType type, std::string_vi
         throw std::logic_error("metric family declared twice: " + std::string(name));
     declared_.emplace_back(name);
     current_ = name;
-    series_.clear();
+    std::fill(series_.begin(), series_.end(), 0);
+    series_count_ = 0;
     out_ += "# HELP ";
     out_ += name;
     out_ += ' ';
@@ -136,6 +137,29 @@ void MetricWriter::streamTo(Sink sink, size_t chunk)
     sink_ = std::move(sink);
     chunk_ = chunk;
     out_.reserve(chunk + chunk / 4);
+}
+
+bool MetricWriter::seenBefore(uint64_t hash)
+{
+    hash = hash == 0 ? 1 : hash;
+    if ((series_count_ + 1) * 2 > series_.size()) { // at most half full
+        std::vector<uint64_t> old(std::max<size_t>(series_.size() * 2, 256), 0);
+        old.swap(series_);
+        series_count_ = 0;
+        for (uint64_t h : old)
+            if (h != 0)
+                seenBefore(h);
+    }
+    const size_t mask = series_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        if (series_[i] == hash)
+            return true;
+        if (series_[i] == 0) {
+            series_[i] = hash;
+            ++series_count_;
+            return false;
+        }
+    }
 }
 
 void MetricWriter::lineDone()
@@ -176,7 +200,7 @@ bool MetricWriter::begin(Labels labels)
         out_ += '}';
     }
     auto series = std::string_view(out_).substr(start + current_.size());
-    if (!series_.insert(std::hash<std::string_view>{}(series)).second) {
+    if (seenBefore(std::hash<std::string_view>{}(series))) {
         out_.resize(start);
         ++duplicates_;
         return false;

@@ -8,7 +8,6 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -64,7 +63,11 @@ private:
     std::string out_;
     std::string current_;
     std::vector<std::string> declared_;
-    std::unordered_set<size_t> series_; // hashes of the current family's label sets
+    // Hashes of the current family's label sets, an open-addressing table (0 = empty): no
+    // allocation per sample.
+    std::vector<uint64_t> series_;
+    size_t series_count_ = 0;
+    bool seenBefore(uint64_t hash); // records `hash`; true when it was there already
     size_t duplicates_ = 0;
     Sink sink_;
     size_t chunk_ = 0;

@@ -118,3 +118,20 @@ TEST(MetricWriter, DropsARepeatedSeriesInsteadOfBreakingTheScrape)
                         "# HELP nicd_b b\n# TYPE nicd_b gauge\nnicd_b{plugin=\"mlx5\"} 2\n");
     EXPECT_EQ(w.duplicatesDropped(), 1U);
 }
+
+// Thousands of series in one family (64 devices' counters): none is taken for a repeat, and a
+// repeat of the first is still caught after the table of seen series has grown.
+TEST(MetricWriter, ManySeriesAreKeptAndARepeatIsCaughtAfterGrowth)
+{
+    MetricWriter w;
+    w.family("nicd_many_total", MetricType::Counter, "many");
+    for (int i = 0; i < 5000; ++i)
+        w.sample({{"counter", "c" + std::to_string(i)}}, uint64_t{1});
+    w.sample({{"counter", "c0"}}, uint64_t{2});
+    w.sample({{"counter", "c4999"}}, uint64_t{2});
+    EXPECT_EQ(w.duplicatesDropped(), 2U);
+    size_t lines = 0;
+    for (char c : w.text())
+        lines += c == '\n' ? 1 : 0;
+    EXPECT_EQ(lines, 5000U + 2U) << "HELP, TYPE and every distinct series";
+}
