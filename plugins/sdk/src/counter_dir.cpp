@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <charconv>
 #include <ctime>
+#include <memory>
 #include <vector>
 
 namespace nicd::plugin::sdk {
@@ -106,9 +107,7 @@ void CounterDir::closeAll()
     for (auto& f : files_)
         closeKeptFd(f.fd);
     files_.clear();
-    if (dfd_ >= 0)
-        ::close(dfd_);
-    dfd_ = -1;
+    closeKeptFd(dfd_);
     trusted_ = false;
 }
 
@@ -118,13 +117,15 @@ int CounterDir::relist()
     dfd_ = ::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd_ < 0)
         return errno;
+    kept_fds.fetch_add(1); // counted, so that files give way to directories within the budget
     struct stat st {};
     if (::fstat(dfd_, &st) != 0) {
         int err = errno;
         closeAll();
         return err;
     }
-    int lfd = ::dup(dfd_); // fdopendir takes its descriptor; keep dfd_ for openat
+    // fdopendir takes its descriptor: list through a duplicate and keep dfd_ for openat.
+    int lfd = ::fcntl(dfd_, F_DUPFD_CLOEXEC, 0);
     DIR* d = lfd >= 0 ? ::fdopendir(lfd) : nullptr;
     if (d == nullptr) {
         int err = errno;
@@ -133,11 +134,12 @@ int CounterDir::relist()
         closeAll();
         return err;
     }
+    std::unique_ptr<DIR, int (*)(DIR*)> listing(d, ::closedir);
     while (dirent* e = ::readdir(d)) {
         if (e->d_name[0] != '.')
             files_.push_back({e->d_name, -1});
     }
-    ::closedir(d);
+    listing.reset();
     std::sort(files_.begin(), files_.end(),
               [](const File& a, const File& b) { return a.name < b.name; });
     ino_ = st.st_ino;
@@ -155,8 +157,8 @@ int CounterDir::relist()
 int CounterDir::readOne(File& f, char* buf, size_t size, size_t& n)
 {
     n = 0;
-    auto fresh = [&]() -> int {
-        int fd = ::openat(dfd_, f.name.c_str(), O_RDONLY | O_CLOEXEC);
+    auto fresh = [&](int dirfd) -> int {
+        int fd = ::openat(dirfd, f.name.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0)
             return errno;
         ssize_t r = readRetrying(fd, buf, size); // not pread: a pipe cannot seek
@@ -165,32 +167,36 @@ int CounterDir::readOne(File& f, char* buf, size_t size, size_t& n)
         n = r < 0 ? 0 : static_cast<size_t>(r);
         return err;
     };
+    if (regone_dfd_ >= 0)
+        return fresh(regone_dfd_);
     if (!trusted_)
-        return fresh();
-    for (int attempt = 0; attempt < 2; ++attempt) {
+        return fresh(dfd_);
+    if (f.fd < 0) {
+        if (!reserveKeptFd())
+            return fresh(dfd_);
+        f.fd = ::openat(dfd_, f.name.c_str(), O_RDONLY | O_CLOEXEC);
         if (f.fd < 0) {
-            if (!reserveKeptFd())
-                return fresh();
-            f.fd = ::openat(dfd_, f.name.c_str(), O_RDONLY | O_CLOEXEC);
-            if (f.fd < 0) {
-                int err = errno;
-                kept_fds.fetch_sub(1);
-                return err;
-            }
-        }
-        ssize_t r = preadRetrying(f.fd, buf, size);
-        if (r >= 0) {
-            n = static_cast<size_t>(r);
-            return 0;
-        }
-        int err = errno;
-        closeKeptFd(f.fd);
-        if (err == ESPIPE) // cannot be read again from its start (a pipe): read it fresh
-            return fresh();
-        if (err != ENODEV && err != ESTALE)
+            int err = errno;
+            kept_fds.fetch_sub(1);
             return err;
+        }
     }
-    return ENODEV;
+    ssize_t r = preadRetrying(f.fd, buf, size);
+    if (r >= 0) {
+        n = static_cast<size_t>(r);
+        return 0;
+    }
+    int err = errno;
+    closeKeptFd(f.fd);
+    if (err == ESPIPE) // cannot be read again from its start (a pipe): read it fresh
+        return fresh(dfd_);
+    if (err != ENODEV && err != ESTALE)
+        return err;
+    // The attribute went away with its device. One registered again has a new directory at the
+    // path: the rest of this pass reads from there, the next one lists it afresh.
+    trusted_ = false;
+    regone_dfd_ = ::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    return regone_dfd_ >= 0 ? fresh(regone_dfd_) : err;
 }
 
 int CounterDir::forEach(const std::function<bool(std::string_view)>& skip,
@@ -217,6 +223,10 @@ int CounterDir::forEach(const std::function<bool(std::string_view)>& skip,
             fn(f.name, {}, err);
         else
             fn(f.name, std::string_view(buf, n), 0);
+    }
+    if (regone_dfd_ >= 0) {
+        ::close(regone_dfd_);
+        regone_dfd_ = -1;
     }
     return 0;
 }

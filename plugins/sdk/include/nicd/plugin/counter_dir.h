@@ -15,12 +15,15 @@ namespace nicd::plugin::sdk {
 // then read with pread() at offset 0 (sysfs produces an attribute afresh on every read from its
 // start): one system call per counter instead of openat/read/close. The directory is listed and
 // its files opened again when it changed: another inode at the path (driver reload, device
-// re-registered) or another modification time. A listing made within a second of the directory's
-// modification time is not trusted (files replaced in that second could go unseen): the next
-// read lists again and reads each file through a fresh open, as a tree whose files keep being
-// replaced (the simulator's) always is. A read that fails with ENODEV or ESTALE (the device going
-// away) is retried once on a fresh open; past the descriptor budget, files are opened per read.
-// Not for concurrent use.
+// registered again) or another modification time (a tree on a regular filesystem; sysfs keeps
+// a directory's time, and a counter directory's files do not change while it exists). A listing
+// made within a second of the directory's modification time is not trusted (files replaced in
+// that second could go unseen): the next read lists again and reads each file through a fresh
+// open, as a tree whose files keep being replaced (the simulator's) always is. A read that fails
+// with ENODEV or ESTALE (the device went away) is read again from whatever directory is at the
+// path now. Descriptors kept open (directories first) are held to a quarter of the soft
+// RLIMIT_NOFILE per module; past that, files are opened per read. On sysfs each open attribute
+// also holds a page of kernel memory. Not for concurrent use.
 class CounterDir {
 public:
     explicit CounterDir(std::string path);
@@ -50,6 +53,7 @@ private:
 
     std::string path_;
     int dfd_ = -1;
+    int regone_dfd_ = -1; // during a pass after the directory went away: the path's new one
     std::vector<File> files_;
     bool trusted_ = false;
     uint64_t ino_ = 0, dev_ = 0;
