@@ -24,10 +24,16 @@ std::string VerbsProber::lastProblem(const std::string& ibdev) const
     return last == last_.end() ? std::string() : last->second;
 }
 
+// Logged when what the probe says changes, not at every probe of a device that stays broken.
 std::string VerbsProber::check(const std::string& ibdev, std::chrono::milliseconds timeout)
 {
     auto& last = last_[ibdev];
-    last = probe(ibdev, timeout);
+    auto now = probe(ibdev, timeout);
+    if (now != last && !now.empty())
+        log::error({.device = ibdev}, "{}: verbs probe: {}", ibdev, now);
+    else if (now != last)
+        log::info({.device = ibdev}, "{}: the verbs probe answers again", ibdev);
+    last = now;
     return last;
 }
 
@@ -37,7 +43,6 @@ std::string VerbsProber::probe(const std::string& ibdev, std::chrono::millisecon
         if (!stuck->second->load())
             return stillOut(ibdev);
         stuck_.erase(stuck);
-        log::info({.device = ibdev}, "{}: the verbs probe returned; probing again", ibdev);
     }
     auto result = std::make_shared<VerbsProbeResult>();
     auto finished = std::make_shared<std::atomic<bool>>(false);
@@ -45,15 +50,11 @@ std::string VerbsProber::probe(const std::string& ibdev, std::chrono::millisecon
         runner_.run([ibdev, result] { *result = probeVerbsDevice(ibdev); }, timeout, finished);
     if (!in_time) {
         stuck_[ibdev] = finished;
-        auto why = fmt::format("the verbs probe of {} (ibv_open_device, ibv_query_port) did not "
-                               "return within {} ms",
-                               ibdev, timeout.count());
-        log::error({.device = ibdev}, "{}", why);
-        return why;
+        return fmt::format("the verbs probe of {} (ibv_open_device, ibv_query_port) did not "
+                           "return within {} ms",
+                           ibdev, timeout.count());
     }
-    if (!result->error.empty()) // sysfs may still read, but NCCL could not use the device
-        log::error({.device = ibdev}, "{}: verbs probe failed: {}", ibdev, result->error);
-    return result->error;
+    return result->error; // sysfs may still read, but NCCL could not use the device
 }
 
 } // namespace nicd
