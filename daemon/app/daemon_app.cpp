@@ -5,6 +5,7 @@
 #include "dbus/bus_errors.hpp"
 #include "dbus/bus_handlers.hpp"
 #include "dbus/bus_service.hpp"
+#include "dbus/object_values.hpp"
 #include "health/health_engine.hpp"
 #include "journal/kernel_journal.hpp"
 #include "log/log.hpp"
@@ -242,6 +243,15 @@ dbus::BusHandlers DaemonApp::busHandlers()
     h.events = [this](uint64_t since) { return health_->eventsSince(since); };
     h.clear_condition = [this](const std::string& device, const std::string& code) {
         return clearCondition(device, code);
+    };
+    h.counters = [this](const std::string& device, uint32_t port) {
+        auto counters = last_ ? dbus::countersOf(*last_, device, port) : std::nullopt;
+        if (!counters)
+            throw dbus::MethodFailure("NotFound", port == 0
+                                                      ? device + " is not in the last cycle"
+                                                      : device + " port " + std::to_string(port) +
+                                                            " is not in the last cycle");
+        return *counters;
     };
     return h;
 }

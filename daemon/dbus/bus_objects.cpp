@@ -47,6 +47,16 @@ void failPending(QosReply& reply, const char* method)
     reply.fail(errorKindOf(err), err.getMessage());
 }
 
+std::map<std::string, uint64_t> countersFrom(const BusHandlers& handlers, const std::string& device,
+                                             uint32_t port)
+{
+    return guarded("GetCounters", [&] {
+        if (!handlers.counters)
+            throw MethodFailure("NotSupported", "GetCounters is not available");
+        return handlers.counters(device, port);
+    });
+}
+
 uint64_t usecOf(double seconds)
 {
     return seconds > 0 ? static_cast<uint64_t>(std::llround(seconds * 1e6)) : 0;
@@ -151,16 +161,21 @@ std::vector<NodeConditionWire> ManagerObject::Conditions()
     return out;
 }
 
-DeviceObject::DeviceObject(sdbus::IConnection& connection, std::string path, DeviceValues values)
-    : AdaptorInterfaces(connection, std::move(path)), v_(std::move(values))
+DeviceObject::DeviceObject(sdbus::IConnection& connection, const BusHandlers& handlers,
+                           std::string path, DeviceValues values)
+    : AdaptorInterfaces(connection, std::move(path)), handlers_(handlers), v_(std::move(values))
 {
     registerAdaptor();
-    emitQuietly("InterfacesAdded", [&] { emitInterfacesAddedSignal({std::string(io::nicd::Nicd1::Device_adaptor::INTERFACE_NAME)}); });
+    emitQuietly("InterfacesAdded", [&] {
+        emitInterfacesAddedSignal({std::string(io::nicd::Nicd1::Device_adaptor::INTERFACE_NAME)});
+    });
 }
 
 DeviceObject::~DeviceObject()
 {
-    emitQuietly("InterfacesRemoved", [&] { emitInterfacesRemovedSignal({std::string(io::nicd::Nicd1::Device_adaptor::INTERFACE_NAME)}); });
+    emitQuietly("InterfacesRemoved", [&] {
+        emitInterfacesRemovedSignal({std::string(io::nicd::Nicd1::Device_adaptor::INTERFACE_NAME)});
+    });
     unregisterAdaptor();
 }
 
@@ -174,16 +189,26 @@ std::vector<ConditionWire> DeviceObject::Conditions()
     return conditionsWire(v_.conditions);
 }
 
-PortObject::PortObject(sdbus::IConnection& connection, std::string path, PortValues values)
-    : AdaptorInterfaces(connection, std::move(path)), v_(std::move(values))
+std::map<std::string, uint64_t> DeviceObject::GetCounters()
+{
+    return countersFrom(handlers_, v_.name, 0);
+}
+
+PortObject::PortObject(sdbus::IConnection& connection, const BusHandlers& handlers,
+                       std::string path, PortValues values)
+    : AdaptorInterfaces(connection, std::move(path)), handlers_(handlers), v_(std::move(values))
 {
     registerAdaptor();
-    emitQuietly("InterfacesAdded", [&] { emitInterfacesAddedSignal({std::string(io::nicd::Nicd1::Port_adaptor::INTERFACE_NAME)}); });
+    emitQuietly("InterfacesAdded", [&] {
+        emitInterfacesAddedSignal({std::string(io::nicd::Nicd1::Port_adaptor::INTERFACE_NAME)});
+    });
 }
 
 PortObject::~PortObject()
 {
-    emitQuietly("InterfacesRemoved", [&] { emitInterfacesRemovedSignal({std::string(io::nicd::Nicd1::Port_adaptor::INTERFACE_NAME)}); });
+    emitQuietly("InterfacesRemoved", [&] {
+        emitInterfacesRemovedSignal({std::string(io::nicd::Nicd1::Port_adaptor::INTERFACE_NAME)});
+    });
     unregisterAdaptor();
 }
 
@@ -197,16 +222,25 @@ std::vector<ConditionWire> PortObject::Conditions()
     return conditionsWire(v_.conditions);
 }
 
+std::map<std::string, uint64_t> PortObject::GetCounters()
+{
+    return countersFrom(handlers_, v_.device, v_.number);
+}
+
 PluginObject::PluginObject(sdbus::IConnection& connection, std::string path, PluginValues values)
     : AdaptorInterfaces(connection, std::move(path)), v_(std::move(values))
 {
     registerAdaptor();
-    emitQuietly("InterfacesAdded", [&] { emitInterfacesAddedSignal({std::string(io::nicd::Nicd1::Plugin_adaptor::INTERFACE_NAME)}); });
+    emitQuietly("InterfacesAdded", [&] {
+        emitInterfacesAddedSignal({std::string(io::nicd::Nicd1::Plugin_adaptor::INTERFACE_NAME)});
+    });
 }
 
 PluginObject::~PluginObject()
 {
-    emitQuietly("InterfacesRemoved", [&] { emitInterfacesRemovedSignal({std::string(io::nicd::Nicd1::Plugin_adaptor::INTERFACE_NAME)}); });
+    emitQuietly("InterfacesRemoved", [&] {
+        emitInterfacesRemovedSignal({std::string(io::nicd::Nicd1::Plugin_adaptor::INTERFACE_NAME)});
+    });
     unregisterAdaptor();
 }
 

@@ -66,7 +66,8 @@ class DeviceObject final
     : public sdbus::AdaptorInterfaces<io::nicd::Nicd1::Device_adaptor, sdbus::ManagedObject_adaptor,
                                       sdbus::Properties_adaptor> {
 public:
-    DeviceObject(sdbus::IConnection& connection, std::string path, DeviceValues values);
+    DeviceObject(sdbus::IConnection& connection, const BusHandlers& handlers, std::string path,
+                 DeviceValues values);
     ~DeviceObject();
     void update(DeviceValues values);
     const DeviceValues& values() const { return v_; }
@@ -86,8 +87,9 @@ private:
     std::vector<std::string> Netdevs() override { return v_.netdevs; }
     std::string Health() override { return v_.health; }
     std::vector<ConditionWire> Conditions() override;
-    std::map<std::string, uint64_t> GetCounters() override { return v_.counters; }
+    std::map<std::string, uint64_t> GetCounters() override;
 
+    const BusHandlers& handlers_;
     DeviceValues v_;
 };
 
@@ -95,7 +97,8 @@ class PortObject final
     : public sdbus::AdaptorInterfaces<io::nicd::Nicd1::Port_adaptor, sdbus::ManagedObject_adaptor,
                                       sdbus::Properties_adaptor> {
 public:
-    PortObject(sdbus::IConnection& connection, std::string path, PortValues values);
+    PortObject(sdbus::IConnection& connection, const BusHandlers& handlers, std::string path,
+               PortValues values);
     ~PortObject();
     void update(PortValues values);
     const PortValues& values() const { return v_; }
@@ -115,8 +118,9 @@ private:
     std::map<std::string, std::string> QosDesired() override { return v_.qos_desired; }
     std::map<std::string, std::string> QosObserved() override { return v_.qos_observed; }
     std::map<std::string, bool> QosCompliant() override { return v_.qos_compliant; }
-    std::map<std::string, uint64_t> GetCounters() override { return v_.counters; }
+    std::map<std::string, uint64_t> GetCounters() override;
 
+    const BusHandlers& handlers_;
     PortValues v_;
 };
 

@@ -2,6 +2,8 @@
 
 #include "log/log.hpp"
 
+#include <type_traits>
+
 namespace nicd::dbus {
 
 BusPublisher::BusPublisher(sdbus::IConnection& connection, const BusHandlers& handlers)
@@ -21,6 +23,16 @@ BusPublisher::~BusPublisher()
 }
 
 template <typename Object, typename Values>
+std::unique_ptr<Object> BusPublisher::makeObject(const std::string& path, const Values& values)
+{
+    if constexpr (std::is_constructible_v<Object, sdbus::IConnection&, const BusHandlers&,
+                                          std::string, Values>)
+        return std::make_unique<Object>(connection_, handlers_, path, values);
+    else
+        return std::make_unique<Object>(connection_, path, values);
+}
+
+template <typename Object, typename Values>
 void BusPublisher::sync(std::map<std::string, std::unique_ptr<Object>>& objects,
                         const std::map<std::string, Values>& wanted)
 {
@@ -34,7 +46,7 @@ void BusPublisher::sync(std::map<std::string, std::unique_ptr<Object>>& objects,
     for (const auto& [path, values] : wanted) {
         auto it = objects.find(path);
         if (it == objects.end())
-            objects.emplace(path, std::make_unique<Object>(connection_, path, values));
+            objects.emplace(path, makeObject<Object>(path, values));
         else
             it->second->update(values);
     }

@@ -33,6 +33,8 @@ public:
 
 private:
     template <typename Object, typename Values>
+    std::unique_ptr<Object> makeObject(const std::string& path, const Values& values);
+    template <typename Object, typename Values>
     void sync(std::map<std::string, std::unique_ptr<Object>>& objects,
               const std::map<std::string, Values>& wanted);
     void emitNewEvents(uint64_t last_seq);

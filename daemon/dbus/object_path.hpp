@@ -14,7 +14,7 @@ inline constexpr const char* kRootPath = "/io/nicd/Nicd1";
 
 std::string encodePathElement(std::string_view name);
 
-std::string devicePath(std::string_view ibdev);             // /io/nicd/Nicd1/device/<ibdev>
+std::string devicePath(std::string_view ibdev);              // /io/nicd/Nicd1/device/<ibdev>
 std::string portPath(std::string_view ibdev, uint32_t port); // .../device/<ibdev>/port/<n>
 std::string pluginPath(std::string_view name);               // /io/nicd/Nicd1/plugin/<name>
 

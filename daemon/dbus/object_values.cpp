@@ -16,7 +16,7 @@ uint64_t usecOf(double seconds)
 
 ConditionRow rowOf(const Condition& c)
 {
-    return {c.device,  c.code,    toString(c.severity), c.port, toString(c.source),
+    return {c.device,  c.code,   toString(c.severity), c.port, toString(c.source),
             c.message, c.action, usecOf(c.first_seen)};
 }
 
@@ -79,8 +79,7 @@ DeviceValues deviceValuesOf(const Device& d, const Snapshot& snap)
     return v;
 }
 
-PortValues portValuesOf(const Device& d, const Port& p, const Snapshot& snap,
-                        const BusViews& views)
+PortValues portValuesOf(const Device& d, const Port& p, const Snapshot& snap, const BusViews& views)
 {
     PortValues v;
     v.device = d.ibdev;
@@ -168,23 +167,28 @@ TreeValues treeValuesOf(const Snapshot& snap, const BusViews& views, std::string
             ++m.port_count;
         }
     }
-    for (const auto& ds : snap.samples) {
-        auto dev = t.devices.find(devicePath(ds.ibdev));
-        if (dev == t.devices.end())
-            continue;
-        for (const auto& s : ds.samples) {
-            std::string key = s.source + "." + s.name;
-            if (s.port == 0) {
-                dev->second.counters[key] = s.value;
-            } else if (auto port = t.ports.find(portPath(ds.ibdev, s.port));
-                       port != t.ports.end()) {
-                port->second.counters[key] = s.value;
-            }
-        }
-    }
     for (const auto& p : snap.plugins)
         t.plugins.emplace(pluginPath(p.name), pluginValuesOf(p));
     return t;
+}
+
+std::optional<std::map<std::string, uint64_t>> countersOf(const Snapshot& snap,
+                                                          const std::string& device, uint32_t port)
+{
+    auto dev = std::find_if(snap.inventory.devices.begin(), snap.inventory.devices.end(),
+                            [&](const Device& d) { return d.ibdev == device; });
+    if (dev == snap.inventory.devices.end())
+        return std::nullopt;
+    if (port != 0 && std::none_of(dev->ports.begin(), dev->ports.end(),
+                                  [&](const Port& p) { return p.num == port; }))
+        return std::nullopt;
+    std::map<std::string, uint64_t> out;
+    for (const auto& ds : snap.samples)
+        if (ds.ibdev == device)
+            for (const auto& s : ds.samples)
+                if (s.port == port)
+                    out[s.source + "." + s.name] = s.value;
+    return out;
 }
 
 std::vector<std::string> changedProperties(const ManagerValues& a, const ManagerValues& b)
@@ -192,11 +196,11 @@ std::vector<std::string> changedProperties(const ManagerValues& a, const Manager
     return Diff()("Health", a.health, b.health)("DeviceCount", a.device_count, b.device_count)(
                "PortCount", a.port_count, b.port_count)("PluginCount", a.plugin_count,
                                                         b.plugin_count)(
-               "ConditionCount", a.condition_count, b.condition_count)(
-               "Conditions", a.conditions, b.conditions)("LastEventSeq", a.last_event_seq,
-                                                         b.last_event_seq)(
-               "ProvisionMode", a.provision_mode, b.provision_mode)(
-               "LastApplyTimestamp", a.last_apply_usec, b.last_apply_usec)(
+               "ConditionCount", a.condition_count,
+               b.condition_count)("Conditions", a.conditions,
+                                  b.conditions)("LastEventSeq", a.last_event_seq, b.last_event_seq)(
+               "ProvisionMode", a.provision_mode,
+               b.provision_mode)("LastApplyTimestamp", a.last_apply_usec, b.last_apply_usec)(
                "LastApplyResult", a.last_apply_result, b.last_apply_result)
         .take();
 }
@@ -218,8 +222,7 @@ std::vector<std::string> changedProperties(const PortValues& a, const PortValues
                "LinkLayer", a.link_layer, b.link_layer)("Rate", a.rate, b.rate)(
                "Netdev", a.netdev, b.netdev)("OperState", a.operstate, b.operstate)(
                "Health", a.health, b.health)("Conditions", a.conditions, b.conditions)(
-               "QosStatus", a.qos_status, b.qos_status)("QosDesired", a.qos_desired,
-                                                        b.qos_desired)(
+               "QosStatus", a.qos_status, b.qos_status)("QosDesired", a.qos_desired, b.qos_desired)(
                "QosObserved", a.qos_observed, b.qos_observed)("QosCompliant", a.qos_compliant,
                                                               b.qos_compliant)
         .take();
@@ -227,11 +230,11 @@ std::vector<std::string> changedProperties(const PortValues& a, const PortValues
 
 std::vector<std::string> changedProperties(const PluginValues& a, const PluginValues& b)
 {
-    return Diff()("File", a.file, b.file)("Version", a.version, b.version)(
-               "AbiVersion", a.abi_version, b.abi_version)("State", a.state, b.state)(
-               "LastError", a.last_error, b.last_error)(
-               "ConsecutiveFailures", a.consecutive_failures, b.consecutive_failures)(
-               "DeviceCount", a.device_count, b.device_count)
+    return Diff()("File", a.file, b.file)("Version", a.version,
+                                          b.version)("AbiVersion", a.abi_version, b.abi_version)(
+               "State", a.state, b.state)("LastError", a.last_error, b.last_error)(
+               "ConsecutiveFailures", a.consecutive_failures,
+               b.consecutive_failures)("DeviceCount", a.device_count, b.device_count)
         .take();
 }
 

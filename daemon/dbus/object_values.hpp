@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,8 +35,8 @@ struct ManagerValues {
     uint32_t condition_count = 0;
     std::vector<ConditionRow> conditions; // every active condition, vanished devices included
     uint64_t last_event_seq = 0;
-    uint64_t cycle = 0;                 // no change signal
-    uint64_t last_cycle_usec = 0;       // no change signal
+    uint64_t cycle = 0;           // no change signal
+    uint64_t last_cycle_usec = 0; // no change signal
     std::string provision_mode;
     uint64_t last_apply_usec = 0;
     std::string last_apply_result;
@@ -56,11 +57,10 @@ struct DeviceValues {
     std::vector<std::string> netdevs;
     std::string health;
     std::vector<ConditionRow> conditions;
-    std::map<std::string, uint64_t> counters; // no change signal
 };
 
 struct PortValues {
-    std::string device; // const
+    std::string device;  // const
     uint32_t number = 0; // const
     std::string state;
     std::string phys_state;
@@ -74,7 +74,6 @@ struct PortValues {
     std::map<std::string, std::string> qos_desired;
     std::map<std::string, std::string> qos_observed;
     std::map<std::string, bool> qos_compliant;
-    std::map<std::string, uint64_t> counters; // no change signal
 };
 
 struct PluginValues {
@@ -97,6 +96,12 @@ struct TreeValues {
 };
 
 TreeValues treeValuesOf(const Snapshot& snap, const BusViews& views, std::string_view version);
+
+// What GetCounters answers, made when asked rather than every cycle: "<source>.<name>" -> value
+// for a device's port (port 0: the device's own counters); nullopt when the snapshot has no such
+// device or port.
+std::optional<std::map<std::string, uint64_t>> countersOf(const Snapshot& snap,
+                                                          const std::string& device, uint32_t port);
 
 // Names of the properties that changed and signal it (never the const or non-signalling ones).
 std::vector<std::string> changedProperties(const ManagerValues& before, const ManagerValues& now);

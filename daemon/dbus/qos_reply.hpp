@@ -27,8 +27,8 @@ struct QosResultRow {
     std::string error;    // empty when none
 };
 
-using QosRowsWire = std::vector<
-    sdbus::Struct<std::string, uint32_t, std::string, std::string, std::string, bool, bool, std::string>>;
+using QosRowsWire = std::vector<sdbus::Struct<std::string, uint32_t, std::string, std::string,
+                                              std::string, bool, bool, std::string>>;
 
 class PendingReplies {
 public:

@@ -107,7 +107,8 @@ void SdEventBridge::fail(const std::string& why)
         broken_notice_ = EventSource(s);
         return;
     }
-    log::error({}, "D-Bus: cannot report the broken connection ({}): {}", why, "sd_event_add_defer");
+    log::error({}, "D-Bus: cannot report the broken connection ({}): {}", why,
+               "sd_event_add_defer");
 }
 
 int SdEventBridge::onBrokenDeferred(sd_event_source* s, void* self)

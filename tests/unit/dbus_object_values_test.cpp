@@ -1,5 +1,5 @@
 // What each D-Bus object shows for a snapshot, and which property changes are signalled:
-// counters and the cycle number never, const identity never (the object is replaced instead).
+// the cycle number never, const identity never (the object is replaced instead).
 #include "dbus/bus_views.hpp"
 #include "dbus/object_path.hpp"
 #include "dbus/object_values.hpp"
@@ -70,9 +70,22 @@ TEST(DbusObjectValues, ATreeForOneDevice)
     EXPECT_EQ(dev.netdevs, std::vector<std::string>{"ens1f0np0"});
     const auto& port = t.ports.at("/io/nicd/Nicd1/device/mlx5_0/port/1");
     EXPECT_EQ(port.operstate, "up");
-    EXPECT_EQ(port.counters.at("hw_counters.out_of_buffer"), 7U);
     EXPECT_EQ(port.qos_status, "compliant");
     EXPECT_EQ(port.qos_observed.at("pfc"), "3");
+}
+
+// GetCounters: a port's counters by "<source>.<name>", made from the snapshot when asked.
+TEST(DbusObjectValues, CountersOfAPortOrADeviceAndNothingForWhatIsNotThere)
+{
+    auto snap = snapshot();
+    auto port = countersOf(snap, "mlx5_0", 1);
+    ASSERT_TRUE(port);
+    EXPECT_EQ(port->at("hw_counters.out_of_buffer"), 7U);
+    auto device = countersOf(snap, "mlx5_0", 0);
+    ASSERT_TRUE(device);
+    EXPECT_TRUE(device->empty()) << "no device-wide samples in this snapshot";
+    EXPECT_FALSE(countersOf(snap, "mlx5_0", 2));
+    EXPECT_FALSE(countersOf(snap, "mlx5_9", 1));
 }
 
 TEST(DbusObjectValues, SkippedPortsSayWhyAndUnverifiedOnesAreUnknown)
