@@ -96,7 +96,7 @@ void DaemonApp::saveState(bool force)
     s.boot_id = boot_id_;
     s.journal_cursor = journal_cursor_;
     s.health = health_->toJson();
-    if (auto err = state_->save(s))
+    if (auto err = state_->save(std::move(s)))
         log::warn({}, "state not saved: {}", *err);
 }
 
@@ -417,8 +417,10 @@ void DaemonApp::onLinkEvent(const netlink::LinkEvent& ev)
     log::info({.netdev = ev.name}, "{}: link {} (carrier {})", ev.name, st.operstate,
               st.carrier ? (*st.carrier ? "on" : "off") : "unknown");
     last_->netdevs[ev.name] = st;
-    Snapshot links_only = *last_; // counters are judged on fresh reads only
-    links_only.samples.clear();
+    // Counters are judged on fresh reads only: the copy leaves the ~10,000 samples behind.
+    auto samples = std::move(last_->samples);
+    Snapshot links_only = *last_;
+    last_->samples = std::move(samples);
     judge(links_only);
     last_->health = std::move(links_only.health);
     publish(*last_);
@@ -436,9 +438,9 @@ void DaemonApp::finishCycle(Snapshot snap)
     qos_.forgetMissing(snap.inventory);
     snap.qos = qos_.summary();
     publish(snap);
-    saveState();
     auto line = statusLine(snap);
-    last_ = std::move(snap);
+    last_ = std::move(snap); // the previous snapshot is freed here, before the state is saved
+    saveState();
     scheduleProvisionAfterCycle(); // plans from this cycle's inventory, not the last one's
     maybeStartProvision();
     // The previous cycle's samples and text were freed on this thread but allocated on the

@@ -26,13 +26,14 @@ public:
     // state.json.corrupt-<unix time> with a log line saying why).
     std::optional<PersistentState> load();
     // Writes when the content differs from the last load/save; returns an error message on failure.
-    std::optional<std::string> save(const PersistentState& state);
+    std::optional<std::string> save(PersistentState state);
 
     const std::filesystem::path& file() const { return file_; }
 
 private:
     std::filesystem::path file_;
-    std::string last_written_;
+    bool has_last_ = false;
+    size_t last_digest_ = 0; // std::hash of what was last loaded or written
 };
 
 } // namespace nicd
