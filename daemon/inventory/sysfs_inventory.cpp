@@ -172,13 +172,14 @@ Device readDevice(const HostPaths& paths, const fs::path& dev_dir)
 
 void readPortLinkState(const fs::path& port_dir, Port& p)
 {
-    auto state = sysfs::parseNumberedState(sysfs::readValue(port_dir / "state").value_or(""));
+    sysfs::Directory dir(port_dir);
+    auto state = sysfs::parseNumberedState(dir.value("state").value_or(""));
     p.state = state ? std::optional<int>(state->number) : std::nullopt;
     p.state_name = state ? state->name : std::string();
-    auto phys = sysfs::parseNumberedState(sysfs::readValue(port_dir / "phys_state").value_or(""));
+    auto phys = sysfs::parseNumberedState(dir.value("phys_state").value_or(""));
     p.phys_state = phys ? std::optional<int>(phys->number) : std::nullopt;
     p.phys_state_name = phys ? phys->name : std::string();
-    p.rate = sysfs::readValue(port_dir / "rate").value_or("");
+    p.rate = dir.value("rate").value_or("");
     p.rate_gbps = sysfs::parseRateGbps(p.rate);
 }
 

@@ -136,4 +136,43 @@ std::optional<std::string> readValue(const std::filesystem::path& path)
     return std::string(t);
 }
 
+Directory::Directory(const std::filesystem::path& dir)
+    : fd_(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC))
+{
+}
+
+Directory::~Directory()
+{
+    if (fd_ >= 0)
+        ::close(fd_);
+}
+
+std::optional<std::string> Directory::value(const char* name) const
+{
+    if (fd_ < 0)
+        return std::nullopt;
+    int fd = ::openat(fd_, name, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return std::nullopt;
+    std::string out;
+    char buf[4096];
+    for (;;) {
+        ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            ::close(fd);
+            return std::nullopt;
+        }
+        out.append(buf, static_cast<size_t>(n));
+        if (static_cast<size_t>(n) < sizeof buf || out.size() > 65536)
+            break;
+    }
+    ::close(fd);
+    auto t = trim(out);
+    if (t.empty())
+        return std::nullopt;
+    return std::string(t);
+}
+
 } // namespace nicd::sysfs

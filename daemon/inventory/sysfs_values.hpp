@@ -48,4 +48,24 @@ std::optional<std::string> readFile(const std::filesystem::path& path, std::stri
 // readFile, trimmed; an empty value is nullopt.
 std::optional<std::string> readValue(const std::filesystem::path& path);
 
+// The attributes of one sysfs directory, read relative to it: the directory's path (symlinks
+// from /sys/class included) is walked once, then each file is one name to look up. Used for what
+// is read every cycle (port and netdev state), where the walk cost more than the read.
+class Directory {
+public:
+    explicit Directory(const std::filesystem::path& dir);
+    ~Directory();
+    Directory(const Directory&) = delete;
+    Directory& operator=(const Directory&) = delete;
+
+    // The directory exists and could be opened.
+    bool exists() const { return fd_ >= 0; }
+    // As readValue: trimmed, nullopt when missing, unreadable or empty. One read() per file: an
+    // attribute is printed whole (at most a page), so a read shorter than asked is its end.
+    std::optional<std::string> value(const char* name) const;
+
+private:
+    int fd_ = -1;
+};
+
 } // namespace nicd::sysfs

@@ -2,7 +2,11 @@
 #include "inventory/port_netdevs.hpp"
 #include "inventory/sysfs_values.hpp"
 
+#include "support/temp_dir.hpp"
+
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 using namespace nicd;
 using Strings = std::vector<std::string>;
@@ -155,4 +159,67 @@ TEST(PortNetdevs, OneNetdevOnATwoPortFunctionBelongsToItsPortOnly)
     std::vector<FunctionNetdev> nds{{"ib0", 0, 0}};
     EXPECT_EQ(functionNetdevsOfPort(nds, 1, 2), std::vector<std::string>{"ib0"});
     EXPECT_TRUE(functionNetdevsOfPort(nds, 2, 2).empty());
+}
+
+namespace {
+void writeFile(const std::filesystem::path& p, const std::string& text)
+{
+    std::ofstream(p, std::ios::binary) << text;
+}
+} // namespace
+
+using SysfsDirectory = nicd::test::TempDirTest;
+
+TEST_F(SysfsDirectory, ReadsAttributesThroughTheClassSymlink)
+{
+    auto port = dir_ / "devices/pci0000:00/0000:3b:00.0/infiniband/mlx5_0/ports/1";
+    std::filesystem::create_directories(port);
+    std::filesystem::create_directories(dir_ / "class/infiniband");
+    std::filesystem::create_symlink("../../devices/pci0000:00/0000:3b:00.0/infiniband/mlx5_0",
+                                    dir_ / "class/infiniband/mlx5_0");
+    writeFile(port / "state", "4: ACTIVE\n");
+    writeFile(port / "rate", "");
+    writeFile(port / "phys_state", "  \n");
+    nicd::sysfs::Directory d(dir_ / "class/infiniband/mlx5_0/ports/1");
+    ASSERT_TRUE(d.exists());
+    EXPECT_EQ(d.value("state"), "4: ACTIVE");
+    EXPECT_EQ(d.value("rate"), std::nullopt);       // empty
+    EXPECT_EQ(d.value("phys_state"), std::nullopt); // whitespace only
+    EXPECT_EQ(d.value("link_layer"), std::nullopt); // missing
+}
+
+TEST_F(SysfsDirectory, AFileLongerThanOneReadIsReadWhole)
+{
+    std::string text(10000, 'x');
+    text += "end";
+    writeFile(dir_ / "big", text);
+    nicd::sysfs::Directory d(dir_);
+    EXPECT_EQ(d.value("big"), text);
+}
+
+TEST_F(SysfsDirectory, AMissingDirectoryHasNoValues)
+{
+    nicd::sysfs::Directory d(dir_ / "gone");
+    EXPECT_FALSE(d.exists());
+    EXPECT_EQ(d.value("state"), std::nullopt);
+    writeFile(dir_ / "file", "1\n");
+    EXPECT_FALSE(nicd::sysfs::Directory(dir_ / "file").exists()); // not a directory
+}
+
+TEST_F(SysfsDirectory, AFileThatCannotBeReadIsAbsent)
+{
+    std::filesystem::create_directories(dir_ / "sub");
+    nicd::sysfs::Directory d(dir_);
+    EXPECT_EQ(d.value("sub"), std::nullopt); // EISDIR
+}
+
+// The real kernel: every network namespace has lo.
+TEST(SysfsDirectoryOnSysfs, ReadsTheLoopbackInterface)
+{
+    nicd::sysfs::Directory d("/sys/class/net/lo");
+    if (!d.exists())
+        GTEST_SKIP() << "no /sys/class/net/lo here";
+    EXPECT_EQ(d.value("operstate"), "unknown");
+    EXPECT_EQ(d.value("ifindex"), "1");
+    EXPECT_EQ(d.value("no_such_attribute"), std::nullopt);
 }
