@@ -25,8 +25,13 @@ tick=$(getconf CLK_TCK)
 sleep 2
 
 echo "== collection cycle CPU time, 64 devices, $cycles cycles"
-nicd_cpu=$("$build/tests/bench/cycle_bench" "$root" "$build/plugins" "$cycles" | awk '/^nicd_cycle_cpu_seconds/ {print $2}')
-nicd_ib_cpu=$("$build/tests/bench/cycle_bench" "$root" "" "$cycles" | awk '/^nicd_cycle_cpu_seconds/ {print $2}')
+"$build/tests/bench/cycle_bench" "$root" "$build/plugins" "$cycles" >"$work/cycle.out"
+"$build/tests/bench/cycle_bench" "$root" "" "$cycles" >"$work/cycle-ib.out"
+value() { awk -v k="$1" '$1 == k {print $2}' "$2"; }
+nicd_cpu=$(value nicd_cycle_cpu_seconds "$work/cycle.out")
+nicd_default_cpu=$(value nicd_default_cycle_cpu_seconds "$work/cycle.out")
+pma_every=$(value nicd_pma_every_cycles "$work/cycle.out")
+nicd_ib_cpu=$(value nicd_cycle_cpu_seconds "$work/cycle-ib.out")
 
 port=$((20000 + RANDOM % 20000))
 while ss -ltn | grep -q ":$port "; do port=$((20000 + RANDOM % 20000)); done
@@ -45,11 +50,13 @@ after=$(cpu_ticks "$ne")
 ne_cpu=$(awk -v a="$after" -v b="$before" -v t="$tick" -v n="$cycles" 'BEGIN {printf "%.6f", (a-b)/t/n}')
 
 echo "nicd cycle:            ${nicd_cpu}s CPU (counters/, hw_counters/ and ethtool statistics)"
+echo "nicd cycle at the default intervals (counters/ every ${pma_every}th cycle): ${nicd_default_cpu}s CPU"
 echo "nicd, same files as node_exporter (no plugin): ${nicd_ib_cpu}s CPU"
 echo "node_exporter scrape:  ${ne_cpu}s CPU ($series node_infiniband series)"
 awk -v n="$nicd_cpu" -v e="$ne_cpu" 'BEGIN {
     if (e <= 0) { print "ratio: node_exporter CPU too small to measure"; exit }
     r = n / e; printf "ratio nicd/node_exporter: %.3f (target <= 0.200): %s\n", r, (r <= 0.2 ? "met" : "NOT met") }'
+awk -v n="$nicd_default_cpu" -v e="$ne_cpu" 'BEGIN { if (e > 0) printf "ratio at the default intervals: %.3f\n", n / e }'
 awk -v n="$nicd_ib_cpu" -v e="$ne_cpu" 'BEGIN { if (e > 0) printf "ratio for the same files: %.3f\n", n / e }'
 
 echo "== nicd peak RSS, daemon on the same tree"
@@ -64,7 +71,20 @@ nicd=$!
 pids+=("$nicd")
 sleep 4
 hwm=$(awk '/^VmHWM/ {print $2}' "/proc/$nicd/status")
+anon=$(awk '/^RssAnon/ {print $2}' "/proc/$nicd/status")
+file=$(awk '/^RssFile/ {print $2}' "/proc/$nicd/status")
+kill "$nicd"
 awk -v k="$hwm" 'BEGIN { printf "nicd VmHWM: %.1f MiB (target < 10 MiB): %s\n", k/1024, (k < 10240 ? "met" : "NOT met") }'
+awk -v a="$anon" -v f="$file" 'BEGIN { printf "  resident between cycles: %.1f MiB private (heap, stacks), %.1f MiB file-backed (binary, plugin, libraries)\n", a/1024, f/1024 }'
+# The floor: the same daemon on a node with one device.
+"$build/tools/nicd-sim/nicd-sim" create "$work/one" --devices 1 >/dev/null
+"$build/daemon/nicd" --root "$work/one" --config "$work/nicd.conf" --no-dbus --log-level warn &
+one=$!
+pids+=("$one")
+sleep 3
+awk '/^VmHWM/ {h=$2} /^RssAnon/ {a=$2} /^RssFile/ {f=$2} END {
+    printf "nicd VmHWM with 1 device: %.1f MiB (%.1f MiB private, %.1f MiB file-backed)\n", h/1024, a/1024, f/1024 }' "/proc/$one/status"
+kill "$one"
 
 for extra in "$here"/scripts/bench.d/*.sh; do
     [ -e "$extra" ] || continue
