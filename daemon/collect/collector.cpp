@@ -35,7 +35,7 @@ double realtimeSeconds()
 } // namespace
 
 Collector::Collector(HostPaths paths, PluginManager& plugins)
-    : paths_(paths), plugins_(plugins), inventory_(std::move(paths))
+    : paths_(paths), plugins_(plugins), inventory_(paths_), netdevs_(paths_)
 {
 }
 
@@ -188,7 +188,7 @@ Snapshot Collector::collect(bool read_pma)
         for (const auto& dev : snap.inventory.devices)
             assignment_[dev.ibdev] = dev.plugin;
     }
-    snap.netdevs = readNetdevStates(paths_, snap.inventory);
+    snap.netdevs = netdevs_.read(snap.inventory);
 
     ib_reader_.retain(snap.inventory);
     std::vector<size_t> due;

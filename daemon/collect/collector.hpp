@@ -8,6 +8,7 @@
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
 #include "inventory/inventory_reader.hpp"
+#include "inventory/netdev_state.hpp"
 #include "model/snapshot.hpp"
 
 #include <atomic>
@@ -53,6 +54,7 @@ private:
     HostPaths paths_;
     PluginManager& plugins_;
     InventoryReader inventory_;
+    NetdevStateReader netdevs_;
     IbCounterReader ib_reader_;
     struct PmaRead {
         std::vector<Sample> samples;

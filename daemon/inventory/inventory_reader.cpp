@@ -23,12 +23,24 @@ std::vector<std::string> deviceNames(const std::filesystem::path& dir)
 }
 } // namespace
 
-void refreshPortStates(Inventory& inv)
+void InventoryReader::refreshPortStates()
 {
-    for (auto& d : inv.devices)
-        for (auto& p : d.ports)
-            readPortLinkState(std::filesystem::path(d.sysfs_path) / "ports" / std::to_string(p.num),
-                              p);
+    std::map<std::string, std::unique_ptr<plugin::sdk::CounterDir>> kept;
+    for (auto& d : cached_.devices)
+        for (auto& p : d.ports) {
+            auto path = d.sysfs_path + "/ports/" + std::to_string(p.num);
+            auto it = port_dirs_.find(path);
+            auto dir = it != port_dirs_.end() ? std::move(it->second)
+                                              : std::make_unique<plugin::sdk::CounterDir>(path);
+            clearPortLinkState(p); // what cannot be read is absent
+            dir->forEach([](std::string_view name) { return !isPortLinkAttribute(name); },
+                         [&p](std::string_view name, std::string_view text, int err) {
+                             if (err == 0)
+                                 setPortLinkAttribute(p, name, text);
+                         });
+            kept.emplace(std::move(path), std::move(dir));
+        }
+    port_dirs_ = std::move(kept); // ports that went away close their files
 }
 
 Inventory InventoryReader::read()
@@ -41,7 +53,7 @@ Inventory InventoryReader::read()
         have_ = true;
         return cached_;
     }
-    refreshPortStates(cached_);
+    refreshPortStates();
     return cached_;
 }
 

@@ -1,12 +1,16 @@
 // Discovery with memory: a full sysfs walk when the set of devices changes (and every
 // `full_every` reads, to catch renames and re-bonding), otherwise only the port attributes that
 // change at run time (state, phys_state, rate). A full walk costs ~60 file reads per device; the
-// refresh costs 3 per port.
+// refresh reads 3 files per port, kept open from one read to the next (sdk::CounterDir).
 #pragma once
 
 #include "config/host_paths.hpp"
 #include "model/inventory.hpp"
 
+#include <nicd/plugin/counter_dir.h>
+
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,15 +28,15 @@ public:
     void invalidate() { since_full_ = full_every_; }
 
 private:
+    void refreshPortStates(); // state, phys_state and rate of every port of cached_, in place
+
     HostPaths paths_;
     unsigned full_every_;
     unsigned since_full_ = 0;
     bool have_ = false;
     std::vector<std::string> names_;
     Inventory cached_;
+    std::map<std::string, std::unique_ptr<plugin::sdk::CounterDir>> port_dirs_; // by port path
 };
-
-// Re-reads state, phys_state and rate of every port of `inv` in place.
-void refreshPortStates(Inventory& inv);
 
 } // namespace nicd

@@ -6,16 +6,44 @@ namespace nicd {
 
 namespace {
 
+// One attribute of /sys/class/net/<nd> into `s`; false for a name that is not one of them.
+bool setAttribute(NetdevState& s, std::string_view name, std::string_view text)
+{
+    if (name == "operstate") {
+        if (auto v = sysfs::trim(text); !v.empty())
+            s.operstate = std::string(v);
+    } else if (name == "carrier") {
+        if (auto c = sysfs::parseCounter(text); c && *c <= 1)
+            s.carrier = *c == 1;
+    } else if (name == "ifindex") {
+        if (auto i = sysfs::parseInt(text); i && *i > 0)
+            s.ifindex = *i;
+    } else {
+        return false;
+    }
+    return true;
+}
+
 NetdevState readState(const sysfs::Directory& dir, const std::string& name)
 {
     NetdevState s;
     s.name = name;
-    s.operstate = dir.value("operstate").value_or("unknown");
-    if (auto c = sysfs::parseCounter(dir.value("carrier").value_or("")); c && *c <= 1)
-        s.carrier = *c == 1;
-    if (auto i = sysfs::parseInt(dir.value("ifindex").value_or("")); i && *i > 0)
-        s.ifindex = *i;
+    s.operstate = "unknown";
+    for (const char* attr : {"operstate", "carrier", "ifindex"})
+        if (auto v = dir.value(attr))
+            setAttribute(s, attr, *v);
     return s;
+}
+
+// Calls fn(netdev) once for every netdev the inventory names, in order.
+template <typename Fn> void forEachNetdev(const Inventory& inventory, Fn fn)
+{
+    for (const auto& d : inventory.devices) {
+        for (const auto& p : d.ports)
+            for (const auto& nd : p.netdevs)
+                fn(nd);
+        fn(d.bond_master);
+    }
 }
 
 } // namespace
@@ -37,12 +65,37 @@ std::map<std::string, NetdevState> readNetdevStates(const HostPaths& paths,
         if (dir.exists())
             out.emplace(nd, readState(dir, nd));
     };
-    for (const auto& d : inventory.devices) {
-        for (const auto& p : d.ports)
-            for (const auto& nd : p.netdevs)
-                add(nd);
-        add(d.bond_master);
-    }
+    forEachNetdev(inventory, add);
+    return out;
+}
+
+std::map<std::string, NetdevState> NetdevStateReader::read(const Inventory& inventory)
+{
+    std::map<std::string, NetdevState> out;
+    std::map<std::string, std::unique_ptr<plugin::sdk::CounterDir>> kept;
+    const auto net = paths_.sysClassNet();
+    forEachNetdev(inventory, [&](const std::string& nd) {
+        if (nd.empty() || out.contains(nd) || nd.find('/') != std::string::npos)
+            return;
+        auto it = dirs_.find(nd);
+        auto dir = it != dirs_.end() ? std::move(it->second)
+                                     : std::make_unique<plugin::sdk::CounterDir>(net / nd);
+        NetdevState s;
+        s.name = nd;
+        s.operstate = "unknown";
+        int err = dir->forEach(
+            [](std::string_view name) {
+                return name != "operstate" && name != "carrier" && name != "ifindex";
+            },
+            [&s](std::string_view name, std::string_view text, int read_err) {
+                if (read_err == 0)
+                    setAttribute(s, name, text);
+            });
+        if (err == 0) // else not in /sys/class/net (renamed, another namespace): left out
+            out.emplace(nd, std::move(s));
+        kept.emplace(nd, std::move(dir));
+    });
+    dirs_ = std::move(kept);
     return out;
 }
 

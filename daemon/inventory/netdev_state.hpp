@@ -4,7 +4,10 @@
 #include "config/host_paths.hpp"
 #include "model/inventory.hpp"
 
+#include <nicd/plugin/counter_dir.h>
+
 #include <map>
+#include <memory>
 #include <string>
 
 namespace nicd {
@@ -13,6 +16,19 @@ namespace nicd {
 // netdev missing from /sys/class/net (renamed, moved to another namespace) is left out.
 std::map<std::string, NetdevState> readNetdevStates(const HostPaths& paths,
                                                     const Inventory& inventory);
+
+// readNetdevStates for every cycle: each netdev's operstate, carrier and ifindex files stay open
+// from one read to the next (sdk::CounterDir: reopened when another directory is at the path,
+// as after a rename).
+class NetdevStateReader {
+public:
+    explicit NetdevStateReader(HostPaths paths) : paths_(std::move(paths)) {}
+    std::map<std::string, NetdevState> read(const Inventory& inventory);
+
+private:
+    HostPaths paths_;
+    std::map<std::string, std::unique_ptr<plugin::sdk::CounterDir>> dirs_; // by netdev name
+};
 
 // One netdev: operstate ("unknown" when unreadable, as the kernel says when it does not know),
 // carrier (absent when the read fails: EINVAL while the link is admin down), ifindex.

@@ -170,17 +170,45 @@ Device readDevice(const HostPaths& paths, const fs::path& dev_dir)
 
 } // namespace
 
+bool isPortLinkAttribute(std::string_view name)
+{
+    return name == "state" || name == "phys_state" || name == "rate";
+}
+
+void clearPortLinkState(Port& p)
+{
+    p.state.reset();
+    p.state_name.clear();
+    p.phys_state.reset();
+    p.phys_state_name.clear();
+    p.rate.clear();
+    p.rate_gbps.reset();
+}
+
+void setPortLinkAttribute(Port& p, std::string_view name, std::string_view text)
+{
+    if (name == "rate") {
+        p.rate = std::string(sysfs::trim(text));
+        p.rate_gbps = sysfs::parseRateGbps(p.rate);
+        return;
+    }
+    auto parsed = sysfs::parseNumberedState(text);
+    if (name == "state") {
+        p.state = parsed ? std::optional<int>(parsed->number) : std::nullopt;
+        p.state_name = parsed ? parsed->name : std::string();
+    } else if (name == "phys_state") {
+        p.phys_state = parsed ? std::optional<int>(parsed->number) : std::nullopt;
+        p.phys_state_name = parsed ? parsed->name : std::string();
+    }
+}
+
 void readPortLinkState(const fs::path& port_dir, Port& p)
 {
     sysfs::Directory dir(port_dir);
-    auto state = sysfs::parseNumberedState(dir.value("state").value_or(""));
-    p.state = state ? std::optional<int>(state->number) : std::nullopt;
-    p.state_name = state ? state->name : std::string();
-    auto phys = sysfs::parseNumberedState(dir.value("phys_state").value_or(""));
-    p.phys_state = phys ? std::optional<int>(phys->number) : std::nullopt;
-    p.phys_state_name = phys ? phys->name : std::string();
-    p.rate = dir.value("rate").value_or("");
-    p.rate_gbps = sysfs::parseRateGbps(p.rate);
+    clearPortLinkState(p);
+    for (const char* name : {"state", "phys_state", "rate"})
+        if (auto v = dir.value(name))
+            setPortLinkAttribute(p, name, *v);
 }
 
 Inventory discoverInventory(const HostPaths& paths)

@@ -8,6 +8,7 @@
 #include "model/inventory.hpp"
 
 #include <filesystem>
+#include <string_view>
 
 namespace nicd {
 
@@ -22,5 +23,11 @@ Inventory discoverInventory(const HostPaths& paths);
 // Re-reads the port attributes that change at run time (state, phys_state, rate) from
 // `port_dir` (…/ports/<n>) into `port`; unreadable ones become absent.
 void readPortLinkState(const std::filesystem::path& port_dir, Port& port);
+
+// The same one attribute at a time, for a reader that keeps the files open: which names are
+// the run-time attributes, clearing them, and setting one from its file's text.
+bool isPortLinkAttribute(std::string_view name);
+void clearPortLinkState(Port& port);
+void setPortLinkAttribute(Port& port, std::string_view name, std::string_view text);
 
 } // namespace nicd

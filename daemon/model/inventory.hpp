@@ -65,6 +65,8 @@ struct NetdevState {
     std::string operstate;       // "up", "down", "lowerlayerdown", "unknown", ...
     std::optional<bool> carrier; // absent when the link is admin down (EINVAL)
     std::optional<int> ifindex;
+
+    bool operator==(const NetdevState&) const = default;
 };
 
 const char* toString(DeviceRole role);

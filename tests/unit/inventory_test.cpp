@@ -9,6 +9,12 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <ctime>
+#include <fstream>
+
 using namespace nicd;
 namespace fs = std::filesystem;
 using Strings = std::vector<std::string>;
@@ -366,4 +372,81 @@ TEST_F(InventoryTest, ReaderSeesStateChangesAtOnceAndDeviceChangesWithAFullWalk)
               (Strings{"ens1f0np0", "ens1f0np0.100"}));
     reader.invalidate();
     EXPECT_EQ(reader.read().find("mlx5_0")->ports[0].netdevs, Strings{"renamed0"});
+}
+
+namespace {
+// A directory as it is on a running node, last changed long ago: its files are kept open.
+void settle(const fs::path& dir)
+{
+    timespec times[2] = {{0, UTIME_OMIT}, {::time(nullptr) - 3600, 0}};
+    ASSERT_EQ(::utimensat(AT_FDCWD, dir.c_str(), times, 0), 0);
+}
+
+// Rewrites a file in place (as sysfs changes an attribute), not through a new file.
+void rewrite(const fs::path& p, const std::string& text)
+{
+    std::fstream f(p, std::ios::in | std::ios::out | std::ios::trunc);
+    f << text << "\n";
+}
+} // namespace
+
+TEST_F(InventoryTest, KeptOpenNetdevStatesFollowChangesRenamesAndRemovals)
+{
+    test::SysfsTree t(dir_);
+    buildNode(t);
+    HostPaths paths(dir_);
+    auto inv = discoverInventory(paths);
+    auto up = t.path(t.netDir("ens1f0np0"));
+    auto down = t.path(t.netDir("ens1f1np1"));
+    settle(up);
+    settle(down);
+    NetdevStateReader reader(paths);
+    auto first = reader.read(inv);
+    EXPECT_EQ(first, readNetdevStates(paths, inv)); // the same as reading each file afresh
+    EXPECT_EQ(first.at("ens1f0np0").operstate, "up");
+
+    rewrite(up / "operstate", "lowerlayerdown"); // in place: read again through the kept file
+    rewrite(up / "carrier", "0");
+    settle(up);
+    auto second = reader.read(inv);
+    EXPECT_EQ(second.at("ens1f0np0").operstate, "lowerlayerdown");
+    EXPECT_EQ(second.at("ens1f0np0").carrier, false);
+    EXPECT_EQ(second.at("ens1f1np1").operstate, "down");
+
+    // The two interfaces swap names (udev at boot): each name reads the interface now there.
+    auto aside = up.parent_path() / "swap-aside";
+    fs::rename(up, aside);
+    fs::rename(down, up);
+    fs::rename(aside, down);
+    settle(up);
+    settle(down);
+    auto third = reader.read(inv);
+    EXPECT_EQ(third.at("ens1f0np0").operstate, "down");
+    EXPECT_EQ(third.at("ens1f1np1").operstate, "lowerlayerdown");
+
+    fs::remove_all(up); // gone (moved to another namespace): left out
+    auto fourth = reader.read(inv);
+    EXPECT_FALSE(fourth.contains("ens1f0np0"));
+    EXPECT_TRUE(fourth.contains("ens1f1np1"));
+}
+
+TEST_F(InventoryTest, KeptOpenPortStatesFollowInPlaceChanges)
+{
+    test::SysfsTree t(dir_);
+    buildNode(t);
+    auto port = t.path(t.ibDir("mlx5_0") + "/ports/1");
+    settle(port);
+    InventoryReader reader(HostPaths(dir_), 1000);
+    reader.read(); // the full walk
+    EXPECT_EQ(reader.read().find("mlx5_0")->ports[0].state, 4); // a refresh: files kept open
+    rewrite(port / "state", "1: DOWN");
+    rewrite(port / "rate", "100 Gb/sec (2X HDR)");
+    auto inv = reader.read();
+    EXPECT_EQ(inv.find("mlx5_0")->ports[0].state, 1);
+    EXPECT_EQ(inv.find("mlx5_0")->ports[0].state_name, "DOWN");
+    EXPECT_EQ(inv.find("mlx5_0")->ports[0].rate_gbps, 100.0);
+    fs::remove(port / "phys_state"); // what cannot be read is absent, the rest still read
+    inv = reader.read();
+    EXPECT_FALSE(inv.find("mlx5_0")->ports[0].phys_state.has_value());
+    EXPECT_EQ(inv.find("mlx5_0")->ports[0].state, 1);
 }
