@@ -27,7 +27,8 @@ bool isSaturated(const Sample& s, CounterWidth width)
 }
 } // namespace
 
-void evaluateCounterRules(const Snapshot& snap, const Config& config, double now_mono,
+void evaluateCounterRules(const Snapshot& snap, const Config& config, CounterRuleCache& rules,
+                          double now_mono,
                           double now_real, CounterTracker& tracker, ConditionSet& conditions,
                           std::vector<Event>& out)
 {
@@ -35,8 +36,8 @@ void evaluateCounterRules(const Snapshot& snap, const Config& config, double now
         for (const auto& s : ds.samples) {
             if (s.kind != SampleKind::Counter)
                 continue;
-            auto rule = ruleFor(s.name, ds.ibdev, config);
-            if (!rule)
+            const CounterRule* rule = rules.find(s.name, ds.ibdev, config);
+            if (rule == nullptr)
                 continue;
             const std::string suffix = s.name + (s.netdev.empty() ? "" : "." + s.netdev);
             const ConditionKey key{ds.ibdev, s.port, "counter." + suffix};

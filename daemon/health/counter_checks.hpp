@@ -6,6 +6,7 @@
 
 #include "config/config.hpp"
 #include "health/condition_set.hpp"
+#include "health/counter_rules.hpp"
 #include "health/counter_tracker.hpp"
 #include "model/snapshot.hpp"
 
@@ -15,7 +16,8 @@ namespace nicd::health {
 
 // Times: a sample's own monotonic read time when the snapshot carries one (IB PMA counters are
 // re-read less often than the cycle: pma_monotonic_usec), else `now_mono` (seconds).
-void evaluateCounterRules(const Snapshot& snap, const Config& config, double now_mono,
+void evaluateCounterRules(const Snapshot& snap, const Config& config, CounterRuleCache& rules,
+                          double now_mono,
                           double now_real, CounterTracker& tracker, ConditionSet& conditions,
                           std::vector<Event>& out);
 

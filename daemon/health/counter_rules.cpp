@@ -111,6 +111,28 @@ std::optional<CounterRule> ruleFor(const std::string& counter, const std::string
     return rule;
 }
 
+void CounterRuleCache::reset(const Config& config)
+{
+    rules_.clear();
+    per_device_.clear();
+    for (const auto& [key, rule] : config.counter_rules)
+        if (auto slash = key.find('/'); slash != std::string::npos)
+            per_device_.insert(key.substr(0, slash));
+}
+
+const CounterRule* CounterRuleCache::find(const std::string& counter, const std::string& device,
+                                          const Config& config)
+{
+    if (per_device_.contains(std::string_view(counter))) {
+        uncached_ = ruleFor(counter, device, config);
+        return uncached_ ? &*uncached_ : nullptr;
+    }
+    auto it = rules_.find(std::string_view(counter));
+    if (it == rules_.end())
+        it = rules_.emplace(counter, ruleFor(counter, device, config)).first;
+    return it->second ? &*it->second : nullptr;
+}
+
 std::string describeThreshold(const CounterRule& rule)
 {
     if (rule.threshold == 0)

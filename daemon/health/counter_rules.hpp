@@ -16,6 +16,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace nicd::health {
@@ -37,6 +39,28 @@ const std::vector<CounterRule>& defaultCounterRules();
 // [counter:NAME/DEVICE]. nullopt when there is none or it is disabled.
 std::optional<CounterRule> ruleFor(const std::string& counter, const std::string& device,
                                    const Config& config);
+
+// ruleFor, remembered: the rules depend only on the configuration, so each counter name is
+// matched against the rules once, not at every cycle (a node reads ~10,000 counters a cycle and
+// the defaults hold globs). Counters the configuration names per device ([counter:NAME/DEVICE])
+// are looked up every time. reset() with the new configuration whenever it changes.
+class CounterRuleCache {
+public:
+    void reset(const Config& config);
+    // The rule for `counter` on `device` under `config` (the one given to reset), or nullptr
+    // (none, or disabled). Valid until the next call.
+    const CounterRule* find(const std::string& counter, const std::string& device,
+                            const Config& config);
+
+private:
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::unordered_map<std::string, std::optional<CounterRule>, Hash, std::equal_to<>> rules_;
+    std::unordered_set<std::string, Hash, std::equal_to<>> per_device_; // counters named per device
+    std::optional<CounterRule> uncached_;
+};
 
 // "120 per hour", "10 per second", "any increase".
 std::string describeThreshold(const CounterRule& rule);

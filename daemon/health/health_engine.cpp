@@ -9,11 +9,13 @@ namespace nicd::health {
 HealthEngine::HealthEngine(Config config)
     : config_(std::move(config)), conditions_(config_.health.event_ring_size)
 {
+    rules_.reset(config_);
 }
 
 void HealthEngine::setConfig(Config config)
 {
     config_ = std::move(config);
+    rules_.reset(config_);
     conditions_.log().setCapacity(config_.health.event_ring_size);
 }
 
@@ -21,7 +23,7 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
 {
     std::vector<Event> out;
     links_.evaluate(snap, config_, now_mono, now_real, conditions_, out);
-    evaluateCounterRules(snap, config_, now_mono, now_real, counters_, conditions_, out);
+    evaluateCounterRules(snap, config_, rules_, now_mono, now_real, counters_, conditions_, out);
     drivers_.evaluate(snap, config_.health, now_real, conditions_, out);
     kernel_.expire(config_.health, now_mono, now_real, conditions_, out);
     report(snap);

@@ -80,6 +80,7 @@ private:
     ConditionSet conditions_;
     LinkRules links_;
     CounterTracker counters_;
+    CounterRuleCache rules_; // follows config_
     DriverRules drivers_;
     KernelRules kernel_;
 };

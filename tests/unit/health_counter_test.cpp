@@ -255,6 +255,45 @@ TEST_F(CounterRulesTest, DeviceOverridesWinOverCounterOverridesOverDefaults)
     EXPECT_EQ(find(s, "counter.symbol_error")->severity, ConditionSeverity::Fatal);
 }
 
+// The cache answers what ruleFor answers, for every device, across a configuration change.
+TEST(CounterRuleCache, AnswersAsRuleForAndFollowsTheConfiguration)
+{
+    Config c;
+    c.counter_rules["symbol_error"].severity = RuleSeverity::Fatal;
+    c.counter_rules["symbol_error/mlx5_1"].rate_per_second = 1000.0 / 3600;
+    c.counter_rules["link_downed/mlx5_1"].enable = false;
+    c.counter_rules["rx_discards_phy"].delta = 5;
+    CounterRuleCache cache;
+    cache.reset(c);
+    auto same = [&](const std::string& counter, const std::string& device) {
+        auto want = ruleFor(counter, device, c);
+        const CounterRule* got = cache.find(counter, device, c);
+        ASSERT_EQ(want.has_value(), got != nullptr) << counter << " on " << device;
+        if (!want)
+            return;
+        EXPECT_EQ(got->counter, want->counter);
+        EXPECT_DOUBLE_EQ(got->threshold, want->threshold) << counter << " on " << device;
+        EXPECT_DOUBLE_EQ(got->window_sec, want->window_sec);
+        EXPECT_EQ(got->severity, want->severity);
+        EXPECT_EQ(got->meaning, want->meaning);
+    };
+    for (int round = 0; round < 2; ++round) // the second round answers from the cache
+        for (const char* device : {"mlx5_0", "mlx5_1"})
+            for (const char* counter : {"symbol_error", "link_downed", "rx_discards_phy",
+                                        "rx_prio3_pause", "port_rcv_data", "no_such_counter"})
+                same(counter, device);
+    EXPECT_EQ(cache.find("link_downed", "mlx5_1", c), nullptr);
+    EXPECT_NE(cache.find("link_downed", "mlx5_0", c), nullptr);
+
+    Config plain; // reloaded without the overrides
+    cache.reset(plain);
+    EXPECT_EQ(cache.find("rx_discards_phy", "mlx5_0", plain), nullptr);
+    ASSERT_NE(cache.find("symbol_error", "mlx5_0", plain), nullptr);
+    EXPECT_EQ(cache.find("symbol_error", "mlx5_0", plain)->severity,
+              ruleFor("symbol_error", "mlx5_0", plain)->severity);
+    EXPECT_NE(cache.find("link_downed", "mlx5_1", plain), nullptr);
+}
+
 TEST(CounterWidth, FollowsTheCounterFamily)
 {
     EXPECT_EQ(counterWidth("counters", "symbol_error"), CounterWidth::Saturating);
