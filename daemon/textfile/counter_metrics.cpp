@@ -3,6 +3,7 @@
 #include "textfile/render.hpp"
 
 #include <array>
+#include <charconv>
 #include <string>
 #include <vector>
 
@@ -87,7 +88,9 @@ Group groupOf(const Sample& s)
 
 void writeSample(MetricWriter& w, const Family& f, const DeviceSamples& ds, const Sample& s)
 {
-    auto port = std::to_string(s.port);
+    char port_text[12];
+    auto [port_end, ec] = std::to_chars(port_text, port_text + sizeof port_text, s.port);
+    std::string_view port(port_text, static_cast<size_t>(port_end - port_text));
     switch (f.labels) {
     case LabelSet::DevicePort:
         w.sample({{"device", ds.ibdev}, {"port", port}}, s.value);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
@@ -72,20 +74,28 @@ size_t utf8SequenceLength(std::string_view s, size_t i)
     return 0;
 }
 
+// Bytes that end a plain run: 1 for backslash, newline and non-ASCII, 2 for the double quote
+// (which ends a run only inside a label value).
+constexpr std::array<uint8_t, 256> kStops = [] {
+    std::array<uint8_t, 256> t{};
+    for (size_t c = 0x80; c < 256; ++c)
+        t[c] = 1;
+    t['\\'] = 1;
+    t['\n'] = 1;
+    t['"'] = 2;
+    return t;
+}();
+
 // Appends `v` to `out`, escaping backslash and newline (and the double quote when `quote`), and
 // replacing each byte that does not start a valid UTF-8 sequence with U+FFFD.
 void appendEscaped(std::string& out, std::string_view v, bool quote)
 {
+    const uint8_t stops = quote ? 3 : 1; // the quote stops a run only when quoting
     size_t i = 0;
     while (i < v.size()) {
         size_t run = i; // plain ASCII needing no escape is copied in one go
-        while (run < v.size()) {
-            char c = v[run];
-            if (static_cast<unsigned char>(c) >= 0x80 || c == '\\' || c == '\n' ||
-                (quote && c == '"'))
-                break;
+        while (run < v.size() && (kStops[static_cast<unsigned char>(v[run])] & stops) == 0)
             ++run;
-        }
         out.append(v.substr(i, run - i));
         i = run;
         if (i == v.size())
@@ -122,6 +132,7 @@ void MetricWriter::family(std::string_view name, MetricType type, std::string_vi
     current_ = name;
     std::fill(series_.begin(), series_.end(), 0);
     series_count_ = 0;
+    checked_names_.clear();
     out_ += "# HELP ";
     out_ += name;
     out_ += ' ';
@@ -185,10 +196,18 @@ bool MetricWriter::begin(Labels labels)
     if (labels.size() != 0) {
         out_ += '{';
         bool first = true;
+        size_t i = 0;
         for (const auto& [k, v] : labels) {
-            if (!isSnakeCase(k) || k.starts_with("__"))
-                throw std::logic_error("invalid label name '" + std::string(k) + "' in " +
-                                       current_);
+            // A family's label names are the same literals sample after sample: each is checked
+            // when first seen at its position.
+            if (i >= checked_names_.size() || checked_names_[i] != k) {
+                if (!isSnakeCase(k) || k.starts_with("__"))
+                    throw std::logic_error("invalid label name '" + std::string(k) + "' in " +
+                                           current_);
+                checked_names_.resize(std::max(checked_names_.size(), i + 1));
+                checked_names_[i].assign(k);
+            }
+            ++i;
             if (!first)
                 out_ += ',';
             first = false;
@@ -222,7 +241,9 @@ void MetricWriter::sample(Labels labels, uint64_t value)
 {
     if (!begin(labels))
         return;
-    fmt::format_to(std::back_inserter(out_), "{}", value);
+    char buf[24];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+    out_.append(buf, end);
     out_ += '\n';
     lineDone();
 }

@@ -68,6 +68,7 @@ private:
     std::vector<uint64_t> series_;
     size_t series_count_ = 0;
     bool seenBefore(uint64_t hash); // records `hash`; true when it was there already
+    std::vector<std::string> checked_names_; // label names already checked, by position
     size_t duplicates_ = 0;
     Sink sink_;
     size_t chunk_ = 0;

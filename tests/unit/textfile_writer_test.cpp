@@ -71,6 +71,10 @@ TEST(MetricWriter, RefusesNamesPrometheusOrTheContractWouldReject)
     EXPECT_THROW(w.sample({{"a-b", "v"}}, 1.0), std::logic_error);
     EXPECT_THROW(w.sample({{"netDev", "v"}}, 1.0), std::logic_error);
     EXPECT_NO_THROW(w.sample({{"_ok9", "v"}}, 1.0));
+    w.family("nicd_y", MetricType::Gauge, "names checked by position");
+    EXPECT_NO_THROW(w.sample({{"a", "1"}, {"b", "2"}}, 1.0));
+    EXPECT_THROW(w.sample({{"a", "2"}, {"b-c", "2"}}, 1.0), std::logic_error);
+    EXPECT_THROW(w.sample({{"a", "3"}, {"b", "2"}, {"C", "3"}}, 1.0), std::logic_error);
 }
 
 TEST(MetricWriter, IntegersAreExactUpTo2To64Minus1)
