@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <utility>
 
 namespace nicd {
 
@@ -35,7 +36,7 @@ double realtimeSeconds()
 } // namespace
 
 Collector::Collector(HostPaths paths, PluginManager& plugins)
-    : paths_(paths), plugins_(plugins), inventory_(paths_), netdevs_(paths_)
+    : paths_(std::move(paths)), plugins_(plugins), inventory_(paths_), netdevs_(paths_)
 {
 }
 

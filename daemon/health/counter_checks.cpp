@@ -28,9 +28,8 @@ bool isSaturated(const Sample& s, CounterWidth width)
 } // namespace
 
 void evaluateCounterRules(const Snapshot& snap, const Config& config, CounterRuleCache& rules,
-                          double now_mono,
-                          double now_real, CounterTracker& tracker, ConditionSet& conditions,
-                          std::vector<Event>& out)
+                          double now_mono, double now_real, CounterTracker& tracker,
+                          ConditionSet& conditions, std::vector<Event>& out)
 {
     for (const auto& ds : snap.samples) {
         for (const auto& s : ds.samples) {

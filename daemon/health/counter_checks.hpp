@@ -17,8 +17,7 @@ namespace nicd::health {
 // Times: a sample's own monotonic read time when the snapshot carries one (IB PMA counters are
 // re-read less often than the cycle: pma_monotonic_usec), else `now_mono` (seconds).
 void evaluateCounterRules(const Snapshot& snap, const Config& config, CounterRuleCache& rules,
-                          double now_mono,
-                          double now_real, CounterTracker& tracker, ConditionSet& conditions,
-                          std::vector<Event>& out);
+                          double now_mono, double now_real, CounterTracker& tracker,
+                          ConditionSet& conditions, std::vector<Event>& out);
 
 } // namespace nicd::health

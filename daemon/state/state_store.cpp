@@ -4,8 +4,8 @@
 #include "textfile/atomic_file.hpp"
 
 #include <ctime>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 namespace nicd {

@@ -67,7 +67,7 @@ private:
     // allocation per sample.
     std::vector<uint64_t> series_;
     size_t series_count_ = 0;
-    bool seenBefore(uint64_t hash); // records `hash`; true when it was there already
+    bool seenBefore(uint64_t hash);          // records `hash`; true when it was there already
     std::vector<std::string> checked_names_; // label names already checked, by position
     size_t duplicates_ = 0;
     Sink sink_;

@@ -7,13 +7,13 @@
 #include "support/sysfs_tree.hpp"
 #include "support/temp_dir.hpp"
 
-#include <gtest/gtest.h>
-
 #include <fcntl.h>
 #include <sys/stat.h>
 
 #include <ctime>
 #include <fstream>
+
+#include <gtest/gtest.h>
 
 using namespace nicd;
 namespace fs = std::filesystem;
@@ -437,7 +437,7 @@ TEST_F(InventoryTest, KeptOpenPortStatesFollowInPlaceChanges)
     auto port = t.path(t.ibDir("mlx5_0") + "/ports/1");
     settle(port);
     InventoryReader reader(HostPaths(dir_), 1000);
-    reader.read(); // the full walk
+    reader.read();                                              // the full walk
     EXPECT_EQ(reader.read().find("mlx5_0")->ports[0].state, 4); // a refresh: files kept open
     rewrite(port / "state", "1: DOWN");
     rewrite(port / "rate", "100 Gb/sec (2X HDR)");

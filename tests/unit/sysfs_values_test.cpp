@@ -1,12 +1,11 @@
 // The pure parsers for sysfs values and the port -> netdev rules.
 #include "inventory/port_netdevs.hpp"
 #include "inventory/sysfs_values.hpp"
-
 #include "support/temp_dir.hpp"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
+
+#include <gtest/gtest.h>
 
 using namespace nicd;
 using Strings = std::vector<std::string>;
