@@ -114,8 +114,10 @@ CounterObservation CounterTracker::observe(const std::string& key, uint64_t valu
     else
         h.points.emplace_back(t, h.cumulative);
     // Keep one point at or before the window's start as the reference.
-    while (h.points.size() > 2 && h.points[1].first <= t - window)
-        h.points.pop_front();
+    size_t drop = 0;
+    while (h.points.size() - drop > 2 && h.points[drop + 1].first <= t - window)
+        ++drop;
+    h.points.erase(h.points.begin(), h.points.begin() + static_cast<std::ptrdiff_t>(drop));
     const auto& ref = h.points.front();
     o.kind = CounterObservation::Kind::Measured;
     o.span = std::max(t - ref.first, 1e-9);
@@ -144,7 +146,7 @@ CounterTracker CounterTracker::fromJson(const nlohmann::json& j)
         x.last_value = h.at("last_value").get<uint64_t>();
         x.last_time = h.at("last_time").get<double>();
         x.cumulative = h.at("cumulative").get<uint64_t>();
-        x.points = h.at("points").get<std::deque<std::pair<double, uint64_t>>>();
+        x.points = h.at("points").get<std::vector<std::pair<double, uint64_t>>>();
         if (x.points.empty())
             x.points.emplace_back(x.last_time, x.cumulative);
         t.histories_[k] = std::move(x);

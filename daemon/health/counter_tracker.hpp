@@ -17,12 +17,12 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace nicd::health {
 
@@ -79,7 +79,9 @@ public:
 
 private:
     struct History {
-        std::deque<std::pair<double, uint64_t>> points; // (time, cumulative growth)
+        // (time, cumulative growth), ~20 at most: a vector (a deque takes ~600 bytes even empty,
+        // for each of the ~1,000 counters a node's rules follow).
+        std::vector<std::pair<double, uint64_t>> points;
         uint64_t last_value = 0;
         uint64_t cumulative = 0;
         double last_time = 0;
