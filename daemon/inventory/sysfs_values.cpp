@@ -96,13 +96,12 @@ bool isPciAddress(std::string_view t)
     return true;
 }
 
-std::optional<std::string> readFile(const std::filesystem::path& path, std::string& error)
+namespace {
+// Reads `fd` to its end (at most 64 KiB: sysfs attributes are one page) and closes it. With
+// `short_read_ends`, a read shorter than asked is taken as the end (a sysfs attribute is
+// printed whole; a regular file reads whole): one read() instead of two.
+std::optional<std::string> readAndClose(int fd, bool short_read_ends, std::string& error)
 {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        error = std::strerror(errno);
-        return std::nullopt;
-    }
     std::string out;
     char buf[4096];
     for (;;) {
@@ -114,26 +113,41 @@ std::optional<std::string> readFile(const std::filesystem::path& path, std::stri
             ::close(fd);
             return std::nullopt;
         }
-        if (n == 0)
-            break;
         out.append(buf, static_cast<size_t>(n));
-        if (out.size() > 65536)
-            break; // sysfs attributes are one page at most
+        if (n == 0 || (short_read_ends && static_cast<size_t>(n) < sizeof buf) ||
+            out.size() > 65536)
+            break;
     }
     ::close(fd);
     return out;
 }
+} // namespace
+
+std::optional<std::string> readFile(const std::filesystem::path& path, std::string& error)
+{
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        error = std::strerror(errno);
+        return std::nullopt;
+    }
+    return readAndClose(fd, false, error);
+}
+
+namespace {
+// A file's text as a value: trimmed, and absent when empty.
+std::optional<std::string> asValue(const std::optional<std::string>& text)
+{
+    auto t = text ? trim(*text) : std::string_view();
+    if (t.empty())
+        return std::nullopt;
+    return std::string(t);
+}
+} // namespace
 
 std::optional<std::string> readValue(const std::filesystem::path& path)
 {
     std::string error;
-    auto v = readFile(path, error);
-    if (!v)
-        return std::nullopt;
-    auto t = trim(*v);
-    if (t.empty())
-        return std::nullopt;
-    return std::string(t);
+    return asValue(readFile(path, error));
 }
 
 Directory::Directory(const std::filesystem::path& dir)
@@ -154,25 +168,8 @@ std::optional<std::string> Directory::value(const char* name) const
     int fd = ::openat(fd_, name, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return std::nullopt;
-    std::string out;
-    char buf[4096];
-    for (;;) {
-        ssize_t n = ::read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            ::close(fd);
-            return std::nullopt;
-        }
-        out.append(buf, static_cast<size_t>(n));
-        if (static_cast<size_t>(n) < sizeof buf || out.size() > 65536)
-            break;
-    }
-    ::close(fd);
-    auto t = trim(out);
-    if (t.empty())
-        return std::nullopt;
-    return std::string(t);
+    std::string error;
+    return asValue(readAndClose(fd, true, error));
 }
 
 } // namespace nicd::sysfs
