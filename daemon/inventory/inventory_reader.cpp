@@ -30,8 +30,9 @@ void InventoryReader::refreshPortStates()
         for (auto& p : d.ports) {
             auto path = d.sysfs_path + "/ports/" + std::to_string(p.num);
             auto it = port_dirs_.find(path);
-            auto dir = it != port_dirs_.end() ? std::move(it->second)
-                                              : std::make_unique<plugin::sdk::CounterDir>(path);
+            auto dir = it != port_dirs_.end() && it->second
+                           ? std::move(it->second) // (null only if a path came twice)
+                           : std::make_unique<plugin::sdk::CounterDir>(path);
             clearPortLinkState(p); // what cannot be read is absent
             dir->forEach([](std::string_view name) { return !isPortLinkAttribute(name); },
                          [&p](std::string_view name, std::string_view text, int err) {

@@ -53,33 +53,20 @@ NetdevState readNetdevState(const HostPaths& paths, const std::string& name)
     return readState(sysfs::Directory(paths.sysClassNet() / name), name);
 }
 
-std::map<std::string, NetdevState> readNetdevStates(const HostPaths& paths,
-                                                    const Inventory& inventory)
-{
-    std::map<std::string, NetdevState> out;
-    const auto net = paths.sysClassNet();
-    auto add = [&](const std::string& nd) {
-        if (nd.empty() || out.contains(nd))
-            return;
-        sysfs::Directory dir(net / nd);
-        if (dir.exists())
-            out.emplace(nd, readState(dir, nd));
-    };
-    forEachNetdev(inventory, add);
-    return out;
-}
-
 std::map<std::string, NetdevState> NetdevStateReader::read(const Inventory& inventory)
 {
     std::map<std::string, NetdevState> out;
     std::map<std::string, std::unique_ptr<plugin::sdk::CounterDir>> kept;
     const auto net = paths_.sysClassNet();
     forEachNetdev(inventory, [&](const std::string& nd) {
-        if (nd.empty() || out.contains(nd) || nd.find('/') != std::string::npos)
+        // A name can come twice (a LAG's port netdev is also its bond_master; bonded PFs share
+        // one): read once, whether or not it was there.
+        if (nd.empty() || kept.contains(nd) || nd.find('/') != std::string::npos)
             return;
         auto it = dirs_.find(nd);
-        auto dir = it != dirs_.end() ? std::move(it->second)
-                                     : std::make_unique<plugin::sdk::CounterDir>(net / nd);
+        auto dir = it != dirs_.end() && it->second
+                       ? std::move(it->second)
+                       : std::make_unique<plugin::sdk::CounterDir>(net / nd);
         NetdevState s;
         s.name = nd;
         s.operstate = "unknown";

@@ -12,14 +12,11 @@
 
 namespace nicd {
 
-// Every netdev a port of `inventory` names, plus each device's bond_master, keyed by name. A
-// netdev missing from /sys/class/net (renamed, moved to another namespace) is left out.
-std::map<std::string, NetdevState> readNetdevStates(const HostPaths& paths,
-                                                    const Inventory& inventory);
-
-// readNetdevStates for every cycle: each netdev's operstate, carrier and ifindex files stay open
-// from one read to the next (sdk::CounterDir: reopened when another directory is at the path,
-// as after a rename).
+// Every netdev a port of `inventory` names, plus each device's bond_master, keyed by name, read
+// every cycle. A netdev missing from /sys/class/net (renamed, moved to another namespace) is left
+// out. Each netdev's operstate, carrier and ifindex files stay open from one read to the next
+// (sdk::CounterDir: reopened when the directory changed or another one is at the path, as after
+// a rename).
 class NetdevStateReader {
 public:
     explicit NetdevStateReader(HostPaths paths) : paths_(std::move(paths)) {}
@@ -30,8 +27,9 @@ private:
     std::map<std::string, std::unique_ptr<plugin::sdk::CounterDir>> dirs_; // by netdev name
 };
 
-// One netdev: operstate ("unknown" when unreadable, as the kernel says when it does not know),
-// carrier (absent when the read fails: EINVAL while the link is admin down), ifindex.
+// One netdev, read afresh: operstate ("unknown" when unreadable, as the kernel says when it does
+// not know), carrier (absent when the read fails: EINVAL while the link is admin down), ifindex.
+// NetdevStateReader reads the same way.
 NetdevState readNetdevState(const HostPaths& paths, const std::string& name);
 
 } // namespace nicd

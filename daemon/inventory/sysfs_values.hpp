@@ -49,8 +49,9 @@ std::optional<std::string> readFile(const std::filesystem::path& path, std::stri
 std::optional<std::string> readValue(const std::filesystem::path& path);
 
 // The attributes of one sysfs directory, read relative to it: the directory's path (symlinks
-// from /sys/class included) is walked once, then each file is one name to look up. Used for what
-// is read every cycle (port and netdev state), where the walk cost more than the read.
+// from /sys/class included) is walked once, then each file is one name to look up. For reading a
+// few attributes of a directory once (a port's state in the full walk, one netdev's); what is
+// read every cycle stays open instead (plugin::sdk::CounterDir).
 class Directory {
 public:
     explicit Directory(const std::filesystem::path& dir);
