@@ -28,19 +28,26 @@ bool isSaturated(const Sample& s, CounterWidth width)
 } // namespace
 
 void evaluateCounterRules(const Snapshot& snap, const Config& config, CounterRuleCache& rules,
-                          double now_mono, double now_real, CounterTracker& tracker,
-                          ConditionSet& conditions, std::vector<Event>& out)
+                          bool rules_changed, double now_mono, double now_real,
+                          CounterTracker& tracker, ConditionSet& conditions,
+                          std::vector<Event>& out)
 {
     for (const auto& ds : snap.samples) {
         for (const auto& s : ds.samples) {
             if (s.kind != SampleKind::Counter)
                 continue;
             const CounterRule* rule = rules.find(s.name, ds.ibdev, config);
-            if (rule == nullptr)
+            if (rule == nullptr && !rules_changed)
                 continue;
             const std::string suffix = s.name + (s.netdev.empty() ? "" : "." + s.netdev);
             const ConditionKey key{ds.ibdev, s.port, "counter." + suffix};
             const ConditionKey sat_key{ds.ibdev, s.port, "counter_saturated." + suffix};
+            if (rule == nullptr) { // the configuration no longer follows this counter
+                const std::string why = "no rule follows " + s.name + " any more (configuration)";
+                conditions.recover(key, why, now_real, out);
+                conditions.recover(sat_key, why, now_real, out);
+                continue;
+            }
             const auto width = counterWidth(s.source, s.name);
             const double t = sampleTime(ds, s, now_mono);
             auto o =

@@ -15,9 +15,12 @@
 namespace nicd::health {
 
 // Times: a sample's own monotonic read time when the snapshot carries one (IB PMA counters are
-// re-read less often than the cycle: pma_monotonic_usec), else `now_mono` (seconds).
+// re-read less often than the cycle: pma_monotonic_usec), else `now_mono` (seconds). With
+// `rules_changed` (the first evaluation after a reload), the conditions of counters no rule
+// follows any more are recovered.
 void evaluateCounterRules(const Snapshot& snap, const Config& config, CounterRuleCache& rules,
-                          double now_mono, double now_real, CounterTracker& tracker,
-                          ConditionSet& conditions, std::vector<Event>& out);
+                          bool rules_changed, double now_mono, double now_real,
+                          CounterTracker& tracker, ConditionSet& conditions,
+                          std::vector<Event>& out);
 
 } // namespace nicd::health

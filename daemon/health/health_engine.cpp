@@ -3,6 +3,7 @@
 #include "health/counter_checks.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace nicd::health {
 
@@ -16,6 +17,7 @@ void HealthEngine::setConfig(Config config)
 {
     config_ = std::move(config);
     rules_.reset(config_);
+    rules_changed_ = true;
     conditions_.log().setCapacity(config_.health.event_ring_size);
 }
 
@@ -23,7 +25,8 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
 {
     std::vector<Event> out;
     links_.evaluate(snap, config_, now_mono, now_real, conditions_, out);
-    evaluateCounterRules(snap, config_, rules_, now_mono, now_real, counters_, conditions_, out);
+    evaluateCounterRules(snap, config_, rules_, std::exchange(rules_changed_, false), now_mono,
+                         now_real, counters_, conditions_, out);
     drivers_.evaluate(snap, config_.health, now_real, conditions_, out);
     kernel_.expire(config_.health, now_mono, now_real, conditions_, out);
     report(snap);

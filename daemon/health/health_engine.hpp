@@ -80,7 +80,8 @@ private:
     ConditionSet conditions_;
     LinkRules links_;
     CounterTracker counters_;
-    CounterRuleCache rules_; // follows config_
+    CounterRuleCache rules_;    // follows config_
+    bool rules_changed_ = true; // a new configuration (or a restart) since the last evaluate
     DriverRules drivers_;
     KernelRules kernel_;
 };

@@ -255,6 +255,34 @@ TEST_F(CounterRulesTest, DeviceOverridesWinOverCounterOverridesOverDefaults)
     EXPECT_EQ(find(s, "counter.symbol_error")->severity, ConditionSeverity::Fatal);
 }
 
+// A reload changes the rules of counters already seen (the engine's rule cache follows it).
+TEST_F(CounterRulesTest, AReloadAppliesToCountersAlreadyJudged)
+{
+    at(0, {{"counters", "", "symbol_error", 0}}, 1);
+    auto s = at(5, {{"counters", "", "symbol_error", 500}}, 5000001);
+    ASSERT_TRUE(find(s, "counter.symbol_error"));
+    EXPECT_EQ(find(s, "counter.symbol_error")->severity, ConditionSeverity::Degraded);
+
+    Config c;
+    c.counter_rules["symbol_error"].severity = RuleSeverity::Fatal;
+    engine_.setConfig(c);
+    s = at(10, {{"counters", "", "symbol_error", 1000}}, 10000001);
+    ASSERT_TRUE(find(s, "counter.symbol_error"));
+    EXPECT_EQ(find(s, "counter.symbol_error")->severity, ConditionSeverity::Fatal);
+
+    // The rule is disabled: its condition recovers at the next evaluation, and stays recovered.
+    c.counter_rules["symbol_error"].enable = false;
+    engine_.setConfig(c);
+    s = at(15, {{"counters", "", "symbol_error", 1500}}, 15000001);
+    EXPECT_FALSE(find(s, "counter.symbol_error"));
+    bool recovered = false;
+    for (const auto& e : events_)
+        recovered |= e.code == "counter.symbol_error" && e.kind == EventKind::Recovered;
+    EXPECT_TRUE(recovered);
+    s = at(20, {{"counters", "", "symbol_error", 2000}}, 20000001);
+    EXPECT_FALSE(find(s, "counter.symbol_error"));
+}
+
 // The cache answers what ruleFor answers, for every device, across a configuration change.
 TEST(CounterRuleCache, AnswersAsRuleForAndFollowsTheConfiguration)
 {
