@@ -28,6 +28,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 value() { awk -v k="$1" '$1 == k {print $2}' "$2"; }
 ratio() { awk -v n="$2" -v e="$3" -v what="$1" -v target="${4:-}" 'BEGIN {
     if (e <= 0) { printf "ratio %s: node_exporter CPU too small to measure\n", what; exit }
+    if (n <= 0) { printf "ratio %s: nicd CPU not measured\n", what; exit }
     r = n / e; printf "ratio %s: %.3f", what, r
     if (target != "") printf " (target <= 0.200): %s", (r <= 0.2 ? "met" : "NOT met")
     printf "\n" }'; }
@@ -84,7 +85,7 @@ CONF
 nicd=$!
 pids+=("$nicd")
 # The textfile's default path, inside --root.
-cycles_now() { awk '$1 == "nicd_cycles_total" {print $2}' "$root/var/lib/prometheus/node-exporter/nicd.prom" 2>/dev/null || echo 0; }
+cycles_now() { awk '$1 == "nicd_cycles_total" {print $2}' "$root/var/lib/prometheus/node-exporter/nicd.prom" 2>/dev/null || true; }
 sleep 3
 c0=$(cycles_now)
 t0=$(cpu_ticks "$nicd")
@@ -96,7 +97,11 @@ anon=$(awk '/^RssAnon/ {print $2}' "/proc/$nicd/status")
 file=$(awk '/^RssFile/ {print $2}' "/proc/$nicd/status")
 kill "$nicd"
 wait "$nicd" 2>/dev/null || true
-daemon_cpu=$(awk -v a="$t1" -v b="$t0" -v t="$tick" -v n="$((c1 - c0))" 'BEGIN { if (n > 0) printf "%.6f", (a-b)/t/n; else print 0 }')
+if [ -z "$c0" ] || [ -z "$c1" ] || [ "$((c1 - c0))" -le 0 ]; then
+    echo "bench: the daemon wrote no cycles to $root/var/lib/prometheus/node-exporter/nicd.prom (nicd_cycles_total '$c0' -> '$c1')" >&2
+    exit 1
+fi
+daemon_cpu=$(awk -v a="$t1" -v b="$t0" -v t="$tick" -v n="$((c1 - c0))" 'BEGIN { printf "%.6f", (a-b)/t/n }')
 ne_paced_cpu=$(ne_scrape_cpu 0.2)
 echo "nicd daemon, per cycle ($((c1 - c0)) cycles in 10 s): ${daemon_cpu}s CPU"
 echo "node_exporter, per scrape:             ${ne_paced_cpu}s CPU"
