@@ -6,8 +6,8 @@ namespace nicd {
 
 namespace {
 
-// One attribute of /sys/class/net/<nd> into `s`; false for a name that is not one of them.
-bool setAttribute(NetdevState& s, std::string_view name, std::string_view text)
+// One attribute of /sys/class/net/<nd> (operstate, carrier or ifindex) into `s`.
+void setAttribute(NetdevState& s, std::string_view name, std::string_view text)
 {
     if (name == "operstate") {
         if (auto v = sysfs::trim(text); !v.empty())
@@ -18,10 +18,7 @@ bool setAttribute(NetdevState& s, std::string_view name, std::string_view text)
     } else if (name == "ifindex") {
         if (auto i = sysfs::parseInt(text); i && *i > 0)
             s.ifindex = *i;
-    } else {
-        return false;
     }
-    return true;
 }
 
 NetdevState readState(const sysfs::Directory& dir, const std::string& name)
