@@ -25,23 +25,17 @@ std::vector<std::string> deviceNames(const std::filesystem::path& dir)
 
 void InventoryReader::refreshPortStates()
 {
-    std::map<std::string, std::unique_ptr<plugin::sdk::CounterDir>> kept;
     for (auto& d : cached_.devices)
         for (auto& p : d.ports) {
-            auto path = d.sysfs_path + "/ports/" + std::to_string(p.num);
-            auto it = port_dirs_.find(path);
-            auto dir = it != port_dirs_.end() && it->second
-                           ? std::move(it->second) // (null only if a path came twice)
-                           : std::make_unique<plugin::sdk::CounterDir>(path);
             clearPortLinkState(p); // what cannot be read is absent
-            dir->forEach([](std::string_view name) { return !isPortLinkAttribute(name); },
+            port_dirs_.use(d.sysfs_path + "/ports/" + std::to_string(p.num))
+                .forEach([](std::string_view name) { return !isPortLinkAttribute(name); },
                          [&p](std::string_view name, std::string_view text, int err) {
                              if (err == 0)
                                  setPortLinkAttribute(p, name, text);
                          });
-            kept.emplace(std::move(path), std::move(dir));
         }
-    port_dirs_ = std::move(kept); // ports that went away close their files
+    port_dirs_.finish(); // ports that went away close their files
 }
 
 Inventory InventoryReader::read()

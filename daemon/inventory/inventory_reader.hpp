@@ -5,12 +5,9 @@
 #pragma once
 
 #include "config/host_paths.hpp"
+#include "inventory/kept_dirs.hpp"
 #include "model/inventory.hpp"
 
-#include <nicd/plugin/counter_dir.h>
-
-#include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,7 +33,7 @@ private:
     bool have_ = false;
     std::vector<std::string> names_;
     Inventory cached_;
-    std::map<std::string, std::unique_ptr<plugin::sdk::CounterDir>> port_dirs_; // by port path
+    KeptDirs port_dirs_; // ports/N of every port
 };
 
 } // namespace nicd

@@ -53,21 +53,17 @@ NetdevState readNetdevState(const HostPaths& paths, const std::string& name)
 std::map<std::string, NetdevState> NetdevStateReader::read(const Inventory& inventory)
 {
     std::map<std::string, NetdevState> out;
-    std::map<std::string, std::unique_ptr<plugin::sdk::CounterDir>> kept;
-    const auto net = paths_.sysClassNet();
+    const std::string net = paths_.sysClassNet().string() + "/";
     forEachNetdev(inventory, [&](const std::string& nd) {
-        // A name can come twice (a LAG's port netdev is also its bond_master; bonded PFs share
-        // one): read once, whether or not it was there.
-        if (nd.empty() || kept.contains(nd) || nd.find('/') != std::string::npos)
+        if (nd.empty() || nd.find('/') != std::string::npos)
             return;
-        auto it = dirs_.find(nd);
-        auto dir = it != dirs_.end() && it->second
-                       ? std::move(it->second)
-                       : std::make_unique<plugin::sdk::CounterDir>(net / nd);
+        const std::string path = net + nd;
+        if (dirs_.used(path)) // named twice (a LAG's port netdev is also its bond_master)
+            return;
         NetdevState s;
         s.name = nd;
         s.operstate = "unknown";
-        int err = dir->forEach(
+        int err = dirs_.use(path).forEach(
             [](std::string_view name) {
                 return name != "operstate" && name != "carrier" && name != "ifindex";
             },
@@ -77,9 +73,8 @@ std::map<std::string, NetdevState> NetdevStateReader::read(const Inventory& inve
             });
         if (err == 0) // else not in /sys/class/net (renamed, another namespace): left out
             out.emplace(nd, std::move(s));
-        kept.emplace(nd, std::move(dir));
     });
-    dirs_ = std::move(kept);
+    dirs_.finish();
     return out;
 }
 

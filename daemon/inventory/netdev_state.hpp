@@ -2,12 +2,10 @@
 #pragma once
 
 #include "config/host_paths.hpp"
+#include "inventory/kept_dirs.hpp"
 #include "model/inventory.hpp"
 
-#include <nicd/plugin/counter_dir.h>
-
 #include <map>
-#include <memory>
 #include <string>
 
 namespace nicd {
@@ -24,7 +22,7 @@ public:
 
 private:
     HostPaths paths_;
-    std::map<std::string, std::unique_ptr<plugin::sdk::CounterDir>> dirs_; // by netdev name
+    KeptDirs dirs_; // /sys/class/net/<nd> of every netdev named
 };
 
 // One netdev, read afresh: operstate ("unknown" when unreadable, as the kernel says when it does

@@ -495,3 +495,34 @@ TEST_F(InventoryTest, KeptOpenPortStatesFollowInPlaceChanges)
     EXPECT_FALSE(inv.find("mlx5_0")->ports[0].phys_state.has_value());
     EXPECT_EQ(inv.find("mlx5_0")->ports[0].state, 1);
 }
+
+// The mechanism under both readers: within a pass a path is one directory, and finishing the pass
+// closes what it did not use.
+TEST_F(InventoryTest, KeptDirsCloseWhatAPassDidNotUse)
+{
+    for (const char* name : {"a", "b"}) {
+        fs::create_directories(dir_ / name);
+        std::ofstream(dir_ / name / "state") << "1\n";
+        settle(dir_ / name);
+    }
+    auto read = [](plugin::sdk::CounterDir& d) {
+        std::string text;
+        d.forEach({}, [&](std::string_view, std::string_view t, int) { text = t; });
+        return text;
+    };
+    KeptDirs dirs;
+    const std::string a = (dir_ / "a").string(), b = (dir_ / "b").string();
+    size_t before = openDescriptors();
+    EXPECT_FALSE(dirs.used(a));
+    EXPECT_EQ(read(dirs.use(a)), "1\n");
+    EXPECT_EQ(read(dirs.use(b)), "1\n");
+    EXPECT_TRUE(dirs.used(a));
+    EXPECT_EQ(&dirs.use(a), &dirs.use(a)) << "one directory per path within a pass";
+    dirs.finish();
+    EXPECT_FALSE(dirs.used(a)) << "a new pass";
+    size_t both = openDescriptors();
+    EXPECT_GE(both, before + 4); // two directories and their files
+    dirs.use(a);
+    dirs.finish(); // b was not used: closed
+    EXPECT_EQ(openDescriptors(), both - 2);
+}

@@ -1,0 +1,27 @@
+#include "inventory/kept_dirs.hpp"
+
+namespace nicd {
+
+plugin::sdk::CounterDir& KeptDirs::use(const std::string& path)
+{
+    auto& e = dirs_[path];
+    if (!e.dir)
+        e.dir = std::make_unique<plugin::sdk::CounterDir>(path);
+    e.used = true;
+    return *e.dir;
+}
+
+bool KeptDirs::used(const std::string& path) const
+{
+    auto it = dirs_.find(path);
+    return it != dirs_.end() && it->second.used;
+}
+
+void KeptDirs::finish()
+{
+    std::erase_if(dirs_, [](const auto& kv) { return !kv.second.used; });
+    for (auto& [path, e] : dirs_)
+        e.used = false;
+}
+
+} // namespace nicd
