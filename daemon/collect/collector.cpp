@@ -1,15 +1,14 @@
 #include "collect/collector.hpp"
 
 #include "collect/deadline.hpp"
-#include "inventory/netdev_state.hpp"
 #include "log/log.hpp"
+#include "loop/clock.hpp"
 #include "loop/event_loop.hpp"
 #include "plugins/plugin_manager.hpp"
 
 #include <fmt/format.h>
 
 #include <chrono>
-#include <ctime>
 #include <utility>
 
 namespace nicd {
@@ -26,18 +25,38 @@ std::shared_ptr<std::vector<Device>> ownedCopies(const Inventory& inventory,
         devices->push_back(inventory.devices[i]);
     return devices;
 }
-
-double realtimeSeconds()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
 } // namespace
 
 Collector::Collector(HostPaths paths, PluginManager& plugins)
-    : paths_(std::move(paths)), plugins_(plugins), inventory_(paths_), netdevs_(paths_)
+    : paths_(std::move(paths)), plugins_(plugins), inventory_(paths_)
 {
+}
+
+void Collector::add(std::unique_ptr<Source> source)
+{
+    sources_.push_back({std::move(source)});
+}
+
+void Collector::readSources(Snapshot& snap)
+{
+    const uint64_t now = EventLoop::nowMonotonicUsec();
+    for (auto& slot : sources_) {
+        if (slot.disabled)
+            continue;
+        auto interval = uint64_t(
+            std::chrono::duration_cast<std::chrono::microseconds>(slot.source->interval()).count());
+        try {
+            if (slot.last_read_usec == 0 || now - slot.last_read_usec >= interval) {
+                slot.last_read_usec = now;
+                slot.source->read(snap.inventory);
+            }
+            slot.source->fill(snap);
+        } catch (const std::exception& e) {
+            slot.disabled = true;
+            log::error({}, "source '{}' failed and is disabled until nicd restarts: {}",
+                       slot.source->name(), e.what());
+        }
+    }
 }
 
 // counters/ reads issue a firmware command per file: a wedged firmware blocks them. The due
@@ -189,7 +208,7 @@ Snapshot Collector::collect(bool read_pma)
         for (const auto& dev : snap.inventory.devices)
             assignment_[dev.ibdev] = dev.plugin;
     }
-    snap.netdevs = netdevs_.read(snap.inventory);
+    readSources(snap);
 
     ib_reader_.retain(snap.inventory);
     std::vector<size_t> due;

@@ -4,11 +4,11 @@
 
 #include "collect/deadline.hpp"
 #include "collect/ib_counters.hpp"
+#include "collect/source.hpp"
 #include "collect/verbs_prober.hpp"
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
 #include "inventory/inventory_reader.hpp"
-#include "inventory/netdev_state.hpp"
 #include "model/snapshot.hpp"
 
 #include <atomic>
@@ -31,6 +31,8 @@ public:
     // `read_pma`: also read ports/N/counters (slow: one firmware command per file). Between
     // PMA reads the last values are carried over so every snapshot has every counter.
     Snapshot collect(bool read_pma);
+    // A source read every cycle (or on its own interval) after the inventory: collect/source.hpp.
+    void add(std::unique_ptr<Source> source);
     // The next cycle re-walks the whole sysfs tree (after link or device events, or a reload).
     void rediscover() { inventory_.invalidate(); }
     // How long one device's driver reads may take before it counts as unresponsive.
@@ -50,11 +52,11 @@ private:
     std::vector<bool> readPma(const Inventory& inventory, const std::vector<size_t>& due,
                               std::vector<DeviceSamples>& all);
     void pollPlugins(const Inventory& inventory, std::vector<DeviceSamples>& all);
+    void readSources(Snapshot& snap);
 
     HostPaths paths_;
     PluginManager& plugins_;
     InventoryReader inventory_;
-    NetdevStateReader netdevs_;
     IbCounterReader ib_reader_;
     struct PmaRead {
         std::vector<Sample> samples;
@@ -72,6 +74,12 @@ private:
     std::string plugin_stuck_device_;
     std::map<std::string, std::string> assignment_; // ibdev -> plugin, from the last assign()
     uint64_t read_errors_total_ = 0;
+    struct SourceSlot {
+        std::unique_ptr<Source> source;
+        uint64_t last_read_usec = 0;
+        bool disabled = false;
+    };
+    std::vector<SourceSlot> sources_;
 };
 
 } // namespace nicd

@@ -4,9 +4,10 @@
 
 namespace nicd::health {
 
-void DriverRules::evaluate(const Snapshot& snap, const HealthConfig& config, double now_real,
-                           ConditionSet& conditions, std::vector<Event>& out)
+void DriverRules::evaluate(const Snapshot& snap, const Config& full_config, double /*now_mono*/,
+                           double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
+    const HealthConfig& config = full_config.health;
     for (const auto& ds : snap.samples) {
         auto& failing = failing_cycles_[ds.ibdev];
         failing = ds.samples.empty() && !ds.errors.empty() ? failing + 1 : 0;
@@ -28,13 +29,6 @@ void DriverRules::evaluate(const Snapshot& snap, const HealthConfig& config, dou
         c.action = "drain the node; reset the NIC (or reboot); replace it if it recurs";
         conditions.raise(std::move(c), now_real, out);
     }
-}
-
-DriverRules DriverRules::fromJson(const nlohmann::json& j)
-{
-    DriverRules r;
-    r.failing_cycles_ = j.get<std::map<std::string, uint32_t>>();
-    return r;
 }
 
 } // namespace nicd::health

@@ -2,26 +2,26 @@
 // read of a device failed for DriverFailCycles cycles in a row. Recovers once the device answers.
 #pragma once
 
-#include "config/config.hpp"
-#include "health/condition_set.hpp"
-#include "model/snapshot.hpp"
-
-#include <nlohmann/json.hpp>
+#include "health/rule_family.hpp"
 
 #include <cstdint>
 #include <map>
 #include <string>
-#include <vector>
 
 namespace nicd::health {
 
-class DriverRules {
+class DriverRules : public RuleFamily {
 public:
-    void evaluate(const Snapshot& snap, const HealthConfig& config, double now_real,
-                  ConditionSet& conditions, std::vector<Event>& out);
+    const char* name() const override { return "drivers"; }
+    void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
+                  ConditionSet& conditions, std::vector<Event>& out) override;
 
-    nlohmann::json toJson() const { return failing_cycles_; }
-    static DriverRules fromJson(const nlohmann::json& j);
+    nlohmann::json toJson() const override { return failing_cycles_; }
+    void restore(const nlohmann::json& j) override
+    {
+        failing_cycles_ = j.get<std::map<std::string, uint32_t>>();
+    }
+    void forget() override { failing_cycles_.clear(); }
 
 private:
     std::map<std::string, uint32_t> failing_cycles_; // ibdev -> cycles with every read failing

@@ -1,6 +1,7 @@
 #include "health/health_engine.hpp"
 
 #include "health/counter_checks.hpp"
+#include "health/driver_rules.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -11,6 +12,7 @@ HealthEngine::HealthEngine(Config config)
     : config_(std::move(config)), conditions_(config_.health.event_ring_size)
 {
     rules_.reset(config_);
+    families_.push_back(std::make_unique<DriverRules>());
 }
 
 void HealthEngine::setConfig(Config config)
@@ -27,7 +29,8 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
     links_.evaluate(snap, config_, now_mono, now_real, conditions_, out);
     evaluateCounterRules(snap, config_, rules_, std::exchange(rules_changed_, false), now_mono,
                          now_real, counters_, conditions_, out);
-    drivers_.evaluate(snap, config_.health, now_real, conditions_, out);
+    for (auto& family : families_)
+        family->evaluate(snap, config_, now_mono, now_real, conditions_, out);
     kernel_.expire(config_.health, now_mono, now_real, conditions_, out);
     report(snap);
     return out;
@@ -95,10 +98,12 @@ void HealthEngine::report(Snapshot& snap) const
 
 nlohmann::json HealthEngine::toJson() const
 {
-    return {{"version", kStateVersion},           {"events", conditions_.log().toJson()},
-            {"conditions", conditions_.toJson()}, {"links", links_.toJson()},
-            {"counters", counters_.toJson()},     {"drivers", drivers_.toJson()},
-            {"kernel", kernel_.toJson()}};
+    nlohmann::json j{{"version", kStateVersion},           {"events", conditions_.log().toJson()},
+                     {"conditions", conditions_.toJson()}, {"links", links_.toJson()},
+                     {"counters", counters_.toJson()},     {"kernel", kernel_.toJson()}};
+    for (const auto& family : families_)
+        j[family->name()] = family->toJson();
+    return j;
 }
 
 void HealthEngine::restore(const nlohmann::json& j)
@@ -112,13 +117,19 @@ void HealthEngine::restore(const nlohmann::json& j)
     auto active = ConditionSet::conditionsFromJson(j.at("conditions"));
     auto links = LinkRules::fromJson(j.at("links"));
     auto counters = CounterTracker::fromJson(j.at("counters"));
-    auto drivers = DriverRules::fromJson(j.at("drivers"));
     auto kernel = KernelRules::fromJson(j.at("kernel"));
     conditions_.restore(std::move(active), std::move(log));
     links_ = std::move(links);
     counters_ = std::move(counters);
-    drivers_ = std::move(drivers);
     kernel_ = std::move(kernel);
+    // A family with nothing saved (added by an upgrade) starts afresh. One that throws leaves the
+    // engine to the caller's baseline().
+    for (auto& family : families_) {
+        if (auto it = j.find(family->name()); it != j.end())
+            family->restore(*it);
+        else
+            family->forget();
+    }
 }
 
 void HealthEngine::baseline(const std::string& why, double now_real)
@@ -128,8 +139,9 @@ void HealthEngine::baseline(const std::string& why, double now_real)
     conditions_.log().continueAfter(seq); // numbers are never reused
     links_ = {};
     counters_ = {};
-    drivers_ = {};
     kernel_ = {};
+    for (auto& family : families_)
+        family->forget();
     std::vector<Event> ignored;
     conditions_.baseline(why, now_real, ignored);
 }

@@ -2,8 +2,9 @@
 // per-device health, and events for every change. It composes the rule families
 //   link_rules.hpp      port state, netdevs, flaps, never-up ports, device disappearance
 //   counter_checks.hpp  counter thresholds (counter_rules.hpp) over counter_tracker.hpp
-//   driver_rules.hpp    a driver that does not answer
 //   kernel_rules.hpp    kernel lines and soft lockups
+// and the families of rule_family.hpp, one line each in the constructor:
+//   driver_rules.hpp    a driver that does not answer
 // over one ConditionSet and its EventLog. Runs on the loop thread; pure apart from the clock
 // values it is given (monotonic seconds for rates and windows, realtime seconds for display).
 #pragma once
@@ -11,7 +12,7 @@
 #include "config/config.hpp"
 #include "health/condition_set.hpp"
 #include "health/counter_tracker.hpp"
-#include "health/driver_rules.hpp"
+#include "health/rule_family.hpp"
 #include "health/kernel_rules.hpp"
 #include "health/link_rules.hpp"
 #include "model/health.hpp"
@@ -22,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -82,8 +84,8 @@ private:
     CounterTracker counters_;
     CounterRuleCache rules_;    // follows config_
     bool rules_changed_ = true; // a new configuration (or a restart) since the last evaluate
-    DriverRules drivers_;
     KernelRules kernel_;
+    std::vector<std::unique_ptr<RuleFamily>> families_;
 };
 
 } // namespace nicd::health

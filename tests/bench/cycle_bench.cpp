@@ -3,6 +3,7 @@
 // With an empty PLUGIN_DIR ("") no plugin loads: nicd then reads what node_exporter's infiniband
 // collector reads (sysfs attributes and counters/), for a like-for-like comparison.
 #include "collect/collector.hpp"
+#include "collect/netdev_state_source.hpp"
 #include "config/config.hpp"
 #include "log/log.hpp"
 #include "plugins/plugin_manager.hpp"
@@ -41,6 +42,7 @@ int main(int argc, char** argv)
     if (argv[2][0] != '\0')
         plugins.loadDirectory(argv[2]);
     nicd::Collector collector(paths, plugins);
+    collector.add(std::make_unique<nicd::NetdevStateSource>(paths));
     size_t bytes = nicd::renderTextfile(collector.collect(true)).size(); // warm up
     double start = cpuSeconds();
     for (int i = 0; i < cycles; ++i)

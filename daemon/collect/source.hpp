@@ -1,0 +1,34 @@
+// A source the collection cycle reads besides its core (the inventory walk, counters/ and the
+// plugins' polls, which have their own deadline lanes): netdev state today, the slow pre-failure
+// signals (FEC, optics, temperatures, firmware health) next. A new source is a class
+// implementing this, in its own small file set, plus one line of wiring (Collector::add in the
+// daemon's wiring). Sources run on the worker thread, in the order they were added, after the
+// inventory is read; one that throws is logged and disabled for the rest of the run (collectd's
+// rule: a failing plugin is disabled, the daemon carries on).
+#pragma once
+
+#include "model/inventory.hpp"
+#include "model/snapshot.hpp"
+
+#include <chrono>
+#include <string>
+
+namespace nicd {
+
+class Source {
+public:
+    virtual ~Source() = default;
+
+    // A short name for logs ("netdev state", "module eeprom").
+    virtual std::string name() const = 0;
+    // How often read() is due; zero: every cycle. A slow source (a firmware register, a module
+    // EEPROM page) sets its own interval so that the fast cycle does not pay for it.
+    virtual std::chrono::milliseconds interval() const { return std::chrono::milliseconds(0); }
+    // Reads the devices of `inventory` (due cycles only). Worker thread.
+    virtual void read(const Inventory& inventory) = 0;
+    // Puts what the last read found into the cycle's snapshot (every cycle, so that every
+    // snapshot is whole whatever the source's interval).
+    virtual void fill(Snapshot& snap) = 0;
+};
+
+} // namespace nicd

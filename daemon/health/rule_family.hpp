@@ -1,0 +1,37 @@
+// One family of health rules over the snapshot: the driver's answers today, each pre-failure
+// signal next. A family judges every cycle's snapshot into conditions, and keeps what it must
+// remember across restarts within one boot under its own key of the state file. A new family is
+// a class implementing this plus one line in HealthEngine's constructor.
+#pragma once
+
+#include "config/config.hpp"
+#include "health/condition_set.hpp"
+#include "model/snapshot.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+namespace nicd::health {
+
+class RuleFamily {
+public:
+    virtual ~RuleFamily() = default;
+
+    // The family's key in the state file ("drivers").
+    virtual const char* name() const = 0;
+    // Judges `snap` at monotonic `now_mono` and wall `now_real` seconds; raises and recovers its
+    // conditions in `conditions`, appending the events to `out`.
+    virtual void evaluate(const Snapshot& snap, const Config& config, double now_mono,
+                          double now_real, ConditionSet& conditions, std::vector<Event>& out) = 0;
+
+    // Memory across restarts within one boot.
+    virtual nlohmann::json toJson() const = 0;
+    // Throws nlohmann::json::exception (or std::exception) on a malformed document; the engine
+    // then starts from a baseline.
+    virtual void restore(const nlohmann::json& j) = 0;
+    // A new boot, or nothing saved: forget everything.
+    virtual void forget() = 0;
+};
+
+} // namespace nicd::health

@@ -1,0 +1,79 @@
+// Kernel driver errors, from the journal into health. New lines are read on the loop (their
+// cursor goes to the state file); soft lockups are recognised there, in order (a report spans
+// lines); single lines are classified by the plugins on the worker, and what they found comes
+// back to the loop to be judged against the inventory.
+#pragma once
+
+#include "config/config.hpp"
+#include "config/host_paths.hpp"
+#include "health/soft_lockup.hpp"
+#include "loop/event_loop.hpp"
+#include "model/inventory.hpp"
+
+#include <nicd/plugin/plugin.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nicd {
+
+class KernelJournal;
+class PluginManager;
+class Worker;
+namespace health {
+class HealthEngine;
+}
+
+class KernelWatch {
+public:
+    struct Findings {
+        std::vector<plugin::v1::KernelLineMatch> matches; // lines a plugin recognised
+        std::vector<std::string> lockups; // confirmed soft lockups in mlx5 polling
+    };
+
+    // `cursor`: where the last run stopped in this boot (nullopt: the boot's beginning).
+    KernelWatch(HostPaths paths, std::string boot_id, std::optional<std::string> cursor);
+    ~KernelWatch();
+    KernelWatch(const KernelWatch&) = delete;
+    KernelWatch& operator=(const KernelWatch&) = delete;
+
+    // Opens the journal unless [journal] Enable=no; a journal that cannot be opened is logged
+    // and not watched (the daemon carries on).
+    void open(const JournalConfig& config);
+    bool watching() const { return journal_ != nullptr; }
+
+    // --once: every new line, classified here and now.
+    Findings readAll(PluginManager& plugins);
+    // The daemon: follows the journal on `loop`, classifies on `worker`, and calls `found` on
+    // the loop with what each batch of new lines held. Reads what is new at once.
+    void follow(EventLoop& loop, Worker& worker, PluginManager& plugins,
+                std::function<void(Findings)> found);
+
+    // Where reading stopped (persist it): the journal's cursor, or the one given when closed.
+    std::optional<std::string> cursor() const;
+
+    // Judges findings against `inventory` (the devices the lines name).
+    static void apply(const Findings& f, const Inventory& inventory, health::HealthEngine& health);
+
+private:
+    std::vector<std::string> readLines();
+    std::vector<std::string> feedLockups(const std::vector<std::string>& lines);
+    static Findings classify(const std::vector<std::string>& lines, const PluginManager& plugins);
+    void drain();
+
+    HostPaths paths_;
+    std::string boot_id_;
+    std::optional<std::string> cursor_;
+    std::unique_ptr<KernelJournal> journal_;
+    health::SoftLockupDetector lockups_; // loop thread: lines arrive in order
+    EventSource source_;
+    EventLoop* loop_ = nullptr;
+    Worker* worker_ = nullptr;
+    PluginManager* plugins_ = nullptr;
+    std::function<void(Findings)> found_;
+};
+
+} // namespace nicd

@@ -1,0 +1,106 @@
+// When QoS is provisioned: rounds queue up (the verify interval, a port that became
+// provisionable, a reload, a DCB change someone else made, a D-Bus Apply or Verify) and run one at
+// a time on the worker, through the collector's plugin lane against a deadline, once the driver
+// is ready. Drift found by a read-only round is repaired at once where the configuration
+// enforces. Loop thread, except where noted.
+#pragma once
+
+#include "config/config.hpp"
+#include "config/host_paths.hpp"
+#include "dbus/qos_reply.hpp"
+#include "model/snapshot.hpp"
+#include "provision/port_selection.hpp"
+#include "provision/provision_round.hpp"
+#include "provision/qos_tracker.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace nicd {
+
+class Collector;
+class EventLoop;
+class PluginManager;
+class Worker;
+
+namespace provision {
+
+class ProvisionScheduler {
+public:
+    // `config` is the daemon's current configuration (a reload changes it in place); `last` its
+    // last published snapshot, whose QoS summary the scheduler keeps up to date.
+    ProvisionScheduler(const Config& config, const HostPaths& paths, PluginManager& plugins,
+                       Collector& collector, std::optional<Snapshot>& last);
+
+    // The daemon's loop and worker; `round_finished` runs on the loop after every round.
+    void attach(EventLoop& loop, Worker& worker, std::function<void()> round_finished);
+
+    // Mode is not off, or a device has its own section.
+    bool enabled() const;
+    // READY=1 may be sent: nothing to provision, the first round finished, or the driver wait
+    // timed out.
+    bool settled() const;
+    QosSummary summary() const { return qos_.summary(); }
+
+    // After each published cycle: reports what never appeared, queues a round when one is due
+    // and starts the next queued one.
+    void afterCycle();
+    // Devices gone: their ports leave the summary.
+    void forgetMissing(const Inventory& inventory) { qos_.forgetMissing(inventory); }
+    // A reload: plans again with the new settings and applies them now.
+    void reloaded();
+    // A round on request (D-Bus): `reply` is answered when it finished.
+    void request(RoundKind kind, std::optional<dbus::QosReply> reply = {});
+    // Someone changed DCB on `netdev` (nicd's own writes notify too): verify again.
+    void onDcbChange(const std::string& netdev);
+
+    // nicd --once: one round straight through the plugins, into snap.qos.
+    void runOnce(Snapshot& snap);
+
+private:
+    std::vector<PortPlan> planPorts(const Snapshot& snap) const;
+    const std::vector<PortPlan>& currentPlans();
+    RoundKind periodicRound() const;
+    QosCall deadlineQosCall(std::chrono::milliseconds timeout); // worker thread
+    bool driverReady();
+    void reportMissingAfterReadyTimeout();
+    void maybeStart();
+    void finish(const Round& round);
+
+    struct Request {
+        RoundKind kind;
+        std::optional<dbus::QosReply> reply; // a D-Bus Apply/Verify waiting for this round
+    };
+
+    const Config& config_;
+    const HostPaths& paths_;
+    PluginManager& plugins_;
+    Collector& collector_;
+    std::optional<Snapshot>& last_;
+    EventLoop* loop_ = nullptr;
+    Worker* worker_ = nullptr;
+    std::function<void()> round_finished_;
+
+    QosTracker qos_;
+    std::deque<Request> queue_;
+    std::optional<dbus::QosReply> reply_; // of the round running now
+    bool running_ = false;
+    uint64_t last_round_usec_ = 0;
+    std::set<std::string> managed_ports_; // "<dev>/<port>" provisioned last time: a new one is due
+    std::vector<PortPlan> plans_;         // for the snapshot of cycle plans_cycle_
+    uint64_t plans_cycle_ = 0;
+    uint64_t started_usec_ = 0;              // CLOCK_MONOTONIC when the scheduler started
+    std::set<std::string> missing_reported_; // devices and "<dev>/<port>" reported missing
+    bool first_round_done_ = false;
+    uint64_t ready_wait_since_usec_ = 0;
+    bool ready_timeout_logged_ = false;
+};
+
+} // namespace provision
+} // namespace nicd

@@ -1,0 +1,62 @@
+#include "state/state_keeper.hpp"
+
+#include "health/health_engine.hpp"
+#include "journal/kernel_journal.hpp"
+#include "log/log.hpp"
+#include "loop/clock.hpp"
+#include "loop/event_loop.hpp"
+#include "state/state_store.hpp"
+
+#include <exception>
+#include <utility>
+
+namespace nicd {
+
+StateKeeper::StateKeeper(const HostPaths& paths, const std::string& state_directory,
+                         health::HealthEngine& health)
+    : health_(health),
+      store_(std::make_unique<StateStore>(paths.host(state_directory) / "state.json")),
+      boot_id_(readBootId(paths.host("/proc/sys/kernel/random/boot_id")))
+{
+}
+
+StateKeeper::~StateKeeper() = default;
+
+// Within one boot, nicd carries on where it stopped: counter windows, conditions, the journal
+// cursor. A new boot (new hardware, perhaps) starts from a clean baseline.
+void StateKeeper::restore()
+{
+    auto saved = store_->load();
+    if (saved && saved->boot_id == boot_id_) {
+        try {
+            health_.restore(saved->health);
+            saved_cursor_ = saved->journal_cursor;
+            log::info({}, "state restored from {}", store_->file().string());
+            return;
+        } catch (const std::exception& e) {
+            log::error({}, "state in {} is unusable ({}); starting afresh",
+                       store_->file().string(), e.what());
+        }
+    }
+    health_.baseline(saved ? "new boot " + boot_id_ + " (the saved state was for boot " +
+                                 saved->boot_id + ")"
+                           : "no saved state in " + store_->file().string(),
+                     realtimeSeconds());
+}
+
+void StateKeeper::save(const std::optional<std::string>& journal_cursor, bool force)
+{
+    uint64_t now = EventLoop::nowMonotonicUsec();
+    if (!force && !dirty_ && now - last_save_usec_ < 60'000'000ULL)
+        return;
+    dirty_ = false;
+    last_save_usec_ = now;
+    PersistentState s;
+    s.boot_id = boot_id_;
+    s.journal_cursor = journal_cursor;
+    s.health = health_.toJson();
+    if (auto err = store_->save(std::move(s)))
+        log::warn({}, "state not saved: {}", *err);
+}
+
+} // namespace nicd
