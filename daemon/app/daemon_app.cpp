@@ -10,6 +10,7 @@
 #include "dbus/bus_views.hpp"
 #include "dbus/object_values.hpp"
 #include "health/health_engine.hpp"
+#include "inventory/nic_roles.hpp"
 #include "log/log.hpp"
 #include "loop/clock.hpp"
 #include "loop/event_loop.hpp"
@@ -18,6 +19,7 @@
 #include "netlink/dcb_monitor.hpp"
 #include "netlink/link_monitor.hpp"
 #include "plugins/plugin_manager.hpp"
+#include "provision/host_network.hpp"
 #include "provision/provision_scheduler.hpp"
 #include "state/state_keeper.hpp"
 #include "textfile/atomic_file.hpp"
@@ -179,6 +181,7 @@ void DaemonApp::finishCycle(Snapshot snap)
 
 void DaemonApp::judge(Snapshot& snap)
 {
+    assignRoles(snap.inventory, provision::readDefaultRouteNetdevs(paths_), config_);
     if (!health_->evaluate(snap, monotonicSeconds(), snap.timestamp_seconds).empty())
         state_->changed();
 }

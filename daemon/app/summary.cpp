@@ -84,8 +84,9 @@ std::string qosReport(const QosSummary& q)
 std::string onceReport(const Snapshot& snap)
 {
     std::string out =
-        fmt::format("{:<14} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {:<5} {}\n", "DEVICE",
-                    "ROLE", "PLUGIN", "PORT", "STATE", "PHYS", "LINK", "NETDEV", "OPER", "HEALTH");
+        fmt::format("{:<14} {:<11} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {:<5} {}\n",
+                    "DEVICE", "ROLE", "FUNCTION", "PLUGIN", "PORT", "STATE", "PHYS", "LINK",
+                    "NETDEV", "OPER", "HEALTH");
     for (const auto& d : snap.inventory.devices) {
         for (const auto& p : d.ports) {
             // The row shows the worse of the port's and its device's health (a firmware error
@@ -96,21 +97,26 @@ std::string onceReport(const Snapshot& snap)
             if (h != snap.health.ports.end())
                 health = toString(dh != snap.health.devices.end() ? std::max(h->second, dh->second)
                                                                   : h->second);
-            out += fmt::format("{:<14} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {:<5} {}\n",
-                               d.ibdev, toString(d.role), d.plugin.empty() ? "-" : d.plugin, p.num,
+            out += fmt::format("{:<14} {:<11} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {:<5} "
+                               "{}\n",
+                               d.ibdev, toString(d.role), toString(d.function),
+                               d.plugin.empty() ? "-" : d.plugin, p.num,
                                p.state_name.empty() ? "?" : p.state_name,
                                p.phys_state_name.empty() ? "?" : p.phys_state_name,
                                p.link_layer.empty() ? "?" : p.link_layer, join(p.netdevs),
                                netdevOper(snap, p), health);
         }
         if (d.ports.empty())
-            out += fmt::format("{:<14} {:<11} {:<7} (no ports)\n", d.ibdev, toString(d.role),
+            out += fmt::format("{:<14} {:<11} {:<11} {:<7} (no ports)\n", d.ibdev,
+                               toString(d.role), toString(d.function),
                                d.plugin.empty() ? "-" : d.plugin);
     }
     for (const auto& c : snap.health.conditions)
         out +=
-            fmt::format("{} {}{}: {} [{}] -> {}\n", toString(c.severity), c.device,
-                        c.port ? fmt::format(" port {}", c.port) : "", c.message, c.code, c.action);
+            fmt::format("{} {}{}: {} [{}] -> {}: {}\n", toString(c.severity), c.device,
+                        c.port ? fmt::format(" port {}", c.port) : "", c.message, c.code,
+                        toString(c.action), c.advice);
+    out += fmt::format("node health: {}\n", toString(snap.health.node));
     out += qosReport(snap.qos);
     for (const auto& p : snap.plugins) {
         out += fmt::format("plugin {}: {}", p.name, toString(p.state));

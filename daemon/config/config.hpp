@@ -2,6 +2,9 @@
 // /etc/nicd/nicd.conf then /etc/nicd/nicd.conf.d/*.conf (lexical order, later wins).
 #pragma once
 
+#include "model/action.hpp"
+#include "model/role.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -64,6 +67,7 @@ struct DeviceOverride {
     std::optional<std::vector<uint8_t>> pfc_priorities;
     std::optional<uint8_t> roce_tos;
     std::optional<bool> expect_up; // ports of this device must be up (health)
+    std::optional<Role> role;      // Role=compute|storage|management: overrides what is found
 
     bool operator==(const DeviceOverride&) const = default;
 };
@@ -78,11 +82,20 @@ enum class RuleSeverity : uint8_t { NonFatal, Fatal };
 
 // [counter:<name>] or, for one device, [counter:<name>/<ibdev>]. Unset fields fall back to the
 // section without device, then to the built-in default rule for that counter.
+// Rate=N/s|N/min|N/h: more than `count` increments within any window of `window_sec`.
+struct RateLimit {
+    double count = 0;
+    double window_sec = 1; // 1, 60 or 3600
+
+    bool operator==(const RateLimit&) const = default;
+};
+
 struct CounterRuleConfig {
     std::optional<bool> enable;
-    std::optional<uint64_t> delta; // Delta=N: breach when it grows by more than N within 10 minutes
-    std::optional<double> rate_per_second; // Rate=N/s|N/min|N/h, stored per second
-    std::optional<RuleSeverity> severity;  // Severity=fatal|non-fatal
+    std::optional<uint64_t> delta;        // Delta=N: more than N between two successive reads
+    std::optional<RateLimit> rate;        // Rate=N/unit: more than N within any window of a unit
+    std::optional<RuleSeverity> severity; // Severity=fatal|non-fatal
+    std::optional<Action> action;         // Action=: one of the documented action codes
 
     bool operator==(const CounterRuleConfig&) const = default;
 };

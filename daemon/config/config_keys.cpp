@@ -187,6 +187,10 @@ const Keys<DeviceOverride>& deviceKeys()
         k.emplace_back("ExpectUp", [](auto& d, auto v, auto& why) {
             return assign(d.expect_up, parseBool(v, why));
         });
+        k.emplace_back("Role", [](auto& d, auto v, auto& why) {
+            why = "expected compute, storage or management";
+            return assign(d.role, parseRole(trim(v)));
+        });
         return k;
     }();
     return keys;
@@ -198,8 +202,8 @@ const Keys<CounterRuleConfig>& counterKeys()
         {"Enable", [](auto& c, auto v, auto& why) { return assign(c.enable, parseBool(v, why)); }},
         {"Delta", [](auto& c, auto v,
                      auto& why) { return assign(c.delta, parseUint(v, 0, UINT64_MAX, why)); }},
-        {"Rate",
-         [](auto& c, auto v, auto& why) { return assign(c.rate_per_second, parseRate(v, why)); }},
+        {"Rate", [](auto& c, auto v, auto& why) { return assign(c.rate, parseRate(v, why)); }},
+        {"Action", [](auto& c, auto v, auto& why) { return assign(c.action, parseActionValue(v, why)); }},
         {"Severity",
          [](auto& c, auto v, auto& why) { return assign(c.severity, parseRuleSeverity(v, why)); }},
     };

@@ -135,7 +135,7 @@ std::optional<std::vector<uint8_t>> parsePriorities(std::string_view v, std::str
     return out;
 }
 
-std::optional<double> parseRate(std::string_view v, std::string& why)
+std::optional<RateLimit> parseRate(std::string_view v, std::string& why)
 {
     why = "expected a rate N/s, N/min or N/h (N >= 0, e.g. 10/s, 5/min, 120/h)";
     v = trim(v);
@@ -158,7 +158,7 @@ std::optional<double> parseRate(std::string_view v, std::string& why)
         seconds = 3600;
     else
         return std::nullopt;
-    return n / seconds;
+    return RateLimit{n, seconds};
 }
 
 std::optional<ProvisionMode> parseProvisionMode(std::string_view v, std::string& why)
@@ -185,6 +185,14 @@ std::optional<RuleSeverity> parseRuleSeverity(std::string_view v, std::string& w
 {
     return parseName<RuleSeverity>(
         v, {{"fatal", RuleSeverity::Fatal}, {"non-fatal", RuleSeverity::NonFatal}}, why);
+}
+
+std::optional<Action> parseActionValue(std::string_view v, std::string& why)
+{
+    why = "expected one of:";
+    for (auto a : kAllActions)
+        why += std::string(" ") + toString(a);
+    return parseAction(trim(v));
 }
 
 } // namespace nicd::config

@@ -22,7 +22,7 @@ std::optional<std::string> parseAbsolutePath(std::string_view v, std::string& wh
 // "3", "3 4", "3,4", "" or "none"; each 0..7, no duplicates; returned sorted.
 std::optional<std::vector<uint8_t>> parsePriorities(std::string_view v, std::string& why);
 // "10/s", "5/min", "120/h" (also sec, second, minute, hour); returns events per second.
-std::optional<double> parseRate(std::string_view v, std::string& why);
+std::optional<RateLimit> parseRate(std::string_view v, std::string& why);
 // Whitespace-separated words (globs); never fails.
 std::vector<std::string> splitWords(std::string_view v);
 
@@ -30,5 +30,7 @@ std::optional<ProvisionMode> parseProvisionMode(std::string_view v, std::string&
 std::optional<TrustMode> parseTrustMode(std::string_view v, std::string& why);
 std::optional<BondPolicy> parseBondPolicy(std::string_view v, std::string& why);
 std::optional<RuleSeverity> parseRuleSeverity(std::string_view v, std::string& why);
+// A machine-readable action code (model/action.hpp): "reset_nic", "check_cable", ...
+std::optional<Action> parseActionValue(std::string_view v, std::string& why);
 
 } // namespace nicd::config

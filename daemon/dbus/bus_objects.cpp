@@ -25,7 +25,8 @@ std::vector<ConditionWire> conditionsWire(const std::vector<ConditionRow>& rows)
     std::vector<ConditionWire> out;
     out.reserve(rows.size());
     for (const auto& c : rows)
-        out.emplace_back(c.code, c.severity, c.port, c.source, c.message, c.action, c.since_usec);
+        out.emplace_back(c.code, c.severity, c.port, c.source, c.message, c.advice, c.since_usec,
+                         c.action);
     return out;
 }
 
@@ -86,7 +87,7 @@ void ManagerObject::emitEvent(const Event& e)
 {
     emitQuietly("Event", [&] {
         Manager_adaptor::emitEvent(e.seq, usecOf(e.time), toString(e.kind), toString(e.severity),
-                                   e.device, e.port, e.code, e.message);
+                                   e.device, e.port, e.code, e.message, toString(e.action));
     });
 }
 
@@ -135,7 +136,7 @@ std::vector<EventWire> ManagerObject::GetEvents(const uint64_t& since_seq)
         std::vector<EventWire> out;
         for (const auto& e : handlers_.events(since_seq))
             out.emplace_back(e.seq, usecOf(e.time), toString(e.kind), toString(e.severity),
-                             e.device, e.port, e.code, e.message);
+                             e.device, e.port, e.code, e.message, toString(e.action));
         return out;
     });
 }
@@ -156,8 +157,8 @@ std::vector<NodeConditionWire> ManagerObject::Conditions()
     std::vector<NodeConditionWire> out;
     out.reserve(v_.conditions.size());
     for (const auto& c : v_.conditions)
-        out.emplace_back(c.device, c.code, c.severity, c.port, c.source, c.message, c.action,
-                         c.since_usec);
+        out.emplace_back(c.device, c.code, c.severity, c.port, c.source, c.message, c.advice,
+                         c.since_usec, c.action);
     return out;
 }
 

@@ -19,11 +19,12 @@
 namespace nicd::dbus {
 
 using ConditionWire = sdbus::Struct<std::string, std::string, uint32_t, std::string, std::string,
-                                    std::string, uint64_t>;
+                                    std::string, uint64_t, std::string>;
 using NodeConditionWire = sdbus::Struct<std::string, std::string, std::string, uint32_t,
-                                        std::string, std::string, std::string, uint64_t>;
+                                        std::string, std::string, std::string, uint64_t,
+                                        std::string>;
 using EventWire = sdbus::Struct<uint64_t, uint64_t, std::string, std::string, std::string, uint32_t,
-                                std::string, std::string>;
+                                std::string, std::string, std::string>;
 
 class ManagerObject final
     : public sdbus::AdaptorInterfaces<io::nicd::Nicd1::Manager_adaptor,
@@ -45,6 +46,7 @@ private:
 
     std::string Version() override { return v_.version; }
     std::string Health() override { return v_.health; }
+    std::string NodeHealth() override { return v_.node_health; }
     uint32_t DeviceCount() override { return v_.device_count; }
     uint32_t PortCount() override { return v_.port_count; }
     uint32_t PluginCount() override { return v_.plugin_count; }
@@ -83,6 +85,8 @@ private:
     std::string NodeGuid() override { return v_.node_guid; }
     int32_t NumaNode() override { return v_.numa_node; }
     std::string Role() override { return v_.role; }
+    std::string RoleReason() override { return v_.role_reason; }
+    std::string Function() override { return v_.function; }
     std::string BondMaster() override { return v_.bond_master; }
     std::vector<std::string> Netdevs() override { return v_.netdevs; }
     std::string Health() override { return v_.health; }

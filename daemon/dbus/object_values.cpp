@@ -16,8 +16,9 @@ uint64_t usecOf(double seconds)
 
 ConditionRow rowOf(const Condition& c)
 {
-    return {c.device,  c.code,   toString(c.severity), c.port, toString(c.source),
-            c.message, c.action, usecOf(c.first_seen)};
+    return {c.device,  c.code,   toString(c.severity),  c.port,
+            toString(c.source), c.message, c.advice, usecOf(c.first_seen),
+            toString(c.action)};
 }
 
 std::string healthOf(const std::map<std::string, Health>& m, const std::string& key)
@@ -67,6 +68,8 @@ DeviceValues deviceValuesOf(const Device& d, const Snapshot& snap)
     v.node_guid = d.node_guid;
     v.numa_node = d.numa_node.value_or(-1);
     v.role = toString(d.role);
+    v.role_reason = d.role_reason;
+    v.function = toString(d.function);
     v.bond_master = d.bond_master;
     for (const auto& p : d.ports)
         for (const auto& n : p.netdevs)
@@ -148,6 +151,7 @@ TreeValues treeValuesOf(const Snapshot& snap, const BusViews& views, std::string
     auto& m = t.manager;
     m.version = std::string(version);
     m.health = overallHealth(snap);
+    m.node_health = m.health == "unknown" ? m.health : toString(snap.health.node);
     m.device_count = static_cast<uint32_t>(snap.inventory.devices.size());
     m.plugin_count = static_cast<uint32_t>(snap.plugins.size());
     m.condition_count = static_cast<uint32_t>(snap.health.conditions.size());
@@ -193,7 +197,7 @@ std::optional<std::map<std::string, uint64_t>> countersOf(const Snapshot& snap,
 
 std::vector<std::string> changedProperties(const ManagerValues& a, const ManagerValues& b)
 {
-    return Diff()("Health", a.health, b.health)("DeviceCount", a.device_count, b.device_count)(
+    return Diff()("Health", a.health, b.health)("NodeHealth", a.node_health, b.node_health)("DeviceCount", a.device_count, b.device_count)(
                "PortCount", a.port_count, b.port_count)("PluginCount", a.plugin_count,
                                                         b.plugin_count)(
                "ConditionCount", a.condition_count,
@@ -211,6 +215,7 @@ std::vector<std::string> changedProperties(const DeviceValues& a, const DeviceVa
                "FirmwareVersion", a.firmware, b.firmware)("BoardId", a.board_id, b.board_id)(
                "HcaType", a.hca_type, b.hca_type)("NodeGuid", a.node_guid, b.node_guid)(
                "NumaNode", a.numa_node, b.numa_node)("Role", a.role, b.role)(
+               "RoleReason", a.role_reason, b.role_reason)("Function", a.function, b.function)(
                "BondMaster", a.bond_master, b.bond_master)("Netdevs", a.netdevs, b.netdevs)(
                "Health", a.health, b.health)("Conditions", a.conditions, b.conditions)
         .take();

@@ -21,14 +21,16 @@ struct ConditionRow {
     uint32_t port = 0;    // 0 = the device itself
     std::string source;   // link, counter, kernel, driver, device
     std::string message;
-    std::string action;
+    std::string advice; // what to do, in words
     uint64_t since_usec = 0;
+    std::string action; // the same, from the fixed set (model/action.hpp)
     bool operator==(const ConditionRow&) const = default;
 };
 
 struct ManagerValues {
     std::string version;
     std::string health;
+    std::string node_health;
     uint32_t device_count = 0;
     uint32_t port_count = 0;
     uint32_t plugin_count = 0;
@@ -52,7 +54,9 @@ struct DeviceValues {
     std::string hca_type;
     std::string node_guid;
     int32_t numa_node = -1;
-    std::string role;
+    std::string role;     // compute, storage, management
+    std::string role_reason;
+    std::string function; // pf, vf, lag, bond-member
     std::string bond_master;
     std::vector<std::string> netdevs;
     std::string health;

@@ -27,7 +27,8 @@ void ConditionSet::raise(Condition c, double now_real, std::vector<Event>& out)
         it->second.last_seen = now_real;
         it->second.message = std::move(c.message);
         it->second.severity = c.severity;
-        it->second.action = std::move(c.action);
+        it->second.advice = std::move(c.advice);
+        it->second.action = c.action;
         if (!changed)
             return;
     } else {
@@ -39,9 +40,11 @@ void ConditionSet::raise(Condition c, double now_real, std::vector<Event>& out)
     if (a.severity == ConditionSeverity::Info)
         log::info(fields, "{}: {} ({})", where(a.device, a.port), a.message, a.code);
     else
-        log::warn(fields, "{} {}: {} ({}); {}", toString(a.severity), where(a.device, a.port),
-                  a.message, a.code, a.action);
-    emit({0, now_real, EventKind::Raised, a.severity, a.device, a.port, a.code, a.message}, out);
+        log::warn(fields, "{} {}: {} ({}); {} (action {})", toString(a.severity),
+                  where(a.device, a.port), a.message, a.code, a.advice, toString(a.action));
+    emit({0, now_real, EventKind::Raised, a.severity, a.device, a.port, a.code, a.message,
+          a.action},
+         out);
 }
 
 bool ConditionSet::recover(const ConditionKey& key, const std::string& why, double now_real,
@@ -114,7 +117,8 @@ nlohmann::json ConditionSet::toJson() const
                          {"device", c.device},
                          {"port", c.port},
                          {"message", c.message},
-                         {"action", c.action},
+                         {"advice", c.advice},
+                         {"action", toString(c.action)},
                          {"first_seen", c.first_seen},
                          {"last_seen", c.last_seen}});
     return conds;
@@ -131,7 +135,11 @@ std::map<ConditionKey, Condition> ConditionSet::conditionsFromJson(const nlohman
         x.device = c.at("device").get<std::string>();
         x.port = c.at("port").get<uint32_t>();
         x.message = c.at("message").get<std::string>();
-        x.action = c.at("action").get<std::string>();
+        // nicd 0.1 kept the advice under "action": such a condition gets its code at its next
+        // evaluation.
+        auto action = c.at("action").get<std::string>();
+        x.advice = c.value("advice", action);
+        x.action = parseAction(action).value_or(Action::None);
         x.first_seen = c.at("first_seen").get<double>();
         x.last_seen = c.at("last_seen").get<double>();
         out[keyOf(x)] = std::move(x);

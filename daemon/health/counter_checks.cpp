@@ -75,11 +75,14 @@ void evaluateCounterRules(const Snapshot& snap, const Config& config, CounterRul
                 c.message = fmt::format("{} is stuck at its maximum {}: its rule cannot see new "
                                         "errors",
                                         s.name, s.value);
-                c.action = "clear the port's counters (perfquery -R) to resume monitoring";
+                c.advice = "clear the port's counters (perfquery -R) to resume monitoring";
+                c.action = Action::None;
                 conditions.raise(std::move(c), now_real, out);
             }
             if (o.kind == K::Baseline)
                 continue;
+            if (o.held)
+                continue; // still within a Delta rule's hold: the condition stays as raised
             if (o.breach) {
                 Condition c;
                 c.code = std::get<2>(key);
@@ -90,14 +93,18 @@ void evaluateCounterRules(const Snapshot& snap, const Config& config, CounterRul
                 c.message = fmt::format("{}{} grew by {} in {:.0f} s ({}): {}", s.name,
                                         s.netdev.empty() ? "" : " on " + s.netdev, o.grew, o.span,
                                         describeThreshold(*rule), rule->meaning);
+                c.advice = rule->advice;
                 c.action = rule->action;
                 conditions.raise(std::move(c), now_real, out);
             } else {
-                conditions.recover(key,
-                                   fmt::format("{} back under its threshold ({}): grew by {} in "
-                                               "{:.0f} s",
-                                               s.name, describeThreshold(*rule), o.grew, o.span),
-                                   now_real, out);
+                conditions.recover(
+                    key,
+                    rule->kind == RuleKind::Delta
+                        ? fmt::format("{} quiet for {:.0f} s ({})", s.name, rule->window_sec,
+                                      describeThreshold(*rule))
+                        : fmt::format("{} back under its threshold ({}): grew by {} in {:.0f} s",
+                                      s.name, describeThreshold(*rule), o.grew, o.span),
+                    now_real, out);
             }
         }
     }

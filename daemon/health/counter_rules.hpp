@@ -1,12 +1,17 @@
-// Counter rules: which counters matter, how much growth within which window is a problem, and
-// how bad. Pure. The window arithmetic is in counter_tracker.hpp.
+// Counter rules: which counters matter, how much growth is a problem, how bad, and what to do.
+// Pure. The arithmetic is in counter_tracker.hpp. Two kinds, as nicd.conf's keys say:
 //
-// Semantics: a rule breaches when a counter grew by more than `threshold` within the last
-// `window_sec` (for windows shorter than the time between two reads, the threshold is scaled to
-// the time actually covered: 10/s over a 5 s poll allows 50). So a per-hour rule fires as soon as
-// more than its count happened within an hour, and recovers once the last hour holds no more
-// than that. "Any increase" rules use threshold 0 over 10 minutes: the condition holds until the
-// counter has been quiet for 10 minutes. A counter's name may be a glob ("rx_prio*_pause").
+// Rate (Rate=N/s, N/min, N/h): breach when the counter grew by more than N within the last
+//   window of that unit (a sliding window, not an extrapolation: 5 symbol errors in one second
+//   are 5, not "18,000 per hour"). A window not yet filled judges what it holds. When two reads
+//   are further apart than the window (10/s read every 5 s), the growth between them is judged
+//   against the allowance of the time it covers (50). Recovers once the window holds no more
+//   than N.
+// Delta (Delta=N): breach when the counter grew by more than N between two successive reads.
+//   The condition holds until no read has grown by more than N for kDeltaHoldSec (10 minutes),
+//   so that a single event (a link_downed) is seen by every scrape, not for one cycle.
+//   "Any increase" is Delta=0.
+// A counter's name may be a glob ("rx_prio*_pause").
 #pragma once
 
 #include "config/config.hpp"
@@ -22,16 +27,20 @@
 
 namespace nicd::health {
 
+enum class RuleKind : uint8_t { Delta, Rate };
+
+inline constexpr double kDeltaHoldSec = 600;
+
 struct CounterRule {
     std::string counter;
-    double threshold = 0; // growth allowed within the window
-    double window_sec = 600;
+    RuleKind kind = RuleKind::Delta;
+    double threshold = 0;    // growth allowed between two reads (Delta) or within the window (Rate)
+    double window_sec = 600; // Rate: 1, 60 or 3600; Delta: how long a breach holds
     ConditionSeverity severity = ConditionSeverity::Degraded;
     std::string meaning; // what the counter says, for the message
-    std::string action;  // what the operator should do
+    std::string advice;  // what the operator should do, in words
+    Action action = Action::None;
 };
-
-inline constexpr double kAnyIncreaseWindowSec = 600;
 
 const std::vector<CounterRule>& defaultCounterRules();
 
@@ -62,7 +71,8 @@ private:
     std::optional<CounterRule> uncached_;
 };
 
-// "120 per hour", "10 per second", "any increase".
+// "more than 120 per hour", "more than 10 per second", "any increase", "more than 5 between two
+// reads".
 std::string describeThreshold(const CounterRule& rule);
 
 } // namespace nicd::health

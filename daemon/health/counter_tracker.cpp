@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <stdexcept>
 
 namespace nicd::health {
 
@@ -89,7 +91,7 @@ CounterObservation CounterTracker::observe(const std::string& key, uint64_t valu
     if (fresh) {
         h.last_value = value;
         h.last_time = t;
-        h.points.emplace_back(t, 0);
+        h.since = t;
         return o; // Baseline
     }
     if (t <= h.last_time) {
@@ -97,44 +99,100 @@ CounterObservation CounterTracker::observe(const std::string& key, uint64_t valu
         return o;
     }
     auto step = counterStep(h.last_value, value, width);
+    const double prev_time = h.last_time;
     h.last_value = value;
     h.last_time = t;
     if (step.reset) {
-        h.points.clear();
-        h.points.emplace_back(t, h.cumulative);
+        h.buckets.clear();
+        h.since = t;
+        h.last_breach = -1;
         o.kind = CounterObservation::Kind::Reset;
         return o;
     }
-    h.cumulative += step.increase;
-    const double window = std::max(rule.window_sec, 1e-3);
-    // About 20 points per window: a per-hour rule polled every 5 s would otherwise keep 720.
-    size_t n = h.points.size();
-    if (n >= 2 && t - h.points[n - 2].first < window / 20)
-        h.points.back() = {t, h.cumulative};
-    else
-        h.points.emplace_back(t, h.cumulative);
-    // Keep one point at or before the window's start as the reference.
-    size_t drop = 0;
-    while (h.points.size() - drop > 2 && h.points[drop + 1].first <= t - window)
-        ++drop;
-    h.points.erase(h.points.begin(), h.points.begin() + static_cast<std::ptrdiff_t>(drop));
-    const auto& ref = h.points.front();
     o.kind = CounterObservation::Kind::Measured;
-    o.span = std::max(t - ref.first, 1e-9);
-    o.grew = h.cumulative - ref.second;
-    double allowed = rule.threshold * std::max(o.span, window) / window;
-    o.breach = static_cast<double>(o.grew) > allowed;
+    if (rule.kind == RuleKind::Delta)
+        observeDelta(h, step.increase, prev_time, t, rule, o);
+    else
+        observeRate(h, step.increase, prev_time, t, rule, o);
     return o;
+}
+
+void CounterTracker::observeDelta(History& h, uint64_t increase, double prev_time, double t,
+                                  const CounterRule& rule, CounterObservation& o)
+{
+    h.buckets.clear(); // a rule changed from Rate to Delta by a reload
+    o.grew = increase;
+    o.span = t - prev_time;
+    if (static_cast<double>(increase) > rule.threshold) {
+        h.last_breach = t;
+        o.breach = true;
+    } else if (h.last_breach >= 0 && t - h.last_breach < rule.window_sec) {
+        o.breach = true;
+        o.held = true;
+    } else {
+        h.last_breach = -1;
+    }
+}
+
+void CounterTracker::observeRate(History& h, uint64_t increase, double prev_time, double t,
+                                 const CounterRule& rule, CounterObservation& o)
+{
+    const double window = std::max(rule.window_sec, 1e-3);
+    const double width = window / kBuckets;
+    if (h.width != width) { // a new rule (reload): its window starts now
+        h.buckets.clear();
+        h.width = width;
+    }
+    const auto now = static_cast<int64_t>(std::floor(t / width));
+    if (!h.buckets.empty()) {
+        // Buckets that left the window are emptied as the ring moves on.
+        const int64_t moved = now - h.newest;
+        if (moved >= static_cast<int64_t>(kBuckets) || moved < 0)
+            std::fill(h.buckets.begin(), h.buckets.end(), 0);
+        else
+            for (int64_t i = h.newest + 1; i <= now; ++i)
+                h.buckets[static_cast<size_t>(i % static_cast<int64_t>(kBuckets))] = 0;
+        h.newest = now;
+    }
+    if (increase > 0) {
+        if (h.buckets.empty()) {
+            h.buckets.assign(kBuckets, 0);
+            h.newest = now;
+        }
+        auto& b = h.buckets[static_cast<size_t>(now % static_cast<int64_t>(kBuckets))];
+        b = increase > UINT64_MAX - b ? UINT64_MAX : b + increase;
+    }
+    uint64_t sum = 0;
+    for (uint64_t b : h.buckets)
+        sum = b > UINT64_MAX - sum ? UINT64_MAX : sum + b;
+    if (sum == 0)
+        h.buckets.clear(); // nothing in the window: a quiet counter keeps no buckets
+    o.grew = sum;
+    double allowed = rule.threshold;
+    if (t - prev_time >= window) {
+        // Reads further apart than the window: the growth between them is all the window holds,
+        // and it is judged against the allowance of the time it covers.
+        o.span = t - prev_time;
+        allowed = rule.threshold * o.span / window;
+    } else {
+        o.span = std::min(window, t - h.since);
+    }
+    o.breach = static_cast<double>(o.grew) > allowed;
 }
 
 nlohmann::json CounterTracker::toJson() const
 {
     auto j = nlohmann::json::object();
-    for (const auto& [k, h] : histories_)
-        j[k] = {{"last_value", h.last_value},
-                {"last_time", h.last_time},
-                {"cumulative", h.cumulative},
-                {"points", h.points}};
+    for (const auto& [k, h] : histories_) {
+        nlohmann::json e{{"value", h.last_value}, {"time", h.last_time}, {"since", h.since}};
+        if (!h.buckets.empty())
+            e.update({{"width", h.width}, {"newest", h.newest}, {"buckets", h.buckets}});
+        else if (h.width > 0)
+            e["width"] = h.width;
+        if (h.last_breach >= 0)
+            e["breach"] = h.last_breach;
+        j[k] = std::move(e);
+    }
     return j;
 }
 
@@ -142,13 +200,21 @@ CounterTracker CounterTracker::fromJson(const nlohmann::json& j)
 {
     CounterTracker t;
     for (const auto& [k, h] : j.items()) {
+        if (!h.contains("value"))
+            continue; // the layout of an older nicd: this counter starts from a new baseline
         History x;
-        x.last_value = h.at("last_value").get<uint64_t>();
-        x.last_time = h.at("last_time").get<double>();
-        x.cumulative = h.at("cumulative").get<uint64_t>();
-        x.points = h.at("points").get<std::vector<std::pair<double, uint64_t>>>();
-        if (x.points.empty())
-            x.points.emplace_back(x.last_time, x.cumulative);
+        x.last_value = h.at("value").get<uint64_t>();
+        x.last_time = h.at("time").get<double>();
+        x.since = h.at("since").get<double>();
+        x.width = h.value("width", 0.0);
+        if (h.contains("buckets")) {
+            x.buckets = h.at("buckets").get<std::vector<uint64_t>>();
+            x.newest = h.at("newest").get<int64_t>();
+            if (x.buckets.size() != kBuckets || !(x.width > 0))
+                throw std::runtime_error("counter " + k + ": a window of " +
+                                         std::to_string(x.buckets.size()) + " buckets");
+        }
+        x.last_breach = h.value("breach", -1.0);
         t.histories_[k] = std::move(x);
     }
     return t;

@@ -1,15 +1,14 @@
 // Counter arithmetic across reads: growth from monotonic timestamps, 32-bit wrap, saturation and
-// resets, and the growth within a rule's window. Pure; serialisable for restarts and --once runs.
+// resets, and the growth within a rule's window (counter_rules.hpp says what the rules mean).
+// Pure; serialisable for restarts and successive --once runs within one boot.
 //
-// Window semantics (the same for every rule): a rule "N per W seconds" breaches when the counter
-// grew by more than N within the last W seconds. The growth is measured from a reference point at
-// or just before the window's start; history is thinned to about 20 points per window (steps of
-// W/20), so the window is exact to 5 %. When the time between two reads is longer than W (a 10 s
-// poll against a per-second rule, or two --once runs an hour apart), the allowance grows with the
-// span: 10/s over 5 s allows 50. Consequences: a per-hour rule never extrapolates (1 error in the
-// first second is not "3600 per hour"), but fires as soon as more than its hourly allowance
-// happened, however fast; it recovers once the last W seconds hold no more than N. An "any
-// increase" rule is N = 0 over 10 minutes: it holds until the counter was quiet for 10 minutes.
+// A Rate rule's window is kept as kBuckets buckets of window/kBuckets seconds each: the growth
+// between two reads goes to the bucket of the later read, and the window's growth is the sum of
+// the newest kBuckets buckets (the current one partly filled). So the sum never covers more than
+// the window (no false alarm from growth older than the window), growth leaves it between
+// window - window/kBuckets and window after it happened, and an hour at a 1 s poll costs a fixed
+// 480 bytes per counter, allocated only while the window holds growth (a quiet counter costs
+// nothing).
 #pragma once
 
 #include "health/counter_rules.hpp"
@@ -55,9 +54,10 @@ struct CounterObservation {
         Measured, // grew by `grew` within `span` seconds
     };
     Kind kind = Kind::Baseline;
-    uint64_t grew = 0;     // growth within the rule's window (Measured)
+    uint64_t grew = 0;     // Rate: growth within the window; Delta: since the last read
     double span = 0;       // seconds the growth covers
-    bool breach = false;   // grew > the rule's allowance for `span`
+    bool breach = false;   // over the rule's allowance (Delta: or still held)
+    bool held = false;     // Delta: in breach only because an earlier read was (nothing new)
     uint64_t previous = 0; // the value before this read (Reset: what it went back from)
 };
 
@@ -77,15 +77,24 @@ public:
     // Throws nlohmann::json::exception on a malformed document.
     static CounterTracker fromJson(const nlohmann::json& j);
 
+    static constexpr size_t kBuckets = 60;
+
 private:
     struct History {
-        // (time, cumulative growth), ~20 at most: a vector (a deque takes ~600 bytes even empty,
-        // for each of the ~1,000 counters a node's rules follow).
-        std::vector<std::pair<double, uint64_t>> points;
         uint64_t last_value = 0;
-        uint64_t cumulative = 0;
         double last_time = 0;
+        double since = 0; // first read of this run of values (baseline or reset)
+        // Rate: growth per bucket, a ring whose newest bucket has the absolute index `newest`
+        // (floor(time / width)); empty while the window holds no growth.
+        std::vector<uint64_t> buckets;
+        int64_t newest = 0;
+        double width = 0;
+        double last_breach = -1; // Delta: the last read that grew by more than the threshold
     };
+    static void observeDelta(History& h, uint64_t increase, double prev_time, double t,
+                             const CounterRule& rule, CounterObservation& o);
+    static void observeRate(History& h, uint64_t increase, double prev_time, double t,
+                            const CounterRule& rule, CounterObservation& o);
     std::map<std::string, History> histories_;
 };
 

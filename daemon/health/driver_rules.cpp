@@ -26,7 +26,8 @@ void DriverRules::evaluate(const Snapshot& snap, const Config& full_config, doub
         c.source = ConditionSource::Driver;
         c.device = ds.ibdev;
         c.message = "the driver does not answer: " + why;
-        c.action = "drain the node; reset the NIC (or reboot); replace it if it recurs";
+        c.advice = "drain the node; reset the NIC (or reboot); replace it if it recurs";
+        c.action = Action::ResetNic;
         conditions.raise(std::move(c), now_real, out);
     }
 }

@@ -44,7 +44,8 @@ nlohmann::json eventToJson(const Event& e)
             {"device", e.device},
             {"port", e.port},
             {"code", e.code},
-            {"message", e.message}};
+            {"message", e.message},
+            {"action", toString(e.action)}};
 }
 
 Event eventFromJson(const nlohmann::json& j)
@@ -58,6 +59,7 @@ Event eventFromJson(const nlohmann::json& j)
     e.port = j.at("port").get<uint32_t>();
     e.code = j.at("code").get<std::string>();
     e.message = j.at("message").get<std::string>();
+    e.action = parseAction(j.value("action", "none")).value_or(Action::None);
     return e;
 }
 

@@ -26,6 +26,8 @@ void HealthEngine::setConfig(Config config)
 std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, double now_real)
 {
     std::vector<Event> out;
+    for (const auto& d : snap.inventory.devices)
+        roles_[d.ibdev] = d.role;
     links_.evaluate(snap, config_, now_mono, now_real, conditions_, out);
     evaluateCounterRules(snap, config_, rules_, std::exchange(rules_changed_, false), now_mono,
                          now_real, counters_, conditions_, out);
@@ -90,10 +92,31 @@ void HealthEngine::report(Snapshot& snap) const
             port = std::max(port, h);
         }
     }
+    r.node = nodeHealth(snap.inventory, r);
     r.events_total = conditions_.log().totals();
     r.kernel_errors = kernel_.counts();
     r.kernel_errors_unmapped = kernel_.unmapped();
     r.last_event_seq = conditions_.log().lastSeq();
+}
+
+// Fatal when a compute device is fatal; degraded when anything is not healthy. A device that
+// vanished is weighed by the role it had; one never seen counts as compute (its loss may be the
+// training fabric's).
+Health HealthEngine::nodeHealth(const Inventory& inv, const HealthReport& r) const
+{
+    Health node = Health::Healthy;
+    for (const auto& [device, h] : r.devices) {
+        if (h == Health::Healthy)
+            continue;
+        std::optional<Role> role;
+        if (const auto* d = inv.find(device))
+            role = d->role;
+        else if (auto it = roles_.find(device); it != roles_.end())
+            role = it->second;
+        const bool compute = !role || *role == Role::Compute;
+        node = std::max(node, h == Health::Fatal && compute ? Health::Fatal : Health::Degraded);
+    }
+    return node;
 }
 
 nlohmann::json HealthEngine::toJson() const
@@ -101,6 +124,10 @@ nlohmann::json HealthEngine::toJson() const
     nlohmann::json j{{"version", kStateVersion},           {"events", conditions_.log().toJson()},
                      {"conditions", conditions_.toJson()}, {"links", links_.toJson()},
                      {"counters", counters_.toJson()},     {"kernel", kernel_.toJson()}};
+    auto roles = nlohmann::json::object();
+    for (const auto& [device, role] : roles_)
+        roles[device] = toString(role);
+    j["roles"] = std::move(roles);
     for (const auto& family : families_)
         j[family->name()] = family->toJson();
     return j;
@@ -118,10 +145,16 @@ void HealthEngine::restore(const nlohmann::json& j)
     auto links = LinkRules::fromJson(j.at("links"));
     auto counters = CounterTracker::fromJson(j.at("counters"));
     auto kernel = KernelRules::fromJson(j.at("kernel"));
+    std::map<std::string, Role> roles;
+    if (auto it = j.find("roles"); it != j.end())
+        for (const auto& [device, name] : it->items())
+            if (auto role = parseRole(name.get<std::string>()))
+                roles[device] = *role;
     conditions_.restore(std::move(active), std::move(log));
     links_ = std::move(links);
     counters_ = std::move(counters);
     kernel_ = std::move(kernel);
+    roles_ = std::move(roles);
     // A family with nothing saved (added by an upgrade) starts afresh. One that throws leaves the
     // engine to the caller's baseline().
     for (auto& family : families_) {
@@ -140,6 +173,7 @@ void HealthEngine::baseline(const std::string& why, double now_real)
     links_ = {};
     counters_ = {};
     kernel_ = {};
+    roles_.clear();
     for (auto& family : families_)
         family->forget();
     std::vector<Event> ignored;

@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -78,6 +79,8 @@ public:
     void continueSequence(const nlohmann::json& saved) noexcept;
 
 private:
+    Health nodeHealth(const Inventory& inv, const HealthReport& r) const;
+
     Config config_;
     ConditionSet conditions_;
     LinkRules links_;
@@ -86,6 +89,7 @@ private:
     bool rules_changed_ = true; // a new configuration (or a restart) since the last evaluate
     KernelRules kernel_;
     std::vector<std::unique_ptr<RuleFamily>> families_;
+    std::map<std::string, Role> roles_; // the last role of every device seen this boot
 };
 
 } // namespace nicd::health

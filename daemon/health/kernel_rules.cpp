@@ -28,14 +28,14 @@ const Device* deviceForKernelLine(const plugin::v1::KernelLineMatch& m, const In
         // An upstream port (AER, DPC): the device below it in the PCI hierarchy, not a VF.
         const std::string part = "/" + m.pci_address + "/";
         for (const auto& d : inv.devices)
-            if (d.role != DeviceRole::VirtualFunction && d.pci_path.find(part) != std::string::npos)
+            if (d.function != DeviceFunction::VirtualFunction && d.pci_path.find(part) != std::string::npos)
                 return &d;
     }
     if (!m.netdev.empty()) {
         const Device* member = nullptr;
         for (const auto& d : inv.devices) {
             if (d.bond_master == m.netdev) {
-                if (d.role == DeviceRole::Lag)
+                if (d.function == DeviceFunction::Lag)
                     return &d;
                 member = member ? member : &d;
             }
@@ -55,6 +55,18 @@ void KernelRules::hold(const ConditionKey& key, const HealthConfig& config, doub
         expiry_[key] = now_mono + config.kernel_hold_sec;
     else
         expiry_.erase(key);
+}
+
+// The plugin's action code where it gives a known one, else by severity. A line that became fatal
+// by repeating (a queue that keeps timing out) calls for the NIC to be reset.
+Action kernelAction(const plugin::v1::KernelLineMatch& m, bool fatal)
+{
+    auto a = parseAction(m.action_code);
+    if (!a)
+        a = m.severity == plugin::v1::Severity::Fatal ? Action::ResetNic : Action::None;
+    if (fatal && *a == Action::None)
+        a = Action::ResetNic;
+    return *a;
 }
 
 void KernelRules::onLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv,
@@ -92,7 +104,8 @@ void KernelRules::onLine(const plugin::v1::KernelLineMatch& m, const Inventory& 
     c.source = ConditionSource::Kernel;
     c.device = d->ibdev;
     c.message = message + (m.netdev.empty() ? "" : " on " + m.netdev);
-    c.action = m.action;
+    c.advice = m.action;
+    c.action = kernelAction(m, fatal);
     conditions.raise(std::move(c), now_real, out);
 }
 
@@ -102,7 +115,7 @@ void KernelRules::onSoftLockup(const std::string& evidence, const Inventory& inv
 {
     bool any = false;
     for (const auto& d : inv.devices) {
-        if (d.driver != "mlx5_core" || d.role == DeviceRole::VirtualFunction)
+        if (d.driver != "mlx5_core" || d.function == DeviceFunction::VirtualFunction)
             continue;
         any = true;
         ConditionKey key{d.ibdev, 0, std::string("kernel.") + kSoftLockupCode};
@@ -114,7 +127,8 @@ void KernelRules::onSoftLockup(const std::string& evidence, const Inventory& inv
         c.source = ConditionSource::Kernel;
         c.device = d.ibdev;
         c.message = "kernel soft lockup: " + evidence;
-        c.action = "drain and reboot the node; the mlx5 driver is wedged";
+        c.advice = "drain and reboot the node; the mlx5 driver is wedged";
+        c.action = Action::RebootNode;
         conditions.raise(std::move(c), now_real, out);
     }
     if (!any) {

@@ -29,6 +29,11 @@ namespace nicd::health {
 // the PF below it, not a VF); else the netdev is a port's or the bond's. nullptr when unknown.
 const Device* deviceForKernelLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv);
 
+// The action of a recognised line's condition: the plugin's code when it is one of the set, else
+// reset_nic for a fatal line and none for another; a non-fatal line that became fatal by repeating
+// is reset_nic.
+Action kernelAction(const plugin::v1::KernelLineMatch& m, bool fatal);
+
 class KernelRules {
 public:
     void onLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv,

@@ -40,7 +40,7 @@ std::string stateText(const Port& p)
 }
 
 Condition linkCondition(std::string code, ConditionSeverity sev, const std::string& device,
-                        uint32_t port, std::string message, std::string action)
+                        uint32_t port, std::string message, std::string advice, Action action)
 {
     Condition c;
     c.code = std::move(code);
@@ -49,7 +49,8 @@ Condition linkCondition(std::string code, ConditionSeverity sev, const std::stri
     c.device = device;
     c.port = port;
     c.message = std::move(message);
-    c.action = std::move(action);
+    c.advice = std::move(advice);
+    c.action = action;
     return c;
 }
 
@@ -103,7 +104,8 @@ void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& 
                               nd + " is " + st->operstate +
                                   (st->carrier == false ? " (no carrier)" : ""),
                               "check the cable and switch port; RoCE traffic on this port has "
-                              "stopped"),
+                              "stopped",
+                              Action::CheckCable),
                 now_real, out);
         }
     }
@@ -127,14 +129,17 @@ void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& 
                           "the link is up but the port is not active (" + stateText(p) + ")",
                           p.link_layer == "InfiniBand"
                               ? "check the subnet manager (it has not activated this port)"
-                              : "check the driver and firmware (dmesg)"),
+                              : "check the driver and firmware (dmesg)",
+                          p.link_layer == "InfiniBand" ? Action::CheckSwitchPort
+                                                       : Action::ResetNic),
             now_real, out);
     } else if (mem.ever_up) {
         keep("port_down");
         conditions.raise(linkCondition("port_down", ConditionSeverity::Fatal, d.ibdev, p.num,
                                        "port went down (" + stateText(p) + ")",
                                        "check the cable, transceiver and switch port; jobs "
-                                       "using this port are stalled"),
+                                       "using this port are stalled",
+                                       Action::CheckCable),
                          now_real, out);
     } else {
         // Not up since boot: an uncabled or unused port is normal, unless the configuration
@@ -146,7 +151,7 @@ void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& 
         size_t peers_up = 0;
         for (const auto& o : snap.inventory.devices) {
             if (o.ibdev == d.ibdev || o.hca_type != d.hca_type || o.board_id != d.board_id ||
-                o.role != d.role)
+                o.function != d.function || o.role != d.role)
                 continue;
             for (const auto& op : o.ports)
                 if (op.link_layer == p.link_layer) {
@@ -164,7 +169,8 @@ void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& 
         conditions.raise(
             linkCondition("port_never_up", sev, d.ibdev, p.num,
                           "port has not been up this boot (" + stateText(p) + ")" + why,
-                          "cable the port, or set ExpectUp=no if it is unused"),
+                          "cable the port, or set ExpectUp=no if it is unused",
+                          sev == ConditionSeverity::Info ? Action::None : Action::CheckCable),
             now_real, out);
     }
 
@@ -174,7 +180,8 @@ void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& 
                                        fmt::format("link went down {} times within {} s",
                                                    mem.downs.size(), hc.flap_window_sec),
                                        "replace the cable or transceiver; check the switch "
-                                       "port's error counters"),
+                                       "port's error counters",
+                                       Action::ReplaceCableOrTransceiver),
                          now_real, out);
     }
 }
@@ -198,8 +205,9 @@ void LinkRules::evaluate(const Snapshot& snap, const Config& config, double now_
         c.source = ConditionSource::Device;
         c.device = name;
         c.message = "RDMA device disappeared";
-        c.action = "check the driver (dmesg), the PCIe link and the NIC; a reset or replacement "
+        c.advice = "check the driver (dmesg), the PCIe link and the NIC; a reset or replacement "
                    "may be needed";
+        c.action = Action::RebootNode; // a function that left the bus comes back with a reboot
         conditions.raise(std::move(c), now_real, out);
         // Its ports' conditions stay as they were: the device being gone says more.
         for (const auto& [key, cond] : conditions.active())
@@ -208,7 +216,7 @@ void LinkRules::evaluate(const Snapshot& snap, const Config& config, double now_
     }
 
     for (const auto& d : snap.inventory.devices) {
-        if (d.role == DeviceRole::VirtualFunction)
+        if (d.function == DeviceFunction::VirtualFunction)
             continue; // a VF's link is its PF's
         known_devices_.insert(d.ibdev);
         for (const auto& p : d.ports)

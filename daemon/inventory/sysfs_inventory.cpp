@@ -1,5 +1,7 @@
 #include "inventory/sysfs_inventory.hpp"
 
+#include "inventory/gpu_scan.hpp"
+
 #include "inventory/port_netdevs.hpp"
 #include "inventory/sysfs_values.hpp"
 #include "log/log.hpp"
@@ -123,7 +125,7 @@ void readPciFunction(const fs::path& dev_dir, Device& d)
         numa && *numa >= 0)
         d.numa_node = *numa;
     if (pathExists(dev_dir / "device/physfn"))
-        d.role = DeviceRole::VirtualFunction;
+        d.function = DeviceFunction::VirtualFunction;
 }
 
 // The first bond that `bond_of(netdev)` names, over every port's netdevs; empty when none.
@@ -140,16 +142,16 @@ void classifyBonding(const HostPaths& paths, Device& d)
 {
     auto enslaving_bond = [&](const std::string& nd) { return bondOf(paths, nd); };
     if (d.ibdev.starts_with("mlx5_bond_")) {
-        d.role = DeviceRole::Lag;
+        d.function = DeviceFunction::Lag;
         // GID netdevs name the bond itself; device/net names PF0's netdev, enslaved to it.
         d.bond_master = firstBond(
             d, [&](const std::string& nd) { return isBond(paths, nd) ? nd : std::string(); });
         if (d.bond_master.empty())
             d.bond_master = firstBond(d, enslaving_bond);
-    } else if (d.role == DeviceRole::Physical) {
+    } else if (d.function == DeviceFunction::Physical) {
         d.bond_master = firstBond(d, enslaving_bond);
         if (!d.bond_master.empty())
-            d.role = DeviceRole::BondMember;
+            d.function = DeviceFunction::BondMember;
     }
 }
 
@@ -230,6 +232,7 @@ Inventory discoverInventory(const HostPaths& paths)
                       ex.what());
         }
     }
+    inv.gpus = readGpus(paths);
     return inv; // entryNames() is sorted: devices are sorted by name
 }
 

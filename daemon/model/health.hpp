@@ -2,6 +2,8 @@
 // the events that changed them.
 #pragma once
 
+#include "model/action.hpp"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -30,8 +32,9 @@ struct Condition {
     std::string device;
     uint32_t port = 0; // 0 = the device as a whole
     std::string message;
-    std::string action;    // what the operator should do
-    double first_seen = 0; // realtime seconds
+    std::string advice;            // what the operator should do, in words
+    Action action = Action::None; // the same for a machine (model/action.hpp)
+    double first_seen = 0;         // realtime seconds
     double last_seen = 0;
     ConditionSource source = ConditionSource::Link;
 };
@@ -47,9 +50,13 @@ struct Event {
     uint32_t port = 0;
     std::string code;
     std::string message;
+    Action action = Action::None; // the condition's action when raised; none otherwise
 };
 
 struct HealthReport {
+    // The node's verdict: fatal when a compute device (or a port of one) is fatal, degraded when
+    // anything is not healthy (a dead management or storage NIC does not stop training).
+    Health node = Health::Healthy;
     std::map<std::string, Health> devices;                    // by ibdev
     std::map<std::pair<std::string, uint32_t>, Health> ports; // (ibdev, port)
     std::vector<Condition> conditions;                        // active, sorted

@@ -2,19 +2,40 @@
 
 namespace nicd {
 
-const char* toString(DeviceRole role)
+const char* toString(DeviceFunction role)
 {
     switch (role) {
-    case DeviceRole::Physical:
+    case DeviceFunction::Physical:
         return "pf";
-    case DeviceRole::VirtualFunction:
+    case DeviceFunction::VirtualFunction:
         return "vf";
-    case DeviceRole::Lag:
+    case DeviceFunction::Lag:
         return "lag";
-    case DeviceRole::BondMember:
+    case DeviceFunction::BondMember:
         return "bond-member";
     }
     return "unknown";
+}
+
+const char* toString(Role role)
+{
+    switch (role) {
+    case Role::Compute:
+        return "compute";
+    case Role::Storage:
+        return "storage";
+    case Role::Management:
+        return "management";
+    }
+    return "unknown";
+}
+
+std::optional<Role> parseRole(std::string_view name)
+{
+    for (auto r : {Role::Compute, Role::Storage, Role::Management})
+        if (name == toString(r))
+            return r;
+    return std::nullopt;
 }
 
 } // namespace nicd

@@ -3,9 +3,12 @@
 // absent.
 #pragma once
 
+#include "model/role.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nicd {
@@ -23,11 +26,19 @@ struct Port {
     std::vector<std::string> netdevs; // gid_attrs/ndevs, falling back to device/net/
 };
 
-enum class DeviceRole : uint8_t {
+// What kind of PCI function the device is.
+enum class DeviceFunction : uint8_t {
     Physical,        // a PF, not bonded
     VirtualFunction, // has device/physfn
     Lag,             // mlx5_bond_*: the RoCE LAG device
     BondMember,      // its netdev is enslaved to a bond
+};
+
+// An NVIDIA GPU on the PCI bus (vendor 0x10de, class 0x0300 or 0x0302): what roles are found by.
+struct GpuFunction {
+    std::string pci_address;      // "0000:1b:00.0"
+    std::string pci_path;         // resolved: /sys/devices/pci0000:18/.../0000:1b:00.0
+    std::optional<int> numa_node; // absent when the kernel says -1
 };
 
 struct Device {
@@ -41,7 +52,9 @@ struct Device {
     std::string hca_type;
     std::string node_guid;
     std::optional<int> numa_node; // absent when the kernel says -1
-    DeviceRole role = DeviceRole::Physical;
+    DeviceFunction function = DeviceFunction::Physical;
+    Role role = Role::Storage;
+    std::string role_reason; // why this role ("shares PCIe switch ... with GPU 0000:1b:00.0")
     std::string bond_master; // set for BondMember and Lag (the bond netdev)
     std::string plugin;      // name of the plugin that claimed it; empty = unmanaged
     std::vector<Port> ports;
@@ -49,6 +62,7 @@ struct Device {
 
 struct Inventory {
     std::vector<Device> devices; // sorted by ibdev
+    std::vector<GpuFunction> gpus;
 
     const Device* find(std::string_view ibdev) const
     {
@@ -69,6 +83,7 @@ struct NetdevState {
     bool operator==(const NetdevState&) const = default;
 };
 
-const char* toString(DeviceRole role);
+const char* toString(DeviceFunction function);
+
 
 } // namespace nicd

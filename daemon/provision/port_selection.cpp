@@ -30,18 +30,18 @@ std::string skipReason(const SelectionInput& in, const Device& d, const Port& p,
         return "excluded by ExcludeDevices=" + *g;
     if (in.config.provisionFor(d.ibdev).mode == ProvisionMode::Off)
         return "Mode=off";
-    if (d.role == DeviceRole::VirtualFunction)
+    if (d.function == DeviceFunction::VirtualFunction)
         return "virtual function (QoS belongs to its PF)";
     if (p.link_layer == "InfiniBand")
         return "InfiniBand port (DSCP trust, PFC and RoCE ToS do not apply)";
     if (p.link_layer != "Ethernet")
         return "link layer unknown";
-    if (d.role == DeviceRole::Lag && cfg.bonds == BondPolicy::Skip)
+    if (d.function == DeviceFunction::Lag && cfg.bonds == BondPolicy::Skip)
         return "RoCE LAG device (Bonds=skip)";
-    if (d.role == DeviceRole::BondMember && cfg.bonds == BondPolicy::Skip)
+    if (d.function == DeviceFunction::BondMember && cfg.bonds == BondPolicy::Skip)
         return "member of bond " + d.bond_master + " (Bonds=skip)";
     if (targets.empty())
-        return d.role == DeviceRole::Lag ? "the members of bond " + d.bond_master + " are unknown"
+        return d.function == DeviceFunction::Lag ? "the members of bond " + d.bond_master + " are unknown"
                                          : "no netdev";
     for (const auto& n : targets) {
         if (auto g = firstMatch(cfg.exclude_netdevs, n))
@@ -88,7 +88,7 @@ std::vector<PortPlan> planPorts(const SelectionInput& in)
             plan.mode = in.config.provisionFor(d.ibdev).mode;
             plan.desired = desiredFor(in.config, d.ibdev);
             plan.target = p;
-            if (d.role == DeviceRole::Lag) {
+            if (d.function == DeviceFunction::Lag) {
                 auto it = in.bond_slaves.find(d.bond_master);
                 plan.target.netdevs =
                     it == in.bond_slaves.end() ? std::vector<std::string>{} : it->second;

@@ -10,6 +10,10 @@ namespace nicd {
 void renderHealthMetrics(const Snapshot& snap, MetricWriter& w)
 {
     const auto& h = snap.health;
+    w.family("nicd_node_health", MetricType::Gauge,
+             "Node verdict: 0 healthy, 1 degraded (something is not healthy), 2 fatal (a compute "
+             "device is fatal: the training fabric is broken on this node).");
+    w.sample({}, static_cast<double>(h.node));
     w.family("nicd_device_health", MetricType::Gauge,
              "Device health: 0 healthy, 1 degraded, 2 fatal (the worst of its ports and device "
              "conditions).");
@@ -22,14 +26,14 @@ void renderHealthMetrics(const Snapshot& snap, MetricWriter& w)
     }
     w.family("nicd_condition_active", MetricType::Gauge,
              "1 for each active condition; code says what (port_down, counter.symbol_error, ...), "
-             "port 0 is "
-             "the device as a whole.");
+             "action what to do (docs/conditions.md), port 0 is the device as a whole.");
     for (const auto& c : h.conditions) {
         auto port = std::to_string(c.port);
         w.sample({{"device", c.device},
                   {"port", port},
                   {"code", c.code},
-                  {"severity", toString(c.severity)}},
+                  {"severity", toString(c.severity)},
+                  {"action", toString(c.action)}},
                  1.0);
     }
     w.family("nicd_condition_since_timestamp_seconds", MetricType::Gauge,

@@ -9,8 +9,9 @@ void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w)
 {
     const auto& devices = snap.inventory.devices;
     w.family("nicd_device_info", MetricType::Gauge,
-             "RDMA device identity; value 1. role is pf, vf, lag or bond-member; plugin is empty "
-             "when no plugin manages the device.");
+             "RDMA device identity; value 1. role is compute, storage or management (what the NIC "
+             "is for); function is pf, vf, lag or bond-member; plugin is empty when no plugin "
+             "manages the device.");
     for (const auto& d : devices) {
         std::string numa = d.numa_node ? std::to_string(*d.numa_node) : "";
         w.sample({{"device", d.ibdev},
@@ -20,6 +21,7 @@ void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w)
                   {"board_id", d.board_id},
                   {"hca_type", d.hca_type},
                   {"role", toString(d.role)},
+                  {"function", toString(d.function)},
                   {"plugin", d.plugin},
                   {"numa_node", numa}},
                  1.0);

@@ -18,6 +18,7 @@ struct Pattern {
     std::array<const char*, 3> needles; // all must appear (nullptr = unused)
     const char* message;
     const char* action;
+    const char* action_code; // the daemon's machine-readable action (docs/conditions.md)
 };
 
 using S = pv1::Severity;
@@ -28,87 +29,104 @@ constexpr std::array kPatterns{
             S::Fatal,
             {"timeout. Will cause a leak of a command resource", nullptr, nullptr},
             "firmware command timed out: the NIC's firmware stopped answering",
-            "drain the node; reset the NIC (or reboot), replace it if it recurs"},
+            "drain the node; reset the NIC (or reboot), replace it if it recurs",
+            "reset_nic"},
     Pattern{"mlx5.health_compromised",
             S::Fatal,
             {"health compromised", nullptr, nullptr},
             "the driver's health poll lost the NIC (missed heartbeats)",
-            "drain the node; reset or replace the NIC"},
+            "drain the node; reset or replace the NIC",
+            "reset_nic"},
     Pattern{"mlx5.health_recovery_failed",
             S::Fatal,
             {"health recovery flow aborted", nullptr, nullptr},
             "the driver could not recover the NIC",
-            "drain the node; reboot, replace the NIC if it recurs"},
+            "drain the node; reboot, replace the NIC if it recurs",
+            "reboot_node"},
     Pattern{"mlx5.fatal_error",
             S::Fatal,
             {"Fatal error", "detected", nullptr},
             "the NIC reported a fatal firmware/hardware error",
-            "drain the node; reset or replace the NIC"},
+            "drain the node; reset or replace the NIC",
+            "reset_nic"},
     Pattern{"mlx5.unrecoverable",
             S::Fatal,
             {"unrecoverable", nullptr, nullptr},
             "the NIC reported an unrecoverable hardware error",
-            "replace the NIC"},
+            "replace the NIC",
+            "replace_nic"},
     Pattern{"mlx5.pci_channel_error",
             S::Fatal,
             {"mlx5_pci_err_detected", "need reset", nullptr},
             "PCIe error on the NIC; the device needs a reset",
-            "check the PCIe slot and riser; reset or reseat the NIC"},
+            "check the PCIe slot and riser; reset or reseat the NIC",
+            "reset_nic"},
     Pattern{"mlx5.pci_channel_offline",
             S::Fatal,
             {"PCI channel offline", nullptr, nullptr},
             "the NIC's PCIe channel went offline",
-            "check the PCIe slot and riser; reseat or replace the NIC"},
+            "check the PCIe slot and riser; reseat or replace the NIC",
+            "reseat_nic"},
     Pattern{"mlx5.load_failed",
             S::Fatal,
             {"mlx5_load_one failed", nullptr, nullptr},
             "the driver failed to initialise the NIC",
-            "check firmware and driver versions; reflash or replace the NIC"},
+            "check firmware and driver versions; reflash or replace the NIC",
+            "update_firmware"},
     Pattern{"mlx5.probe_failed",
             S::Fatal,
             {"probe of ", " failed with error", nullptr},
             "the driver failed to probe the NIC",
-            "check firmware and driver versions; reflash or replace the NIC"},
+            "check firmware and driver versions; reflash or replace the NIC",
+            "update_firmware"},
     Pattern{"mlx5.tx_timeout",
             S::NonFatal,
             {"TX timeout detected", nullptr, nullptr},
             "a transmit queue stopped completing",
-            "watch for repeats; a wedged queue stalls collectives"},
+            "watch for repeats; a wedged queue stalls collectives",
+            "none"},
     Pattern{"mlx5.rx_timeout",
             S::NonFatal,
             {"RX timeout on channel", nullptr, nullptr},
             "a receive queue stopped completing",
-            "watch for repeats"},
+            "watch for repeats",
+            "none"},
     Pattern{"mlx5.insufficient_power",
             S::NonFatal,
             {"insufficient power", nullptr, nullptr},
             "the PCIe slot does not supply enough power for the NIC",
-            "move the NIC to a slot with enough power"},
+            "move the NIC to a slot with enough power",
+            "reseat_nic"},
     Pattern{"mlx5.module_high_temperature",
             S::NonFatal,
             {"Port module event", "High Temperature", nullptr},
             "the cable/transceiver module is overheating",
-            "check airflow; replace the transceiver"},
+            "check airflow; replace the transceiver",
+            "check_cooling"},
     Pattern{"mlx5.cable_unplugged",
             S::NonFatal,
             {"Port module event", "Cable unplugged", nullptr},
             "the cable or transceiver was unplugged",
-            "reseat or replace the cable"},
+            "reseat or replace the cable",
+            "check_cable"},
     Pattern{"mlx5.module_error",
             S::NonFatal,
             {"Port module event[error]", nullptr, nullptr},
             "the cable/transceiver module reported an error",
-            "reseat or replace the transceiver"},
+            "reseat or replace the transceiver",
+            "replace_cable_or_transceiver"},
     Pattern{"mlx5.module_absent",
             S::NonFatal,
             {"Port module event", "absent", nullptr},
             "no cable/transceiver module in the port",
-            "insert a cable or transceiver"},
+            "insert a cable or transceiver",
+            "check_cable"},
     Pattern{"mlx5.access_reg_failed",
             S::NonFatal,
             {"ACCESS_REG", "failed", nullptr},
             "a register access command failed (common on restricted PFs)",
-            "usually benign; investigate if it repeats"},
+            "usually benign; investigate if it repeats",
+            "none"},
 };
 
 bool contains(std::string_view line, const char* needle)
@@ -171,6 +189,7 @@ bool classifyWatchdog(std::string_view line, pv1::KernelLineMatch& out)
     out.severity = S::NonFatal;
     out.message = "transmit queue timed out (NETDEV WATCHDOG)";
     out.action = "watch for repeats; check the link partner and PFC pause storms";
+    out.action_code = "none";
     return true;
 }
 
@@ -187,17 +206,20 @@ bool classifyPcie(std::string_view line, pv1::KernelLineMatch& out)
         const char* code;
         S severity;
         const char* message;
+        const char* action_code;
     };
     static constexpr std::array pcie{
-        P{"severity=Fatal", "pcie.aer_fatal", S::Fatal, "fatal PCIe error below this root port"},
+        P{"severity=Fatal", "pcie.aer_fatal", S::Fatal, "fatal PCIe error below this root port",
+          "reseat_nic"},
         P{"Uncorrected (Fatal)", "pcie.aer_fatal", S::Fatal,
-          "fatal PCIe error below this root port"},
+          "fatal PCIe error below this root port", "reseat_nic"},
         P{"AER: device recovery failed", "pcie.recovery_failed", S::Fatal,
-          "PCIe error recovery failed"},
+          "PCIe error recovery failed", "reboot_node"},
         P{"DPC: containment event", "pcie.dpc_containment", S::Fatal,
-          "PCIe downstream port containment: the link below this port was disabled"},
+          "PCIe downstream port containment: the link below this port was disabled",
+          "reboot_node"},
         P{"Uncorrected (Non-Fatal)", "pcie.aer_nonfatal", S::NonFatal,
-          "uncorrected non-fatal PCIe error"},
+          "uncorrected non-fatal PCIe error", "none"},
     };
     for (const auto& p : pcie) {
         if (!contains(line, p.needle))
@@ -210,6 +232,7 @@ bool classifyPcie(std::string_view line, pv1::KernelLineMatch& out)
         out.severity = p.severity;
         out.message = p.message;
         out.action = "check the PCIe slot, riser and NIC; reseat or replace";
+        out.action_code = p.action_code;
         return true;
     }
     return false;
@@ -239,6 +262,7 @@ bool classifyKernelLine(std::string_view line, pv1::KernelLineMatch& out) noexce
             out.severity = p.severity;
             out.message = p.message;
             out.action = p.action;
+            out.action_code = p.action_code;
             extractDevice(line, "mlx5_core ", out);
             if (out.pci_address.empty())
                 extractDevice(line, "probe of ", out);

@@ -121,7 +121,13 @@ TEST_F(DbusApiTest, BusctlTreeShowsTheWholeNode)
     EXPECT_EQ(property("/io/nicd/Nicd1/device/mlx5_6/port/1", "io.nicd.Nicd1.Port", "State"),
               "s \"DOWN\"\n");
     EXPECT_EQ(property("/io/nicd/Nicd1/device/mlx5_5", "io.nicd.Nicd1.Device", "Role"),
+              "s \"compute\"\n");
+    EXPECT_EQ(property("/io/nicd/Nicd1/device/mlx5_5", "io.nicd.Nicd1.Device", "Function"),
               "s \"vf\"\n");
+    EXPECT_EQ(property("/io/nicd/Nicd1/device/mlx5_4", "io.nicd.Nicd1.Device", "Role"),
+              "s \"storage\"\n");
+    EXPECT_EQ(property("/io/nicd/Nicd1", "io.nicd.Nicd1.Manager", "NodeHealth"),
+              "s \"healthy\"\n");
 }
 
 TEST_F(DbusApiTest, IntrospectionMatchesTheXml)
@@ -152,14 +158,14 @@ TEST_F(DbusApiTest, NicctlStatusShowsALinkDownAndExitsFatal)
 {
     sim::linkDown(root_, "mlx5_1", 1);
     std::regex down_row(
-        R"(mlx5_1 +1 +ens2f0np0 +DOWN .*fatal +(port_down|netdev_down[.]ens2f0np0): )");
+        R"(mlx5_1 +compute +1 +ens2f0np0 +DOWN .*fatal +check_cable +(port_down|netdev_down[.]ens2f0np0): )");
     ASSERT_TRUE(
         test::waitFor([&] { return std::regex_search(nicctl({"status"}).second, down_row); }, 10s))
         << nicctl({"status"}).second << test::readFile(dir_ / "nicd.log");
     auto [rc, out] = nicctl({"status"});
     EXPECT_EQ(rc, 2) << out;
     EXPECT_NE(out.find("DEVICE"), std::string::npos) << out;
-    EXPECT_TRUE(std::regex_search(out, std::regex(R"(mlx5_0 +1 +ens1f0np0 +ACTIVE .*healthy)")))
+    EXPECT_TRUE(std::regex_search(out, std::regex(R"(mlx5_0 +compute +1 +ens1f0np0 +ACTIVE .*healthy)")))
         << out;
     EXPECT_NE(out.find("Node: fatal"), std::string::npos) << out;
     EXPECT_EQ(out.find("\033["), std::string::npos) << "no colours when not on a terminal";

@@ -65,7 +65,7 @@ TEST(LinkEvents, VethDownInTheNamespaceShowsWithoutPolling)
     EXPECT_NE(
         text.find(
             "nicd_condition_active{device=\"mlx5_0\",port=\"1\",code=\"netdev_down.ens1f0np0\","
-            "severity=\"fatal\"} 1"),
+            "severity=\"fatal\",action=\"check_cable\"} 1"),
         std::string::npos);
     EXPECT_NE(text.find("nicd_port_health{device=\"mlx5_0\",port=\"1\"} 2"), std::string::npos);
     EXPECT_NE(text.find("nicd_cycles_total 1\n"), std::string::npos)

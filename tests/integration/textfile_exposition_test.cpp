@@ -83,7 +83,7 @@ Port makePort(uint32_t num, const std::string& layer, int state, int phys,
     return p;
 }
 
-Device makeDevice(const std::string& ibdev, const std::string& pci, DeviceRole role, Port port)
+Device makeDevice(const std::string& ibdev, const std::string& pci, DeviceFunction role, Port port)
 {
     Device d;
     d.ibdev = ibdev;
@@ -93,7 +93,7 @@ Device makeDevice(const std::string& ibdev, const std::string& pci, DeviceRole r
     d.board_id = "MT_0000000838";
     d.hca_type = "MT4129";
     d.numa_node = 0;
-    d.role = role;
+    d.function = role;
     d.plugin = "mlx5";
     d.ports.push_back(std::move(port));
     return d;
@@ -106,19 +106,19 @@ Snapshot realisticNode(uint64_t cycle)
 {
     Snapshot s;
     auto& devs = s.inventory.devices;
-    devs.push_back(makeDevice("mlx5_0", "0000:0c:00.0", DeviceRole::Physical,
+    devs.push_back(makeDevice("mlx5_0", "0000:0c:00.0", DeviceFunction::Physical,
                               makePort(1, "Ethernet", 4, 5, {"ens1np0"})));
-    devs.push_back(makeDevice("mlx5_1", "0000:2a:00.0", DeviceRole::Physical,
+    devs.push_back(makeDevice("mlx5_1", "0000:2a:00.0", DeviceFunction::Physical,
                               makePort(1, "Ethernet", 1, 3, {"ens2np0"})));
-    devs.push_back(makeDevice("mlx5_2", "0000:41:00.0", DeviceRole::Physical,
+    devs.push_back(makeDevice("mlx5_2", "0000:41:00.0", DeviceFunction::Physical,
                               makePort(1, "InfiniBand", 4, 5, {"ibp65s0"})));
-    devs.push_back(makeDevice("mlx5_3", "0000:5d:00.0", DeviceRole::BondMember,
+    devs.push_back(makeDevice("mlx5_3", "0000:5d:00.0", DeviceFunction::BondMember,
                               makePort(1, "Ethernet", 4, 5, {"ens4f0np0"})));
-    devs.push_back(makeDevice("mlx5_4", "0000:5d:00.1", DeviceRole::BondMember,
+    devs.push_back(makeDevice("mlx5_4", "0000:5d:00.1", DeviceFunction::BondMember,
                               makePort(1, "Ethernet", 4, 5, {"ens4f1np1"})));
-    devs.push_back(makeDevice("mlx5_bond_0", "0000:5d:00.0", DeviceRole::Lag,
+    devs.push_back(makeDevice("mlx5_bond_0", "0000:5d:00.0", DeviceFunction::Lag,
                               makePort(1, "Ethernet", 4, 5, {"bond0"})));
-    devs.push_back(makeDevice("mlx5_5", "0000:0c:00.2", DeviceRole::VirtualFunction,
+    devs.push_back(makeDevice("mlx5_5", "0000:0c:00.2", DeviceFunction::VirtualFunction,
                               makePort(1, "Ethernet", 4, 5, {"ens1f0v0"})));
     devs[1].board_id = "MT_\"quoted\"\\path";
     devs[1].fw_ver = "28.39.1002 (MT_\xff"

@@ -146,7 +146,7 @@ if ! IBDEV=mlx5_0 SIM_SYS="$dir/node/sys" in_namespace file "$dir/daemon.out" \
     fail=1
 fi
 prom=$(cat "$dir/nicd.prom" 2>/dev/null || true)
-if ! grep -Eq '^nicd_condition_active\{device="mlx5_0",port="0",code="driver_unresponsive",severity="fatal"\} 1$' <<<"$prom"; then
+if ! grep -Eq '^nicd_condition_active\{device="mlx5_0",port="0",code="driver_unresponsive",severity="fatal",action="reset_nic"\} 1$' <<<"$prom"; then
     echo "FAIL: nicd on the real root did not raise driver_unresponsive for mlx5_0"
     grep -E "nicd_condition_active|nicd_device_health" <<<"$prom" || true
     cat "$dir/daemon.out" "$dir/daemon.out.err"

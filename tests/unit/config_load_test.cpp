@@ -225,6 +225,13 @@ TEST_F(ConfigLoad, ValueErrorsNameFileLineSectionKeyValueAndWhatIsAllowed)
               f + ":2: [health] FlapCount=1: expected an integer from 2 to 1000");
     EXPECT_EQ(onlyError("[health]\nEventRingSize=4\n"),
               f + ":2: [health] EventRingSize=4: expected an integer from 16 to 1000000");
+    EXPECT_EQ(onlyError("[counter:symbol_error]\nAction=call_someone\n"),
+              f + ":2: [counter:symbol_error] Action=call_someone: expected one of: none "
+                  "check_cable replace_cable_or_transceiver check_switch_port check_qos_config "
+                  "check_congestion_config check_cooling check_workload reset_nic reseat_nic "
+                  "replace_nic update_firmware reboot_node");
+    EXPECT_EQ(onlyError("[device:mlx5_0]\nRole=gpu\n"),
+              f + ":2: [device:mlx5_0] Role=gpu: expected compute, storage or management");
     EXPECT_EQ(onlyError("[counter:symbol_error]\nRate=5/day\n"),
               f + ":2: [counter:symbol_error] Rate=5/day: expected a rate N/s, N/min or N/h (N "
                   ">= 0, e.g. 10/s, 5/min, 120/h)");
@@ -250,10 +257,10 @@ TEST_F(ConfigLoad, UnknownKeysAndSectionsSayWhatExists)
                   "(keys are case-sensitive)");
     EXPECT_EQ(onlyError("[device:mlx5_1]\nFlapCount=3\n"),
               f + ":2: [device:mlx5_1] FlapCount=3: unknown key; [device:IBDEV] takes Mode, "
-                  "Trust, PfcPriorities, RoceTos, ExpectUp");
+                  "Trust, PfcPriorities, RoceTos, ExpectUp, Role");
     EXPECT_EQ(onlyError("[counter:port_rcv_errors]\nThreshold=5\n"),
               f + ":2: [counter:port_rcv_errors] Threshold=5: unknown key; [counter:NAME] takes "
-                  "Enable, Delta, Rate, Severity");
+                  "Enable, Delta, Rate, Action, Severity");
     EXPECT_EQ(onlyError("[bogus]\nX=1\nY=2\n"),
               f + ":1: [bogus] unknown section; expected [daemon], [textfile], [provision], "
                   "[journal], [health], [device:IBDEV], [counter:NAME], [counter:NAME/IBDEV] or "
@@ -392,6 +399,7 @@ ExpectUp=yes
 [device:mlx5_1]
 Trust=pcp
 RoceTos=96
+Role=storage
 PfcPriorities=3,4
 ExpectUp=no
 [device:mlx5_bond_0]
@@ -409,6 +417,7 @@ ExpectUp=no
     EXPECT_TRUE(c.provisionFor("mlx5_7") == c.provision.settings);
     EXPECT_EQ(c.devices.at("mlx5_0").expect_up, true);
     EXPECT_EQ(c.devices.at("mlx5_1").expect_up, false);
+    EXPECT_EQ(c.devices.at("mlx5_1").role, Role::Storage);
     EXPECT_FALSE(c.devices.at("mlx5_0").roce_tos) << "unset keys stay unset";
     EXPECT_FALSE(c.devices.contains("mlx5_bond_0")) << "an empty section overrides nothing";
 }
@@ -425,6 +434,7 @@ Delta=0
 Severity=fatal
 [counter:rx_prio3_pause]
 Rate=1000/s
+Action=check_congestion_config
 [counter:port_rcv_errors]
 Rate=30/min
 Delta=100
@@ -432,18 +442,20 @@ Enable=yes
 )");
     ASSERT_EQ(c.counter_rules.size(), 5U);
     const auto& se = c.counter_rules.at("symbol_error");
-    ASSERT_TRUE(se.rate_per_second);
-    EXPECT_DOUBLE_EQ(*se.rate_per_second, 120.0 / 3600.0);
+    ASSERT_TRUE(se.rate);
+    EXPECT_EQ(*se.rate, (RateLimit{120, 3600}));
     EXPECT_EQ(se.severity, RuleSeverity::NonFatal);
     EXPECT_FALSE(se.enable);
     EXPECT_FALSE(se.delta);
     EXPECT_EQ(c.counter_rules.at("symbol_error/mlx5_3").enable, false);
-    EXPECT_FALSE(c.counter_rules.at("symbol_error/mlx5_3").rate_per_second);
+    EXPECT_FALSE(c.counter_rules.at("symbol_error/mlx5_3").rate);
     EXPECT_EQ(c.counter_rules.at("link_downed").delta, 0U);
     EXPECT_EQ(c.counter_rules.at("link_downed").severity, RuleSeverity::Fatal);
-    EXPECT_DOUBLE_EQ(*c.counter_rules.at("rx_prio3_pause").rate_per_second, 1000.0);
+    EXPECT_EQ(*c.counter_rules.at("rx_prio3_pause").rate, (RateLimit{1000, 1}));
+    EXPECT_EQ(c.counter_rules.at("rx_prio3_pause").action, Action::CheckCongestionConfig);
     const auto& pre = c.counter_rules.at("port_rcv_errors");
-    EXPECT_DOUBLE_EQ(*pre.rate_per_second, 0.5);
+    EXPECT_EQ(*pre.rate, (RateLimit{30, 60}));
+    EXPECT_FALSE(pre.action);
     EXPECT_EQ(pre.delta, 100U);
     EXPECT_EQ(pre.enable, true);
 }

@@ -62,16 +62,23 @@ TEST(ConfigValues, PfcPrioritiesEdgeCases)
     EXPECT_FALSE(parsePriorities("3,4,03", why)) << "03 is priority 3 again";
 }
 
-TEST(ConfigValues, RatesAreStoredPerSecond)
+// A rate keeps its count and its unit: 120/h is 120 within any hour, not 2 a minute.
+TEST(ConfigValues, RatesKeepTheirCountAndWindow)
 {
     std::string why;
-    EXPECT_DOUBLE_EQ(*parseRate("10/s", why), 10.0);
-    EXPECT_DOUBLE_EQ(*parseRate("10/sec", why), 10.0);
-    EXPECT_DOUBLE_EQ(*parseRate("5/min", why), 5.0 / 60);
-    EXPECT_DOUBLE_EQ(*parseRate("120/h", why), 120.0 / 3600);
-    EXPECT_DOUBLE_EQ(*parseRate("120/hour", why), 120.0 / 3600);
-    EXPECT_DOUBLE_EQ(*parseRate("0.5 / hour", why), 0.5 / 3600);
-    EXPECT_DOUBLE_EQ(*parseRate("0/s", why), 0.0);
+    auto is = [&](const char* text, double count, double window) {
+        auto r = parseRate(text, why);
+        ASSERT_TRUE(r) << text;
+        EXPECT_DOUBLE_EQ(r->count, count) << text;
+        EXPECT_DOUBLE_EQ(r->window_sec, window) << text;
+    };
+    is("10/s", 10, 1);
+    is("10/sec", 10, 1);
+    is("5/min", 5, 60);
+    is("120/h", 120, 3600);
+    is("120/hour", 120, 3600);
+    is("0.5 / hour", 0.5, 3600);
+    is("0/s", 0, 1);
     for (const char* bad :
          {"10", "10/day", "10/", "/s", "-1/s", "x/s", "inf/s", "nan/s", "1e999/s", "10 per s"}) {
         why.clear();

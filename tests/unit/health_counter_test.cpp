@@ -226,9 +226,9 @@ TEST_F(CounterRulesTest, AdminClearOfABreachedCounterRecoversWithCounterReset)
 TEST_F(CounterRulesTest, DeviceOverridesWinOverCounterOverridesOverDefaults)
 {
     Config c;
-    c.counter_rules["symbol_error"].rate_per_second = 10.0 / 3600;
+    c.counter_rules["symbol_error"].rate = RateLimit{10, 3600};
     c.counter_rules["symbol_error"].severity = RuleSeverity::Fatal;
-    c.counter_rules["symbol_error/mlx5_1"].rate_per_second = 1000.0 / 3600;
+    c.counter_rules["symbol_error/mlx5_1"].rate = RateLimit{1000, 3600};
     c.counter_rules["link_downed/mlx5_1"].enable = false;
     c.counter_rules["rx_discards_phy"].delta = 5;
     auto r0 = ruleFor("symbol_error", "mlx5_0", c);
@@ -237,9 +237,9 @@ TEST_F(CounterRulesTest, DeviceOverridesWinOverCounterOverridesOverDefaults)
     EXPECT_EQ(r0->severity, ConditionSeverity::Fatal);
     EXPECT_DOUBLE_EQ(r0->threshold, 10);
     EXPECT_DOUBLE_EQ(r0->window_sec, 3600);
-    // The configuration stores rates per second; the window follows the rate's magnitude.
-    EXPECT_DOUBLE_EQ(r1->threshold / r1->window_sec, 1000.0 / 3600)
-        << "the device's own section wins";
+    EXPECT_DOUBLE_EQ(r1->threshold, 1000) << "the device's own section wins";
+    EXPECT_DOUBLE_EQ(r1->window_sec, 3600);
+    EXPECT_EQ(r1->kind, RuleKind::Rate);
     EXPECT_EQ(r1->severity, ConditionSeverity::Fatal) << "what it does not set is inherited";
     EXPECT_FALSE(ruleFor("link_downed", "mlx5_1", c));
     EXPECT_TRUE(ruleFor("link_downed", "mlx5_0", c));
@@ -288,7 +288,7 @@ TEST(CounterRuleCache, AnswersAsRuleForAndFollowsTheConfiguration)
 {
     Config c;
     c.counter_rules["symbol_error"].severity = RuleSeverity::Fatal;
-    c.counter_rules["symbol_error/mlx5_1"].rate_per_second = 1000.0 / 3600;
+    c.counter_rules["symbol_error/mlx5_1"].rate = RateLimit{1000, 3600};
     c.counter_rules["link_downed/mlx5_1"].enable = false;
     c.counter_rules["rx_discards_phy"].delta = 5;
     CounterRuleCache cache;

@@ -226,7 +226,7 @@ TEST_F(HealthTest, AdminClearOfABreachedCounterRecovers)
 TEST_F(HealthTest, ConfigurationOverridesAndDisablesRules)
 {
     Config c;
-    c.counter_rules["symbol_error"].rate_per_second = 10.0 / 3600;
+    c.counter_rules["symbol_error"].rate = RateLimit{10, 3600};
     c.counter_rules["symbol_error"].severity = RuleSeverity::Fatal;
     c.counter_rules["symbol_error/mlx5_1"].enable = false;
     engine_.setConfig(c);
@@ -272,7 +272,7 @@ Inventory kernelInventory()
     auto v = device("mlx5_1", 4);
     v.pci_address = "0004:01:00.2";
     v.pci_path = "/sys/devices/pci0004:00/0004:00:00.0/0004:01:00.2";
-    v.role = DeviceRole::VirtualFunction;
+    v.function = DeviceFunction::VirtualFunction;
     inv.devices.push_back(v);
     return inv;
 }
@@ -526,7 +526,7 @@ TEST_F(HealthTest, PeersAreTheSameBoardAndRole)
 TEST_F(HealthTest, VirtualFunctionsComingAndGoingAreNotMissingDevices)
 {
     auto vf = device("mlx5_5", 4);
-    vf.role = DeviceRole::VirtualFunction;
+    vf.function = DeviceFunction::VirtualFunction;
     at(0, snap({device("mlx5_0", 4), vf}));
     auto s = at(5, snap({device("mlx5_0", 4)}));
     EXPECT_FALSE(find(s, "device_missing", "mlx5_5"));

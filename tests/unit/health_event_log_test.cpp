@@ -31,7 +31,8 @@ Condition condition(const std::string& code, ConditionSeverity sev, uint32_t por
     c.device = "mlx5_0";
     c.port = port;
     c.message = code;
-    c.action = "fix it";
+    c.advice = "fix it";
+    c.action = Action::ReplaceCableOrTransceiver;
     return c;
 }
 } // namespace
@@ -119,7 +120,16 @@ TEST(ConditionSet, ConditionsSurviveAJsonRoundTrip)
     EXPECT_EQ(r.severity, ConditionSeverity::Degraded);
     EXPECT_EQ(r.source, ConditionSource::Counter);
     EXPECT_EQ(r.first_seen, 100);
-    EXPECT_EQ(r.action, "fix it");
+    EXPECT_EQ(r.advice, "fix it");
+    EXPECT_EQ(r.action, Action::ReplaceCableOrTransceiver);
+    EXPECT_EQ(out.back().action, Action::ReplaceCableOrTransceiver) << "the raised event carries it";
+    // A condition saved by nicd 0.1 (its advice under "action") loads with its advice.
+    auto old = set.toJson();
+    old[0]["action"] = "fix it";
+    old[0].erase("advice");
+    auto legacy = ConditionSet::conditionsFromJson(old).begin()->second;
+    EXPECT_EQ(legacy.advice, "fix it");
+    EXPECT_EQ(legacy.action, Action::None);
 }
 
 TEST(HealthNames, NumbersAndNames)

@@ -123,7 +123,7 @@ TEST_F(InventoryTest, H100NodeFixture)
     EXPECT_EQ(d.pci_address, ""); // the fixture has no device link
     EXPECT_EQ(d.driver, "");
     EXPECT_FALSE(d.numa_node);
-    EXPECT_EQ(d.role, DeviceRole::Physical);
+    EXPECT_EQ(d.function, DeviceFunction::Physical);
     ASSERT_EQ(d.ports.size(), 1U);
     EXPECT_EQ(d.ports[0].num, 1U);
     EXPECT_EQ(d.ports[0].state, 4);
@@ -135,7 +135,7 @@ TEST_F(InventoryTest, H100NodeFixture)
     EXPECT_DOUBLE_EQ(*d.ports[0].rate_gbps, 400);
     EXPECT_TRUE(d.ports[0].netdevs.empty());
     const auto& lag = dev(inv, "mlx5_bond_0");
-    EXPECT_EQ(lag.role, DeviceRole::Lag);
+    EXPECT_EQ(lag.function, DeviceFunction::Lag);
     EXPECT_EQ(lag.hca_type, "MT41692");
     EXPECT_EQ(lag.bond_master, ""); // no /sys/class/net in the fixture
     ASSERT_EQ(lag.ports.size(), 1U);
@@ -190,7 +190,7 @@ TEST_F(InventoryTest, EveryRoleInTheKernelLayout)
               (Strings{"mlx4_0", "mlx5_0", "mlx5_1", "mlx5_2", "mlx5_4", "mlx5_bond_0", "rxe0"}));
 
     const auto& pf = dev(inv, "mlx5_0");
-    EXPECT_EQ(pf.role, DeviceRole::Physical);
+    EXPECT_EQ(pf.function, DeviceFunction::Physical);
     EXPECT_EQ(pf.sysfs_path, (dir_ / "sys/class/infiniband/mlx5_0").string());
     EXPECT_EQ(pf.pci_address, "0000:3b:00.0");
     EXPECT_EQ(pf.pci_path, t.path(test::SysfsTree::pciDir("0000:3b:00.0")).string());
@@ -207,19 +207,19 @@ TEST_F(InventoryTest, EveryRoleInTheKernelLayout)
     EXPECT_EQ(no_gids.ports.at(0).phys_state_name, "Disabled");
 
     const auto& vf = dev(inv, "mlx5_2");
-    EXPECT_EQ(vf.role, DeviceRole::VirtualFunction);
+    EXPECT_EQ(vf.function, DeviceFunction::VirtualFunction);
     EXPECT_EQ(vf.pci_address, "0000:3b:00.2");
     EXPECT_EQ(vf.ports.at(0).netdevs, Strings{"ens1f0v0"});
 
     const auto& lag = dev(inv, "mlx5_bond_0");
-    EXPECT_EQ(lag.role, DeviceRole::Lag);
+    EXPECT_EQ(lag.function, DeviceFunction::Lag);
     EXPECT_EQ(lag.bond_master, "bond0");
     EXPECT_EQ(lag.pci_address, "0000:86:00.0"); // PF0
     EXPECT_EQ(lag.numa_node, 1);
     EXPECT_EQ(lag.ports.at(0).netdevs, Strings{"bond0"});
 
     const auto& member = dev(inv, "mlx5_4");
-    EXPECT_EQ(member.role, DeviceRole::BondMember);
+    EXPECT_EQ(member.function, DeviceFunction::BondMember);
     EXPECT_EQ(member.bond_master, "bond1");
 
     const auto& mlx4 = dev(inv, "mlx4_0");
@@ -234,7 +234,7 @@ TEST_F(InventoryTest, EveryRoleInTheKernelLayout)
     EXPECT_EQ(rxe.pci_address, "");
     EXPECT_EQ(rxe.driver, "");
     EXPECT_EQ(rxe.fw_ver, "");
-    EXPECT_EQ(rxe.role, DeviceRole::Physical);
+    EXPECT_EQ(rxe.function, DeviceFunction::Physical);
     EXPECT_EQ(rxe.ports.size(), 1U);
 }
 
@@ -249,7 +249,7 @@ TEST_F(InventoryTest, LagWithoutGidAttributesFindsTheBondThroughPf0sNetdev)
     t.addPort("mlx5_bond_0", {});
     auto inv = discoverInventory(HostPaths(dir_));
     const auto& lag = dev(inv, "mlx5_bond_0");
-    EXPECT_EQ(lag.role, DeviceRole::Lag);
+    EXPECT_EQ(lag.function, DeviceFunction::Lag);
     EXPECT_EQ(lag.ports.at(0).netdevs, Strings{"ens5f0np0"});
     EXPECT_EQ(lag.bond_master, "bond0");
 }
@@ -264,7 +264,7 @@ TEST_F(InventoryTest, AMasterThatIsNotABondDoesNotMakeABondMember)
     t.link(t.netDir("ens1f0np0") + "/master", t.netDir("br0"));
     t.addPort("mlx5_0", {.gid_netdevs = {"ens1f0np0"}});
     auto inv = discoverInventory(HostPaths(dir_));
-    EXPECT_EQ(dev(inv, "mlx5_0").role, DeviceRole::Physical);
+    EXPECT_EQ(dev(inv, "mlx5_0").function, DeviceFunction::Physical);
     EXPECT_EQ(dev(inv, "mlx5_0").bond_master, "");
 }
 

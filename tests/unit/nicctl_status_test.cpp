@@ -11,7 +11,7 @@ namespace {
 
 using Props = std::map<std::string, sdbus::Variant>;
 using ConditionWire = sdbus::Struct<std::string, std::string, uint32_t, std::string, std::string,
-                                    std::string, uint64_t>;
+                                    std::string, uint64_t, std::string>;
 
 ManagedObjects node()
 {
@@ -19,6 +19,8 @@ ManagedObjects node()
     auto device = [&](const std::string& name, const std::string& health,
                       std::vector<ConditionWire> conditions) {
         Props p{{"Name", sdbus::Variant(name)},
+                {"Role", sdbus::Variant(std::string(name == "mlx5_2" ? "compute" : "storage"))},
+                {"Function", sdbus::Variant(std::string("pf"))},
                 {"PciAddress", sdbus::Variant(std::string("0000:1a:00.0"))},
                 {"Health", sdbus::Variant(health)},
                 {"Conditions", sdbus::Variant(conditions)}};
@@ -38,8 +40,10 @@ ManagedObjects node()
                 {"Conditions", sdbus::Variant(conditions)}};
         o[sdbus::ObjectPath("/io/nicd/Nicd1/device/" + dev + "/port/1")]["io.nicd.Nicd1.Port"] = p;
     };
-    ConditionWire down{"port_down", "fatal", 1, "link", "port went down", "check the cable", 5};
-    ConditionWire counter{"counter.link_downed", "fatal", 1, "counter", "link_downed grew", "x", 5};
+    ConditionWire down{"port_down",      "fatal", 1, "link", "port went down", "check the cable",
+                       5,                "check_cable"};
+    ConditionWire counter{"counter.link_downed", "fatal", 1, "counter", "link_downed grew", "x", 5,
+                          "check_cable"};
     device("mlx5_10", "healthy", {});
     port("mlx5_10", "ACTIVE", "healthy", "compliant", {});
     device("mlx5_2", "fatal", {counter, down});
@@ -75,10 +79,14 @@ TEST(NicctlStatus, TheTableSaysWhatIsWrongAndTheSummaryCounts)
 {
     auto n = nodeViewOf(node());
     n.health = "fatal";
+    n.node_health = "fatal";
     auto out = renderStatus(n, false);
-    EXPECT_NE(out.find("DEVICE  PORT NETDEV"), std::string::npos) << out;
-    EXPECT_NE(out.find("mlx5_2  1    eth_mlx5_2  DOWN"), std::string::npos) << out;
-    EXPECT_NE(out.find(" waiting   fatal   port_down: port went down\n"), std::string::npos) << out;
+    EXPECT_NE(out.find("DEVICE  ROLE    PORT NETDEV"), std::string::npos) << out;
+    EXPECT_NE(out.find("mlx5_2  compute 1    eth_mlx5_2  DOWN"), std::string::npos) << out;
+    EXPECT_NE(out.find(" waiting   fatal   check_cable port_down: port went down\n"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("mlx5_10 storage 1"), std::string::npos) << out;
     EXPECT_NE(out.find("2 devices, 2 ports: 1 healthy, 0 degraded, 1 fatal. Node: fatal."),
               std::string::npos)
         << out;
@@ -86,6 +94,24 @@ TEST(NicctlStatus, TheTableSaysWhatIsWrongAndTheSummaryCounts)
     auto colored = renderStatus(n, true);
     EXPECT_NE(colored.find("\033[31mfatal\033[0m"), std::string::npos);
     EXPECT_NE(colored.find("\033[32mhealthy\033[0m"), std::string::npos);
+}
+
+// The summary and the exit code follow the node verdict, not the worst device: a fatal storage
+// NIC leaves the node degraded.
+TEST(NicctlStatus, TheNodeVerdictDecidesTheSummary)
+{
+    auto objects = node();
+    objects[sdbus::ObjectPath("/io/nicd/Nicd1")]["io.nicd.Nicd1.Manager"] = Props{
+        {"Health", sdbus::Variant(std::string("fatal"))},
+        {"NodeHealth", sdbus::Variant(std::string("degraded"))}};
+    auto n = nodeViewOf(objects);
+    EXPECT_EQ(n.node_health, "degraded");
+    EXPECT_NE(renderStatus(n, false).find("Node: degraded."), std::string::npos);
+    EXPECT_EQ(healthExitCode(n.node_health), 1);
+    EXPECT_EQ(statusJson(n)["node_health"], "degraded");
+    EXPECT_EQ(statusJson(n)["devices"][0]["role"], "compute");
+    EXPECT_EQ(statusJson(n)["devices"][0]["ports"][0]["action"], "check_cable");
+    EXPECT_EQ(statusJson(n)["devices"][0]["conditions"][0]["action"], "check_cable");
 }
 
 TEST(NicctlStatus, ExitCodesForScripts)
@@ -119,6 +145,12 @@ TEST(NicctlReplies, QosRowsAndEvents)
     rows[1].error = "netdev ens1f0np0: DCB not supported by driver (EOPNOTSUPP)";
     EXPECT_EQ(qosExitCode(rows, true), 2);
     EXPECT_EQ(qosExitCode({}, false), 0);
-    EventRow e{7, 1'700'000'000'000'000, "raised", "fatal", "mlx5_1", 1, "port_down", "down"};
-    EXPECT_EQ(formatEvent(e), "2023-11-14T22:13:20Z #7 fatal raised mlx5_1/1 port_down: down");
+    EventRow e{7,           1'700'000'000'000'000, "raised", "fatal", "mlx5_1", 1, "port_down",
+               "down",      "check_cable"};
+    EXPECT_EQ(formatEvent(e),
+              "2023-11-14T22:13:20Z #7 fatal raised mlx5_1/1 port_down: down -> check_cable");
+    EXPECT_EQ(eventJson(e)["action"], "check_cable");
+    e.kind = "recovered";
+    e.action = "none";
+    EXPECT_EQ(formatEvent(e), "2023-11-14T22:13:20Z #7 fatal recovered mlx5_1/1 port_down: down");
 }

@@ -89,7 +89,7 @@ int main(int argc, char** argv)
                 printJson(nicctl::statusJson(node));
             else
                 print(nicctl::renderStatus(node, useColor()));
-            return nicctl::healthExitCode(node.health);
+            return nicctl::healthExitCode(node.node_health);
         }
         if (*events) {
             auto rows = client.events(since);

@@ -29,10 +29,11 @@ public:
 private:
     void onEvent(const uint64_t& seq, const uint64_t& time_usec, const std::string& kind,
                  const std::string& severity, const std::string& device, const uint32_t& port,
-                 const std::string& code, const std::string& message) override
+                 const std::string& code, const std::string& message,
+                 const std::string& action) override
     {
         if (on_event_)
-            on_event_({seq, time_usec, kind, severity, device, port, code, message});
+            on_event_({seq, time_usec, kind, severity, device, port, code, message, action});
     }
     void
     onInterfacesAdded(const sdbus::ObjectPath&,
@@ -77,6 +78,7 @@ NodeView NicdClient::status()
     auto node = nodeViewOf(manager.GetManagedObjects());
     node.version = manager.Version();
     node.health = manager.Health();
+    node.node_health = manager.NodeHealth();
     node.provision_mode = manager.ProvisionMode();
     node.last_cycle_usec = manager.LastCycleTimestamp();
     return node;
@@ -88,7 +90,8 @@ std::vector<EventRow> NicdClient::events(uint64_t since_seq)
     std::vector<EventRow> out;
     for (const auto& e : manager.GetEvents(since_seq))
         out.push_back({std::get<0>(e), std::get<1>(e), std::get<2>(e), std::get<3>(e),
-                       std::get<4>(e), std::get<5>(e), std::get<6>(e), std::get<7>(e)});
+                       std::get<4>(e), std::get<5>(e), std::get<6>(e), std::get<7>(e),
+                       std::get<8>(e)});
     return out;
 }
 

@@ -22,14 +22,14 @@ template <typename T> T read(const Properties& props, const std::string& name, T
 }
 
 using ConditionWire = sdbus::Struct<std::string, std::string, uint32_t, std::string, std::string,
-                                    std::string, uint64_t>;
+                                    std::string, uint64_t, std::string>;
 
 std::vector<ConditionView> conditionsOf(const Properties& props)
 {
     std::vector<ConditionView> out;
     for (const auto& c : read<std::vector<ConditionWire>>(props, "Conditions"))
         out.push_back({std::get<0>(c), std::get<1>(c), std::get<2>(c), std::get<3>(c),
-                       std::get<4>(c), std::get<5>(c), std::get<6>(c)});
+                       std::get<4>(c), std::get<5>(c), std::get<6>(c), std::get<7>(c)});
     return out;
 }
 
@@ -42,6 +42,7 @@ DeviceView deviceOf(const Properties& p)
     d.plugin = read<std::string>(p, "Plugin");
     d.firmware = read<std::string>(p, "FirmwareVersion");
     d.role = read<std::string>(p, "Role");
+    d.function = read<std::string>(p, "Function");
     d.netdevs = read<std::vector<std::string>>(p, "Netdevs");
     d.health = read<std::string>(p, "Health", "unknown");
     d.conditions = conditionsOf(p);
@@ -73,12 +74,14 @@ NodeView nodeViewOf(const ManagedObjects& objects)
 {
     NodeView node;
     node.health = "unknown";
+    node.node_health = "unknown";
     std::map<std::string, DeviceView> devices;
     std::vector<std::pair<std::string, PortView>> ports; // (device, port)
     for (const auto& [path, interfaces] : objects) {
         if (auto m = interfaces.find(kManager); m != interfaces.end()) { // when listed
             node.version = read<std::string>(m->second, "Version");
             node.health = read<std::string>(m->second, "Health", "unknown");
+            node.node_health = read<std::string>(m->second, "NodeHealth", node.health);
             node.provision_mode = read<std::string>(m->second, "ProvisionMode");
             node.last_cycle_usec = read<uint64_t>(m->second, "LastCycleTimestamp");
         }

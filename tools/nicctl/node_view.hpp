@@ -21,8 +21,9 @@ struct ConditionView {
     uint32_t port = 0;    // 0 = the device itself
     std::string source;
     std::string message;
-    std::string action;
+    std::string advice; // what to do, in words
     uint64_t since_usec = 0;
+    std::string action; // the same from the fixed set: check_cable, reset_nic, ...
 };
 
 struct PortView {
@@ -47,7 +48,8 @@ struct DeviceView {
     std::string driver;
     std::string plugin;
     std::string firmware;
-    std::string role;
+    std::string role;     // compute, storage, management
+    std::string function; // pf, vf, lag, bond-member
     std::vector<std::string> netdevs;
     std::string health;
     std::vector<ConditionView> conditions; // the device's and its ports'
@@ -63,7 +65,8 @@ struct PluginView {
 
 struct NodeView {
     std::string version;
-    std::string health; // healthy, degraded, fatal, unknown
+    std::string health;      // the worst of anything: healthy, degraded, fatal, unknown
+    std::string node_health; // the node verdict (compute devices decide fatal)
     std::string provision_mode;
     uint64_t last_cycle_usec = 0;
     std::vector<DeviceView> devices; // by name

@@ -32,15 +32,18 @@ std::string where(const std::string& device, uint32_t port)
 
 std::string formatEvent(const EventRow& e)
 {
-    return fmt::format("{} #{} {} {} {} {}: {}", isoTime(e.time_usec), e.seq, e.severity, e.kind,
-                       where(e.device, e.port), e.code, e.message);
+    auto line = fmt::format("{} #{} {} {} {} {}: {}", isoTime(e.time_usec), e.seq, e.severity,
+                            e.kind, where(e.device, e.port), e.code, e.message);
+    if (e.kind == "raised" && !e.action.empty() && e.action != "none")
+        line += " -> " + e.action;
+    return line;
 }
 
 nlohmann::json eventJson(const EventRow& e)
 {
     return {{"seq", e.seq},           {"time_usec", e.time_usec}, {"kind", e.kind},
             {"severity", e.severity}, {"device", e.device},       {"port", e.port},
-            {"code", e.code},         {"message", e.message}};
+            {"code", e.code},         {"message", e.message},     {"action", e.action}};
 }
 
 std::string renderQosRows(const std::vector<QosRow>& rows, bool dry_run)

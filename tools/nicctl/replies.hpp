@@ -20,6 +20,7 @@ struct EventRow {
     uint32_t port = 0;
     std::string code;
     std::string message;
+    std::string action; // the condition's action when raised ("none" otherwise)
 };
 
 struct QosRow {

@@ -57,6 +57,7 @@ nlohmann::json conditionJson(const ConditionView& c)
             {"port", c.port},
             {"source", c.source},
             {"message", c.message},
+            {"advice", c.advice},
             {"action", c.action},
             {"since_usec", c.since_usec}};
 }
@@ -82,7 +83,8 @@ bool moreImportant(const ConditionView& a, const ConditionView& b)
 
 } // namespace
 
-std::string reasonOf(const DeviceView& device, const PortView& port)
+namespace {
+const ConditionView* worstOf(const DeviceView& device, const PortView& port)
 {
     const ConditionView* worst = nullptr;
     auto consider = [&worst](const ConditionView& c) {
@@ -94,19 +96,33 @@ std::string reasonOf(const DeviceView& device, const PortView& port)
             consider(c);
     for (const auto& c : port.conditions)
         consider(c);
+    return worst;
+}
+} // namespace
+
+std::string reasonOf(const DeviceView& device, const PortView& port)
+{
+    const auto* worst = worstOf(device, port);
     return worst ? worst->code + ": " + worst->message : "";
+}
+
+std::string actionOf(const DeviceView& device, const PortView& port)
+{
+    const auto* worst = worstOf(device, port);
+    return worst && !worst->action.empty() ? worst->action : "-";
 }
 
 std::string renderStatus(const NodeView& node, bool color)
 {
-    const std::vector<std::string> head{"DEVICE", "PORT", "NETDEV", "LINK",  "RATE",
-                                        "LAYER",  "QOS",  "HEALTH", "REASON"};
+    const std::vector<std::string> head{"DEVICE", "ROLE",   "PORT",   "NETDEV", "LINK", "RATE",
+                                        "LAYER",  "QOS",    "HEALTH", "ACTION", "REASON"};
     std::vector<std::vector<std::string>> rows;
     size_t ports = 0;
     std::map<std::string, size_t> by_health;
     for (const auto& d : node.devices) {
         if (d.ports.empty()) {
-            rows.push_back({d.name, "-", "-", "-", "-", "-", "-", d.health,
+            rows.push_back({d.name, orDash(d.role), "-", "-", "-", "-", "-", "-", d.health,
+                            actionOf(d, PortView{}),
                             d.conditions.empty() ? "" : reasonOf(d, PortView{})});
             continue;
         }
@@ -118,8 +134,9 @@ std::string renderStatus(const NodeView& node, bool color)
             // "skipped: virtual function ..." shows as "skipped": the reason is in --json and
             // on the bus (QosStatus).
             std::string qos = p.qos_status.substr(0, p.qos_status.find(':'));
-            rows.push_back({d.name, std::to_string(p.number), orDash(p.netdev), linkOf(p),
-                            orDash(p.rate), orDash(p.link_layer), qos, health, reasonOf(d, p)});
+            rows.push_back({d.name, orDash(d.role), std::to_string(p.number), orDash(p.netdev),
+                            linkOf(p), orDash(p.rate), orDash(p.link_layer), qos, health,
+                            actionOf(d, p), reasonOf(d, p)});
         }
     }
     std::vector<size_t> width(head.size());
@@ -135,7 +152,7 @@ std::string renderStatus(const NodeView& node, bool color)
     out += '\n';
     for (const auto& r : rows) {
         for (size_t i = 0; i < r.size(); ++i) {
-            bool colored = i == 6 || i == 7;
+            bool colored = i == 7 || i == 8;
             if (i + 1 == r.size())
                 out += r[i];
             else
@@ -151,7 +168,7 @@ std::string renderStatus(const NodeView& node, bool color)
     out += fmt::format(
         "\n{} devices, {} ports: {} healthy, {} degraded, {} fatal. Node: ", node.devices.size(),
         ports, by_health["healthy"], by_health["degraded"], by_health["fatal"]);
-    out += color ? cell(node.health, 0, true) : node.health;
+    out += color ? cell(node.node_health, 0, true) : node.node_health;
     if (!node.provision_mode.empty())
         out += ". Provisioning: " + node.provision_mode;
     out += ".\n";
@@ -180,6 +197,7 @@ nlohmann::json statusJson(const NodeView& node)
                              {"operstate", p.operstate},
                              {"health", p.health},
                              {"reason", reasonOf(d, p)},
+                             {"action", actionOf(d, p)},
                              {"conditions", conditions},
                              {"qos",
                               {{"status", p.qos_status},
@@ -196,6 +214,7 @@ nlohmann::json statusJson(const NodeView& node)
                            {"plugin", d.plugin},
                            {"firmware", d.firmware},
                            {"role", d.role},
+                           {"function", d.function},
                            {"netdevs", d.netdevs},
                            {"health", d.health},
                            {"conditions", conditions},
@@ -209,6 +228,7 @@ nlohmann::json statusJson(const NodeView& node)
                            {"last_error", p.last_error}});
     return {{"version", node.version},
             {"health", node.health},
+            {"node_health", node.node_health},
             {"provision_mode", node.provision_mode},
             {"last_cycle_usec", node.last_cycle_usec},
             {"devices", devices},

@@ -70,8 +70,19 @@ public:
         b_.netdev(dir, {"eno1", true, 0, "", false, 1000});
     }
 
+    // GPUs as on a GPU node: each compute NIC shares its PCIe root port (the sim's switch) with a
+    // GPU. Socket 0 only: the NICs on socket 1 (IB, the LAG, the uncabled one) are storage NICs.
+    void mixedNodeGpus()
+    {
+        b_.gpu("0000:1a:01.0", "0000:19:01.0", 0);
+        b_.gpu("0000:3b:01.0", "0000:3a:01.0", 0);
+        b_.gpu("0000:4c:01.0", "0000:4b:01.0", 0);
+        b_.gpu("0000:5d:01.0", "0000:5c:01.0", 0);
+    }
+
     void mixedNode()
     {
+        mixedNodeGpus();
         auto pf0 =
             rocePf("mlx5_0", mlx5Function("0000:1a:00.0", "0000:19:01.0", 0), "ens1f0np0", 0, true);
         rocePf("mlx5_1", mlx5Function("0000:3b:00.0", "0000:3a:01.0", 0), "ens2f0np0", 0, true);
@@ -114,6 +125,10 @@ public:
     void manyNode(int n)
     {
         int cards = (n + 1) / 2;
+        // One GPU per socket: every NIC is a compute NIC.
+        b_.gpu("0000:0a:00.0", "0000:09:01.0", 0);
+        if (cards > 1)
+            b_.gpu("0000:0c:00.0", "0000:0b:01.0", 1);
         for (int i = 0; i < n; ++i) {
             int card = i / 2;
             int fn = i % 2;

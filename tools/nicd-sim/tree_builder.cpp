@@ -36,6 +36,11 @@ fs::path TreeBuilder::pciFunction(const PciPlan& plan)
     return dir;
 }
 
+fs::path TreeBuilder::gpu(const std::string& bdf, const std::string& root_port, int numa_node)
+{
+    return pciFunction({bdf, root_port, "nvidia", "0x10de", "0x2330", "0x030200", numa_node});
+}
+
 fs::path TreeBuilder::netdev(const fs::path& pci_dir, const NetdevPlan& p)
 {
     auto dir = pci_dir / "net" / p.name;

@@ -40,6 +40,8 @@ public:
     explicit TreeBuilder(fs::path root);
 
     fs::path pciFunction(const PciPlan& plan);
+    // An NVIDIA H100 (vendor 0x10de, class 0x030200) behind `root_port`, on `numa_node`.
+    fs::path gpu(const std::string& bdf, const std::string& root_port, int numa_node);
     fs::path netdev(const fs::path& pci_dir, const NetdevPlan& plan);
     fs::path ibDevice(const fs::path& pci_dir, const std::string& name, const std::string& hca,
                       const std::vector<PortPlan>& ports, const std::string& gid_netdev);

@@ -73,7 +73,11 @@ struct KernelLineMatch {
     std::string pci_address; // "0000:3b:00.0" when the line names one
     std::string netdev;      // when the line names only a netdev
     std::string message;     // short human summary
-    std::string action;      // recommended operator action
+    std::string action;      // recommended operator action, in words
+    // ABI 1.1: the same as one of the daemon's action codes ("reset_nic", "check_cable", ...:
+    // docs/conditions.md). Empty, or a code the daemon does not know: the daemon chooses by
+    // severity (fatal: reset_nic; else none).
+    std::string action_code;
 };
 
 // RoCE QoS wanted on one port.
