@@ -122,6 +122,10 @@ printf '__REALTIME_TIMESTAMP=%s\n__MONOTONIC_TIMESTAMP=%s\n_BOOT_ID=%s\n_TRANSPO
 wait_cycles 2
 grep -E '^nicd_(kernel_errors_total|device_health)\{device="mlx5_1"' "$textfile" || true
 grep -E '^nicd_condition_active\{device="mlx5_1"' "$textfile" || true
+grep -E '^nicd_node_health ' "$textfile" || true
+echo
+echo "roles (compute NICs sit beside a GPU; the node is fatal only when one of them is):"
+grep -oE '^nicd_device_info\{device="[^"]+"|role="[a-z]+"' "$textfile" | paste -sd' ' | sed 's/nicd_device_info{device=/\n  /g; s/"//g' || true
 echo
 echo "$ nicctl status   (exit code 2: fatal)"
 nicctl status || true
@@ -142,4 +146,6 @@ echo
 echo "demo done: nicd provisioned RoCE QoS and repaired drift on mlx5_1; it saw mlx5_2 go down"
 echo "(fatal), mlx5_0's symbol errors climb past the IBTA BER"
 echo "(degraded) and mlx5_1's firmware command timeout in the kernel log (fatal); the never-cabled"
-echo "mlx5_6 is reported, fatal only while all its peers are up."
+echo "mlx5_6, a storage NIC (no GPU on its socket), is reported, fatal only while all peers of its"
+echo "role are up. Every condition says what to do for a machine (ACTION, action=): check_cable,"
+echo "replace_cable_or_transceiver, reset_nic, ... (docs/conditions.md)."

@@ -1,0 +1,207 @@
+// docs/conditions.md is the contract of condition codes and actions: this reads its tables and
+// checks them against what the code emits (the action set, every default counter rule, every
+// kernel line the mlx5 plugin recognises in the shared fixtures, and the link, device and driver
+// conditions of a simulated failure).
+#include "health/counter_rules.hpp"
+#include "health/health_engine.hpp"
+#include "health/kernel_rules.hpp"
+#include "kernel_patterns.hpp"
+#include "model/action.hpp"
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+using namespace nicd::health;
+
+namespace {
+
+struct Row {
+    std::regex code;
+    std::string code_text;
+    std::string severity;
+    std::string action;
+};
+
+std::string readDoc()
+{
+    std::ifstream in(std::string(NICD_SOURCE_DIR) + "/docs/conditions.md");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// `counter.rx_prio*_pause.<netdev>` -> ^counter\.rx_prio[a-z0-9_]*_pause\.[^.]+$
+std::regex patternOf(const std::string& code)
+{
+    std::string re = "^";
+    for (size_t i = 0; i < code.size(); ++i) {
+        char c = code[i];
+        if (c == '<') {
+            i = code.find('>', i);
+            re += "[^.]+";
+        } else if (c == '*') {
+            re += "[a-z0-9_]*";
+        } else if (c == '.') {
+            re += "\\.";
+        } else {
+            re += c;
+        }
+    }
+    return std::regex(re + "$");
+}
+
+std::vector<Row> conditionRows(const std::string& doc)
+{
+    std::vector<Row> rows;
+    static const std::regex row(R"(\| `([^`]+)`(?: \([^)]*\))? \| (fatal|degraded|info) \| `([a-z_]+)` \|)");
+    for (std::sregex_iterator it(doc.begin(), doc.end(), row), end; it != end; ++it)
+        rows.push_back({patternOf((*it)[1]), (*it)[1], (*it)[2], (*it)[3]});
+    return rows;
+}
+
+class ConditionsDoc : public ::testing::Test {
+protected:
+    // True when a row of the table documents `code` with this severity and action.
+    ::testing::AssertionResult documented(const std::string& code, const std::string& severity,
+                                          const std::string& action)
+    {
+        std::string seen;
+        for (const auto& r : rows_)
+            if (std::regex_match(code, r.code)) {
+                if (r.severity == severity && r.action == action)
+                    return ::testing::AssertionSuccess();
+                seen += " [" + r.code_text + ": " + r.severity + ", " + r.action + "]";
+            }
+        return ::testing::AssertionFailure()
+               << code << " (" << severity << ", " << action << ") is not in docs/conditions.md"
+               << (seen.empty() ? "" : "; rows for it say" + seen);
+    }
+
+    std::string doc_ = readDoc();
+    std::vector<Row> rows_ = conditionRows(doc_);
+};
+
+} // namespace
+
+TEST_F(ConditionsDoc, ListsExactlyTheActionSet)
+{
+    auto start = doc_.find("## Actions");
+    auto end = doc_.find("## Severities");
+    ASSERT_NE(start, std::string::npos);
+    ASSERT_NE(end, std::string::npos);
+    std::string section = doc_.substr(start, end - start);
+    std::set<std::string> listed;
+    static const std::regex row(R"(\n\| `([a-z_]+)` \|)");
+    for (std::sregex_iterator it(section.begin(), section.end(), row), e; it != e; ++it)
+        listed.insert((*it)[1]);
+    std::set<std::string> known;
+    for (auto a : kAllActions) {
+        known.insert(toString(a));
+        EXPECT_EQ(parseAction(toString(a)), a);
+    }
+    EXPECT_EQ(listed, known);
+    EXPECT_GT(rows_.size(), 40U);
+    for (const auto& r : rows_)
+        EXPECT_TRUE(parseAction(r.action)) << r.code_text << ": " << r.action;
+}
+
+TEST_F(ConditionsDoc, EveryDefaultCounterRule)
+{
+    for (const auto& rule : defaultCounterRules()) {
+        std::string name = rule.counter;
+        for (auto& c : name)
+            if (c == '*')
+                c = '3'; // rx_prio*_pause -> rx_prio3_pause
+        std::string code = "counter." + name;
+        if (rule.counter.find("prio") != std::string::npos ||
+            rule.counter == "tx_pause_storm_error_events")
+            code += ".ens1f0np0"; // ethtool counters are per netdev
+        EXPECT_TRUE(documented(code, toString(rule.severity), toString(rule.action)));
+    }
+    EXPECT_TRUE(documented("counter_saturated.symbol_error", "info", "none"));
+}
+
+// Every line of the shared fixtures that the mlx5 plugin recognises, at its own severity and,
+// where it repeats, escalated.
+TEST_F(ConditionsDoc, EveryKernelLineTheMlx5PluginRecognises)
+{
+    std::ifstream in(std::string(NICD_SHARED_DIR) + "/fixtures/kernel-log-lines.txt");
+    ASSERT_TRUE(in) << "../shared/fixtures/kernel-log-lines.txt";
+    std::set<std::string> codes;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        plugin::v1::KernelLineMatch m;
+        if (!mlx5::classifyKernelLine(line, m))
+            continue;
+        codes.insert(m.code);
+        bool fatal = m.severity == plugin::v1::Severity::Fatal;
+        EXPECT_TRUE(documented("kernel." + m.code, fatal ? "fatal" : "degraded",
+                               toString(kernelAction(m, fatal))))
+            << line;
+        EXPECT_TRUE(parseAction(m.action_code)) << m.code << ": " << m.action_code;
+        if (!fatal && kernelAction(m, false) == Action::None) {
+            EXPECT_EQ(kernelAction(m, true), Action::ResetNic) << "repeats escalate to a reset";
+        }
+    }
+    EXPECT_GE(codes.size(), 8U) << "the fixtures cover most patterns";
+}
+
+// A node that loses a link, a netdev, a driver and a device: each condition as documented.
+TEST_F(ConditionsDoc, LinkDeviceAndDriverConditions)
+{
+    HealthEngine engine{Config{}};
+    auto node = [](bool port_up, bool netdev_up, bool device_there, bool wedged) {
+        Snapshot s;
+        for (const char* name : {"mlx5_0", "mlx5_1"}) {
+            if (std::string(name) == "mlx5_1" && !device_there)
+                continue;
+            Device d;
+            d.ibdev = name;
+            d.driver = "mlx5_core";
+            Port p;
+            p.num = 1;
+            p.link_layer = "Ethernet";
+            p.state = port_up ? 4 : 1;
+            p.phys_state = port_up ? 5 : 3;
+            p.netdevs = {std::string("eth_") + name};
+            d.ports.push_back(p);
+            s.inventory.devices.push_back(d);
+            s.netdevs[p.netdevs[0]] = {p.netdevs[0], netdev_up ? "up" : "down", netdev_up, 1};
+            DeviceSamples ds;
+            ds.ibdev = name;
+            if (wedged)
+                ds.unresponsive = "a read did not return";
+            s.samples.push_back(ds);
+        }
+        return s;
+    };
+    std::vector<Condition> raised;
+    auto run = [&](Snapshot s, double t) {
+        engine.evaluate(s, t, t);
+        for (const auto& c : s.health.conditions)
+            raised.push_back(c);
+    };
+    run(node(true, true, true, false), 1);
+    run(node(true, false, true, false), 2);
+    run(node(false, false, true, false), 3);
+    run(node(true, true, false, true), 4);
+    engine.driverSoftLockup("BUG: soft lockup - CPU#3 stuck for 23s! [mlx5e_napi_poll]",
+                            node(true, true, true, false).inventory, 5);
+    Snapshot s = node(true, true, true, false);
+    engine.report(s);
+    raised.insert(raised.end(), s.health.conditions.begin(), s.health.conditions.end());
+    std::set<std::string> codes;
+    for (const auto& c : raised) {
+        codes.insert(c.code);
+        EXPECT_TRUE(documented(c.code, toString(c.severity), toString(c.action)));
+    }
+    for (const char* want : {"port_down", "netdev_down.eth_mlx5_0", "device_missing",
+                             "driver_unresponsive", "kernel.driver_soft_lockup"})
+        EXPECT_TRUE(codes.contains(want)) << want << " was not raised";
+}
