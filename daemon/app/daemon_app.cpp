@@ -110,8 +110,8 @@ int DaemonApp::runDaemon()
         publish(*last_);
         saveState(true);
     });
-    cycles_ = std::make_unique<CycleScheduler>(*loop_, *worker_, *collector_,
-                                               [this](Snapshot snap) { finishCycle(std::move(snap)); });
+    cycles_ = std::make_unique<CycleScheduler>(
+        *loop_, *worker_, *collector_, [this](Snapshot snap) { finishCycle(std::move(snap)); });
     cycles_->start(config_.daemon.poll_interval_ms, config_.daemon.pma_interval_ms);
     log::info({}, "nicd {} started (root {}, poll every {} ms, PMA counters every {} ms)",
               NICD_VERSION, paths_.root().string(), config_.daemon.poll_interval_ms,

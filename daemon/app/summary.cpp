@@ -83,10 +83,9 @@ std::string qosReport(const QosSummary& q)
 
 std::string onceReport(const Snapshot& snap)
 {
-    std::string out =
-        fmt::format("{:<14} {:<11} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {:<5} {}\n",
-                    "DEVICE", "ROLE", "FUNCTION", "PLUGIN", "PORT", "STATE", "PHYS", "LINK",
-                    "NETDEV", "OPER", "HEALTH");
+    std::string out = fmt::format(
+        "{:<14} {:<11} {:<11} {:<7} {:<4} {:<12} {:<10} {:<11} {:<16} {:<5} {}\n", "DEVICE", "ROLE",
+        "FUNCTION", "PLUGIN", "PORT", "STATE", "PHYS", "LINK", "NETDEV", "OPER", "HEALTH");
     for (const auto& d : snap.inventory.devices) {
         for (const auto& p : d.ports) {
             // The row shows the worse of the port's and its device's health (a firmware error
@@ -107,15 +106,13 @@ std::string onceReport(const Snapshot& snap)
                                netdevOper(snap, p), health);
         }
         if (d.ports.empty())
-            out += fmt::format("{:<14} {:<11} {:<11} {:<7} (no ports)\n", d.ibdev,
-                               toString(d.role), toString(d.function),
-                               d.plugin.empty() ? "-" : d.plugin);
+            out += fmt::format("{:<14} {:<11} {:<11} {:<7} (no ports)\n", d.ibdev, toString(d.role),
+                               toString(d.function), d.plugin.empty() ? "-" : d.plugin);
     }
     for (const auto& c : snap.health.conditions)
-        out +=
-            fmt::format("{} {}{}: {} [{}] -> {}: {}\n", toString(c.severity), c.device,
-                        c.port ? fmt::format(" port {}", c.port) : "", c.message, c.code,
-                        toString(c.action), c.advice);
+        out += fmt::format("{} {}{}: {} [{}] -> {}: {}\n", toString(c.severity), c.device,
+                           c.port ? fmt::format(" port {}", c.port) : "", c.message, c.code,
+                           toString(c.action), c.advice);
     out += fmt::format("node health: {}\n", toString(snap.health.node));
     out += qosReport(snap.qos);
     for (const auto& p : snap.plugins) {

@@ -203,7 +203,8 @@ const Keys<CounterRuleConfig>& counterKeys()
         {"Delta", [](auto& c, auto v,
                      auto& why) { return assign(c.delta, parseUint(v, 0, UINT64_MAX, why)); }},
         {"Rate", [](auto& c, auto v, auto& why) { return assign(c.rate, parseRate(v, why)); }},
-        {"Action", [](auto& c, auto v, auto& why) { return assign(c.action, parseActionValue(v, why)); }},
+        {"Action",
+         [](auto& c, auto v, auto& why) { return assign(c.action, parseActionValue(v, why)); }},
         {"Severity",
          [](auto& c, auto v, auto& why) { return assign(c.severity, parseRuleSeverity(v, why)); }},
     };

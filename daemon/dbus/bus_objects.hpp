@@ -20,9 +20,9 @@ namespace nicd::dbus {
 
 using ConditionWire = sdbus::Struct<std::string, std::string, uint32_t, std::string, std::string,
                                     std::string, uint64_t, std::string>;
-using NodeConditionWire = sdbus::Struct<std::string, std::string, std::string, uint32_t,
-                                        std::string, std::string, std::string, uint64_t,
-                                        std::string>;
+using NodeConditionWire =
+    sdbus::Struct<std::string, std::string, std::string, uint32_t, std::string, std::string,
+                  std::string, uint64_t, std::string>;
 using EventWire = sdbus::Struct<uint64_t, uint64_t, std::string, std::string, std::string, uint32_t,
                                 std::string, std::string, std::string>;
 

@@ -16,8 +16,14 @@ uint64_t usecOf(double seconds)
 
 ConditionRow rowOf(const Condition& c)
 {
-    return {c.device,  c.code,   toString(c.severity),  c.port,
-            toString(c.source), c.message, c.advice, usecOf(c.first_seen),
+    return {c.device,
+            c.code,
+            toString(c.severity),
+            c.port,
+            toString(c.source),
+            c.message,
+            c.advice,
+            usecOf(c.first_seen),
             toString(c.action)};
 }
 
@@ -197,9 +203,10 @@ std::optional<std::map<std::string, uint64_t>> countersOf(const Snapshot& snap,
 
 std::vector<std::string> changedProperties(const ManagerValues& a, const ManagerValues& b)
 {
-    return Diff()("Health", a.health, b.health)("NodeHealth", a.node_health, b.node_health)("DeviceCount", a.device_count, b.device_count)(
-               "PortCount", a.port_count, b.port_count)("PluginCount", a.plugin_count,
-                                                        b.plugin_count)(
+    return Diff()("Health", a.health, b.health)("NodeHealth", a.node_health, b.node_health)(
+               "DeviceCount", a.device_count,
+               b.device_count)("PortCount", a.port_count,
+                               b.port_count)("PluginCount", a.plugin_count, b.plugin_count)(
                "ConditionCount", a.condition_count,
                b.condition_count)("Conditions", a.conditions,
                                   b.conditions)("LastEventSeq", a.last_event_seq, b.last_event_seq)(

@@ -54,7 +54,7 @@ struct DeviceValues {
     std::string hca_type;
     std::string node_guid;
     int32_t numa_node = -1;
-    std::string role;     // compute, storage, management
+    std::string role; // compute, storage, management
     std::string role_reason;
     std::string function; // pf, vf, lag, bond-member
     std::string bond_master;

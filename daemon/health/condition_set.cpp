@@ -42,9 +42,9 @@ void ConditionSet::raise(Condition c, double now_real, std::vector<Event>& out)
     else
         log::warn(fields, "{} {}: {} ({}); {} (action {})", toString(a.severity),
                   where(a.device, a.port), a.message, a.code, a.advice, toString(a.action));
-    emit({0, now_real, EventKind::Raised, a.severity, a.device, a.port, a.code, a.message,
-          a.action},
-         out);
+    emit(
+        {0, now_real, EventKind::Raised, a.severity, a.device, a.port, a.code, a.message, a.action},
+        out);
 }
 
 bool ConditionSet::recover(const ConditionKey& key, const std::string& why, double now_real,

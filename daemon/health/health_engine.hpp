@@ -12,9 +12,9 @@
 #include "config/config.hpp"
 #include "health/condition_set.hpp"
 #include "health/counter_tracker.hpp"
-#include "health/rule_family.hpp"
 #include "health/kernel_rules.hpp"
 #include "health/link_rules.hpp"
+#include "health/rule_family.hpp"
 #include "model/health.hpp"
 #include "model/snapshot.hpp"
 

@@ -28,7 +28,8 @@ const Device* deviceForKernelLine(const plugin::v1::KernelLineMatch& m, const In
         // An upstream port (AER, DPC): the device below it in the PCI hierarchy, not a VF.
         const std::string part = "/" + m.pci_address + "/";
         for (const auto& d : inv.devices)
-            if (d.function != DeviceFunction::VirtualFunction && d.pci_path.find(part) != std::string::npos)
+            if (d.function != DeviceFunction::VirtualFunction &&
+                d.pci_path.find(part) != std::string::npos)
                 return &d;
     }
     if (!m.netdev.empty()) {

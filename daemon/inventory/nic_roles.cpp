@@ -93,10 +93,9 @@ void assignRoles(Inventory& inv, const std::set<std::string>& default_route_netd
         }
         if (near) {
             d.role = Role::Compute;
-            d.role_reason = same_switch
-                                ? "shares a PCIe switch with GPU " + near->pci_address
-                                : fmt::format("on NUMA node {} with GPU {}", *d.numa_node,
-                                              near->pci_address);
+            d.role_reason = same_switch ? "shares a PCIe switch with GPU " + near->pci_address
+                                        : fmt::format("on NUMA node {} with GPU {}", *d.numa_node,
+                                                      near->pci_address);
             continue;
         }
         d.role = Role::Storage;

@@ -1,7 +1,6 @@
 #include "inventory/sysfs_inventory.hpp"
 
 #include "inventory/gpu_scan.hpp"
-
 #include "inventory/port_netdevs.hpp"
 #include "inventory/sysfs_values.hpp"
 #include "log/log.hpp"

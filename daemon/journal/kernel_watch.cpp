@@ -114,8 +114,7 @@ void KernelWatch::drain()
     });
 }
 
-void KernelWatch::apply(const Findings& f, const Inventory& inventory,
-                        health::HealthEngine& health)
+void KernelWatch::apply(const Findings& f, const Inventory& inventory, health::HealthEngine& health)
 {
     for (const auto& m : f.matches)
         health.kernelLine(m, inventory, monotonicSeconds(), realtimeSeconds());

@@ -31,7 +31,7 @@ class KernelWatch {
 public:
     struct Findings {
         std::vector<plugin::v1::KernelLineMatch> matches; // lines a plugin recognised
-        std::vector<std::string> lockups; // confirmed soft lockups in mlx5 polling
+        std::vector<std::string> lockups;                 // confirmed soft lockups in mlx5 polling
     };
 
     // `cursor`: where the last run stopped in this boot (nullopt: the boot's beginning).

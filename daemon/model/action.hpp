@@ -12,26 +12,34 @@
 namespace nicd {
 
 enum class Action : uint8_t {
-    None,                       // informational: nothing to do
-    CheckCable,                 // reseat/inspect the cable and its connectors
-    ReplaceCableOrTransceiver,  // the physical link is degrading: swap cable or optic
-    CheckSwitchPort,            // the link partner (switch port, subnet manager) is at fault
-    CheckQosConfig,             // PFC/trust/buffers on NIC or switch do not hold
-    CheckCongestionConfig,      // ECN/DCQCN or PFC storms: the fabric's congestion control
-    CheckCooling,               // airflow, fans, temperature
-    CheckWorkload,              // the host side (a stuck consumer, CPU, NUMA) drops or stalls
-    ResetNic,                   // a function-level or firmware reset (mlxfwreset, devlink reload)
-    ReseatNic,                  // physical: the card, its slot or riser
-    ReplaceNic,                 // the NIC itself is failing
-    UpdateFirmware,             // firmware/driver mismatch or a failed load
-    RebootNode,                 // the kernel or driver state is beyond a NIC reset
+    None,                      // informational: nothing to do
+    CheckCable,                // reseat/inspect the cable and its connectors
+    ReplaceCableOrTransceiver, // the physical link is degrading: swap cable or optic
+    CheckSwitchPort,           // the link partner (switch port, subnet manager) is at fault
+    CheckQosConfig,            // PFC/trust/buffers on NIC or switch do not hold
+    CheckCongestionConfig,     // ECN/DCQCN or PFC storms: the fabric's congestion control
+    CheckCooling,              // airflow, fans, temperature
+    CheckWorkload,             // the host side (a stuck consumer, CPU, NUMA) drops or stalls
+    ResetNic,                  // a function-level or firmware reset (mlxfwreset, devlink reload)
+    ReseatNic,                 // physical: the card, its slot or riser
+    ReplaceNic,                // the NIC itself is failing
+    UpdateFirmware,            // firmware/driver mismatch or a failed load
+    RebootNode,                // the kernel or driver state is beyond a NIC reset
 };
 
 inline constexpr std::array kAllActions{
-    Action::None,           Action::CheckCable,      Action::ReplaceCableOrTransceiver,
-    Action::CheckSwitchPort, Action::CheckQosConfig, Action::CheckCongestionConfig,
-    Action::CheckCooling,   Action::CheckWorkload,   Action::ResetNic,
-    Action::ReseatNic,      Action::ReplaceNic,      Action::UpdateFirmware,
+    Action::None,
+    Action::CheckCable,
+    Action::ReplaceCableOrTransceiver,
+    Action::CheckSwitchPort,
+    Action::CheckQosConfig,
+    Action::CheckCongestionConfig,
+    Action::CheckCooling,
+    Action::CheckWorkload,
+    Action::ResetNic,
+    Action::ReseatNic,
+    Action::ReplaceNic,
+    Action::UpdateFirmware,
     Action::RebootNode,
 };
 

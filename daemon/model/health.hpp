@@ -32,9 +32,9 @@ struct Condition {
     std::string device;
     uint32_t port = 0; // 0 = the device as a whole
     std::string message;
-    std::string advice;            // what the operator should do, in words
+    std::string advice;           // what the operator should do, in words
     Action action = Action::None; // the same for a machine (model/action.hpp)
-    double first_seen = 0;         // realtime seconds
+    double first_seen = 0;        // realtime seconds
     double last_seen = 0;
     ConditionSource source = ConditionSource::Link;
 };

@@ -85,5 +85,4 @@ struct NetdevState {
 
 const char* toString(DeviceFunction function);
 
-
 } // namespace nicd

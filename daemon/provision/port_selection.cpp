@@ -41,8 +41,9 @@ std::string skipReason(const SelectionInput& in, const Device& d, const Port& p,
     if (d.function == DeviceFunction::BondMember && cfg.bonds == BondPolicy::Skip)
         return "member of bond " + d.bond_master + " (Bonds=skip)";
     if (targets.empty())
-        return d.function == DeviceFunction::Lag ? "the members of bond " + d.bond_master + " are unknown"
-                                         : "no netdev";
+        return d.function == DeviceFunction::Lag
+                   ? "the members of bond " + d.bond_master + " are unknown"
+                   : "no netdev";
     for (const auto& n : targets) {
         if (auto g = firstMatch(cfg.exclude_netdevs, n))
             return "netdev " + n + " excluded by ExcludeNetdevs=" + *g;

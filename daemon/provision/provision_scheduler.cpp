@@ -50,16 +50,16 @@ void ProvisionScheduler::runOnce(Snapshot& snap)
     if (!enabled())
         return;
     if (driverReady())
-        qos_.record(runRound(directQosCall(plugins_), snap.inventory, planPorts(snap),
-                             periodicRound()),
-                    realtimeSeconds());
+        qos_.record(
+            runRound(directQosCall(plugins_), snap.inventory, planPorts(snap), periodicRound()),
+            realtimeSeconds());
     snap.qos = qos_.summary();
 }
 
 void ProvisionScheduler::reloaded()
 {
     qos_.setConfig(config_);
-    plans_cycle_ = 0;           // planned again with the new settings
+    plans_cycle_ = 0;         // planned again with the new settings
     request(periodicRound()); // the new settings, now
 }
 
@@ -206,11 +206,9 @@ void ProvisionScheduler::afterCycle()
                                 [&](const auto& k) { return !managed_ports_.contains(k); });
     managed_ports_ = std::move(managed);
     uint64_t now = EventLoop::nowMonotonicUsec();
-    bool interval =
-        last_round_usec_ == 0 ||
-        now - last_round_usec_ >= uint64_t{config_.provision.verify_interval_ms} * 1000;
-    bool queued =
-        std::any_of(queue_.begin(), queue_.end(), [](const auto& r) { return !r.reply; });
+    bool interval = last_round_usec_ == 0 ||
+                    now - last_round_usec_ >= uint64_t{config_.provision.verify_interval_ms} * 1000;
+    bool queued = std::any_of(queue_.begin(), queue_.end(), [](const auto& r) { return !r.reply; });
     if ((new_port || interval) && !queued)
         request(periodicRound());
     maybeStart();
@@ -297,8 +295,7 @@ void ProvisionScheduler::onDcbChange(const std::string& netdev)
             ours = ours || std::find(p.netdevs.begin(), p.netdevs.end(), netdev) != p.netdevs.end();
     if (!ours && !last_->netdevs.contains(netdev))
         return;
-    bool queued =
-        std::any_of(queue_.begin(), queue_.end(), [](const auto& r) { return !r.reply; });
+    bool queued = std::any_of(queue_.begin(), queue_.end(), [](const auto& r) { return !r.reply; });
     if (queued)
         return;
     log::debug({.netdev = netdev}, "DCB changed on {}: verifying QoS again",

@@ -34,8 +34,8 @@ void StateKeeper::restore()
             log::info({}, "state restored from {}", store_->file().string());
             return;
         } catch (const std::exception& e) {
-            log::error({}, "state in {} is unusable ({}); starting afresh",
-                       store_->file().string(), e.what());
+            log::error({}, "state in {} is unusable ({}); starting afresh", store_->file().string(),
+                       e.what());
         }
     }
     health_.baseline(saved ? "new boot " + boot_id_ + " (the saved state was for boot " +

@@ -216,8 +216,7 @@ bool classifyPcie(std::string_view line, pv1::KernelLineMatch& out)
         P{"AER: device recovery failed", "pcie.recovery_failed", S::Fatal,
           "PCIe error recovery failed", "reboot_node"},
         P{"DPC: containment event", "pcie.dpc_containment", S::Fatal,
-          "PCIe downstream port containment: the link below this port was disabled",
-          "reboot_node"},
+          "PCIe downstream port containment: the link below this port was disabled", "reboot_node"},
         P{"Uncorrected (Non-Fatal)", "pcie.aer_nonfatal", S::NonFatal,
           "uncorrected non-fatal PCIe error", "none"},
     };

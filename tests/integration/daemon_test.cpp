@@ -95,7 +95,9 @@ TEST_F(DaemonTest, OnceWritesATextfilePromtoolAcceptsAndPrintsASummary)
 {
     std::string out;
     ASSERT_EQ(test::run(nicd({"--once"}), out), 0) << out;
-    EXPECT_NE(out.find("mlx5_6         storage     pf          mlx5    1    DOWN"), std::string::npos) << out;
+    EXPECT_NE(out.find("mlx5_6         storage     pf          mlx5    1    DOWN"),
+              std::string::npos)
+        << out;
     EXPECT_NE(out.find("plugin mlx5: running"), std::string::npos) << out;
     std::string check;
     EXPECT_EQ(test::run({"sh", "-c", "promtool check metrics < " + textfile().string()}, check), 0)

@@ -126,8 +126,7 @@ TEST_F(DbusApiTest, BusctlTreeShowsTheWholeNode)
               "s \"vf\"\n");
     EXPECT_EQ(property("/io/nicd/Nicd1/device/mlx5_4", "io.nicd.Nicd1.Device", "Role"),
               "s \"storage\"\n");
-    EXPECT_EQ(property("/io/nicd/Nicd1", "io.nicd.Nicd1.Manager", "NodeHealth"),
-              "s \"healthy\"\n");
+    EXPECT_EQ(property("/io/nicd/Nicd1", "io.nicd.Nicd1.Manager", "NodeHealth"), "s \"healthy\"\n");
 }
 
 TEST_F(DbusApiTest, IntrospectionMatchesTheXml)
@@ -165,7 +164,8 @@ TEST_F(DbusApiTest, NicctlStatusShowsALinkDownAndExitsFatal)
     auto [rc, out] = nicctl({"status"});
     EXPECT_EQ(rc, 2) << out;
     EXPECT_NE(out.find("DEVICE"), std::string::npos) << out;
-    EXPECT_TRUE(std::regex_search(out, std::regex(R"(mlx5_0 +compute +1 +ens1f0np0 +ACTIVE .*healthy)")))
+    EXPECT_TRUE(
+        std::regex_search(out, std::regex(R"(mlx5_0 +compute +1 +ens1f0np0 +ACTIVE .*healthy)")))
         << out;
     EXPECT_NE(out.find("Node: fatal"), std::string::npos) << out;
     EXPECT_EQ(out.find("\033["), std::string::npos) << "no colours when not on a terminal";

@@ -32,9 +32,9 @@ protected:
 
     void config(const std::string& extra)
     {
-        std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
-                                          << "\n[provision]\nMode=off\n"
-                                          << extra;
+        std::ofstream(dir_ / "nicd.conf")
+            << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR << "\n[provision]\nMode=off\n"
+            << extra;
     }
     std::string once()
     {
@@ -59,7 +59,7 @@ protected:
     {
         std::smatch m;
         return std::regex_search(text, m, std::regex("\nnicd_node_health ([0-9])\n")) ? m[1].str()
-                                                                                       : "";
+                                                                                      : "";
     }
 
     fs::path dir_, root_;

@@ -58,7 +58,8 @@ std::regex patternOf(const std::string& code)
 std::vector<Row> conditionRows(const std::string& doc)
 {
     std::vector<Row> rows;
-    static const std::regex row(R"(\| `([^`]+)`(?: \([^)]*\))? \| (fatal|degraded|info) \| `([a-z_]+)` \|)");
+    static const std::regex row(
+        R"(\| `([^`]+)`(?: \([^)]*\))? \| (fatal|degraded|info) \| `([a-z_]+)` \|)");
     for (std::sregex_iterator it(doc.begin(), doc.end(), row), end; it != end; ++it)
         rows.push_back({patternOf((*it)[1]), (*it)[1], (*it)[2], (*it)[3]});
     return rows;

@@ -122,7 +122,8 @@ TEST(ConditionSet, ConditionsSurviveAJsonRoundTrip)
     EXPECT_EQ(r.first_seen, 100);
     EXPECT_EQ(r.advice, "fix it");
     EXPECT_EQ(r.action, Action::ReplaceCableOrTransceiver);
-    EXPECT_EQ(out.back().action, Action::ReplaceCableOrTransceiver) << "the raised event carries it";
+    EXPECT_EQ(out.back().action, Action::ReplaceCableOrTransceiver)
+        << "the raised event carries it";
     // A condition saved by nicd 0.1 (its advice under "action") loads with its advice.
     auto old = set.toJson();
     old[0]["action"] = "fix it";

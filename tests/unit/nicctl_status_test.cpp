@@ -40,10 +40,10 @@ ManagedObjects node()
                 {"Conditions", sdbus::Variant(conditions)}};
         o[sdbus::ObjectPath("/io/nicd/Nicd1/device/" + dev + "/port/1")]["io.nicd.Nicd1.Port"] = p;
     };
-    ConditionWire down{"port_down",      "fatal", 1, "link", "port went down", "check the cable",
-                       5,                "check_cable"};
-    ConditionWire counter{"counter.link_downed", "fatal", 1, "counter", "link_downed grew", "x", 5,
-                          "check_cable"};
+    ConditionWire down{"port_down",      "fatal",           1, "link",
+                       "port went down", "check the cable", 5, "check_cable"};
+    ConditionWire counter{"counter.link_downed", "fatal", 1, "counter",
+                          "link_downed grew",    "x",     5, "check_cable"};
     device("mlx5_10", "healthy", {});
     port("mlx5_10", "ACTIVE", "healthy", "compliant", {});
     device("mlx5_2", "fatal", {counter, down});
@@ -101,9 +101,9 @@ TEST(NicctlStatus, TheTableSaysWhatIsWrongAndTheSummaryCounts)
 TEST(NicctlStatus, TheNodeVerdictDecidesTheSummary)
 {
     auto objects = node();
-    objects[sdbus::ObjectPath("/io/nicd/Nicd1")]["io.nicd.Nicd1.Manager"] = Props{
-        {"Health", sdbus::Variant(std::string("fatal"))},
-        {"NodeHealth", sdbus::Variant(std::string("degraded"))}};
+    objects[sdbus::ObjectPath("/io/nicd/Nicd1")]["io.nicd.Nicd1.Manager"] =
+        Props{{"Health", sdbus::Variant(std::string("fatal"))},
+              {"NodeHealth", sdbus::Variant(std::string("degraded"))}};
     auto n = nodeViewOf(objects);
     EXPECT_EQ(n.node_health, "degraded");
     EXPECT_NE(renderStatus(n, false).find("Node: degraded."), std::string::npos);
@@ -145,8 +145,8 @@ TEST(NicctlReplies, QosRowsAndEvents)
     rows[1].error = "netdev ens1f0np0: DCB not supported by driver (EOPNOTSUPP)";
     EXPECT_EQ(qosExitCode(rows, true), 2);
     EXPECT_EQ(qosExitCode({}, false), 0);
-    EventRow e{7,           1'700'000'000'000'000, "raised", "fatal", "mlx5_1", 1, "port_down",
-               "down",      "check_cable"};
+    EventRow e{7, 1'700'000'000'000'000, "raised", "fatal",      "mlx5_1",
+               1, "port_down",           "down",   "check_cable"};
     EXPECT_EQ(formatEvent(e),
               "2023-11-14T22:13:20Z #7 fatal raised mlx5_1/1 port_down: down -> check_cable");
     EXPECT_EQ(eventJson(e)["action"], "check_cable");

@@ -109,14 +109,17 @@ TEST(Textfile, PublishesNicdItself)
 TEST(Textfile, PublishesIdentityAndLinkState)
 {
     auto text = renderTextfile(sampleSnapshot());
+    EXPECT_TRUE(
+        has(text,
+            "nicd_device_info{device=\"mlx5_0\",pci_address=\"0000:3b:00.0\",driver=\"mlx5_core\","
+            "fw_version=\"28.41.1000\",board_id=\"MT_\\\"0000\\\"\",hca_type=\"MT4129\",role="
+            "\"storage\",function=\"pf\","
+            "plugin=\"mlx5\",numa_node=\"1\"} 1"));
     EXPECT_TRUE(has(
         text,
-        "nicd_device_info{device=\"mlx5_0\",pci_address=\"0000:3b:00.0\",driver=\"mlx5_core\","
-        "fw_version=\"28.41.1000\",board_id=\"MT_\\\"0000\\\"\",hca_type=\"MT4129\",role=\"storage\",function=\"pf\","
-        "plugin=\"mlx5\",numa_node=\"1\"} 1"));
-    EXPECT_TRUE(has(text, "nicd_device_info{device=\"mlx5_4\",pci_address=\"\",driver=\"\","
-                          "fw_version=\"\",board_id=\"\",hca_type=\"\",role=\"storage\",function=\"vf\",plugin=\"\","
-                          "numa_node=\"\"} 1"));
+        "nicd_device_info{device=\"mlx5_4\",pci_address=\"\",driver=\"\","
+        "fw_version=\"\",board_id=\"\",hca_type=\"\",role=\"storage\",function=\"vf\",plugin=\"\","
+        "numa_node=\"\"} 1"));
     EXPECT_TRUE(has(text, "nicd_port_info{device=\"mlx5_0\",port=\"1\",link_layer=\"Ethernet\","
                           "rate=\"400 Gb/sec (4X NDR)\"} 1"));
     EXPECT_TRUE(

@@ -52,14 +52,9 @@ std::string linkOf(const PortView& p)
 
 nlohmann::json conditionJson(const ConditionView& c)
 {
-    return {{"code", c.code},
-            {"severity", c.severity},
-            {"port", c.port},
-            {"source", c.source},
-            {"message", c.message},
-            {"advice", c.advice},
-            {"action", c.action},
-            {"since_usec", c.since_usec}};
+    return {{"code", c.code},     {"severity", c.severity},    {"port", c.port},
+            {"source", c.source}, {"message", c.message},      {"advice", c.advice},
+            {"action", c.action}, {"since_usec", c.since_usec}};
 }
 
 // Among conditions of one severity, the one nearest the cause: a dead link explains its
@@ -114,8 +109,8 @@ std::string actionOf(const DeviceView& device, const PortView& port)
 
 std::string renderStatus(const NodeView& node, bool color)
 {
-    const std::vector<std::string> head{"DEVICE", "ROLE",   "PORT",   "NETDEV", "LINK", "RATE",
-                                        "LAYER",  "QOS",    "HEALTH", "ACTION", "REASON"};
+    const std::vector<std::string> head{"DEVICE", "ROLE", "PORT",   "NETDEV", "LINK",  "RATE",
+                                        "LAYER",  "QOS",  "HEALTH", "ACTION", "REASON"};
     std::vector<std::vector<std::string>> rows;
     size_t ports = 0;
     std::map<std::string, size_t> by_health;
