@@ -19,7 +19,7 @@
 #include "netlink/dcb_monitor.hpp"
 #include "netlink/link_monitor.hpp"
 #include "plugins/plugin_manager.hpp"
-#include "provision/host_network.hpp"
+#include "provision/default_route_source.hpp"
 #include "provision/provision_scheduler.hpp"
 #include "state/state_keeper.hpp"
 #include "textfile/atomic_file.hpp"
@@ -39,6 +39,7 @@ DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config)
     collector_ = std::make_unique<Collector>(paths_, *plugins_);
     collector_->setDriverTimeout(std::chrono::milliseconds(config_.health.driver_timeout_ms));
     collector_->add(std::make_unique<NetdevStateSource>(paths_));
+    collector_->add(std::make_unique<provision::DefaultRouteSource>(paths_));
     health_ = std::make_unique<health::HealthEngine>(config_);
     state_ = std::make_unique<StateKeeper>(paths_, config_.daemon.state_directory, *health_);
     state_->restore();
@@ -181,7 +182,7 @@ void DaemonApp::finishCycle(Snapshot snap)
 
 void DaemonApp::judge(Snapshot& snap)
 {
-    assignRoles(snap.inventory, provision::readDefaultRouteNetdevs(paths_), config_);
+    assignRoles(snap.inventory, snap.default_route_netdevs, config_);
     if (!health_->evaluate(snap, monotonicSeconds(), snap.timestamp_seconds).empty())
         state_->changed();
 }

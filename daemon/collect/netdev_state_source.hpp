@@ -16,7 +16,8 @@ public:
 
     std::string name() const override { return "netdev state"; }
     void read(const Inventory& inventory) override { last_ = reader_.read(inventory); }
-    void fill(Snapshot& snap) override { snap.netdevs = last_; }
+    // Read every cycle (interval 0): what was read is handed over, not copied.
+    void fill(Snapshot& snap) override { snap.netdevs = std::move(last_); }
 
 private:
     NetdevStateReader reader_;

@@ -27,7 +27,8 @@ public:
     // Reads the devices of `inventory` (due cycles only). Worker thread.
     virtual void read(const Inventory& inventory) = 0;
     // Puts what the last read found into the cycle's snapshot (every cycle, so that every
-    // snapshot is whole whatever the source's interval).
+    // snapshot is whole whatever the source's interval). A source read every cycle may move its
+    // result out.
     virtual void fill(Snapshot& snap) = 0;
 };
 

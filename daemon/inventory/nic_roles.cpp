@@ -27,14 +27,6 @@ std::vector<std::string_view> components(std::string_view path)
     return out;
 }
 
-bool included(const Config& config, const std::string& netdev)
-{
-    for (const auto& g : config.provision.include_netdevs)
-        if (fnmatch(g.c_str(), netdev.c_str(), 0) == 0)
-            return true;
-    return false;
-}
-
 // The netdev of `d` that carries the default route, or "".
 std::string defaultRouteNetdev(const Device& d, const std::set<std::string>& routes,
                                const Config& config)
@@ -45,12 +37,23 @@ std::string defaultRouteNetdev(const Device& d, const std::set<std::string>& rou
     if (!d.bond_master.empty())
         names.push_back(d.bond_master);
     for (const auto& n : names)
-        if (routes.contains(n) && !included(config, n))
+        if (isManagementNetdev(n, routes, config))
             return n;
     return {};
 }
 
 } // namespace
+
+bool isManagementNetdev(const std::string& netdev,
+                        const std::set<std::string>& default_route_netdevs, const Config& config)
+{
+    if (!default_route_netdevs.contains(netdev))
+        return false;
+    for (const auto& g : config.provision.include_netdevs)
+        if (fnmatch(g.c_str(), netdev.c_str(), 0) == 0)
+            return false;
+    return true;
+}
 
 bool sharePciSwitch(const std::string& a, const std::string& b)
 {

@@ -21,6 +21,11 @@ namespace nicd {
 // more than one function behind it), e.g. /sys/devices/pci0000:18/0000:18:01.0/0000:19:00.0/...
 bool sharePciSwitch(const std::string& a, const std::string& b);
 
+// A netdev that carries the default route and that [provision] IncludeNetdevs= does not name: a
+// management NIC's. Roles call its device management; provisioning leaves it alone.
+bool isManagementNetdev(const std::string& netdev,
+                        const std::set<std::string>& default_route_netdevs, const Config& config);
+
 // Sets role and role_reason of every device of `inv`.
 void assignRoles(Inventory& inv, const std::set<std::string>& default_route_netdevs,
                  const Config& config);

@@ -43,7 +43,6 @@ public:
     // Opens the journal unless [journal] Enable=no; a journal that cannot be opened is logged
     // and not watched (the daemon carries on).
     void open(const JournalConfig& config);
-    bool watching() const { return journal_ != nullptr; }
 
     // --once: every new line, classified here and now.
     Findings readAll(PluginManager& plugins);

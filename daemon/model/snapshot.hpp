@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,9 @@ namespace nicd {
 
 struct Snapshot {
     Inventory inventory;
-    std::map<std::string, NetdevState> netdevs; // by netdev name
-    std::vector<DeviceSamples> samples;         // one entry per device read this cycle
+    std::map<std::string, NetdevState> netdevs;  // by netdev name
+    std::set<std::string> default_route_netdevs; // netdevs that carry a default route
+    std::vector<DeviceSamples> samples;          // one entry per device read this cycle
     std::vector<PluginStatus> plugins;
     HealthReport health;            // filled on the loop by the health engine
     QosSummary qos;                 // filled on the loop from the last provisioning round

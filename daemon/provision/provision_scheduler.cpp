@@ -76,7 +76,7 @@ const std::vector<PortPlan>& ProvisionScheduler::currentPlans()
 
 std::vector<PortPlan> ProvisionScheduler::planPorts(const Snapshot& snap) const
 {
-    SelectionInput in{snap.inventory, snap.netdevs, config_, readDefaultRouteNetdevs(paths_),
+    SelectionInput in{snap.inventory, snap.netdevs, config_, snap.default_route_netdevs,
                       readBondSlaves(paths_, snap.inventory)};
     return provision::planPorts(in);
 }

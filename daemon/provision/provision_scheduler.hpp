@@ -34,7 +34,9 @@ namespace provision {
 class ProvisionScheduler {
 public:
     // `config` is the daemon's current configuration (a reload changes it in place); `last` its
-    // last published snapshot, whose QoS summary the scheduler keeps up to date.
+    // last published snapshot, whose QoS summary the scheduler keeps up to date. Ports are
+    // planned from a snapshot, with the default-route netdevs its cycle read
+    // (provision/default_route_source.hpp).
     ProvisionScheduler(const Config& config, const HostPaths& paths, PluginManager& plugins,
                        Collector& collector, std::optional<Snapshot>& last);
 

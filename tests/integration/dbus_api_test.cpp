@@ -126,6 +126,10 @@ TEST_F(DbusApiTest, BusctlTreeShowsTheWholeNode)
               "s \"vf\"\n");
     EXPECT_EQ(property("/io/nicd/Nicd1/device/mlx5_4", "io.nicd.Nicd1.Device", "Role"),
               "s \"storage\"\n");
+    EXPECT_EQ(property("/io/nicd/Nicd1/device/mlx5_4", "io.nicd.Nicd1.Device", "RoleReason"),
+              "s \"no GPU beside it\"\n");
+    EXPECT_EQ(property("/io/nicd/Nicd1/device/mlx5_1", "io.nicd.Nicd1.Device", "RoleReason"),
+              "s \"shares a PCIe switch with GPU 0000:3b:01.0\"\n");
     EXPECT_EQ(property("/io/nicd/Nicd1", "io.nicd.Nicd1.Manager", "NodeHealth"), "s \"healthy\"\n");
 }
 
@@ -246,6 +250,10 @@ TEST_F(DbusApiTest, EventsAreServedAndSignalledAndAnOperatorCanClear)
         },
         5s))
         << test::readFile(dir_ / "follow.log");
+    // The signal carries the condition's action: the link's, check the cable.
+    EXPECT_TRUE(std::regex_search(test::readFile(dir_ / "follow.log"),
+                                  std::regex(R"(raised mlx5_2/1 \S+: .* -> check_cable)")))
+        << test::readFile(dir_ / "follow.log");
 
     auto [jrc, json] = nicctl({"--json", "events"});
     ASSERT_EQ(jrc, 0) << json;
@@ -255,8 +263,12 @@ TEST_F(DbusApiTest, EventsAreServedAndSignalledAndAnOperatorCanClear)
     for (const auto& e : events) {
         EXPECT_GT(e["seq"].get<uint64_t>(), last_seq) << "sequence numbers increase";
         last_seq = e["seq"];
-        if (e["device"] == "mlx5_2" && e["kind"] == "raised")
+        if (e["device"] == "mlx5_2" && e["kind"] == "raised") {
             code = e["code"];
+            EXPECT_EQ(e["action"], "check_cable") << "GetEvents carries the action";
+        } else if (e["kind"] != "raised") {
+            EXPECT_EQ(e["action"], "none") << e.dump();
+        }
     }
     ASSERT_FALSE(code.empty()) << json;
     // --since: only what is newer (the link-down may still be raising counter conditions).

@@ -1,0 +1,128 @@
+// Roles found from where a NIC sits (inventory/nic_roles.hpp), on hand-built inventories: a real
+// PCIe switch shared with a GPU, a GPU on the same NUMA node only, neither, a common host bridge
+// that is no switch, the default route (and IncludeNetdevs=), and Role= over all of it.
+#include "inventory/nic_roles.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+
+namespace {
+
+Device nic(const std::string& name, const std::string& path, std::optional<int> numa,
+           const std::string& netdev)
+{
+    Device d;
+    d.ibdev = name;
+    d.pci_path = path;
+    d.numa_node = numa;
+    Port p;
+    p.num = 1;
+    p.netdevs = {netdev};
+    d.ports.push_back(p);
+    return d;
+}
+
+const std::string kSwitch = "/sys/devices/pci0000:17/0000:17:01.0/0000:18:00.0";
+
+Inventory node()
+{
+    Inventory inv;
+    // Behind one PCIe switch (upstream 0000:18:00.0): the NIC and GPU 0 (NVIDIA's PXB).
+    inv.devices.push_back(nic("mlx5_0", kSwitch + "/0000:19:00.0/0000:1a:00.0", 0, "ens1"));
+    // Same socket as GPU 0, its own root port: NUMA only.
+    inv.devices.push_back(
+        nic("mlx5_1", "/sys/devices/pci0000:30/0000:30:01.0/0000:31:00.0", 0, "ens2"));
+    // Socket 1, no GPU there.
+    inv.devices.push_back(
+        nic("mlx5_2", "/sys/devices/pci0000:a0/0000:a0:01.0/0000:a1:00.0", 1, "ens3"));
+    // NUMA unknown (-1), under the same host bridge as GPU 1 but another root port.
+    inv.devices.push_back(
+        nic("mlx5_3", "/sys/devices/pci0000:c0/0000:c0:01.0/0000:c1:00.0", std::nullopt, "ens4"));
+    inv.gpus.push_back({"0000:1b:00.0", kSwitch + "/0000:19:04.0/0000:1b:00.0", 0});
+    inv.gpus.push_back(
+        {"0000:c3:00.0", "/sys/devices/pci0000:c0/0000:c0:03.0/0000:c3:00.0", std::nullopt});
+    return inv;
+}
+
+const Device& dev(const Inventory& inv, const std::string& name)
+{
+    for (const auto& d : inv.devices)
+        if (d.ibdev == name)
+            return d;
+    throw std::runtime_error(name);
+}
+
+} // namespace
+
+TEST(NicRoles, ASharedSwitchOrNumaNodeMakesAComputeNicElseStorage)
+{
+    auto inv = node();
+    assignRoles(inv, {}, Config{});
+    EXPECT_EQ(dev(inv, "mlx5_0").role, Role::Compute);
+    EXPECT_EQ(dev(inv, "mlx5_0").role_reason, "shares a PCIe switch with GPU 0000:1b:00.0");
+    EXPECT_EQ(dev(inv, "mlx5_1").role, Role::Compute);
+    EXPECT_EQ(dev(inv, "mlx5_1").role_reason, "on NUMA node 0 with GPU 0000:1b:00.0");
+    EXPECT_EQ(dev(inv, "mlx5_2").role, Role::Storage);
+    EXPECT_EQ(dev(inv, "mlx5_3").role, Role::Storage)
+        << "a host bridge in common is not a switch, and an unknown NUMA node matches nothing";
+}
+
+TEST(NicRoles, WithoutGpusEveryNicIsStorage)
+{
+    auto inv = node();
+    inv.gpus.clear();
+    assignRoles(inv, {}, Config{});
+    for (const auto& d : inv.devices) {
+        EXPECT_EQ(d.role, Role::Storage) << d.ibdev;
+        EXPECT_EQ(d.role_reason, "no GPU on this node");
+    }
+}
+
+TEST(NicRoles, TheDefaultRouteMakesAManagementNicUnlessIncluded)
+{
+    auto inv = node();
+    assignRoles(inv, {"ens1", "ens3"}, Config{});
+    EXPECT_EQ(dev(inv, "mlx5_0").role, Role::Management) << "beside a GPU, but the route wins";
+    EXPECT_EQ(dev(inv, "mlx5_0").role_reason, "ens1 carries the default route");
+    EXPECT_EQ(dev(inv, "mlx5_2").role, Role::Management);
+    Config c;
+    c.provision.include_netdevs = {"ens1*"};
+    EXPECT_FALSE(isManagementNetdev("ens1", {"ens1"}, c));
+    EXPECT_TRUE(isManagementNetdev("ens3", {"ens1", "ens3"}, c));
+    EXPECT_FALSE(isManagementNetdev("ens2", {"ens1", "ens3"}, c));
+    assignRoles(inv, {"ens1"}, c);
+    EXPECT_EQ(dev(inv, "mlx5_0").role, Role::Compute) << "IncludeNetdevs= names it";
+    // A LAG device's route leaves through its bond.
+    inv.devices[1].bond_master = "bond0";
+    assignRoles(inv, {"bond0"}, Config{});
+    EXPECT_EQ(dev(inv, "mlx5_1").role, Role::Management);
+}
+
+TEST(NicRoles, RoleOverridesWhatIsFound)
+{
+    auto inv = node();
+    Config c;
+    c.devices["mlx5_0"].role = Role::Storage;
+    c.devices["mlx5_2"].role = Role::Compute;
+    assignRoles(inv, {"ens1"}, c);
+    EXPECT_EQ(dev(inv, "mlx5_0").role, Role::Storage);
+    EXPECT_EQ(dev(inv, "mlx5_0").role_reason, "[device:mlx5_0] Role=");
+    EXPECT_EQ(dev(inv, "mlx5_2").role, Role::Compute);
+}
+
+TEST(NicRoles, OnlyABridgeBelowTheHostBridgeIsShared)
+{
+    EXPECT_TRUE(sharePciSwitch(kSwitch + "/0000:19:00.0/0000:1a:00.0",
+                               kSwitch + "/0000:19:04.0/0000:1b:00.0"));
+    EXPECT_TRUE(sharePciSwitch("/sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0",
+                               "/sys/devices/pci0000:19/0000:19:01.0/0000:1a:01.0"))
+        << "two functions behind one root port";
+    EXPECT_FALSE(sharePciSwitch("/sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0",
+                                "/sys/devices/pci0000:19/0000:19:02.0/0000:1b:00.0"))
+        << "only the host bridge in common";
+    EXPECT_FALSE(sharePciSwitch("/sys/devices/pci0000:19/0000:19:01.0",
+                                "/sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0"))
+        << "a bridge is not beside the function below it";
+    EXPECT_FALSE(sharePciSwitch("", kSwitch + "/0000:19:00.0/0000:1a:00.0"));
+}
