@@ -125,7 +125,7 @@ grep -E '^nicd_condition_active\{device="mlx5_1"' "$textfile" || true
 grep -E '^nicd_node_health ' "$textfile" || true
 echo
 echo "roles (compute NICs sit beside a GPU; the node is fatal only when one of them is):"
-grep -oE '^nicd_device_info\{device="[^"]+"|role="[a-z]+"' "$textfile" | paste -sd' ' | sed 's/nicd_device_info{device=/\n  /g; s/"//g' || true
+sed -nE 's/^nicd_device_info\{device="([^"]+)".*,role="([a-z]+)".*/  \1 \2/p' "$textfile"
 echo
 echo "$ nicctl status   (exit code 2: fatal)"
 nicctl status || true
