@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
     build-essential cmake pkg-config ninja-build
     libsdbus-c++-dev libsdbus-c++-bin libsystemd-dev
-    libibverbs-dev rdma-core libnl-3-dev libnl-route-3-dev
+    libibverbs-dev rdma-core libnl-3-dev libnl-route-3-dev libnl-genl-3-dev
     libinih-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev
     libgtest-dev libgmock-dev
     dbus-daemon systemd systemd-journal-remote

@@ -17,14 +17,19 @@
 #include "loop/notify.hpp"
 #include "loop/worker.hpp"
 #include "netlink/dcb_monitor.hpp"
+#include "netlink/devlink_events.hpp"
 #include "netlink/link_monitor.hpp"
 #include "plugins/plugin_manager.hpp"
 #include "provision/default_route_source.hpp"
 #include "provision/provision_scheduler.hpp"
+#include "signals/function_sources.hpp"
+#include "signals/link_sources.hpp"
+#include "signals/reporter_source.hpp"
 #include "state/state_keeper.hpp"
 #include "textfile/atomic_file.hpp"
 #include "textfile/render.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <utility>
@@ -40,12 +45,31 @@ DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config)
     collector_->setDriverTimeout(std::chrono::milliseconds(config_.health.driver_timeout_ms));
     collector_->add(std::make_unique<NetdevStateSource>(paths_));
     collector_->add(std::make_unique<provision::DefaultRouteSource>(paths_));
+    addSignalSources();
     health_ = std::make_unique<health::HealthEngine>(config_);
     state_ = std::make_unique<StateKeeper>(paths_, config_.daemon.state_directory, *health_);
     state_->restore();
     kernel_ = std::make_unique<KernelWatch>(paths_, state_->bootId(), state_->savedJournalCursor());
     provision_ = std::make_unique<provision::ProvisionScheduler>(config_, paths_, *plugins_,
                                                                  *collector_, last_);
+}
+
+// The pre-failure sources, each on [signals] IntervalSec= under the driver deadline. Read at
+// start: a reload does not change their interval.
+void DaemonApp::addSignalSources()
+{
+    if (!config_.signals.enable)
+        return;
+    signals::SourceTiming timing{std::chrono::milliseconds(config_.signals.interval_ms),
+                                 std::chrono::milliseconds(config_.health.driver_timeout_ms)};
+    collector_->add(std::make_unique<signals::UplinkSource>(paths_, timing));
+    collector_->add(std::make_unique<signals::FecSource>(paths_, timing));
+    collector_->add(std::make_unique<signals::ModuleSource>(paths_, timing));
+    collector_->add(std::make_unique<signals::TemperatureSource>(timing));
+    collector_->add(std::make_unique<signals::PcieSource>(timing));
+    auto reporters = std::make_unique<signals::ReporterSource>(paths_, timing);
+    read_reporters_soon_ = reporters->readSoonFlag();
+    collector_->add(std::move(reporters));
 }
 
 DaemonApp::~DaemonApp()
@@ -99,6 +123,7 @@ int DaemonApp::runDaemon()
     });
     startBus();
     startLinkEvents();
+    startDevlinkEvents();
     worker_->submit([this] { loadPlugins(); });
     kernel_->open(config_.journal);
     kernel_->follow(*loop_, *worker_, *plugins_, [this](KernelWatch::Findings f) {
@@ -221,14 +246,55 @@ void DaemonApp::onLinkEvent(const netlink::LinkEvent& ev)
     log::info({.netdev = ev.name}, "{}: link {} (carrier {})", ev.name, changed->operstate,
               changed->carrier ? (*changed->carrier ? "on" : "off") : "unknown");
     last_->netdevs[ev.name] = *changed;
+    rejudgeLast();
+    cycles_->rediscoverNext();
+}
+
+void DaemonApp::rejudgeLast()
+{
     // Counters are judged on fresh reads only: the copy leaves the ~10,000 samples behind.
     auto samples = std::move(last_->samples);
-    Snapshot links_only = *last_;
+    Snapshot without_samples = *last_;
     last_->samples = std::move(samples);
-    judge(links_only);
-    last_->health = std::move(links_only.health);
+    judge(without_samples);
+    last_->health = std::move(without_samples.health);
     publish(*last_);
-    cycles_->rediscoverNext();
+}
+
+void DaemonApp::startDevlinkEvents()
+{
+    if (paths_.simulated() || !read_reporters_soon_)
+        return; // a simulated node has no devlink; [signals] Enable=no reads none
+    try {
+        devlink_events_ = std::make_unique<netlink::DevlinkEvents>(
+            *loop_, [this](std::vector<HealthReporter> r, bool overrun) {
+                onReporterEvent(std::move(r), overrun);
+            });
+    } catch (const std::exception& e) {
+        log::info({}, "no devlink health notifications ({}); reporters are read every {} s",
+                  e.what(), config_.signals.interval_ms / 1000);
+    }
+}
+
+// A health reporter changed state: judged and published now, and the next cycle reads them all.
+void DaemonApp::onReporterEvent(std::vector<HealthReporter> reporters, bool overrun)
+{
+    read_reporters_soon_->store(true);
+    if (overrun || !last_)
+        return;
+    for (auto& r : reporters) {
+        log::info({}, "devlink health: {} {} is {} ({} errors, {} recovered)", r.handle, r.name,
+                  r.state, r.errors, r.recovers);
+        auto same =
+            std::find_if(last_->reporters.begin(), last_->reporters.end(),
+                         [&](const auto& x) { return x.handle == r.handle && x.name == r.name; });
+        if (same != last_->reporters.end())
+            *same = std::move(r);
+        else
+            last_->reporters.push_back(std::move(r));
+    }
+    rejudgeLast();
+    saveState(true);
 }
 
 // READY=1 once the first cycle is published and, where QoS is provisioned, the first round has

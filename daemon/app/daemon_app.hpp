@@ -18,6 +18,7 @@
 #include "model/snapshot.hpp"
 #include "netlink/live_links.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -35,6 +36,7 @@ class Worker;
 namespace netlink {
 class LinkMonitor;
 class DcbMonitor;
+class DevlinkEvents;
 } // namespace netlink
 namespace health {
 class HealthEngine;
@@ -69,6 +71,12 @@ private:
     void saveState(bool force = false);
     uint32_t clearCondition(const std::string& device, const std::string& code);
     void onLinkEvent(const netlink::LinkEvent& ev);
+    void addSignalSources();
+    void startDevlinkEvents();
+    void onReporterEvent(std::vector<HealthReporter> reporters, bool overrun);
+    // A copy of the last snapshot without its samples, judged and published (an event between
+    // cycles: counters are judged on fresh reads only).
+    void rejudgeLast();
     void maybeReady();
     void reload();
 
@@ -90,6 +98,8 @@ private:
     std::unique_ptr<CycleScheduler> cycles_;
     std::unique_ptr<netlink::LinkMonitor> links_;
     std::unique_ptr<netlink::DcbMonitor> dcb_events_;
+    std::unique_ptr<netlink::DevlinkEvents> devlink_events_;
+    std::shared_ptr<std::atomic<bool>> read_reporters_soon_; // ReporterSource's flag
     netlink::LiveLinks live_links_;
     std::vector<KernelWatch::Findings> pending_kernel_; // found before the first snapshot
     bool ready_sent_ = false;

@@ -4,6 +4,7 @@
 
 #include "model/action.hpp"
 #include "model/role.hpp"
+#include "model/signals.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -113,12 +114,36 @@ struct HealthConfig {
     bool operator==(const HealthConfig&) const = default;
 };
 
+// [signals]: the pre-failure sources (FEC, optics, temperatures, firmware health reporters, link
+// training) and the limits they are judged against. Unset limits are the device's own.
+struct SignalConfig {
+    bool enable = true;           // Enable=no: none of these sources is read
+    uint32_t interval_ms = 60000; // IntervalSec=: how often the slow sources are read
+    // FecMarginFraction=: pre-FEC BER above this fraction of the FEC mode's correction limit is
+    // "the margin is running out".
+    double fec_margin_fraction = 0.1;
+    std::optional<double> fec_ber_limit; // FecBerLimit=: instead of the FEC mode's own limit
+    // FecUncorrectableFatal=N/unit: more uncorrectable blocks than this within the window: fatal.
+    RateLimit fec_uncorrectable_fatal{100, 60};
+    std::optional<double> asic_crit_celsius; // AsicCritCelsius=: instead of hwmon temp*_crit
+    // Optics<Quantity><Level>= (e.g. OpticsRxPowerLowWarning=-9.5): instead of the module's own
+    // threshold; by quantity ("temperature", "supply", "tx_bias", "tx_power", "rx_power"), in
+    // SI units (powers in watts, converted from the dBm written).
+    std::map<std::string, DomThresholds> optics_limits;
+    bool pcie_training = true;   // PcieTraining=: a PCIe link below what both ends can do
+    bool port_rate_peers = true; // PortRatePeers=: a port slower than its peers of the board
+    bool firmware_peers = true;  // FirmwarePeers=: a firmware unlike its peers' of the board
+
+    bool operator==(const SignalConfig&) const = default;
+};
+
 struct Config {
     DaemonConfig daemon;
     TextfileConfig textfile;
     ProvisionConfig provision;
     JournalConfig journal;
     HealthConfig health;
+    SignalConfig signals;
     std::map<std::string, CounterRuleConfig>
         counter_rules;                             // "symbol_error" or "symbol_error/mlx5_0"
     std::map<std::string, DeviceOverride> devices; // [device:<ibdev>]
@@ -151,8 +176,8 @@ struct ConfigResult {
 Config defaultConfig();
 
 // The keys each kind of section takes, in the order nicd.conf lists them: "daemon", "textfile",
-// "provision", "journal", "health", "device:", "counter:" and "plugin:" (only Enabled: a plugin
-// section also takes any other key, for the plugin to validate).
+// "provision", "journal", "health", "signals", "device:", "counter:" and "plugin:" (only Enabled: a
+// plugin section also takes any other key, for the plugin to validate).
 std::map<std::string, std::vector<std::string>> configKeys();
 
 // Reads `main_file` (a missing main file means defaults) and then every *.conf in `dropin_dir`

@@ -1,5 +1,7 @@
 #include "config/config_keys.hpp"
 
+#include "config/key_table.hpp"
+#include "config/signal_keys.hpp"
 #include "config/value_parsers.hpp"
 
 #include <strings.h>
@@ -13,25 +15,6 @@
 namespace nicd::config {
 
 namespace {
-
-// One key of a section: its name and how it stores a value into the section's struct.
-template <typename T> using Setter = std::function<bool(T&, std::string_view, std::string&)>;
-template <typename T> using Keys = std::vector<std::pair<std::string, Setter<T>>>;
-
-template <typename Field, typename Value> bool assign(Field& field, std::optional<Value> parsed)
-{
-    if (!parsed)
-        return false;
-    field = std::move(*parsed);
-    return true;
-}
-
-template <typename N>
-std::optional<N> parseNumber(std::string_view v, uint64_t min, uint64_t max, std::string& why)
-{
-    auto n = parseUint(v, min, max, why);
-    return n ? std::optional<N>(static_cast<N>(*n)) : std::nullopt;
-}
 
 // "…Sec=" keys stored in milliseconds.
 std::optional<uint32_t> parseSecondsAsMs(std::string_view v, uint64_t min, uint64_t max,
@@ -211,42 +194,6 @@ const Keys<CounterRuleConfig>& counterKeys()
     return keys;
 }
 
-template <typename T> std::vector<std::string> namesOf(const Keys<T>& keys)
-{
-    std::vector<std::string> out;
-    for (const auto& [name, set] : keys)
-        out.push_back(name);
-    return out;
-}
-
-std::string unknownKey(const std::vector<std::string>& names, const std::string& label,
-                       const std::string& key)
-{
-    for (const auto& n : names)
-        if (strcasecmp(n.c_str(), key.c_str()) == 0)
-            return "unknown key; did you mean " + n + "? (keys are case-sensitive)";
-    std::string why = "unknown key; " + label + " takes ";
-    for (size_t i = 0; i < names.size(); ++i)
-        why += (i == 0 ? "" : ", ") + names[i];
-    return why;
-}
-
-template <typename T>
-bool applyFrom(const Keys<T>& keys, T& target, const std::string& label, const std::string& key,
-               std::string_view value, std::string& why)
-{
-    for (const auto& [name, set] : keys)
-        if (name == key) {
-            T candidate = target; // a failed parse leaves the target as it was
-            if (!set(candidate, value, why))
-                return false;
-            target = std::move(candidate);
-            return true;
-        }
-    why = unknownKey(namesOf(keys), label, key);
-    return false;
-}
-
 bool nameMadeOf(std::string_view s, std::string_view extra)
 {
     return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) {
@@ -256,7 +203,7 @@ bool nameMadeOf(std::string_view s, std::string_view extra)
 }
 
 const char* const kSectionsAllowed =
-    "expected [daemon], [textfile], [provision], [journal], [health], [device:IBDEV], "
+    "expected [daemon], [textfile], [provision], [journal], [health], [signals], [device:IBDEV], "
     "[counter:NAME], [counter:NAME/IBDEV] or [plugin:NAME]";
 
 std::string afterPrefix(const std::string& section, std::string_view prefix)
@@ -268,7 +215,8 @@ std::string afterPrefix(const std::string& section, std::string_view prefix)
 
 bool checkSection(const std::string& s, std::string& why)
 {
-    if (s == "daemon" || s == "textfile" || s == "provision" || s == "journal" || s == "health")
+    if (s == "daemon" || s == "textfile" || s == "provision" || s == "journal" || s == "health" ||
+        s == "signals")
         return true;
     if (s.starts_with("device:")) {
         if (nameMadeOf(afterPrefix(s, "device:"), ""))
@@ -294,7 +242,7 @@ bool checkSection(const std::string& s, std::string& why)
         why = "unknown section; a plugin name is made of letters, digits, '_' and '-'";
         return false;
     }
-    for (const char* known : {"daemon", "textfile", "provision", "journal", "health"})
+    for (const char* known : {"daemon", "textfile", "provision", "journal", "health", "signals"})
         if (strcasecmp(known, s.c_str()) == 0) {
             why = std::string("unknown section; did you mean [") + known +
                   "]? (section names are case-sensitive)";
@@ -321,6 +269,8 @@ bool applyKey(Config& config, const std::string& section, const std::string& key
         return applyFrom(journalKeys(), config.journal, "[journal]", key, value, why);
     if (section == "health")
         return applyFrom(healthKeys(), config.health, "[health]", key, value, why);
+    if (section == "signals")
+        return applyFrom(signalKeys(), config.signals, "[signals]", key, value, why);
     if (section.starts_with("device:")) {
         auto name = afterPrefix(section, "device:");
         DeviceOverride d =
@@ -362,10 +312,15 @@ std::map<std::string, std::vector<std::string>> configKeys()
 {
     using namespace config;
     return {
-        {"daemon", namesOf(daemonKeys())},       {"textfile", namesOf(textfileKeys())},
-        {"provision", namesOf(provisionKeys())}, {"journal", namesOf(journalKeys())},
-        {"health", namesOf(healthKeys())},       {"device:", namesOf(deviceKeys())},
-        {"counter:", namesOf(counterKeys())},    {"plugin:", {"Enabled"}},
+        {"daemon", namesOf(daemonKeys())},
+        {"textfile", namesOf(textfileKeys())},
+        {"provision", namesOf(provisionKeys())},
+        {"journal", namesOf(journalKeys())},
+        {"health", namesOf(healthKeys())},
+        {"signals", namesOf(signalKeys())},
+        {"device:", namesOf(deviceKeys())},
+        {"counter:", namesOf(counterKeys())},
+        {"plugin:", {"Enabled"}},
     };
 }
 

@@ -1,5 +1,7 @@
 #include "config/value_parsers.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -159,6 +161,18 @@ std::optional<RateLimit> parseRate(std::string_view v, std::string& why)
     else
         return std::nullopt;
     return RateLimit{n, seconds};
+}
+
+std::optional<double> parseDecimal(std::string_view v, double min, double max, std::string& why)
+{
+    why = fmt::format("expected a number from {} to {}", min, max);
+    v = trim(v);
+    double n = 0;
+    auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (v.empty() || ec != std::errc() || ptr != v.data() + v.size() || !std::isfinite(n) ||
+        n < min || n > max)
+        return std::nullopt;
+    return n;
 }
 
 std::optional<ProvisionMode> parseProvisionMode(std::string_view v, std::string& why)

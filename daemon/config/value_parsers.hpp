@@ -21,6 +21,8 @@ std::optional<uint64_t> parseUint(std::string_view v, uint64_t min, uint64_t max
 std::optional<std::string> parseAbsolutePath(std::string_view v, std::string& why);
 // "3", "3 4", "3,4", "" or "none"; each 0..7, no duplicates; returned sorted.
 std::optional<std::vector<uint8_t>> parsePriorities(std::string_view v, std::string& why);
+// A decimal number (fractions and exponents allowed: 0.1, 2.4e-4, -9.5) in [min, max].
+std::optional<double> parseDecimal(std::string_view v, double min, double max, std::string& why);
 // "10/s", "5/min", "120/h" (also sec, second, minute, hour); returns events per second.
 std::optional<RateLimit> parseRate(std::string_view v, std::string& why);
 // Whitespace-separated words (globs); never fails.

@@ -2,6 +2,11 @@
 
 #include "health/counter_checks.hpp"
 #include "health/driver_rules.hpp"
+#include "health/fec_rules.hpp"
+#include "health/optics_rules.hpp"
+#include "health/reporter_rules.hpp"
+#include "health/temperature_rules.hpp"
+#include "health/training_rules.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -13,6 +18,11 @@ HealthEngine::HealthEngine(Config config)
 {
     rules_.reset(config_);
     families_.push_back(std::make_unique<DriverRules>());
+    families_.push_back(std::make_unique<FecRules>());
+    families_.push_back(std::make_unique<OpticsRules>());
+    families_.push_back(std::make_unique<TemperatureRules>());
+    families_.push_back(std::make_unique<ReporterRules>());
+    families_.push_back(std::make_unique<TrainingRules>());
 }
 
 void HealthEngine::setConfig(Config config)
@@ -97,6 +107,8 @@ void HealthEngine::report(Snapshot& snap) const
     r.kernel_errors = kernel_.counts();
     r.kernel_errors_unmapped = kernel_.unmapped();
     r.last_event_seq = conditions_.log().lastSeq();
+    for (const auto& family : families_)
+        family->annotate(r);
 }
 
 // Fatal when a compute device is fatal; degraded when anything is not healthy. A device that

@@ -5,6 +5,8 @@
 //   kernel_rules.hpp    kernel lines and soft lockups
 // and the families of rule_family.hpp, one line each in the constructor:
 //   driver_rules.hpp    a driver that does not answer
+//   fec_rules.hpp, optics_rules.hpp, temperature_rules.hpp, reporter_rules.hpp,
+//   training_rules.hpp  the pre-failure signals
 // over one ConditionSet and its EventLog. Runs on the loop thread; pure apart from the clock
 // values it is given (monotonic seconds for rates and windows, realtime seconds for display).
 #pragma once

@@ -25,6 +25,10 @@ public:
     virtual void evaluate(const Snapshot& snap, const Config& config, double now_mono,
                           double now_real, ConditionSet& conditions, std::vector<Event>& out) = 0;
 
+    // Adds what the family derived (a pre-FEC BER) to the published report; called whenever
+    // the report is rebuilt, after evaluate() or without it.
+    virtual void annotate(HealthReport& /*report*/) const {}
+
     // Memory across restarts within one boot.
     virtual nlohmann::json toJson() const = 0;
     // Throws nlohmann::json::exception (or std::exception) on a malformed document; the engine

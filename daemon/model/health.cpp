@@ -56,6 +56,8 @@ const char* toString(ConditionSource s)
         return "driver";
     case ConditionSource::Device:
         return "device";
+    case ConditionSource::Signal:
+        return "signal";
     }
     return "unknown";
 }

@@ -24,6 +24,7 @@ enum class ConditionSource : uint8_t {
     Kernel,  // kernel log lines (single-line patterns, soft lockups)
     Driver,  // the driver does not answer
     Device,  // a known device disappeared
+    Signal,  // a pre-failure signal: FEC, optics, temperature, firmware health, link training
 };
 
 struct Condition {
@@ -64,6 +65,9 @@ struct HealthReport {
     uint64_t last_event_seq = 0;
     std::map<std::pair<std::string, std::string>, uint64_t> kernel_errors; // (ibdev, code) -> lines
     uint64_t kernel_errors_unmapped = 0; // recognised lines naming no known device
+    // Derived by the rules: the pre-FEC bit error ratio between the last two FEC reads, and
+    // the limit it was judged against, by netdev.
+    std::map<std::string, std::pair<double, double>> pre_fec_ber;
 };
 
 const char* toString(Health h);

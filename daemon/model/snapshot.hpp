@@ -6,6 +6,7 @@
 #include "model/plugin_status.hpp"
 #include "model/qos.hpp"
 #include "model/samples.hpp"
+#include "model/signals.hpp"
 
 #include <cstdint>
 #include <map>
@@ -21,12 +22,19 @@ struct Snapshot {
     std::set<std::string> default_route_netdevs; // netdevs that carry a default route
     std::vector<DeviceSamples> samples;          // one entry per device read this cycle
     std::vector<PluginStatus> plugins;
-    HealthReport health;            // filled on the loop by the health engine
-    QosSummary qos;                 // filled on the loop from the last provisioning round
-    uint64_t cycle = 0;             // 1 for the first cycle since start
-    double timestamp_seconds = 0;   // CLOCK_REALTIME at the end of the cycle
-    double duration_seconds = 0;    // wall time the cycle took
-    uint64_t read_errors_total = 0; // failed reads since start
+    // Pre-failure signals (signals/*_source.hpp), as last read on their own interval:
+    std::vector<Uplink> uplinks;                                        // where FEC/optics are read
+    std::map<std::string, FecStats> fec;                                // by netdev
+    std::map<std::string, ModuleDom> modules;                           // by netdev
+    std::map<std::string, std::vector<TemperatureSensor>> temperatures; // by ibdev
+    std::map<std::string, PcieLink> pcie;                               // by ibdev
+    std::vector<HealthReporter> reporters; // devlink health reporters of every device
+    HealthReport health;                   // filled on the loop by the health engine
+    QosSummary qos;                        // filled on the loop from the last provisioning round
+    uint64_t cycle = 0;                    // 1 for the first cycle since start
+    double timestamp_seconds = 0;          // CLOCK_REALTIME at the end of the cycle
+    double duration_seconds = 0;           // wall time the cycle took
+    uint64_t read_errors_total = 0;        // failed reads since start
 };
 
 } // namespace nicd

@@ -12,6 +12,7 @@ void renderAll(const Snapshot& snap, MetricWriter& w)
     renderInventoryMetrics(snap, w);
     renderHealthMetrics(snap, w);
     renderQosMetrics(snap, w);
+    renderSignalMetrics(snap, w);
     renderCounterMetrics(snap, w);
     renderPluginMetrics(snap, w);
     if (w.duplicatesDropped() > 0) {

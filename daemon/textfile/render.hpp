@@ -18,5 +18,6 @@ void renderCounterMetrics(const Snapshot& snap, MetricWriter& w);
 void renderPluginMetrics(const Snapshot& snap, MetricWriter& w);
 void renderHealthMetrics(const Snapshot& snap, MetricWriter& w);
 void renderQosMetrics(const Snapshot& snap, MetricWriter& w);
+void renderSignalMetrics(const Snapshot& snap, MetricWriter& w);
 
 } // namespace nicd

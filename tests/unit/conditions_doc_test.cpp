@@ -206,3 +206,77 @@ TEST_F(ConditionsDoc, LinkDeviceAndDriverConditions)
                              "driver_unresponsive", "kernel.driver_soft_lockup"})
         EXPECT_TRUE(codes.contains(want)) << want << " was not raised";
 }
+
+// Every pre-failure signal out of its limits at once, on two devices of one board: each
+// condition as documented.
+TEST_F(ConditionsDoc, PreFailureConditions)
+{
+    HealthEngine engine{Config{}};
+    auto node = [](double t, uint64_t corrected, uint64_t uncorrectable) {
+        Snapshot s;
+        for (const char* name : {"mlx5_0", "mlx5_1"}) {
+            Device d;
+            d.ibdev = name;
+            d.pci_address = std::string(name) == "mlx5_0" ? "0000:1a:00.0" : "0000:3b:00.0";
+            d.board_id = "MT_0000000838";
+            d.fw_ver = std::string(name) == "mlx5_0" ? "28.39.1002" : "28.41.1000";
+            Port p;
+            p.num = 1;
+            p.link_layer = "Ethernet";
+            p.state = 4;
+            p.rate = std::string(name) == "mlx5_0" ? "200 Gb/sec (2X NDR)" : "400 Gb/sec (4X NDR)";
+            p.rate_gbps = std::string(name) == "mlx5_0" ? 200 : 400;
+            p.netdevs = {std::string("eth_") + name};
+            d.ports.push_back(p);
+            s.inventory.devices.push_back(d);
+            s.uplinks.push_back({name, 1, p.netdevs[0], "Ethernet", p.rate_gbps, 4, true});
+        }
+        FecStats f;
+        f.netdev = "eth_mlx5_0";
+        f.active = "RS";
+        f.corrected_bits = FecCounter{corrected, {}};
+        f.uncorrectable_blocks = FecCounter{uncorrectable, {}};
+        f.read_at = t;
+        s.fec[f.netdev] = f;
+        ModuleDom m;
+        m.identifier = 0x18;
+        m.standard = ModuleStandard::Cmis;
+        m.has_dom = true;
+        m.temperature_celsius = 72;
+        m.temperature = {75, -5, 70, 0};
+        m.supply_volts = 3.0;
+        m.supply = {3.6, 2.9, 3.5, 3.1};
+        m.rx_power = {3e-3, 1e-4, 2.5e-3, 1.26e-4};
+        m.tx_bias = {0.1, 0.01, 0.09, 0.015};
+        m.tx_power = {4e-3, 1.6e-4, 3.2e-3, 2e-4};
+        m.lanes = {{0.095, 1.4e-3, 5e-5, false, false}, {0.05, 5e-3, 1e-3, true, false}};
+        s.modules["eth_mlx5_0"] = m;
+        s.temperatures["mlx5_0"] = {{"asic", 108, 105, 109}};
+        s.reporters = {{"pci/0000:1a:00.0", "fw_fatal", false, "error", 1, 0},
+                       {"pci/0000:1a:00.0", "fw", false, "error", 1, 0},
+                       {"pci/0000:1a:00.0/65535", "tx", false, "error", 2, 1}};
+        s.pcie["mlx5_0"] = PcieLink{16.0, 8, 32.0, 16, 32.0, 16};
+        return s;
+    };
+    std::vector<Condition> raised;
+    for (auto [t, corrected, uncorrectable] :
+         {std::tuple{100.0, uint64_t{0}, uint64_t{0}},
+          std::tuple{160.0, uint64_t{2} << 40, uint64_t{1000}}}) {
+        Snapshot s = node(t, corrected, uncorrectable);
+        engine.evaluate(s, t, t);
+        raised.insert(raised.end(), s.health.conditions.begin(), s.health.conditions.end());
+    }
+    std::set<std::string> codes;
+    for (const auto& c : raised) {
+        codes.insert(c.code);
+        EXPECT_TRUE(documented(c.code, toString(c.severity), toString(c.action))) << c.message;
+    }
+    for (const char* want :
+         {"fec_margin", "fec_uncorrectable", "optics_temperature_high", "optics_supply_low",
+          "optics_rx_power_low", "optics_tx_bias_high", "optics_tx_power_high", "optics_tx_fault",
+          "asic_temperature_high", "firmware_fatal", "firmware_error", "devlink_reporter.tx",
+          "pcie_link_degraded", "port_rate_degraded", "firmware_drift"})
+        EXPECT_TRUE(codes.contains(want)) << want << " was not raised";
+    for (const auto& c : raised)
+        EXPECT_EQ(c.device, "mlx5_0") << c.code << " on the healthy peer: " << c.message;
+}

@@ -133,6 +133,14 @@ const std::vector<CounterSpec>& ethtoolStats(bool physical_function)
         auto v = vport;
         const CounterSpec phy[] = {
             {"link_down_events_phy", 0, 32, W},
+            // Pre-FEC errors: at 400 Gb/s, 4000 corrected bits a second is a BER of 1e-8, a
+            // healthy optical link (the RS(544,514) limit is 2.4e-4).
+            {"rx_corrected_bits_phy", kCorrectedBitsPerSecond, 64, S},
+            {"rx_pcs_symbol_err_phy", 0, 64, S},
+            {"rx_err_lane_0_phy", kCorrectedBitsPerSecond / 4, 64, S},
+            {"rx_err_lane_1_phy", kCorrectedBitsPerSecond / 4, 64, S},
+            {"rx_err_lane_2_phy", kCorrectedBitsPerSecond / 4, 64, S},
+            {"rx_err_lane_3_phy", kCorrectedBitsPerSecond / 4, 64, S},
             {"tx_packets_phy", kRdmaPackets + kStackPackets, 64, S},
             {"rx_packets_phy", kRdmaPackets + kStackPackets, 64, S},
             {"rx_crc_errors_phy", 0, 64, S},
@@ -157,8 +165,6 @@ const std::vector<CounterSpec>& ethtoolStats(bool physical_function)
             {"rx_undersize_pkts_phy", 0, 64, S},
             {"rx_fragments_phy", 0, 64, S},
             {"rx_jabbers_phy", 0, 64, S},
-            {"rx_pcs_symbol_err_phy", 0, 64, S},
-            {"rx_corrected_bits_phy", 0, 64, S},
             {"rx_buffer_passed_thres_phy", 0, 64, S},
             {"rx_pci_signal_integrity", 0, 64, S},
             {"tx_pci_signal_integrity", 0, 64, S},

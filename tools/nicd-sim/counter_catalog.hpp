@@ -10,6 +10,8 @@ namespace nicd::sim {
 
 enum class Overflow { Saturate, Wrap };
 
+inline constexpr double kCorrectedBitsPerSecond = 4000; // rx_corrected_bits_phy, healthy
+
 struct CounterSpec {
     const char* name;
     double rate;       // per second on an up port at full load (0: errors, events)

@@ -1,5 +1,6 @@
 // `nicd-sim create`: the default mixed GPU node, or N identical RoCE PFs for the benchmark.
 #include "dcb_state.hpp"
+#include "signal_state.hpp"
 #include "tree_builder.hpp"
 
 #include <fmt/format.h>
@@ -56,6 +57,8 @@ public:
                     int dev_port, bool up)
     {
         auto dir = b_.pciFunction(pci);
+        if (up) // the uncabled card's kernel predates mlx5 hwmon: no sensors (nor other signals)
+            b_.hwmon(dir);
         b_.netdev(dir, {netdev, up, dev_port, fmt::format("p{}", dev_port)});
         auto ib = b_.ibDevice(dir, name, "MT4129", {{"Ethernet", up}}, netdev);
         b_.ethtool(netdev, true);
@@ -92,6 +95,7 @@ public:
         // An InfiniBand NDR port with its IPoIB netdev.
         auto ibpci = mlx5Function("0000:9a:00.0", "0000:99:01.0", 1, true);
         auto ibdir = b_.pciFunction(ibpci);
+        b_.hwmon(ibdir);
         b_.netdev(ibdir, {"ib0", true, 0, "", true});
         add({"mlx5_4", "ib", ibpci.bdf, "", {"ib0"}, {}},
             b_.ibDevice(ibdir, "mlx5_4", "MT4129", {{"InfiniBand", true}}, ""));
@@ -100,6 +104,8 @@ public:
         // mlx5_bond_0, on PF0, whose GIDs point at the bond (counters.md, qos-provisioning §6.4).
         auto lag0 = b_.pciFunction(mlx5Function("0000:ab:00.0", "0000:aa:01.0", 1));
         auto lag1 = b_.pciFunction(mlx5Function("0000:ab:00.1", "0000:aa:01.0", 1));
+        b_.hwmon(lag0);
+        b_.hwmon(lag1);
         auto m0 = b_.netdev(lag0, {"ens5f0np0", true, 0, "p0"});
         auto m1 = b_.netdev(lag1, {"ens5f1np1", true, 1, "p1"});
         b_.bond("bond0", {m0, m1});
@@ -172,6 +178,7 @@ void create(const fs::path& root, const CreateOptions& options)
         plan.mixedNode();
     plan.builder().hostFiles(options);
     createQosState(root, st);
+    createSignalState(root, st);
     // More simulated state (e.g. QoS/DCB files under run/nicd-sim/dcb/) is created here, one
     // call each, from st.devices (every device's netdevs and ethtool_netdevs).
     st.save(root);

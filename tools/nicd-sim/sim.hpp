@@ -80,6 +80,22 @@ void restore(const fs::path& root, const std::string& dev);
 void stall(const fs::path& root, const std::string& dev);
 void unstall(const fs::path& root, const std::string& dev);
 
+// Pre-failure faults (signal_faults.cpp); `on` false clears the fault (the healthy default).
+// fec-degrade: corrected bits climb to a pre-FEC BER of half the RS(544,514) limit (ticks).
+void fecDegrade(const fs::path& root, const std::string& dev, bool on);
+// optics-rx-low: the first module's lane 1 receives below its low warning (not yet its alarm).
+void opticsRxLow(const fs::path& root, const std::string& dev, bool on);
+// asic-hot: hwmon temp1 "asic" 3 °C above its critical threshold.
+void asicHot(const fs::path& root, const std::string& dev, bool on);
+// fw-fatal: the fw_fatal devlink health reporter goes to error (its clear: recovered).
+void fwFatal(const fs::path& root, const std::string& dev, bool on);
+// pcie-downtrain: the PCIe link trains at 16.0 GT/s x8 instead of 32.0 GT/s x16.
+void pcieDowntrain(const fs::path& root, const std::string& dev, bool on);
+// rate-downtrain: port 1 at 200 Gb/sec (2X NDR) instead of 400 Gb/sec (4X NDR).
+void rateDowntrain(const fs::path& root, const std::string& dev, bool on);
+// fw-drift: fw_ver 28.39.1002 where every other card runs 28.41.1000.
+void fwDrift(const fs::path& root, const std::string& dev, bool on);
+
 struct DeviceSummary {
     std::string name;
     std::string role;                     // pf, vf, lag, ib

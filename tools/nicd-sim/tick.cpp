@@ -1,5 +1,6 @@
 // `nicd-sim tick`: every counter advances as if time passed.
 #include "counter_access.hpp"
+#include "signal_state.hpp"
 
 #include <cmath>
 
@@ -109,6 +110,7 @@ void tick(const fs::path& root, double seconds)
     for (const auto& [name, d] : st.devices)
         if (!d.removed)
             ticker.device(name, d);
+    refreshFecCaptures(root, st);
     st.save(root);
 }
 

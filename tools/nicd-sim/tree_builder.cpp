@@ -20,6 +20,8 @@ fs::path TreeBuilder::pciFunction(const PciPlan& plan)
         writeText(root_, port_dir / "vendor", "0x8086\n");
         writeText(root_, port_dir / "device", "0x352a\n");
         writeText(root_, port_dir / "class", "0x060400\n");
+        writeText(root_, port_dir / "max_link_speed", "32.0 GT/s PCIe\n");
+        writeText(root_, port_dir / "max_link_width", "16\n");
     }
     auto driver_dir = sys_ / "bus/pci/drivers" / plan.driver;
     fs::create_directories(driver_dir);
@@ -33,6 +35,23 @@ fs::path TreeBuilder::pciFunction(const PciPlan& plan)
     writeText(root_, dir / "class", plan.pci_class + "\n");
     writeText(root_, dir / "current_link_speed", "32.0 GT/s PCIe\n");
     writeText(root_, dir / "current_link_width", "16\n");
+    writeText(root_, dir / "max_link_speed", "32.0 GT/s PCIe\n");
+    writeText(root_, dir / "max_link_width", "16\n");
+    return dir;
+}
+
+fs::path TreeBuilder::hwmon(const fs::path& pci_dir)
+{
+    auto name = fmt::format("hwmon{}", next_hwmon_++);
+    auto dir = pci_dir / "hwmon" / name;
+    fs::create_directories(dir);
+    writeText(root_, dir / "name", "mlx5\n");
+    writeText(root_, dir / "temp1_label", "asic\n");
+    writeText(root_, dir / "temp1_input", fmt::format("{}\n", kAsicHealthyMillidegrees));
+    writeText(root_, dir / "temp1_crit", fmt::format("{}\n", kAsicCritMillidegrees));
+    writeText(root_, dir / "temp1_highest", fmt::format("{}\n", kAsicHealthyMillidegrees + 3000));
+    relativeSymlink(pci_dir, dir / "device");
+    relativeSymlink(dir, sys_ / "class/hwmon" / name);
     return dir;
 }
 

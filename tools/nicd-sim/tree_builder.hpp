@@ -10,6 +10,9 @@
 
 namespace nicd::sim {
 
+inline constexpr int kAsicHealthyMillidegrees = 55000;
+inline constexpr int kAsicCritMillidegrees = 105000;
+
 struct PciPlan {
     std::string bdf;       // 0000:1a:00.0
     std::string root_port; // 0000:19:01.0 (its bus names the host bridge: pci0000:19)
@@ -43,6 +46,8 @@ public:
     // An NVIDIA H100 (vendor 0x10de, class 0x030200) behind `root_port`, on `numa_node`.
     fs::path gpu(const std::string& bdf, const std::string& root_port, int numa_node);
     fs::path netdev(const fs::path& pci_dir, const NetdevPlan& plan);
+    // mlx5's hwmon on a PF (Linux >= 6.6): temp1 "asic", with its critical threshold.
+    fs::path hwmon(const fs::path& pci_dir);
     fs::path ibDevice(const fs::path& pci_dir, const std::string& name, const std::string& hca,
                       const std::vector<PortPlan>& ports, const std::string& gid_netdev);
     // A bond under /sys/devices/virtual/net with `slaves` (netdev dirs) enslaved to it.
@@ -58,6 +63,7 @@ private:
     fs::path sys_;
     int next_ifindex_ = 2; // 1 is lo
     int next_guid_ = 0;
+    int next_hwmon_ = 0;
 };
 
 } // namespace nicd::sim

@@ -1,0 +1,74 @@
+// The machinery of a configuration section's key table: each key's name and how it stores a
+// parsed value into the section's struct. Shared by the files that define sections
+// (config_keys.cpp, signal_keys.cpp).
+#pragma once
+
+#include "config/value_parsers.hpp"
+
+#include <strings.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace nicd::config {
+
+// One key of a section: its name and how it stores a value into the section's struct.
+template <typename T> using Setter = std::function<bool(T&, std::string_view, std::string&)>;
+template <typename T> using Keys = std::vector<std::pair<std::string, Setter<T>>>;
+
+template <typename Field, typename Value> bool assign(Field& field, std::optional<Value> parsed)
+{
+    if (!parsed)
+        return false;
+    field = std::move(*parsed);
+    return true;
+}
+
+template <typename N>
+std::optional<N> parseNumber(std::string_view v, uint64_t min, uint64_t max, std::string& why)
+{
+    auto n = parseUint(v, min, max, why);
+    return n ? std::optional<N>(static_cast<N>(*n)) : std::nullopt;
+}
+
+template <typename T> std::vector<std::string> namesOf(const Keys<T>& keys)
+{
+    std::vector<std::string> out;
+    for (const auto& [name, set] : keys)
+        out.push_back(name);
+    return out;
+}
+
+inline std::string unknownKey(const std::vector<std::string>& names, const std::string& label,
+                              const std::string& key)
+{
+    for (const auto& n : names)
+        if (strcasecmp(n.c_str(), key.c_str()) == 0)
+            return "unknown key; did you mean " + n + "? (keys are case-sensitive)";
+    std::string why = "unknown key; " + label + " takes ";
+    for (size_t i = 0; i < names.size(); ++i)
+        why += (i == 0 ? "" : ", ") + names[i];
+    return why;
+}
+
+template <typename T>
+bool applyFrom(const Keys<T>& keys, T& target, const std::string& label, const std::string& key,
+               std::string_view value, std::string& why)
+{
+    for (const auto& [name, set] : keys)
+        if (name == key) {
+            T candidate = target; // a failed parse leaves the target as it was
+            if (!set(candidate, value, why))
+                return false;
+            target = std::move(candidate);
+            return true;
+        }
+    why = unknownKey(namesOf(keys), label, key);
+    return false;
+}
+
+} // namespace nicd::config

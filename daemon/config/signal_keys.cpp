@@ -1,0 +1,126 @@
+#include "config/signal_keys.hpp"
+
+#include <cmath>
+
+namespace nicd::config {
+
+namespace {
+
+bool setBool(bool& field, std::string_view v, std::string& why)
+{
+    return assign(field, parseBool(v, why));
+}
+
+// One Optics<Quantity><Level>= key: the threshold `level` of `quantity`, written in `unit`
+// ("dBm" is stored in watts, mA in amperes).
+struct OpticsQuantity {
+    const char* key;  // "RxPower"
+    const char* name; // "rx_power" (SignalConfig::optics_limits)
+    const char* unit; // "dBm", "C", "V", "mA"
+    double min;
+    double max;
+};
+
+constexpr OpticsQuantity kOpticsQuantities[] = {
+    {"Temperature", "temperature", "C", -60, 150}, {"Supply", "supply", "V", 0, 10},
+    {"TxBias", "tx_bias", "mA", 0, 1000},          {"TxPower", "tx_power", "dBm", -60, 30},
+    {"RxPower", "rx_power", "dBm", -60, 30},
+};
+
+using Level = std::optional<double> DomThresholds::*;
+constexpr std::pair<const char*, Level> kLevels[] = {
+    {"HighAlarm", &DomThresholds::high_alarm},
+    {"LowAlarm", &DomThresholds::low_alarm},
+    {"HighWarning", &DomThresholds::high_warning},
+    {"LowWarning", &DomThresholds::low_warning},
+};
+
+double toSi(const OpticsQuantity& q, double v)
+{
+    std::string_view unit = q.unit;
+    if (unit == "dBm")
+        return 1e-3 * std::pow(10.0, v / 10.0);
+    if (unit == "mA")
+        return v / 1000.0;
+    return v;
+}
+
+void addOpticsKeys(Keys<SignalConfig>& keys)
+{
+    for (const auto& q : kOpticsQuantities)
+        for (const auto& [level_name, level] : kLevels) {
+            auto setter = [q, level](SignalConfig& c, std::string_view v, std::string& why) {
+                if (trim(v).empty()) { // the module's own threshold again
+                    c.optics_limits[q.name].*level = std::nullopt;
+                    return true;
+                }
+                auto n = parseDecimal(v, q.min, q.max, why);
+                if (!n) {
+                    why += std::string(" (") + q.unit + ")";
+                    return false;
+                }
+                c.optics_limits[q.name].*level = toSi(q, *n);
+                return true;
+            };
+            keys.emplace_back(std::string("Optics") + q.key + level_name, setter);
+        }
+}
+
+} // namespace
+
+const Keys<SignalConfig>& signalKeys()
+{
+    static const Keys<SignalConfig> keys = [] {
+        Keys<SignalConfig> k{
+            {"Enable", [](auto& c, auto v, auto& why) { return setBool(c.enable, v, why); }},
+            {"IntervalSec",
+             [](auto& c, auto v, auto& why) {
+                 auto n = parseNumber<uint32_t>(v, 1, 86400, why);
+                 return assign(c.interval_ms, n ? std::optional<uint32_t>(*n * 1000) : n);
+             }},
+            {"FecMarginFraction",
+             [](auto& c, auto v, auto& why) {
+                 return assign(c.fec_margin_fraction, parseDecimal(v, 1e-6, 1, why));
+             }},
+            {"FecBerLimit",
+             [](auto& c, auto v, auto& why) {
+                 if (trim(v).empty()) { // the FEC mode's own limit
+                     c.fec_ber_limit = std::nullopt;
+                     return true;
+                 }
+                 auto n = parseDecimal(v, 1e-18, 0.5, why);
+                 if (!n)
+                     return false;
+                 c.fec_ber_limit = *n;
+                 return true;
+             }},
+            {"FecUncorrectableFatal",
+             [](auto& c, auto v, auto& why) {
+                 return assign(c.fec_uncorrectable_fatal, parseRate(v, why));
+             }},
+            {"AsicCritCelsius",
+             [](auto& c, auto v, auto& why) {
+                 if (trim(v).empty()) { // the sensor's own temp*_crit
+                     c.asic_crit_celsius = std::nullopt;
+                     return true;
+                 }
+                 auto n = parseDecimal(v, 0, 200, why);
+                 if (!n)
+                     return false;
+                 c.asic_crit_celsius = *n;
+                 return true;
+             }},
+            {"PcieTraining",
+             [](auto& c, auto v, auto& why) { return setBool(c.pcie_training, v, why); }},
+            {"PortRatePeers",
+             [](auto& c, auto v, auto& why) { return setBool(c.port_rate_peers, v, why); }},
+            {"FirmwarePeers",
+             [](auto& c, auto v, auto& why) { return setBool(c.firmware_peers, v, why); }},
+        };
+        addOpticsKeys(k);
+        return k;
+    }();
+    return keys;
+}
+
+} // namespace nicd::config

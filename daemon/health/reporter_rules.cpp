@@ -1,0 +1,101 @@
+#include "health/reporter_rules.hpp"
+
+#include "health/verdicts.hpp"
+
+#include <fmt/format.h>
+
+namespace nicd::health {
+
+std::string reporterCode(const std::string& name)
+{
+    if (name == "fw_fatal")
+        return "firmware_fatal";
+    if (name == "fw")
+        return "firmware_error";
+    return "devlink_reporter." + name;
+}
+
+namespace {
+
+// "pci/0000:08:00.0/65535" -> "0000:08:00.0"
+std::string pciOf(const std::string& handle)
+{
+    constexpr std::string_view kPci = "pci/";
+    if (!handle.starts_with(kPci))
+        return {};
+    auto rest = handle.substr(kPci.size());
+    return rest.substr(0, rest.find('/'));
+}
+
+Condition reporterCondition(const HealthReporter& r, const std::string& ibdev)
+{
+    auto code = reporterCode(r.name);
+    auto counts = fmt::format("{} errors, {} recovered", r.errors, r.recovers);
+    if (r.name == "fw_fatal")
+        return signalCondition(code, ConditionSeverity::Fatal, ibdev, 0,
+                               fmt::format("devlink health reporter fw_fatal of {} is in {} ({})",
+                                           r.handle, r.state, counts),
+                               "the firmware hit a fatal error: drain the node and reset the NIC "
+                               "(devlink dev reload, mlxfwreset); replace it if it recurs",
+                               Action::ResetNic);
+    if (r.name == "fw")
+        return signalCondition(code, ConditionSeverity::Degraded, ibdev, 0,
+                               fmt::format("devlink health reporter fw of {} is in {} ({})",
+                                           r.handle, r.state, counts),
+                               "the firmware reports a problem (a health syndrome or a stalled "
+                               "health counter): update the firmware, or reset the NIC",
+                               Action::UpdateFirmware);
+    return signalCondition(code, ConditionSeverity::Degraded, ibdev, 0,
+                           fmt::format("devlink health reporter {} of {} is in {} ({})", r.name,
+                                       r.handle, r.state, counts),
+                           "the driver could not recover a queue: reset the NIC", Action::ResetNic);
+}
+
+} // namespace
+
+void ReporterRules::evaluate(const Snapshot& snap, const Config& config, double /*now_mono*/,
+                             double now_real, ConditionSet& conditions, std::vector<Event>& out)
+{
+    std::map<std::string, std::string> by_pci;
+    for (const auto& d : snap.inventory.devices)
+        if (!d.pci_address.empty())
+            by_pci.emplace(d.pci_address, d.ibdev);
+    Verdicts v;
+    std::map<std::string, std::pair<uint64_t, uint64_t>> counts;
+    for (const auto& r : snap.reporters) {
+        auto dev = by_pci.find(pciOf(r.handle));
+        if (dev == by_pci.end() || !config.signals.enable)
+            continue;
+        const auto& ibdev = dev->second;
+        v.judged(ibdev, 0);
+        auto key = r.handle + "|" + r.name;
+        counts[key] = {r.errors, r.recovers};
+        auto prev = counts_.find(key);
+        auto c = reporterCondition(r, ibdev);
+        if (!r.healthy) {
+            v.raise(std::move(c));
+        } else if (prev != counts_.end() && r.errors > prev->second.first &&
+                   !conditions.contains(keyOf(c))) {
+            // Reported and recovered between two reads.
+            c.message =
+                fmt::format("devlink health reporter {} of {}: {} new error(s) ({} "
+                            "errors, {} recovered)",
+                            r.name, r.handle, r.errors - prev->second.first, r.errors, r.recovers);
+            auto k = keyOf(c);
+            conditions.raise(std::move(c), now_real, out);
+            conditions.recover(k, "the driver recovered it before the next read", now_real, out);
+        }
+    }
+    for (auto& [key, value] : counts) // a reporter not read this time keeps its counts
+        counts_[key] = value;
+    v.apply(
+        conditions,
+        [](const std::string& code) {
+            return code == "firmware_fatal" || code == "firmware_error" ||
+                   code.starts_with("devlink_reporter.");
+        },
+        [](const Condition&) { return std::string("the reporter is healthy again"); }, now_real,
+        out);
+}
+
+} // namespace nicd::health

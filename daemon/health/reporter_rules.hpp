@@ -1,0 +1,42 @@
+// The firmware's and driver's own health verdicts, devlink health reporters:
+//   firmware_fatal (fatal, reset_nic): fw_fatal in error — a fatal firmware error; the driver
+//     recovers it by reloading (mlx5 unloads the device when recovery is refused).
+//   firmware_error (degraded, update_firmware): fw in error — a non-fatal firmware problem; mlx5
+//     never sets it healthy again while loaded, so it holds until the driver reloads.
+//   devlink_reporter.<name> (degraded, reset_nic): another reporter (tx, rx) in error.
+// Each recovers when its reporter is healthy again. Errors the driver recovered between two reads
+// are raised and recovered at once: the event log keeps the reporter, error and recovery counts
+// without the health flickering. Reporters are matched to devices by PCI address.
+#pragma once
+
+#include "health/rule_family.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace nicd::health {
+
+// The condition code for reporter `name`.
+std::string reporterCode(const std::string& name);
+
+class ReporterRules : public RuleFamily {
+public:
+    const char* name() const override { return "reporters"; }
+    void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
+                  ConditionSet& conditions, std::vector<Event>& out) override;
+
+    nlohmann::json toJson() const override { return counts_; }
+    void restore(const nlohmann::json& j) override
+    {
+        counts_ = j.get<std::map<std::string, std::pair<uint64_t, uint64_t>>>();
+    }
+    void forget() override { counts_.clear(); }
+
+private:
+    // "<handle>|<reporter>" -> (errors, recovers) at the last read
+    std::map<std::string, std::pair<uint64_t, uint64_t>> counts_;
+};
+
+} // namespace nicd::health

@@ -1,0 +1,166 @@
+#include "health/training_rules.hpp"
+
+#include "health/verdicts.hpp"
+#include "signals/pcie_link.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <tuple>
+
+namespace nicd::health {
+
+bool olderFirmware(std::string_view a, std::string_view b)
+{
+    auto parts = [](std::string_view s) {
+        std::vector<uint64_t> out;
+        while (!s.empty()) {
+            auto dot = s.find('.');
+            auto part = s.substr(0, dot);
+            uint64_t n = 0;
+            std::from_chars(part.data(), part.data() + part.size(), n);
+            out.push_back(n);
+            s = dot == std::string_view::npos ? std::string_view() : s.substr(dot + 1);
+        }
+        return out;
+    };
+    return parts(a) < parts(b);
+}
+
+namespace {
+
+std::string linkText(std::optional<double> gts, std::optional<int> width)
+{
+    return fmt::format("{} x{}", gts ? fmt::format("{:.1f} GT/s", *gts) : std::string("?"),
+                       width ? std::to_string(*width) : std::string("?"));
+}
+
+void judgePcie(const Snapshot& snap, Verdicts& v)
+{
+    for (const auto& [ibdev, link] : snap.pcie) {
+        v.judged(ibdev, 0);
+        if (!signals::trainedDown(link))
+            continue;
+        auto cap_gts = link.upstream_max_gts && link.max_gts
+                           ? std::min(*link.max_gts, *link.upstream_max_gts)
+                           : link.max_gts;
+        auto cap_width = link.upstream_max_width && link.max_width
+                             ? std::min(*link.max_width, *link.upstream_max_width)
+                             : link.max_width;
+        v.raise(signalCondition(
+            "pcie_link_degraded", ConditionSeverity::Degraded, ibdev, 0,
+            fmt::format("PCIe link trained at {}; the NIC and the port above it allow {}",
+                        linkText(link.current_gts, link.current_width),
+                        linkText(cap_gts, cap_width)),
+            "the card's PCIe link trained down (a loose card, riser or slot): reseat the NIC",
+            Action::ReseatNic));
+    }
+}
+
+using PeerKey = std::tuple<std::string, DeviceFunction, std::string>; // board, function, layer
+
+void judgeRates(const Inventory& inv, Verdicts& v)
+{
+    std::map<PeerKey, std::vector<std::pair<const Device*, const Port*>>> groups;
+    for (const auto& d : inv.devices) {
+        if (d.board_id.empty() || d.function == DeviceFunction::VirtualFunction)
+            continue;
+        for (const auto& p : d.ports) {
+            v.judged(d.ibdev, p.num);
+            if (p.state == 4 && p.rate_gbps)
+                groups[{d.board_id, d.function, p.link_layer}].emplace_back(&d, &p);
+        }
+    }
+    for (const auto& [key, ports] : groups) {
+        if (ports.size() < 2)
+            continue;
+        auto fastest = *std::max_element(ports.begin(), ports.end(), [](auto& a, auto& b) {
+            return *a.second->rate_gbps < *b.second->rate_gbps;
+        });
+        for (const auto& [d, p] : ports)
+            if (*p->rate_gbps < *fastest.second->rate_gbps)
+                v.raise(signalCondition(
+                    "port_rate_degraded", ConditionSeverity::Degraded, d->ibdev, p->num,
+                    fmt::format("the port runs at {}; {} port {} of the same board ({}) at {}",
+                                p->rate, fastest.first->ibdev, fastest.second->num, d->board_id,
+                                fastest.second->rate),
+                    "the link trained below its peers (lanes down or a lower speed): check the "
+                    "cable and the switch port's configuration",
+                    Action::CheckCable));
+    }
+}
+
+void judgeFirmware(const Inventory& inv, Verdicts& v)
+{
+    std::map<std::string, std::map<std::string, std::vector<std::string>>> boards;
+    for (const auto& d : inv.devices) {
+        if (d.board_id.empty() || d.fw_ver.empty() || d.function == DeviceFunction::VirtualFunction)
+            continue;
+        v.judged(d.ibdev, 0);
+        boards[d.board_id][d.fw_ver].push_back(d.ibdev);
+    }
+    for (const auto& [board, versions] : boards) {
+        if (versions.size() < 2)
+            continue;
+        auto common = std::max_element(versions.begin(), versions.end(), [](auto& a, auto& b) {
+            return a.second.size() != b.second.size() ? a.second.size() < b.second.size()
+                                                      : olderFirmware(a.first, b.first);
+        });
+        for (const auto& [version, devices] : versions) {
+            if (version == common->first)
+                continue;
+            for (const auto& ibdev : devices)
+                v.raise(signalCondition(
+                    "firmware_drift", ConditionSeverity::Degraded, ibdev, 0,
+                    fmt::format("firmware {} differs from {} on {} of the same board ({})", version,
+                                common->first, fmt::join(common->second, ", "), board),
+                    "one card was left on another firmware: update it to match its peers",
+                    Action::UpdateFirmware));
+        }
+    }
+}
+
+} // namespace
+
+void TrainingRules::evaluate(const Snapshot& snap, const Config& config, double /*now_mono*/,
+                             double now_real, ConditionSet& conditions, std::vector<Event>& out)
+{
+    const auto& sc = config.signals;
+    Verdicts v;
+    if (sc.enable && sc.pcie_training)
+        judgePcie(snap, v);
+    if (sc.enable && sc.port_rate_peers)
+        judgeRates(snap.inventory, v);
+    if (sc.enable && sc.firmware_peers)
+        judgeFirmware(snap.inventory, v);
+    // A check switched off recovers what it raised.
+    auto off = [&](const std::string& code) {
+        return !sc.enable || (code == "pcie_link_degraded" && !sc.pcie_training) ||
+               (code == "port_rate_degraded" && !sc.port_rate_peers) ||
+               (code == "firmware_drift" && !sc.firmware_peers);
+    };
+    conditions.recoverIf(
+        [&](const Condition& c) {
+            return (c.code == "pcie_link_degraded" || c.code == "port_rate_degraded" ||
+                    c.code == "firmware_drift") &&
+                   off(c.code);
+        },
+        [](const Condition&) { return std::string("the check was switched off"); }, now_real, out);
+    v.apply(
+        conditions,
+        [](const std::string& code) {
+            return code == "pcie_link_degraded" || code == "port_rate_degraded" ||
+                   code == "firmware_drift";
+        },
+        [](const Condition& c) {
+            return c.code == "pcie_link_degraded" ? std::string("the PCIe link runs at full width "
+                                                                "and speed again")
+                   : c.code == "port_rate_degraded"
+                       ? std::string("the port runs at its peers' rate")
+                       : std::string("the firmware matches its peers");
+        },
+        now_real, out);
+}
+
+} // namespace nicd::health

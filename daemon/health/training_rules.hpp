@@ -1,0 +1,32 @@
+// Links and firmware that came up below what they should be, after a reseat, a riser swap or a
+// partial update:
+//   pcie_link_degraded (degraded, reseat_nic): the NIC's PCIe link trained below the lower of
+//     what the NIC and the port above it can do, in speed or width (PcieTraining=).
+//   port_rate_degraded (degraded, check_cable): an active port slower than the fastest active
+//     port of its peers — same board_id, function and link layer (PortRatePeers=).
+//   firmware_drift (degraded, update_firmware): a device whose fw_ver differs from what most of
+//     its peers of the same board_id run (a tie goes to the newest) (FirmwarePeers=).
+#pragma once
+
+#include "health/rule_family.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace nicd::health {
+
+// "28.39.1002" < "28.40.1000": dotted numbers compared part by part.
+bool olderFirmware(std::string_view a, std::string_view b);
+
+class TrainingRules : public RuleFamily {
+public:
+    const char* name() const override { return "training"; }
+    void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
+                  ConditionSet& conditions, std::vector<Event>& out) override;
+
+    nlohmann::json toJson() const override { return nlohmann::json::object(); }
+    void restore(const nlohmann::json& /*j*/) override {}
+    void forget() override {}
+};
+
+} // namespace nicd::health

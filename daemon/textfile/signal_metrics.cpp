@@ -1,0 +1,250 @@
+// The pre-failure signals: FEC, optical modules, temperature sensors, devlink health reporters
+// and PCIe link training. Units are in the names (SI: watts, amperes, volts, celsius).
+#include "textfile/render.hpp"
+
+#include <fmt/format.h>
+
+#include <string>
+
+namespace nicd {
+
+namespace {
+
+struct Where {
+    std::string device;
+    std::string port;
+};
+
+std::map<std::string, Where> uplinkPlaces(const Snapshot& snap)
+{
+    std::map<std::string, Where> out;
+    for (const auto& up : snap.uplinks)
+        out[up.netdev] = {up.ibdev, std::to_string(up.port)};
+    return out;
+}
+
+void renderFec(const Snapshot& snap, const std::map<std::string, Where>& at, MetricWriter& w)
+{
+    using Field = std::optional<FecCounter> FecStats::*;
+    const std::tuple<const char*, Field, const char*> counters[] = {
+        {"nicd_fec_corrected_blocks_total", &FecStats::corrected_blocks,
+         "FEC blocks (codewords) with errors the FEC corrected."},
+        {"nicd_fec_uncorrectable_blocks_total", &FecStats::uncorrectable_blocks,
+         "FEC blocks the FEC could not correct: lost frames."},
+        {"nicd_fec_corrected_bits_total", &FecStats::corrected_bits,
+         "Bits the FEC corrected (the pre-FEC errors)."},
+    };
+    for (const auto& [name, field, help] : counters) {
+        w.family(name, MetricType::Counter, help);
+        for (const auto& [netdev, f] : snap.fec)
+            if (auto it = at.find(netdev); it != at.end() && f.*field)
+                w.sample(
+                    {{"device", it->second.device}, {"port", it->second.port}, {"netdev", netdev}},
+                    (f.*field)->total);
+    }
+    w.family("nicd_fec_info", MetricType::Gauge,
+             "The active FEC mode of an uplink (RS, BaseR, LLRS, None); value 1.");
+    for (const auto& [netdev, f] : snap.fec)
+        if (auto it = at.find(netdev); it != at.end())
+            w.sample({{"device", it->second.device},
+                      {"port", it->second.port},
+                      {"netdev", netdev},
+                      {"mode", f.active}},
+                     1.0);
+    w.family("nicd_fec_pre_ber_ratio", MetricType::Gauge,
+             "Pre-FEC bit error ratio between the last two FEC reads.");
+    for (const auto& [netdev, ber] : snap.health.pre_fec_ber)
+        if (auto it = at.find(netdev); it != at.end())
+            w.sample({{"device", it->second.device}, {"port", it->second.port}, {"netdev", netdev}},
+                     ber.first);
+    w.family("nicd_fec_pre_ber_limit_ratio", MetricType::Gauge,
+             "The pre-FEC bit error ratio the active FEC mode corrects (or FecBerLimit=).");
+    for (const auto& [netdev, ber] : snap.health.pre_fec_ber)
+        if (auto it = at.find(netdev); it != at.end() && ber.second > 0)
+            w.sample({{"device", it->second.device}, {"port", it->second.port}, {"netdev", netdev}},
+                     ber.second);
+}
+
+const char* standardName(ModuleStandard s)
+{
+    switch (s) {
+    case ModuleStandard::Sff8472:
+        return "sff-8472";
+    case ModuleStandard::Sff8636:
+        return "sff-8636";
+    case ModuleStandard::Cmis:
+        return "cmis";
+    case ModuleStandard::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
+void renderThresholds(const char* name, const char* help, const DomThresholds ModuleDom::*field,
+                      const Snapshot& snap, const std::map<std::string, Where>& at, MetricWriter& w)
+{
+    w.family(name, MetricType::Gauge, help);
+    for (const auto& [netdev, m] : snap.modules) {
+        auto it = at.find(netdev);
+        if (it == at.end() || !m.has_dom)
+            continue;
+        const auto& t = m.*field;
+        for (const auto& [level, v] : {std::pair{"high_alarm", t.high_alarm},
+                                       {"low_alarm", t.low_alarm},
+                                       {"high_warning", t.high_warning},
+                                       {"low_warning", t.low_warning}})
+            if (v)
+                w.sample({{"device", it->second.device},
+                          {"port", it->second.port},
+                          {"netdev", netdev},
+                          {"level", level}},
+                         *v);
+    }
+}
+
+void renderModules(const Snapshot& snap, const std::map<std::string, Where>& at, MetricWriter& w)
+{
+    w.family("nicd_module_info", MetricType::Gauge,
+             "The module in an uplink's cage: SFF-8024 identifier, management standard, and "
+             "whether it has diagnostics (copper cables do not); value 1.");
+    for (const auto& [netdev, m] : snap.modules)
+        if (auto it = at.find(netdev); it != at.end())
+            w.sample({{"device", it->second.device},
+                      {"port", it->second.port},
+                      {"netdev", netdev},
+                      {"identifier", fmt::format("{:#04x}", m.identifier)},
+                      {"standard", standardName(m.standard)},
+                      {"diagnostics", m.has_dom ? "yes" : "no"}},
+                     1.0);
+    using Scalar = std::optional<double> ModuleDom::*;
+    for (const auto& [name, field, help] :
+         {std::tuple<const char*, Scalar, const char*>{"nicd_module_temperature_celsius",
+                                                       &ModuleDom::temperature_celsius,
+                                                       "Module temperature."},
+          {"nicd_module_supply_volts", &ModuleDom::supply_volts, "Module supply voltage."}}) {
+        w.family(name, MetricType::Gauge, help);
+        for (const auto& [netdev, m] : snap.modules)
+            if (auto it = at.find(netdev); it != at.end() && m.*field)
+                w.sample(
+                    {{"device", it->second.device}, {"port", it->second.port}, {"netdev", netdev}},
+                    *(m.*field));
+    }
+    using Lane = std::optional<double> ModuleLane::*;
+    for (const auto& [name, field, help] :
+         {std::tuple<const char*, Lane, const char*>{"nicd_module_tx_bias_amperes",
+                                                     &ModuleLane::tx_bias_amperes,
+                                                     "Laser bias current of a lane."},
+          {"nicd_module_tx_power_watts", &ModuleLane::tx_power_watts,
+           "Optical power a lane transmits."},
+          {"nicd_module_rx_power_watts", &ModuleLane::rx_power_watts,
+           "Optical power a lane receives."}}) {
+        w.family(name, MetricType::Gauge, help);
+        for (const auto& [netdev, m] : snap.modules) {
+            auto it = at.find(netdev);
+            if (it == at.end())
+                continue;
+            for (size_t i = 0; i < m.lanes.size(); ++i)
+                if (m.lanes[i].*field)
+                    w.sample({{"device", it->second.device},
+                              {"port", it->second.port},
+                              {"netdev", netdev},
+                              {"lane", std::to_string(i + 1)}},
+                             *(m.lanes[i].*field));
+        }
+    }
+    renderThresholds("nicd_module_temperature_threshold_celsius",
+                     "The module's own temperature thresholds.", &ModuleDom::temperature, snap, at,
+                     w);
+    renderThresholds("nicd_module_supply_threshold_volts", "The module's own supply thresholds.",
+                     &ModuleDom::supply, snap, at, w);
+    renderThresholds("nicd_module_tx_bias_threshold_amperes",
+                     "The module's own laser bias thresholds.", &ModuleDom::tx_bias, snap, at, w);
+    renderThresholds("nicd_module_tx_power_threshold_watts",
+                     "The module's own TX power thresholds.", &ModuleDom::tx_power, snap, at, w);
+    renderThresholds("nicd_module_rx_power_threshold_watts",
+                     "The module's own RX power thresholds.", &ModuleDom::rx_power, snap, at, w);
+}
+
+void renderTemperatures(const Snapshot& snap, MetricWriter& w)
+{
+    using Field = std::optional<double> TemperatureSensor::*;
+    w.family("nicd_device_temperature_celsius", MetricType::Gauge,
+             "A temperature sensor of the NIC's hwmon (sensor asic: the ASIC).");
+    for (const auto& [ibdev, sensors] : snap.temperatures)
+        for (const auto& s : sensors)
+            w.sample({{"device", ibdev}, {"sensor", s.label}}, s.celsius);
+    for (const auto& [name, field, help] :
+         {std::tuple<const char*, Field, const char*>{
+              "nicd_device_temperature_crit_celsius", &TemperatureSensor::crit_celsius,
+              "The sensor's critical threshold (the firmware's warning, below shutdown)."},
+          {"nicd_device_temperature_highest_celsius", &TemperatureSensor::highest_celsius,
+           "The highest temperature the sensor saw since the driver loaded."}}) {
+        w.family(name, MetricType::Gauge, help);
+        for (const auto& [ibdev, sensors] : snap.temperatures)
+            for (const auto& s : sensors)
+                if (s.*field)
+                    w.sample({{"device", ibdev}, {"sensor", s.label}}, *(s.*field));
+    }
+}
+
+void renderReporters(const Snapshot& snap, MetricWriter& w)
+{
+    std::map<std::string, std::string> by_pci;
+    for (const auto& d : snap.inventory.devices)
+        by_pci.emplace(d.pci_address, d.ibdev);
+    auto deviceOf = [&](const std::string& handle) {
+        auto pci = handle.substr(handle.find('/') + 1);
+        auto it = by_pci.find(pci.substr(0, pci.find('/')));
+        return it == by_pci.end() ? std::string() : it->second;
+    };
+    w.family("nicd_devlink_reporter_healthy", MetricType::Gauge,
+             "1 when the devlink health reporter is healthy, 0 in error.");
+    for (const auto& r : snap.reporters)
+        w.sample({{"device", deviceOf(r.handle)}, {"handle", r.handle}, {"reporter", r.name}},
+                 r.healthy ? 1.0 : 0.0);
+    w.family("nicd_devlink_reporter_errors_total", MetricType::Counter,
+             "Errors the devlink health reporter has reported since the driver loaded.");
+    for (const auto& r : snap.reporters)
+        w.sample({{"device", deviceOf(r.handle)}, {"handle", r.handle}, {"reporter", r.name}},
+                 r.errors);
+    w.family("nicd_devlink_reporter_recovers_total", MetricType::Counter,
+             "Recoveries the devlink health reporter has made since the driver loaded.");
+    for (const auto& r : snap.reporters)
+        w.sample({{"device", deviceOf(r.handle)}, {"handle", r.handle}, {"reporter", r.name}},
+                 r.recovers);
+}
+
+void renderPcie(const Snapshot& snap, MetricWriter& w)
+{
+    w.family("nicd_pcie_link_speed_transfers_per_second", MetricType::Gauge,
+             "PCIe link speed per lane: current (trained), max (the NIC's), upstream_max (the port "
+             "above it).");
+    for (const auto& [ibdev, l] : snap.pcie)
+        for (const auto& [which, v] : {std::pair{"current", l.current_gts},
+                                       {"max", l.max_gts},
+                                       {"upstream_max", l.upstream_max_gts}})
+            if (v)
+                w.sample({{"device", ibdev}, {"which", which}}, *v * 1e9);
+    w.family("nicd_pcie_link_width_lanes", MetricType::Gauge,
+             "PCIe link width: current (trained), max (the NIC's), upstream_max.");
+    for (const auto& [ibdev, l] : snap.pcie)
+        for (const auto& [which, v] : {std::pair{"current", l.current_width},
+                                       {"max", l.max_width},
+                                       {"upstream_max", l.upstream_max_width}})
+            if (v)
+                w.sample({{"device", ibdev}, {"which", which}}, static_cast<double>(*v));
+}
+
+} // namespace
+
+void renderSignalMetrics(const Snapshot& snap, MetricWriter& w)
+{
+    auto at = uplinkPlaces(snap);
+    renderFec(snap, at, w);
+    renderModules(snap, at, w);
+    renderTemperatures(snap, w);
+    renderReporters(snap, w);
+    renderPcie(snap, w);
+}
+
+} // namespace nicd

@@ -1,0 +1,148 @@
+// Pre-failure faults: each changes what a real tool or sysfs would show for one device, and its
+// clear puts back the healthy default (create's values).
+#include "counter_access.hpp"
+#include "signal_state.hpp"
+#include "tree_builder.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace nicd::sim {
+
+namespace {
+
+constexpr const char* kHealthyFirmware = "28.41.1000";
+constexpr const char* kDriftedFirmware = "28.39.1002";
+// At 400 Gb/s, 5e7 corrected bits a second is a pre-FEC BER of 1.25e-4: half the RS(544,514)
+// limit, no packet lost yet.
+constexpr double kDegradedCorrectedBitsPerSecond = 5e7;
+
+const SimDevice& liveDevice(NodeState& st, const std::string& dev)
+{
+    const auto& d = st.device(dev);
+    if (d.removed)
+        throw SimError(dev + " is removed (nicd-sim inject DIR restore " + dev + ")");
+    return d;
+}
+
+fs::path pciDir(const fs::path& root, const SimDevice& d)
+{
+    return fs::canonical(root / "sys/bus/pci/devices" / d.pci_address);
+}
+
+template <typename List>
+void requireSome(const List& list, const std::string& dev, const char* what)
+{
+    if (list.empty())
+        throw SimError(
+            fmt::format("{} has no {} (a VF, or a card without pre-failure signals)", dev, what));
+}
+
+} // namespace
+
+void fecDegrade(const fs::path& root, const std::string& dev, bool on)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    const auto& d = liveDevice(st, dev);
+    auto netdevs = fecNetdevs(root, d);
+    requireSome(netdevs, dev, "FEC statistics");
+    for (const auto& nd : netdevs) {
+        auto key = counterKey(dev, 1, "ethtool:" + nd, "rx_corrected_bits_phy");
+        if (on)
+            st.rates[key] = kDegradedCorrectedBitsPerSecond;
+        else
+            st.rates.erase(key);
+    }
+    st.save(root);
+}
+
+void opticsRxLow(const fs::path& root, const std::string& dev, bool on)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    const auto& d = liveDevice(st, dev);
+    auto netdevs = moduleNetdevs(root, d);
+    requireSome(netdevs, dev, "optical module");
+    // The first module only: one weak fibre, not the whole bond.
+    writeModule(root, netdevs.front(), defaultModuleKind(d.role, netdevs.front()), on);
+}
+
+void asicHot(const fs::path& root, const std::string& dev, bool on)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    const auto& d = liveDevice(st, dev);
+    std::error_code ec;
+    bool found = false;
+    for (const auto& e : fs::directory_iterator(pciDir(root, d) / "hwmon", ec)) {
+        int milli = on ? kAsicCritMillidegrees + 3000 : kAsicHealthyMillidegrees;
+        writeText(root, e.path() / "temp1_input", fmt::format("{}\n", milli));
+        auto highest = readNumber(e.path() / "temp1_highest");
+        writeText(root, e.path() / "temp1_highest",
+                  fmt::format("{}\n", std::max<uint64_t>(highest, uint64_t(milli))));
+        found = true;
+    }
+    if (!found)
+        throw SimError(dev + " has no hwmon (a VF, or a card on a kernel before 6.6)");
+}
+
+void fwFatal(const fs::path& root, const std::string& dev, bool on)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    const auto& d = liveDevice(st, dev);
+    auto file = devlinkHealthFile(root);
+    auto j = nlohmann::ordered_json::parse(readText(file));
+    auto handle = "pci/" + d.pci_address;
+    if (!j["health"].contains(handle))
+        throw SimError(dev + " has no devlink health reporters");
+    for (auto& r : j["health"][handle]) {
+        if (r["reporter"] != "fw_fatal")
+            continue;
+        bool in_error = r["state"] == "error";
+        if (on && !in_error) {
+            r["state"] = "error";
+            r["error"] = r["error"].get<uint64_t>() + 1;
+        } else if (!on && in_error) {
+            r["state"] = "healthy";
+            r["recover"] = r["recover"].get<uint64_t>() + 1;
+        }
+    }
+    writeText(root, file, j.dump() + "\n");
+}
+
+void pcieDowntrain(const fs::path& root, const std::string& dev, bool on)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    auto dir = pciDir(root, liveDevice(st, dev));
+    writeText(root, dir / "current_link_speed", on ? "16.0 GT/s PCIe\n" : "32.0 GT/s PCIe\n");
+    writeText(root, dir / "current_link_width", on ? "8\n" : "16\n");
+}
+
+void rateDowntrain(const fs::path& root, const std::string& dev, bool on)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    const auto& d = liveDevice(st, dev);
+    auto port = root / d.ib_dir / "ports/1";
+    writeText(root, port / "rate", on ? "200 Gb/sec (2X NDR)\n" : "400 Gb/sec (4X NDR)\n");
+    for (const auto& nd : d.netdevs) {
+        auto speed = root / "sys/class/net" / nd / "speed";
+        if (fs::exists(speed) && !readText(speed).starts_with("-1") &&
+            !fs::exists(root / "sys/class/net" / nd / "bonding"))
+            writeText(root, speed, on ? "200000\n" : "400000\n");
+    }
+}
+
+void fwDrift(const fs::path& root, const std::string& dev, bool on)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    const auto& d = liveDevice(st, dev);
+    writeText(root, root / d.ib_dir / "fw_ver",
+              std::string(on ? kDriftedFirmware : kHealthyFirmware) + "\n");
+}
+
+} // namespace nicd::sim
