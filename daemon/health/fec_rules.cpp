@@ -111,7 +111,9 @@ void FecRules::evaluate(const Snapshot& snap, const Config& config, double now_m
         if (up.rate_gbps && up.lanes)
             lane_gbps = *up.rate_gbps / *up.lanes;
         auto [mode_limit, fec_name] = fecBerLimit(r->mode, lane_gbps);
-        if (r->at != t.at) {
+        // Reads closer than kMinIntervalSec (two --once runs in a row) keep the last BER and
+        // baseline: too short a time for a ratio.
+        if (r->at != t.at && (t.at == 0 || r->at - t.at >= kMinIntervalSec || r->at < t.at)) {
             double dt = r->at - t.at;
             t.ber = -1;
             if (r->corrected && t.corrected >= 0 && *r->corrected >= t.corrected && t.at > 0 &&

@@ -263,7 +263,7 @@ TEST_F(ConfigLoad, UnknownKeysAndSectionsSayWhatExists)
                   "Enable, Delta, Rate, Action, Severity");
     EXPECT_EQ(onlyError("[bogus]\nX=1\nY=2\n"),
               f + ":1: [bogus] unknown section; expected [daemon], [textfile], [provision], "
-                  "[journal], [health], [device:IBDEV], [counter:NAME], [counter:NAME/IBDEV] or "
+                  "[journal], [health], [signals], [device:IBDEV], [counter:NAME], [counter:NAME/IBDEV] or "
                   "[plugin:NAME]")
         << "reported once, at the header; its keys are not reported again";
     EXPECT_EQ(onlyError("[Daemon]\n"),
@@ -285,7 +285,7 @@ TEST_F(ConfigLoad, UnknownKeysAndSectionsSayWhatExists)
                   "and '-'");
     EXPECT_EQ(onlyError("PollIntervalMs=1000\n[daemon]\n"),
               f + ":1: PollIntervalMs=1000: key outside of any section; expected [daemon], "
-                  "[textfile], [provision], [journal], [health], [device:IBDEV], [counter:NAME], "
+                  "[textfile], [provision], [journal], [health], [signals], [device:IBDEV], [counter:NAME], "
                   "[counter:NAME/IBDEV] or [plugin:NAME]");
 }
 
