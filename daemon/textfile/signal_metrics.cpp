@@ -31,7 +31,7 @@ void renderFec(const Snapshot& snap, const std::map<std::string, Where>& at, Met
          "FEC blocks (codewords) with errors the FEC corrected."},
         {"nicd_fec_uncorrectable_blocks_total", &FecStats::uncorrectable_blocks,
          "FEC blocks the FEC could not correct: lost frames."},
-        {"nicd_fec_corrected_bits_total", &FecStats::corrected_bits,
+        {"nicd_fec_corrected_bit_errors_total", &FecStats::corrected_bits,
          "Bits the FEC corrected (the pre-FEC errors)."},
     };
     for (const auto& [name, field, help] : counters) {

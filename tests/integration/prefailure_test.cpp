@@ -95,7 +95,7 @@ TEST_F(PreFailureTest, HealthyNodeRaisesNothingAndPublishesEverySignal)
     EXPECT_EQ(judgeAfterTraffic(), Conditions{}) << last_out_;
     auto text = test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
     for (const char* family :
-         {"nicd_fec_corrected_bits_total{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\"}",
+         {"nicd_fec_corrected_bit_errors_total{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\"}",
           "nicd_fec_info{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\",mode=\"RS\"} 1",
           "nicd_fec_pre_ber_ratio{device=\"mlx5_0\"",
           "nicd_module_rx_power_watts{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\",lane="
