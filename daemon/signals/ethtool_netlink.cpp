@@ -20,7 +20,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -60,28 +59,16 @@ using ethtool_detail::Outcome;
 using ethtool_detail::Request;
 using Clock = std::chrono::steady_clock;
 
-constexpr size_t kNlmsgerrSize = sizeof(int32_t) + NLMSG_HDRLEN; // error + the request's header
 constexpr uint8_t kEepromMaxLength = 128; // ETHTOOL_A_MODULE_EEPROM_LENGTH policy: 1-128
 constexpr int kNetlinkOptionOn = 1;
 constexpr uint8_t kCtrlVersion = 1;
 constexpr auto kMinimumWait = std::chrono::microseconds(1); // SO_RCVTIMEO 0 would mean forever
-
-// MCIA register statuses that mean no module answers (mlxsw reg.h, mlx5 port.c).
-constexpr unsigned kMciaNoEeprom = 1;
-constexpr unsigned kMciaNotConnected = 3;
 
 struct FreeDeleter {
     void operator()(unsigned char* p) const { std::free(p); }
 };
 using ReceiveBuffer = std::unique_ptr<unsigned char, FreeDeleter>;
 using MessagePtr = std::unique_ptr<nl_msg, decltype(&nlmsg_free)>;
-
-template <class T> T load(std::span<const uint8_t> bytes, size_t offset)
-{
-    T value;
-    std::memcpy(&value, bytes.data() + offset, sizeof value);
-    return value;
-}
 
 std::string errnoText(int error)
 {
@@ -91,54 +78,6 @@ std::string errnoText(int error)
 std::string prefix(const Request& request)
 {
     return fmt::format("netdev {}: ethtool {}: ", request.netdev, request.cmd_name);
-}
-
-// NLMSGERR_ATTR_MSG of an error or ack message, when its TLVs are there and well formed.
-std::string extackMessage(std::span<const uint8_t> message, uint16_t flags)
-{
-    if (!(flags & NLM_F_ACK_TLVS))
-        return {};
-    size_t embedded = NLMSG_HDRLEN;
-    if (!(flags & NLM_F_CAPPED))
-        embedded = load<uint32_t>(message, NLMSG_HDRLEN + sizeof(int32_t));
-    size_t tlv_offset = NLMSG_HDRLEN + sizeof(int32_t) + NLMSG_ALIGN(embedded);
-    if (embedded < NLMSG_HDRLEN || tlv_offset > message.size())
-        return {};
-    try {
-        for (const auto& attr : splitAttributes(message.subspan(tlv_offset), "extack")) {
-            if (attr.type != NLMSGERR_ATTR_MSG)
-                continue;
-            const auto* text = reinterpret_cast<const char*>(attr.payload.data());
-            return std::string(text, strnlen(text, attr.payload.size()));
-        }
-    } catch (const DecodeError&) {
-        // A malformed extack must not hide the errno it came with.
-    }
-    return {};
-}
-
-void absorbError(std::span<const uint8_t> message, uint16_t flags, Answer& answer)
-{
-    if (message.size() < NLMSG_HDRLEN + kNlmsgerrSize)
-        throw DecodeError(fmt::format("netlink error message of {} bytes is too short for "
-                                      "struct nlmsgerr",
-                                      message.size()));
-    answer.finished = true;
-    answer.error = -load<int32_t>(message, NLMSG_HDRLEN);
-    answer.extack = extackMessage(message, flags);
-}
-
-void absorbFamilyMessage(std::span<const uint8_t> message, uint8_t reply_cmd, Answer& answer)
-{
-    if (message.size() < NLMSG_HDRLEN + GENL_HDRLEN)
-        throw DecodeError(
-            fmt::format("generic netlink message of {} bytes has no genlmsghdr", message.size()));
-    uint8_t cmd = message[NLMSG_HDRLEN];
-    if (cmd != reply_cmd)
-        throw DecodeError(fmt::format("reply has command {}, expected {}", cmd, reply_cmd));
-    auto attrs = message.subspan(NLMSG_HDRLEN + GENL_HDRLEN);
-    answer.has_reply = true;
-    answer.reply.assign(attrs.begin(), attrs.end());
 }
 
 // ---- socket helpers ----
@@ -250,20 +189,6 @@ bool takeAnswer(const Outcome& outcome, const Request& request, bool unsupported
     return true;
 }
 
-// The first unsigned number after `key` in `text`, if any.
-std::optional<unsigned> numberAfter(std::string_view text, std::string_view key)
-{
-    size_t at = text.find(key);
-    if (at == std::string_view::npos)
-        return std::nullopt;
-    std::string_view rest = text.substr(at + key.size());
-    unsigned value = 0;
-    auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
-    if (ec != std::errc())
-        return std::nullopt;
-    return value;
-}
-
 // Takes ETHTOOL_A_MODULE_EEPROM_DATA out of the reply; returns why it is not usable.
 std::string eepromDataOf(const Answer& answer, uint8_t length, std::vector<uint8_t>& data)
 {
@@ -294,8 +219,11 @@ int familyIdOf(const Answer& answer)
 {
     try {
         for (const auto& attr : splitAttributes(answer.reply, "CTRL_CMD_NEWFAMILY reply")) {
-            if (attr.type == CTRL_ATTR_FAMILY_ID && attr.payload.size() >= sizeof(uint16_t))
-                return load<uint16_t>(attr.payload, 0);
+            if (attr.type == CTRL_ATTR_FAMILY_ID && attr.payload.size() >= sizeof(uint16_t)) {
+                uint16_t id = 0;
+                std::memcpy(&id, attr.payload.data(), sizeof id);
+                return id;
+            }
         }
     } catch (const DecodeError&) {
     }
@@ -303,44 +231,6 @@ int familyIdOf(const Answer& answer)
 }
 
 } // namespace
-
-// ---- ethtool_detail ----
-
-void ethtool_detail::absorbDatagram(std::span<const uint8_t> datagram, uint32_t seq,
-                                    uint16_t family, uint8_t reply_cmd, Answer& answer)
-{
-    size_t offset = 0;
-    while (datagram.size() - offset >= NLMSG_HDRLEN) {
-        auto rest = datagram.subspan(offset);
-        uint32_t len = load<uint32_t>(rest, 0);
-        if (len < NLMSG_HDRLEN || len > rest.size())
-            throw DecodeError(fmt::format("netlink message at offset {} has length {} ({} "
-                                          "bytes left)",
-                                          offset, len, rest.size()));
-        auto message = rest.first(len);
-        uint16_t type = load<uint16_t>(message, 4);
-        uint16_t flags = load<uint16_t>(message, 6);
-        if (load<uint32_t>(message, 8) == seq) {
-            if (type == NLMSG_ERROR)
-                absorbError(message, flags, answer);
-            else if (type == NLMSG_DONE)
-                answer.finished = true;
-            else if (type == family)
-                absorbFamilyMessage(message, reply_cmd, answer);
-        }
-        offset += std::min<size_t>(NLMSG_ALIGN(len), rest.size());
-    }
-}
-
-bool ethtool_detail::eepromIoErrorMeansNoModule(std::string_view extack)
-{
-    if (auto status = numberAfter(extack, "status "))
-        return *status == kMciaNoEeprom || *status == kMciaNotConnected;
-    if (auto read = numberAfter(extack, "read "); read && *read > 0)
-        return false;
-    return extack.find("I2C") == std::string_view::npos &&
-           extack.find("disabled") == std::string_view::npos;
-}
 
 // ---- EthtoolNetlink ----
 
