@@ -62,12 +62,11 @@ void DaemonApp::addSignalSources()
         return;
     signals::SourceTiming timing{std::chrono::milliseconds(config_.signals.interval_ms),
                                  std::chrono::milliseconds(config_.health.driver_timeout_ms)};
-    collector_->add(std::make_unique<signals::UplinkSource>(paths_, timing));
-    collector_->add(std::make_unique<signals::FecSource>(paths_, timing));
-    collector_->add(std::make_unique<signals::ModuleSource>(paths_, timing));
-    collector_->add(std::make_unique<signals::TemperatureSource>(timing));
-    collector_->add(std::make_unique<signals::PcieSource>(timing));
-    auto reporters = std::make_unique<signals::ReporterSource>(paths_, timing);
+    for (auto& source : signals::makeLinkSources(paths_, timing))
+        collector_->add(std::move(source));
+    collector_->add(signals::makeTemperatureSource(timing));
+    collector_->add(signals::makePcieSource(timing));
+    auto reporters = signals::makeReporterSource(paths_, timing);
     read_reporters_soon_ = reporters->readSoonFlag();
     collector_->add(std::move(reporters));
 }

@@ -1,6 +1,7 @@
 #include "health/reporter_rules.hpp"
 
 #include "health/verdicts.hpp"
+#include "signals/devlink_health.hpp"
 
 #include <fmt/format.h>
 
@@ -16,16 +17,6 @@ std::string reporterCode(const std::string& name)
 }
 
 namespace {
-
-// "pci/0000:08:00.0/65535" -> "0000:08:00.0"
-std::string pciOf(const std::string& handle)
-{
-    constexpr std::string_view kPci = "pci/";
-    if (!handle.starts_with(kPci))
-        return {};
-    auto rest = handle.substr(kPci.size());
-    return rest.substr(0, rest.find('/'));
-}
 
 Condition reporterCondition(const HealthReporter& r, const std::string& ibdev)
 {
@@ -63,7 +54,7 @@ void ReporterRules::evaluate(const Snapshot& snap, const Config& config, double 
     Verdicts v;
     std::map<std::string, std::pair<uint64_t, uint64_t>> counts;
     for (const auto& r : snap.reporters) {
-        auto dev = by_pci.find(pciOf(r.handle));
+        auto dev = by_pci.find(signals::pciAddressOf(r.handle));
         if (dev == by_pci.end() || !config.signals.enable)
             continue;
         const auto& ibdev = dev->second;

@@ -123,44 +123,54 @@ void judgeFirmware(const Inventory& inv, Verdicts& v)
 
 } // namespace
 
+namespace {
+
+// Each check: its code, its switch in [signals], and what its recovery says.
+struct Check {
+    const char* code;
+    bool SignalConfig::*enabled;
+    const char* recovered;
+};
+
+constexpr Check kChecks[] = {
+    {"pcie_link_degraded", &SignalConfig::pcie_training,
+     "the PCIe link runs at full width and speed again"},
+    {"port_rate_degraded", &SignalConfig::port_rate_peers, "the port runs at its peers' rate"},
+    {"firmware_drift", &SignalConfig::firmware_peers, "the firmware matches its peers"},
+};
+
+const Check* checkOf(const std::string& code)
+{
+    for (const auto& c : kChecks)
+        if (code == c.code)
+            return &c;
+    return nullptr;
+}
+
+} // namespace
+
 void TrainingRules::evaluate(const Snapshot& snap, const Config& config, double /*now_mono*/,
                              double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
     const auto& sc = config.signals;
+    auto on = [&](const Check* c) { return sc.enable && sc.*(c->enabled); };
     Verdicts v;
-    if (sc.enable && sc.pcie_training)
+    if (on(&kChecks[0]))
         judgePcie(snap, v);
-    if (sc.enable && sc.port_rate_peers)
+    if (on(&kChecks[1]))
         judgeRates(snap.inventory, v);
-    if (sc.enable && sc.firmware_peers)
+    if (on(&kChecks[2]))
         judgeFirmware(snap.inventory, v);
     // A check switched off recovers what it raised.
-    auto off = [&](const std::string& code) {
-        return !sc.enable || (code == "pcie_link_degraded" && !sc.pcie_training) ||
-               (code == "port_rate_degraded" && !sc.port_rate_peers) ||
-               (code == "firmware_drift" && !sc.firmware_peers);
-    };
     conditions.recoverIf(
         [&](const Condition& c) {
-            return (c.code == "pcie_link_degraded" || c.code == "port_rate_degraded" ||
-                    c.code == "firmware_drift") &&
-                   off(c.code);
+            const auto* check = checkOf(c.code);
+            return check && !on(check);
         },
         [](const Condition&) { return std::string("the check was switched off"); }, now_real, out);
     v.apply(
-        conditions,
-        [](const std::string& code) {
-            return code == "pcie_link_degraded" || code == "port_rate_degraded" ||
-                   code == "firmware_drift";
-        },
-        [](const Condition& c) {
-            return c.code == "pcie_link_degraded" ? std::string("the PCIe link runs at full width "
-                                                                "and speed again")
-                   : c.code == "port_rate_degraded"
-                       ? std::string("the port runs at its peers' rate")
-                       : std::string("the firmware matches its peers");
-        },
-        now_real, out);
+        conditions, [](const std::string& code) { return checkOf(code) != nullptr; },
+        [](const Condition& c) { return std::string(checkOf(c.code)->recovered); }, now_real, out);
 }
 
 } // namespace nicd::health

@@ -28,7 +28,6 @@ public:
             return;
         hold_.insert_or_assign(std::move(key), std::move(c));
     }
-    bool holds(const ConditionKey& key) const { return hold_.contains(key); }
 
     // `owns(code)`: the family's codes. `why(c)`: the recovery reason of an active condition.
     void apply(ConditionSet& set, const std::function<bool(const std::string&)>& owns,

@@ -26,27 +26,26 @@ fs::path devlinkHealthCapture(const HostPaths& paths)
     return paths.host("/run/nicd-sim/devlink-health.json");
 }
 
-ReadOutcome<std::string> readCapture(const fs::path& file, size_t limit)
+Reply<std::string> readCapture(const fs::path& file, size_t limit)
 {
     std::ifstream in(file, std::ios::binary);
     if (!in) {
         int err = errno;
         if (err == ENOENT || err == ENOTDIR)
-            return ReadOutcome<std::string>::missing(fmt::format("no {}", file.string()));
-        return ReadOutcome<std::string>::failed(
-            fmt::format("{}: {}", file.string(), std::strerror(err)));
+            return Reply<std::string>::unsupported(fmt::format("no {}", file.string()));
+        return Reply<std::string>::failed(fmt::format("{}: {}", file.string(), std::strerror(err)));
     }
     std::string text;
     text.resize(limit + 1);
     in.read(text.data(), static_cast<std::streamsize>(text.size()));
     auto got = static_cast<size_t>(in.gcount());
     if (in.bad())
-        return ReadOutcome<std::string>::failed(fmt::format("{}: read error", file.string()));
+        return Reply<std::string>::failed(fmt::format("{}: read error", file.string()));
     if (got > limit)
-        return ReadOutcome<std::string>::failed(
+        return Reply<std::string>::failed(
             fmt::format("{}: larger than {} bytes", file.string(), limit));
     text.resize(got);
-    return ReadOutcome<std::string>::ok(std::move(text));
+    return Reply<std::string>::success(std::move(text));
 }
 
 } // namespace nicd::signals

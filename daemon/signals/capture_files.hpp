@@ -4,16 +4,19 @@
 //   run/nicd-sim/ethtool-fec/<netdev>    `ethtool --json -I --show-fec <netdev>`
 //   run/nicd-sim/module/<netdev>         the module EEPROM's bytes (signals/module_eeprom.hpp)
 //   run/nicd-sim/devlink-health.json     `devlink -j health show`
-// A capture that does not exist is a missing interface (no module, no FEC), not an error.
+// A capture that does not exist is a missing interface (no module, no FEC): Unsupported, not an
+// error.
 #pragma once
 
 #include "config/host_paths.hpp"
-#include "signals/read_outcome.hpp"
+#include "signals/decode_error.hpp"
+#include "signals/netlink_reply.hpp"
+
+#include <fmt/format.h>
 
 #include <cstdint>
 #include <filesystem>
 #include <string>
-#include <vector>
 
 namespace nicd::signals {
 
@@ -22,6 +25,21 @@ std::filesystem::path moduleCapture(const HostPaths& paths, const std::string& n
 std::filesystem::path devlinkHealthCapture(const HostPaths& paths);
 
 // The whole file (at most `limit` bytes: a larger one is Failed).
-ReadOutcome<std::string> readCapture(const std::filesystem::path& file, size_t limit = 1 << 20);
+Reply<std::string> readCapture(const std::filesystem::path& file, size_t limit = 1 << 20);
+
+// The capture as `decode` reads it (T decode(const std::string&)); a DecodeError is Failed,
+// naming the file.
+template <typename T, typename Decode>
+Reply<T> decodeCapture(const std::filesystem::path& file, Decode decode, size_t limit = 1 << 20)
+{
+    auto text = readCapture(file, limit);
+    if (!text.ok())
+        return text.template failureAs<T>();
+    try {
+        return Reply<T>::success(decode(text.value));
+    } catch (const DecodeError& e) {
+        return Reply<T>::failed(fmt::format("{}: {}", file.string(), e.what()));
+    }
+}
 
 } // namespace nicd::signals

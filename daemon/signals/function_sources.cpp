@@ -5,64 +5,53 @@
 
 namespace nicd::signals {
 
-std::map<std::string, std::string> physicalFunctions(const Inventory& inventory)
-{
-    std::map<std::string, std::string> out;
-    for (const auto& d : inventory.devices)
-        if (d.function != DeviceFunction::VirtualFunction && !d.pci_path.empty())
-            out[d.ibdev] = d.pci_path;
-    return out;
-}
-
 namespace {
 
-std::vector<std::string> keysOfFunctions(const std::map<std::string, std::string>& functions)
+// Devices with a PCI function of their own, each with the function's sysfs directory.
+template <typename T> std::vector<typename KeyedSource<T>::Key> functionsOf(const Inventory& inv)
 {
-    std::vector<std::string> keys;
-    for (const auto& [ibdev, path] : functions)
-        keys.push_back(ibdev);
+    std::vector<typename KeyedSource<T>::Key> keys;
+    for (const auto& d : inv.devices)
+        if (d.function != DeviceFunction::VirtualFunction && !d.pci_path.empty())
+            keys.push_back({d.ibdev, d.pci_path});
     return keys;
+}
+
+Reply<std::vector<TemperatureSensor>> readTemperatures(const std::string& dir)
+{
+    auto r = readHwmon(dir);
+    using Out = Reply<std::vector<TemperatureSensor>>;
+    if (!r.present)
+        return Out::unsupported("no hwmon under " + dir +
+                                " (mlx5 registers one from Linux 6.6 on firmware with MTMP)");
+    if (r.sensors.empty() && !r.errors.empty())
+        return Out::failed(r.errors.front());
+    return Out::success(std::move(r.sensors));
+}
+
+Reply<PcieLink> readPcie(const std::string& dir)
+{
+    auto link = readPcieLink(dir);
+    if (!link)
+        return Reply<PcieLink>::unsupported("no current_link_speed/width under " + dir);
+    return Reply<PcieLink>::success(*link);
 }
 
 } // namespace
 
-std::vector<std::string> TemperatureSource::keysOf(const Inventory& inventory)
+std::unique_ptr<Source> makeTemperatureSource(SourceTiming timing)
 {
-    // A fresh map each time: a read left behind keeps the one it captured.
-    functions_ = std::make_shared<std::map<std::string, std::string>>(physicalFunctions(inventory));
-    return keysOfFunctions(*functions_);
+    using Values = std::vector<TemperatureSensor>;
+    return std::make_unique<KeyedSource<Values>>(
+        "temperatures", timing, &functionsOf<Values>, &readTemperatures,
+        [](const auto& values, Snapshot& snap) { snap.temperatures = values; });
 }
 
-TemperatureSource::ReadOne TemperatureSource::reader()
+std::unique_ptr<Source> makePcieSource(SourceTiming timing)
 {
-    return [functions = functions_](const std::string& ibdev) {
-        const auto& dir = functions->at(ibdev);
-        auto r = readHwmon(dir);
-        using Out = ReadOutcome<std::vector<TemperatureSensor>>;
-        if (!r.present)
-            return Out::missing("no hwmon under " + dir +
-                                " (mlx5 registers one from Linux 6.6 on firmware with MTMP)");
-        if (r.sensors.empty() && !r.errors.empty())
-            return Out::failed(r.errors.front());
-        return Out::ok(std::move(r.sensors));
-    };
-}
-
-std::vector<std::string> PcieSource::keysOf(const Inventory& inventory)
-{
-    functions_ = std::make_shared<std::map<std::string, std::string>>(physicalFunctions(inventory));
-    return keysOfFunctions(*functions_);
-}
-
-PcieSource::ReadOne PcieSource::reader()
-{
-    return [functions = functions_](const std::string& ibdev) {
-        const auto& dir = functions->at(ibdev);
-        auto link = readPcieLink(dir);
-        if (!link)
-            return ReadOutcome<PcieLink>::missing("no current_link_speed/width under " + dir);
-        return ReadOutcome<PcieLink>::ok(*link);
-    };
+    return std::make_unique<KeyedSource<PcieLink>>(
+        "pcie link", timing, &functionsOf<PcieLink>, &readPcie,
+        [](const auto& values, Snapshot& snap) { snap.pcie = values; });
 }
 
 } // namespace nicd::signals

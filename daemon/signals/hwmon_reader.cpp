@@ -11,12 +11,8 @@ namespace fs = std::filesystem;
 
 std::optional<double> parseMillidegrees(std::string_view text)
 {
-    text = sysfs::trim(text);
-    long long v = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
-        return std::nullopt;
-    return static_cast<double>(v) / 1000.0;
+    auto milli = sysfs::parseInt(text);
+    return milli ? std::optional<double>(*milli / 1000.0) : std::nullopt;
 }
 
 namespace {

@@ -2,7 +2,6 @@
 
 #include "loop/clock.hpp"
 #include "signals/capture_files.hpp"
-#include "signals/decode_error.hpp"
 #include "signals/ethtool_netlink.hpp"
 #include "signals/fec_stats.hpp"
 #include "signals/module_eeprom.hpp"
@@ -14,55 +13,41 @@ namespace nicd::signals {
 
 namespace {
 
-// A reply that is not Ok, as an outcome of type T.
-template <typename T, typename R> ReadOutcome<T> failureOf(R reply)
-{
-    if (reply.status == R::Status::Unsupported)
-        return ReadOutcome<T>::missing(std::move(reply.message));
-    return ReadOutcome<T>::failed(std::move(reply.message));
-}
+using Uplinks = std::shared_ptr<std::vector<Uplink>>;
 
-template <typename T> ReadOutcome<T> fromReply(Reply<T> reply)
-{
-    if (reply.ok())
-        return ReadOutcome<T>::ok(std::move(reply.value));
-    return failureOf<T>(std::move(reply));
-}
-
-ReadOutcome<FecStats> fecFromCapture(const HostPaths& paths, const std::string& netdev)
-{
-    auto file = fecCapture(paths, netdev);
-    auto text = readCapture(file);
-    if (text.status != ReadStatus::Ok)
-        return {text.status, {}, text.message};
-    try {
-        return ReadOutcome<FecStats>::ok(parseFecJson(text.value, netdev));
-    } catch (const DecodeError& e) {
-        return ReadOutcome<FecStats>::failed(fmt::format("{}: {}", file.string(), e.what()));
+// Where the slow link sources look: every cycle's snapshot gets the uplinks of the last slow
+// read (a LAG's members need a sysfs read of the bond: not in the fast cycle).
+class UplinkSource : public Source {
+public:
+    UplinkSource(HostPaths paths, SourceTiming timing, Uplinks uplinks)
+        : paths_(std::move(paths)), timing_(timing), uplinks_(std::move(uplinks))
+    {
     }
-}
-
-ReadOutcome<ModuleDom> moduleFromCapture(const HostPaths& paths, const std::string& netdev)
-{
-    auto file = moduleCapture(paths, netdev);
-    auto bytes = readCapture(file, 64 * 1024);
-    if (bytes.status != ReadStatus::Ok)
-        return {bytes.status, {}, bytes.message};
-    try {
-        const auto* data = reinterpret_cast<const uint8_t*>(bytes.value.data());
-        return ReadOutcome<ModuleDom>::ok(
-            decodeModuleEeprom(std::span<const uint8_t>(data, bytes.value.size())));
-    } catch (const DecodeError& e) {
-        return ReadOutcome<ModuleDom>::failed(fmt::format("{}: {}", file.string(), e.what()));
+    std::string name() const override { return "uplinks"; }
+    std::chrono::milliseconds interval() const override { return timing_.interval; }
+    void read(const Inventory& inventory) override
+    {
+        *uplinks_ = physicalUplinks(inventory, paths_);
     }
+    void fill(Snapshot& snap) override { snap.uplinks = *uplinks_; }
+
+private:
+    HostPaths paths_;
+    SourceTiming timing_;
+    Uplinks uplinks_;
+};
+
+std::span<const uint8_t> bytesOf(const std::string& s)
+{
+    return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
 }
 
 // The lower page, then the pages it says the module has, into one blob for the decoder.
-ReadOutcome<ModuleDom> moduleFromNetlink(EthtoolNetlink& nl, const std::string& netdev)
+Reply<ModuleDom> moduleFromNetlink(EthtoolNetlink& nl, const std::string& netdev)
 {
     auto lower = nl.readModuleEeprom(netdev, 0x50, 0, 0, 0, 128);
     if (!lower.ok())
-        return failureOf<ModuleDom>(std::move(lower));
+        return lower.failureAs<ModuleDom>();
     try {
         std::vector<uint8_t> blob(eepromBlobSize(lower.value));
         std::copy(lower.value.begin(), lower.value.end(), blob.begin());
@@ -70,77 +55,77 @@ ReadOutcome<ModuleDom> moduleFromNetlink(EthtoolNetlink& nl, const std::string& 
             auto part =
                 nl.readModuleEeprom(netdev, r.i2c_address, r.page, r.bank, r.offset, r.length);
             if (!part.ok())
-                return failureOf<ModuleDom>(std::move(part));
+                return part.failureAs<ModuleDom>();
             if (part.value.size() != r.length || r.blob_offset + r.length > blob.size())
-                return ReadOutcome<ModuleDom>::failed(
-                    fmt::format("{}: page {:#04x} gave {} bytes, {} asked", netdev, r.page,
-                                part.value.size(), r.length));
+                return Reply<ModuleDom>::failed(fmt::format("{}: page {:#04x} gave {} bytes, {} "
+                                                            "asked",
+                                                            netdev, r.page, part.value.size(),
+                                                            r.length));
             std::copy(part.value.begin(), part.value.end(),
                       blob.begin() + static_cast<std::ptrdiff_t>(r.blob_offset));
         }
-        return ReadOutcome<ModuleDom>::ok(decodeModuleEeprom(blob));
+        return Reply<ModuleDom>::success(decodeModuleEeprom(blob));
     } catch (const DecodeError& e) {
-        return ReadOutcome<ModuleDom>::failed(
-            fmt::format("{}: module EEPROM: {}", netdev, e.what()));
+        return Reply<ModuleDom>::failed(fmt::format("{}: module EEPROM: {}", netdev, e.what()));
     }
 }
 
-std::vector<std::string> uplinkNetdevs(const Inventory& inventory, const HostPaths& paths,
-                                       bool ethernet_only)
+template <typename T>
+typename KeyedSource<T>::KeysOf netdevsOf(const Uplinks& uplinks, bool ethernet_only)
 {
-    std::vector<std::string> out;
-    for (const auto& up : physicalUplinks(inventory, paths))
-        if (!ethernet_only || up.link_layer == "Ethernet")
-            out.push_back(up.netdev);
-    return out;
+    return [uplinks, ethernet_only](const Inventory&) {
+        std::vector<typename KeyedSource<T>::Key> keys;
+        for (const auto& up : *uplinks)
+            if (!ethernet_only || up.link_layer == "Ethernet")
+                keys.push_back({up.netdev, up.netdev});
+        return keys;
+    };
 }
 
-} // namespace
-
-void UplinkSource::read(const Inventory& inventory)
+std::unique_ptr<Source> fecSource(const HostPaths& paths, SourceTiming timing,
+                                  const Uplinks& uplinks)
 {
-    uplinks_ = physicalUplinks(inventory, paths_);
-}
-
-FecSource::FecSource(HostPaths paths, SourceTiming timing)
-    : KeyedSource("fec", timing), paths_(std::move(paths))
-{
-    if (!paths_.simulated())
-        netlink_ = std::make_shared<EthtoolNetlink>(timing.timeout);
-}
-
-std::vector<std::string> FecSource::keysOf(const Inventory& inventory)
-{
-    return uplinkNetdevs(inventory, paths_, true);
-}
-
-FecSource::ReadOne FecSource::reader()
-{
-    return [paths = paths_, nl = netlink_](const std::string& netdev) {
-        auto r = nl ? fromReply<FecStats>(nl->readFec(netdev)) : fecFromCapture(paths, netdev);
+    auto nl = paths.simulated() ? nullptr : std::make_shared<EthtoolNetlink>(timing.timeout);
+    auto read = [paths, nl](const std::string& netdev) {
+        auto r = nl ? nl->readFec(netdev)
+                    : decodeCapture<FecStats>(fecCapture(paths, netdev), [&](const auto& text) {
+                          return parseFecJson(text, netdev);
+                      });
         r.value.netdev = netdev;
         r.value.read_at = monotonicSeconds();
         return r;
     };
+    return std::make_unique<KeyedSource<FecStats>>(
+        "fec", timing, netdevsOf<FecStats>(uplinks, true), read,
+        [](const auto& values, Snapshot& snap) { snap.fec = values; });
 }
 
-ModuleSource::ModuleSource(HostPaths paths, SourceTiming timing)
-    : KeyedSource("module eeprom", timing), paths_(std::move(paths))
+std::unique_ptr<Source> moduleSource(const HostPaths& paths, SourceTiming timing,
+                                     const Uplinks& uplinks)
 {
-    if (!paths_.simulated())
-        netlink_ = std::make_shared<EthtoolNetlink>(timing.timeout);
-}
-
-std::vector<std::string> ModuleSource::keysOf(const Inventory& inventory)
-{
-    return uplinkNetdevs(inventory, paths_, false);
-}
-
-ModuleSource::ReadOne ModuleSource::reader()
-{
-    return [paths = paths_, nl = netlink_](const std::string& netdev) {
-        return nl ? moduleFromNetlink(*nl, netdev) : moduleFromCapture(paths, netdev);
+    auto nl = paths.simulated() ? nullptr : std::make_shared<EthtoolNetlink>(timing.timeout);
+    auto read = [paths, nl](const std::string& netdev) {
+        if (nl)
+            return moduleFromNetlink(*nl, netdev);
+        return decodeCapture<ModuleDom>(
+            moduleCapture(paths, netdev),
+            [](const auto& bytes) { return decodeModuleEeprom(bytesOf(bytes)); }, 64 * 1024);
     };
+    return std::make_unique<KeyedSource<ModuleDom>>(
+        "module eeprom", timing, netdevsOf<ModuleDom>(uplinks, false), read,
+        [](const auto& values, Snapshot& snap) { snap.modules = values; });
+}
+
+} // namespace
+
+std::vector<std::unique_ptr<Source>> makeLinkSources(const HostPaths& paths, SourceTiming timing)
+{
+    auto uplinks = std::make_shared<std::vector<Uplink>>();
+    std::vector<std::unique_ptr<Source>> out;
+    out.push_back(std::make_unique<UplinkSource>(paths, timing, uplinks));
+    out.push_back(fecSource(paths, timing, uplinks));
+    out.push_back(moduleSource(paths, timing, uplinks));
+    return out;
 }
 
 } // namespace nicd::signals

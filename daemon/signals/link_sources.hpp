@@ -4,8 +4,8 @@
 // --root both read the simulator's captures instead (capture_files.hpp).
 #pragma once
 
+#include "collect/source.hpp"
 #include "config/host_paths.hpp"
-#include "model/signals.hpp"
 #include "signals/keyed_source.hpp"
 
 #include <memory>
@@ -13,58 +13,9 @@
 
 namespace nicd::signals {
 
-class EthtoolNetlink;
-
-// Where the slow sources look for their uplinks: every cycle's snapshot gets the uplinks of the
-// last slow read (a LAG's members need a sysfs read of the bond: not in the fast cycle).
-class UplinkSource : public Source {
-public:
-    UplinkSource(HostPaths paths, SourceTiming timing) : paths_(std::move(paths)), timing_(timing)
-    {
-    }
-    std::string name() const override { return "uplinks"; }
-    std::chrono::milliseconds interval() const override { return timing_.interval; }
-    void read(const Inventory& inventory) override;
-    void fill(Snapshot& snap) override { snap.uplinks = uplinks_; }
-
-private:
-    HostPaths paths_;
-    SourceTiming timing_;
-    std::vector<Uplink> uplinks_;
-};
-
-class FecSource : public KeyedSource<FecStats> {
-public:
-    FecSource(HostPaths paths, SourceTiming timing);
-
-protected:
-    std::vector<std::string> keysOf(const Inventory& inventory) override;
-    ReadOne reader() override;
-    void place(const std::map<std::string, FecStats>& values, Snapshot& snap) override
-    {
-        snap.fec = values;
-    }
-
-private:
-    HostPaths paths_;
-    std::shared_ptr<EthtoolNetlink> netlink_; // the real root only
-};
-
-class ModuleSource : public KeyedSource<ModuleDom> {
-public:
-    ModuleSource(HostPaths paths, SourceTiming timing);
-
-protected:
-    std::vector<std::string> keysOf(const Inventory& inventory) override;
-    ReadOne reader() override;
-    void place(const std::map<std::string, ModuleDom>& values, Snapshot& snap) override
-    {
-        snap.modules = values;
-    }
-
-private:
-    HostPaths paths_;
-    std::shared_ptr<EthtoolNetlink> netlink_;
-};
+// In the order they must be added: the uplinks (into every snapshot: where FEC and module
+// values belong), then FEC and module EEPROMs, which read the uplinks the first found in the
+// same cycle (the bonds' members are walked once per read, not three times).
+std::vector<std::unique_ptr<Source>> makeLinkSources(const HostPaths& paths, SourceTiming timing);
 
 } // namespace nicd::signals

@@ -29,6 +29,13 @@ template <class T> struct Reply {
     {
         return {Status::Failed, std::move(partial), std::move(why)};
     }
+
+    // This reply, not Ok, as a reply of another type (a read that fails part way).
+    template <class U> Reply<U> failureAs() const
+    {
+        return status == Status::Unsupported ? Reply<U>::unsupported(message)
+                                             : Reply<U>::failed(message);
+    }
 };
 
 } // namespace nicd::signals

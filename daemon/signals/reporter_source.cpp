@@ -2,11 +2,8 @@
 
 #include "log/log.hpp"
 #include "signals/capture_files.hpp"
-#include "signals/decode_error.hpp"
 #include "signals/devlink_health.hpp"
 #include "signals/devlink_netlink.hpp"
-
-#include <fmt/format.h>
 
 namespace nicd::signals {
 
@@ -14,66 +11,36 @@ namespace {
 
 constexpr const char* kKey = "devlink health";
 
-using Outcome = ReadOutcome<std::vector<HealthReporter>>;
-
-Outcome fromCapture(const HostPaths& paths)
-{
-    auto file = devlinkHealthCapture(paths);
-    auto text = readCapture(file);
-    if (text.status != ReadStatus::Ok)
-        return {text.status, {}, text.message};
-    try {
-        return Outcome::ok(parseDevlinkHealthJson(text.value));
-    } catch (const DecodeError& e) {
-        return Outcome::failed(fmt::format("{}: {}", file.string(), e.what()));
-    }
-}
-
-Outcome fromNetlink(DevlinkNetlink& nl)
+Reply<std::vector<HealthReporter>> fromNetlink(DevlinkNetlink& nl)
 {
     auto r = nl.dumpReporters();
-    using Status = decltype(r)::Status;
-    if (r.status == Status::Unsupported)
-        return Outcome::missing(r.message);
-    if (r.status == Status::Failed)
-        return Outcome::failed(r.message);
-    if (!r.message.empty()) // Ok with a message: some reporters could not be decoded
+    if (r.ok() && !r.message.empty()) // Ok with a message: some reporters could not be decoded
         log::warn({}, "devlink health: {}", r.message);
-    return Outcome::ok(std::move(r.value));
+    return r;
 }
 
 } // namespace
 
-ReporterSource::ReporterSource(HostPaths paths, SourceTiming timing)
-    : KeyedSource("devlink health", timing), paths_(std::move(paths)), interval_(timing.interval)
+std::unique_ptr<ReporterSource> makeReporterSource(const HostPaths& paths, SourceTiming timing)
 {
-    if (!paths_.simulated())
-        netlink_ = std::make_shared<DevlinkNetlink>(timing.timeout);
-}
-
-std::chrono::milliseconds ReporterSource::interval() const
-{
-    return soon_->load() ? std::chrono::milliseconds(0) : interval_;
-}
-
-std::vector<std::string> ReporterSource::keysOf(const Inventory& /*inventory*/)
-{
-    soon_->store(false);
-    return {kKey};
-}
-
-ReporterSource::ReadOne ReporterSource::reader()
-{
-    return [paths = paths_, nl = netlink_](const std::string&) {
-        return nl ? fromNetlink(*nl) : fromCapture(paths);
+    auto nl = paths.simulated() ? nullptr : std::make_shared<DevlinkNetlink>(timing.timeout);
+    auto read = [paths, nl](const std::string&) {
+        if (nl)
+            return fromNetlink(*nl);
+        return decodeCapture<std::vector<HealthReporter>>(
+            devlinkHealthCapture(paths),
+            [](const auto& text) { return parseDevlinkHealthJson(text); });
     };
-}
-
-void ReporterSource::place(const std::map<std::string, std::vector<HealthReporter>>& values,
-                           Snapshot& snap)
-{
-    auto it = values.find(kKey);
-    snap.reporters = it == values.end() ? std::vector<HealthReporter>{} : it->second;
+    return std::make_unique<ReporterSource>(
+        "devlink health", timing,
+        [](const Inventory&) {
+            return std::vector<ReporterSource::Key>{{kKey, ""}};
+        },
+        read,
+        [](const auto& values, Snapshot& snap) {
+            auto it = values.find(kKey);
+            snap.reporters = it == values.end() ? std::vector<HealthReporter>{} : it->second;
+        });
 }
 
 } // namespace nicd::signals

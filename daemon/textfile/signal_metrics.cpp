@@ -1,5 +1,6 @@
 // The pre-failure signals: FEC, optical modules, temperature sensors, devlink health reporters
 // and PCIe link training. Units are in the names (SI: watts, amperes, volts, celsius).
+#include "signals/devlink_health.hpp"
 #include "textfile/render.hpp"
 
 #include <fmt/format.h>
@@ -193,8 +194,7 @@ void renderReporters(const Snapshot& snap, MetricWriter& w)
     for (const auto& d : snap.inventory.devices)
         by_pci.emplace(d.pci_address, d.ibdev);
     auto deviceOf = [&](const std::string& handle) {
-        auto pci = handle.substr(handle.find('/') + 1);
-        auto it = by_pci.find(pci.substr(0, pci.find('/')));
+        auto it = by_pci.find(signals::pciAddressOf(handle));
         return it == by_pci.end() ? std::string() : it->second;
     };
     w.family("nicd_devlink_reporter_healthy", MetricType::Gauge,

@@ -1,0 +1,121 @@
+// Pre-failure rules over hand-made snapshots: what the issue asks of them beyond raising (which
+// conditions_doc_test shows for every code): the configured limits win over the module's,
+// recovery has hysteresis where a sensor hovers, errors recovered between two reads still leave
+// events, uncorrectable FEC blocks hold and then recover.
+#include "health/fec_rules.hpp"
+#include "health/health_engine.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+using namespace nicd::health;
+
+namespace {
+
+Snapshot node()
+{
+    Snapshot s;
+    Device d;
+    d.ibdev = "mlx5_0";
+    d.pci_address = "0000:1a:00.0";
+    Port p;
+    p.num = 1;
+    p.link_layer = "Ethernet";
+    p.state = 4;
+    p.rate = "400 Gb/sec (4X NDR)";
+    p.rate_gbps = 400;
+    p.netdevs = {"eth0"};
+    d.ports.push_back(p);
+    s.inventory.devices.push_back(d);
+    s.uplinks.push_back({"mlx5_0", 1, "eth0", "Ethernet", 400.0, 4, true});
+    return s;
+}
+
+bool active(const Snapshot& s, const std::string& code, ConditionSeverity* severity = nullptr)
+{
+    for (const auto& c : s.health.conditions)
+        if (c.code == code) {
+            if (severity)
+                *severity = c.severity;
+            return true;
+        }
+    return false;
+}
+
+} // namespace
+
+TEST(SignalRules, ConfiguredOpticsLimitWinsOverTheModules)
+{
+    Config config;
+    HealthEngine engine{config};
+    auto s = node();
+    ModuleDom m;
+    m.has_dom = true;
+    m.rx_power = {3e-3, 1e-4, 2.5e-3, 1.26e-4};                   // low warning -9 dBm
+    m.lanes = {{std::nullopt, std::nullopt, 2e-4, false, false}}; // -7 dBm: inside
+    s.modules["eth0"] = m;
+    engine.evaluate(s, 1, 1);
+    EXPECT_FALSE(active(s, "optics_rx_power_low"));
+    config.signals.optics_limits["rx_power"].low_warning = 2.5e-4; // OpticsRxPowerLowWarning=-6
+    engine.setConfig(config);
+    engine.evaluate(s, 2, 2);
+    ConditionSeverity sev{};
+    EXPECT_TRUE(active(s, "optics_rx_power_low", &sev));
+    EXPECT_EQ(sev, ConditionSeverity::Degraded) << "a warning, not the alarm";
+}
+
+TEST(SignalRules, AsicTemperatureRecoversTwoDegreesBelowTheLimit)
+{
+    HealthEngine engine{Config{}};
+    auto at = [&](double celsius, double t) {
+        auto s = node();
+        s.temperatures["mlx5_0"] = {{"asic", celsius, 105.0, std::nullopt}};
+        engine.evaluate(s, t, t);
+        return active(s, "asic_temperature_high");
+    };
+    EXPECT_FALSE(at(104, 1));
+    EXPECT_TRUE(at(105, 2));
+    EXPECT_TRUE(at(104, 3)) << "within the hysteresis: still raised";
+    EXPECT_FALSE(at(102.5, 4));
+}
+
+TEST(SignalRules, ReporterErrorRecoveredBetweenReadsLeavesBothEvents)
+{
+    HealthEngine engine{Config{}};
+    auto s = node();
+    s.reporters = {{"pci/0000:1a:00.0/65535", "tx", true, "healthy", 3, 3}};
+    engine.evaluate(s, 1, 1);
+    s.reporters[0].errors = 4;
+    s.reporters[0].recovers = 4;
+    auto events = engine.evaluate(s, 2, 2);
+    ASSERT_EQ(events.size(), 2U);
+    EXPECT_EQ(events[0].kind, EventKind::Raised);
+    EXPECT_EQ(events[0].code, "devlink_reporter.tx");
+    EXPECT_NE(events[0].message.find("4 errors, 4 recovered"), std::string::npos)
+        << events[0].message;
+    EXPECT_EQ(events[1].kind, EventKind::Recovered);
+    EXPECT_FALSE(active(s, "devlink_reporter.tx")) << "the health does not flicker";
+}
+
+TEST(SignalRules, UncorrectableBlocksHoldThenRecover)
+{
+    HealthEngine engine{Config{}};
+    auto read = [&](double t, uint64_t uncorrectable) {
+        auto s = node();
+        FecStats f;
+        f.netdev = "eth0";
+        f.active = "RS";
+        f.uncorrectable_blocks = FecCounter{uncorrectable, {}};
+        f.read_at = t;
+        s.fec["eth0"] = f;
+        engine.evaluate(s, t, t);
+        ConditionSeverity sev{};
+        bool on = active(s, "fec_uncorrectable", &sev);
+        return on ? std::optional(sev) : std::nullopt;
+    };
+    EXPECT_EQ(read(100, 10), std::nullopt) << "the first read is a baseline";
+    EXPECT_EQ(read(160, 12), ConditionSeverity::Degraded);
+    EXPECT_EQ(read(220, 12), ConditionSeverity::Degraded) << "held after the last growth";
+    EXPECT_EQ(read(230, 500), ConditionSeverity::Fatal) << "more than 100 within a minute";
+    EXPECT_EQ(read(230 + FecRules::kHoldSec + 1, 500), std::nullopt);
+}
