@@ -190,6 +190,21 @@ std::vector<ConditionWire> DeviceObject::Conditions()
     return conditionsWire(v_.conditions);
 }
 
+PcieLinkWire DeviceObject::PcieLink()
+{
+    const auto& l = v_.signals.pcie;
+    return {l.current_gts, l.current_width, l.capable_gts, l.capable_width};
+}
+
+std::vector<ReporterWire> DeviceObject::HealthReporters()
+{
+    std::vector<ReporterWire> out;
+    out.reserve(v_.signals.reporters.size());
+    for (const auto& r : v_.signals.reporters)
+        out.emplace_back(r.handle, r.name, r.state, r.errors, r.recovers);
+    return out;
+}
+
 std::map<std::string, uint64_t> DeviceObject::GetCounters()
 {
     return countersFrom(handlers_, v_.name, 0);
@@ -221,6 +236,15 @@ void PortObject::update(PortValues values)
 std::vector<ConditionWire> PortObject::Conditions()
 {
     return conditionsWire(v_.conditions);
+}
+
+std::vector<UplinkWire> PortObject::Uplinks()
+{
+    std::vector<UplinkWire> out;
+    out.reserve(v_.uplinks.size());
+    for (const auto& u : v_.uplinks)
+        out.emplace_back(u.netdev, u.fec_mode, u.module, u.values);
+    return out;
 }
 
 std::map<std::string, uint64_t> PortObject::GetCounters()

@@ -23,6 +23,10 @@ using ConditionWire = sdbus::Struct<std::string, std::string, uint32_t, std::str
 using NodeConditionWire =
     sdbus::Struct<std::string, std::string, std::string, uint32_t, std::string, std::string,
                   std::string, uint64_t, std::string>;
+using PcieLinkWire = sdbus::Struct<double, uint32_t, double, uint32_t>;
+using ReporterWire = sdbus::Struct<std::string, std::string, std::string, uint64_t, uint64_t>;
+using UplinkWire =
+    sdbus::Struct<std::string, std::string, std::string, std::map<std::string, double>>;
 using EventWire = sdbus::Struct<uint64_t, uint64_t, std::string, std::string, std::string, uint32_t,
                                 std::string, std::string, std::string>;
 
@@ -91,6 +95,13 @@ private:
     std::vector<std::string> Netdevs() override { return v_.netdevs; }
     std::string Health() override { return v_.health; }
     std::vector<ConditionWire> Conditions() override;
+    std::map<std::string, double> Temperatures() override { return v_.signals.temperatures; }
+    std::map<std::string, double> TemperatureLimits() override
+    {
+        return v_.signals.temperature_limits;
+    }
+    PcieLinkWire PcieLink() override;
+    std::vector<ReporterWire> HealthReporters() override;
     std::map<std::string, uint64_t> GetCounters() override;
 
     const BusHandlers& handlers_;
@@ -122,6 +133,7 @@ private:
     std::map<std::string, std::string> QosDesired() override { return v_.qos_desired; }
     std::map<std::string, std::string> QosObserved() override { return v_.qos_observed; }
     std::map<std::string, bool> QosCompliant() override { return v_.qos_compliant; }
+    std::vector<UplinkWire> Uplinks() override;
     std::map<std::string, uint64_t> GetCounters() override;
 
     const BusHandlers& handlers_;

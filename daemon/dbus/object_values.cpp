@@ -85,6 +85,7 @@ DeviceValues deviceValuesOf(const Device& d, const Snapshot& snap)
     for (const auto& c : snap.health.conditions)
         if (c.device == d.ibdev)
             v.conditions.push_back(rowOf(c));
+    v.signals = deviceSignalsOf(d, snap);
     return v;
 }
 
@@ -116,6 +117,7 @@ PortValues portValuesOf(const Device& d, const Port& p, const Snapshot& snap, co
         v.qos_observed[setting] = s.observed;
         v.qos_compliant[setting] = s.compliant;
     }
+    v.uplinks = uplinkRowsOf(d.ibdev, p.num, snap);
     return v;
 }
 
@@ -224,7 +226,11 @@ std::vector<std::string> changedProperties(const DeviceValues& a, const DeviceVa
                "NumaNode", a.numa_node, b.numa_node)("Role", a.role, b.role)(
                "RoleReason", a.role_reason, b.role_reason)("Function", a.function, b.function)(
                "BondMaster", a.bond_master, b.bond_master)("Netdevs", a.netdevs, b.netdevs)(
-               "Health", a.health, b.health)("Conditions", a.conditions, b.conditions)
+               "Health", a.health, b.health)("Conditions", a.conditions, b.conditions)(
+               "Temperatures", a.signals.temperatures, b.signals.temperatures)(
+               "TemperatureLimits", a.signals.temperature_limits, b.signals.temperature_limits)(
+               "PcieLink", a.signals.pcie, b.signals.pcie)("HealthReporters", a.signals.reporters,
+                                                           b.signals.reporters)
         .take();
 }
 
@@ -235,8 +241,8 @@ std::vector<std::string> changedProperties(const PortValues& a, const PortValues
                "Netdev", a.netdev, b.netdev)("OperState", a.operstate, b.operstate)(
                "Health", a.health, b.health)("Conditions", a.conditions, b.conditions)(
                "QosStatus", a.qos_status, b.qos_status)("QosDesired", a.qos_desired, b.qos_desired)(
-               "QosObserved", a.qos_observed, b.qos_observed)("QosCompliant", a.qos_compliant,
-                                                              b.qos_compliant)
+               "QosObserved", a.qos_observed, b.qos_observed)(
+               "QosCompliant", a.qos_compliant, b.qos_compliant)("Uplinks", a.uplinks, b.uplinks)
         .take();
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "dbus/bus_views.hpp"
+#include "dbus/signal_values.hpp"
 #include "model/snapshot.hpp"
 
 #include <cstdint>
@@ -61,6 +62,7 @@ struct DeviceValues {
     std::vector<std::string> netdevs;
     std::string health;
     std::vector<ConditionRow> conditions;
+    DeviceSignals signals;
 };
 
 struct PortValues {
@@ -78,6 +80,7 @@ struct PortValues {
     std::map<std::string, std::string> qos_desired;
     std::map<std::string, std::string> qos_observed;
     std::map<std::string, bool> qos_compliant;
+    std::vector<UplinkRow> uplinks;
 };
 
 struct PluginValues {

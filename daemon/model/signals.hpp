@@ -51,6 +51,9 @@ struct FecStats {
 
 enum class ModuleStandard : uint8_t { Unknown, Sff8472, Sff8636, Cmis };
 
+// "sff-8472", "sff-8636", "cmis", "unknown": as metrics and D-Bus name them.
+const char* toString(ModuleStandard s);
+
 // The module's own limits for one quantity, in the quantity's unit.
 struct DomThresholds {
     std::optional<double> high_alarm;

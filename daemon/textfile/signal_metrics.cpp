@@ -66,21 +66,6 @@ void renderFec(const Snapshot& snap, const std::map<std::string, Where>& at, Met
                      ber.second);
 }
 
-const char* standardName(ModuleStandard s)
-{
-    switch (s) {
-    case ModuleStandard::Sff8472:
-        return "sff-8472";
-    case ModuleStandard::Sff8636:
-        return "sff-8636";
-    case ModuleStandard::Cmis:
-        return "cmis";
-    case ModuleStandard::Unknown:
-        break;
-    }
-    return "unknown";
-}
-
 void renderThresholds(const char* name, const char* help, const DomThresholds ModuleDom::*field,
                       const Snapshot& snap, const std::map<std::string, Where>& at, MetricWriter& w)
 {
@@ -114,7 +99,7 @@ void renderModules(const Snapshot& snap, const std::map<std::string, Where>& at,
                       {"port", it->second.port},
                       {"netdev", netdev},
                       {"identifier", fmt::format("{:#04x}", m.identifier)},
-                      {"standard", standardName(m.standard)},
+                      {"standard", toString(m.standard)},
                       {"diagnostics", m.has_dom ? "yes" : "no"}},
                      1.0);
     using Scalar = std::optional<double> ModuleDom::*;

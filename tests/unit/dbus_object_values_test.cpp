@@ -128,3 +128,85 @@ TEST(DbusObjectValues, IdentityChangesReplaceTheObject)
     EXPECT_TRUE(identityChanged(a.devices.begin()->second, b.devices.begin()->second));
     EXPECT_FALSE(identityChanged(a.ports.begin()->second, b.ports.begin()->second));
 }
+
+TEST(DbusObjectValues, PreFailureSignalsOnTheirDeviceAndPortOnly)
+{
+    auto s = snapshot();
+    Device other;
+    other.ibdev = "mlx5_1";
+    other.pci_address = "0000:3b:00.0";
+    s.inventory.devices.push_back(other);
+    s.uplinks = {{"mlx5_0", 1, "ens1f0np0", "Ethernet", 400, 4, true}};
+    FecStats fec;
+    fec.netdev = "ens1f0np0";
+    fec.active = "RS";
+    fec.uncorrectable_blocks = FecCounter{3, {}};
+    s.fec["ens1f0np0"] = fec;
+    s.health.pre_fec_ber["ens1f0np0"] = {1e-6, 2.4e-4};
+    ModuleDom m;
+    m.has_dom = true;
+    m.standard = ModuleStandard::Cmis;
+    m.temperature_celsius = 47.5;
+    m.lanes = {ModuleLane{0.052, std::nullopt, 0.0011, false, false}};
+    s.modules["ens1f0np0"] = m;
+    s.temperatures["mlx5_0"] = {{"asic", 55, 105, std::nullopt}, {"Module0", 40, {}, {}}};
+    s.pcie["mlx5_0"] = {16, 8, 32, 16, 16, 16}; // the bridge above allows only 16 GT/s
+    s.reporters = {{"pci/0000:1a:00.0", "fw_fatal", false, "error", 2, 1},
+                   {"pci/0000:3b:00.0", "fw", true, "healthy", 0, 0}};
+
+    auto t = treeValuesOf(s, {}, "1");
+    const auto& dev = t.devices.at("/io/nicd/Nicd1/device/mlx5_0").signals;
+    EXPECT_EQ(dev.temperatures, (std::map<std::string, double>{{"Module0", 40}, {"asic", 55}}));
+    EXPECT_EQ(dev.temperature_limits, (std::map<std::string, double>{{"asic", 105}}));
+    EXPECT_EQ(dev.pcie, (PcieLinkRow{16, 8, 16, 16}));
+    ASSERT_EQ(dev.reporters.size(), 1U);
+    EXPECT_EQ(dev.reporters[0], (ReporterRow{"pci/0000:1a:00.0", "fw_fatal", "error", 2, 1}));
+
+    const auto& port = t.ports.at("/io/nicd/Nicd1/device/mlx5_0/port/1").uplinks;
+    ASSERT_EQ(port.size(), 1U);
+    EXPECT_EQ(port[0].netdev, "ens1f0np0");
+    EXPECT_EQ(port[0].fec_mode, "RS");
+    EXPECT_EQ(port[0].module, "cmis");
+    EXPECT_EQ(port[0].values,
+              (std::map<std::string, double>{{"fec_pre_ber", 1e-6},
+                                             {"fec_pre_ber_limit", 2.4e-4},
+                                             {"fec_uncorrectable_blocks", 3},
+                                             {"lane1_rx_power_watts", 0.0011},
+                                             {"lane1_tx_bias_amperes", 0.052},
+                                             {"module_temperature_celsius", 47.5}}));
+
+    // The other card: its own reporter, nothing read for the rest, nothing made up.
+    const auto& bare = t.devices.at("/io/nicd/Nicd1/device/mlx5_1").signals;
+    EXPECT_TRUE(bare.temperatures.empty());
+    EXPECT_EQ(bare.pcie, PcieLinkRow{});
+    ASSERT_EQ(bare.reporters.size(), 1U);
+    EXPECT_EQ(bare.reporters[0].name, "fw");
+
+    // A new reading is a PropertiesChanged of exactly what moved.
+    auto later = s;
+    later.temperatures["mlx5_0"][0].celsius = 56;
+    later.modules["ens1f0np0"].lanes[0].rx_power_watts = 0.0001;
+    auto t2 = treeValuesOf(later, {}, "1");
+    EXPECT_EQ(changedProperties(t.devices.at("/io/nicd/Nicd1/device/mlx5_0"),
+                                t2.devices.at("/io/nicd/Nicd1/device/mlx5_0")),
+              std::vector<std::string>{"Temperatures"});
+    EXPECT_EQ(changedProperties(t.ports.at("/io/nicd/Nicd1/device/mlx5_0/port/1"),
+                                t2.ports.at("/io/nicd/Nicd1/device/mlx5_0/port/1")),
+              std::vector<std::string>{"Uplinks"});
+}
+
+TEST(DbusObjectValues, ACopperCableShowsNoDiagnostics)
+{
+    auto s = snapshot();
+    s.uplinks = {{"mlx5_0", 1, "ens1f0np0", "Ethernet", 400, 4, true}};
+    ModuleDom dac;
+    dac.identifier = 0x11;
+    dac.standard = ModuleStandard::Sff8636;
+    s.modules["ens1f0np0"] = dac;
+    auto t = treeValuesOf(s, {}, "1");
+    const auto& port = t.ports.at("/io/nicd/Nicd1/device/mlx5_0/port/1").uplinks;
+    ASSERT_EQ(port.size(), 1U);
+    EXPECT_EQ(port[0].module, "no-diagnostics");
+    EXPECT_EQ(port[0].fec_mode, "");
+    EXPECT_TRUE(port[0].values.empty());
+}
