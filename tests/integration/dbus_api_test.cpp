@@ -1,8 +1,8 @@
 // nicd on a real (private) dbus-daemon with the shipped bus policy, met with the tools operators
 // use: busctl, dbus-monitor, nicctl, and an unprivileged user through setpriv.
 #include "sim.hpp"
+#include "support/bus_fixture.hpp"
 #include "support/journal_writer.hpp"
-#include "support/private_bus.hpp"
 #include "support/process.hpp"
 
 #include <nlohmann/json.hpp>
@@ -22,67 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class DbusApiTest : public ::testing::Test {
-protected:
-    void SetUp() override
-    {
-        std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-        dir_ = fs::temp_directory_path() / ("nicd-dbus-" + std::to_string(getpid()) + "-" + name);
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-        root_ = dir_ / "node";
-        sim::create(root_, {});
-        std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
-                                          << "\nPollIntervalMs=200\nPmaIntervalMs=1000\n";
-        bus_ = std::make_unique<test::PrivateBus>(dir_ / "bus");
-        nicd_ = std::make_unique<test::Process>(
-            std::vector<std::string>{NICD_BIN, "--root", root_.string(), "--config",
-                                     (dir_ / "nicd.conf").string(), "--bus", bus_->address()},
-            std::map<std::string, std::string>{}, dir_ / "nicd.log");
-        ASSERT_TRUE(test::waitFor(
-            [&] {
-                return busctl({"status", "io.nicd.Nicd1"}).first == 0;
-            },
-            15s))
-            << test::readFile(dir_ / "nicd.log");
-    }
-    void TearDown() override
-    {
-        nicd_.reset();
-        bus_.reset();
-        fs::remove_all(dir_);
-    }
-
-    // {exit status, stdout+stderr}
-    std::pair<int, std::string> runAs(bool nobody, std::vector<std::string> argv) const
-    {
-        if (nobody)
-            argv.insert(argv.begin(),
-                        {"setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"});
-        std::string out;
-        int rc = test::run(argv, out, 30s);
-        return {rc, out};
-    }
-    std::pair<int, std::string> busctl(std::vector<std::string> args, bool nobody = false) const
-    {
-        args.insert(args.begin(), {"busctl", "--address=" + bus_->address()});
-        return runAs(nobody, args);
-    }
-    std::pair<int, std::string> nicctl(std::vector<std::string> args, bool nobody = false) const
-    {
-        args.insert(args.begin(), {NICCTL_BIN, "--bus", bus_->address()});
-        return runAs(nobody, args);
-    }
-    std::string property(const std::string& path, const std::string& iface,
-                         const std::string& name) const
-    {
-        return busctl({"get-property", "io.nicd.Nicd1", path, iface, name}).second;
-    }
-
-    fs::path dir_, root_;
-    std::unique_ptr<test::PrivateBus> bus_;
-    std::unique_ptr<test::Process> nicd_;
-};
+using DbusApiTest = test::NicdOnBusTest;
 
 // Member names (methods, properties, signals) of one interface in introspection XML.
 std::set<std::string> membersOf(const std::string& xml, const std::string& iface)

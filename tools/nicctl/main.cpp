@@ -1,6 +1,8 @@
-// nicctl: what nicd knows, from the bus. Exit codes: `status` 0 healthy, 1 degraded, 2 fatal;
-// `verify`/`apply` 0 compliant (or, for a dry run, would be), 1 not compliant, 2 errors; every
-// command 3 when nicd cannot be asked (not running, bus down, access denied) or refuses.
+// nicctl: what nicd knows, from the bus. Exit codes: `status` (the node) and `show` (a device)
+// 0 healthy, 1 degraded, 2 fatal; `verify`/`apply` 0 compliant (or, for a dry run, would be),
+// 1 not compliant, 2 errors; every command 3 when nicd cannot be asked (not running, bus down,
+// access denied) or refuses.
+#include "device_report.hpp"
 #include "nicd_client.hpp"
 #include "status_table.hpp"
 
@@ -61,6 +63,10 @@ int main(int argc, char** argv)
     app.add_flag("--json", json, "print JSON");
 
     auto* status = app.add_subcommand("status", "devices and ports: link, QoS, health and why");
+    auto* show = app.add_subcommand(
+        "show", "one device in full: conditions, PCIe, temperatures, firmware, FEC and optics");
+    std::string show_device;
+    show->add_option("DEV", show_device, "the device, e.g. mlx5_0")->required();
     auto* events = app.add_subcommand("events", "health events, oldest first");
     uint64_t since = 0;
     bool follow = false;
@@ -90,6 +96,19 @@ int main(int argc, char** argv)
             else
                 print(nicctl::renderStatus(node, useColor()));
             return nicctl::healthExitCode(node.node_health);
+        }
+        if (*show) {
+            auto node = client.status();
+            for (const auto& d : node.devices)
+                if (d.name == show_device) {
+                    if (json)
+                        printJson(nicctl::deviceJson(d));
+                    else
+                        print(nicctl::renderDevice(d, useColor()));
+                    return nicctl::healthExitCode(d.health);
+                }
+            std::cerr << "nicctl: no device " << show_device << " (nicctl status lists them)\n";
+            return kCannotAsk;
         }
         if (*events) {
             auto rows = client.events(since);

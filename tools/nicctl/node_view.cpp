@@ -33,6 +33,11 @@ std::vector<ConditionView> conditionsOf(const Properties& props)
     return out;
 }
 
+using PcieWire = sdbus::Struct<double, uint32_t, double, uint32_t>;
+using ReporterWire = sdbus::Struct<std::string, std::string, std::string, uint64_t, uint64_t>;
+using UplinkWire =
+    sdbus::Struct<std::string, std::string, std::string, std::map<std::string, double>>;
+
 DeviceView deviceOf(const Properties& p)
 {
     DeviceView d;
@@ -46,6 +51,13 @@ DeviceView deviceOf(const Properties& p)
     d.netdevs = read<std::vector<std::string>>(p, "Netdevs");
     d.health = read<std::string>(p, "Health", "unknown");
     d.conditions = conditionsOf(p);
+    d.temperatures = read<std::map<std::string, double>>(p, "Temperatures");
+    d.temperature_limits = read<std::map<std::string, double>>(p, "TemperatureLimits");
+    auto pcie = read<PcieWire>(p, "PcieLink");
+    d.pcie = {std::get<0>(pcie), std::get<1>(pcie), std::get<2>(pcie), std::get<3>(pcie)};
+    for (const auto& r : read<std::vector<ReporterWire>>(p, "HealthReporters"))
+        d.reporters.push_back(
+            {std::get<0>(r), std::get<1>(r), std::get<2>(r), std::get<3>(r), std::get<4>(r)});
     return d;
 }
 
@@ -65,6 +77,8 @@ PortView portOf(const Properties& p)
     v.qos_desired = read<std::map<std::string, std::string>>(p, "QosDesired");
     v.qos_observed = read<std::map<std::string, std::string>>(p, "QosObserved");
     v.qos_compliant = read<std::map<std::string, bool>>(p, "QosCompliant");
+    for (const auto& u : read<std::vector<UplinkWire>>(p, "Uplinks"))
+        v.uplinks.push_back({std::get<0>(u), std::get<1>(u), std::get<2>(u), std::get<3>(u)});
     return v;
 }
 

@@ -26,6 +26,30 @@ struct ConditionView {
     std::string action; // the same from the fixed set: check_cable, reset_nic, ...
 };
 
+// One uplink netdev of a port and its pre-failure signals (io.nicd.Nicd1.Port Uplinks).
+struct UplinkView {
+    std::string netdev;
+    std::string fec_mode; // empty: not read
+    std::string module;   // sff-8636, cmis, sff-8472, no-diagnostics; empty: not read
+    std::map<std::string, double> values; // fec_pre_ber, lane1_rx_power_watts, ...
+};
+
+struct ReporterView {
+    std::string handle;
+    std::string name;
+    std::string state;
+    uint64_t errors = 0;
+    uint64_t recovers = 0;
+};
+
+// GT/s per lane and width; 0 = unknown. "capable": the most the link can train.
+struct PcieView {
+    double current_gts = 0;
+    uint32_t current_width = 0;
+    double capable_gts = 0;
+    uint32_t capable_width = 0;
+};
+
 struct PortView {
     uint32_t number = 0;
     std::string state;
@@ -40,6 +64,7 @@ struct PortView {
     std::map<std::string, std::string> qos_desired;
     std::map<std::string, std::string> qos_observed;
     std::map<std::string, bool> qos_compliant;
+    std::vector<UplinkView> uplinks;
 };
 
 struct DeviceView {
@@ -52,8 +77,12 @@ struct DeviceView {
     std::string function; // pf, vf, lag, bond-member
     std::vector<std::string> netdevs;
     std::string health;
-    std::vector<ConditionView> conditions; // the device's and its ports'
-    std::vector<PortView> ports;           // by number
+    std::vector<ConditionView> conditions;      // the device's and its ports'
+    std::vector<PortView> ports;                // by number
+    std::map<std::string, double> temperatures; // hwmon sensor label -> celsius
+    std::map<std::string, double> temperature_limits;
+    PcieView pcie;
+    std::vector<ReporterView> reporters;
 };
 
 struct PluginView {

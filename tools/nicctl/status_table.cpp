@@ -1,5 +1,7 @@
 #include "status_table.hpp"
 
+#include "device_report.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -50,18 +52,11 @@ std::string linkOf(const PortView& p)
     return orDash(p.state);
 }
 
-nlohmann::json conditionJson(const ConditionView& c)
-{
-    return {{"code", c.code},     {"severity", c.severity},    {"port", c.port},
-            {"source", c.source}, {"message", c.message},      {"advice", c.advice},
-            {"action", c.action}, {"since_usec", c.since_usec}};
-}
-
 // Among conditions of one severity, the one nearest the cause: a dead link explains its
 // counters, not the other way round.
 int sourceRank(const std::string& source)
 {
-    for (int i = 0; const char* s : {"counter", "kernel", "driver", "device", "link"}) {
+    for (int i = 0; const char* s : {"counter", "signal", "kernel", "driver", "device", "link"}) {
         if (source == s)
             return i;
         ++i;
@@ -94,6 +89,18 @@ const ConditionView* worstOf(const DeviceView& device, const PortView& port)
     return worst;
 }
 } // namespace
+
+nlohmann::json conditionJson(const ConditionView& c)
+{
+    return {{"code", c.code},     {"severity", c.severity},    {"port", c.port},
+            {"source", c.source}, {"message", c.message},      {"advice", c.advice},
+            {"action", c.action}, {"since_usec", c.since_usec}};
+}
+
+std::string healthWord(const std::string& health)
+{
+    return cell(health, 0, true);
+}
 
 std::string reasonOf(const DeviceView& device, const PortView& port)
 {
@@ -177,44 +184,8 @@ std::string renderStatus(const NodeView& node, bool color)
 nlohmann::json statusJson(const NodeView& node)
 {
     nlohmann::json devices = nlohmann::json::array();
-    for (const auto& d : node.devices) {
-        nlohmann::json ports = nlohmann::json::array();
-        for (const auto& p : d.ports) {
-            nlohmann::json conditions = nlohmann::json::array();
-            for (const auto& c : p.conditions)
-                conditions.push_back(conditionJson(c));
-            ports.push_back({{"port", p.number},
-                             {"state", p.state},
-                             {"phys_state", p.phys_state},
-                             {"link_layer", p.link_layer},
-                             {"rate", p.rate},
-                             {"netdev", p.netdev},
-                             {"operstate", p.operstate},
-                             {"health", p.health},
-                             {"reason", reasonOf(d, p)},
-                             {"action", actionOf(d, p)},
-                             {"conditions", conditions},
-                             {"qos",
-                              {{"status", p.qos_status},
-                               {"desired", p.qos_desired},
-                               {"observed", p.qos_observed},
-                               {"compliant", p.qos_compliant}}}});
-        }
-        nlohmann::json conditions = nlohmann::json::array();
-        for (const auto& c : d.conditions)
-            conditions.push_back(conditionJson(c));
-        devices.push_back({{"device", d.name},
-                           {"pci_address", d.pci_address},
-                           {"driver", d.driver},
-                           {"plugin", d.plugin},
-                           {"firmware", d.firmware},
-                           {"role", d.role},
-                           {"function", d.function},
-                           {"netdevs", d.netdevs},
-                           {"health", d.health},
-                           {"conditions", conditions},
-                           {"ports", ports}});
-    }
+    for (const auto& d : node.devices)
+        devices.push_back(deviceJson(d));
     nlohmann::json plugins = nlohmann::json::array();
     for (const auto& p : node.plugins)
         plugins.push_back({{"name", p.name},

@@ -15,7 +15,14 @@ std::string renderStatus(const NodeView& node, bool color);
 
 nlohmann::json statusJson(const NodeView& node);
 
-// The most important reason a port (or its device) is not healthy: "<code>: <message>", or "".
+// The most important reason a port (or its device) is not healthy: "<code>: <message>", or "",
+// and that condition's action ("-" when none).
 std::string reasonOf(const DeviceView& device, const PortView& port);
+std::string actionOf(const DeviceView& device, const PortView& port);
+
+nlohmann::json conditionJson(const ConditionView& c);
+
+// A health word in its ANSI colour.
+std::string healthWord(const std::string& health);
 
 } // namespace nicctl

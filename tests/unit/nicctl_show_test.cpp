@@ -1,0 +1,128 @@
+// `nicctl show DEV` from GetManagedObjects-shaped data: the pre-failure signals as the bus
+// carries them, printed for a person and as JSON.
+#include "device_report.hpp"
+#include "node_view.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace nicctl;
+
+namespace {
+
+using Props = std::map<std::string, sdbus::Variant>;
+using ConditionWire = sdbus::Struct<std::string, std::string, uint32_t, std::string, std::string,
+                                    std::string, uint64_t, std::string>;
+using PcieWire = sdbus::Struct<double, uint32_t, double, uint32_t>;
+using ReporterWire = sdbus::Struct<std::string, std::string, std::string, uint64_t, uint64_t>;
+using UplinkWire =
+    sdbus::Struct<std::string, std::string, std::string, std::map<std::string, double>>;
+
+ManagedObjects node()
+{
+    ManagedObjects o;
+    ConditionWire rx{"optics_rx_power_low",
+                     "degraded",
+                     1,
+                     "signal",
+                     "ens1f0np0 lane 2: RX power -9.5 dBm below the module's low warning -9.0 dBm",
+                     "clean or replace",
+                     5,
+                     "replace_cable_or_transceiver"};
+    o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_0")]["io.nicd.Nicd1.Device"] = Props{
+        {"Name", sdbus::Variant(std::string("mlx5_0"))},
+        {"PciAddress", sdbus::Variant(std::string("0000:1a:00.0"))},
+        {"Health", sdbus::Variant(std::string("degraded"))},
+        {"Conditions", sdbus::Variant(std::vector<ConditionWire>{rx})},
+        {"Temperatures",
+         sdbus::Variant(std::map<std::string, double>{{"asic", 61.5}, {"Module0", 40}})},
+        {"TemperatureLimits", sdbus::Variant(std::map<std::string, double>{{"asic", 105}})},
+        {"PcieLink", sdbus::Variant(PcieWire{16, 8, 32, 16})},
+        {"HealthReporters",
+         sdbus::Variant(std::vector<ReporterWire>{{"pci/0000:1a:00.0", "fw", "healthy", 0, 0},
+                                                  {"pci/0000:1a:00.0", "tx", "healthy", 3, 3}})}};
+    std::map<std::string, double> values{
+        {"fec_pre_ber", 3.1e-6},          {"fec_pre_ber_limit", 2.4e-4},
+        {"fec_uncorrectable_blocks", 0},  {"module_temperature_celsius", 47.5},
+        {"lane1_rx_power_watts", 0.001},  {"lane2_rx_power_watts", 0.000112},
+        {"lane2_tx_bias_amperes", 0.0535}};
+    o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_0/port/1")]["io.nicd.Nicd1.Port"] =
+        Props{{"Device", sdbus::Variant(std::string("mlx5_0"))},
+              {"Number", sdbus::Variant(uint32_t{1})},
+              {"State", sdbus::Variant(std::string("ACTIVE"))},
+              {"Health", sdbus::Variant(std::string("degraded"))},
+              {"Conditions", sdbus::Variant(std::vector<ConditionWire>{rx})},
+              {"Uplinks", sdbus::Variant(std::vector<UplinkWire>{
+                              {"ens1f0np0", "RS", "cmis", values}, {"ens1f1np1", "", "", {}}})}};
+    return o;
+}
+
+} // namespace
+
+TEST(NicctlShow, SignalsAreReadFromTheBus)
+{
+    auto view = nodeViewOf(node());
+    ASSERT_EQ(view.devices.size(), 1U);
+    const auto& d = view.devices[0];
+    EXPECT_EQ(d.temperatures.at("asic"), 61.5);
+    EXPECT_EQ(d.temperature_limits.size(), 1U);
+    EXPECT_EQ(d.pcie.current_width, 8U);
+    EXPECT_EQ(d.pcie.capable_gts, 32);
+    ASSERT_EQ(d.reporters.size(), 2U);
+    EXPECT_EQ(d.reporters[1].errors, 3U);
+    ASSERT_EQ(d.ports.size(), 1U);
+    ASSERT_EQ(d.ports[0].uplinks.size(), 2U);
+    EXPECT_EQ(d.ports[0].uplinks[0].module, "cmis");
+    EXPECT_EQ(d.ports[0].uplinks[0].values.at("lane2_rx_power_watts"), 0.000112);
+}
+
+TEST(NicctlShow, AnOlderNicdWithoutSignalsReadsAsNone)
+{
+    auto o = node();
+    auto& dev = o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_0")]["io.nicd.Nicd1.Device"];
+    dev.erase("Temperatures");
+    dev["PcieLink"] = sdbus::Variant(std::string("not a struct"));
+    o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_0/port/1")]["io.nicd.Nicd1.Port"].erase(
+        "Uplinks");
+    auto d = nodeViewOf(o).devices.at(0);
+    EXPECT_TRUE(d.temperatures.empty());
+    EXPECT_EQ(d.pcie.current_gts, 0);
+    EXPECT_TRUE(d.ports.at(0).uplinks.empty());
+    auto text = renderDevice(d, false);
+    EXPECT_NE(text.find("  pcie:        -\n"), std::string::npos) << text;
+    EXPECT_EQ(text.find("temperature:"), std::string::npos) << text;
+}
+
+TEST(NicctlShow, PrintsConditionsAndEverySignal)
+{
+    auto text = renderDevice(nodeViewOf(node()).devices.at(0), false);
+    for (const char* line :
+         {"mlx5_0 (0000:1a:00.0, -, firmware -): - -, degraded\n",
+          "    degraded port 1 optics_rx_power_low: ens1f0np0 lane 2: RX power -9.5 dBm below the "
+          "module's low warning -9.0 dBm [action: replace_cable_or_transceiver]\n",
+          "  pcie:        16 GT/s x8 (can train 32 GT/s x16)\n",
+          "  temperature: Module0 40.0 °C, asic 61.5 °C (crit 105.0 °C)\n",
+          "  firmware:    fw healthy, tx healthy (errors 3, recovers 3)\n",
+          "  ens1f0np0    FEC RS, pre-FEC BER 3.10e-06 (limit 2.40e-04), uncorrectable blocks 0\n",
+          "               module cmis, 47.5 °C\n",
+          "               1              -          -   0.00 dBm\n",
+          "               2       53.50 mA          -  -9.51 dBm\n",
+          "  ens1f1np1    no FEC statistics\n"})
+        EXPECT_NE(text.find(line), std::string::npos) << line << "\nnot in\n" << text;
+}
+
+TEST(NicctlShow, JsonCarriesTheSameValues)
+{
+    auto j = deviceJson(nodeViewOf(node()).devices.at(0));
+    EXPECT_EQ(j["temperatures"]["asic"], 61.5);
+    EXPECT_EQ(j["pcie"]["capable_width"], 16);
+    EXPECT_EQ(j["reporters"][1]["name"], "tx");
+    EXPECT_EQ(j["ports"][0]["uplinks"][0]["values"]["fec_pre_ber"], 3.1e-6);
+    EXPECT_EQ(j["ports"][0]["action"], "replace_cable_or_transceiver");
+}
+
+TEST(NicctlShow, PowerInDbm)
+{
+    EXPECT_EQ(dbmOf(0.001), "0.00 dBm");
+    EXPECT_EQ(dbmOf(0.0001), "-10.00 dBm");
+    EXPECT_EQ(dbmOf(0), "-inf dBm");
+}

@@ -1,0 +1,244 @@
+#include "device_report.hpp"
+
+#include "status_table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace nicctl {
+
+namespace {
+
+std::string orDash(const std::string& s)
+{
+    return s.empty() ? "-" : s;
+}
+
+// "16 GT/s x16"; "-" when unknown.
+std::string pcieOf(double gts, uint32_t width)
+{
+    if (gts <= 0 && width == 0)
+        return "-";
+    return fmt::format("{:g} GT/s x{}", gts, width);
+}
+
+std::string pcieLine(const PcieView& p)
+{
+    std::string out = pcieOf(p.current_gts, p.current_width);
+    if (p.capable_gts > 0 || p.capable_width > 0)
+        out += " (can train " + pcieOf(p.capable_gts, p.capable_width) + ")";
+    return out;
+}
+
+std::string temperatureLine(const DeviceView& d)
+{
+    std::string out;
+    for (const auto& [label, celsius] : d.temperatures) {
+        if (!out.empty())
+            out += ", ";
+        out += fmt::format("{} {:.1f} °C", label, celsius);
+        if (auto it = d.temperature_limits.find(label); it != d.temperature_limits.end())
+            out += fmt::format(" (crit {:.1f} °C)", it->second);
+    }
+    return out;
+}
+
+std::string reporterLine(const DeviceView& d)
+{
+    std::string out;
+    for (const auto& r : d.reporters) {
+        if (!out.empty())
+            out += ", ";
+        out += r.name + " " + r.state;
+        if (r.errors > 0 || r.recovers > 0)
+            out += fmt::format(" (errors {}, recovers {})", r.errors, r.recovers);
+    }
+    return out;
+}
+
+const double* valueOf(const UplinkView& u, const std::string& key)
+{
+    auto it = u.values.find(key);
+    return it == u.values.end() ? nullptr : &it->second;
+}
+
+std::string fecLine(const UplinkView& u)
+{
+    bool any = !u.fec_mode.empty() || std::any_of(u.values.begin(), u.values.end(), [](auto& kv) {
+        return kv.first.starts_with("fec_");
+    });
+    if (!any)
+        return "no FEC statistics";
+    std::string out = "FEC " + orDash(u.fec_mode);
+    if (const auto* ber = valueOf(u, "fec_pre_ber")) {
+        out += fmt::format(", pre-FEC BER {:.2e}", *ber);
+        if (const auto* limit = valueOf(u, "fec_pre_ber_limit"))
+            out += fmt::format(" (limit {:.2e})", *limit);
+    }
+    for (const auto& [key, words] : {std::pair{"fec_corrected_blocks", "corrected blocks"},
+                                     {"fec_uncorrectable_blocks", "uncorrectable blocks"}})
+        if (const auto* v = valueOf(u, key))
+            out += fmt::format(", {} {:.0f}", words, *v);
+    return out;
+}
+
+// Lanes from 1 up to the last one the module reported.
+size_t laneCount(const UplinkView& u)
+{
+    size_t n = 0;
+    for (const auto& [key, _] : u.values)
+        if (key.starts_with("lane")) {
+            size_t lane = 0;
+            for (char c : key.substr(4)) {
+                if (c < '0' || c > '9')
+                    break;
+                lane = lane * 10 + static_cast<size_t>(c - '0');
+            }
+            n = std::max(n, lane);
+        }
+    return n;
+}
+
+std::string moduleLines(const UplinkView& u, const std::string& indent)
+{
+    if (u.module.empty())
+        return "";
+    std::string out = indent + "module " + u.module;
+    if (const auto* t = valueOf(u, "module_temperature_celsius"))
+        out += fmt::format(", {:.1f} °C", *t);
+    if (const auto* v = valueOf(u, "module_supply_volts"))
+        out += fmt::format(", {:.2f} V", *v);
+    out += '\n';
+    size_t lanes = laneCount(u);
+    if (lanes == 0)
+        return out;
+    out += indent +
+           fmt::format("{:<5} {:>10} {:>10} {:>10}\n", "lane", "tx bias", "tx power", "rx power");
+    for (size_t i = 1; i <= lanes; ++i) {
+        std::string prefix = "lane" + std::to_string(i) + "_";
+        const auto* bias = valueOf(u, prefix + "tx_bias_amperes");
+        const auto* tx = valueOf(u, prefix + "tx_power_watts");
+        const auto* rx = valueOf(u, prefix + "rx_power_watts");
+        out += indent + fmt::format("{:<5} {:>10} {:>10} {:>10}\n", i,
+                                    bias ? fmt::format("{:.2f} mA", *bias * 1e3) : "-",
+                                    tx ? dbmOf(*tx) : "-", rx ? dbmOf(*rx) : "-");
+    }
+    return out;
+}
+
+std::string conditionLine(const ConditionView& c)
+{
+    std::string where = c.port == 0 ? "" : fmt::format(" port {}", c.port);
+    return fmt::format("    {}{} {}: {} [action: {}]\n", c.severity, where, c.code, c.message,
+                       orDash(c.action));
+}
+
+nlohmann::json uplinksJson(const PortView& p)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& u : p.uplinks)
+        out.push_back({{"netdev", u.netdev},
+                       {"fec_mode", u.fec_mode},
+                       {"module", u.module},
+                       {"values", u.values}});
+    return out;
+}
+
+} // namespace
+
+std::string dbmOf(double watts)
+{
+    if (!(watts > 0))
+        return "-inf dBm";
+    return fmt::format("{:.2f} dBm", 10.0 * std::log10(watts * 1e3));
+}
+
+std::string renderDevice(const DeviceView& d, bool color)
+{
+    std::string out =
+        fmt::format("{} ({}, {}, firmware {}): {} {}, ", d.name, orDash(d.pci_address),
+                    orDash(d.driver), orDash(d.firmware), orDash(d.role), orDash(d.function));
+    out += color ? healthWord(d.health) : d.health;
+    out += '\n';
+    if (!d.conditions.empty()) {
+        out += "  conditions:\n";
+        for (const auto& c : d.conditions)
+            out += conditionLine(c);
+    }
+    out += fmt::format("  {:<13}{}\n", "pcie:", pcieLine(d.pcie));
+    if (!d.temperatures.empty())
+        out += fmt::format("  {:<13}{}\n", "temperature:", temperatureLine(d));
+    if (!d.reporters.empty())
+        out += fmt::format("  {:<13}{}\n", "firmware:", reporterLine(d));
+    for (const auto& p : d.ports) {
+        out += fmt::format("\nport {}: {} {} {} {}, ", p.number, orDash(p.netdev), orDash(p.state),
+                           orDash(p.rate), orDash(p.link_layer));
+        out += color ? healthWord(p.health) : p.health;
+        out += ", QoS " + p.qos_status + "\n";
+        for (const auto& u : p.uplinks) {
+            out += fmt::format("  {:<13}{}\n", u.netdev, fecLine(u));
+            out += moduleLines(u, std::string(15, ' '));
+        }
+    }
+    return out;
+}
+
+nlohmann::json deviceJson(const DeviceView& d)
+{
+    nlohmann::json ports = nlohmann::json::array();
+    for (const auto& p : d.ports) {
+        nlohmann::json conditions = nlohmann::json::array();
+        for (const auto& c : p.conditions)
+            conditions.push_back(conditionJson(c));
+        ports.push_back({{"port", p.number},
+                         {"state", p.state},
+                         {"phys_state", p.phys_state},
+                         {"link_layer", p.link_layer},
+                         {"rate", p.rate},
+                         {"netdev", p.netdev},
+                         {"operstate", p.operstate},
+                         {"health", p.health},
+                         {"reason", reasonOf(d, p)},
+                         {"action", actionOf(d, p)},
+                         {"conditions", conditions},
+                         {"qos",
+                          {{"status", p.qos_status},
+                           {"desired", p.qos_desired},
+                           {"observed", p.qos_observed},
+                           {"compliant", p.qos_compliant}}},
+                         {"uplinks", uplinksJson(p)}});
+    }
+    nlohmann::json conditions = nlohmann::json::array();
+    for (const auto& c : d.conditions)
+        conditions.push_back(conditionJson(c));
+    nlohmann::json reporters = nlohmann::json::array();
+    for (const auto& r : d.reporters)
+        reporters.push_back({{"handle", r.handle},
+                             {"name", r.name},
+                             {"state", r.state},
+                             {"errors", r.errors},
+                             {"recovers", r.recovers}});
+    return {{"device", d.name},
+            {"pci_address", d.pci_address},
+            {"driver", d.driver},
+            {"plugin", d.plugin},
+            {"firmware", d.firmware},
+            {"role", d.role},
+            {"function", d.function},
+            {"netdevs", d.netdevs},
+            {"health", d.health},
+            {"conditions", conditions},
+            {"ports", ports},
+            {"temperatures", d.temperatures},
+            {"temperature_limits", d.temperature_limits},
+            {"pcie",
+             {{"current_gts", d.pcie.current_gts},
+              {"current_width", d.pcie.current_width},
+              {"capable_gts", d.pcie.capable_gts},
+              {"capable_width", d.pcie.capable_width}}},
+            {"reporters", reporters}};
+}
+
+} // namespace nicctl
