@@ -96,7 +96,7 @@ void FecRules::evaluate(const Snapshot& snap, const Config& config, double now_m
                         double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
     const auto& sc = config.signals;
-    Verdicts v;
+    Verdicts margin, uncorrectable;
     std::set<std::string> seen;
     for (const auto& up : snap.uplinks) {
         if (up.link_layer != "Ethernet" || !sc.enable)
@@ -105,7 +105,6 @@ void FecRules::evaluate(const Snapshot& snap, const Config& config, double now_m
         if (!r)
             continue;
         seen.insert(up.netdev);
-        v.judged(up.ibdev, up.port);
         Track& t = tracks_[up.netdev];
         std::optional<double> lane_gbps;
         if (up.rate_gbps && up.lanes)
@@ -123,14 +122,21 @@ void FecRules::evaluate(const Snapshot& snap, const Config& config, double now_m
                 t.growth.emplace_back(r->at, *r->uncorrectable - t.uncorrectable);
                 t.held_until = now_mono + kHoldSec;
             }
-            t.corrected = r->corrected.value_or(-1);
+            // No baseline across a link that is down: the next window starts when it is up.
+            t.corrected = up.active ? r->corrected.value_or(-1) : -1;
             t.uncorrectable = r->uncorrectable.value_or(-1);
             t.at = r->at;
             t.limit = sc.fec_ber_limit.value_or(mode_limit);
         }
+        uncorrectable.judged(up.ibdev, up.port);
+        // The margin is judged only on a measured BER: while the link is down, and for the first
+        // read after, what was said of it stands rather than recovering as if the margin had
+        // come back (the link's own condition says it is down).
+        if (up.active && t.ber >= 0)
+            margin.judged(up.ibdev, up.port);
         if (t.ber >= 0 && t.limit > 0 && t.ber > sc.fec_margin_fraction * t.limit) {
             auto limit_name = sc.fec_ber_limit ? std::string("FecBerLimit=") : fec_name;
-            v.raise(signalCondition(
+            margin.raise(signalCondition(
                 "fec_margin", ConditionSeverity::Degraded, up.ibdev, up.port,
                 fmt::format("{}: pre-FEC BER {:.2e} is {:.0f}% of what {} corrects ({:.1e}); "
                             "raised above {:g}%",
@@ -147,7 +153,7 @@ void FecRules::evaluate(const Snapshot& snap, const Config& config, double now_m
             for (const auto& g : t.growth)
                 recent += g.second;
             bool is_fatal = recent > fatal.count;
-            v.raise(signalCondition(
+            uncorrectable.raise(signalCondition(
                 "fec_uncorrectable",
                 is_fatal ? ConditionSeverity::Fatal : ConditionSeverity::Degraded, up.ibdev,
                 up.port,
@@ -160,12 +166,14 @@ void FecRules::evaluate(const Snapshot& snap, const Config& config, double now_m
         }
     }
     std::erase_if(tracks_, [&](const auto& kv) { return !seen.contains(kv.first); });
-    v.apply(
-        conditions, [](const std::string& code) { return code.starts_with("fec_"); },
-        [](const Condition& c) {
-            return c.code == "fec_margin"
-                       ? std::string("the pre-FEC BER is back within the margin")
-                       : fmt::format("no uncorrectable FEC blocks for {:g} s", kHoldSec);
+    margin.apply(
+        conditions, [](const std::string& code) { return code == "fec_margin"; },
+        [](const Condition&) { return std::string("the pre-FEC BER is back within the margin"); },
+        now_real, out);
+    uncorrectable.apply(
+        conditions, [](const std::string& code) { return code == "fec_uncorrectable"; },
+        [](const Condition&) {
+            return fmt::format("no uncorrectable FEC blocks for {:g} s", kHoldSec);
         },
         now_real, out);
 }

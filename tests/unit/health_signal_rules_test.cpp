@@ -119,3 +119,27 @@ TEST(SignalRules, UncorrectableBlocksHoldThenRecover)
     EXPECT_EQ(read(230, 500), ConditionSeverity::Fatal) << "more than 100 within a minute";
     EXPECT_EQ(read(230 + FecRules::kHoldSec + 1, 500), std::nullopt);
 }
+
+TEST(SignalRules, FecMarginStandsWhileTheLinkIsDownAndIsJudgedAgainWhenUp)
+{
+    HealthEngine engine{Config{}};
+    auto read = [&](double t, uint64_t corrected_bits, bool up) {
+        auto s = node();
+        s.uplinks[0].active = up;
+        FecStats f;
+        f.netdev = "eth0";
+        f.active = "RS";
+        f.corrected_bits = FecCounter{corrected_bits, {}};
+        f.read_at = t;
+        s.fec["eth0"] = f;
+        engine.evaluate(s, t, t);
+        return active(s, "fec_margin");
+    };
+    const uint64_t per_minute = 400e9 * 60 * 1e-4; // a BER of 1e-4: 42% of RS(544,514)'s limit
+    EXPECT_FALSE(read(100, 0, true)) << "the first read is a baseline";
+    EXPECT_TRUE(read(160, per_minute, true));
+    EXPECT_TRUE(read(220, per_minute, false)) << "a link down is no all-clear for the cable";
+    EXPECT_TRUE(read(280, per_minute, false));
+    EXPECT_TRUE(read(340, per_minute, true)) << "the first read after the link returns: baseline";
+    EXPECT_FALSE(read(400, per_minute + 1000, true)) << "a clean minute recovers";
+}
