@@ -42,6 +42,8 @@ PollIntervalMs=1000
 PmaIntervalMs=2000
 [provision]
 VerifyIntervalSec=5
+[signals]
+IntervalSec=2
 CONF
 
 # A private bus with the system bus's default policy and nicd's own policy file.
@@ -101,10 +103,24 @@ echo "nicd repaired it (Mode=enforce):"
 grep -E 'drift|changed netdev ens2f0np0' "$work/nicd.log" | tail -4 || true
 grep -E '^nicd_qos_compliant\{device="mlx5_1"' "$textfile" || true
 
-bold "5. Fault: mlx5_2 loses its link, and mlx5_0 gets a burst of symbol errors"
+bold "5. Before the failure: mlx5_2's FEC corrects more and more bits while its link is still up"
+"$sim" inject "$root" fec-degrade mlx5_2
+for _ in $(seq 200); do # two FEC reads ([signals] IntervalSec=2) with traffic between them
+    grep -q '^nicd_condition_active{device="mlx5_2",port="1",code="fec_margin"' "$textfile" && break
+    sleep 0.1
+done
+sleep 2.5 # one more FEC read: the first window may have begun before the fault
+grep -E '^nicd_(port_state|fec_pre_ber_ratio|fec_pre_ber_limit_ratio|fec_uncorrectable_blocks_total)\{device="mlx5_2"' "$textfile" || true
+echo
+echo "$ nicctl show mlx5_2   (the link is ACTIVE, no packet lost yet: the FEC margin is running out)"
+nicctl show mlx5_2 || true
+
+bold "6. Fault: mlx5_2 then loses its link, and mlx5_0 gets a burst of symbol errors"
 "$sim" inject "$root" link-down mlx5_2
 "$sim" inject "$root" errors mlx5_0 symbol_error 500
 wait_cycles 2
+echo "$ nicctl events | grep mlx5_2   (nicd said so before the link went down)"
+nicctl events | grep 'mlx5_2' || true
 echo "what nicd publishes now:"
 grep -E '^nicd_(port_state|netdev_up|port_health)\{device="mlx5_2"' "$textfile" || true
 grep -E '^nicd_ib_port_pma_total\{.*device="mlx5_0".*counter="symbol_error"' "$textfile" || true
@@ -112,7 +128,7 @@ grep -E '^nicd_port_health\{device="mlx5_0"' "$textfile" || true
 echo "active conditions:"
 grep -E '^nicd_condition_active' "$textfile" || true
 
-bold "6. Fault: mlx5_1's firmware stops answering (a command timeout in the kernel log)"
+bold "7. Fault: mlx5_1's firmware stops answering (a command timeout in the kernel log)"
 boot=$(tr -d '-' <"$root/proc/sys/kernel/random/boot_id")
 jdir=$root/var/log/journal/0123456789abcdef0123456789abcdef
 mkdir -p "$jdir"
@@ -136,14 +152,15 @@ echo
 echo "$ busctl tree io.nicd.Nicd1   (the first lines)"
 busctl --address="$bus" tree --list io.nicd.Nicd1 | head -8
 
-bold "7. One more cycle, as an operator would run it: nicd --once (state carries over)"
+bold "8. One more cycle, as an operator would run it: nicd --once (state carries over)"
 kill "$nicd_pid" 2>/dev/null; wait "$nicd_pid" 2>/dev/null || true
 "$nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --once --log-level error
 
-bold "8. nicd's log"
+bold "9. nicd's log"
 cat "$work/nicd.log"
 echo
-echo "demo done: nicd provisioned RoCE QoS and repaired drift on mlx5_1; it saw mlx5_2 go down"
+echo "demo done: nicd provisioned RoCE QoS and repaired drift on mlx5_1; it saw mlx5_2's FEC margin"
+echo "run out while its link was up (degraded, replace_cable_or_transceiver) and then the link go down"
 echo "(fatal), mlx5_0's symbol errors climb past the IBTA BER"
 echo "(degraded) and mlx5_1's firmware command timeout in the kernel log (fatal); the never-cabled"
 echo "mlx5_6, a storage NIC (no GPU on its socket), is reported, fatal only while all peers of its"
