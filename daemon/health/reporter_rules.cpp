@@ -62,11 +62,13 @@ void ReporterRules::evaluate(const Snapshot& snap, const Config& config, double 
         auto key = r.handle + "|" + r.name;
         counts[key] = {r.errors, r.recovers};
         auto prev = counts_.find(key);
-        auto c = reporterCondition(r, ibdev);
+        // Conditions are built only when one is raised: most reporters are healthy every cycle.
         if (!r.healthy) {
-            v.raise(std::move(c));
-        } else if (prev != counts_.end() && r.errors > prev->second.first &&
-                   !conditions.contains(keyOf(c))) {
+            v.raise(reporterCondition(r, ibdev));
+        } else if (prev != counts_.end() && r.errors > prev->second.first) {
+            auto c = reporterCondition(r, ibdev);
+            if (conditions.contains(keyOf(c)))
+                continue;
             // Reported and recovered between two reads.
             c.message =
                 fmt::format("devlink health reporter {} of {}: {} new error(s) ({} "

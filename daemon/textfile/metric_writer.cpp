@@ -143,6 +143,19 @@ void MetricWriter::family(std::string_view name, MetricType type, std::string_vi
     lineDone();
 }
 
+void MetricWriter::append(const MetricWriter& rendered)
+{
+    for (const auto& name : rendered.declared_) {
+        if (std::find(declared_.begin(), declared_.end(), name) != declared_.end())
+            throw std::logic_error("metric family declared twice: " + name);
+        declared_.push_back(name);
+    }
+    current_.clear(); // a sample needs a family() of its own after this
+    duplicates_ += rendered.duplicates_;
+    out_ += rendered.out_;
+    lineDone();
+}
+
 void MetricWriter::streamTo(Sink sink, size_t chunk)
 {
     sink_ = std::move(sink);

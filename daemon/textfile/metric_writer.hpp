@@ -39,6 +39,11 @@ public:
     // counted): node_exporter would refuse the duplicate series and log an error every scrape.
     size_t duplicatesDropped() const { return duplicates_; }
 
+    // Whole families rendered earlier by another (non-streaming) writer, appended as they are,
+    // with their declarations (a family declared twice throws as family() does) and the
+    // duplicates that writer dropped.
+    void append(const MetricWriter& rendered);
+
     const std::string& text() const { return out_; }
     std::string take() { return std::move(out_); }
     void reserve(size_t bytes) { out_.reserve(bytes); }

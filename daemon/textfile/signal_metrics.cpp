@@ -220,16 +220,67 @@ void renderPcie(const Snapshot& snap, MetricWriter& w)
                 w.sample({{"device", ibdev}, {"which", which}}, static_cast<double>(*v));
 }
 
+// The signals change on their own interval (a minute), the textfile every cycle: what was
+// rendered is kept with the inputs it came from and appended again while they are the same, so
+// the fast cycle pays for a comparison, not for formatting thousands of samples. Per thread: the
+// daemon renders on its loop only.
+struct SignalText {
+    std::vector<Uplink> uplinks;
+    std::map<std::string, FecStats> fec;
+    std::map<std::string, ModuleDom> modules;
+    std::map<std::string, std::vector<TemperatureSensor>> temperatures;
+    std::map<std::string, PcieLink> pcie;
+    std::vector<HealthReporter> reporters;
+    std::map<std::string, std::pair<double, double>> pre_fec_ber;
+    std::vector<std::pair<std::string, std::string>> devices; // (PCI address, ibdev)
+    MetricWriter text;
+    bool valid = false;
+};
+
+std::vector<std::pair<std::string, std::string>> devicesOf(const Snapshot& snap)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    out.reserve(snap.inventory.devices.size());
+    for (const auto& d : snap.inventory.devices)
+        out.emplace_back(d.pci_address, d.ibdev);
+    return out;
+}
+
+bool sameInputs(const SignalText& c, const Snapshot& snap,
+                const std::vector<std::pair<std::string, std::string>>& devices)
+{
+    return c.valid && c.uplinks == snap.uplinks && c.fec == snap.fec && c.modules == snap.modules &&
+           c.temperatures == snap.temperatures && c.pcie == snap.pcie &&
+           c.reporters == snap.reporters && c.pre_fec_ber == snap.health.pre_fec_ber &&
+           c.devices == devices;
+}
+
 } // namespace
 
 void renderSignalMetrics(const Snapshot& snap, MetricWriter& w)
 {
-    auto at = uplinkPlaces(snap);
-    renderFec(snap, at, w);
-    renderModules(snap, at, w);
-    renderTemperatures(snap, w);
-    renderReporters(snap, w);
-    renderPcie(snap, w);
+    static thread_local SignalText cache;
+    auto devices = devicesOf(snap);
+    if (!sameInputs(cache, snap, devices)) {
+        MetricWriter fresh;
+        auto at = uplinkPlaces(snap);
+        renderFec(snap, at, fresh);
+        renderModules(snap, at, fresh);
+        renderTemperatures(snap, fresh);
+        renderReporters(snap, fresh);
+        renderPcie(snap, fresh);
+        cache = SignalText{snap.uplinks,
+                           snap.fec,
+                           snap.modules,
+                           snap.temperatures,
+                           snap.pcie,
+                           snap.reporters,
+                           snap.health.pre_fec_ber,
+                           std::move(devices),
+                           std::move(fresh),
+                           true};
+    }
+    w.append(cache.text);
 }
 
 } // namespace nicd

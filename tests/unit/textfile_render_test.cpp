@@ -272,3 +272,35 @@ TEST(Textfile, StreamedInWholeLinesItIsTheSameText)
     EXPECT_GE(chunks, 3);
     EXPECT_EQ(streamed, whole);
 }
+
+// The signal families are kept between renders while their inputs stay the same: each new
+// reading, and a device renamed under the same PCI address, must still show at once.
+TEST(Textfile, SignalFamiliesFollowEveryNewReading)
+{
+    auto snap = sampleSnapshot();
+    snap.temperatures["mlx5_0"] = {{"asic", 55, 105, std::nullopt}};
+    snap.reporters = {{"pci/0000:3b:00.0", "fw", true, "healthy", 0, 0}};
+    auto first = renderTextfile(snap);
+    EXPECT_TRUE(has(first, "nicd_device_temperature_celsius{device=\"mlx5_0\",sensor=\"asic\"} 55"));
+    EXPECT_EQ(renderTextfile(snap), first);
+
+    snap.temperatures["mlx5_0"][0].celsius = 71;
+    auto hotter = renderTextfile(snap);
+    EXPECT_TRUE(
+        has(hotter, "nicd_device_temperature_celsius{device=\"mlx5_0\",sensor=\"asic\"} 71"));
+    EXPECT_FALSE(
+        has(hotter, "nicd_device_temperature_celsius{device=\"mlx5_0\",sensor=\"asic\"} 55"));
+
+    snap.inventory.devices[0].ibdev = "mlx5_9";
+    EXPECT_TRUE(has(renderTextfile(snap), "nicd_devlink_reporter_healthy{device=\"mlx5_9\","
+                                          "handle=\"pci/0000:3b:00.0\",reporter=\"fw\"} 1"));
+
+    snap.health.pre_fec_ber["ens1f0np0"] = {1e-6, 2.4e-4};
+    snap.uplinks = {{"mlx5_9", 1, "ens1f0np0", "Ethernet", 400, 4, true}};
+    EXPECT_TRUE(has(renderTextfile(snap), "nicd_fec_pre_ber_ratio{device=\"mlx5_9\",port=\"1\","
+                                          "netdev=\"ens1f0np0\"} 1e-06"));
+    // And every family still once, streamed or not.
+    std::string streamed;
+    renderTextfileTo(snap, [&](std::string_view piece) { streamed.append(piece); });
+    EXPECT_EQ(streamed, renderTextfile(snap));
+}
