@@ -43,6 +43,14 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
                          now_real, counters_, conditions_, out);
     for (auto& family : families_)
         family->evaluate(snap, config_, now_mono, now_real, conditions_, out);
+    // Turned off by a reload: what the signals said no longer stands (nothing judges it again).
+    if (!config_.signals.enable)
+        conditions_.recoverIf(
+            [](const Condition& c) { return c.source == ConditionSource::Signal; },
+            [](const Condition&) {
+                return std::string("pre-failure signals are off ([signals] Enable=no)");
+            },
+            now_real, out);
     kernel_.expire(config_.health, now_mono, now_real, conditions_, out);
     report(snap);
     return out;

@@ -143,3 +143,20 @@ TEST(SignalRules, FecMarginStandsWhileTheLinkIsDownAndIsJudgedAgainWhenUp)
     EXPECT_TRUE(read(340, per_minute, true)) << "the first read after the link returns: baseline";
     EXPECT_FALSE(read(400, per_minute + 1000, true)) << "a clean minute recovers";
 }
+
+TEST(SignalRules, TurningSignalsOffRecoversWhatTheySaid)
+{
+    Config config;
+    HealthEngine engine{config};
+    auto s = node();
+    s.temperatures["mlx5_0"] = {{"asic", 110, 105.0, std::nullopt}};
+    engine.evaluate(s, 1, 1);
+    ASSERT_TRUE(active(s, "asic_temperature_high"));
+    config.signals.enable = false; // [signals] Enable=no, then a reload
+    engine.setConfig(config);
+    auto events = engine.evaluate(s, 2, 2);
+    EXPECT_FALSE(active(s, "asic_temperature_high"));
+    ASSERT_EQ(events.size(), 1U);
+    EXPECT_EQ(events[0].kind, EventKind::Recovered);
+    EXPECT_NE(events[0].message.find("Enable=no"), std::string::npos) << events[0].message;
+}
