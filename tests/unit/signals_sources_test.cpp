@@ -1,11 +1,15 @@
 // The pre-failure sources' shared machinery and sysfs readers: a read left behind by a wedged
 // driver keeps its key's last value and holds every later read back until it returns; a missing
-// interface is no value and no error; PCIe speeds in both kernels' formats, judged against the
+// interface is no value and no error, said once per key at info level, a malformed one an error
+// for that key only; PCIe speeds in both kernels' formats, judged against the
 // lower of the two ends; hwmon millidegrees.
 #include "signals/hwmon_reader.hpp"
 #include "signals/keyed_source.hpp"
 #include "signals/pcie_link.hpp"
 #include "support/temp_dir.hpp"
+
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
 #include <fstream>
 #include <future>
@@ -58,6 +62,33 @@ TEST(KeyedSource, MissingAndFailedKeysHaveNoValue)
     s.fill(snap);
     EXPECT_EQ(c.seen, (std::map<std::string, int>{{"a", 1}}));
     EXPECT_EQ(s.interval(), 1h) << "a slow source is not read in the fast cycle";
+}
+
+TEST(KeyedSource, MissingOnceAtInfoMalformedAsAnErrorForThatKeyOnly)
+{
+    std::ostringstream logged;
+    auto previous = spdlog::default_logger();
+    auto capture = std::make_shared<spdlog::logger>(
+        "capture", std::make_shared<spdlog::sinks::ostream_sink_st>(logged));
+    capture->set_pattern("%l %v");
+    capture->set_level(spdlog::level::debug);
+    spdlog::set_default_logger(capture);
+
+    Counting c;
+    (*c.answers)["a"] = Reply<int>::success(1);
+    (*c.answers)["slow"] = Reply<int>::unsupported("no ETHTOOL_MSG_MODULE_EEPROM_GET");
+    (*c.answers)["c"] = Reply<int>::failed("reply too short");
+    auto s = c.source();
+    for (int i = 0; i < 3; ++i)
+        s.read({});
+    (*c.answers)["c"] = Reply<int>::success(3);
+    s.read({});
+    spdlog::set_default_logger(previous);
+
+    EXPECT_EQ(logged.str(),
+              "info counting: not available for slow: no ETHTOOL_MSG_MODULE_EEPROM_GET\n"
+              "error counting: c: reply too short\n"
+              "info counting: c reads again\n");
 }
 
 TEST(KeyedSource, ReadLeftBehindKeepsLastValuesAndHoldsLaterReads)
