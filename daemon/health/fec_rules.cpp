@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace nicd::health {
@@ -26,7 +28,21 @@ struct Reading {
     std::optional<double> corrected;
     std::optional<double> uncorrectable;
     std::string mode;
+    bool from_phy = false; // corrected bits from the fast cycle's ethtool -S, not the FEC read
 };
+
+// The uplink carries traffic now: its port was ACTIVE at the last slow read and its own netdev
+// is up at this cycle (a LAG member can be down while the port stays ACTIVE; a link that just
+// dropped shows here before the next slow read).
+bool carriesTraffic(const Snapshot& snap, const Uplink& up)
+{
+    if (!up.active)
+        return false;
+    auto it = snap.netdevs.find(up.netdev);
+    if (it == snap.netdevs.end())
+        return true;
+    return it->second.operstate == "up" && it->second.carrier.value_or(true);
+}
 
 std::optional<double> phyCorrectedBits(const Snapshot& snap, const Uplink& up, double& at)
 {
@@ -59,6 +75,7 @@ std::optional<Reading> readingOf(const Snapshot& snap, const Uplink& up)
         if (auto bits = phyCorrectedBits(snap, up, at)) {
             r.corrected = bits;
             r.at = at;
+            r.from_phy = true;
         }
     }
     if (!r.corrected && !r.uncorrectable)
@@ -98,6 +115,8 @@ void FecRules::evaluate(const Snapshot& snap, const Config& config, double now_m
     const auto& sc = config.signals;
     Verdicts margin, uncorrectable;
     std::set<std::string> seen;
+    // Per port: every uplink of it has a measured BER now (a LAG's members all must).
+    std::map<std::pair<std::string, uint32_t>, bool> measured;
     for (const auto& up : snap.uplinks) {
         if (up.link_layer != "Ethernet" || !sc.enable)
             continue;
@@ -110,20 +129,24 @@ void FecRules::evaluate(const Snapshot& snap, const Config& config, double now_m
         if (up.rate_gbps && up.lanes)
             lane_gbps = *up.rate_gbps / *up.lanes;
         auto [mode_limit, fec_name] = fecBerLimit(r->mode, lane_gbps);
+        const bool live = carriesTraffic(snap, up);
         // Reads closer than kMinIntervalSec (two --once runs in a row) keep the last BER and
-        // baseline: too short a time for a ratio.
-        if (r->at != t.at && (t.at == 0 || r->at - t.at >= kMinIntervalSec || r->at < t.at)) {
+        // baseline: too short a time for a ratio. PHY counters come every fast cycle: their
+        // windows are as long as the FEC reads' ([signals] IntervalSec=).
+        const double min_window =
+            r->from_phy ? std::max(kMinIntervalSec, sc.interval_ms / 1000.0) : kMinIntervalSec;
+        if (r->at != t.at && (t.at == 0 || r->at - t.at >= min_window || r->at < t.at)) {
             double dt = r->at - t.at;
             t.ber = -1;
             if (r->corrected && t.corrected >= 0 && *r->corrected >= t.corrected && t.at > 0 &&
-                dt >= kMinIntervalSec && up.rate_gbps && *up.rate_gbps > 0 && up.active)
+                dt >= kMinIntervalSec && up.rate_gbps && *up.rate_gbps > 0 && live)
                 t.ber = (*r->corrected - t.corrected) / (*up.rate_gbps * 1e9 * dt);
             if (r->uncorrectable && t.uncorrectable >= 0 && *r->uncorrectable > t.uncorrectable) {
                 t.growth.emplace_back(r->at, *r->uncorrectable - t.uncorrectable);
                 t.held_until = now_mono + kHoldSec;
             }
             // No baseline across a link that is down: the next window starts when it is up.
-            t.corrected = up.active ? r->corrected.value_or(-1) : -1;
+            t.corrected = live ? r->corrected.value_or(-1) : -1;
             t.uncorrectable = r->uncorrectable.value_or(-1);
             t.at = r->at;
             t.limit = sc.fec_ber_limit.value_or(mode_limit);
@@ -132,9 +155,9 @@ void FecRules::evaluate(const Snapshot& snap, const Config& config, double now_m
         // The margin is judged only on a measured BER: while the link is down, and for the first
         // read after, what was said of it stands rather than recovering as if the margin had
         // come back (the link's own condition says it is down).
-        if (up.active && t.ber >= 0)
-            margin.judged(up.ibdev, up.port);
-        if (t.ber >= 0 && t.limit > 0 && t.ber > sc.fec_margin_fraction * t.limit) {
+        bool& all = measured.try_emplace({up.ibdev, up.port}, true).first->second;
+        all = all && live && t.ber >= 0;
+        if (live && t.ber >= 0 && t.limit > 0 && t.ber > sc.fec_margin_fraction * t.limit) {
             auto limit_name = sc.fec_ber_limit ? std::string("FecBerLimit=") : fec_name;
             margin.raise(signalCondition(
                 "fec_margin", ConditionSeverity::Degraded, up.ibdev, up.port,
@@ -166,6 +189,9 @@ void FecRules::evaluate(const Snapshot& snap, const Config& config, double now_m
         }
     }
     std::erase_if(tracks_, [&](const auto& kv) { return !seen.contains(kv.first); });
+    for (const auto& [port, all] : measured)
+        if (all)
+            margin.judged(port.first, port.second);
     margin.apply(
         conditions, [](const std::string& code) { return code == "fec_margin"; },
         [](const Condition&) { return std::string("the pre-FEC BER is back within the margin"); },

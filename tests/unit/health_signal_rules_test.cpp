@@ -160,3 +160,63 @@ TEST(SignalRules, TurningSignalsOffRecoversWhatTheySaid)
     EXPECT_EQ(events[0].kind, EventKind::Recovered);
     EXPECT_NE(events[0].message.find("Enable=no"), std::string::npos) << events[0].message;
 }
+
+// Without FEC statistics from ethtool netlink, the BER comes from the PHY counters of the fast
+// cycle: windows as long as the slow reads', and a netdev gone down is no all-clear either.
+TEST(SignalRules, PhyCounterBerWindowsAndANetdevGoneDown)
+{
+    HealthEngine engine{Config{}}; // IntervalSec=60
+    auto read = [&](double t, uint64_t corrected_bits, const char* operstate) {
+        auto s = node();
+        s.netdevs["eth0"] = {"eth0", operstate, std::string(operstate) == "up", 5};
+        DeviceSamples ds;
+        ds.ibdev = "mlx5_0";
+        ds.monotonic_usec = static_cast<uint64_t>(t * 1e6);
+        ds.samples = {
+            {"ethtool", 1, "eth0", "rx_corrected_bits_phy", corrected_bits, SampleKind::Counter}};
+        s.samples = {ds};
+        FecStats mode_only; // a kernel whose FEC reply has the mode but no statistics
+        mode_only.netdev = "eth0";
+        mode_only.active = "RS";
+        mode_only.read_at = 99;
+        s.fec["eth0"] = mode_only;
+        engine.evaluate(s, t, t);
+        return std::pair{active(s, "fec_margin"), s.health.pre_fec_ber.contains("eth0")};
+    };
+    const uint64_t per_minute = 400e9 * 60 * 1e-4;
+    EXPECT_EQ(read(100, 0, "up"), std::pair(false, false));
+    EXPECT_EQ(read(101, per_minute / 60, "up"), std::pair(false, false))
+        << "a fast cycle later: too short a window";
+    EXPECT_EQ(read(160, per_minute, "up"), std::pair(true, true));
+    EXPECT_TRUE(read(161, per_minute, "up").first) << "the BER stands until the next window";
+    EXPECT_TRUE(read(221, per_minute, "down").first) << "counters stopped because the link did";
+    EXPECT_TRUE(read(281, per_minute, "up").first) << "first window after: a baseline";
+    EXPECT_FALSE(read(341, per_minute + 10, "up").first);
+}
+
+TEST(SignalRules, ALagPortRecoversOnlyWhenEveryMemberIsMeasured)
+{
+    HealthEngine engine{Config{}};
+    auto read = [&](double t, uint64_t bits0, uint64_t bits1, const char* member1) {
+        auto s = node();
+        s.uplinks.push_back({"mlx5_0", 1, "eth1", "Ethernet", 400.0, 4, true});
+        s.netdevs["eth0"] = {"eth0", "up", true, 5};
+        s.netdevs["eth1"] = {"eth1", member1, std::string(member1) == "up", 6};
+        for (auto [netdev, bits] : {std::pair{"eth0", bits0}, {"eth1", bits1}}) {
+            FecStats f;
+            f.netdev = netdev;
+            f.active = "RS";
+            f.corrected_bits = FecCounter{bits, {}};
+            f.read_at = t;
+            s.fec[netdev] = f;
+        }
+        engine.evaluate(s, t, t);
+        return active(s, "fec_margin");
+    };
+    const uint64_t per_minute = 400e9 * 60 * 1e-4;
+    EXPECT_FALSE(read(100, 0, 0, "up"));
+    EXPECT_TRUE(read(160, 0, per_minute, "up")) << "eth1's margin runs out";
+    EXPECT_TRUE(read(220, 0, per_minute, "down")) << "eth0 is clean, eth1 is not measured";
+    EXPECT_TRUE(read(280, 0, per_minute, "up")) << "eth1's first window after: a baseline";
+    EXPECT_FALSE(read(340, 0, per_minute, "up")) << "both measured and clean";
+}
