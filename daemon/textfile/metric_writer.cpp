@@ -152,8 +152,13 @@ void MetricWriter::append(const MetricWriter& rendered)
     }
     current_.clear(); // a sample needs a family() of its own after this
     duplicates_ += rendered.duplicates_;
+    if (sink_) { // streaming: whole lines straight to the sink, no copy into the chunk buffer
+        flush();
+        if (!rendered.out_.empty())
+            sink_(rendered.out_);
+        return;
+    }
     out_ += rendered.out_;
-    lineDone();
 }
 
 void MetricWriter::streamTo(Sink sink, size_t chunk)

@@ -281,7 +281,8 @@ TEST(Textfile, SignalFamiliesFollowEveryNewReading)
     snap.temperatures["mlx5_0"] = {{"asic", 55, 105, std::nullopt}};
     snap.reporters = {{"pci/0000:3b:00.0", "fw", true, "healthy", 0, 0}};
     auto first = renderTextfile(snap);
-    EXPECT_TRUE(has(first, "nicd_device_temperature_celsius{device=\"mlx5_0\",sensor=\"asic\"} 55"));
+    EXPECT_TRUE(
+        has(first, "nicd_device_temperature_celsius{device=\"mlx5_0\",sensor=\"asic\"} 55"));
     EXPECT_EQ(renderTextfile(snap), first);
 
     snap.temperatures["mlx5_0"][0].celsius = 71;
@@ -299,6 +300,32 @@ TEST(Textfile, SignalFamiliesFollowEveryNewReading)
     snap.uplinks = {{"mlx5_9", 1, "ens1f0np0", "Ethernet", 400, 4, true}};
     EXPECT_TRUE(has(renderTextfile(snap), "nicd_fec_pre_ber_ratio{device=\"mlx5_9\",port=\"1\","
                                           "netdev=\"ens1f0np0\"} 1e-06"));
+    // Each input on its own.
+    ModuleDom m;
+    m.has_dom = true;
+    m.standard = ModuleStandard::Cmis;
+    m.temperature_celsius = 40;
+    snap.modules["ens1f0np0"] = m;
+    EXPECT_TRUE(has(renderTextfile(snap), "nicd_module_temperature_celsius{device=\"mlx5_9\","
+                                          "port=\"1\",netdev=\"ens1f0np0\"} 40"));
+    snap.modules["ens1f0np0"].temperature_celsius = 41;
+    EXPECT_TRUE(has(renderTextfile(snap), "nicd_module_temperature_celsius{device=\"mlx5_9\","
+                                          "port=\"1\",netdev=\"ens1f0np0\"} 41"));
+    FecStats f;
+    f.active = "RS";
+    f.uncorrectable_blocks = FecCounter{7, {}};
+    snap.fec["ens1f0np0"] = f;
+    EXPECT_TRUE(has(renderTextfile(snap), "nicd_fec_uncorrectable_blocks_total{device=\"mlx5_9\","
+                                          "port=\"1\",netdev=\"ens1f0np0\"} 7"));
+    snap.pcie["mlx5_9"] = PcieLink{16, 8, 32, 16, {}, {}};
+    EXPECT_TRUE(has(renderTextfile(snap),
+                    "nicd_pcie_link_width_lanes{device=\"mlx5_9\",which=\"current\"} 8"));
+    snap.uplinks[0].port = 2;
+    EXPECT_TRUE(has(renderTextfile(snap), "nicd_fec_info{device=\"mlx5_9\",port=\"2\","
+                                          "netdev=\"ens1f0np0\",mode=\"RS\"} 1"));
+    snap.reporters[0].healthy = false;
+    EXPECT_TRUE(has(renderTextfile(snap), "nicd_devlink_reporter_healthy{device=\"mlx5_9\","
+                                          "handle=\"pci/0000:3b:00.0\",reporter=\"fw\"} 0"));
     // And every family still once, streamed or not.
     std::string streamed;
     renderTextfileTo(snap, [&](std::string_view piece) { streamed.append(piece); });
