@@ -20,7 +20,8 @@ sleep 2 # let the new tree settle (see bench.sh)
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 cycles_now() { awk '$1 == "nicd_cycles_total" {print $2}' "$root/var/lib/prometheus/node-exporter/nicd.prom" 2>/dev/null || true; }
-# run_daemon SIGNALS_SECTION SECONDS -> prints "CPU-seconds-per-cycle cycles CPU-seconds"
+# run_daemon SIGNALS_SECTION SECONDS: sets per_cycle (CPU seconds), cycles and cpu (CPU seconds).
+# In this shell, not a subshell, so the EXIT trap knows the daemon's PID.
 run_daemon() {
     cat >"$work/nicd.conf" <<CONF
 [daemon]
@@ -30,7 +31,7 @@ PollIntervalMs=200
 $1
 CONF
     rm -rf "$root/var/lib/nicd"
-    "$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --log-level warn &
+    "$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --log-level warn >/dev/null &
     nicd_pid=$!
     sleep 4 # startup and the first slow read
     local c0 t0 c1 t1
@@ -46,15 +47,18 @@ CONF
         echo "bench: the daemon wrote no cycles (nicd_cycles_total '$c0' -> '$c1')" >&2
         exit 1
     fi
-    awk -v a="$t1" -v b="$t0" -v t="$tick" -v n="$((c1 - c0))" \
-        'BEGIN { printf "%.6f %d %.3f\n", (a-b)/t/n, n, (a-b)/t }'
+    cycles=$((c1 - c0))
+    cpu=$(awk -v a="$t1" -v b="$t0" -v t="$tick" 'BEGIN { printf "%.3f", (a-b)/t }')
+    per_cycle=$(awk -v c="$cpu" -v n="$cycles" 'BEGIN { printf "%.6f", c/n }')
 }
 
 echo "== pre-failure signals: the fast cycle with and without them, 64 devices, a cycle every 200 ms"
-read -r off_cycle off_n _ < <(run_daemon "Enable=no" 15)
-read -r on_cycle on_n _ < <(run_daemon "Enable=yes" 15)
-read -r fast_cycle fast_n fast_cpu < <(run_daemon "Enable=yes
-IntervalSec=1" 10)
+run_daemon "Enable=no" 15
+off_cycle=$per_cycle off_n=$cycles
+run_daemon "Enable=yes" 15
+on_cycle=$per_cycle on_n=$cycles
+run_daemon $'Enable=yes\nIntervalSec=1' 10
+fast_n=$cycles fast_cpu=$cpu
 echo "signals off:                             ${off_cycle}s CPU per cycle ($off_n cycles)"
 echo "signals on, no slow read in the window:  ${on_cycle}s CPU per cycle ($on_n cycles)"
 awk -v on="$on_cycle" -v off="$off_cycle" 'BEGIN {

@@ -21,7 +21,8 @@ std::string pcieOf(double gts, uint32_t width)
 {
     if (gts <= 0 && width == 0)
         return "-";
-    return fmt::format("{:g} GT/s x{}", gts, width);
+    return (gts > 0 ? fmt::format("{:g} GT/s", gts) : std::string("? GT/s")) +
+           (width > 0 ? fmt::format(" x{}", width) : std::string(" x?"));
 }
 
 std::string pcieLine(const PcieView& p)
