@@ -1,0 +1,65 @@
+// Netlink attributes laid out by hand as the kernel does (nla_len, nla_type, payload, padding to
+// 4 bytes), for decoder tests over bytes.
+#pragma once
+
+#include <linux/netlink.h>
+
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace nicd::test {
+
+using Bytes = std::vector<uint8_t>;
+
+inline Bytes cat(std::initializer_list<Bytes> parts)
+{
+    Bytes out;
+    for (const Bytes& part : parts)
+        out.insert(out.end(), part.begin(), part.end());
+    return out;
+}
+
+// An attribute as the kernel lays it out: nla_len (header + payload), nla_type, payload, zero
+// padding to 4 bytes.
+inline Bytes attr(uint16_t type, const Bytes& payload)
+{
+    auto len = static_cast<uint16_t>(NLA_HDRLEN + payload.size());
+    Bytes out(NLA_ALIGN(len), 0);
+    std::memcpy(&out[0], &len, sizeof len);
+    std::memcpy(&out[2], &type, sizeof type);
+    std::copy(payload.begin(), payload.end(), out.begin() + NLA_HDRLEN);
+    return out;
+}
+
+inline Bytes u32Attr(uint16_t type, uint32_t value)
+{
+    Bytes payload(sizeof value);
+    std::memcpy(payload.data(), &value, sizeof value);
+    return attr(type, payload);
+}
+
+inline Bytes stringAttr(uint16_t type, const std::string& text)
+{
+    Bytes payload(text.begin(), text.end());
+    payload.push_back(0);
+    return attr(type, payload);
+}
+
+inline Bytes nest(uint16_t type, std::initializer_list<Bytes> children)
+{
+    return attr(type | NLA_F_NESTED, cat(children));
+}
+
+inline Bytes u64Array(uint16_t type, std::initializer_list<uint64_t> values)
+{
+    Bytes payload(values.size() * sizeof(uint64_t));
+    if (values.size() != 0)
+        std::memcpy(payload.data(), std::data(values), payload.size());
+    return attr(type, payload);
+}
+
+} // namespace nicd::test
