@@ -94,6 +94,11 @@ ProvisionSettings Config::provisionFor(const std::string& ibdev) const
     s.trust = d.trust.value_or(s.trust);
     s.pfc_priorities = d.pfc_priorities.value_or(s.pfc_priorities);
     s.roce_tos = d.roce_tos.value_or(s.roce_tos);
+    s.ecn = d.ecn.value_or(s.ecn);
+    if (d.cnp_dscp)
+        s.cnp_dscp = d.cnp_dscp;
+    if (d.cnp_priority)
+        s.cnp_priority = d.cnp_priority;
     return s;
 }
 

@@ -42,6 +42,9 @@ struct ProvisionSettings {
     TrustMode trust = TrustMode::Dscp;
     std::vector<uint8_t> pfc_priorities{3}; // each 0..7; empty = PFC off on every priority
     uint8_t roce_tos = 106;
+    bool ecn = true;                     // Ecn=: ECN (DCQCN) NP and RP on pfc_priorities
+    std::optional<uint8_t> cnp_dscp;     // CnpDscp= 0..63; unset = leave as is
+    std::optional<uint8_t> cnp_priority; // CnpPriority= 0..7; unset = leave as is
 
     bool operator==(const ProvisionSettings&) const = default;
 };
@@ -67,6 +70,9 @@ struct DeviceOverride {
     std::optional<TrustMode> trust;
     std::optional<std::vector<uint8_t>> pfc_priorities;
     std::optional<uint8_t> roce_tos;
+    std::optional<bool> ecn;
+    std::optional<uint8_t> cnp_dscp; // set here: overrides [provision]; unset: inherits it
+    std::optional<uint8_t> cnp_priority;
     std::optional<bool> expect_up; // ports of this device must be up (health)
     std::optional<Role> role;      // Role=compute|storage|management: overrides what is found
 

@@ -63,6 +63,18 @@ template <typename T> Keys<T> settingKeys()
          [](T& t, auto v, auto& why) {
              return assign(t.roce_tos, parseNumber<uint8_t>(v, 0, 255, why));
          }},
+        {"Ecn", [](T& t, auto v, auto& why) { return assign(t.ecn, parseBool(v, why)); }},
+        // Empty: left as it is (in [device:], inherited from [provision]).
+        {"CnpDscp",
+         [](T& t, auto v, auto& why) {
+             return v.empty() ? (t.cnp_dscp.reset(), true)
+                              : assign(t.cnp_dscp, parseNumber<uint8_t>(v, 0, 63, why));
+         }},
+        {"CnpPriority",
+         [](T& t, auto v, auto& why) {
+             return v.empty() ? (t.cnp_priority.reset(), true)
+                              : assign(t.cnp_priority, parseNumber<uint8_t>(v, 0, 7, why));
+         }},
     };
 }
 

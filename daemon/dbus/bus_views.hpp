@@ -24,7 +24,8 @@ struct PortQosView {
     // Free text when the provisioner has one ("skipped: virtual function"); empty = derived from
     // the settings: "compliant", "noncompliant", or "unknown" when there are none.
     std::string status;
-    std::map<std::string, QosSettingView> settings; // "trust", "pfc", "roce_tos", "traffic_class"
+    std::map<std::string, QosSettingView>
+        settings; // "trust", "pfc", "ecn_np", "ecn_rp", "roce_tos", ...
 };
 
 struct BusViews {

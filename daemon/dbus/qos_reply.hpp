@@ -19,7 +19,7 @@ namespace nicd::dbus {
 struct QosResultRow {
     std::string device;
     uint32_t port = 0;
-    std::string setting; // "trust", "pfc", "roce_tos", "traffic_class"
+    std::string setting; // "trust", "pfc", "ecn_np", "ecn_rp", "roce_tos", ...
     std::string desired;
     std::string observed;
     bool compliant = false;

@@ -12,7 +12,7 @@
 namespace nicd {
 
 struct QosSettingState {
-    std::string setting; // "trust", "pfc", "roce_tos", "traffic_class"
+    std::string setting; // "trust", "pfc", "ecn_np", "ecn_rp", "roce_tos", ...
     std::string desired;
     std::string observed;
     bool compliant = false;

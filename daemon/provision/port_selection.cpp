@@ -35,7 +35,7 @@ std::string skipReason(const SelectionInput& in, const Device& d, const Port& p,
     if (d.function == DeviceFunction::VirtualFunction)
         return "virtual function (QoS belongs to its PF)";
     if (p.link_layer == "InfiniBand")
-        return "InfiniBand port (DSCP trust, PFC and RoCE ToS do not apply)";
+        return "InfiniBand port (DSCP trust, PFC, ECN and RoCE ToS do not apply)";
     if (p.link_layer != "Ethernet")
         return "link layer unknown";
     if (d.function == DeviceFunction::Lag && cfg.bonds == BondPolicy::Skip)
@@ -77,6 +77,9 @@ plugin::v1::QosDesired desiredFor(const Config& config, const std::string& ibdev
     q.pfc_priorities = s.pfc_priorities;
     q.roce_tos = s.roce_tos;
     q.dry_run = config.provision.dry_run;
+    q.ecn = s.ecn;
+    q.cnp_dscp = s.cnp_dscp;
+    q.cnp_priority = s.cnp_priority;
     return q;
 }
 

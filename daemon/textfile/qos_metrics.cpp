@@ -10,13 +10,15 @@ void renderQosMetrics(const Snapshot& snap, MetricWriter& w)
 {
     const auto& q = snap.qos;
     w.family("nicd_qos_compliant", MetricType::Gauge,
-             "1 when the port's QoS setting (trust, pfc, roce_tos, traffic_class) reads back as "
-             "configured, else 0; only ports nicd provisions.");
+             "1 when the port's QoS setting (trust, pfc, ecn_np, ecn_rp, cnp_dscp, cnp_priority, "
+             "roce_tos, traffic_class) reads back as configured, else 0; only ports nicd "
+             "provisions, and only settings the kernel has an interface for.");
     for (const auto& [key, port] : q.ports) {
         auto num = std::to_string(key.second);
         for (const auto& s : port.settings)
-            w.sample({{"device", key.first}, {"port", num}, {"setting", s.setting}},
-                     s.compliant ? 1.0 : 0.0);
+            if (s.observed != "unsupported") // neither compliant nor not: nothing to say
+                w.sample({{"device", key.first}, {"port", num}, {"setting", s.setting}},
+                         s.compliant ? 1.0 : 0.0);
     }
     w.family("nicd_qos_managed", MetricType::Gauge,
              "1 when nicd provisions the port's QoS, 0 when it skips it (VF, InfiniBand, LAG, "

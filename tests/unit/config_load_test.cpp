@@ -125,6 +125,9 @@ Mode=verify
 Trust=pcp
 PfcPriorities=4,3
 RoceTos=96
+Ecn=no
+CnpDscp=48
+CnpPriority=6
 Bonds=configure
 DryRun=yes
 ExcludeDevices=mlx5_9 mlx5_1*
@@ -155,6 +158,9 @@ EventRingSize=64
     EXPECT_EQ(c.provision.settings.trust, TrustMode::Pcp);
     EXPECT_EQ(c.provision.settings.pfc_priorities, (std::vector<uint8_t>{3, 4}));
     EXPECT_EQ(c.provision.settings.roce_tos, 96);
+    EXPECT_FALSE(c.provision.settings.ecn);
+    EXPECT_EQ(c.provision.settings.cnp_dscp, 48);
+    EXPECT_EQ(c.provision.settings.cnp_priority, 6);
     EXPECT_EQ(c.provision.bonds, BondPolicy::Configure);
     EXPECT_TRUE(c.provision.dry_run);
     EXPECT_EQ(c.provision.exclude_devices, (std::vector<std::string>{"mlx5_9", "mlx5_1*"}));
@@ -212,6 +218,10 @@ TEST_F(ConfigLoad, ValueErrorsNameFileLineSectionKeyValueAndWhatIsAllowed)
               f + ":2: [provision] Bonds=all: expected one of skip, configure");
     EXPECT_EQ(onlyError("[provision]\nRoceTos=256\n"),
               f + ":2: [provision] RoceTos=256: expected an integer from 0 to 255");
+    EXPECT_EQ(onlyError("[provision]\nCnpDscp=64\n"),
+              f + ":2: [provision] CnpDscp=64: expected an integer from 0 to 63");
+    EXPECT_EQ(onlyError("[device:mlx5_0]\nCnpPriority=8\n"),
+              f + ":2: [device:mlx5_0] CnpPriority=8: expected an integer from 0 to 7");
     EXPECT_EQ(onlyError("[provision]\nPfcPriorities=3 3\n"),
               f + ":2: [provision] PfcPriorities=3 3: priority 3 is listed twice");
     EXPECT_EQ(onlyError("[provision]\nDriverReadyFile=ready\n"),
@@ -248,22 +258,25 @@ TEST_F(ConfigLoad, ValueErrorsNameFileLineSectionKeyValueAndWhatIsAllowed)
 TEST_F(ConfigLoad, UnknownKeysAndSectionsSayWhatExists)
 {
     auto f = mainFile();
-    EXPECT_EQ(onlyError("[provision]\nColour=blue\n"),
-              f + ":2: [provision] Colour=blue: unknown key; [provision] takes Mode, Trust, "
-                  "PfcPriorities, RoceTos, Bonds, DryRun, ExcludeDevices, ExcludeNetdevs, "
-                  "IncludeNetdevs, DriverReadyFile, ReadyTimeoutSec, VerifyIntervalSec");
+    EXPECT_EQ(
+        onlyError("[provision]\nColour=blue\n"),
+        f + ":2: [provision] Colour=blue: unknown key; [provision] takes Mode, Trust, "
+            "PfcPriorities, RoceTos, Ecn, CnpDscp, CnpPriority, Bonds, DryRun, ExcludeDevices, "
+            "ExcludeNetdevs, "
+            "IncludeNetdevs, DriverReadyFile, ReadyTimeoutSec, VerifyIntervalSec");
     EXPECT_EQ(onlyError("[daemon]\npollintervalms=200\n"),
               f + ":2: [daemon] pollintervalms=200: unknown key; did you mean PollIntervalMs? "
                   "(keys are case-sensitive)");
     EXPECT_EQ(onlyError("[device:mlx5_1]\nFlapCount=3\n"),
               f + ":2: [device:mlx5_1] FlapCount=3: unknown key; [device:IBDEV] takes Mode, "
-                  "Trust, PfcPriorities, RoceTos, ExpectUp, Role");
+                  "Trust, PfcPriorities, RoceTos, Ecn, CnpDscp, CnpPriority, ExpectUp, Role");
     EXPECT_EQ(onlyError("[counter:port_rcv_errors]\nThreshold=5\n"),
               f + ":2: [counter:port_rcv_errors] Threshold=5: unknown key; [counter:NAME] takes "
                   "Enable, Delta, Rate, Action, Severity");
     EXPECT_EQ(onlyError("[bogus]\nX=1\nY=2\n"),
               f + ":1: [bogus] unknown section; expected [daemon], [textfile], [provision], "
-                  "[journal], [health], [signals], [device:IBDEV], [counter:NAME], [counter:NAME/IBDEV] or "
+                  "[journal], [health], [signals], [device:IBDEV], [counter:NAME], "
+                  "[counter:NAME/IBDEV] or "
                   "[plugin:NAME]")
         << "reported once, at the header; its keys are not reported again";
     EXPECT_EQ(onlyError("[Daemon]\n"),
@@ -285,7 +298,8 @@ TEST_F(ConfigLoad, UnknownKeysAndSectionsSayWhatExists)
                   "and '-'");
     EXPECT_EQ(onlyError("PollIntervalMs=1000\n[daemon]\n"),
               f + ":1: PollIntervalMs=1000: key outside of any section; expected [daemon], "
-                  "[textfile], [provision], [journal], [health], [signals], [device:IBDEV], [counter:NAME], "
+                  "[textfile], [provision], [journal], [health], [signals], [device:IBDEV], "
+                  "[counter:NAME], "
                   "[counter:NAME/IBDEV] or [plugin:NAME]");
 }
 
@@ -392,13 +406,17 @@ TEST_F(ConfigLoad, DeviceSectionsOverrideProvisionPerDevice)
 Mode=enforce
 PfcPriorities=3
 RoceTos=106
+CnpDscp=48
 [device:mlx5_0]
 Mode=verify
 PfcPriorities=none
 ExpectUp=yes
+Ecn=no
 [device:mlx5_1]
 Trust=pcp
 RoceTos=96
+CnpDscp=40
+CnpPriority=5
 Role=storage
 PfcPriorities=3,4
 ExpectUp=no
@@ -409,7 +427,13 @@ ExpectUp=no
     EXPECT_EQ(s0.trust, TrustMode::Dscp);
     EXPECT_TRUE(s0.pfc_priorities.empty()) << "none: PFC off on this device";
     EXPECT_EQ(s0.roce_tos, 106);
+    EXPECT_FALSE(s0.ecn);
+    EXPECT_EQ(s0.cnp_dscp, 48) << "inherited";
+    EXPECT_EQ(s0.cnp_priority, std::nullopt) << "left as it is";
     auto s1 = c.provisionFor("mlx5_1");
+    EXPECT_TRUE(s1.ecn);
+    EXPECT_EQ(s1.cnp_dscp, 40);
+    EXPECT_EQ(s1.cnp_priority, 5);
     EXPECT_EQ(s1.mode, ProvisionMode::Enforce);
     EXPECT_EQ(s1.trust, TrustMode::Pcp);
     EXPECT_EQ(s1.pfc_priorities, (std::vector<uint8_t>{3, 4}));

@@ -6,6 +6,7 @@
 #include "dcb_state.hpp"
 #include "qos/qos.hpp"
 #include "sim.hpp"
+#include "support/sim_host.hpp"
 #include "support/sim_tree.hpp"
 
 #include <algorithm>
@@ -19,23 +20,8 @@ namespace pv1 = nicd::plugin::v1;
 
 namespace {
 
-class SimHost final : public pv1::IHost {
-public:
-    explicit SimHost(fs::path root) : root_(std::move(root)) {}
-    uint32_t abiMinor() const noexcept override { return 0; }
-    void log(pv1::Level, std::string_view msg, const pv1::DeviceRef*) noexcept override
-    {
-        lines.emplace_back(msg);
-    }
-    std::string root() const noexcept override { return root_.string(); }
-    bool simulated() const noexcept override { return true; }
-    std::optional<std::string> config(std::string_view) const noexcept override { return {}; }
-
-    std::vector<std::string> lines;
-
-private:
-    fs::path root_;
-};
+// A daemon of ABI 1.0/1.1: the ECN settings (1.2) are left out here; mlx5_ecn_test has them.
+using SimHost = test::SimHost;
 
 class Mlx5Qos : public test::SimDirTest {
 protected:
@@ -43,7 +29,7 @@ protected:
     {
         SimDirTest::SetUp();
         sim::create(dir_, {});
-        host_ = std::make_unique<SimHost>(dir_);
+        host_ = std::make_unique<SimHost>(dir_, 1);
     }
 
     static pv1::DeviceRef device(const std::string& ibdev, std::vector<std::string> netdevs,

@@ -1,5 +1,6 @@
 // `nicd-sim create`: the default mixed GPU node, or N identical RoCE PFs for the benchmark.
 #include "dcb_state.hpp"
+#include "ecn_state.hpp"
 #include "signal_state.hpp"
 #include "tree_builder.hpp"
 
@@ -178,6 +179,7 @@ void create(const fs::path& root, const CreateOptions& options)
         plan.mixedNode();
     plan.builder().hostFiles(options);
     createQosState(root, st);
+    createEcnState(root, st);
     createSignalState(root, st);
     // More simulated state (e.g. QoS/DCB files under run/nicd-sim/dcb/) is created here, one
     // call each, from st.devices (every device's netdevs and ethtool_netdevs).

@@ -1,11 +1,13 @@
 // verifyQos / applyQos for one mlx5 port: DSCP trust and PFC on each of the port's netdevs
-// (rtnetlink DCB, or the simulator's files under a simulated root), RoCE ToS in rdma_cm's
-// configfs and, with MOFED, the device's traffic_class. No exception leaves these functions.
+// (rtnetlink DCB, or the simulator's files under a simulated root), ECN for RoCE on the lossless
+// priorities (MOFED's ecn/ sysfs tree), RoCE ToS in rdma_cm's configfs and, with MOFED, the
+// device's traffic_class. No exception leaves these functions.
 #include "qos/qos.hpp"
 
 #include "qos/dcb_client.hpp"
 #include "qos/dcb_settings.hpp"
 #include "qos/dcb_sim_backend.hpp"
+#include "qos/ecn_settings.hpp"
 #include "qos/report_merge.hpp"
 #include "qos/tos_settings.hpp"
 #include "qos/trust_plan.hpp"
@@ -30,11 +32,17 @@ std::string portName(const pv1::DeviceRef& dev, const pv1::PortRef& port)
     return dev.ibdev + " port " + std::to_string(port.port);
 }
 
-void dcbReports(QosCall& call, std::vector<pv1::QosSettingReport>& out)
+std::vector<std::string> netdevsOf(const pv1::PortRef& port)
 {
-    std::vector<std::string> netdevs = call.port.netdevs;
+    std::vector<std::string> netdevs = port.netdevs;
     std::sort(netdevs.begin(), netdevs.end());
     netdevs.erase(std::unique(netdevs.begin(), netdevs.end()), netdevs.end());
+    return netdevs;
+}
+
+void dcbReports(QosCall& call, const std::vector<std::string>& netdevs,
+                std::vector<pv1::QosSettingReport>& out)
+{
     if (netdevs.empty()) {
         auto s = pv1::Status::fail(pv1::Errc::NoDevice,
                                    portName(call.dev, call.port) + ": no netdev bound to the port");
@@ -80,7 +88,10 @@ pv1::Status run(pv1::IHost& host, const pv1::DeviceRef& dev, const pv1::PortRef&
             call.fail(
                 pv1::Status::fail(pv1::Errc::InvalidArgument,
                                   portName(dev, port) + ": PFC priorities must be from 0 to 7"));
-        dcbReports(call, out.settings);
+        const auto netdevs = netdevsOf(port);
+        dcbReports(call, netdevs, out.settings);
+        for (auto& r : ecnSettings(call, netdevs))
+            out.settings.push_back(std::move(r));
         out.settings.push_back(roceTosSetting(call));
         if (auto tc = trafficClassSetting(call))
             out.settings.push_back(std::move(*tc));

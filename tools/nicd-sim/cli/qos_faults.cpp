@@ -1,7 +1,8 @@
-// inject DIR qos-drift DEV; inject DIR tos-reset DEV
+// inject DIR qos-drift DEV; inject DIR tos-reset DEV; inject DIR ecn-drift DEV
 #include "cli/args.hpp"
 #include "cli/registry.hpp"
 #include "dcb_state.hpp"
+#include "ecn_state.hpp"
 
 namespace nicd::sim::cli {
 
@@ -21,6 +22,15 @@ NICD_SIM_FAULT(tos_reset, "tos-reset",
                [](CLI::App& cmd) -> Action {
                    auto a = std::make_shared<DeviceArgs>(cmd);
                    return [a](const fs::path& dir) { tosReset(dir, a->dev); };
+               });
+
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
+NICD_SIM_FAULT(ecn_drift, "ecn-drift",
+               "ECN (DCQCN) is turned off on every priority of the device's netdevs, at both the "
+               "notification and the reaction point (a firmware reset, another tool)",
+               [](CLI::App& cmd) -> Action {
+                   auto a = std::make_shared<DeviceArgs>(cmd);
+                   return [a](const fs::path& dir) { ecnDrift(dir, a->dev); };
                });
 
 } // namespace nicd::sim::cli

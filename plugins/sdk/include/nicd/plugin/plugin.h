@@ -86,9 +86,17 @@ struct QosDesired {
     std::vector<uint8_t> pfc_priorities; // PFC enabled exactly on these
     uint8_t roce_tos = 106;
     bool dry_run = false; // report what would change, change nothing
+    // ABI 1.2 (read them only when IHost::abiMinor() >= 2): ECN for RoCE (DCQCN) notification and
+    // reaction points enabled on every priority of pfc_priorities, the others left as they are;
+    // the DSCP and 802.1p priority of the CNPs sent, when set (unset: left as they are).
+    bool ecn = true;
+    std::optional<uint8_t> cnp_dscp{};     // 0..63
+    std::optional<uint8_t> cnp_priority{}; // 0..7
 };
 
-// One setting's outcome on one port: "trust", "pfc", "roce_tos", "traffic_class".
+// One setting's outcome on one port: "trust", "pfc", "roce_tos", "traffic_class", "ecn_np",
+// "ecn_rp", "cnp_dscp", "cnp_priority". A setting the kernel has no interface for is observed
+// "unsupported" and compliant, with no error.
 struct QosSettingReport {
     std::string setting;
     std::string desired;

@@ -1,0 +1,207 @@
+#include "qos/ecn_settings.hpp"
+
+#include "qos/report_merge.hpp"
+#include "qos/small_file.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <functional>
+
+namespace nicd::mlx5 {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kPriorities = 8;
+
+std::string describePriorities(const std::vector<uint8_t>& prios)
+{
+    std::string s;
+    for (auto p : prios)
+        s += (s.empty() ? "" : ",") + std::to_string(p);
+    return s.empty() ? "none" : s;
+}
+
+std::string where(const QosCall& call, const std::string& netdev)
+{
+    return call.dev.ibdev + " port " + std::to_string(call.port.port) + " (" + netdev + ")";
+}
+
+std::optional<unsigned> parseNumber(std::string_view text)
+{
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+        text.remove_suffix(1);
+    unsigned v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return v;
+}
+
+// Reads the enable bit of every priority: the list of enabled ones, or a failure naming the file.
+pv1::Status readEnabled(const fs::path& enable_dir, std::vector<uint8_t>& enabled)
+{
+    enabled.clear();
+    for (int p = 0; p < kPriorities; ++p) {
+        auto file = enable_dir / std::to_string(p);
+        std::string text;
+        if (auto s = readSmallFile(file, text); !s)
+            return s;
+        auto bit = parseEcnEnable(text);
+        if (!bit)
+            return pv1::Status::fail(
+                pv1::Errc::Io, file.string() + (text.empty() ? ": empty read (a firmware error)"
+                                                             : ": unexpected '" + text + "'"));
+        if (*bit)
+            enabled.push_back(static_cast<uint8_t>(p));
+    }
+    return pv1::Status::ok();
+}
+
+bool covers(const std::vector<uint8_t>& enabled, const std::vector<uint8_t>& wanted)
+{
+    for (auto p : wanted)
+        if (std::find(enabled.begin(), enabled.end(), p) == enabled.end())
+            return false;
+    return true;
+}
+
+// One point (roce_np or roce_rp) on one netdev: wanted priorities enabled, others as they are.
+pv1::QosSettingReport enableSetting(QosCall& call, const fs::path& ecn, const std::string& netdev,
+                                    const char* point, const std::string& setting)
+{
+    const auto& wanted = call.desired.pfc_priorities;
+    pv1::QosSettingReport r;
+    r.setting = setting;
+    r.desired = describePriorities(wanted);
+    const fs::path dir = ecn / point / "enable";
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+        r.observed = "unsupported";
+        r.compliant = true;
+        return r;
+    }
+    std::vector<uint8_t> enabled;
+    auto fail = [&](const pv1::Status& s) {
+        call.fail(s);
+        r.error = r.error.empty() ? s.message : r.error;
+        r.compliant = false;
+        return r;
+    };
+    if (auto s = readEnabled(dir, enabled); !s)
+        return fail(s);
+    r.observed = describePriorities(enabled);
+    r.compliant = covers(enabled, wanted);
+    if (!call.apply || r.compliant)
+        return r;
+    call.logChange(where(call, netdev) + " " + setting + " " + r.observed + " -> enable " +
+                   r.desired);
+    r.changed = true;
+    if (!call.writes())
+        return r;
+    for (auto p : wanted)
+        if (std::find(enabled.begin(), enabled.end(), p) == enabled.end())
+            if (auto s = writeSmallFile(dir / std::to_string(p), "1\n", false); !s)
+                fail(s);
+    if (auto s = readEnabled(dir, enabled); !s) {
+        r.observed.clear();
+        return fail(s);
+    }
+    r.observed = describePriorities(enabled);
+    r.compliant = covers(enabled, wanted);
+    return r;
+}
+
+// A CNP marking value (cnp_dscp, cnp_802p_prio): set only when configured.
+pv1::QosSettingReport cnpSetting(QosCall& call, const fs::path& ecn, const std::string& netdev,
+                                 const char* file_name, const std::string& setting, uint8_t want)
+{
+    pv1::QosSettingReport r;
+    r.setting = setting;
+    r.desired = std::to_string(want);
+    const fs::path file = ecn / "roce_np" / file_name;
+    std::error_code ec;
+    if (!fs::exists(file, ec)) {
+        r.observed = "unsupported";
+        r.compliant = true;
+        return r;
+    }
+    auto read = [&](std::optional<unsigned>& out) {
+        std::string text;
+        auto s = readSmallFile(file, text);
+        out = s ? parseNumber(text) : std::nullopt;
+        if (s && !out)
+            s = pv1::Status::fail(pv1::Errc::Io,
+                                  file.string() + (text.empty() ? ": empty read (a firmware error)"
+                                                                : ": unexpected '" + text + "'"));
+        return s;
+    };
+    std::optional<unsigned> have;
+    if (auto s = read(have); !s) {
+        call.fail(s);
+        r.error = s.message;
+        return r;
+    }
+    r.observed = std::to_string(*have);
+    r.compliant = *have == want;
+    if (!call.apply || r.compliant)
+        return r;
+    call.logChange(where(call, netdev) + " " + setting + " " + r.observed + " -> " + r.desired);
+    r.changed = true;
+    if (!call.writes())
+        return r;
+    if (auto s = writeSmallFile(file, std::to_string(want) + "\n", false); !s) {
+        call.fail(s);
+        r.error = s.message;
+    }
+    if (auto s = read(have); !s) {
+        call.fail(s);
+        r.error = r.error.empty() ? s.message : r.error;
+        r.observed.clear();
+        r.compliant = false;
+        return r;
+    }
+    r.observed = std::to_string(*have);
+    r.compliant = *have == want;
+    return r;
+}
+
+} // namespace
+
+std::optional<bool> parseEcnEnable(std::string_view text)
+{
+    auto v = parseNumber(text);
+    if (!v)
+        return std::nullopt;
+    return (*v & 1U) != 0;
+}
+
+std::vector<pv1::QosSettingReport> ecnSettings(QosCall& call,
+                                               const std::vector<std::string>& netdevs)
+{
+    // The ECN fields came with ABI 1.2: an older daemon's QosDesired does not have them.
+    if (call.host.abiMinor() < 2 || !call.desired.ecn || netdevs.empty())
+        return {};
+    using Part = std::vector<std::pair<std::string, pv1::QosSettingReport>>;
+    Part np, rp, dscp, prio;
+    for (const auto& nd : netdevs) {
+        const fs::path ecn = fs::path(call.host.root()) / "sys/class/net" / nd / "ecn";
+        np.emplace_back(nd, enableSetting(call, ecn, nd, "roce_np", "ecn_np"));
+        rp.emplace_back(nd, enableSetting(call, ecn, nd, "roce_rp", "ecn_rp"));
+        if (call.desired.cnp_dscp)
+            dscp.emplace_back(
+                nd, cnpSetting(call, ecn, nd, "cnp_dscp", "cnp_dscp", *call.desired.cnp_dscp));
+        if (call.desired.cnp_priority)
+            prio.emplace_back(nd, cnpSetting(call, ecn, nd, "cnp_802p_prio", "cnp_priority",
+                                             *call.desired.cnp_priority));
+    }
+    std::vector<pv1::QosSettingReport> out{mergeReports(np), mergeReports(rp)};
+    for (const auto* part : {&dscp, &prio})
+        if (!part->empty())
+            out.push_back(mergeReports(*part));
+    return out;
+}
+
+} // namespace nicd::mlx5

@@ -1,0 +1,37 @@
+// The daemon's side of the plugin boundary for plugin tests on a simulated node: the root, the
+// ABI minor the "daemon" speaks (an older one leaves out what came later), and the log lines.
+#pragma once
+
+#include <nicd/plugin/abi.h>
+#include <nicd/plugin/plugin.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace nicd::test {
+
+class SimHost final : public plugin::v1::IHost {
+public:
+    explicit SimHost(std::filesystem::path root, uint32_t abi_minor = NICD_PLUGIN_ABI_MINOR)
+        : root_(std::move(root)), abi_minor_(abi_minor)
+    {
+    }
+    uint32_t abiMinor() const noexcept override { return abi_minor_; }
+    void log(plugin::v1::Level, std::string_view msg,
+             const plugin::v1::DeviceRef*) noexcept override
+    {
+        lines.emplace_back(msg);
+    }
+    std::string root() const noexcept override { return root_.string(); }
+    bool simulated() const noexcept override { return true; }
+    std::optional<std::string> config(std::string_view) const noexcept override { return {}; }
+
+    std::vector<std::string> lines;
+
+private:
+    std::filesystem::path root_;
+    uint32_t abi_minor_;
+};
+
+} // namespace nicd::test
