@@ -116,6 +116,11 @@ struct HealthConfig {
     uint32_t driver_timeout_ms = 2000; // a driver read slower than this is a wedged driver
     uint32_t driver_fail_cycles = 3;   // all reads of a device failing this many cycles
     uint32_t event_ring_size = 1024;
+    // The congestion verdict of RoCE ports (health/congestion_verdict.hpp): the sliding window,
+    // the paused share that counts as PFC carrying congestion, and the share that is a storm.
+    uint32_t congestion_window_sec = 60;  // CongestionWindowSec=
+    double congestion_pause_ratio = 0.01; // CongestionPauseRatio=
+    double congestion_storm_ratio = 0.5;  // CongestionStormRatio=
 
     bool operator==(const HealthConfig&) const = default;
 };

@@ -168,6 +168,15 @@ const Keys<HealthConfig>& healthKeys()
         {"KernelRepeatCount", count(&HealthConfig::kernel_repeat_count, 2, 1000)},
         {"KernelRepeatWindowSec", count(&HealthConfig::kernel_repeat_window_sec, 1, 604800)},
         {"KernelHoldSec", count(&HealthConfig::kernel_hold_sec, 0, 31536000)},
+        {"CongestionWindowSec", count(&HealthConfig::congestion_window_sec, 2, 86400)},
+        {"CongestionPauseRatio",
+         [](HealthConfig& c, std::string_view v, std::string& why) {
+             return assign(c.congestion_pause_ratio, parseDecimal(v, 1e-6, 1, why));
+         }},
+        {"CongestionStormRatio",
+         [](HealthConfig& c, std::string_view v, std::string& why) {
+             return assign(c.congestion_storm_ratio, parseDecimal(v, 1e-6, 1, why));
+         }},
         {"DriverTimeoutMs", count(&HealthConfig::driver_timeout_ms, 10, 600000)},
         {"DriverFailCycles", count(&HealthConfig::driver_fail_cycles, 1, 1000)},
         {"EventRingSize", count(&HealthConfig::event_ring_size, 16, 1000000)},

@@ -133,6 +133,7 @@ private:
     std::map<std::string, std::string> QosDesired() override { return v_.qos_desired; }
     std::map<std::string, std::string> QosObserved() override { return v_.qos_observed; }
     std::map<std::string, bool> QosCompliant() override { return v_.qos_compliant; }
+    std::string Congestion() override { return v_.congestion; }
     std::vector<UplinkWire> Uplinks() override;
     std::map<std::string, uint64_t> GetCounters() override;
 

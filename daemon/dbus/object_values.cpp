@@ -117,6 +117,8 @@ PortValues portValuesOf(const Device& d, const Port& p, const Snapshot& snap, co
         v.qos_observed[setting] = s.observed;
         v.qos_compliant[setting] = s.compliant;
     }
+    if (auto c = snap.health.congestion.find({d.ibdev, p.num}); c != snap.health.congestion.end())
+        v.congestion = c->second.state;
     v.uplinks = uplinkRowsOf(d.ibdev, p.num, snap);
     return v;
 }
@@ -241,8 +243,9 @@ std::vector<std::string> changedProperties(const PortValues& a, const PortValues
                "Netdev", a.netdev, b.netdev)("OperState", a.operstate, b.operstate)(
                "Health", a.health, b.health)("Conditions", a.conditions, b.conditions)(
                "QosStatus", a.qos_status, b.qos_status)("QosDesired", a.qos_desired, b.qos_desired)(
-               "QosObserved", a.qos_observed, b.qos_observed)(
-               "QosCompliant", a.qos_compliant, b.qos_compliant)("Uplinks", a.uplinks, b.uplinks)
+               "QosObserved", a.qos_observed, b.qos_observed)("QosCompliant", a.qos_compliant,
+                                                              b.qos_compliant)(
+               "Congestion", a.congestion, b.congestion)("Uplinks", a.uplinks, b.uplinks)
         .take();
 }
 

@@ -80,6 +80,7 @@ struct PortValues {
     std::map<std::string, std::string> qos_desired;
     std::map<std::string, std::string> qos_observed;
     std::map<std::string, bool> qos_compliant;
+    std::string congestion; // the verdict's state; empty when the port is not judged
     std::vector<UplinkRow> uplinks;
 };
 

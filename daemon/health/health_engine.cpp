@@ -1,5 +1,6 @@
 #include "health/health_engine.hpp"
 
+#include "health/congestion_rules.hpp"
 #include "health/counter_checks.hpp"
 #include "health/driver_rules.hpp"
 #include "health/fec_rules.hpp"
@@ -23,6 +24,7 @@ HealthEngine::HealthEngine(Config config)
     families_.push_back(std::make_unique<TemperatureRules>());
     families_.push_back(std::make_unique<ReporterRules>());
     families_.push_back(std::make_unique<TrainingRules>());
+    families_.push_back(std::make_unique<CongestionRules>());
 }
 
 void HealthEngine::setConfig(Config config)

@@ -54,6 +54,18 @@ struct Event {
     Action action = Action::None; // the condition's action when raised; none otherwise
 };
 
+// A RoCE port's congestion over the last window (health/congestion_rules.hpp).
+struct CongestionReport {
+    std::string state; // unknown, idle, ecn_working, pfc_only, pause_storm, lossy
+    double window_seconds = 0;
+    double rx_paused_ratio = 0; // share of the window the peer paused our sending
+    double tx_paused_ratio = 0; // share of the window we paused the peer
+    double ecn_marked_per_second = 0;
+    double cnp_sent_per_second = 0;
+    double cnp_handled_per_second = 0;
+    bool operator==(const CongestionReport&) const = default;
+};
+
 struct HealthReport {
     // The node's verdict: fatal when a compute device (or a port of one) is fatal, degraded when
     // anything is not healthy (a dead management or storage NIC does not stop training).
@@ -68,6 +80,8 @@ struct HealthReport {
     // Derived by the rules: the pre-FEC bit error ratio between the last two FEC reads, and
     // the limit it was judged against, by netdev.
     std::map<std::string, std::pair<double, double>> pre_fec_ber;
+    // The congestion verdict of every judged RoCE port, by (ibdev, port).
+    std::map<std::pair<std::string, uint32_t>, CongestionReport> congestion;
 };
 
 const char* toString(Health h);

@@ -13,6 +13,7 @@ void renderAll(const Snapshot& snap, MetricWriter& w)
     renderHealthMetrics(snap, w);
     renderQosMetrics(snap, w);
     renderSignalMetrics(snap, w);
+    renderCongestionMetrics(snap, w);
     renderCounterMetrics(snap, w);
     renderPluginMetrics(snap, w);
     if (w.duplicatesDropped() > 0) {

@@ -19,5 +19,6 @@ void renderPluginMetrics(const Snapshot& snap, MetricWriter& w);
 void renderHealthMetrics(const Snapshot& snap, MetricWriter& w);
 void renderQosMetrics(const Snapshot& snap, MetricWriter& w);
 void renderSignalMetrics(const Snapshot& snap, MetricWriter& w);
+void renderCongestionMetrics(const Snapshot& snap, MetricWriter& w);
 
 } // namespace nicd

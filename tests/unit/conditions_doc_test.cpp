@@ -9,9 +9,11 @@
 #include "model/action.hpp"
 
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -279,4 +281,75 @@ TEST_F(ConditionsDoc, PreFailureConditions)
         EXPECT_TRUE(codes.contains(want)) << want << " was not raised";
     for (const auto& c : raised)
         EXPECT_EQ(c.device, "mlx5_0") << c.code << " on the healthy peer: " << c.message;
+}
+
+// The congestion verdicts that call for action, one port each over a window of three seconds:
+// each condition as documented, and the busy healthy port (ECN at work) raises nothing.
+TEST_F(ConditionsDoc, CongestionConditions)
+{
+    HealthEngine engine{Config{}};
+    // (ibdev, counter, per second) moved over the window; every port has ECN at 20/s otherwise.
+    const std::vector<std::tuple<std::string, std::string, double>> moved{
+        {"mlx5_1", "rx_prio3_pause_duration", 150000},
+        {"mlx5_1", "np_ecn_marked_roce_packets", 0},
+        {"mlx5_1", "np_cnp_sent", 0},
+        {"mlx5_1", "rp_cnp_handled", 0},
+        {"mlx5_2", "rx_prio3_pause_duration", 900000},
+        {"mlx5_3", "out_of_sequence", 5},
+        {"mlx5_4", "tx_pause_storm_error_events", 1}};
+    auto node = [&](double t) {
+        Snapshot s;
+        for (const char* name : {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4"}) {
+            Device d;
+            d.ibdev = name;
+            Port p;
+            p.num = 1;
+            p.link_layer = "Ethernet";
+            p.state = 4;
+            d.ports.push_back(p);
+            s.inventory.devices.push_back(d);
+            DeviceSamples ds;
+            ds.ibdev = name;
+            ds.monotonic_usec = static_cast<uint64_t>(t * 1e6);
+            auto rate = [&](const std::string& counter, double fallback) {
+                for (const auto& [dev, c, r] : moved)
+                    if (dev == name && c == counter)
+                        return r;
+                return fallback;
+            };
+            for (const char* c : {"rx_prio3_pause_duration", "tx_prio3_pause_duration",
+                                  "tx_pause_storm_warning_events", "tx_pause_storm_error_events"})
+                ds.samples.push_back({"ethtool", 1, std::string("eth_") + name, c,
+                                      static_cast<uint64_t>(rate(c, 0) * t),
+                                      plugin::v1::SampleKind::Counter});
+            for (const char* c :
+                 {"np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled", "out_of_sequence"})
+                ds.samples.push_back(
+                    {"hw_counters", 1, "", c,
+                     static_cast<uint64_t>(rate(c, std::string(c) == "out_of_sequence" ? 0 : 20) *
+                                           t),
+                     plugin::v1::SampleKind::Counter});
+            s.samples.push_back(ds);
+        }
+        return s;
+    };
+    std::vector<Condition> raised;
+    Snapshot last;
+    for (double t : {100.0, 103.0}) {
+        last = node(t);
+        engine.evaluate(last, t, t);
+        raised.insert(raised.end(), last.health.conditions.begin(), last.health.conditions.end());
+    }
+    std::map<std::string, std::string> by_device;
+    for (const auto& c : raised) {
+        EXPECT_TRUE(documented(c.code, toString(c.severity), toString(c.action))) << c.message;
+        if (c.code.starts_with("congestion.")) // the per-counter rules may add their own
+            by_device[c.device] = c.code + " " + toString(c.severity);
+    }
+    EXPECT_EQ(by_device,
+              (std::map<std::string, std::string>{{"mlx5_1", "congestion.pfc_only degraded"},
+                                                  {"mlx5_2", "congestion.pause_storm degraded"},
+                                                  {"mlx5_3", "congestion.lossy degraded"},
+                                                  {"mlx5_4", "congestion.pause_storm fatal"}}));
+    EXPECT_EQ(last.health.congestion.at({"mlx5_0", 1}).state, "ecn_working");
 }

@@ -83,10 +83,15 @@ TEST(NicctlStatus, TheTableSaysWhatIsWrongAndTheSummaryCounts)
     auto out = renderStatus(n, false);
     EXPECT_NE(out.find("DEVICE  ROLE    PORT NETDEV"), std::string::npos) << out;
     EXPECT_NE(out.find("mlx5_2  compute 1    eth_mlx5_2  DOWN"), std::string::npos) << out;
-    EXPECT_NE(out.find(" waiting   fatal   check_cable port_down: port went down\n"),
+    EXPECT_NE(out.find(" waiting   fatal   -          check_cable port_down: port went down\n"),
               std::string::npos)
         << out;
     EXPECT_NE(out.find("mlx5_10 storage 1"), std::string::npos) << out;
+    n.devices[1].ports[0].congestion = "pfc_only";
+    out = renderStatus(n, false);
+    EXPECT_NE(out.find(" compliant healthy pfc_only   -\n"), std::string::npos)
+        << "the CONGESTION column\n"
+        << out;
     EXPECT_NE(out.find("2 devices, 2 ports: 1 healthy, 0 degraded, 1 fatal. Node: fatal."),
               std::string::npos)
         << out;

@@ -177,7 +177,10 @@ std::string renderDevice(const DeviceView& d, bool color)
         out += fmt::format("\nport {}: {} {} {} {}, ", p.number, orDash(p.netdev), orDash(p.state),
                            orDash(p.rate), orDash(p.link_layer));
         out += color ? healthWord(p.health) : p.health;
-        out += ", QoS " + p.qos_status + "\n";
+        out += ", QoS " + p.qos_status;
+        if (!p.congestion.empty())
+            out += ", congestion " + p.congestion;
+        out += "\n";
         for (const auto& u : p.uplinks) {
             out += fmt::format("  {:<13}{}\n", u.netdev, fecLine(u));
             out += moduleLines(u, std::string(15, ' '));
@@ -209,6 +212,7 @@ nlohmann::json deviceJson(const DeviceView& d)
                            {"desired", p.qos_desired},
                            {"observed", p.qos_observed},
                            {"compliant", p.qos_compliant}}},
+                         {"congestion", p.congestion},
                          {"uplinks", uplinksJson(p)}});
     }
     nlohmann::json conditions = nlohmann::json::array();

@@ -77,6 +77,7 @@ PortView portOf(const Properties& p)
     v.qos_desired = read<std::map<std::string, std::string>>(p, "QosDesired");
     v.qos_observed = read<std::map<std::string, std::string>>(p, "QosObserved");
     v.qos_compliant = read<std::map<std::string, bool>>(p, "QosCompliant");
+    v.congestion = read<std::string>(p, "Congestion");
     for (const auto& u : read<std::vector<UplinkWire>>(p, "Uplinks"))
         v.uplinks.push_back({std::get<0>(u), std::get<1>(u), std::get<2>(u), std::get<3>(u)});
     return v;

@@ -64,6 +64,7 @@ struct PortView {
     std::map<std::string, std::string> qos_desired;
     std::map<std::string, std::string> qos_observed;
     std::map<std::string, bool> qos_compliant;
+    std::string congestion; // idle, ecn_working, pfc_only, pause_storm, lossy, unknown; "" none
     std::vector<UplinkView> uplinks;
 };
 

@@ -96,6 +96,14 @@ void rateDowntrain(const fs::path& root, const std::string& dev, bool on);
 // fw-drift: fw_ver 28.39.1002 where every other card runs 28.41.1000.
 void fwDrift(const fs::path& root, const std::string& dev, bool on);
 
+// Congestion scenarios on port 1 (their clear: the healthy rates again). congest-ecn: ECN marks
+// and CNPs flow, pauses stay low; congest-pfc-only: 15% paused, no mark, no CNP; pause-storm: 90%
+// paused and the driver's storm warnings; lossy: out-of-sequence packets on the lossless priority.
+void congestEcn(const fs::path& root, const std::string& dev, bool on);
+void congestPfcOnly(const fs::path& root, const std::string& dev, bool on);
+void pauseStorm(const fs::path& root, const std::string& dev, bool on);
+void lossy(const fs::path& root, const std::string& dev, bool on);
+
 struct DeviceSummary {
     std::string name;
     std::string role;                     // pf, vf, lag, ib

@@ -1,0 +1,171 @@
+// The congestion verdict: every boundary of judgeCongestion, and the sliding window of
+// CongestionRules (a window not yet full judged on what it covers, older readings leaving it,
+// counter resets, the window carried across restarts through the state file).
+#include "health/congestion_rules.hpp"
+#include "health/congestion_verdict.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+using namespace nicd::health;
+
+namespace {
+
+CongestionState stateOf(CongestionDelta d, CongestionLimits l = {})
+{
+    return judgeCongestion(d, l).state;
+}
+
+CongestionDelta seconds(double s)
+{
+    CongestionDelta d;
+    d.seconds = s;
+    return d;
+}
+
+} // namespace
+
+TEST(CongestionVerdict, EveryBoundary)
+{
+    EXPECT_EQ(stateOf(seconds(1.9)), CongestionState::Unknown) << "no window of 2 s yet";
+    EXPECT_EQ(stateOf(seconds(2)), CongestionState::Idle);
+
+    auto d = seconds(10);
+    d.rx_pause_us = 0.0099 * 10e6; // just under 1 %
+    EXPECT_EQ(stateOf(d), CongestionState::Idle);
+    d.rx_pause_us = 0.01 * 10e6;
+    EXPECT_EQ(stateOf(d), CongestionState::PfcOnly) << "1 % paused, no ECN";
+    d.cnp_handled = 1;
+    EXPECT_EQ(stateOf(d), CongestionState::EcnWorking) << "a CNP: DCQCN is reacting";
+    d.tx_pause_us = 0.5 * 10e6;
+    EXPECT_EQ(stateOf(d), CongestionState::PauseStorm) << "we paused the peer half the time";
+    d.tx_pause_us = 0.4999 * 10e6;
+    EXPECT_EQ(stateOf(d), CongestionState::EcnWorking);
+    d.storm_warnings = 1;
+    EXPECT_EQ(stateOf(d), CongestionState::PauseStorm) << "the driver's own detection";
+    EXPECT_FALSE(judgeCongestion(d, {}).fatal);
+    d.storm_errors = 1;
+    EXPECT_TRUE(judgeCongestion(d, {}).fatal) << "past the critical watermark";
+    d.out_of_sequence = 1;
+    EXPECT_EQ(stateOf(d), CongestionState::Lossy) << "loss outranks everything";
+    d.out_of_sequence = 0;
+    d.lossless_drops = 1;
+    EXPECT_EQ(stateOf(d), CongestionState::Lossy);
+
+    auto busy = seconds(60);
+    busy.ecn_marked = 3e6;
+    busy.cnp_sent = 1e6;
+    EXPECT_EQ(stateOf(busy), CongestionState::EcnWorking) << "busy and healthy";
+
+    auto limits = CongestionLimits{0.2, 0.9};
+    auto p = seconds(10);
+    p.rx_pause_us = 0.15 * 10e6;
+    EXPECT_EQ(stateOf(p, limits), CongestionState::Idle) << "configured ratios";
+    p.rx_pause_us = 2 * 10e6; // a reset between reads: clamped to the window
+    EXPECT_EQ(judgeCongestion(p, limits).rx_paused_ratio, 1.0);
+}
+
+namespace {
+
+// A port whose counters move at the given rates from t = 0.
+Snapshot portAt(double t, double pause_us_per_s, double ecn_per_s, double oos_total = 0)
+{
+    Snapshot s;
+    Device d;
+    d.ibdev = "mlx5_0";
+    Port p;
+    p.num = 1;
+    p.link_layer = "Ethernet";
+    d.ports.push_back(p);
+    s.inventory.devices.push_back(d);
+    DeviceSamples ds;
+    ds.ibdev = "mlx5_0";
+    ds.monotonic_usec = static_cast<uint64_t>(t * 1e6);
+    ds.samples = {
+        {"ethtool", 1, "eth0", "rx_prio3_pause_duration", static_cast<uint64_t>(pause_us_per_s * t),
+         plugin::v1::SampleKind::Counter},
+        {"hw_counters", 1, "", "np_ecn_marked_roce_packets", static_cast<uint64_t>(ecn_per_s * t),
+         plugin::v1::SampleKind::Counter},
+        {"hw_counters", 1, "", "out_of_sequence", static_cast<uint64_t>(oos_total),
+         plugin::v1::SampleKind::Counter},
+    };
+    s.samples = {ds};
+    return s;
+}
+
+struct Judge {
+    CongestionRules rules;
+    ConditionSet conditions;
+    Config config;
+    std::string at(const Snapshot& s, double t)
+    {
+        std::vector<Event> out;
+        rules.evaluate(s, config, t, t, conditions, out);
+        HealthReport r;
+        rules.annotate(r);
+        auto it = r.congestion.find({"mlx5_0", 1});
+        return it == r.congestion.end() ? "none" : it->second.state;
+    }
+};
+
+} // namespace
+
+TEST(CongestionRules, AWindowNotYetFullIsJudgedOnWhatItCovers)
+{
+    Judge j;
+    EXPECT_EQ(j.at(portAt(100, 150000, 0), 100), "unknown");
+    EXPECT_EQ(j.at(portAt(101, 150000, 0), 101), "unknown") << "1 s: too short";
+    EXPECT_EQ(j.at(portAt(103, 150000, 0), 103), "pfc_only");
+    EXPECT_TRUE(j.conditions.contains({"mlx5_0", 1, "congestion.pfc_only"}));
+}
+
+TEST(CongestionRules, OldReadingsLeaveTheWindowAndTheConditionRecovers)
+{
+    Judge j;
+    double t = 1000;
+    // A minute of pauses without ECN, then ECN is turned on: counters keep their totals.
+    for (; t <= 1060; t += 1)
+        j.at(portAt(t, 150000, 0), t);
+    EXPECT_TRUE(j.conditions.contains({"mlx5_0", 1, "congestion.pfc_only"}));
+    // From now on no more pauses (the totals stay), ECN marks flow.
+    const double pause_total = 150000 * 1060.0;
+    for (; t <= 1130; t += 1) {
+        auto s = portAt(t, 0, 0);
+        s.samples[0].samples[0].value = static_cast<uint64_t>(pause_total);
+        s.samples[0].samples[1].value = static_cast<uint64_t>(100 * (t - 1060));
+        j.at(s, t);
+    }
+    EXPECT_FALSE(j.conditions.contains({"mlx5_0", 1, "congestion.pfc_only"}))
+        << "the pauses left the 60 s window";
+}
+
+TEST(CongestionRules, ACounterResetStartsAgain)
+{
+    Judge j;
+    j.at(portAt(100, 0, 10, 50), 100);
+    EXPECT_EQ(j.at(portAt(103, 0, 10, 0), 103), "unknown") << "out_of_sequence went back: reset";
+    EXPECT_EQ(j.at(portAt(106, 0, 10, 0), 106), "ecn_working");
+}
+
+TEST(CongestionRules, TheWindowSurvivesARestart)
+{
+    Judge first;
+    first.at(portAt(100, 150000, 0), 100);
+    auto saved = first.rules.toJson();
+    Judge second; // a new `nicd --once` a few seconds later
+    second.rules.restore(saved);
+    EXPECT_EQ(second.at(portAt(104, 150000, 0), 104), "pfc_only");
+    EXPECT_THROW(second.rules.restore(nlohmann::json::parse(R"([{"device":"x"}])")),
+                 std::exception);
+}
+
+TEST(CongestionRules, PortsWithoutCongestionCountersAreNotJudged)
+{
+    Judge j;
+    auto s = portAt(100, 0, 0);
+    s.samples[0].samples.clear();
+    EXPECT_EQ(j.at(s, 100), "none");
+    auto ib = portAt(100, 150000, 0);
+    ib.inventory.devices[0].ports[0].link_layer = "InfiniBand";
+    EXPECT_EQ(j.at(ib, 100), "none");
+}
