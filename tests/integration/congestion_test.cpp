@@ -1,0 +1,134 @@
+// The congestion verdict end to end: nicd-sim's scenarios move the real counter files, `nicd
+// --once` runs a few seconds apart (the window is carried in the state file) judge them; each
+// scenario yields its verdict and condition on the injected port only, the busy healthy ports
+// (ECN marks and CNPs at the simulator's default rates) stay ecn_working without a condition, and
+// clearing the scenarios recovers once the window has moved past them.
+#include "sim.hpp"
+#include "support/process.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+namespace fs = std::filesystem;
+
+namespace {
+
+class CongestionTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        dir_ = fs::temp_directory_path() /
+               ("nicd-congestion-" + std::to_string(getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        root_ = dir_ / "node";
+        sim::create(root_, {});
+        std::ofstream(dir_ / "nicd.conf")
+            << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
+            << "\n[provision]\nMode=off\n[signals]\nEnable=no\n[health]\nCongestionWindowSec=2\n";
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    void once()
+    {
+        std::string out;
+        test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
+                   "--no-dbus", "--once"},
+                  out);
+    }
+    // Two runs a window apart with 2 s of traffic between them.
+    void window()
+    {
+        once();
+        sim::tick(root_, 2);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+        once();
+    }
+    void inject(const std::string& fault, const std::string& dev)
+    {
+        std::string out;
+        ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), fault, dev}, out), 0) << out;
+    }
+    std::string textfile() const
+    {
+        return test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
+    }
+    // device -> the state whose one-hot sample is 1.
+    std::map<std::string, std::string> states() const
+    {
+        std::map<std::string, std::string> out;
+        auto text = textfile();
+        std::regex re(R"re(nicd_port_congestion_state\{device="([^"]+)",port="1",)re"
+                      R"re(state="([a-z_]+)"\} 1)re");
+        for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it)
+            out[(*it)[1]] = (*it)[2];
+        return out;
+    }
+    // "device code severity action" of every congestion condition.
+    std::set<std::string> conditions() const
+    {
+        std::set<std::string> out;
+        auto text = textfile();
+        std::regex re(R"re(nicd_condition_active\{device="([^"]+)",port="1",)re"
+                      R"re(code="(congestion\.[a-z_]+)",severity="([a-z]+)",)re"
+                      R"re(action="([a-z_]+)"\} 1)re");
+        for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it)
+            out.insert((*it)[1].str() + " " + (*it)[2].str() + " " + (*it)[3].str() + " " +
+                       (*it)[4].str());
+        return out;
+    }
+
+    fs::path dir_, root_;
+};
+
+} // namespace
+
+TEST_F(CongestionTest, EachScenarioOnItsPortOnlyAndTheClearsRecover)
+{
+    window();
+    auto healthy = states();
+    EXPECT_EQ(healthy.at("mlx5_0"), "ecn_working") << "the busy healthy node";
+    EXPECT_EQ(healthy.count("mlx5_4"), 0U) << "InfiniBand: no verdict";
+    EXPECT_TRUE(conditions().empty());
+
+    inject("congest-ecn", "mlx5_0");
+    inject("congest-pfc-only", "mlx5_1");
+    inject("pause-storm", "mlx5_2");
+    inject("lossy", "mlx5_3");
+    window();
+    auto s = states();
+    EXPECT_EQ(s.at("mlx5_0"), "ecn_working");
+    EXPECT_EQ(s.at("mlx5_1"), "pfc_only");
+    EXPECT_EQ(s.at("mlx5_2"), "pause_storm");
+    EXPECT_EQ(s.at("mlx5_3"), "lossy");
+    EXPECT_EQ(s.at("mlx5_bond_0"), "ecn_working");
+    EXPECT_EQ(conditions(),
+              (std::set<std::string>{"mlx5_1 congestion.pfc_only degraded check_congestion_config",
+                                     "mlx5_2 congestion.pause_storm degraded check_switch_port",
+                                     "mlx5_3 congestion.lossy degraded check_qos_config"}));
+    auto text = textfile();
+    EXPECT_NE(
+        text.find("nicd_port_paused_ratio{device=\"mlx5_1\",port=\"1\",direction=\"rx\"} 0.1"),
+        std::string::npos)
+        << "15% of 2 s of counters read about 2.1 s apart";
+    EXPECT_TRUE(
+        std::regex_search(text, std::regex(R"re(nicd_port_ecn_marked_packets_per_second)re"
+                                           R"re(\{device="mlx5_0",port="1"\} [1-9][0-9]{4})re")));
+
+    for (const char* dev : {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"})
+        for (const char* f :
+             {"congest-ecn-clear", "congest-pfc-only-clear", "pause-storm-clear", "lossy-clear"})
+            inject(f, dev);
+    window();
+    EXPECT_TRUE(conditions().empty()) << textfile();
+    EXPECT_EQ(states().at("mlx5_1"), "ecn_working");
+}
