@@ -44,6 +44,9 @@ PmaIntervalMs=2000
 VerifyIntervalSec=5
 [signals]
 IntervalSec=2
+[health]
+# A short congestion window so the demo's verdicts change within seconds (default 60).
+CongestionWindowSec=5
 CONF
 
 # A private bus with the system bus's default policy and nicd's own policy file.
@@ -94,13 +97,14 @@ echo
 echo "$ nicctl status"
 nicctl status || true
 
-bold "4. Drift: another tool moves PFC on mlx5_1 to priority 4 and drops DSCP trust"
+bold "4. Drift: another tool moves PFC on mlx5_1 to priority 4, drops DSCP trust and turns ECN off"
 "$sim" inject "$root" qos-drift mlx5_1
+"$sim" inject "$root" ecn-drift mlx5_1
 echo "$ nicctl verify   (anyone may verify)"
 nicctl verify | grep -E '^(PORT|mlx5_1/)' || true
 wait_cycles 2
 echo "nicd repaired it (Mode=enforce):"
-grep -E 'drift|changed netdev ens2f0np0' "$work/nicd.log" | tail -4 || true
+grep -E 'drift|changed netdev ens2f0np0|changed mlx5_1 port 1' "$work/nicd.log" | tail -7 || true
 grep -E '^nicd_qos_compliant\{device="mlx5_1"' "$textfile" || true
 
 bold "5. Before the failure: mlx5_2's FEC corrects more and more bits while its link is still up"
@@ -114,6 +118,20 @@ grep -E '^nicd_(port_state|fec_pre_ber_ratio|fec_pre_ber_limit_ratio|fec_uncorre
 echo
 echo "$ nicctl show mlx5_2   (the link is ACTIVE, no packet lost yet: the FEC margin is running out)"
 nicctl show mlx5_2 || true
+
+bold "5b. Congestion: the switch stops ECN-marking mlx5_3's traffic, so PFC alone holds it back"
+echo "before: every RoCE port busy with ECN marks and CNPs flowing (DCQCN at work), and ECN enabled"
+grep -E '^nicd_qos_compliant\{device="mlx5_3".*setting="ecn_(np|rp)"' "$textfile" || true
+"$sim" inject "$root" congest-pfc-only mlx5_3
+for _ in $(seq 100); do
+    grep -q '^nicd_port_congestion_state{device="mlx5_3",port="1",state="pfc_only"} 1' "$textfile" && break
+    sleep 0.1
+done
+grep -E '^nicd_port_congestion_state\{device="mlx5_[0-3]",port="1",state="[a-z_]+"\} 1' "$textfile" || true
+grep -E '^nicd_port_paused_ratio\{device="mlx5_3",port="1",direction="rx"\}' "$textfile" || true
+echo "$ nicctl status   (the CONGESTION column)"
+nicctl status | grep -E '^(DEVICE|mlx5_[0-3] )' || true
+"$sim" inject "$root" congest-pfc-only-clear mlx5_3
 
 bold "6. Fault: mlx5_2 then loses its link, and mlx5_0 gets a burst of symbol errors"
 "$sim" inject "$root" link-down mlx5_2
@@ -159,10 +177,11 @@ kill "$nicd_pid" 2>/dev/null; wait "$nicd_pid" 2>/dev/null || true
 bold "9. nicd's log"
 cat "$work/nicd.log"
 echo
-echo "demo done: nicd provisioned RoCE QoS and repaired drift on mlx5_1; it saw mlx5_2's FEC margin"
-echo "run out while its link was up (degraded, replace_cable_or_transceiver) and then the link go down"
-echo "(fatal), mlx5_0's symbol errors climb past the IBTA BER"
-echo "(degraded) and mlx5_1's firmware command timeout in the kernel log (fatal); the never-cabled"
-echo "mlx5_6, a storage NIC (no GPU on its socket), is reported, fatal only while all peers of its"
-echo "role are up. Every condition says what to do for a machine (ACTION, action=): check_cable,"
+echo "demo done: nicd provisioned RoCE QoS (trust, PFC, ECN, ToS) and repaired drift on mlx5_1; it"
+echo "saw mlx5_2's FEC margin run out while its link was up (degraded, replace_cable_or_transceiver)"
+echo "and then the link go down (fatal), mlx5_3's congestion carried by PFC alone (pfc_only,"
+echo "check_congestion_config), mlx5_0's symbol errors climb past the IBTA BER (degraded) and"
+echo "mlx5_1's firmware command timeout in the kernel log (fatal); the never-cabled mlx5_6, a storage"
+echo "NIC (no GPU on its socket), is reported, fatal only while all peers of its role are up. Every"
+echo "condition says what to do for a machine (ACTION, action=): check_cable,"
 echo "replace_cable_or_transceiver, reset_nic, ... (docs/conditions.md)."
