@@ -24,6 +24,8 @@ enum Field : size_t {
     StormErrors,
     LosslessDrops,
     OutOfSequence,
+    Retransmissions,
+    PauseTransitions,
     Seen, // 1 when any congestion counter was found
 };
 
@@ -41,11 +43,12 @@ std::optional<Reading> readingOf(const DeviceSamples& ds, uint32_t port,
     Reading r;
     r.values.fill(-1);
     r.at = static_cast<double>(ds.monotonic_usec) / 1e6;
-    std::set<std::string> rx_pause, tx_pause, drops;
+    std::set<std::string> rx_pause, tx_pause, drops, transitions;
     for (auto p : lossless) {
         auto prio = "rx_prio" + std::to_string(p);
         rx_pause.insert(prio + "_pause_duration");
         drops.insert(prio + "_discards");
+        transitions.insert(prio + "_pause_transition");
         tx_pause.insert("tx_prio" + std::to_string(p) + "_pause_duration");
     }
     for (const auto& s : ds.samples) {
@@ -58,6 +61,8 @@ std::optional<Reading> readingOf(const DeviceSamples& ds, uint32_t port,
                 add(r, TxPause, s.value);
             else if (drops.contains(s.name))
                 add(r, LosslessDrops, s.value);
+            else if (transitions.contains(s.name))
+                add(r, PauseTransitions, s.value);
             else if (s.name == "tx_pause_storm_warning_events")
                 add(r, StormWarnings, s.value);
             else if (s.name == "tx_pause_storm_error_events")
@@ -71,6 +76,8 @@ std::optional<Reading> readingOf(const DeviceSamples& ds, uint32_t port,
                 add(r, CnpHandled, s.value);
             else if (s.name == "out_of_sequence")
                 add(r, OutOfSequence, s.value);
+            else if (s.name == "packet_seq_err" || s.name == "roce_adp_retrans")
+                add(r, Retransmissions, s.value);
         }
     }
     if (r.values[Seen] < 0 || r.at <= 0)
@@ -122,6 +129,8 @@ CongestionDelta deltaOf(const std::deque<Reading>& readings)
     d.storm_errors = diff(StormErrors);
     d.lossless_drops = diff(LosslessDrops);
     d.out_of_sequence = diff(OutOfSequence);
+    d.retransmissions = diff(Retransmissions);
+    d.pause_transitions = diff(PauseTransitions);
     return d;
 }
 

@@ -30,7 +30,7 @@ public:
 
     // One reading of a port's counters: the fields of CongestionDelta but seconds, in order;
     // < 0 where the counter was not there.
-    static constexpr size_t kFields = 10;
+    static constexpr size_t kFields = 12;
     struct Reading {
         double at = 0; // CLOCK_MONOTONIC seconds
         std::array<double, kFields> values{};

@@ -38,11 +38,11 @@ CongestionVerdict judgeCongestion(const CongestionDelta& d, const CongestionLimi
     const bool ecn = d.ecn_marked > 0 || d.cnp_sent > 0 || d.cnp_handled > 0;
     const auto window =
         d.seconds < 10 ? fmt::format("{:.1f} s", d.seconds) : fmt::format("{:.0f} s", d.seconds);
-    if (d.lossless_drops > 0 || d.out_of_sequence > 0) {
+    if (d.lossless_drops > 0 || d.out_of_sequence > 0 || d.retransmissions > 0) {
         v.state = CongestionState::Lossy;
-        v.why = fmt::format("{:g} out-of-sequence packets and {:g} drops on the lossless priority "
-                            "in {}",
-                            d.out_of_sequence, d.lossless_drops, window);
+        v.why = fmt::format("{:g} out-of-sequence packets, {:g} retransmissions and {:g} drops on "
+                            "the lossless priority in {}",
+                            d.out_of_sequence, d.retransmissions, d.lossless_drops, window);
     } else if (paused >= limits.storm_ratio || d.storm_warnings > 0 || d.storm_errors > 0) {
         v.state = CongestionState::PauseStorm;
         v.fatal = d.storm_errors > 0;
@@ -52,9 +52,9 @@ CongestionVerdict judgeCongestion(const CongestionDelta& d, const CongestionLimi
                             d.storm_warnings, d.storm_errors);
     } else if (paused >= limits.pause_ratio && !ecn) {
         v.state = CongestionState::PfcOnly;
-        v.why = fmt::format("paused {:.1f}% of {} with no ECN mark and no CNP: PFC alone carries "
-                            "the congestion",
-                            100 * paused, window);
+        v.why = fmt::format("paused {:.1f}% of {} ({:g} pauses) with no ECN mark and no CNP: PFC "
+                            "alone carries the congestion",
+                            100 * paused, window, d.pause_transitions);
     } else if (ecn) {
         v.state = CongestionState::EcnWorking;
         v.why = fmt::format("{:g} ECN marks, {:g} CNPs sent, {:g} handled in {}; paused {:.1f}%",

@@ -1,8 +1,9 @@
 // Which layer carries a RoCE port's congestion, from what its counters did over a sliding window
 // (reference congestion.md §6): pure, over the deltas of one window.
 //
-//   lossy        drops on the lossless priority or out-of-sequence RoCE packets: PFC is not
-//                protecting it (degraded, check_qos_config)
+//   lossy        drops on the lossless priority, out-of-sequence RoCE packets or retransmissions
+//                (NAKs for a sequence error, adaptive retransmission): PFC is not protecting it
+//                (degraded, check_qos_config)
 //   pause_storm  paused for StormRatio or more of the window, or the driver's own pause-storm
 //                detection fired (degraded, check_switch_port; fatal when the driver's critical
 //                watermark fired: it stops sending pause, drops follow)
@@ -41,6 +42,8 @@ struct CongestionDelta {
     double storm_errors = 0;   // tx_pause_storm_error_events
     double lossless_drops = 0; // rx_prio<p>_discards
     double out_of_sequence = 0;
+    double retransmissions = 0;   // packet_seq_err and roce_adp_retrans: loss the peer saw
+    double pause_transitions = 0; // rx_prio<p>_pause_transition: how many pauses
 };
 
 struct CongestionLimits {

@@ -51,6 +51,9 @@ TEST(CongestionVerdict, EveryBoundary)
     d.out_of_sequence = 0;
     d.lossless_drops = 1;
     EXPECT_EQ(stateOf(d), CongestionState::Lossy);
+    d.lossless_drops = 0;
+    d.retransmissions = 1;
+    EXPECT_EQ(stateOf(d), CongestionState::Lossy) << "a retransmission: loss the peer saw";
 
     auto busy = seconds(60);
     busy.ecn_marked = 3e6;
