@@ -1,6 +1,7 @@
 #include "qos/ecn_settings.hpp"
 
 #include "qos/report_merge.hpp"
+#include "qos/scalar_setting.hpp"
 #include "qos/small_file.hpp"
 
 #include <algorithm>
@@ -115,57 +116,28 @@ pv1::QosSettingReport enableSetting(QosCall& call, const fs::path& ecn, const st
 }
 
 // A CNP marking value (cnp_dscp, cnp_802p_prio): set only when configured.
-pv1::QosSettingReport cnpSetting(QosCall& call, const fs::path& ecn, const std::string& netdev,
-                                 const char* file_name, const std::string& setting, uint8_t want)
+pv1::QosSettingReport cnpSetting(QosCall& call, const fs::path& ecn, const char* file_name,
+                                 const std::string& setting, uint8_t want)
 {
-    pv1::QosSettingReport r;
-    r.setting = setting;
-    r.desired = std::to_string(want);
     const fs::path file = ecn / "roce_np" / file_name;
     std::error_code ec;
-    if (!fs::exists(file, ec)) {
-        r.observed = "unsupported";
-        r.compliant = true;
-        return r;
-    }
-    auto read = [&](std::optional<unsigned>& out) {
+    if (!fs::exists(file, ec))
+        return {setting, std::to_string(want), "unsupported", true, false, ""};
+    auto read = [&](std::optional<uint8_t>& out) {
         std::string text;
         auto s = readSmallFile(file, text);
-        out = s ? parseNumber(text) : std::nullopt;
-        if (s && !out)
-            s = pv1::Status::fail(pv1::Errc::Io,
-                                  file.string() + (text.empty() ? ": empty read (a firmware error)"
-                                                                : ": unexpected '" + text + "'"));
+        if (!s)
+            return s;
+        auto v = parseNumber(text);
+        if (!v || *v > 255)
+            return pv1::Status::fail(
+                pv1::Errc::Io, file.string() + (text.empty() ? ": empty read (a firmware error)"
+                                                             : ": unexpected '" + text + "'"));
+        out = static_cast<uint8_t>(*v);
         return s;
     };
-    std::optional<unsigned> have;
-    if (auto s = read(have); !s) {
-        call.fail(s);
-        r.error = s.message;
-        return r;
-    }
-    r.observed = std::to_string(*have);
-    r.compliant = *have == want;
-    if (!call.apply || r.compliant)
-        return r;
-    call.logChange(where(call, netdev) + " " + setting + " " + r.observed + " -> " + r.desired);
-    r.changed = true;
-    if (!call.writes())
-        return r;
-    if (auto s = writeSmallFile(file, std::to_string(want) + "\n", false); !s) {
-        call.fail(s);
-        r.error = s.message;
-    }
-    if (auto s = read(have); !s) {
-        call.fail(s);
-        r.error = r.error.empty() ? s.message : r.error;
-        r.observed.clear();
-        r.compliant = false;
-        return r;
-    }
-    r.observed = std::to_string(*have);
-    r.compliant = *have == want;
-    return r;
+    auto write = [&](uint8_t v) { return writeSmallFile(file, std::to_string(v) + "\n", false); };
+    return scalarSetting(call, setting, want, read, write);
 }
 
 } // namespace
@@ -192,9 +164,9 @@ std::vector<pv1::QosSettingReport> ecnSettings(QosCall& call,
         rp.emplace_back(nd, enableSetting(call, ecn, nd, "roce_rp", "ecn_rp"));
         if (call.desired.cnp_dscp)
             dscp.emplace_back(
-                nd, cnpSetting(call, ecn, nd, "cnp_dscp", "cnp_dscp", *call.desired.cnp_dscp));
+                nd, cnpSetting(call, ecn, "cnp_dscp", "cnp_dscp", *call.desired.cnp_dscp));
         if (call.desired.cnp_priority)
-            prio.emplace_back(nd, cnpSetting(call, ecn, nd, "cnp_802p_prio", "cnp_priority",
+            prio.emplace_back(nd, cnpSetting(call, ecn, "cnp_802p_prio", "cnp_priority",
                                              *call.desired.cnp_priority));
     }
     std::vector<pv1::QosSettingReport> out{mergeReports(np), mergeReports(rp)};

@@ -1,5 +1,7 @@
 #include "cli/registry.hpp"
 
+#include "cli/args.hpp"
+
 #include <algorithm>
 
 namespace nicd::sim::cli {
@@ -66,6 +68,23 @@ void buildCommandLine(CLI::App& app, fs::path& dir, Action& chosen)
     inject->require_subcommand(1);
     for (const auto& r : sorted(faults()))
         add(*inject, r, chosen, false, dir);
+}
+
+bool registerToggleFaults(const std::vector<ToggleFault>& faults, int order)
+{
+    auto toggle = [](ToggleFault f, bool on) -> Setup {
+        return [f, on](CLI::App& cmd) -> Action {
+            auto a = std::make_shared<DeviceArgs>(cmd);
+            return [a, f, on](const fs::path& dir) { f.fn(dir, a->dev, on); };
+        };
+    };
+    for (const auto& f : faults) {
+        registerFault({f.name, f.help, toggle(f, true), order++});
+        registerFault({std::string(f.name) + "-clear",
+                       std::string("clears ") + f.name + ": the healthy default again",
+                       toggle(f, false), order++});
+    }
+    return true;
 }
 
 } // namespace nicd::sim::cli

@@ -36,6 +36,15 @@ bool registerCommand(Registration r);
 // `nicd-sim inject DIR NAME ...`
 bool registerFault(Registration r);
 
+// A fault that is switched on and off on one device: `inject DIR NAME DEV` and
+// `inject DIR NAME-clear DEV` (the healthy default again), registered from `order` on.
+struct ToggleFault {
+    const char* name;
+    const char* help;
+    void (*fn)(const fs::path& dir, const std::string& dev, bool on);
+};
+bool registerToggleFaults(const std::vector<ToggleFault>& faults, int order);
+
 // Builds the whole command line into `app`; after app.parse(), `chosen` is the action to run.
 void buildCommandLine(CLI::App& app, fs::path& dir, Action& chosen);
 

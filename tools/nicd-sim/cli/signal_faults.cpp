@@ -1,55 +1,25 @@
 // inject DIR fec-degrade|optics-rx-low|asic-hot|fw-fatal|pcie-downtrain|rate-downtrain|fw-drift
 // DEV, and each one's <fault>-clear DEV.
-#include "cli/args.hpp"
 #include "cli/registry.hpp"
 
 namespace nicd::sim::cli {
 
-namespace {
-
-Setup toggle(void (*fn)(const fs::path&, const std::string&, bool), bool on)
-{
-    return [fn, on](CLI::App& cmd) -> Action {
-        auto a = std::make_shared<DeviceArgs>(cmd);
-        return [a, fn, on](const fs::path& dir) { fn(dir, a->dev, on); };
-    };
-}
-
-struct SignalFault {
-    const char* name;
-    const char* help;
-    void (*fn)(const fs::path&, const std::string&, bool);
-};
-
-const SignalFault kFaults[] = {
-    {"fec-degrade", "corrected FEC bits climb to a pre-FEC BER of half the RS(544,514) limit",
-     &sim::fecDegrade},
-    {"optics-rx-low", "the module's lane 1 receives below its low RX power warning",
-     &sim::opticsRxLow},
-    {"asic-hot", "the ASIC temperature (hwmon temp1) goes 3 °C above its critical threshold",
-     &sim::asicHot},
-    {"fw-fatal", "the fw_fatal devlink health reporter goes to error", &sim::fwFatal},
-    {"pcie-downtrain", "the PCIe link trains at 16.0 GT/s x8 instead of 32.0 GT/s x16",
-     &sim::pcieDowntrain},
-    {"rate-downtrain", "port 1 trains at 200 Gb/sec (2X NDR) instead of 400", &sim::rateDowntrain},
-    {"fw-drift", "fw_ver becomes 28.39.1002, unlike every other card", &sim::fwDrift},
-};
-
-bool registerAll()
-{
-    int order = 200;
-    for (const auto& f : kFaults) {
-        registerFault({f.name, f.help, toggle(f.fn, true), order++});
-        registerFault({std::string(f.name) + "-clear",
-                       std::string("clears ") + f.name + ": the healthy default again",
-                       toggle(f.fn, false), order++});
-    }
-    return true;
-}
-
-} // namespace
-
 // NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
-[[maybe_unused]] static const bool nicd_sim_signal_faults = registerAll();
+[[maybe_unused]] static const bool nicd_sim_signal_faults = registerToggleFaults(
+    {
+        {"fec-degrade", "corrected FEC bits climb to a pre-FEC BER of half the RS(544,514) limit",
+         &sim::fecDegrade},
+        {"optics-rx-low", "the module's lane 1 receives below its low RX power warning",
+         &sim::opticsRxLow},
+        {"asic-hot", "the ASIC temperature (hwmon temp1) goes 3 °C above its critical threshold",
+         &sim::asicHot},
+        {"fw-fatal", "the fw_fatal devlink health reporter goes to error", &sim::fwFatal},
+        {"pcie-downtrain", "the PCIe link trains at 16.0 GT/s x8 instead of 32.0 GT/s x16",
+         &sim::pcieDowntrain},
+        {"rate-downtrain", "port 1 trains at 200 Gb/sec (2X NDR) instead of 400",
+         &sim::rateDowntrain},
+        {"fw-drift", "fw_ver becomes 28.39.1002, unlike every other card", &sim::fwDrift},
+    },
+    200);
 
 } // namespace nicd::sim::cli
