@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <string_view>
 
 namespace nicd::health {
@@ -14,81 +15,106 @@ namespace {
 
 using Reading = CongestionRules::Reading;
 
-enum Field : size_t {
+// What a counter is to the verdict, from its name; nullopt for the counters it does not use.
+enum class Kind : uint8_t {
     RxPause,
     TxPause,
-    EcnMarked,
+    Transitions,
+    Drops,
+    StormWarning,
+    StormError,
+    Ecn,
     CnpSent,
     CnpHandled,
-    StormWarnings,
-    StormErrors,
-    LosslessDrops,
     OutOfSequence,
-    Retransmissions,
-    PauseTransitions,
-    Seen, // 1 when any congestion counter was found
+    Retransmit
 };
 
-// Adds `value` to field `f` (a missing field starts at 0 once one is found).
-void add(Reading& r, Field f, uint64_t value)
+std::optional<Kind> kindOf(const plugin::v1::Sample& s, const std::set<uint8_t>& lossless)
 {
-    r.values[f] = std::max(0.0, r.values[f]) + static_cast<double>(value);
-    r.values[Seen] = 1;
+    if (s.source == "ethtool") {
+        if (s.name == "tx_pause_storm_warning_events")
+            return Kind::StormWarning;
+        if (s.name == "tx_pause_storm_error_events")
+            return Kind::StormError;
+        // rx_prio<p>_pause_duration, tx_prio<p>_pause_duration, rx_prio<p>_pause_transition,
+        // rx_prio<p>_discards for a lossless p.
+        if (s.name.size() < 9 || (!s.name.starts_with("rx_prio") && !s.name.starts_with("tx_prio")))
+            return std::nullopt;
+        const char digit = s.name[7];
+        if (digit < '0' || digit > '7' || !lossless.contains(static_cast<uint8_t>(digit - '0')))
+            return std::nullopt;
+        const std::string_view rest = std::string_view(s.name).substr(8);
+        const bool rx = s.name[0] == 'r';
+        if (rest == "_pause_duration")
+            return rx ? Kind::RxPause : Kind::TxPause;
+        if (rx && rest == "_pause_transition")
+            return Kind::Transitions;
+        if (rx && rest == "_discards")
+            return Kind::Drops;
+        return std::nullopt;
+    }
+    if (s.source == "hw_counters") {
+        if (s.name == "np_ecn_marked_roce_packets")
+            return Kind::Ecn;
+        if (s.name == "np_cnp_sent")
+            return Kind::CnpSent;
+        if (s.name == "rp_cnp_handled")
+            return Kind::CnpHandled;
+        if (s.name == "out_of_sequence")
+            return Kind::OutOfSequence;
+        if (s.name == "packet_seq_err" || s.name == "roce_adp_retrans")
+            return Kind::Retransmit;
+    }
+    return std::nullopt;
+}
+
+std::string keyOf(const plugin::v1::Sample& s, Kind k)
+{
+    return std::to_string(static_cast<int>(k)) + "/" + s.netdev + "/" + s.name;
+}
+
+// The kind a key was written with; throws on a key this version does not write.
+Kind kindOfKey(const std::string& key)
+{
+    int k = std::stoi(key.substr(0, key.find('/')));
+    if (k < 0 || k > static_cast<int>(Kind::Retransmit))
+        throw std::out_of_range("congestion counter key " + key);
+    return static_cast<Kind>(k);
 }
 
 // The port's congestion counters this cycle; nothing when it has none (no PFC, not RoCE).
 std::optional<Reading> readingOf(const DeviceSamples& ds, uint32_t port,
                                  const std::vector<uint8_t>& lossless)
 {
+    const std::set<uint8_t> prios(lossless.begin(), lossless.end());
     Reading r;
-    r.values.fill(-1);
     r.at = static_cast<double>(ds.monotonic_usec) / 1e6;
-    std::set<std::string> rx_pause, tx_pause, drops, transitions;
-    for (auto p : lossless) {
-        auto prio = "rx_prio" + std::to_string(p);
-        rx_pause.insert(prio + "_pause_duration");
-        drops.insert(prio + "_discards");
-        transitions.insert(prio + "_pause_transition");
-        tx_pause.insert("tx_prio" + std::to_string(p) + "_pause_duration");
-    }
-    for (const auto& s : ds.samples) {
-        if (s.port != port)
-            continue;
-        if (s.source == "ethtool") {
-            if (rx_pause.contains(s.name))
-                add(r, RxPause, s.value);
-            else if (tx_pause.contains(s.name))
-                add(r, TxPause, s.value);
-            else if (drops.contains(s.name))
-                add(r, LosslessDrops, s.value);
-            else if (transitions.contains(s.name))
-                add(r, PauseTransitions, s.value);
-            else if (s.name == "tx_pause_storm_warning_events")
-                add(r, StormWarnings, s.value);
-            else if (s.name == "tx_pause_storm_error_events")
-                add(r, StormErrors, s.value);
-        } else if (s.source == "hw_counters") {
-            if (s.name == "np_ecn_marked_roce_packets")
-                add(r, EcnMarked, s.value);
-            else if (s.name == "np_cnp_sent")
-                add(r, CnpSent, s.value);
-            else if (s.name == "rp_cnp_handled")
-                add(r, CnpHandled, s.value);
-            else if (s.name == "out_of_sequence")
-                add(r, OutOfSequence, s.value);
-            else if (s.name == "packet_seq_err" || s.name == "roce_adp_retrans")
-                add(r, Retransmissions, s.value);
-        }
-    }
-    if (r.values[Seen] < 0 || r.at <= 0)
+    for (const auto& s : ds.samples)
+        if (s.port == port)
+            if (auto k = kindOf(s, prios))
+                r.values[keyOf(s, *k)] = static_cast<double>(s.value);
+    if (r.values.empty() || r.at <= 0)
         return std::nullopt;
     return r;
 }
 
 bool wentBack(const Reading& older, const Reading& newer)
 {
-    for (size_t i = 0; i < Seen; ++i)
-        if (older.values[i] >= 0 && newer.values[i] >= 0 && newer.values[i] < older.values[i])
+    for (const auto& [key, value] : newer.values)
+        if (auto it = older.values.find(key); it != older.values.end() && value < it->second)
+            return true;
+    return false;
+}
+
+// True when `r` lacks a counter the window's newest reading has: a read that failed this cycle
+// (a backed-off file, hw_counters not answering). Such a cycle is not judged.
+bool missesCounters(const std::deque<Reading>& readings, const Reading& r)
+{
+    if (readings.empty())
+        return false;
+    for (const auto& [key, _] : readings.back().values)
+        if (!r.values.contains(key))
             return true;
     return false;
 }
@@ -97,8 +123,11 @@ bool wentBack(const Reading& older, const Reading& newer)
 // new one replaces the last when the two before it are closer than a 30th of the window.
 void push(std::deque<Reading>& readings, const Reading& r, double window)
 {
-    if (!readings.empty() && (r.at < readings.back().at || wentBack(readings.back(), r)))
-        readings.clear(); // a counter reset, a new boot's clock: start again
+    const double max_gap =
+        std::max(CongestionRules::kMaxGapWindows * window, CongestionRules::kMaxGapSec);
+    if (!readings.empty() && (r.at < readings.back().at || wentBack(readings.back(), r) ||
+                              r.at - readings.back().at > max_gap))
+        readings.clear(); // a reset, a new boot's clock, a long gap: start again
     if (!readings.empty() && r.at == readings.back().at)
         return;
     if (readings.size() >= 2 && readings.back().at - readings[readings.size() - 2].at < window / 30)
@@ -109,6 +138,9 @@ void push(std::deque<Reading>& readings, const Reading& r, double window)
         readings.pop_front();
 }
 
+// Over the window: events summed over the counters present at both ends; pause shares the
+// largest of any one counter's (priorities and LAG members pause at the same time: a sum would
+// read two priorities paused 30 % each as 60 %).
 CongestionDelta deltaOf(const std::deque<Reading>& readings)
 {
     CongestionDelta d;
@@ -116,21 +148,48 @@ CongestionDelta deltaOf(const std::deque<Reading>& readings)
         return d;
     const auto& a = readings.front();
     const auto& b = readings.back();
-    auto diff = [&](Field f) {
-        return a.values[f] >= 0 && b.values[f] >= 0 ? b.values[f] - a.values[f] : 0.0;
-    };
     d.seconds = b.at - a.at;
-    d.rx_pause_us = diff(RxPause);
-    d.tx_pause_us = diff(TxPause);
-    d.ecn_marked = diff(EcnMarked);
-    d.cnp_sent = diff(CnpSent);
-    d.cnp_handled = diff(CnpHandled);
-    d.storm_warnings = diff(StormWarnings);
-    d.storm_errors = diff(StormErrors);
-    d.lossless_drops = diff(LosslessDrops);
-    d.out_of_sequence = diff(OutOfSequence);
-    d.retransmissions = diff(Retransmissions);
-    d.pause_transitions = diff(PauseTransitions);
+    for (const auto& [key, value] : b.values) {
+        auto start = a.values.find(key);
+        if (start == a.values.end())
+            continue;
+        const double delta = value - start->second;
+        switch (kindOfKey(key)) {
+        case Kind::RxPause:
+            d.rx_pause_us = std::max(d.rx_pause_us, delta);
+            break;
+        case Kind::TxPause:
+            d.tx_pause_us = std::max(d.tx_pause_us, delta);
+            break;
+        case Kind::Transitions:
+            d.pause_transitions += delta;
+            break;
+        case Kind::Drops:
+            d.lossless_drops += delta;
+            break;
+        case Kind::StormWarning:
+            d.storm_warnings += delta;
+            break;
+        case Kind::StormError:
+            d.storm_errors += delta;
+            break;
+        case Kind::Ecn:
+            d.ecn_marked += delta;
+            break;
+        case Kind::CnpSent:
+            d.cnp_sent += delta;
+            break;
+        case Kind::CnpHandled:
+            d.cnp_handled += delta;
+            break;
+        case Kind::OutOfSequence:
+            d.out_of_sequence += delta;
+            break;
+        case Kind::Retransmit:
+            d.retransmissions += delta;
+            break;
+        }
+    }
     return d;
 }
 
@@ -179,8 +238,11 @@ void CongestionRules::evaluate(const Snapshot& snap, const Config& config, doubl
     const double window = h.congestion_window_sec;
     const CongestionLimits limits{h.congestion_pause_ratio, h.congestion_storm_ratio};
     Verdicts v;
-    std::set<std::pair<std::string, uint32_t>> seen;
+    std::set<std::pair<std::string, uint32_t>> ports; // the Ethernet ports that exist
     for (const auto& d : snap.inventory.devices) {
+        for (const auto& p : d.ports)
+            if (p.link_layer == "Ethernet")
+                ports.emplace(d.ibdev, p.num);
         auto ds = std::find_if(snap.samples.begin(), snap.samples.end(),
                                [&](const DeviceSamples& x) { return x.ibdev == d.ibdev; });
         if (ds == snap.samples.end())
@@ -190,10 +252,11 @@ void CongestionRules::evaluate(const Snapshot& snap, const Config& config, doubl
             if (p.link_layer != "Ethernet")
                 continue;
             auto r = readingOf(*ds, p.num, lossless);
-            if (!r)
-                continue;
             auto key = std::pair{d.ibdev, p.num};
-            seen.insert(key);
+            // No counters this cycle, or fewer than before (a read that failed): the window and
+            // what was said stand until the counters are back.
+            if (!r || missesCounters(windows_[key].readings, *r))
+                continue;
             auto& w = windows_[key];
             push(w.readings, *r, window);
             w.delta = deltaOf(w.readings);
@@ -205,7 +268,13 @@ void CongestionRules::evaluate(const Snapshot& snap, const Config& config, doubl
                 v.raise(std::move(*c));
         }
     }
-    std::erase_if(windows_, [&](const auto& kv) { return !seen.contains(kv.first); });
+    // Windows of ports that are gone (or no longer Ethernet) go; their conditions recover.
+    std::erase_if(windows_, [&](const auto& kv) {
+        if (ports.contains(kv.first))
+            return false;
+        v.judged(kv.first.first, kv.first.second);
+        return true;
+    });
     v.apply(
         conditions, [](const std::string& code) { return code.starts_with("congestion."); },
         [this](const Condition& c) {
@@ -252,9 +321,15 @@ void CongestionRules::restore(const nlohmann::json& j)
     std::map<std::pair<std::string, uint32_t>, Window> windows;
     for (const auto& x : j) {
         Window w;
-        for (const auto& r : x.at("readings"))
-            w.readings.push_back(
-                {r.at("at").get<double>(), r.at("values").get<std::array<double, kFields>>()});
+        for (const auto& r : x.at("readings")) {
+            Reading reading{r.at("at").get<double>(),
+                            r.at("values").get<std::map<std::string, double>>()};
+            for (const auto& [key, _] : reading.values)
+                (void)kindOfKey(key); // throws on a key this version does not write
+            if (!w.readings.empty() && reading.at <= w.readings.back().at)
+                throw std::runtime_error("congestion readings out of order");
+            w.readings.push_back(std::move(reading));
+        }
         windows[{x.at("device").get<std::string>(), x.at("port").get<uint32_t>()}] = std::move(w);
     }
     windows_ = std::move(windows);

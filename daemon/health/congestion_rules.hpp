@@ -10,7 +10,6 @@
 #include "health/congestion_verdict.hpp"
 #include "health/rule_family.hpp"
 
-#include <array>
 #include <deque>
 #include <map>
 #include <utility>
@@ -28,13 +27,18 @@ public:
     void restore(const nlohmann::json& j) override;
     void forget() override { windows_.clear(); }
 
-    // One reading of a port's counters: the fields of CongestionDelta but seconds, in order;
-    // < 0 where the counter was not there.
-    static constexpr size_t kFields = 12;
+    // One reading of a port's counters, by "<source>/<netdev>/<name>": each counter on its own,
+    // so a counter present at only one end of the window (backed off, PFC moved to another
+    // priority) is left out rather than read as a jump from or to zero.
     struct Reading {
         double at = 0; // CLOCK_MONOTONIC seconds
-        std::array<double, kFields> values{};
+        std::map<std::string, double> values;
     };
+    // The window restarts when its previous reading is older than this many windows (a daemon
+    // stopped for hours must not judge a verdict over them), or kMaxGapSec when that is longer
+    // (a `nicd --once` timer a few minutes apart still gets a verdict).
+    static constexpr double kMaxGapWindows = 2;
+    static constexpr double kMaxGapSec = 600;
 
 private:
     struct Window {

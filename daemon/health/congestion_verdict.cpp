@@ -38,18 +38,22 @@ CongestionVerdict judgeCongestion(const CongestionDelta& d, const CongestionLimi
     const bool ecn = d.ecn_marked > 0 || d.cnp_sent > 0 || d.cnp_handled > 0;
     const auto window =
         d.seconds < 10 ? fmt::format("{:.1f} s", d.seconds) : fmt::format("{:.0f} s", d.seconds);
-    if (d.lossless_drops > 0 || d.out_of_sequence > 0 || d.retransmissions > 0) {
-        v.state = CongestionState::Lossy;
-        v.why = fmt::format("{:g} out-of-sequence packets, {:g} retransmissions and {:g} drops on "
-                            "the lossless priority in {}",
-                            d.out_of_sequence, d.retransmissions, d.lossless_drops, window);
-    } else if (paused >= limits.storm_ratio || d.storm_warnings > 0 || d.storm_errors > 0) {
+    // The driver stopped sending pause after its critical watermark: drops follow, but the storm
+    // is the cause, and it is fatal.
+    const bool storm = paused >= limits.storm_ratio || d.storm_warnings > 0 || d.storm_errors > 0;
+    const bool loss = d.lossless_drops > 0 || d.out_of_sequence > 0 || d.retransmissions > 0;
+    if (d.storm_errors > 0 || (storm && !loss)) {
         v.state = CongestionState::PauseStorm;
         v.fatal = d.storm_errors > 0;
         v.why = fmt::format("paused {:.0f}% of {} (peer paused us {:.0f}%, we paused it {:.0f}%), "
                             "{:g} pause-storm warnings and {:g} errors from the driver",
                             100 * paused, window, 100 * v.rx_paused_ratio, 100 * v.tx_paused_ratio,
                             d.storm_warnings, d.storm_errors);
+    } else if (loss) {
+        v.state = CongestionState::Lossy;
+        v.why = fmt::format("{:g} out-of-sequence packets, {:g} retransmissions and {:g} drops on "
+                            "the lossless priority in {}",
+                            d.out_of_sequence, d.retransmissions, d.lossless_drops, window);
     } else if (paused >= limits.pause_ratio && !ecn) {
         v.state = CongestionState::PfcOnly;
         v.why = fmt::format("paused {:.1f}% of {} ({:g} pauses) with no ECN mark and no CNP: PFC "

@@ -1,12 +1,13 @@
 // Which layer carries a RoCE port's congestion, from what its counters did over a sliding window
 // (reference congestion.md §6): pure, over the deltas of one window.
 //
+//   pause_storm  the driver's pause-storm errors rose: past its critical watermark it stops
+//                sending pause and drops follow (fatal, check_switch_port; it outranks lossy, being
+//                the cause of the drops); or, below lossy, paused StormRatio or more of the window
+//                or the driver's storm warnings rose (degraded)
 //   lossy        drops on the lossless priority, out-of-sequence RoCE packets or retransmissions
 //                (NAKs for a sequence error, adaptive retransmission): PFC is not protecting it
 //                (degraded, check_qos_config)
-//   pause_storm  paused for StormRatio or more of the window, or the driver's own pause-storm
-//                detection fired (degraded, check_switch_port; fatal when the driver's critical
-//                watermark fired: it stops sending pause, drops follow)
 //   pfc_only     paused PauseRatio or more of the window while no ECN mark and no CNP arrived:
 //                ECN is off or the switch does not mark before PFC fires (degraded,
 //                check_congestion_config)

@@ -116,9 +116,8 @@ TEST_F(CongestionTest, EachScenarioOnItsPortOnlyAndTheClearsRecover)
                                      "mlx5_2 congestion.pause_storm degraded check_switch_port",
                                      "mlx5_3 congestion.lossy degraded check_qos_config"}));
     auto text = textfile();
-    EXPECT_NE(
-        text.find("nicd_port_paused_ratio{device=\"mlx5_1\",port=\"1\",direction=\"rx\"} 0.1"),
-        std::string::npos)
+    EXPECT_TRUE(std::regex_search(text, std::regex(R"re(nicd_port_paused_ratio\{device="mlx5_1",)re"
+                                                   R"re(port="1",direction="rx"\} 0\.1[2-5])re")))
         << "15% of 2 s of counters read about 2.1 s apart";
     EXPECT_TRUE(
         std::regex_search(text, std::regex(R"re(nicd_port_ecn_marked_packets_per_second)re"

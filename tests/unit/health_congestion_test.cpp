@@ -44,10 +44,13 @@ TEST(CongestionVerdict, EveryBoundary)
     d.storm_warnings = 1;
     EXPECT_EQ(stateOf(d), CongestionState::PauseStorm) << "the driver's own detection";
     EXPECT_FALSE(judgeCongestion(d, {}).fatal);
-    d.storm_errors = 1;
-    EXPECT_TRUE(judgeCongestion(d, {}).fatal) << "past the critical watermark";
     d.out_of_sequence = 1;
-    EXPECT_EQ(stateOf(d), CongestionState::Lossy) << "loss outranks everything";
+    EXPECT_EQ(stateOf(d), CongestionState::Lossy) << "loss outranks a storm warning";
+    d.storm_errors = 1;
+    EXPECT_EQ(stateOf(d), CongestionState::PauseStorm) << "the driver's storm error is the cause";
+    EXPECT_TRUE(judgeCongestion(d, {}).fatal) << "past the critical watermark";
+    d.storm_errors = 0;
+    d.storm_warnings = 0;
     d.out_of_sequence = 0;
     d.lossless_drops = 1;
     EXPECT_EQ(stateOf(d), CongestionState::Lossy);
@@ -160,6 +163,10 @@ TEST(CongestionRules, TheWindowSurvivesARestart)
     EXPECT_EQ(second.at(portAt(104, 150000, 0), 104), "pfc_only");
     EXPECT_THROW(second.rules.restore(nlohmann::json::parse(R"([{"device":"x"}])")),
                  std::exception);
+    EXPECT_THROW(second.rules.restore(nlohmann::json::parse(
+                     R"([{"device":"x","port":1,"readings":[{"at":1,"values":{"99/x/y":1}}]}])")),
+                 std::exception)
+        << "a counter key this version does not write";
 }
 
 TEST(CongestionRules, PortsWithoutCongestionCountersAreNotJudged)
@@ -171,4 +178,69 @@ TEST(CongestionRules, PortsWithoutCongestionCountersAreNotJudged)
     auto ib = portAt(100, 150000, 0);
     ib.inventory.devices[0].ports[0].link_layer = "InfiniBand";
     EXPECT_EQ(j.at(ib, 100), "none");
+}
+
+TEST(CongestionRules, TwoPrioritiesPausedTogetherAreNotAddedUp)
+{
+    Judge j;
+    j.config.provision.settings.pfc_priorities = {3, 4};
+    auto at = [](double t) {
+        auto s = portAt(t, 300000, 0); // prio 3 paused 30 %
+        s.samples[0].samples.push_back({"ethtool", 1, "eth0", "rx_prio4_pause_duration",
+                                        static_cast<uint64_t>(300000 * t),
+                                        plugin::v1::SampleKind::Counter}); // prio 4 too
+        return s;
+    };
+    j.at(at(100), 100);
+    EXPECT_EQ(j.at(at(110), 110), "pfc_only") << "30 % paused, not 60 %: no storm";
+}
+
+TEST(CongestionRules, ACounterThatComesBackIsNoJump)
+{
+    Judge j;
+    auto without_oos = [](double t) {
+        auto s = portAt(t, 0, 10);
+        s.samples[0].samples.pop_back(); // out_of_sequence backed off this cycle
+        return s;
+    };
+    j.at(without_oos(100), 100);
+    j.at(without_oos(103), 103);
+    EXPECT_EQ(j.at(portAt(106, 0, 10, 123456), 106), "ecn_working")
+        << "its lifetime total is not a delta";
+}
+
+TEST(CongestionRules, ACycleWithoutSomeCountersKeepsTheWindowAndTheVerdict)
+{
+    Judge j;
+    j.at(portAt(100, 150000, 0), 100);
+    EXPECT_EQ(j.at(portAt(103, 150000, 0), 103), "pfc_only");
+    auto failed = portAt(104, 150000, 0);
+    failed.samples[0].samples.resize(1); // hw_counters did not answer
+    EXPECT_EQ(j.at(failed, 104), "pfc_only") << "not judged: the ECN counters are missing";
+    auto none = portAt(105, 0, 0);
+    none.samples.clear(); // a stuck plugin: no samples at all
+    EXPECT_EQ(j.at(none, 105), "pfc_only") << "the window is kept";
+    EXPECT_TRUE(j.conditions.contains({"mlx5_0", 1, "congestion.pfc_only"}));
+    EXPECT_EQ(j.at(portAt(106, 150000, 0), 106), "pfc_only");
+}
+
+TEST(CongestionRules, ALongGapStartsANewWindow)
+{
+    Judge j;
+    j.at(portAt(100, 0, 0, 0), 100);
+    // The daemon was stopped for an hour; drops happened long ago, none now.
+    j.at(portAt(3700, 0, 0, 50), 3700);
+    EXPECT_EQ(j.at(portAt(3703, 0, 0, 50), 3703), "idle") << "not lossy over the hour";
+}
+
+TEST(CongestionRules, APortThatGoesAwayRecoversItsCondition)
+{
+    Judge j;
+    j.at(portAt(100, 150000, 0), 100);
+    j.at(portAt(103, 150000, 0), 103);
+    ASSERT_TRUE(j.conditions.contains({"mlx5_0", 1, "congestion.pfc_only"}));
+    auto gone = portAt(104, 150000, 0);
+    gone.inventory.devices.clear();
+    EXPECT_EQ(j.at(gone, 104), "none");
+    EXPECT_FALSE(j.conditions.contains({"mlx5_0", 1, "congestion.pfc_only"}));
 }

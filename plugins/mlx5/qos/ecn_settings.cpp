@@ -41,11 +41,16 @@ std::optional<unsigned> parseNumber(std::string_view text)
     return v;
 }
 
-// Reads the enable bit of every priority: the list of enabled ones, or a failure naming the file.
-pv1::Status readEnabled(const fs::path& enable_dir, std::vector<uint8_t>& enabled)
+// Reads the enable bit of the wanted priorities only (each read is a firmware command; the
+// others are not nicd's): those enabled, or a failure naming the file.
+pv1::Status readEnabled(const fs::path& enable_dir, const std::vector<uint8_t>& wanted,
+                        std::vector<uint8_t>& enabled)
 {
     enabled.clear();
-    for (int p = 0; p < kPriorities; ++p) {
+    for (auto p : wanted) {
+        if (p >= kPriorities)
+            return pv1::Status::fail(pv1::Errc::InvalidArgument,
+                                     "ECN priority " + std::to_string(p) + " is not 0 to 7");
         auto file = enable_dir / std::to_string(p);
         std::string text;
         if (auto s = readSmallFile(file, text); !s)
@@ -91,7 +96,7 @@ pv1::QosSettingReport enableSetting(QosCall& call, const fs::path& ecn, const st
         r.compliant = false;
         return r;
     };
-    if (auto s = readEnabled(dir, enabled); !s)
+    if (auto s = readEnabled(dir, wanted, enabled); !s)
         return fail(s);
     r.observed = describePriorities(enabled);
     r.compliant = covers(enabled, wanted);
@@ -106,7 +111,7 @@ pv1::QosSettingReport enableSetting(QosCall& call, const fs::path& ecn, const st
         if (std::find(enabled.begin(), enabled.end(), p) == enabled.end())
             if (auto s = writeSmallFile(dir / std::to_string(p), "1\n", false); !s)
                 fail(s);
-    if (auto s = readEnabled(dir, enabled); !s) {
+    if (auto s = readEnabled(dir, wanted, enabled); !s) {
         r.observed.clear();
         return fail(s);
     }

@@ -3,9 +3,9 @@
 // CE-marked RoCE packets received on that priority — and roce_rp/enable/<prio> — the reaction
 // point, the sender's rate cut on CNPs — read as "0\n"/"1\n" (an empty read is a firmware error),
 // each read or write a firmware command; roce_np/cnp_dscp and cnp_802p_prio mark the CNPs sent.
-// Only the wanted priorities are enabled; the others are left as they are. Upstream kernels have
-// no such tree (debugfs parameters without a per-priority enable): there the settings are
-// "unsupported", which is neither non-compliant nor an error.
+// Only the wanted priorities are read and enabled; the others are left as they are. Upstream
+// kernels have no such tree (debugfs parameters without a per-priority enable): there the settings
+// are "unsupported", which is neither non-compliant nor an error.
 #pragma once
 
 #include "qos/qos_context.hpp"
