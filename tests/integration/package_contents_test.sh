@@ -31,6 +31,8 @@ expected=(
     /var/lib/prometheus/node-exporter
     /usr/share/doc/nicd/README.md
     /usr/share/doc/nicd/metrics.md
+    /usr/share/doc/nicd/runbook.md
+    /usr/share/nicd/prometheus/nicd.rules.yml
 )
 [ -e "$build/tools/nicd-sim/nicd-sim" ] && expected+=(/usr/bin/nicd-sim)
 [ -e "$build/tools/nicctl/nicctl" ] && expected+=(/usr/bin/nicctl)
