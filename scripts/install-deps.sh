@@ -10,7 +10,7 @@ packages=(
     libinih-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev
     libgtest-dev libgmock-dev
     dbus-daemon systemd systemd-journal-remote
-    prometheus-node-exporter prometheus
+    prometheus-node-exporter prometheus prometheus-alertmanager
     iproute2 strace util-linux procps curl
     rpm file dpkg-dev
     clang-format clang-tidy

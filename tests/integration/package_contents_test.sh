@@ -33,6 +33,7 @@ expected=(
     /usr/share/doc/nicd/metrics.md
     /usr/share/doc/nicd/runbook.md
     /usr/share/nicd/prometheus/nicd.rules.yml
+    /usr/share/nicd/alertmanager/nicd.yml
 )
 [ -e "$build/tools/nicd-sim/nicd-sim" ] && expected+=(/usr/bin/nicd-sim)
 [ -e "$build/tools/nicctl/nicctl" ] && expected+=(/usr/bin/nicctl)
