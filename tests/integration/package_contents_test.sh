@@ -34,6 +34,8 @@ expected=(
     /usr/share/doc/nicd/runbook.md
     /usr/share/nicd/prometheus/nicd.rules.yml
     /usr/share/nicd/alertmanager/nicd.yml
+    /usr/share/nicd/npd/nicd-monitor.json
+    /usr/share/nicd/npd/nicd-npd-check
 )
 [ -e "$build/tools/nicd-sim/nicd-sim" ] && expected+=(/usr/bin/nicd-sim)
 [ -e "$build/tools/nicctl/nicctl" ] && expected+=(/usr/bin/nicctl)
