@@ -36,6 +36,7 @@ expected=(
     /usr/share/nicd/alertmanager/nicd.yml
     /usr/share/nicd/npd/nicd-monitor.json
     /usr/share/nicd/npd/nicd-npd-check
+    /usr/share/nicd/grafana/nicd.json
 )
 [ -e "$build/tools/nicd-sim/nicd-sim" ] && expected+=(/usr/bin/nicd-sim)
 [ -e "$build/tools/nicctl/nicctl" ] && expected+=(/usr/bin/nicctl)

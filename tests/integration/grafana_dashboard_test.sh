@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The shipped Grafana dashboard (etc/grafana/nicd.json): a valid dashboard model (schema
+# version, unique panel ids, every panel on the datasource variable, the instance and device
+# variables), and every panel query and variable query parsing and returning data from a real
+# Prometheus scraping a real node_exporter that serves nicd's textfile of the simulated node
+# (the shipped rules loaded too). Ports on 127.0.0.1; every process stopped at the end.
+set -euo pipefail
+src=${NICD_SOURCE_DIR:?}
+build=${NICD_BUILD_DIR:?}
+dash="$src/etc/grafana/nicd.json"
+dir=$(mktemp -d /tmp/nicd-grafana.XXXXXX)
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$dir"
+}
+trap cleanup EXIT
+freeport() {
+    local p=$((20000 + RANDOM % 20000))
+    while ss -ltn | grep -q ":$p "; do p=$((20000 + RANDOM % 20000)); done
+    echo "$p"
+}
+
+# The node: two nicd --once runs two seconds apart (a congestion window, a pre-FEC BER).
+root="$dir/node"
+"$build/tools/nicd-sim/nicd-sim" create "$root" >/dev/null
+printf '[daemon]\nPluginDirectory=%s\n[signals]\nIntervalSec=1\n' "$build/plugins" >"$dir/nicd.conf"
+nicd() { "$build/daemon/nicd" --root "$root" --config "$dir/nicd.conf" --no-dbus --once --log-level error >/dev/null; }
+nicd
+"$build/tools/nicd-sim/nicd-sim" tick "$root" --seconds 2 >/dev/null
+sleep 2.1
+nicd
+
+ne_port=$(freeport)
+prometheus-node-exporter --web.listen-address="127.0.0.1:$ne_port" --collector.disable-defaults \
+    --collector.textfile --collector.textfile.directory="$root/var/lib/prometheus/node-exporter" \
+    >"$dir/ne.log" 2>&1 &
+pids+=($!)
+prom_port=$(freeport)
+cat >"$dir/prometheus.yml" <<YAML
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $src/etc/prometheus/nicd.rules.yml
+scrape_configs:
+  - job_name: node
+    static_configs:
+      - targets: ["127.0.0.1:$ne_port"]
+YAML
+prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/tsdb" \
+    --web.listen-address="127.0.0.1:$prom_port" >"$dir/prom.log" 2>&1 &
+pids+=($!)
+url="http://127.0.0.1:$prom_port"
+for _ in $(seq 300); do
+    curl -fs "$url/api/v1/query?query=count(nicd_up)" 2>/dev/null | grep -q '"value"' && break
+    sleep 0.1
+done
+sleep 3 # a few scrapes, so that rate() has two samples
+
+python3 - "$dash" "$url" <<'PY'
+import json, sys, urllib.parse, urllib.request
+dash_file, url = sys.argv[1], sys.argv[2]
+d = json.load(open(dash_file))
+fail = []
+def check(cond, what):
+    if not cond:
+        fail.append(what)
+check(isinstance(d.get("schemaVersion"), int) and d["schemaVersion"] >= 30, "schemaVersion")
+check(bool(d.get("uid")) and bool(d.get("title")), "uid and title")
+ids = [p["id"] for p in d["panels"]]
+check(len(ids) == len(set(ids)), "unique panel ids: %s" % ids)
+variables = {v["name"]: v for v in d["templating"]["list"]}
+check(variables.get("datasource", {}).get("type") == "datasource" and
+      variables["datasource"].get("query") == "prometheus", "a prometheus datasource variable")
+for name in ("instance", "device"):
+    check(name in variables, "variable " + name)
+def run(expr):
+    expr = (expr.replace("$instance", ".*").replace("$device", ".*")
+            .replace("$__rate_interval", "1m"))
+    q = urllib.parse.urlencode({"query": expr})
+    with urllib.request.urlopen(url + "/api/v1/query?" + q) as r:
+        return json.load(r)
+queries = 0
+for p in d["panels"]:
+    if p["type"] == "row":
+        continue
+    check(p.get("datasource", {}).get("uid") == "${datasource}", "panel %s datasource" % p["id"])
+    check({"x", "y", "w", "h"} <= set(p.get("gridPos", {})), "panel %s gridPos" % p["id"])
+    for t in p["targets"]:
+        queries += 1
+        try:
+            res = run(t["expr"])
+        except Exception as e:
+            fail.append("panel %r: %s: %s" % (p["title"], t["expr"], e))
+            continue
+        check(res.get("status") == "success" and res["data"]["result"],
+              "panel %r returns no data: %s" % (p["title"], t["expr"]))
+for name in ("instance", "device"):
+    q = variables[name]["query"]["query"]
+    inner = q[len("label_values("):-1]
+    metric, label = inner.rsplit(",", 1)
+    res = run("count by (%s) (%s)" % (label.strip(), metric))
+    check(res.get("status") == "success" and res["data"]["result"],
+          "variable %s returns no values" % name)
+if fail:
+    print("\n".join("FAIL: " + f for f in fail))
+    sys.exit(1)
+print("PASS: %d panels, %d queries" % (len(ids), queries))
+PY
