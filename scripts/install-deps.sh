@@ -11,7 +11,7 @@ packages=(
     libgtest-dev libgmock-dev
     dbus-daemon systemd systemd-journal-remote
     prometheus-node-exporter prometheus prometheus-alertmanager
-    iproute2 strace util-linux procps curl
+    iproute2 strace util-linux procps curl python3 python3-yaml
     rpm file dpkg-dev
     clang-format clang-tidy
 )

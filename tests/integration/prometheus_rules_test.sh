@@ -16,6 +16,12 @@ actions=$(sed -n '/^## Actions/,/^## Severities/s/^| `\([a-z_]*\)` |.*/\1/p' "$s
 for a in $links $actions; do
     grep -qx -- "$a" <<<"$sections" || { echo "FAIL: docs/runbook.md has no section #$a"; exit 1; }
 done
+# Every condition code of docs/conditions.md has its row in the runbook.
+codes=$(sed -n '/^## Conditions/,$p' "$src/docs/conditions.md" | grep -o '^| `[^`]*`' | sort -u)
+[ -n "$codes" ] || { echo "FAIL: no condition codes read from docs/conditions.md"; exit 1; }
+while IFS= read -r code; do
+    grep -qF -- "$code" "$src/docs/runbook.md" || { echo "FAIL: docs/runbook.md lacks $code"; exit 1; }
+done <<<"$codes"
 # A test that cannot fail is worth nothing: a broken copy of the rules must fail the same tests.
 dir=$(mktemp -d /tmp/nicd-rules.XXXXXX)
 trap 'rm -rf "$dir"' EXIT

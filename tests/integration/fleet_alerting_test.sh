@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# The fleet path end to end, with the real servers: nicd watching the simulated node →
+# prometheus-node-exporter's textfile collector → prometheus evaluating the shipped rules →
+# prometheus-alertmanager with the shipped route and inhibitions → a webhook receiver here. A
+# compute NIC's link goes down: the alert arrives with its device, port, code, action, severity
+# and runbook link; the link comes back: the resolve arrives; no other device ever alerts. The
+# rules' for: and Alertmanager's waits are shortened in copies (the shipped values are tested by
+# prometheus_rules_test.sh). Ports on 127.0.0.1; every process stopped at the end.
+set -euo pipefail
+src=${NICD_SOURCE_DIR:?}
+build=${NICD_BUILD_DIR:?}
+dir=$(mktemp -d /tmp/nicd-fleet.XXXXXX)
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$dir"
+}
+trap cleanup EXIT
+freeport() {
+    local p=$((20000 + RANDOM % 20000))
+    while ss -ltn | grep -q ":$p "; do p=$((20000 + RANDOM % 20000)); done
+    echo "$p"
+}
+started() { # URL [tries]: until it answers
+    for _ in $(seq "${2:-300}"); do curl -fs "$1" >/dev/null 2>&1 && return 0; sleep 0.1; done
+    echo "FAIL: $1 does not answer"
+    tail -20 "$dir"/*.log
+    exit 1
+}
+
+root="$dir/node"
+"$build/tools/nicd-sim/nicd-sim" create "$root" >/dev/null
+printf '[daemon]\nPluginDirectory=%s\nPollIntervalMs=500\n[provision]\nMode=off\n[signals]\nEnable=no\n' \
+    "$build/plugins" >"$dir/nicd.conf"
+"$build/daemon/nicd" --root "$root" --config "$dir/nicd.conf" --no-dbus --log-level warn \
+    >"$dir/nicd.log" 2>&1 &
+pids+=($!)
+
+ne_port=$(freeport)
+prometheus-node-exporter --web.listen-address="127.0.0.1:$ne_port" --collector.disable-defaults \
+    --collector.textfile --collector.textfile.directory="$root/var/lib/prometheus/node-exporter" \
+    >"$dir/ne.log" 2>&1 &
+pids+=($!)
+
+# The webhook: every notification body, one JSON document per line.
+hook_port=$(freeport)
+python3 - "$hook_port" "$dir/hooks.jsonl" >"$dir/hook.log" 2>&1 <<'PY' &
+import http.server, json, sys
+port, out = int(sys.argv[1]), sys.argv[2]
+class Hook(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        with open(out, "a") as f:
+            f.write(json.dumps(json.loads(body)) + "\n")
+        self.send_response(200)
+        self.end_headers()
+    def do_GET(self):
+        self.send_response(200)
+        self.end_headers()
+http.server.HTTPServer(("127.0.0.1", port), Hook).serve_forever()
+PY
+pids+=($!)
+touch "$dir/hooks.jsonl"
+
+am_port=$(freeport)
+python3 - "$src/etc/alertmanager/nicd.yml" "$dir/alertmanager.yml" "http://127.0.0.1:$hook_port/" <<'PY'
+import sys, yaml
+conf = yaml.safe_load(open(sys.argv[1]))
+def fast(route):
+    for k in ("group_wait", "group_interval", "repeat_interval"):
+        if k in route:
+            route[k] = "1s"
+    for r in route.get("routes", []):
+        fast(r)
+fast(conf["route"])
+for r in conf["receivers"]:
+    r["webhook_configs"] = [{"url": sys.argv[3], "send_resolved": True}]
+yaml.safe_dump(conf, open(sys.argv[2], "w"))
+PY
+prometheus-alertmanager --config.file="$dir/alertmanager.yml" --storage.path="$dir/am" \
+    --web.listen-address="127.0.0.1:$am_port" --cluster.listen-address= >"$dir/am.log" 2>&1 &
+pids+=($!)
+started "http://127.0.0.1:$am_port/-/ready"
+
+sed -E 's/for: [0-9]+m/for: 2s/' "$src/etc/prometheus/nicd.rules.yml" >"$dir/nicd.rules.yml"
+prom_port=$(freeport)
+cat >"$dir/prometheus.yml" <<YAML
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files: [$dir/nicd.rules.yml]
+alerting:
+  alertmanagers:
+    - static_configs:
+        - targets: ["127.0.0.1:$am_port"]
+scrape_configs:
+  - job_name: node
+    static_configs:
+      - targets: ["127.0.0.1:$ne_port"]
+YAML
+prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/tsdb" \
+    --web.listen-address="127.0.0.1:$prom_port" >"$dir/prom.log" 2>&1 &
+pids+=($!)
+started "http://127.0.0.1:$prom_port/-/ready"
+for _ in $(seq 300); do
+    curl -fs "http://127.0.0.1:$prom_port/api/v1/query?query=nicd_up" | grep -q '"value"' && break
+    sleep 0.1
+done
+
+# notified STATUS DEVICE: the alerts of every notification so far with that status and device,
+# as "alertname status device port code action severity runbook_url" lines.
+notified() {
+    python3 - "$dir/hooks.jsonl" "$1" "$2" <<'PY'
+import json, sys
+path, status, device = sys.argv[1:]
+for line in open(path):
+    for a in json.loads(line)["alerts"]:
+        l = a["labels"]
+        if a["status"] == status and (device == "*" or l.get("device") == device):
+            print(l["alertname"], a["status"], l.get("device"), l.get("port"), l.get("code"),
+                  l.get("action"), l.get("severity"), a["annotations"].get("runbook_url"))
+PY
+}
+wait_for() { # STATUS DEVICE SECONDS
+    for _ in $(seq $(($3 * 10))); do
+        [ -n "$(notified "$1" "$2")" ] && return 0
+        sleep 0.1
+    done
+    echo "FAIL: no $1 notification for $2 within $3 s"
+    cat "$dir/hooks.jsonl"
+    tail -5 "$dir/prom.log" "$dir/am.log"
+    exit 1
+}
+
+sleep 5 # a healthy node: a few evaluations, nothing may fire
+[ -z "$(notified firing '*')" ] || { echo "FAIL: a healthy node alerted:"; notified firing '*'; exit 1; }
+
+"$build/tools/nicd-sim/nicd-sim" inject "$root" link-down mlx5_1
+wait_for firing mlx5_1 30
+fatal=$(notified firing mlx5_1 | grep '^NicdConditionFatal firing mlx5_1 1 port_down ' || true)
+[ "$fatal" = "NicdConditionFatal firing mlx5_1 1 port_down check_cable critical docs/runbook.md#check_cable" ] ||
+    { echo "FAIL: the port_down alert arrived as:"; notified firing mlx5_1; exit 1; }
+
+"$build/tools/nicd-sim/nicd-sim" inject "$root" link-up mlx5_1
+wait_for resolved mlx5_1 30
+[ -n "$(notified resolved mlx5_1 | grep '^NicdConditionFatal resolved mlx5_1 1 port_down ')" ] ||
+    { echo "FAIL: no resolve of port_down:"; notified resolved mlx5_1; exit 1; }
+
+others=$(notified firing '*' | grep -v ' mlx5_1 ' || true)
+[ -z "$others" ] || { echo "FAIL: healthy devices alerted:"; echo "$others"; exit 1; }
+echo "PASS"
