@@ -12,15 +12,11 @@
 
 namespace nicd::health {
 
-class OpticsRules : public RuleFamily {
+class OpticsRules : public StatelessRuleFamily {
 public:
     const char* name() const override { return "optics"; }
     void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
                   ConditionSet& conditions, std::vector<Event>& out) override;
-
-    nlohmann::json toJson() const override { return nlohmann::json::object(); }
-    void restore(const nlohmann::json& /*j*/) override {}
-    void forget() override {}
 };
 
 } // namespace nicd::health

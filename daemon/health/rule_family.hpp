@@ -38,4 +38,13 @@ public:
     virtual void forget() = 0;
 };
 
+// A family that judges each snapshot from what it holds (and the active conditions), with
+// nothing of its own to keep across restarts.
+class StatelessRuleFamily : public RuleFamily {
+public:
+    nlohmann::json toJson() const final { return nlohmann::json::object(); }
+    void restore(const nlohmann::json& /*j*/) final {}
+    void forget() final {}
+};
+
 } // namespace nicd::health

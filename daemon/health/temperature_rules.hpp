@@ -9,17 +9,13 @@
 
 namespace nicd::health {
 
-class TemperatureRules : public RuleFamily {
+class TemperatureRules : public StatelessRuleFamily {
 public:
     static constexpr double kHysteresisCelsius = 2;
 
     const char* name() const override { return "temperatures"; }
     void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
                   ConditionSet& conditions, std::vector<Event>& out) override;
-
-    nlohmann::json toJson() const override { return nlohmann::json::object(); }
-    void restore(const nlohmann::json& /*j*/) override {}
-    void forget() override {}
 };
 
 } // namespace nicd::health

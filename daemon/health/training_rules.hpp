@@ -18,15 +18,11 @@ namespace nicd::health {
 // "28.39.1002" < "28.40.1000": dotted numbers compared part by part.
 bool olderFirmware(std::string_view a, std::string_view b);
 
-class TrainingRules : public RuleFamily {
+class TrainingRules : public StatelessRuleFamily {
 public:
     const char* name() const override { return "training"; }
     void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
                   ConditionSet& conditions, std::vector<Event>& out) override;
-
-    nlohmann::json toJson() const override { return nlohmann::json::object(); }
-    void restore(const nlohmann::json& /*j*/) override {}
-    void forget() override {}
 };
 
 } // namespace nicd::health

@@ -22,21 +22,10 @@ expect_route nicd-page alertname=NicdStale severity=critical
 expect_route nicd-ticket alertname=NicdConditionDegraded severity=warning
 expect_route default alertname=NodeFilesystemFull severity=critical
 
-dir=$(mktemp -d /tmp/nicd-am.XXXXXX)
-am=
-cleanup() {
-    [ -n "$am" ] && kill "$am" 2>/dev/null && wait "$am" 2>/dev/null
-    rm -rf "$dir"
-}
-trap cleanup EXIT
-port=$((20000 + RANDOM % 20000))
-while ss -ltn | grep -q ":$port "; do port=$((20000 + RANDOM % 20000)); done
-prometheus-alertmanager --config.file="$conf" --storage.path="$dir" \
-    --web.listen-address="127.0.0.1:$port" --cluster.listen-address= >"$dir/am.log" 2>&1 &
-am=$!
-url="http://127.0.0.1:$port"
-for _ in $(seq 100); do curl -fs "$url/-/ready" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fs "$url/-/ready" >/dev/null || { cat "$dir/am.log"; echo "FAIL: alertmanager not ready"; exit 1; }
+# shellcheck source=support/servers.sh
+source "$(dirname "$0")/support/servers.sh"
+start_alertmanager "$conf"
+url=$am_url
 
 alert() { # name instance device port severity
     printf '{"labels":{"alertname":"%s","instance":"%s","device":"%s","port":"%s","severity":"%s"}}' "$@"

@@ -5,47 +5,26 @@
 # compute NIC's link goes down: the alert arrives with its device, port, code, action, severity
 # and runbook link; the link comes back: the resolve arrives; no other device ever alerts. The
 # rules' for: and Alertmanager's waits are shortened in copies (the shipped values are tested by
-# prometheus_rules_test.sh). Ports on 127.0.0.1; every process stopped at the end.
+# prometheus_rules_test.sh). The servers: support/servers.sh.
 set -euo pipefail
 src=${NICD_SOURCE_DIR:?}
 build=${NICD_BUILD_DIR:?}
-dir=$(mktemp -d /tmp/nicd-fleet.XXXXXX)
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$dir"
-}
-trap cleanup EXIT
-freeport() {
-    local p=$((20000 + RANDOM % 20000))
-    while ss -ltn | grep -q ":$p "; do p=$((20000 + RANDOM % 20000)); done
-    echo "$p"
-}
-started() { # URL [tries]: until it answers
-    for _ in $(seq "${2:-300}"); do curl -fs "$1" >/dev/null 2>&1 && return 0; sleep 0.1; done
-    echo "FAIL: $1 does not answer"
-    tail -20 "$dir"/*.log
-    exit 1
-}
+# shellcheck source=support/servers.sh
+source "$(dirname "$0")/support/servers.sh"
 
-root="$dir/node"
+root="$work/node"
 "$build/tools/nicd-sim/nicd-sim" create "$root" >/dev/null
 printf '[daemon]\nPluginDirectory=%s\nPollIntervalMs=500\n[provision]\nMode=off\n[signals]\nEnable=no\n' \
-    "$build/plugins" >"$dir/nicd.conf"
-"$build/daemon/nicd" --root "$root" --config "$dir/nicd.conf" --no-dbus --log-level warn \
-    >"$dir/nicd.log" 2>&1 &
-pids+=($!)
+    "$build/plugins" >"$work/nicd.conf"
+"$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --log-level warn \
+    >"$work/nicd.log" 2>&1 &
+servers_pids+=($!)
 
-ne_port=$(freeport)
-prometheus-node-exporter --web.listen-address="127.0.0.1:$ne_port" --collector.disable-defaults \
-    --collector.textfile --collector.textfile.directory="$root/var/lib/prometheus/node-exporter" \
-    >"$dir/ne.log" 2>&1 &
-pids+=($!)
+start_node_exporter "$root/var/lib/prometheus/node-exporter"
 
 # The webhook: every notification body, one JSON document per line.
 hook_port=$(freeport)
-python3 - "$hook_port" "$dir/hooks.jsonl" >"$dir/hook.log" 2>&1 <<'PY' &
+python3 - "$hook_port" "$work/hooks.jsonl" >"$work/hook.log" 2>&1 <<'PY' &
 import http.server, json, sys
 port, out = int(sys.argv[1]), sys.argv[2]
 class Hook(http.server.BaseHTTPRequestHandler):
@@ -60,11 +39,10 @@ class Hook(http.server.BaseHTTPRequestHandler):
         self.end_headers()
 http.server.HTTPServer(("127.0.0.1", port), Hook).serve_forever()
 PY
-pids+=($!)
-touch "$dir/hooks.jsonl"
+servers_pids+=($!)
+touch "$work/hooks.jsonl"
 
-am_port=$(freeport)
-python3 - "$src/etc/alertmanager/nicd.yml" "$dir/alertmanager.yml" "http://127.0.0.1:$hook_port/" <<'PY'
+python3 - "$src/etc/alertmanager/nicd.yml" "$work/alertmanager.yml" "http://127.0.0.1:$hook_port/" <<'PY'
 import sys, yaml
 conf = yaml.safe_load(open(sys.argv[1]))
 def fast(route):
@@ -78,40 +56,27 @@ for r in conf["receivers"]:
     r["webhook_configs"] = [{"url": sys.argv[3], "send_resolved": True}]
 yaml.safe_dump(conf, open(sys.argv[2], "w"))
 PY
-prometheus-alertmanager --config.file="$dir/alertmanager.yml" --storage.path="$dir/am" \
-    --web.listen-address="127.0.0.1:$am_port" --cluster.listen-address= >"$dir/am.log" 2>&1 &
-pids+=($!)
-started "http://127.0.0.1:$am_port/-/ready"
+start_alertmanager "$work/alertmanager.yml"
 
-sed -E 's/for: [0-9]+m/for: 2s/' "$src/etc/prometheus/nicd.rules.yml" >"$dir/nicd.rules.yml"
-prom_port=$(freeport)
-cat >"$dir/prometheus.yml" <<YAML
-global:
+sed -E 's/for: [0-9]+m/for: 2s/' "$src/etc/prometheus/nicd.rules.yml" >"$work/nicd.rules.yml"
+start_prometheus "global:
   scrape_interval: 1s
   evaluation_interval: 1s
-rule_files: [$dir/nicd.rules.yml]
+rule_files: [$work/nicd.rules.yml]
 alerting:
   alertmanagers:
     - static_configs:
-        - targets: ["127.0.0.1:$am_port"]
+        - targets: [\"127.0.0.1:$am_port\"]
 scrape_configs:
   - job_name: node
     static_configs:
-      - targets: ["127.0.0.1:$ne_port"]
-YAML
-prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/tsdb" \
-    --web.listen-address="127.0.0.1:$prom_port" >"$dir/prom.log" 2>&1 &
-pids+=($!)
-started "http://127.0.0.1:$prom_port/-/ready"
-for _ in $(seq 300); do
-    curl -fs "http://127.0.0.1:$prom_port/api/v1/query?query=nicd_up" | grep -q '"value"' && break
-    sleep 0.1
-done
+      - targets: [\"127.0.0.1:$ne_port\"]"
+prometheus_has nicd_up
 
 # notified STATUS DEVICE: the alerts of every notification so far with that status and device,
 # as "alertname status device port code action severity runbook_url" lines.
 notified() {
-    python3 - "$dir/hooks.jsonl" "$1" "$2" <<'PY'
+    python3 - "$work/hooks.jsonl" "$1" "$2" <<'PY'
 import json, sys
 path, status, device = sys.argv[1:]
 for line in open(path):
@@ -128,8 +93,8 @@ wait_for() { # STATUS DEVICE SECONDS
         sleep 0.1
     done
     echo "FAIL: no $1 notification for $2 within $3 s"
-    cat "$dir/hooks.jsonl"
-    tail -5 "$dir/prom.log" "$dir/am.log"
+    cat "$work/hooks.jsonl"
+    tail -5 "$work/prom.log" "$work/am.log"
     exit 1
 }
 

@@ -3,63 +3,37 @@
 # version, unique panel ids, every panel on the datasource variable, the instance and device
 # variables), and every panel query and variable query parsing and returning data from a real
 # Prometheus scraping a real node_exporter that serves nicd's textfile of the simulated node
-# (the shipped rules loaded too). Ports on 127.0.0.1; every process stopped at the end.
+# (the shipped rules loaded too). The servers: support/servers.sh.
 set -euo pipefail
 src=${NICD_SOURCE_DIR:?}
 build=${NICD_BUILD_DIR:?}
 dash="$src/etc/grafana/nicd.json"
-dir=$(mktemp -d /tmp/nicd-grafana.XXXXXX)
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$dir"
-}
-trap cleanup EXIT
-freeport() {
-    local p=$((20000 + RANDOM % 20000))
-    while ss -ltn | grep -q ":$p "; do p=$((20000 + RANDOM % 20000)); done
-    echo "$p"
-}
+# shellcheck source=support/servers.sh
+source "$(dirname "$0")/support/servers.sh"
 
 # The node: two nicd --once runs two seconds apart (a congestion window, a pre-FEC BER).
-root="$dir/node"
+root="$work/node"
 "$build/tools/nicd-sim/nicd-sim" create "$root" >/dev/null
-printf '[daemon]\nPluginDirectory=%s\n[signals]\nIntervalSec=1\n' "$build/plugins" >"$dir/nicd.conf"
-nicd() { "$build/daemon/nicd" --root "$root" --config "$dir/nicd.conf" --no-dbus --once --log-level error >/dev/null; }
+printf '[daemon]\nPluginDirectory=%s\n[signals]\nIntervalSec=1\n' "$build/plugins" >"$work/nicd.conf"
+nicd() { "$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --once --log-level error >/dev/null; }
 nicd
 "$build/tools/nicd-sim/nicd-sim" tick "$root" --seconds 2 >/dev/null
 sleep 2.1
 nicd
 
-ne_port=$(freeport)
-prometheus-node-exporter --web.listen-address="127.0.0.1:$ne_port" --collector.disable-defaults \
-    --collector.textfile --collector.textfile.directory="$root/var/lib/prometheus/node-exporter" \
-    >"$dir/ne.log" 2>&1 &
-pids+=($!)
-prom_port=$(freeport)
-cat >"$dir/prometheus.yml" <<YAML
-global:
+start_node_exporter "$root/var/lib/prometheus/node-exporter"
+start_prometheus "global:
   scrape_interval: 1s
   evaluation_interval: 1s
-rule_files:
-  - $src/etc/prometheus/nicd.rules.yml
+rule_files: [$src/etc/prometheus/nicd.rules.yml]
 scrape_configs:
   - job_name: node
     static_configs:
-      - targets: ["127.0.0.1:$ne_port"]
-YAML
-prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/tsdb" \
-    --web.listen-address="127.0.0.1:$prom_port" >"$dir/prom.log" 2>&1 &
-pids+=($!)
-url="http://127.0.0.1:$prom_port"
-for _ in $(seq 300); do
-    curl -fs "$url/api/v1/query?query=count(nicd_up)" 2>/dev/null | grep -q '"value"' && break
-    sleep 0.1
-done
+      - targets: [\"127.0.0.1:$ne_port\"]"
+prometheus_has 'count(nicd_up)'
 sleep 3 # a few scrapes, so that rate() has two samples
 
-python3 - "$dash" "$url" <<'PY'
+python3 - "$dash" "$prom_url" <<'PY'
 import json, sys, urllib.parse, urllib.request
 dash_file, url = sys.argv[1], sys.argv[2]
 d = json.load(open(dash_file))

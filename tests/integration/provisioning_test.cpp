@@ -13,6 +13,7 @@
 
 #include <fstream>
 #include <regex>
+#include <set>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -333,6 +334,13 @@ TEST_F(ProvisioningTest, ApplyAndVerifyOverDbus)
             EXPECT_FALSE(r["changed"].get<bool>());
         }
     EXPECT_TRUE(saw) << out;
+    // ECN beside the others: both points read back as off on the fresh driver.
+    std::set<std::string> ecn;
+    for (const auto& r : rows)
+        if (r["device"] == "mlx5_2" && r["setting"].get<std::string>().starts_with("ecn_"))
+            ecn.insert(r["setting"].get<std::string>() + " " + r["desired"].get<std::string>() +
+                       " " + r["observed"].get<std::string>());
+    EXPECT_EQ(ecn, (std::set<std::string>{"ecn_np 3 none", "ecn_rp 3 none"})) << out;
     // Mode=verify: Apply reads but never writes, so the ports stay noncompliant.
     auto [arc, apply] = nicctl({"apply"});
     EXPECT_EQ(arc, 1) << apply;
@@ -343,6 +351,10 @@ TEST_F(ProvisioningTest, ApplyAndVerifyOverDbus)
                "/io/nicd/Nicd1/device/mlx5_2/port/1", "io.nicd.Nicd1.Port", "QosStatus"},
               prop);
     EXPECT_EQ(prop, "s \"noncompliant\"\n");
+    test::run({"busctl", "--address=" + bus_->address(), "get-property", "io.nicd.Nicd1",
+               "/io/nicd/Nicd1/device/mlx5_2/port/1", "io.nicd.Nicd1.Port", "QosObserved"},
+              prop);
+    EXPECT_NE(prop.find("\"ecn_np\" \"none\""), std::string::npos) << prop;
     test::run({"busctl", "--address=" + bus_->address(), "get-property", "io.nicd.Nicd1",
                "/io/nicd/Nicd1/device/mlx5_5/port/1", "io.nicd.Nicd1.Port", "QosStatus"},
               prop);

@@ -1,0 +1,68 @@
+# shellcheck shell=bash
+# The real servers of the fleet tests, on 127.0.0.1: free ports, a scratch directory, and every
+# process started here stopped (and the directory removed) when the test exits. Source it; it sets
+# $work and provides:
+#   freeport                       a TCP port nothing listens on
+#   started URL                    waits until URL answers (fails the test with the logs if not)
+#   start_node_exporter DIR        node_exporter's textfile collector on DIR; sets $ne_port
+#   start_prometheus YAML          prometheus with that configuration; sets $prom_port, $prom_url
+#   start_alertmanager YAML        alertmanager with that configuration; sets $am_port, $am_url
+#   prometheus_has QUERY           waits until QUERY returns a sample
+work=$(mktemp -d /tmp/nicd-servers.XXXXXX)
+servers_pids=()
+servers_stop() {
+    for p in "${servers_pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap servers_stop EXIT
+
+freeport() {
+    local p=$((20000 + RANDOM % 20000))
+    while ss -ltn | grep -q ":$p "; do p=$((20000 + RANDOM % 20000)); done
+    echo "$p"
+}
+
+started() {
+    for _ in $(seq 300); do curl -fs "$1" >/dev/null 2>&1 && return 0; sleep 0.1; done
+    echo "FAIL: $1 does not answer"
+    tail -n 20 "$work"/*.log
+    exit 1
+}
+
+start_node_exporter() {
+    ne_port=$(freeport)
+    prometheus-node-exporter --web.listen-address="127.0.0.1:$ne_port" --collector.disable-defaults \
+        --collector.textfile --collector.textfile.directory="$1" >"$work/ne.log" 2>&1 &
+    servers_pids+=($!)
+    started "http://127.0.0.1:$ne_port/metrics"
+}
+
+start_prometheus() {
+    prom_port=$(freeport)
+    prom_url="http://127.0.0.1:$prom_port"
+    printf '%s\n' "$1" >"$work/prometheus.yml"
+    prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
+        --web.listen-address="127.0.0.1:$prom_port" >"$work/prom.log" 2>&1 &
+    servers_pids+=($!)
+    started "$prom_url/-/ready"
+}
+
+start_alertmanager() {
+    am_port=$(freeport)
+    am_url="http://127.0.0.1:$am_port"
+    prometheus-alertmanager --config.file="$1" --storage.path="$work/am" \
+        --web.listen-address="127.0.0.1:$am_port" --cluster.listen-address= >"$work/am.log" 2>&1 &
+    servers_pids+=($!)
+    started "$am_url/-/ready"
+}
+
+prometheus_has() {
+    for _ in $(seq 300); do
+        curl -fs "$prom_url/api/v1/query" --data-urlencode "query=$1" | grep -q '"value"' && return 0
+        sleep 0.1
+    done
+    echo "FAIL: prometheus has no $1"
+    tail -n 20 "$work"/*.log
+    exit 1
+}
