@@ -1,0 +1,183 @@
+// The health engine and kernel log lines: mapping a line to its device by PCI address, upstream
+// port or netdev, repeats escalating to fatal, holding until cleared or KernelHoldSec, soft
+// lockups confirmed by an mlx5 poll frame, and an operator's clear.
+#include "health/counter_rules.hpp"
+#include "health/health_engine.hpp"
+#include "health/soft_lockup.hpp"
+#include "support/health_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+using namespace nicd::health;
+using namespace nicd::test;
+
+TEST_F(HealthTest, KernelErrorsMapToDevicesByPciAddressUpstreamPortOrNetdev)
+{
+    auto inv = kernelInventory();
+    using S = plugin::v1::Severity;
+    auto ev = engine_.kernelLine(kernelMatch("mlx5.cmd_timeout", S::Fatal, "0004:01:00.0"), inv, 1,
+                                 1700000001);
+    ASSERT_EQ(ev.size(), 1U);
+    EXPECT_EQ(ev[0].device, "mlx5_0");
+    EXPECT_EQ(ev[0].severity, ConditionSeverity::Fatal);
+    ev = engine_.kernelLine(kernelMatch("pcie.dpc_containment", S::Fatal, "0004:00:00.0"), inv, 2,
+                            1700000002);
+    ASSERT_EQ(ev.size(), 1U);
+    EXPECT_EQ(ev[0].device, "mlx5_0") << "the upstream port's PF, not the VF";
+    ev = engine_.kernelLine(kernelMatch("netdev.tx_watchdog", S::NonFatal, "", "ens1f0np0"), inv, 3,
+                            1700000003);
+    ASSERT_EQ(ev.size(), 1U);
+    EXPECT_EQ(ev[0].severity, ConditionSeverity::Degraded);
+    ev = engine_.kernelLine(kernelMatch("mlx5.cmd_timeout", S::Fatal, "0000:99:00.0"), inv, 4,
+                            1700000004);
+    EXPECT_TRUE(ev.empty());
+    EXPECT_EQ(engine_.kernelLinesUnmapped(), 1U);
+    Snapshot s;
+    s.inventory = inv;
+    engine_.report(s);
+    EXPECT_EQ(s.health.devices.at("mlx5_0"), Health::Fatal);
+    EXPECT_EQ((s.health.kernel_errors.at({"mlx5_0", "mlx5.cmd_timeout"})), 1U);
+    EXPECT_EQ(s.health.kernel_errors_unmapped, 1U);
+}
+
+TEST_F(HealthTest, RepeatedNonFatalKernelErrorEscalatesToFatal)
+{
+    auto inv = kernelInventory();
+    auto m = kernelMatch("mlx5.access_reg_failed", plugin::v1::Severity::NonFatal, "0004:01:00.0");
+    engine_.kernelLine(m, inv, 10, 1700000010);
+    engine_.kernelLine(m, inv, 20, 1700000020);
+    Snapshot s;
+    s.inventory = inv;
+    engine_.report(s);
+    EXPECT_EQ(s.health.devices.at("mlx5_0"), Health::Degraded);
+    auto ev = engine_.kernelLine(m, inv, 30, 1700000030);
+    ASSERT_EQ(ev.size(), 1U);
+    EXPECT_EQ(ev[0].severity, ConditionSeverity::Fatal);
+    EXPECT_NE(ev[0].message.find("3 times within 3600 s"), std::string::npos);
+    // It holds as fatal until cleared (KernelHoldSec=0); after a clear, a lone hit long after
+    // the window is degraded again.
+    EXPECT_TRUE(engine_.clear("mlx5_0", "kernel.mlx5.access_reg_failed", 1700000040));
+    engine_.kernelLine(m, inv, 10000, 1700010000);
+    engine_.report(s);
+    EXPECT_EQ(s.health.devices.at("mlx5_0"), Health::Degraded);
+}
+
+TEST_F(HealthTest, KernelConditionsHoldUntilClearedOrForKernelHoldSec)
+{
+    auto inv = kernelInventory();
+    auto m = kernelMatch("mlx5.cmd_timeout", plugin::v1::Severity::Fatal, "0004:01:00.0");
+    engine_.kernelLine(m, inv, 1, 1700000001);
+    auto s = at(100000, snap({inv.devices[0]}));
+    EXPECT_TRUE(find(s, "kernel.mlx5.cmd_timeout")) << "no natural recovery by default";
+    Config c;
+    c.health.kernel_hold_sec = 60;
+    engine_.setConfig(c);
+    engine_.clear("mlx5_0", "kernel.mlx5.cmd_timeout", 1700100000);
+    engine_.kernelLine(m, inv, 100010, 1700100010);
+    s = at(100030, snap({inv.devices[0]}));
+    EXPECT_TRUE(find(s, "kernel.mlx5.cmd_timeout"));
+    s = at(100080, snap({inv.devices[0]}));
+    EXPECT_FALSE(find(s, "kernel.mlx5.cmd_timeout"));
+}
+
+TEST(SoftLockup, ConfirmedByAnMlx5PollFrameWithinTheWindow)
+{
+    SoftLockupDetector d;
+    EXPECT_FALSE(
+        d.feed("watchdog: BUG: soft lockup - CPU#94 stuck for 226906s! [ksoftirqd/94:485]"));
+    EXPECT_FALSE(d.feed("RIP: 0010:native_queued_spin_lock_slowpath+0x12/0x20"));
+    EXPECT_FALSE(d.feed(" ? mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]")) << "speculative frame";
+    auto hit = d.feed(" mlx5e_poll_ico_cq+0x8b/0x1a0 [mlx5_core]");
+    ASSERT_TRUE(hit);
+    EXPECT_NE(hit->find("CPU#94 stuck for 226906s"), std::string::npos);
+    EXPECT_FALSE(d.feed(" mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]")) << "one event per report";
+}
+
+TEST(SoftLockup, FramesOutsideTheWindowOrWithoutAHeaderDoNotCount)
+{
+    SoftLockupDetector d;
+    EXPECT_FALSE(d.feed(" mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]"));
+    d.feed("BUG: soft lockup - CPU#3 stuck for 23s! [kworker:1]");
+    for (int i = 0; i < 150; ++i)
+        d.feed(" net_rx_action+0x11/0x300");
+    EXPECT_FALSE(d.feed(" mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]"));
+}
+
+TEST_F(HealthTest, SoftLockupIsFatalForEveryMlx5Device)
+{
+    auto inv = kernelInventory();
+    auto ev = engine_.driverSoftLockup("BUG: soft lockup - CPU#3 stuck for 23s!", inv, 1700000000);
+    ASSERT_EQ(ev.size(), 1U) << "the VF shares its PF's driver state";
+    EXPECT_EQ(ev[0].code, "kernel.driver_soft_lockup");
+    EXPECT_EQ(ev[0].severity, ConditionSeverity::Fatal);
+}
+
+TEST_F(HealthTest, AnEscalatedKernelConditionStaysFatalUntilCleared)
+{
+    auto inv = kernelInventory();
+    auto m = kernelMatch("netdev.tx_watchdog", plugin::v1::Severity::NonFatal, "", "ens1f0np0");
+    for (double t : {10.0, 20.0, 30.0})
+        engine_.kernelLine(m, inv, t, 1700000000 + t);
+    auto ev = engine_.kernelLine(m, inv, 9000, 1700009000); // alone in its window
+    EXPECT_TRUE(ev.empty()) << "no de-escalation event";
+    Snapshot s;
+    s.inventory = inv;
+    engine_.report(s);
+    EXPECT_EQ(s.health.devices.at("mlx5_0"), Health::Fatal);
+    EXPECT_EQ((s.health.kernel_errors.at({"mlx5_0", "netdev.tx_watchdog"})), 4U);
+}
+
+TEST_F(HealthTest, OperatorClearForgetsTheRepeatHistory)
+{
+    auto inv = kernelInventory();
+    auto m = kernelMatch("mlx5.tx_timeout", plugin::v1::Severity::NonFatal, "0004:01:00.0");
+    engine_.kernelLine(m, inv, 10, 1700000010);
+    engine_.kernelLine(m, inv, 20, 1700000020);
+    EXPECT_TRUE(engine_.clear("mlx5_0", "kernel.mlx5.tx_timeout", 1700000025));
+    auto ev = engine_.kernelLine(m, inv, 30, 1700000030);
+    ASSERT_EQ(ev.size(), 1U);
+    EXPECT_EQ(ev[0].severity, ConditionSeverity::Degraded) << "a fresh start after the clear";
+}
+
+TEST_F(HealthTest, MultiLineSoftLockupReportEndToEnd)
+{
+    // The report of NVSentinel #1334 (as quoted in reference/nic-health.md §3.2), with typical
+    // neighbouring lines; fed in order, as the journal delivers them.
+    const std::vector<std::string> report{
+        "watchdog: BUG: soft lockup - CPU#94 stuck for 226906s! [swapper/94:0]",
+        "Modules linked in: mlx5_ib ib_uverbs mlx5_core mlxfw",
+        "CPU: 94 PID: 0 Comm: swapper/94 Tainted: G           OEL",
+        "RIP: 0010:mlx5e_poll_ico_cq+0x8b/0x1a0 [mlx5_core]",
+        " mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]",
+        " net_rx_action+0x146/0x3e0",
+    };
+    SoftLockupDetector detector;
+    std::vector<std::string> found;
+    for (const auto& l : report)
+        if (auto hit = detector.feed(l))
+            found.push_back(*hit);
+    ASSERT_EQ(found.size(), 1U);
+    Config c;
+    c.health.kernel_hold_sec = 600;
+    engine_.setConfig(c);
+    auto inv = kernelInventory();
+    auto ev = engine_.driverSoftLockup(found[0], inv, 100, 1700000100);
+    ASSERT_EQ(ev.size(), 1U);
+    EXPECT_EQ(ev[0].device, "mlx5_0");
+    EXPECT_NE(ev[0].message.find("CPU#94 stuck for 226906s"), std::string::npos);
+    auto s = at(200, snap({inv.devices[0]}));
+    EXPECT_EQ(s.health.devices.at("mlx5_0"), Health::Fatal);
+    s = at(701, snap({inv.devices[0]}));
+    EXPECT_FALSE(find(s, "kernel.driver_soft_lockup")) << "KernelHoldSec ran out";
+}
+
+TEST_F(HealthTest, ASoftLockupWithoutAnMlx5DeviceIsOnlyCounted)
+{
+    Inventory inv;
+    auto ev = engine_.driverSoftLockup("BUG: soft lockup - CPU#1 stuck for 30s!", inv, 1, 2);
+    EXPECT_TRUE(ev.empty());
+    EXPECT_EQ(engine_.kernelLinesUnmapped(), 1U);
+}
+
+// The state of one run, restored in the next (a restart, or the next `nicd --once`).

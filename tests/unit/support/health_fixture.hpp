@@ -1,0 +1,109 @@
+// The health engine's tests: a fixture that evaluates hand-built snapshots over simulated time,
+// and the devices and kernel lines they are built from.
+#pragma once
+
+#include "health/health_engine.hpp"
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace nicd::test {
+
+using namespace nicd::health;
+
+inline Device device(const std::string& name, int state, const std::string& hca = "MT4129")
+{
+    Device d;
+    d.ibdev = name;
+    d.hca_type = hca;
+    d.driver = "mlx5_core";
+    Port p;
+    p.num = 1;
+    p.state = state;
+    p.state_name = state == 4 ? "ACTIVE" : "DOWN";
+    p.phys_state = state == 4 ? 5 : 3;
+    p.phys_state_name = state == 4 ? "LinkUp" : "Disabled";
+    p.link_layer = "Ethernet";
+    d.ports.push_back(p);
+    return d;
+}
+
+class HealthTest : public ::testing::Test {
+protected:
+    Snapshot snap(std::vector<Device> devices,
+                  std::vector<std::tuple<std::string, std::string, uint64_t>> counters = {})
+    {
+        Snapshot s;
+        s.inventory.devices = std::move(devices);
+        for (const auto& [dev, name, value] : counters) {
+            DeviceSamples* ds = nullptr;
+            for (auto& x : s.samples)
+                if (x.ibdev == dev)
+                    ds = &x;
+            if (!ds) {
+                s.samples.push_back({});
+                ds = &s.samples.back();
+                ds->ibdev = dev;
+            }
+            ds->samples.push_back({"hw_counters", 1, "", name, value, SampleKind::Counter});
+        }
+        return s;
+    }
+    // Evaluates at time t (seconds) and returns the snapshot with health filled in.
+    Snapshot at(double t, Snapshot s)
+    {
+        last_events_ = engine_.evaluate(s, t, 1700000000 + t);
+        return s;
+    }
+    static const Condition* find(const Snapshot& s, const std::string& code,
+                                 const std::string& dev = "mlx5_0")
+    {
+        for (const auto& c : s.health.conditions)
+            if (c.code == code && c.device == dev)
+                return &c;
+        return nullptr;
+    }
+    Health portHealth(const Snapshot& s, const std::string& dev = "mlx5_0")
+    {
+        return s.health.ports.at({dev, 1});
+    }
+
+    Config config_;
+    HealthEngine engine_{config_};
+    std::vector<Event> last_events_;
+};
+
+inline plugin::v1::KernelLineMatch kernelMatch(const std::string& code, plugin::v1::Severity sev,
+                                               const std::string& pci,
+                                               const std::string& netdev = "")
+{
+    plugin::v1::KernelLineMatch m;
+    m.code = code;
+    m.severity = sev;
+    m.pci_address = pci;
+    m.netdev = netdev;
+    m.message = code + " happened";
+    m.action = "do something";
+    return m;
+}
+
+inline Inventory kernelInventory()
+{
+    Inventory inv;
+    auto d = device("mlx5_0", 4);
+    d.pci_address = "0004:01:00.0";
+    d.pci_path = "/sys/devices/pci0004:00/0004:00:00.0/0004:01:00.0";
+    d.ports[0].netdevs = {"ens1f0np0"};
+    inv.devices.push_back(d);
+    auto v = device("mlx5_1", 4);
+    v.pci_address = "0004:01:00.2";
+    v.pci_path = "/sys/devices/pci0004:00/0004:00:00.0/0004:01:00.2";
+    v.function = DeviceFunction::VirtualFunction;
+    inv.devices.push_back(v);
+    return inv;
+}
+
+} // namespace nicd::test
