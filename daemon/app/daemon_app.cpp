@@ -28,6 +28,7 @@
 #include "state/state_keeper.hpp"
 #include "textfile/atomic_file.hpp"
 #include "textfile/render.hpp"
+#include "textfile/textfile_dir.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -221,6 +222,16 @@ bool DaemonApp::writeTextfile(const Snapshot& snap)
     if (!config_.textfile.enable)
         return true;
     auto path = paths_.host(config_.textfile.path);
+    // Installed before node_exporter (or pointed at a new place): make the directory, once.
+    if (!std::filesystem::is_directory(path.parent_path())) {
+        auto made = makeDirectories(path.parent_path());
+        for (const auto& dir : made.created)
+            log::info({}, "created the textfile directory {} (mode 0755)", dir.string());
+        if (made.error) {
+            log::error({}, "textfile not written: {}", *made.error);
+            return false;
+        }
+    }
     auto render = [&snap](const ChunkWriter& write) { renderTextfileTo(snap, write); };
     if (auto err = writeFileAtomically(path, render)) {
         log::error({}, "textfile not written: {}", *err);

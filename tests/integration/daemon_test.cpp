@@ -105,6 +105,41 @@ TEST_F(DaemonTest, OnceWritesATextfilePromtoolAcceptsAndPrintsASummary)
     EXPECT_EQ(check, "") << "promtool lint: " << check;
 }
 
+// Installed before node_exporter, or pointed at a new place: nicd makes the directory (0755, its
+// parents too, whatever the umask), writes the file and says so once.
+TEST_F(DaemonTest, CreatesAMissingTextfileDirectory)
+{
+    fs::remove_all(root_ / "var/lib/prometheus");
+    writeConfig("[textfile]\nPath=/var/lib/prometheus/node-exporter/nicd.prom\n");
+    std::string out;
+    ASSERT_EQ(test::run({"sh", "-c", "umask 077 && exec \"$@\"", "sh", NICD_BIN, "--root",
+                         root_.string(), "--config", conf_.string(), "--no-dbus", "--once"},
+                        out),
+              0)
+        << out;
+    EXPECT_TRUE(fs::exists(textfile())) << out;
+    for (const auto& dir :
+         {root_ / "var/lib/prometheus", root_ / "var/lib/prometheus/node-exporter"})
+        EXPECT_EQ(fs::status(dir).permissions() & fs::perms::all,
+                  fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                      fs::perms::others_read | fs::perms::others_exec)
+            << dir;
+    auto said = [&out](const std::string& what) {
+        size_t n = 0;
+        for (auto p = out.find(what); p != std::string::npos; p = out.find(what, p + 1))
+            ++n;
+        return n;
+    };
+    EXPECT_EQ(said("created the textfile directory " +
+                   (root_ / "var/lib/prometheus/node-exporter").string()),
+              1U)
+        << out;
+
+    // A second run finds it there and says nothing.
+    ASSERT_EQ(test::run(nicd({"--once"}), out), 0) << out;
+    EXPECT_EQ(said("created the textfile directory"), 0U) << out;
+}
+
 TEST_F(DaemonTest, NodeExporterServesTheTextfile)
 {
     std::string out;
