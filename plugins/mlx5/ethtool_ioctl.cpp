@@ -41,9 +41,11 @@ namespace {
 constexpr uint32_t kMaxStats = 1U << 16; // far above any driver; guards against garbage counts
 constexpr int kAttempts = 4;
 
+// SIOCETHTOOL is a device ioctl: any socket of the netdev's namespace carries it. AF_UNIX, so
+// the unit can forbid Internet sockets (RestrictAddressFamilies=AF_UNIX AF_NETLINK).
 class Socket {
 public:
-    Socket() : fd_(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) {}
+    Socket() : fd_(::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) {}
     ~Socket()
     {
         if (fd_ >= 0)
