@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The DEB and RPM built from this tree (as `make package` builds them) install what an operator
+# The nicd DEB and RPM built from this tree (as `make package` builds them) install what an operator
 # expects, where the FHS says, with the config file protected and the unit's scripts in place.
 set -euo pipefail
 build=${NICD_BUILD_DIR:?}
@@ -11,8 +11,8 @@ trap 'rm -rf "$out"' EXIT
     cat "$out/cpack.log"
     exit 1
 }
-deb=$(ls "$out"/*.deb)
-rpm=$(ls "$out"/*.rpm)
+deb=$(ls "$out"/nicd_*.deb)
+rpm=$(ls "$out"/nicd-[0-9]*.rpm)
 dpkg-deb -c "$deb" >"$out/deb.contents"
 awk '{print $NF}' "$out/deb.contents" | sed 's|^\./|/|; s|\(.\)/$|\1|' >"$out/deb.list"
 awk '$1 !~ /^d/ {print $NF}' "$out/deb.contents" | sed 's|^\./|/|' >"$out/deb.files"
@@ -37,8 +37,12 @@ expected=(
     /usr/share/nicd/npd/nicd-monitor.json
     /usr/share/nicd/npd/nicd-npd-check
     /usr/share/nicd/grafana/nicd.json
+    /usr/share/man/man8/nicd.8.gz
+    /usr/share/man/man5/nicd.conf.5.gz
+    /usr/share/man/man8/nicctl.8.gz
+    /usr/share/dbus-1/interfaces/io.nicd.Nicd1.Manager.xml
 )
-[ -e "$build/tools/nicd-sim/nicd-sim" ] && expected+=(/usr/bin/nicd-sim)
+# (the simulator is in nicd-sim: package_policy_test.sh)
 [ -e "$build/tools/nicctl/nicctl" ] && expected+=(/usr/bin/nicctl)
 [ -e "$source_dir/dbus/io.nicd.Nicd1.conf" ] && expected+=(/usr/share/dbus-1/system.d/io.nicd.Nicd1.conf)
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The systemd unit as built: systemd-analyze verify accepts it (ExecStart pointed at the built
 # nicd), and it says what DESIGN.md promises (Type=notify, SIGHUP reload, watchdog, the
-# directories) without a directive that would break nicd (/sys read-only, a bus-name readiness).
+# directories, the sandbox's writable places) without a directive that would break nicd (all of
+# /sys read-only, a bus-name readiness, Internet-only address families).
 set -euo pipefail
 build=${NICD_BUILD_DIR:?}
 unit="$build/units/nicd.service"
@@ -23,9 +24,15 @@ expect 'RuntimeDirectory=nicd'
 expect 'ConfigurationDirectory=nicd'
 expect 'WantedBy=multi-user.target'
 refuse 'BusName='
-refuse 'ProtectKernelTunables='
-refuse 'ProtectSystem=strict'
-refuse 'PrivateDevices='
+# ProtectKernelTunables= makes /sys read-only: the NICs' knobs and configfs must be let back in.
+expect 'ProtectSystem=strict'
+expect 'ProtectKernelTunables=yes'
+expect 'ReadWritePaths=/sys/devices -/sys/kernel/config'
+expect 'ReadWritePaths=-/var/lib/prometheus/node-exporter'
+expect 'CapabilityBoundingSet=CAP_NET_ADMIN'
+expect 'RestrictAddressFamilies=AF_UNIX AF_NETLINK'
+expect 'BindPaths=-/dev/infiniband'
+expect 'DeviceAllow=char-infiniband_verbs rw'
 
 [ -x "$build/daemon/nicd" ] || { echo "FAIL: $build/daemon/nicd is not built"; exit 1; }
 sed "s|^ExecStart=.*|ExecStart=$build/daemon/nicd|" "$unit" >"$dir/nicd.service"
