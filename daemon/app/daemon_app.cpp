@@ -327,7 +327,8 @@ void DaemonApp::reload()
     auto fresh = loadAndReport(files_);
     if (!fresh) {
         log::error({}, "configuration has errors; keeping the previous configuration");
-        notify::status("reload failed: configuration has errors; running with the previous one");
+        // READY=1 ends the reload RELOADING=1 began, or systemd waits out its timeout.
+        notify::ready("reload failed: configuration has errors; running with the previous one");
         return;
     }
     if (fresh->daemon.plugin_directory != config_.daemon.plugin_directory)
