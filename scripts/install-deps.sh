@@ -12,7 +12,7 @@ packages=(
     dbus-daemon systemd systemd-journal-remote
     prometheus-node-exporter prometheus prometheus-alertmanager
     iproute2 strace util-linux procps curl python3 python3-yaml
-    rpm file dpkg-dev
+    rpm rpmlint lintian file dpkg-dev man-db init-system-helpers
     clang-format clang-tidy
 )
 
