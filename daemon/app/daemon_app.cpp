@@ -222,18 +222,17 @@ bool DaemonApp::writeTextfile(const Snapshot& snap)
     if (!config_.textfile.enable)
         return true;
     auto path = paths_.host(config_.textfile.path);
-    // Installed before node_exporter (or pointed at a new place): make the directory, once.
-    if (!std::filesystem::is_directory(path.parent_path())) {
+    auto render = [&snap](const ChunkWriter& write) { renderTextfileTo(snap, write); };
+    auto err = writeFileAtomically(path, render);
+    // Installed before node_exporter (or pointed at a new place): make the directory and try
+    // again. Only on a failed write: a healthy cycle pays nothing for it.
+    if (err && !std::filesystem::is_directory(path.parent_path())) {
         auto made = makeDirectories(path.parent_path());
         for (const auto& dir : made.created)
             log::info({}, "created the textfile directory {} (mode 0755)", dir.string());
-        if (made.error) {
-            log::error({}, "textfile not written: {}", *made.error);
-            return false;
-        }
+        err = made.error ? made.error : writeFileAtomically(path, render);
     }
-    auto render = [&snap](const ChunkWriter& write) { renderTextfileTo(snap, write); };
-    if (auto err = writeFileAtomically(path, render)) {
+    if (err) {
         log::error({}, "textfile not written: {}", *err);
         return false;
     }
