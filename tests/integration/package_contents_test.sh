@@ -7,12 +7,10 @@ source_dir=${NICD_SOURCE_DIR:?}
 out=$(mktemp -d /tmp/nicd-pkg.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 
-(cd "$build" && timeout 300 cpack -G "DEB;RPM" -B "$out" >"$out/cpack.log" 2>&1) || {
-    cat "$out/cpack.log"
-    exit 1
-}
-deb=$(ls "$out"/nicd_*.deb)
-rpm=$(ls "$out"/nicd-[0-9]*.rpm)
+source "$(dirname "$0")/support/packages.sh"
+pkgs=$(packages_dir "$build" "$out")
+deb=$(ls "$pkgs"/nicd_*.deb)
+rpm=$(ls "$pkgs"/nicd-[0-9]*.rpm)
 dpkg-deb -c "$deb" >"$out/deb.contents"
 awk '{print $NF}' "$out/deb.contents" | sed 's|^\./|/|; s|\(.\)/$|\1|' >"$out/deb.list"
 awk '$1 !~ /^d/ {print $NF}' "$out/deb.contents" | sed 's|^\./|/|' >"$out/deb.files"

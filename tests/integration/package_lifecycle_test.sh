@@ -11,11 +11,9 @@ build=${NICD_BUILD_DIR:?}
 command -v deb-systemd-helper >/dev/null || { echo "SKIP: init-system-helpers is not installed"; exit 77; }
 out=$(mktemp -d /tmp/nicd-lifecycle.XXXXXX)
 trap 'rm -rf "$out"' EXIT
-(cd "$build" && timeout 300 cpack -G DEB -B "$out" >"$out/cpack.log" 2>&1) || {
-    cat "$out/cpack.log"
-    exit 1
-}
-deb=$(ls "$out"/nicd_*.deb)
+source "$(dirname "$0")/support/packages.sh"
+pkgs=$(packages_dir "$build" "$out")
+deb=$(ls "$pkgs"/nicd_*.deb)
 version=$(dpkg-deb -f "$deb" Version)
 
 # The next version: the same package with a changed default nicd.conf.

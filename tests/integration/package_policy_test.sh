@@ -12,15 +12,13 @@ for tool in lintian rpmlint rpm2cpio cpio file man; do
 done
 out=$(mktemp -d /tmp/nicd-policy.XXXXXX)
 trap 'rm -rf "$out"' EXIT
-(cd "$build" && timeout 300 cpack -G "DEB;RPM" -B "$out" >"$out/cpack.log" 2>&1) || {
-    cat "$out/cpack.log"
-    exit 1
-}
+source "$(dirname "$0")/support/packages.sh"
+pkgs=$(packages_dir "$build" "$out")
 fail=0
-deb=$(ls "$out"/nicd_*.deb)
-simdeb=$(ls "$out"/nicd-sim_*.deb)
-rpm=$(ls "$out"/nicd-[0-9]*.rpm)
-simrpm=$(ls "$out"/nicd-sim-[0-9]*.rpm)
+deb=$(ls "$pkgs"/nicd_*.deb)
+simdeb=$(ls "$pkgs"/nicd-sim_*.deb)
+rpm=$(ls "$pkgs"/nicd-[0-9]*.rpm)
+simrpm=$(ls "$pkgs"/nicd-sim-[0-9]*.rpm)
 
 # lintian: nothing at error or warning level.
 lintian --fail-on error,warning --no-tag-display-limit "$deb" "$simdeb" >"$out/lintian.log" 2>&1 ||
@@ -61,7 +59,7 @@ for pair in "nicd usr/sbin/nicd" "nicd usr/bin/nicctl" "nicd-sim usr/bin/nicd-si
     dir=deb
     [ "$1" = nicd-sim ] && dir=simdeb
     id=$(file -b "$out/$dir/$2" | sed -n 's/.*BuildID\[sha1\]=\([0-9a-f]*\).*/\1/p')
-    ddeb=$(ls "$out/$1-dbgsym_"*.ddeb 2>/dev/null || true)
+    ddeb=$(ls "$pkgs/$1-dbgsym_"*.ddeb 2>/dev/null || true)
     [ -n "$ddeb" ] && dpkg-deb -c "$ddeb" >"$out/ddeb.list" &&
         grep -q "/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug$" "$out/ddeb.list" ||
         { echo "FAIL: no debug symbols for $2 (build-id $id) in $1-dbgsym"; fail=1; }
