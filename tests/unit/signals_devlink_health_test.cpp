@@ -3,6 +3,7 @@
 // kernel: signals_devlink_netlink_test.cpp).
 #include "signals/devlink_health.hpp"
 #include "signals/devlink_netlink.hpp"
+#include "support/netlink_attrs.hpp"
 
 #include <fcntl.h>
 #include <linux/devlink.h>
@@ -33,37 +34,9 @@ using nicd::signals::DevlinkMonitor;
 using nicd::signals::DevlinkNetlink;
 using nicd::signals::parseDevlinkHealthJson;
 using nicd::signals::pciAddressOf;
+using nicd::test::Attrs;
 
 namespace {
-
-// ---- a tiny netlink attribute builder ----
-
-class Attrs {
-public:
-    Attrs& raw(uint16_t type, const void* data, size_t len, bool pad = true)
-    {
-        const auto total = static_cast<uint16_t>(NLA_HDRLEN + len);
-        const size_t at = bytes.size();
-        bytes.resize(at + NLA_HDRLEN);
-        std::memcpy(bytes.data() + at, &total, sizeof total);
-        std::memcpy(bytes.data() + at + sizeof total, &type, sizeof type);
-        const auto* p = static_cast<const uint8_t*>(data);
-        bytes.insert(bytes.end(), p, p + len);
-        if (pad)
-            bytes.resize(NLA_ALIGN(bytes.size()));
-        return *this;
-    }
-    Attrs& str(uint16_t type, const std::string& s) { return raw(type, s.c_str(), s.size() + 1); }
-    Attrs& u8(uint16_t type, uint8_t v) { return raw(type, &v, sizeof v); }
-    Attrs& u32(uint16_t type, uint32_t v) { return raw(type, &v, sizeof v); }
-    Attrs& u64(uint16_t type, uint64_t v) { return raw(type, &v, sizeof v); }
-    Attrs& nest(uint16_t type, const Attrs& inner)
-    {
-        return raw(type, inner.bytes.data(), inner.bytes.size());
-    }
-
-    std::vector<uint8_t> bytes;
-};
 
 // The reporter nest as devlink_nl_health_reporter_fill lays it out, pad attributes included.
 Attrs reporterNest(const std::string& name, uint8_t state, uint64_t errors, uint64_t recovers)

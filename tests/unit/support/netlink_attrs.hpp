@@ -62,4 +62,31 @@ inline Bytes u64Array(uint16_t type, std::initializer_list<uint64_t> values)
     return attr(type, payload);
 }
 
+// The same layout as a chain, for messages with many attributes:
+// Attrs().str(NAME, "tx").u8(STATE, 1).nest(...). raw(..., false) leaves the padding off, as a
+// message cut short does.
+class Attrs {
+public:
+    Attrs& raw(uint16_t type, const void* data, size_t len, bool pad = true)
+    {
+        const auto* p = static_cast<const uint8_t*>(data);
+        Bytes a = attr(type, len == 0 ? Bytes() : Bytes(p, p + len));
+        if (!pad)
+            a.resize(NLA_HDRLEN + len);
+        bytes.insert(bytes.end(), a.begin(), a.end());
+        return *this;
+    }
+    Attrs& str(uint16_t type, const std::string& s) { return raw(type, s.c_str(), s.size() + 1); }
+    Attrs& u8(uint16_t type, uint8_t v) { return raw(type, &v, sizeof v); }
+    Attrs& u32(uint16_t type, uint32_t v) { return raw(type, &v, sizeof v); }
+    Attrs& u64(uint16_t type, uint64_t v) { return raw(type, &v, sizeof v); }
+    // Without NLA_F_NESTED, as nla_nest_start_noflag() (devlink's nests) leaves it.
+    Attrs& nest(uint16_t type, const Attrs& inner)
+    {
+        return raw(type, inner.bytes.data(), inner.bytes.size());
+    }
+
+    Bytes bytes;
+};
+
 } // namespace nicd::test
