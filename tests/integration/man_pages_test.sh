@@ -75,20 +75,21 @@ for o in $opts; do expect_option "$page" "$o" "nicd option"; done
 
 page=$man_dir/nicctl.8
 for o in $(long_options "$nicctl"); do expect_option "$page" "$o" "nicctl global option"; done
-nicctl_subs=$(subcommands "$nicctl")
-[ -n "$nicctl_subs" ] || failure "nicctl --help lists no subcommand"
-for s in $nicctl_subs; do
-    expect_name "$page" "$s" "nicctl subcommand"
-    for o in $(long_options "$nicctl" "$s"); do expect_option "$page" "$o" "nicctl $s option"; done
-done
+# Every subcommand BIN --help lists, and each one's long options, are on PAGE.
+expect_subcommands() {
+    local page=$1 bin=$2 label=$3 subs s o
+    subs=$(subcommands "$bin")
+    [ -n "$subs" ] || failure "$label --help lists no subcommand"
+    for s in $subs; do
+        expect_name "$page" "$s" "$label subcommand"
+        for o in $(long_options "$bin" "$s"); do expect_option "$page" "$o" "$label $s option"; done
+    done
+}
+expect_subcommands "$page" "$nicctl" nicctl
+nicctl_subs=$(subcommands "$nicctl") # the completions must offer the same
 
 page=$man_dir/nicd-sim.1
-sim_cmds=$(subcommands "$sim")
-[ -n "$sim_cmds" ] || failure "nicd-sim --help lists no command"
-for s in $sim_cmds; do
-    expect_name "$page" "$s" "nicd-sim command"
-    for o in $(long_options "$sim" "$s"); do expect_option "$page" "$o" "nicd-sim $s option"; done
-done
+expect_subcommands "$page" "$sim" nicd-sim
 faults=$(subcommands "$sim" inject)
 case " $(tr '\n' ' ' <<<"$faults") " in
     *" link-down "*) ;;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace nicd::manpage {
@@ -19,14 +20,20 @@ struct KeyDoc {
     bool is_default = false;
 };
 
+// A family of keys the file explains once: "Optics<Q><Level>=", each <...> a capitalised word.
+struct KeyPattern {
+    std::string name;
+    std::regex keys;
+    std::string text;
+};
+
 // What the shipped file says: per section, the keys in file order; per generic section (as
 // configKeys() names it: "device:", "counter:", ...) the paragraph before its example.
 struct ShippedDoc {
     std::string preamble;
     std::map<std::string, std::map<std::string, KeyDoc>> keys;
     std::map<std::string, std::string> section_text;
-    std::vector<std::pair<std::regex, std::string>> patterns; // "Optics<Q><Level>=" and its text
-    std::vector<std::string> pattern_names;
+    std::vector<KeyPattern> patterns; // "Optics<Q><Level>=": a family of keys, one text
 };
 
 std::string joinText(const std::vector<std::string>& lines)
@@ -50,8 +57,7 @@ void addPatterns(ShippedDoc& doc, const std::string& text)
     for (std::sregex_iterator it(text.begin(), text.end(), token), end; it != end; ++it) {
         std::string name = (*it)[1];
         std::string re = std::regex_replace(name, std::regex("<[A-Za-z]+>"), "[A-Z][A-Za-z]*");
-        doc.patterns.emplace_back(std::regex(re), text);
-        doc.pattern_names.push_back(name);
+        doc.patterns.push_back({name, std::regex(re), text});
     }
 }
 
@@ -214,37 +220,30 @@ ConfManpage renderConfManpage(const std::string& shipped, const std::string& dat
         if (doc.section_text.contains(generic) &&
             !(generic == "signals")) // [signals]' example paragraph belongs to its pattern
             r << roffParagraphs(endSentence(doc.section_text.at(generic))) << ".PP\n";
-        std::vector<std::string> patterns_done;
+        std::set<std::string> patterns_done;
         const auto keys_it = doc.keys.find(generic);
         for (const auto& key : known.at(generic)) {
             const KeyDoc* kd = nullptr;
             if (keys_it != doc.keys.end() && keys_it->second.contains(key))
                 kd = &keys_it->second.at(key);
-            std::string pattern_text, pattern_name;
-            for (size_t i = 0; i < doc.patterns.size(); ++i)
-                if (std::regex_match(key, doc.patterns[i].first)) {
-                    pattern_text = doc.patterns[i].second;
-                    pattern_name = doc.pattern_names[i];
-                }
-            if (!pattern_name.empty()) {
-                if (std::find(patterns_done.begin(), patterns_done.end(), pattern_name) !=
-                    patterns_done.end())
+            auto pattern =
+                std::find_if(doc.patterns.begin(), doc.patterns.end(),
+                             [&key](const KeyPattern& p) { return std::regex_match(key, p.keys); });
+            if (pattern != doc.patterns.end()) {
+                if (!patterns_done.insert(pattern->name).second)
                     continue;
-                patterns_done.push_back(pattern_name);
-                r << ".TP\n.BI \"" << roffText(pattern_name) << "=\"\n"
-                  << roffParagraphs(endSentence(pattern_text)) << ".IP\nKeys: ";
                 std::string names;
                 for (const auto& k : known.at(generic))
-                    if (std::regex_match(k, std::regex(std::regex_replace(pattern_name,
-                                                                          std::regex("<[A-Za-z]+>"),
-                                                                          "[A-Z][A-Za-z]*"))))
+                    if (std::regex_match(k, pattern->keys))
                         names += (names.empty() ? "" : ", ") + k;
-                r << roffText(names) << ".\n";
+                r << ".TP\n.BI \"" << roffText(pattern->name) << "=\"\n"
+                  << roffParagraphs(endSentence(pattern->text)) << ".IP\nKeys: " << roffText(names)
+                  << ".\n";
                 if (auto a = accepts(generic, key); !a.empty())
                     r << ".IP\nAccepts: " << roffText(a) << ".\n";
                 continue;
             }
-            if (!kd || (kd->is_default && kd->text.empty() && generic != "plugin:")) {
+            if (!kd || (kd->is_default && kd->text.empty())) {
                 page.errors.push_back("[" + generic + "] " + key +
                                       "= is a key of the parser that nicd.conf does not explain");
                 continue;
