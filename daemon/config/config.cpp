@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <system_error>
 
 namespace nicd {
@@ -113,6 +114,9 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
                      std::vector<ConfigError>& errors)
 {
     bool skipping = false; // under a section nicd does not know: reported once, at its header
+    // Where each key was first given in this file, per section: a second value is an error, not
+    // a silent override (drop-ins, which are other files, may override).
+    std::map<std::pair<std::string, std::string>, int> first_line;
     config::IniVisitor visitor;
     visitor.on_section = [&](int line, const std::string& section) {
         std::string why;
@@ -122,8 +126,18 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
     };
     visitor.on_entry = [&](int line, const std::string& section, const std::string& key,
                            const std::string& value) {
+        if (skipping)
+            return;
+        auto [first, fresh] = first_line.try_emplace({section, key}, line);
+        if (!fresh) {
+            errors.push_back({file_name, line, section, key,
+                              "given twice in this section (first on line " +
+                                  std::to_string(first->second) + "); give it once",
+                              value});
+            return;
+        }
         std::string why;
-        if (!skipping && !config::applyKey(config, section, key, value, why))
+        if (!config::applyKey(config, section, key, value, why))
             errors.push_back({file_name, line, section, key, why, value});
     };
     visitor.on_syntax_error = [&](int line, const std::string& section, const std::string& why) {

@@ -243,6 +243,28 @@ TEST_F(ConfigLoad, SyntaxErrorsNameTheLine)
         << "Mode= under the broken header is neither reported again nor given to [daemon]";
 }
 
+// A key given twice in one section is a mistake (which one did the operator mean?), not a silent
+// override: both lines are named. Other sections, other devices and drop-ins are not duplicates.
+TEST_F(ConfigLoad, AKeyGivenTwiceInOneSectionIsAnError)
+{
+    auto f = mainFile();
+    EXPECT_EQ(onlyError("[daemon]\nPollIntervalMs=200\nPmaIntervalMs=1000\nPollIntervalMs=500\n"),
+              f + ":4: [daemon] PollIntervalMs=500: given twice in this section (first on line 2); "
+                  "give it once");
+    EXPECT_EQ(onlyError("[provision]\nMode=verify\n[daemon]\nPollIntervalMs=200\n"
+                        "[provision]\nMode=enforce\n"),
+              f + ":6: [provision] Mode=enforce: given twice in this section (first on line 2); "
+                  "give it once")
+        << "a section opened twice is still one section";
+
+    write("nicd.conf", "[provision]\nMode=verify\n[device:mlx5_0]\nMode=off\n"
+                       "[device:mlx5_1]\nMode=off\n");
+    write("nicd.conf.d/10-mode.conf", "[provision]\nMode=enforce\n");
+    auto r = load();
+    ASSERT_TRUE(r.config) << (r.errors.empty() ? "" : r.errors.front().format());
+    EXPECT_EQ(r.config->provision.settings.mode, ProvisionMode::Enforce) << "the drop-in wins";
+}
+
 TEST(ConfigKeys, ListsEverySectionKind)
 {
     auto keys = configKeys();
