@@ -1,6 +1,7 @@
 #include "dbus/bus_errors.hpp"
 
 #include "log/log.hpp"
+#include "text/printable.hpp"
 
 #include <exception>
 #include <new>
@@ -52,14 +53,15 @@ sdbus::Error currentExceptionAsError(const char* method)
     } catch (const sdbus::Error& e) {
         return e;
     } catch (const MethodFailure& e) {
-        return sdbus::Error(errorName(e.kind()), e.what());
+        return sdbus::Error(errorName(e.kind()), printable(e.what()));
     } catch (const std::invalid_argument& e) {
-        return sdbus::Error(errorName("InvalidArgument"), e.what());
+        return sdbus::Error(errorName("InvalidArgument"), printable(e.what()));
     } catch (const std::bad_alloc&) {
         return sdbus::Error(errorName("Internal"), std::string(method) + ": out of memory");
     } catch (const std::exception& e) {
         log::error({}, "D-Bus {}: {}", method, e.what());
-        return sdbus::Error(errorName("Internal"), std::string(method) + ": " + e.what());
+        return sdbus::Error(errorName("Internal"),
+                            std::string(method) + ": " + printable(e.what()));
     } catch (...) {
         log::error({}, "D-Bus {}: unknown exception", method);
         return sdbus::Error(errorName("Internal"), std::string(method) + ": unknown exception");

@@ -3,6 +3,7 @@
 #include "dbus/bus_errors.hpp"
 #include "dbus/object_path.hpp"
 #include "log/log.hpp"
+#include "text/printable.hpp"
 
 #include <cmath>
 
@@ -87,7 +88,8 @@ void ManagerObject::emitEvent(const Event& e)
 {
     emitQuietly("Event", [&] {
         Manager_adaptor::emitEvent(e.seq, usecOf(e.time), toString(e.kind), toString(e.severity),
-                                   e.device, e.port, e.code, e.message, toString(e.action));
+                                   printable(e.device), e.port, printable(e.code),
+                                   printable(e.message), toString(e.action));
     });
 }
 
@@ -136,7 +138,8 @@ std::vector<EventWire> ManagerObject::GetEvents(const uint64_t& since_seq)
         std::vector<EventWire> out;
         for (const auto& e : handlers_.events(since_seq))
             out.emplace_back(e.seq, usecOf(e.time), toString(e.kind), toString(e.severity),
-                             e.device, e.port, e.code, e.message, toString(e.action));
+                             printable(e.device), e.port, printable(e.code), printable(e.message),
+                             toString(e.action));
         return out;
     });
 }

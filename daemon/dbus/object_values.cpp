@@ -1,6 +1,7 @@
 #include "dbus/object_values.hpp"
 
 #include "dbus/object_path.hpp"
+#include "text/printable.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,15 +17,17 @@ uint64_t usecOf(double seconds)
 
 ConditionRow rowOf(const Condition& c)
 {
-    return {c.device,
-            c.code,
-            toString(c.severity),
-            c.port,
-            toString(c.source),
-            c.message,
-            c.advice,
-            usecOf(c.first_seen),
-            toString(c.action)};
+    ConditionRow r;
+    r.device = printable(c.device);
+    r.code = printable(c.code);
+    r.severity = toString(c.severity);
+    r.port = c.port;
+    r.source = toString(c.source);
+    r.message = printable(c.message);
+    r.advice = printable(c.advice);
+    r.since_usec = usecOf(c.first_seen);
+    r.action = toString(c.action);
+    return r;
 }
 
 std::string healthOf(const std::map<std::string, Health>& m, const std::string& key)
@@ -64,23 +67,24 @@ std::string qosStatusOf(const PortQosView& q)
 DeviceValues deviceValuesOf(const Device& d, const Snapshot& snap)
 {
     DeviceValues v;
-    v.name = d.ibdev;
-    v.pci_address = d.pci_address;
-    v.driver = d.driver;
-    v.plugin = d.plugin;
-    v.firmware = d.fw_ver;
-    v.board_id = d.board_id;
-    v.hca_type = d.hca_type;
-    v.node_guid = d.node_guid;
+    v.name = printable(d.ibdev);
+    v.pci_address = printable(d.pci_address);
+    v.driver = printable(d.driver);
+    v.plugin = printable(d.plugin);
+    v.firmware = printable(d.fw_ver);
+    v.board_id = printable(d.board_id);
+    v.hca_type = printable(d.hca_type);
+    v.node_guid = printable(d.node_guid);
     v.numa_node = d.numa_node.value_or(-1);
     v.role = toString(d.role);
-    v.role_reason = d.role_reason;
+    v.role_reason = printable(d.role_reason);
     v.function = toString(d.function);
-    v.bond_master = d.bond_master;
+    v.bond_master = printable(d.bond_master);
     for (const auto& p : d.ports)
         for (const auto& n : p.netdevs)
-            if (std::find(v.netdevs.begin(), v.netdevs.end(), n) == v.netdevs.end())
-                v.netdevs.push_back(n);
+            if (auto shown = printable(n);
+                std::find(v.netdevs.begin(), v.netdevs.end(), shown) == v.netdevs.end())
+                v.netdevs.push_back(std::move(shown));
     v.health = healthOf(snap.health.devices, d.ibdev);
     for (const auto& c : snap.health.conditions)
         if (c.device == d.ibdev)
@@ -92,16 +96,16 @@ DeviceValues deviceValuesOf(const Device& d, const Snapshot& snap)
 PortValues portValuesOf(const Device& d, const Port& p, const Snapshot& snap, const BusViews& views)
 {
     PortValues v;
-    v.device = d.ibdev;
+    v.device = printable(d.ibdev);
     v.number = p.num;
-    v.state = p.state_name;
-    v.phys_state = p.phys_state_name;
-    v.link_layer = p.link_layer;
-    v.rate = p.rate;
+    v.state = printable(p.state_name);
+    v.phys_state = printable(p.phys_state_name);
+    v.link_layer = printable(p.link_layer);
+    v.rate = printable(p.rate);
     if (!p.netdevs.empty()) {
-        v.netdev = p.netdevs.front();
-        if (auto it = snap.netdevs.find(v.netdev); it != snap.netdevs.end())
-            v.operstate = it->second.operstate;
+        v.netdev = printable(p.netdevs.front());
+        if (auto it = snap.netdevs.find(p.netdevs.front()); it != snap.netdevs.end())
+            v.operstate = printable(it->second.operstate);
     }
     auto h = snap.health.ports.find({d.ibdev, p.num});
     v.health = h == snap.health.ports.end() ? "unknown" : toString(h->second);
@@ -113,9 +117,9 @@ PortValues portValuesOf(const Device& d, const Port& p, const Snapshot& snap, co
     const PortQosView& qos = q == views.qos.end() ? none : q->second;
     v.qos_status = qosStatusOf(qos);
     for (const auto& [setting, s] : qos.settings) {
-        v.qos_desired[setting] = s.desired;
-        v.qos_observed[setting] = s.observed;
-        v.qos_compliant[setting] = s.compliant;
+        v.qos_desired[printable(setting)] = printable(s.desired);
+        v.qos_observed[printable(setting)] = printable(s.observed);
+        v.qos_compliant[printable(setting)] = s.compliant;
     }
     if (auto c = snap.health.congestion.find({d.ibdev, p.num}); c != snap.health.congestion.end())
         v.congestion = c->second.state;
@@ -126,13 +130,13 @@ PortValues portValuesOf(const Device& d, const Port& p, const Snapshot& snap, co
 PluginValues pluginValuesOf(const PluginStatus& p)
 {
     PluginValues v;
-    v.name = p.name;
-    v.file = p.file;
-    v.version = p.version;
+    v.name = printable(p.name);
+    v.file = printable(p.file);
+    v.version = printable(p.version);
     if (p.abi_major != 0 || p.abi_minor != 0)
         v.abi_version = std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor);
     v.state = toString(p.state);
-    v.last_error = p.last_error;
+    v.last_error = printable(p.last_error);
     v.consecutive_failures = p.consecutive_failures;
     v.device_count = p.devices;
     return v;
@@ -172,7 +176,7 @@ TreeValues treeValuesOf(const Snapshot& snap, const BusViews& views, std::string
     m.last_cycle_usec = usecOf(snap.timestamp_seconds);
     m.provision_mode = views.provision_mode;
     m.last_apply_usec = views.last_apply_usec;
-    m.last_apply_result = views.last_apply_result;
+    m.last_apply_result = printable(views.last_apply_result);
 
     for (const auto& d : snap.inventory.devices) {
         t.devices.emplace(devicePath(d.ibdev), deviceValuesOf(d, snap));
@@ -201,7 +205,7 @@ std::optional<std::map<std::string, uint64_t>> countersOf(const Snapshot& snap,
         if (ds.ibdev == device)
             for (const auto& s : ds.samples)
                 if (s.port == port)
-                    out[s.source + "." + s.name] = s.value;
+                    out[printable(s.source + "." + s.name)] = s.value;
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "dbus/bus_errors.hpp"
 #include "log/log.hpp"
+#include "text/printable.hpp"
 
 namespace nicd::dbus {
 
@@ -20,8 +21,8 @@ void PendingReplies::succeed(uint64_t id, const std::vector<QosResultRow>& rows)
     QosRowsWire wire;
     wire.reserve(rows.size());
     for (const auto& r : rows)
-        wire.emplace_back(r.device, r.port, r.setting, r.desired, r.observed, r.compliant,
-                          r.changed, r.error);
+        wire.emplace_back(printable(r.device), r.port, printable(r.setting), printable(r.desired),
+                          printable(r.observed), r.compliant, r.changed, printable(r.error));
     try {
         node.mapped().returnResults(wire);
     } catch (const std::exception& e) {
@@ -35,7 +36,7 @@ void PendingReplies::fail(uint64_t id, const std::string& kind, const std::strin
     if (node.empty())
         return;
     try {
-        node.mapped().returnError(sdbus::Error(errorName(kind), message));
+        node.mapped().returnError(sdbus::Error(errorName(kind), printable(message)));
     } catch (const std::exception& e) {
         log::warn({}, "D-Bus: cannot send an error reply: {}", e.what());
     }

@@ -1,6 +1,7 @@
 #include "dbus/signal_values.hpp"
 
 #include "signals/devlink_health.hpp"
+#include "text/printable.hpp"
 
 #include <algorithm>
 #include <string>
@@ -61,16 +62,17 @@ DeviceSignals deviceSignalsOf(const Device& d, const Snapshot& snap)
     DeviceSignals s;
     if (auto it = snap.temperatures.find(d.ibdev); it != snap.temperatures.end())
         for (const auto& sensor : it->second) {
-            s.temperatures[sensor.label] = sensor.celsius;
+            s.temperatures[printable(sensor.label)] = sensor.celsius;
             if (sensor.crit_celsius)
-                s.temperature_limits[sensor.label] = *sensor.crit_celsius;
+                s.temperature_limits[printable(sensor.label)] = *sensor.crit_celsius;
         }
     if (auto it = snap.pcie.find(d.ibdev); it != snap.pcie.end())
         s.pcie = pcieRowOf(it->second);
     if (!d.pci_address.empty())
         for (const auto& r : snap.reporters)
             if (signals::pciAddressOf(r.handle) == d.pci_address)
-                s.reporters.push_back({r.handle, r.name, r.state, r.errors, r.recovers});
+                s.reporters.push_back({printable(r.handle), printable(r.name), printable(r.state),
+                                       r.errors, r.recovers});
     return s;
 }
 
@@ -81,9 +83,9 @@ std::vector<UplinkRow> uplinkRowsOf(const std::string& ibdev, uint32_t port, con
         if (up.ibdev != ibdev || up.port != port)
             continue;
         UplinkRow row;
-        row.netdev = up.netdev;
+        row.netdev = printable(up.netdev);
         if (auto f = snap.fec.find(up.netdev); f != snap.fec.end()) {
-            row.fec_mode = f->second.active;
+            row.fec_mode = printable(f->second.active);
             addFec(f->second, row.values);
         }
         if (auto b = snap.health.pre_fec_ber.find(up.netdev); b != snap.health.pre_fec_ber.end()) {

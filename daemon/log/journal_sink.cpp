@@ -1,6 +1,7 @@
 #include "log/journal_sink.hpp"
 
 #include "log/log.hpp"
+#include "text/printable.hpp"
 
 #include <sys/uio.h>
 #include <systemd/sd-journal.h>
@@ -38,15 +39,16 @@ void JournalSink::sink_it_(const spdlog::details::log_msg& msg)
     fields.push_back("MESSAGE=" + std::string(msg.payload.data(), msg.payload.size()));
     fields.push_back("PRIORITY=" + std::to_string(syslogPriority(msg.level)));
     fields.emplace_back("SYSLOG_IDENTIFIER=nicd");
+    // The message is already printable (log::write); the names come from sysfs and plugins.
     if (const Fields* f = currentFields()) {
         if (!f->device.empty())
-            fields.push_back("NICD_DEVICE=" + std::string(f->device));
+            fields.push_back("NICD_DEVICE=" + printable(f->device));
         if (f->port != 0)
             fields.push_back("NICD_PORT=" + std::to_string(f->port));
         if (!f->plugin.empty())
-            fields.push_back("NICD_PLUGIN=" + std::string(f->plugin));
+            fields.push_back("NICD_PLUGIN=" + printable(f->plugin));
         if (!f->netdev.empty())
-            fields.push_back("NICD_NETDEV=" + std::string(f->netdev));
+            fields.push_back("NICD_NETDEV=" + printable(f->netdev));
     }
     std::vector<iovec> iov;
     iov.reserve(fields.size());

@@ -1,6 +1,7 @@
 #include "log/log.hpp"
 
 #include "log/journal_sink.hpp"
+#include "text/printable.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <sys/stat.h>
@@ -45,6 +46,14 @@ detail::FieldsScope::FieldsScope(const Fields& f) : previous_(tls_fields)
 detail::FieldsScope::~FieldsScope()
 {
     tls_fields = previous_;
+}
+
+void detail::logPrintable(spdlog::logger& logger, spdlog::level::level_enum level,
+                          std::string&& text)
+{
+    if (!isPrintable(text))
+        text = printable(text);
+    logger.log(level, spdlog::string_view_t(text));
 }
 
 void setup(Target target, spdlog::level::level_enum level)

@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace nicd::log {
@@ -40,12 +41,23 @@ private:
 };
 } // namespace detail
 
+namespace detail {
+// Logs a formatted message with every control byte and invalid UTF-8 byte shown as \xNN.
+void logPrintable(spdlog::logger& logger, spdlog::level::level_enum level, std::string&& text);
+} // namespace detail
+
+// The message is formatted first and then made printable (text/printable.hpp): names, values and
+// kernel lines from outside cannot forge a line, recolour a terminal or put bytes that are not
+// UTF-8 into the journal.
 template <typename... Args>
 void write(spdlog::level::level_enum level, const Fields& f, fmt::format_string<Args...> fmt,
            Args&&... args)
 {
+    auto* logger = spdlog::default_logger_raw();
+    if (!logger->should_log(level))
+        return;
     detail::FieldsScope scope(f);
-    spdlog::default_logger_raw()->log(level, fmt, std::forward<Args>(args)...);
+    detail::logPrintable(*logger, level, fmt::format(fmt, std::forward<Args>(args)...));
 }
 
 template <typename... Args>

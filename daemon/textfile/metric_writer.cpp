@@ -1,5 +1,7 @@
 #include "textfile/metric_writer.hpp"
 
+#include "text/printable.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,8 +13,6 @@
 namespace nicd {
 
 namespace {
-
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD"; // U+FFFD
 
 // snake_case: [a-z_][a-z0-9_]*. Stricter than the format ([a-zA-Z_:][a-zA-Z0-9_:]*) because
 // promtool's lint flags camelCase, and ':' is reserved for recording rules.
@@ -46,48 +46,22 @@ const char* lintProblem(std::string_view name, MetricType type)
     return nullptr;
 }
 
-// Length of the well-formed UTF-8 sequence starting at s[i] (RFC 3629: no overlong forms, no
-// surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one.
-size_t utf8SequenceLength(std::string_view s, size_t i)
-{
-    auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
-    auto cont = [&](size_t k) { return i + k < s.size() && (b(k) & 0xC0) == 0x80; };
-    unsigned char c = b(0);
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        return cont(1) ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        if (!cont(1) || !cont(2))
-            return 0;
-        if ((c == 0xE0 && b(1) < 0xA0) || (c == 0xED && b(1) > 0x9F))
-            return 0; // overlong, or a UTF-16 surrogate
-        return 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        if (!cont(1) || !cont(2) || !cont(3))
-            return 0;
-        if ((c == 0xF0 && b(1) < 0x90) || (c == 0xF4 && b(1) > 0x8F))
-            return 0; // overlong, or above U+10FFFF
-        return 4;
-    }
-    return 0;
-}
-
-// Bytes that end a plain run: 1 for backslash, newline and non-ASCII, 2 for the double quote
-// (which ends a run only inside a label value).
+// Bytes that end a plain run: 1 for backslash, controls, DEL and non-ASCII, 2 for the double
+// quote (which ends a run only inside a label value).
 constexpr std::array<uint8_t, 256> kStops = [] {
     std::array<uint8_t, 256> t{};
-    for (size_t c = 0x80; c < 256; ++c)
+    for (size_t c = 0; c < 0x20; ++c)
+        t[c] = 1;
+    for (size_t c = 0x7f; c < 256; ++c)
         t[c] = 1;
     t['\\'] = 1;
-    t['\n'] = 1;
     t['"'] = 2;
     return t;
 }();
 
-// Appends `v` to `out`, escaping backslash and newline (and the double quote when `quote`), and
-// replacing each byte that does not start a valid UTF-8 sequence with U+FFFD.
+// Appends `v` to `out`, escaping backslash and newline (and the double quote when `quote`) as the
+// exposition format wants, and writing every other byte printable() would escape as the visible
+// text \xNN (its backslash escaped in turn: "\\xNN" in the file).
 void appendEscaped(std::string& out, std::string_view v, bool quote)
 {
     const uint8_t stops = quote ? 3 : 1; // the quote stops a run only when quoting
@@ -110,11 +84,12 @@ void appendEscaped(std::string& out, std::string_view v, bool quote)
         } else if (c == '"') {
             out += "\\\"";
             ++i;
-        } else if (size_t n = utf8SequenceLength(v, i); n > 0) {
+        } else if (size_t n = showableLength(v, i); n > 0) {
             out.append(v.substr(i, n));
             i += n;
         } else {
-            out += kReplacement;
+            out += '\\';
+            appendHexEscape(out, static_cast<unsigned char>(c));
             ++i;
         }
     }

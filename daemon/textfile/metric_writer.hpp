@@ -54,10 +54,11 @@ public:
     void streamTo(Sink sink, size_t chunk);
     void flush();
 
-    // Backslash, double quote and newline escaped; bytes that are not valid UTF-8 (which would
-    // make node_exporter reject the whole file) become U+FFFD.
+    // Backslash, double quote and newline escaped; every other control byte and every byte that
+    // is not valid UTF-8 (which would make node_exporter reject the whole file) becomes the
+    // visible text \xNN, as in nicd's logs and on D-Bus (text/printable.hpp): "\\xNN" in the file.
     static std::string escapeLabelValue(std::string_view v);
-    // Backslash and newline escaped; invalid UTF-8 becomes U+FFFD.
+    // The same without the double quote.
     static std::string escapeHelp(std::string_view v);
     static std::string formatDouble(double v);
 

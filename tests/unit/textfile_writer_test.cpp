@@ -34,20 +34,23 @@ TEST(MetricWriter, EscapesLabelValuesAndHelp)
                         "nicd_x{a=\"q\\\"uote\",b=\"back\\\\slash\\nnl\"} 1.5\n");
 }
 
-TEST(MetricWriter, ReplacesInvalidUtf8SoTheFileStillParses)
+TEST(MetricWriter, ShowsControlBytesAndInvalidUtf8AsVisibleEscapesSoTheFileStillParses)
 {
-    // A firmware string with a stray byte must not make node_exporter drop the whole file.
+    // A firmware string with a stray byte must not make node_exporter drop the whole file, and a
+    // terminal escape must not reach whoever reads it raw: both become the text \xNN.
     EXPECT_EQ(MetricWriter::escapeLabelValue("MT_\xff"
                                              "0000"),
-              "MT_\xEF\xBF\xBD"
-              "0000");
-    EXPECT_EQ(MetricWriter::escapeLabelValue("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD"); // overlong
+              "MT_\\\\xff0000");
+    EXPECT_EQ(MetricWriter::escapeLabelValue("\xC0\xAF"), "\\\\xc0\\\\xaf"); // overlong
     EXPECT_EQ(MetricWriter::escapeLabelValue("\xED\xA0\x80"),
-              "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); // UTF-16 surrogate
-    EXPECT_EQ(MetricWriter::escapeLabelValue("cut \xE2\x82"), "cut \xEF\xBF\xBD\xEF\xBF\xBD");
+              "\\\\xed\\\\xa0\\\\x80"); // UTF-16 surrogate
+    EXPECT_EQ(MetricWriter::escapeLabelValue("cut \xE2\x82"), "cut \\\\xe2\\\\x82");
+    EXPECT_EQ(MetricWriter::escapeLabelValue("eth\x1b[31mred\x7f\r\t"),
+              "eth\\\\x1b[31mred\\\\x7f\\\\x0d\\\\x09");
+    EXPECT_EQ(MetricWriter::escapeLabelValue("c1 \xC2\x9B"), "c1 \\\\xc2\\\\x9b"); // C1 CSI
     EXPECT_EQ(MetricWriter::escapeLabelValue("r\xC3\xA9seau \xE2\x82\xAC \xF0\x9F\x94\x8C"),
               "r\xC3\xA9seau \xE2\x82\xAC \xF0\x9F\x94\x8C"); // valid UTF-8 is kept
-    EXPECT_EQ(MetricWriter::escapeHelp("bad \xfe help"), "bad \xEF\xBF\xBD help");
+    EXPECT_EQ(MetricWriter::escapeHelp("bad \xfe help"), "bad \\\\xfe help");
 }
 
 TEST(MetricWriter, RefusesNamesPrometheusOrTheContractWouldReject)
