@@ -53,6 +53,10 @@ DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config)
     kernel_ = std::make_unique<KernelWatch>(paths_, state_->bootId(), state_->savedJournalCursor());
     provision_ = std::make_unique<provision::ProvisionScheduler>(config_, paths_, *plugins_,
                                                                  *collector_, last_);
+    if (config_.textfile.enable)
+        for (const auto& stale : removeStaleTemporaries(paths_.host(config_.textfile.path)))
+            log::info({}, "removed {}, left by a nicd that stopped while writing it",
+                      stale.string());
 }
 
 // The pre-failure sources, each on [signals] IntervalSec= under the driver deadline. Read at
@@ -233,9 +237,10 @@ bool DaemonApp::writeTextfile(const Snapshot& snap)
         err = made.error ? made.error : writeFileAtomically(path, render);
     }
     if (err) {
-        log::error({}, "textfile not written: {}", *err);
+        textfile_failures_.failed(*err, EventLoop::nowMonotonicUsec());
         return false;
     }
+    textfile_failures_.succeeded(path.string());
     return true;
 }
 

@@ -17,6 +17,7 @@
 #include "journal/kernel_watch.hpp"
 #include "model/snapshot.hpp"
 #include "netlink/live_links.hpp"
+#include "textfile/write_failures.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -103,6 +104,7 @@ private:
     netlink::LiveLinks live_links_;
     std::vector<KernelWatch::Findings> pending_kernel_; // found before the first snapshot
     bool ready_sent_ = false;
+    WriteFailures textfile_failures_{"textfile"};
 };
 
 } // namespace nicd

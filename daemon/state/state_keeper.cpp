@@ -6,6 +6,7 @@
 #include "loop/clock.hpp"
 #include "loop/event_loop.hpp"
 #include "state/state_store.hpp"
+#include "textfile/atomic_file.hpp"
 
 #include <exception>
 #include <utility>
@@ -26,6 +27,8 @@ StateKeeper::~StateKeeper() = default;
 // cursor. A new boot (new hardware, perhaps) starts from a clean baseline.
 void StateKeeper::restore()
 {
+    for (const auto& stale : removeStaleTemporaries(store_->file()))
+        log::info({}, "removed {}, left by a nicd that stopped while writing it", stale.string());
     auto saved = store_->load();
     if (saved && saved->boot_id == boot_id_) {
         try {
@@ -46,17 +49,26 @@ void StateKeeper::restore()
 
 void StateKeeper::save(const std::optional<std::string>& journal_cursor, bool force)
 {
+    constexpr uint64_t kPeriodUsec = 60'000'000ULL;
+    constexpr uint64_t kRetryUsec = 10'000'000ULL;
     uint64_t now = EventLoop::nowMonotonicUsec();
-    if (!force && !dirty_ && now - last_save_usec_ < 60'000'000ULL)
+    if (!force && failures_.failing() && now - last_attempt_usec_ < kRetryUsec)
         return;
-    dirty_ = false;
-    last_save_usec_ = now;
+    if (!force && !dirty_ && now - last_save_usec_ < kPeriodUsec)
+        return;
+    last_attempt_usec_ = now;
     PersistentState s;
     s.boot_id = boot_id_;
     s.journal_cursor = journal_cursor;
     s.health = health_.toJson();
-    if (auto err = store_->save(std::move(s)))
-        log::warn({}, "state not saved: {}", *err);
+    if (auto err = store_->save(std::move(s))) {
+        dirty_ = true; // nothing written: still due
+        failures_.failed(*err, now);
+        return;
+    }
+    dirty_ = false;
+    last_save_usec_ = now;
+    failures_.succeeded(store_->file().string());
 }
 
 } // namespace nicd

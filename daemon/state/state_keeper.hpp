@@ -3,10 +3,12 @@
 // the file is loaded into the health engine; a new boot, or a file that cannot be used, starts
 // from a baseline instead. Written when health changed and at most once a minute otherwise
 // (counter windows move every cycle; losing a minute of them on a crash costs nothing but a
-// slightly later alarm). Loop thread.
+// slightly later alarm). A failed write keeps the state due and is tried again every 10 s, and
+// reported once (WriteFailures). Loop thread.
 #pragma once
 
 #include "config/host_paths.hpp"
+#include "textfile/write_failures.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -46,6 +48,8 @@ private:
     std::optional<std::string> saved_cursor_;
     bool dirty_ = false;
     uint64_t last_save_usec_ = 0;
+    uint64_t last_attempt_usec_ = 0;
+    WriteFailures failures_{"state"};
 };
 
 } // namespace nicd

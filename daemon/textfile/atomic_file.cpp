@@ -4,8 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <string>
 
@@ -59,10 +61,12 @@ writeFileAtomically(const std::filesystem::path& path,
         return "cannot write '" + path.string() + "': not a file name";
     auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
     auto tmp = tempPathFor(dir, path);
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0 && errno == EEXIST) { // left by an earlier process with our pid that crashed
-        ::unlink(tmp.c_str());
-        fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    // O_EXCL: never an existing file, and (with O_CREAT) never through a symlink, dangling or not.
+    constexpr int kFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+    int fd = ::open(tmp.c_str(), kFlags, 0644);
+    if (fd < 0 && errno == EEXIST) { // left by an earlier process with our pid, or planted
+        ::unlink(tmp.c_str());       // removes the name only, whatever it is
+        fd = ::open(tmp.c_str(), kFlags, 0644);
     }
     if (fd < 0)
         return failure(path, "cannot create temporary file " + tmp.string(), errno);
@@ -106,6 +110,47 @@ writeFileAtomically(const std::filesystem::path& path,
         ::close(dfd);
     }
     return std::nullopt;
+}
+
+namespace {
+
+// The pid of ".<name>.<pid>.<n>", or 0 when `file` is not one of `name`'s temporary files.
+pid_t temporaryOwner(const std::string& file, const std::string& name)
+{
+    std::string prefix = "." + name + ".";
+    if (!file.starts_with(prefix))
+        return 0;
+    std::string_view rest = std::string_view(file).substr(prefix.size());
+    auto dot = rest.find('.');
+    if (dot == std::string_view::npos || dot == 0 || dot > 9 || dot + 1 == rest.size())
+        return 0;
+    auto digits = [](std::string_view s) {
+        return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (!digits(rest.substr(0, dot)) || !digits(rest.substr(dot + 1)))
+        return 0;
+    return static_cast<pid_t>(std::stol(std::string(rest.substr(0, dot))));
+}
+
+bool isRunning(pid_t pid)
+{
+    return pid != ::getpid() && (::kill(pid, 0) == 0 || errno == EPERM);
+}
+
+} // namespace
+
+std::vector<std::filesystem::path> removeStaleTemporaries(const std::filesystem::path& path)
+{
+    std::vector<std::filesystem::path> removed;
+    auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+    std::string name = path.filename().string();
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        pid_t owner = temporaryOwner(it->path().filename().string(), name);
+        if (owner > 0 && !isRunning(owner) && ::unlink(it->path().c_str()) == 0)
+            removed.push_back(it->path());
+    }
+    return removed;
 }
 
 } // namespace nicd

@@ -1,5 +1,8 @@
 // Replacing a file so that readers see the old content or the new one, never a mix, and a crash
 // leaves one of the two: temp file in the same directory, fsync, rename, fsync the directory.
+// The directory may be writable by others (node_exporter's textfile directory often belongs to a
+// `prometheus` group): the temporary file is created exclusively and never through a symlink, and
+// rename() replaces a planted link at the target itself, not what it points to.
 #pragma once
 
 #include <filesystem>
@@ -7,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nicd {
 
@@ -25,5 +29,11 @@ using ChunkWriter = std::function<void(std::string_view)>;
 std::optional<std::string>
 writeFileAtomically(const std::filesystem::path& path,
                     const std::function<void(const ChunkWriter&)>& produce);
+
+// Removes the temporary files of `path` (".<name>.<pid>.<n>") that a process no longer running
+// left behind — nicd killed between creating and renaming one — and returns their paths. Call it
+// before this process writes `path`: a file with this process's own pid is taken for a leftover
+// of an earlier process that had the same pid. Links are removed, never followed.
+std::vector<std::filesystem::path> removeStaleTemporaries(const std::filesystem::path& path);
 
 } // namespace nicd

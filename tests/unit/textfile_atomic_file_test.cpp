@@ -4,7 +4,10 @@
 #include "textfile/atomic_file.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
 #include <fstream>
 #include <set>
 #include <stdexcept>
@@ -121,4 +124,56 @@ TEST_F(AtomicFile, AThrowingProducerLeavesTheOldFile)
                  std::logic_error);
     EXPECT_EQ(read(f), "old\n");
     EXPECT_EQ(entries(dir_), std::set<std::string>{"nicd.prom"});
+}
+
+// The textfile directory is often writable by a `prometheus` group: a link planted at the file or
+// at the next temporary name must not make nicd (root) write through it.
+TEST_F(AtomicFile, NeverWritesThroughALinkPlantedInTheDirectory)
+{
+    auto victim = dir_ / "victim";
+    std::ofstream(victim) << "keep me\n";
+    auto f = dir_ / "nicd.prom";
+    fs::create_symlink(victim, f); // at the file itself
+    // At every temporary name this process could use next (ctest runs each test in a process of
+    // its own; run together, the tests above write about a hundred files): symlinks, hard links.
+    for (int n = 0; n < 1024; ++n) {
+        auto tmp = dir_ / (".nicd.prom." + std::to_string(::getpid()) + "." + std::to_string(n));
+        if (n % 2 == 0)
+            fs::create_symlink(victim, tmp);
+        else
+            fs::create_hard_link(victim, tmp);
+    }
+    ASSERT_FALSE(writeFileAtomically(f, "nicd_up 1\n"));
+    EXPECT_EQ(read(victim), "keep me\n") << "the link's target is untouched";
+    EXPECT_FALSE(fs::is_symlink(f)) << "the planted link itself was replaced";
+    EXPECT_EQ(read(f), "nicd_up 1\n");
+    struct stat st {};
+    ASSERT_EQ(::stat(f.c_str(), &st), 0);
+    EXPECT_EQ(st.st_nlink, 1U) << "nicd.prom is a file of its own, not another name of the target";
+}
+
+// nicd killed between creating its temporary file and renaming it leaves the file; the next
+// start removes it, and only it: another writer's file, a live process's and other names stay.
+TEST_F(AtomicFile, StaleTemporariesOfDeadWritersAreRemoved)
+{
+    auto f = dir_ / "nicd.prom";
+    pid_t dead = 0;
+    for (pid_t candidate = 4'000'000; candidate > 3'000'000 && dead == 0; candidate -= 7919)
+        if (::kill(candidate, 0) != 0 && errno == ESRCH)
+            dead = candidate;
+    ASSERT_NE(dead, 0);
+    auto touch = [&](const std::string& name) { std::ofstream(dir_ / name) << "x"; };
+    touch(".nicd.prom." + std::to_string(dead) + ".3");       // a dead writer's
+    touch(".nicd.prom." + std::to_string(::getpid()) + ".0"); // an earlier process, our pid
+    fs::create_symlink(dir_ / "victim", dir_ / (".nicd.prom." + std::to_string(dead) + ".4"));
+    touch(".nicd.prom.1.7");                             // pid 1 runs: kept
+    touch(".other.prom." + std::to_string(dead) + ".1"); // another file's
+    touch(".nicd.prom.12x.1");                           // not a temporary name
+    touch("nicd.prom");
+
+    auto removed = removeStaleTemporaries(f);
+    EXPECT_EQ(removed.size(), 3U);
+    EXPECT_EQ(entries(dir_),
+              (std::set<std::string>{".nicd.prom.1.7", ".other.prom." + std::to_string(dead) + ".1",
+                                     ".nicd.prom.12x.1", "nicd.prom"}));
 }
