@@ -38,10 +38,19 @@ KernelJournal::KernelJournal(const std::filesystem::path& root, std::string boot
         r = sd_journal_seek_cursor(journal_, cursor_->c_str());
         if (r >= 0) {
             // Land on the cursor's entry, which was read before; if it is gone (rotated or
-            // vacuumed) we landed on the first unread entry instead: step back so it is read.
+            // vacuumed) we landed on the oldest entry after it instead: step back so it is read,
+            // and say so (kernel lines between the two, if any, were lost with the files).
             if (sd_journal_next(journal_) > 0 &&
-                sd_journal_test_cursor(journal_, cursor_->c_str()) <= 0)
+                sd_journal_test_cursor(journal_, cursor_->c_str()) <= 0) {
+                uint64_t usec = 0;
+                sd_journal_get_realtime_usec(journal_, &usec);
+                log::warn({},
+                          "the journal no longer holds the entry nicd read last (rotated or "
+                          "vacuumed away); resuming at the oldest kernel entry after it, from "
+                          "{} (unix time); nothing read before is read again",
+                          static_cast<double>(usec) / 1e6);
                 sd_journal_previous(journal_);
+            }
             return;
         }
         log::warn({}, "journal cursor not usable ({}); reading the current boot from its start",

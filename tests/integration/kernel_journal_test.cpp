@@ -4,8 +4,12 @@
 #include "journal/kernel_journal.hpp"
 #include "support/journal_writer.hpp"
 
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -81,6 +85,39 @@ TEST_F(KernelJournalTest, RestartWithCursorReadsOnlyWhatIsNew)
     EXPECT_TRUE(readAll(again).empty());
     KernelJournal third(root_, kBoot, again.cursor());
     EXPECT_TRUE(readAll(third).empty());
+}
+
+// journald vacuumed the file holding the entry nicd read last: nicd resumes at the oldest entry
+// after it — not at the start of the boot, which it judged already — and says so.
+TEST_F(KernelJournalTest, ACursorWhoseEntryWasVacuumedResumesAfterItsTime)
+{
+    write("old", {{.message = "zero", .realtime_usec = 1700000000000000}});
+    write("a", {{.message = "one", .realtime_usec = 1700000001000000},
+                {.message = "two", .realtime_usec = 1700000002000000}});
+    std::optional<std::string> cursor;
+    {
+        KernelJournal j(root_, kBoot, std::nullopt);
+        EXPECT_EQ(readAll(j), (std::vector<std::string>{"zero", "one", "two"}));
+        cursor = j.cursor();
+    }
+    ASSERT_TRUE(cursor);
+    write("b", {{.message = "three", .realtime_usec = 1700000003000000},
+                {.message = "four", .realtime_usec = 1700000004000000}});
+    auto dir = root_ / "var/log/journal" / nicd::test::kTestMachineId;
+    ASSERT_TRUE(std::filesystem::remove(dir / "a.journal")) << "the vacuum";
+
+    std::ostringstream logged;
+    auto previous = spdlog::default_logger();
+    auto capture = std::make_shared<spdlog::logger>(
+        "capture", std::make_shared<spdlog::sinks::ostream_sink_st>(logged));
+    spdlog::set_default_logger(capture);
+    KernelJournal again(root_, kBoot, cursor);
+    spdlog::set_default_logger(previous);
+    EXPECT_EQ(readAll(again), (std::vector<std::string>{"three", "four"}))
+        << "zero was judged before the restart and is not read again";
+    EXPECT_NE(logged.str().find("no longer holds the entry nicd read last"), std::string::npos)
+        << logged.str();
+    EXPECT_NE(logged.str().find("1700000003"), std::string::npos) << "from when it resumes";
 }
 
 TEST_F(KernelJournalTest, UnusableCursorFallsBackToTheCurrentBoot)
