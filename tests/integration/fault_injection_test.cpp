@@ -1,0 +1,256 @@
+// The real nicd under the faults a node throws at it (issue 17): killed at random moments, its
+// disk full or read-only, devices vanishing under its reads, a plugin that stops answering. Each
+// test asserts what an operator relies on afterwards: whole files, one log line per problem, the
+// state carried on, collection going on.
+#include "sim.hpp"
+#include "support/process.hpp"
+
+#include <nlohmann/json.hpp>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <random>
+#include <regex>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+namespace {
+
+size_t count(const std::string& text, const std::string& what)
+{
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
+class FaultInjection : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        dir_ = fs::temp_directory_path() /
+               ("nicd-faults-" + std::to_string(getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+        root_ = dir_ / "node";
+        sim::create(root_, {});
+        conf_ = dir_ / "nicd.conf";
+        writeConfig("");
+    }
+    void TearDown() override
+    {
+        if (mounted_)
+            ::umount2((root_ / "faults").c_str(), MNT_DETACH);
+        fs::remove_all(dir_);
+    }
+
+    void writeConfig(const std::string& extra)
+    {
+        std::ofstream(conf_) << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
+                             << "\nPollIntervalMs=100\nPmaIntervalMs=1000\n"
+                             << extra;
+    }
+    std::vector<std::string> nicd(std::vector<std::string> extra = {}) const
+    {
+        std::vector<std::string> a{NICD_BIN,   "--root",       root_.string(),
+                                   "--config", conf_.string(), "--no-dbus"};
+        a.insert(a.end(), extra.begin(), extra.end());
+        return a;
+    }
+    fs::path textfile() const { return root_ / "var/lib/prometheus/node-exporter/nicd.prom"; }
+    fs::path stateFile() const { return root_ / "var/lib/nicd/state.json"; }
+
+    // The number in "nicd_cycles_total N" of the textfile, or -1.
+    long cyclesIn(const fs::path& f) const
+    {
+        static const std::regex re("\nnicd_cycles_total ([0-9]+)\n");
+        std::smatch m;
+        std::string text = test::readFile(f);
+        return std::regex_search(text, m, re) ? std::stol(m[1]) : -1;
+    }
+
+    // A tmpfs of `size` at <root>/faults, private to this test's mount namespace.
+    bool mountTmpfs(const std::string& size)
+    {
+        if (::geteuid() != 0)
+            return false;
+        if (::unshare(CLONE_NEWNS) != 0 ||
+            ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+            return false;
+        fs::create_directories(root_ / "faults");
+        mounted_ = ::mount("tmpfs", (root_ / "faults").c_str(), "tmpfs", 0,
+                           ("size=" + size + ",mode=0755").c_str()) == 0;
+        return mounted_;
+    }
+
+    fs::path dir_, root_, conf_;
+    bool mounted_ = false;
+};
+
+// Every file in `dir` whose name starts with '.' (the writer's temporary files).
+std::vector<std::string> hiddenFiles(const fs::path& dir)
+{
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().filename().string().front() == '.')
+            out.push_back(e.path().filename().string());
+    return out;
+}
+
+} // namespace
+
+// kill -9 at random moments of the cycle, many times: what a reader finds is always a whole,
+// valid textfile and state file (or none yet), never a mix; the next start removes the temporary
+// file a kill left and carries on from the state.
+TEST_F(FaultInjection, KillNineAtRandomMomentsLeavesWholeFilesAndTheStateCarriesOn)
+{
+    writeConfig(""); // a cycle every 100 ms (the shortest allowed): many kills land near a write
+    std::mt19937 rng(std::random_device{}());
+    std::uniform_int_distribution<int> delay_ms(30, 400);
+    sim::setRate(root_, "mlx5_0", "symbol_error", 5); // health keeps changing: the state is written
+    int kills = 0;
+    for (int round = 0; round < 30; ++round) {
+        sim::tick(root_, 1);
+        test::Process d(nicd(), {}, dir_ / ("nicd-" + std::to_string(round) + ".log"));
+        std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(rng)));
+        d.signal(SIGKILL);
+        d.wait(5s);
+        ++kills;
+        if (fs::exists(textfile())) {
+            std::string check;
+            ASSERT_EQ(
+                test::run({"sh", "-c", "promtool check metrics < " + textfile().string()}, check),
+                0)
+                << "after kill " << kills << ": " << check;
+            ASSERT_GE(cyclesIn(textfile()), 1) << "after kill " << kills;
+        }
+        if (fs::exists(stateFile())) {
+            auto j = nlohmann::json::parse(test::readFile(stateFile()), nullptr, false);
+            ASSERT_FALSE(j.is_discarded()) << "after kill " << kills << ": state.json is not JSON";
+            ASSERT_EQ(j.value("version", 0), 1);
+        }
+        for (const auto& e : fs::directory_iterator(stateFile().parent_path()))
+            ASSERT_EQ(e.path().filename().string().find(".corrupt-"), std::string::npos)
+                << "a state file had to be set aside after kill " << kills;
+    }
+    ASSERT_TRUE(fs::exists(textfile()));
+    ASSERT_TRUE(fs::exists(stateFile()));
+
+    // The next start removes whatever temporary file the kills left, and restores the state.
+    std::string out;
+    ASSERT_EQ(test::run(nicd({"--once"}), out), 0) << out;
+    EXPECT_NE(out.find("state restored from"), std::string::npos) << out;
+    EXPECT_EQ(out.find("unusable"), std::string::npos) << out;
+    EXPECT_EQ(hiddenFiles(textfile().parent_path()), std::vector<std::string>{});
+    EXPECT_EQ(hiddenFiles(stateFile().parent_path()), std::vector<std::string>{});
+}
+
+// The disk fills under nicd: the write fails, the error is logged once (not every cycle), the
+// last good file stays for node_exporter, no temporary file is left, and writing resumes — and is
+// reported — when space returns. Then the same with the directory mounted read-only.
+TEST_F(FaultInjection, AFullOrReadOnlyDiskIsReportedOnceAndWritingResumes)
+{
+    if (!mountTmpfs("2m"))
+        GTEST_SKIP() << "needs root to mount a tmpfs in a private mount namespace";
+    writeConfig("StateDirectory=/faults/state\n[textfile]\nPath=/faults/prom/nicd.prom\n");
+    const fs::path prom = root_ / "faults/prom/nicd.prom";
+    const fs::path state = root_ / "faults/state/state.json";
+    const fs::path log = dir_ / "nicd.log";
+    test::Process d(nicd(), {}, log);
+    ASSERT_TRUE(test::waitFor([&] { return cyclesIn(prom) >= 2 && fs::exists(state); }, 10s))
+        << test::readFile(log);
+
+    // Fill the tmpfs to the last byte.
+    {
+        std::ofstream filler(root_ / "faults/filler", std::ios::binary);
+        std::string block(64 * 1024, 'x');
+        while (filler.write(block.data(), static_cast<std::streamsize>(block.size())))
+            filler.flush();
+    }
+    {
+        std::ofstream filler(root_ / "faults/filler2", std::ios::binary);
+        while (filler.put('x'))
+            filler.flush();
+    }
+    sim::linkDown(root_, "mlx5_0"); // health changes: the state is due now, too
+    std::this_thread::sleep_for(300ms);
+    const long frozen = cyclesIn(prom);
+    const std::string kept = test::readFile(prom);
+    std::this_thread::sleep_for(2s); // about 20 cycles that cannot write
+    EXPECT_EQ(test::readFile(prom), kept) << "the last good file stays";
+    EXPECT_GE(frozen, 2);
+    std::string text = test::readFile(log);
+    EXPECT_EQ(count(text, "textfile not written:"), 1U) << text;
+    EXPECT_NE(text.find("No space left on device"), std::string::npos) << text;
+    EXPECT_EQ(count(text, "state not written:"), 1U) << text;
+    EXPECT_EQ(hiddenFiles(prom.parent_path()), std::vector<std::string>{});
+    EXPECT_EQ(hiddenFiles(state.parent_path()), std::vector<std::string>{});
+
+    // Space returns: the textfile moves on at once, the state within its 10 s retry.
+    fs::remove(root_ / "faults/filler");
+    fs::remove(root_ / "faults/filler2");
+    EXPECT_TRUE(test::waitFor([&] { return cyclesIn(prom) > frozen + 1; }, 5s));
+    EXPECT_TRUE(test::waitFor(
+        [&] { return test::readFile(log).find("state written again") != std::string::npos; }, 15s))
+        << test::readFile(log);
+    text = test::readFile(log);
+    EXPECT_NE(text.find("textfile written again to " + prom.string() + " after "),
+              std::string::npos)
+        << text;
+    EXPECT_NE(test::readFile(state).find("port_down"), std::string::npos)
+        << "the state written after the fault holds it";
+
+    // Read-only: the same story with EROFS.
+    ASSERT_EQ(
+        ::mount(nullptr, (root_ / "faults").c_str(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr), 0);
+    std::this_thread::sleep_for(300ms);
+    const long ro_frozen = cyclesIn(prom);
+    std::this_thread::sleep_for(1500ms);
+    EXPECT_LE(cyclesIn(prom), ro_frozen + 1);
+    text = test::readFile(log);
+    EXPECT_EQ(count(text, "textfile not written:"), 2U) << text;
+    EXPECT_NE(text.find("Read-only file system"), std::string::npos) << text;
+    ASSERT_EQ(::mount(nullptr, (root_ / "faults").c_str(), nullptr, MS_REMOUNT, nullptr), 0);
+    EXPECT_TRUE(test::waitFor([&] { return cyclesIn(prom) > ro_frozen + 2; }, 5s));
+    EXPECT_TRUE(d.running()) << "nicd carried on through all of it";
+    d.signal(SIGTERM);
+    EXPECT_EQ(d.wait(5s), 0);
+}
+
+// Devices vanish and come back under nicd's reads, many times a second: no crash, every device
+// back when it returns.
+TEST_F(FaultInjection, DevicesRemovedInTheMiddleOfReadsDoNotStopTheDaemon)
+{
+    const fs::path log = dir_ / "nicd.log";
+    test::Process d(nicd(), {}, log);
+    ASSERT_TRUE(test::waitFor([&] { return cyclesIn(textfile()) >= 1; }, 10s))
+        << test::readFile(log);
+    for (int i = 0; i < 300; ++i) { // about 3 s: some 30 cycles
+        sim::remove(root_, "mlx5_1");
+        std::this_thread::sleep_for(std::chrono::milliseconds(3 + i % 7));
+        sim::restore(root_, "mlx5_1");
+        std::this_thread::sleep_for(std::chrono::milliseconds(3 + i % 5));
+    }
+    ASSERT_TRUE(d.running()) << test::readFile(log);
+    long now = cyclesIn(textfile());
+    EXPECT_TRUE(test::waitFor(
+        [&] {
+            std::string t = test::readFile(textfile());
+            return cyclesIn(textfile()) > now + 3 &&
+                   t.find("nicd_device_health{device=\"mlx5_1\"} 0") != std::string::npos;
+        },
+        10s))
+        << test::readFile(textfile());
+    d.signal(SIGTERM);
+    EXPECT_EQ(d.wait(5s), 0) << test::readFile(log);
+}
