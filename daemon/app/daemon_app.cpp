@@ -26,6 +26,7 @@
 #include "signals/link_sources.hpp"
 #include "signals/reporter_source.hpp"
 #include "state/state_keeper.hpp"
+#include "text/printable.hpp"
 #include "textfile/atomic_file.hpp"
 #include "textfile/render.hpp"
 #include "textfile/textfile_dir.hpp"
@@ -100,7 +101,7 @@ int DaemonApp::runOnce()
     provision_->runOnce(snap);
     saveState(true);
     bool written = writeTextfile(snap);
-    (void)std::fputs(onceReport(snap).c_str(), stdout);
+    (void)std::fputs(printableLines(onceReport(snap)).c_str(), stdout);
     if (config_.textfile.enable && written)
         (void)std::printf("textfile: %s\n", paths_.host(config_.textfile.path).c_str());
     (void)std::fflush(stdout);

@@ -103,6 +103,22 @@ void appendPrintable(std::string& out, std::string_view s)
     }
 }
 
+std::string printableLines(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t nl = text.find('\n', start);
+        appendPrintable(out, text.substr(start, nl == std::string_view::npos ? nl : nl - start));
+        if (nl == std::string_view::npos)
+            break;
+        out += '\n';
+        start = nl + 1;
+    }
+    return out;
+}
+
 std::string printable(std::string_view s)
 {
     std::string out;

@@ -38,4 +38,8 @@ std::string printable(std::string_view s);
 // Appends printable(s) to `out`.
 void appendPrintable(std::string& out, std::string_view s);
 
+// Text of several lines for a terminal (nicd --once's report): each line made printable, the
+// newlines between them kept.
+std::string printableLines(std::string_view text);
+
 } // namespace nicd

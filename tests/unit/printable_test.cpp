@@ -54,3 +54,10 @@ TEST(Printable, TheResultIsAlwaysPrintable)
     EXPECT_EQ(printable(shown), shown);
     EXPECT_EQ(shown.size(), 95U + 4U * 161U) << "95 printable ASCII bytes, 161 escaped";
 }
+
+TEST(Printable, LinesKeepTheirNewlinesOnly)
+{
+    EXPECT_EQ(printableLines("a\x1b\nb\r\n\nc"), "a\\x1b\nb\\x0d\n\nc");
+    EXPECT_EQ(printableLines("one\n"), "one\n");
+    EXPECT_EQ(printableLines(""), "");
+}

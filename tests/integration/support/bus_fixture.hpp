@@ -1,6 +1,7 @@
 // A test fixture: a simulated node, nicd serving it on a private dbus-daemon (with the shipped
 // bus policy), and the tools operators use against it (busctl, nicctl), as root or as nobody.
-// A test class may add config lines by overriding extraConfig().
+// A test class may add config lines by overriding extraConfig(), and change the node before nicd
+// starts by overriding prepareNode().
 #pragma once
 
 #include "sim.hpp"
@@ -24,6 +25,8 @@ namespace nicd::test {
 class NicdOnBusTest : public ::testing::Test {
 protected:
     virtual std::string extraConfig() const { return {}; }
+    // Changes to the simulated node before nicd starts on it.
+    virtual void prepareNode() {}
 
     void SetUp() override
     {
@@ -35,6 +38,7 @@ protected:
         std::filesystem::create_directories(dir_);
         root_ = dir_ / "node";
         sim::create(root_, {});
+        prepareNode();
         std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
                                           << "\nPollIntervalMs=200\nPmaIntervalMs=1000\n"
                                           << extraConfig();
