@@ -254,3 +254,52 @@ TEST_F(FaultInjection, DevicesRemovedInTheMiddleOfReadsDoNotStopTheDaemon)
     d.signal(SIGTERM);
     EXPECT_EQ(d.wait(5s), 0) << test::readFile(log);
 }
+
+// A plugin stuck inside a poll (a firmware command that never completes): the deadline leaves it
+// behind once, the device shows driver_unresponsive, the cycle goes on for everything else, and
+// the plugin is polled again once its call returns.
+TEST_F(FaultInjection, APluginHungInsideACallIsLeftBehindAndTheCycleGoesOn)
+{
+    const fs::path hang = dir_ / "hang";
+    fs::create_directories(hang);
+    std::ofstream(conf_) << "[daemon]\nPluginDirectory=" << NICD_TEST_PLUGIN_DIR
+                         << "/poll_fails\nPollIntervalMs=100\nPmaIntervalMs=1000\n"
+                         << "[health]\nDriverTimeoutMs=200\n[plugin:flaky]\nHangDir="
+                         << hang.string() << "\n";
+    const fs::path log = dir_ / "nicd.log";
+    test::Process d(nicd(), {}, log);
+    ASSERT_TRUE(test::waitFor([&] { return cyclesIn(textfile()) >= 2; }, 10s))
+        << test::readFile(log);
+
+    std::ofstream(hang / "mlx5_1") << "";
+    const std::string cond =
+        "nicd_condition_active{device=\"mlx5_1\",port=\"0\",code=\"driver_unresponsive\"";
+    ASSERT_TRUE(test::waitFor(
+        [&] { return test::readFile(textfile()).find(cond) != std::string::npos; }, 10s))
+        << test::readFile(log);
+    const long hung_at = cyclesIn(textfile());
+    sim::linkDown(root_, "mlx5_2"); // the rest of the node is still watched
+    EXPECT_TRUE(test::waitFor(
+        [&] {
+            return cyclesIn(textfile()) >= hung_at + 10 &&
+                   test::readFile(textfile())
+                           .find("nicd_port_state{device=\"mlx5_2\",port=\"1\"} 1") !=
+                       std::string::npos;
+        },
+        10s))
+        << "cycles went on while the plugin hung";
+    // Said once as an error (and once as the condition it raised), not at every cycle.
+    EXPECT_EQ(
+        count(test::readFile(log), "E plugin flaky reading mlx5_1 did not return within 200 ms"),
+        1U)
+        << test::readFile(log);
+
+    fs::remove(hang / "mlx5_1"); // the call returns
+    EXPECT_TRUE(test::waitFor(
+        [&] { return test::readFile(textfile()).find(cond) == std::string::npos; }, 10s))
+        << test::readFile(log);
+    EXPECT_NE(test::readFile(log).find("the plugin's read returned; polling again"),
+              std::string::npos);
+    d.signal(SIGTERM);
+    EXPECT_EQ(d.wait(5s), 0) << test::readFile(log);
+}

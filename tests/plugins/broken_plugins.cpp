@@ -46,7 +46,10 @@ public:
         (void)dev;
 #if NICD_TEST_CASE == NICD_CASE_POLL_FAILS
         // The test steers each device's outcome with marker files: <FailDir>/<ibdev> fails the
-        // poll outright, <PartialDir>/<ibdev> returns a sample and an error.
+        // poll outright, <PartialDir>/<ibdev> returns a sample and an error, <HangDir>/<ibdev>
+        // does not return while the marker is there (a plugin stuck in a firmware command).
+        while (marked("HangDir", dev.ibdev))
+            usleep(10'000);
         if (marked("FailDir", dev.ibdev))
             return pv1::Status::fail(pv1::Errc::Io, dev.ibdev + ": simulated read failure");
         if (marked("PartialDir", dev.ibdev)) {
