@@ -49,7 +49,9 @@ void addOpticsKeys(Keys<SignalConfig>& keys)
 {
     for (const auto& q : kOpticsQuantities)
         for (const auto& [level_name, level] : kLevels) {
-            auto setter = [q, level](SignalConfig& c, std::string_view v, std::string& why) {
+            // Captured by copy-init: clang before 16 cannot capture a structured binding.
+            auto setter = [q, level = level](SignalConfig& c, std::string_view v,
+                                             std::string& why) {
                 if (trim(v).empty()) { // the module's own threshold again
                     c.optics_limits[q.name].*level = std::nullopt;
                     return true;
