@@ -18,25 +18,12 @@ std::optional<PersistentState> StateStore::load()
     std::ifstream in(file_);
     std::stringstream ss;
     ss << in.rdbuf();
+    std::string text = ss.str();
     std::string why;
-    try {
-        auto j = nlohmann::json::parse(ss.str());
-        int version = j.at("version").get<int>();
-        if (version != PersistentState::kVersion) {
-            why = "version " + std::to_string(version) + " (this nicd writes " +
-                  std::to_string(PersistentState::kVersion) + ")";
-        } else {
-            PersistentState s;
-            s.boot_id = j.at("boot_id").get<std::string>();
-            if (j.contains("journal_cursor") && j["journal_cursor"].is_string())
-                s.journal_cursor = j["journal_cursor"].get<std::string>();
-            s.health = j.value("health", nlohmann::json::object());
-            has_last_ = true;
-            last_digest_ = std::hash<std::string>{}(ss.str());
-            return s;
-        }
-    } catch (const std::exception& e) {
-        why = e.what();
+    if (auto s = parseStateText(text, why)) {
+        has_last_ = true;
+        last_digest_ = std::hash<std::string>{}(text);
+        return s;
     }
     auto aside = file_;
     aside += ".corrupt-" + std::to_string(std::time(nullptr));

@@ -3,20 +3,13 @@
 // foreign file is reported, set aside and replaced, never fatal.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include "state/state_text.hpp"
 
 #include <filesystem>
 #include <optional>
 #include <string>
 
 namespace nicd {
-
-struct PersistentState {
-    static constexpr int kVersion = 1;
-    std::string boot_id;
-    std::optional<std::string> journal_cursor;
-    nlohmann::json health = nlohmann::json::object();
-};
 
 class StateStore {
 public:

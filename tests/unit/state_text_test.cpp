@@ -1,0 +1,55 @@
+// The state file's text read back (state/state_text.hpp): what a saved file holds, and every kind
+// of unusable file refused with a reason, never an exception.
+#include "state/state_text.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+
+TEST(StateText, ReadsWhatNicdWrites)
+{
+    std::string why;
+    auto s = parseStateText(R"({"version":1,"boot_id":"5b1f","journal_cursor":"s=abc;i=1",)"
+                            R"("health":{"version":2}})",
+                            why);
+    ASSERT_TRUE(s) << why;
+    EXPECT_EQ(s->boot_id, "5b1f");
+    EXPECT_EQ(s->journal_cursor, "s=abc;i=1");
+    EXPECT_EQ(s->health, nlohmann::json({{"version", 2}}));
+}
+
+TEST(StateText, NoCursorAndNoHealthAreFine)
+{
+    std::string why;
+    auto s = parseStateText(R"({"version":1,"boot_id":"5b1f","journal_cursor":null})", why);
+    ASSERT_TRUE(s) << why;
+    EXPECT_FALSE(s->journal_cursor);
+    EXPECT_EQ(s->health, nlohmann::json::object());
+}
+
+TEST(StateText, UnusableFilesAreRefusedWithAReason)
+{
+    for (const char* text :
+         {"", "{", "[1]", "null", R"({"boot_id":"x"})", R"({"version":1})",
+          R"({"version":1,"boot_id":7})", R"({"version":2,"boot_id":"x"})",
+          R"({"version":"1","boot_id":"x"})", R"({"version":true,"boot_id":"x"})",
+          R"({"version":1.0,"boot_id":"x"})"}) {
+        std::string why;
+        EXPECT_FALSE(parseStateText(text, why)) << text;
+        EXPECT_FALSE(why.empty()) << text;
+    }
+}
+
+// The version was converted to int: a double outside int's range (1e300) is undefined behaviour,
+// which fuzz-state_file's UBSan reports (tests/data/fuzz/state_file/regressions/). It is compared
+// as JSON now.
+TEST(StateText, AVersionOutOfIntRangeIsRefused)
+{
+    for (const char* text :
+         {R"({"version":1e300,"boot_id":"x"})", R"({"version":18446744073709551615,"boot_id":"x"})",
+          R"({"version":-4294967295,"boot_id":"x"})"}) {
+        std::string why;
+        EXPECT_FALSE(parseStateText(text, why)) << text;
+        EXPECT_NE(why.find("this nicd writes 1"), std::string::npos) << why;
+    }
+}
