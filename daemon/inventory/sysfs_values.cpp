@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 
 namespace nicd::sysfs {
@@ -41,7 +42,8 @@ std::optional<double> parseRateGbps(std::string_view text)
     text = trim(text);
     double v = 0;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || ptr == text.data() || !(v >= 0))
+    // from_chars also reads "inf" and "nan", which the kernel never prints.
+    if (ec != std::errc() || ptr == text.data() || !std::isfinite(v) || v < 0)
         return std::nullopt;
     std::string_view rest =
         trim(std::string_view(ptr, static_cast<size_t>(text.data() + text.size() - ptr)));

@@ -45,6 +45,10 @@ TEST(SysfsValues, Rates)
     EXPECT_FALSE(sysfs::parseRateGbps("400"));
     EXPECT_FALSE(sysfs::parseRateGbps(""));
     EXPECT_FALSE(sysfs::parseRateGbps("-1 Gb/sec"));
+    // Found by tests/fuzz/sysfs_values_fuzz.cpp: from_chars reads infinities (and NaN).
+    EXPECT_FALSE(sysfs::parseRateGbps("InfGb/sec"));
+    EXPECT_FALSE(sysfs::parseRateGbps("inf Gb/sec (4X NDR)"));
+    EXPECT_FALSE(sysfs::parseRateGbps("nan Gb/sec"));
 }
 
 TEST(SysfsValues, Counters)
