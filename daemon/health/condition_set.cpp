@@ -1,5 +1,6 @@
 #include "health/condition_set.hpp"
 
+#include "health/json_integers.hpp"
 #include "log/log.hpp"
 
 #include <fmt/format.h>
@@ -130,10 +131,10 @@ std::map<ConditionKey, Condition> ConditionSet::conditionsFromJson(const nlohman
     for (const auto& c : j) {
         Condition x;
         x.code = c.at("code").get<std::string>();
-        x.severity = static_cast<ConditionSeverity>(c.at("severity").get<int>());
-        x.source = static_cast<ConditionSource>(c.at("source").get<int>());
+        x.severity = static_cast<ConditionSeverity>(getIntegers<int>(c.at("severity")));
+        x.source = static_cast<ConditionSource>(getIntegers<int>(c.at("source")));
         x.device = c.at("device").get<std::string>();
-        x.port = c.at("port").get<uint32_t>();
+        x.port = getIntegers<uint32_t>(c.at("port"));
         x.message = c.at("message").get<std::string>();
         // nicd 0.1 kept the advice under "action": such a condition gets its code at its next
         // evaluation.

@@ -1,5 +1,6 @@
 #include "health/congestion_rules.hpp"
 
+#include "health/json_integers.hpp"
 #include "health/verdicts.hpp"
 
 #include <fmt/format.h>
@@ -330,7 +331,8 @@ void CongestionRules::restore(const nlohmann::json& j)
                 throw std::runtime_error("congestion readings out of order");
             w.readings.push_back(std::move(reading));
         }
-        windows[{x.at("device").get<std::string>(), x.at("port").get<uint32_t>()}] = std::move(w);
+        windows[{x.at("device").get<std::string>(), getIntegers<uint32_t>(x.at("port"))}] =
+            std::move(w);
     }
     windows_ = std::move(windows);
 }

@@ -1,5 +1,6 @@
 #include "health/counter_tracker.hpp"
 
+#include "health/json_integers.hpp"
 #include "model/samples.hpp"
 
 #include <algorithm>
@@ -203,13 +204,13 @@ CounterTracker CounterTracker::fromJson(const nlohmann::json& j)
         if (!h.contains("value"))
             continue; // the layout of an older nicd: this counter starts from a new baseline
         History x;
-        x.last_value = h.at("value").get<uint64_t>();
+        x.last_value = getIntegers<uint64_t>(h.at("value"));
         x.last_time = h.at("time").get<double>();
         x.since = h.at("since").get<double>();
         x.width = h.value("width", 0.0);
         if (h.contains("buckets")) {
-            x.buckets = h.at("buckets").get<std::vector<uint64_t>>();
-            x.newest = h.at("newest").get<int64_t>();
+            x.buckets = getIntegers<std::vector<uint64_t>>(h.at("buckets"));
+            x.newest = getIntegers<int64_t>(h.at("newest"));
             if (x.buckets.size() != kBuckets || !(x.width > 0))
                 throw std::runtime_error("counter " + k + ": a window of " +
                                          std::to_string(x.buckets.size()) + " buckets");

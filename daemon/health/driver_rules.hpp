@@ -2,6 +2,7 @@
 // read of a device failed for DriverFailCycles cycles in a row. Recovers once the device answers.
 #pragma once
 
+#include "health/json_integers.hpp"
 #include "health/rule_family.hpp"
 
 #include <cstdint>
@@ -19,7 +20,7 @@ public:
     nlohmann::json toJson() const override { return failing_cycles_; }
     void restore(const nlohmann::json& j) override
     {
-        failing_cycles_ = j.get<std::map<std::string, uint32_t>>();
+        failing_cycles_ = getIntegers<std::map<std::string, uint32_t>>(j);
     }
     void forget() override { failing_cycles_.clear(); }
 

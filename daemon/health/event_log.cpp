@@ -1,5 +1,7 @@
 #include "health/event_log.hpp"
 
+#include "health/json_integers.hpp"
+
 #include <algorithm>
 
 namespace nicd::health {
@@ -51,12 +53,12 @@ nlohmann::json eventToJson(const Event& e)
 Event eventFromJson(const nlohmann::json& j)
 {
     Event e;
-    e.seq = j.at("seq").get<uint64_t>();
+    e.seq = getIntegers<uint64_t>(j.at("seq"));
     e.time = j.at("time").get<double>();
-    e.kind = static_cast<EventKind>(j.at("kind").get<int>());
-    e.severity = static_cast<ConditionSeverity>(j.at("severity").get<int>());
+    e.kind = static_cast<EventKind>(getIntegers<int>(j.at("kind")));
+    e.severity = static_cast<ConditionSeverity>(getIntegers<int>(j.at("severity")));
     e.device = j.at("device").get<std::string>();
-    e.port = j.at("port").get<uint32_t>();
+    e.port = getIntegers<uint32_t>(j.at("port"));
     e.code = j.at("code").get<std::string>();
     e.message = j.at("message").get<std::string>();
     e.action = parseAction(j.value("action", "none")).value_or(Action::None);
@@ -75,8 +77,8 @@ nlohmann::json EventLog::toJson() const
 EventLog EventLog::fromJson(const nlohmann::json& j, size_t capacity)
 {
     EventLog log(capacity);
-    log.last_seq_ = j.at("last_seq").get<uint64_t>();
-    log.totals_ = j.at("totals").get<std::map<std::string, uint64_t>>();
+    log.last_seq_ = getIntegers<uint64_t>(j.at("last_seq"));
+    log.totals_ = getIntegers<std::map<std::string, uint64_t>>(j.at("totals"));
     for (const auto& e : j.at("events"))
         log.events_.push_back(eventFromJson(e));
     while (log.events_.size() > log.capacity_)

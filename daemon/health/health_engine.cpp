@@ -4,6 +4,7 @@
 #include "health/counter_checks.hpp"
 #include "health/driver_rules.hpp"
 #include "health/fec_rules.hpp"
+#include "health/json_integers.hpp"
 #include "health/optics_rules.hpp"
 #include "health/reporter_rules.hpp"
 #include "health/temperature_rules.hpp"
@@ -157,7 +158,7 @@ nlohmann::json HealthEngine::toJson() const
 
 void HealthEngine::restore(const nlohmann::json& j)
 {
-    int version = j.at("version").get<int>();
+    int version = getIntegers<int>(j.at("version"));
     if (version != kStateVersion)
         throw std::runtime_error("health state version " + std::to_string(version) +
                                  " (this nicd reads " + std::to_string(kStateVersion) + ")");
@@ -205,7 +206,7 @@ void HealthEngine::baseline(const std::string& why, double now_real)
 void HealthEngine::continueSequence(const nlohmann::json& saved) noexcept
 {
     try {
-        conditions_.log().continueAfter(saved.at("events").at("last_seq").get<uint64_t>());
+        conditions_.log().continueAfter(getIntegers<uint64_t>(saved.at("events").at("last_seq")));
     } catch (const std::exception&) {
         // No usable sequence: numbering goes on from where it is.
     }

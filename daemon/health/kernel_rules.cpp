@@ -1,5 +1,6 @@
 #include "health/kernel_rules.hpp"
 
+#include "health/json_integers.hpp"
 #include "log/log.hpp"
 
 #include <fmt/format.h>
@@ -15,7 +16,7 @@ nlohmann::json keyJson(const ConditionKey& k)
 }
 ConditionKey keyFrom(const nlohmann::json& j)
 {
-    return {j.at(0).get<std::string>(), j.at(1).get<uint32_t>(), j.at(2).get<std::string>()};
+    return {j.at(0).get<std::string>(), getIntegers<uint32_t>(j.at(1)), j.at(2).get<std::string>()};
 }
 } // namespace
 
@@ -187,8 +188,8 @@ KernelRules KernelRules::fromJson(const nlohmann::json& j)
         r.expiry_[keyFrom(e.at("key"))] = e.at("at").get<double>();
     for (const auto& c : j.at("counts"))
         r.counts_[{c.at(0).get<std::string>(), c.at(1).get<std::string>()}] =
-            c.at(2).get<uint64_t>();
-    r.unmapped_ = j.at("unmapped").get<uint64_t>();
+            getIntegers<uint64_t>(c.at(2));
+    r.unmapped_ = getIntegers<uint64_t>(j.at("unmapped"));
     return r;
 }
 

@@ -1,5 +1,7 @@
 #include "health/link_rules.hpp"
 
+#include "health/json_integers.hpp"
+
 #include <fmt/format.h>
 
 namespace nicd::health {
@@ -255,7 +257,8 @@ LinkRules LinkRules::fromJson(const nlohmann::json& j)
         m.ever_up = p.at("ever_up").get<bool>();
         m.was_up = p.at("was_up").get<bool>();
         m.downs = p.at("downs").get<std::deque<double>>();
-        r.ports_[{p.at("device").get<std::string>(), p.at("port").get<uint32_t>()}] = std::move(m);
+        r.ports_[{p.at("device").get<std::string>(), getIntegers<uint32_t>(p.at("port"))}] =
+            std::move(m);
     }
     return r;
 }

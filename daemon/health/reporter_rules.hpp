@@ -9,6 +9,7 @@
 // without the health flickering. Reporters are matched to devices by PCI address.
 #pragma once
 
+#include "health/json_integers.hpp"
 #include "health/rule_family.hpp"
 
 #include <cstdint>
@@ -30,7 +31,7 @@ public:
     nlohmann::json toJson() const override { return counts_; }
     void restore(const nlohmann::json& j) override
     {
-        counts_ = j.get<std::map<std::string, std::pair<uint64_t, uint64_t>>>();
+        counts_ = getIntegers<std::map<std::string, std::pair<uint64_t, uint64_t>>>(j);
     }
     void forget() override { counts_.clear(); }
 

@@ -6,6 +6,8 @@
 #include "health/soft_lockup.hpp"
 #include "support/health_fixture.hpp"
 
+#include <functional>
+
 #include <gtest/gtest.h>
 
 using namespace nicd;
@@ -400,6 +402,33 @@ TEST_F(HealthTest, RestoreRefusesAForeignVersionAndLeavesTheEngineAlone)
     auto s = at(10, snap({device("mlx5_0", 1)}));
     EXPECT_TRUE(find(s, "port_down"));
     EXPECT_TRUE(last_events_.empty());
+}
+
+// A float where nicd wrote an integer was cast to it: undefined behaviour when out of range
+// (fuzz-state_file's UBSan: "1e+300 is outside the range of representable values of type 'int'").
+// Refused now, like any other malformed document.
+TEST_F(HealthTest, RestoreRefusesAFloatWhereAnIntegerWasWritten)
+{
+    at(0, snap({device("mlx5_0", 4)}, {{"mlx5_0", "symbol_error", 1000}}));
+    at(5, snap({device("mlx5_0", 1)}, {{"mlx5_0", "symbol_error", 1100}}));
+    const auto saved = engine_.toJson();
+    ASSERT_FALSE(saved.at("events").at("events").empty());
+    ASSERT_FALSE(saved.at("conditions").empty());
+    for (auto edit : std::vector<std::function<void(nlohmann::json&)>>{
+             [](nlohmann::json& j) { j["version"] = 1e300; },
+             [](nlohmann::json& j) { j["events"]["last_seq"] = -1e300; },
+             [](nlohmann::json& j) { j["events"]["events"][0]["port"] = 1e300; },
+             [](nlohmann::json& j) { j["events"]["totals"]["x"] = 1.5; },
+             [](nlohmann::json& j) { j["conditions"][0]["severity"] = 1e300; },
+             [](nlohmann::json& j) { j["drivers"]["mlx5_0"] = 1e300; },
+         }) {
+        auto j = saved;
+        edit(j);
+        EXPECT_THROW(HealthEngine(Config{}).restore(j), std::exception) << j.dump();
+    }
+    HealthEngine next{Config{}};
+    next.restore(saved);
+    EXPECT_EQ(next.toJson(), saved);
 }
 
 TEST_F(HealthTest, ANewBootIsABaselineThatNeverReusesEventNumbers)
