@@ -1,0 +1,79 @@
+// libFuzzer target for the mlx5 plugin's DCB codec: the same bytes go, as the replies the kernel
+// sends to IEEE_GET and to IEEE_SET/IEEE_DEL, to replyComplete, decodeGetReply and
+// decodeSetReply, and as a PFC attribute to decodePfc. The codec reports malformed input as a
+// DecodeError value and throws nothing: any exception, crash or sanitizer report is a finding.
+// What it decodes must hold together, and a decoded PFC must survive encodePfc unchanged.
+#include "qos/dcb_codec.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <variant>
+
+namespace dcb = nicd::mlx5::dcb;
+
+namespace {
+
+constexpr size_t kSeqOffset = 8;  // nlmsghdr.nlmsg_seq
+constexpr size_t kCmdOffset = 17; // dcbmsg.cmd of the first message
+constexpr int kMaxErrno = 4095;
+
+void require(bool ok)
+{
+    if (!ok)
+        std::abort();
+}
+
+// The sequence number and command of the first message, so that the decoders' matching paths
+// are reached with the bytes the fuzzer keeps.
+uint32_t seqOf(std::span<const uint8_t> bytes)
+{
+    uint32_t seq = 0;
+    if (bytes.size() >= kSeqOffset + sizeof seq)
+        std::memcpy(&seq, bytes.data() + kSeqOffset, sizeof seq);
+    return seq;
+}
+
+void getReply(std::span<const uint8_t> bytes, uint32_t seq)
+{
+    auto r = dcb::decodeGetReply(bytes, seq);
+    if (const auto* reply = std::get_if<dcb::GetReply>(&r)) {
+        require(reply->error >= 0 && reply->error <= kMaxErrno);
+        // Every APP entry took a 4-byte attribute header and 4 bytes of payload.
+        require(reply->state.apps.size() * 8 <= bytes.size());
+        require(reply->state.ifname.size() < bytes.size());
+        require(reply->state.ifname.find('\0') == std::string::npos);
+    }
+}
+
+void setReply(std::span<const uint8_t> bytes, uint32_t seq, uint8_t cmd)
+{
+    auto r = dcb::decodeSetReply(bytes, seq, cmd);
+    if (const auto* reply = std::get_if<dcb::SetReply>(&r)) {
+        require(reply->error >= 0 && reply->error <= kMaxErrno);
+        require(!reply->in_band || (reply->error > 0 && reply->error <= 128));
+    }
+}
+
+void pfc(std::span<const uint8_t> bytes)
+{
+    auto r = dcb::decodePfc(bytes);
+    if (const auto* p = std::get_if<dcb::Pfc>(&r)) {
+        auto again = dcb::decodePfc(dcb::encodePfc(*p));
+        require(std::holds_alternative<dcb::Pfc>(again) && std::get<dcb::Pfc>(again) == *p);
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    std::span<const uint8_t> bytes(data, size);
+    uint32_t seq = seqOf(bytes);
+    (void)dcb::replyComplete(bytes, seq);
+    getReply(bytes, seq);
+    setReply(bytes, seq, size > kCmdOffset ? data[kCmdOffset] : dcb::kCmdIeeeSet);
+    pfc(bytes);
+    return 0;
+}

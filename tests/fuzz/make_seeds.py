@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Writes the hand-built netlink seeds of the fuzz targets into tests/data/fuzz/<target>/.
+
+No real captures of these messages exist in the fixtures, so each seed is laid out here field by
+field from the uapi structs (linux/netlink.h, rtnetlink.h, dcbnl.h, genetlink.h, devlink.h,
+ethtool_netlink.h), in host byte order (x86-64, little-endian), as the kernel would send it and
+as the unit tests build their messages. The outputs are committed; run this again only when a
+seed is added or changed:
+    python3 tests/fuzz/make_seeds.py
+Crash inputs are not written here: they go to tests/data/fuzz/<target>/regressions/ as found.
+"""
+
+import os
+import struct
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "fuzz")
+
+NLA_F_NESTED = 0x8000
+NLMSG_ERROR = 2
+NLM_F_MULTI = 0x02
+
+
+def pad4(b):
+    return b + b"\0" * (-len(b) % 4)
+
+
+def attr(type_, payload):
+    """struct nlattr: nla_len (header + payload, not the padding), nla_type, payload, padding."""
+    return pad4(struct.pack("<HH", 4 + len(payload), type_) + payload)
+
+
+def nest(type_, *attrs):
+    return attr(type_ | NLA_F_NESTED, b"".join(attrs))
+
+
+def u8(v):
+    return struct.pack("<B", v)
+
+
+def u32(v):
+    return struct.pack("<I", v)
+
+
+def u64(v):
+    return struct.pack("<Q", v)
+
+
+def strz(s):
+    return s.encode() + b"\0"
+
+
+def message(type_, flags, seq, body, pid=0):
+    """struct nlmsghdr, then the body (already padded where it ends in attributes)."""
+    body = pad4(body)
+    return struct.pack("<IHHII", 16 + len(body), type_, flags, seq, pid) + body
+
+
+def ack(seq, error=0, request_type=0):
+    """NLMSG_ERROR: int error, then the request's nlmsghdr (as the kernel echoes it)."""
+    request = struct.pack("<IHHII", 16, request_type, 0x05, seq, 0)
+    return message(NLMSG_ERROR, 0x100, seq, struct.pack("<i", error) + request)
+
+
+def write(target, name, data):
+    folder = os.path.join(ROOT, target)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "wb") as f:
+        f.write(data)
+
+
+# ---- rtnetlink DCB (plugins/mlx5/qos/dcb_codec.hpp, daemon/netlink/dcb_notification.hpp) ----
+
+RTM_GETDCB, RTM_SETDCB = 78, 79
+DCB_CMD_IEEE_SET, DCB_CMD_IEEE_GET, DCB_CMD_IEEE_DEL = 20, 21, 27
+DCB_ATTR_IFNAME, DCB_ATTR_IEEE, DCB_ATTR_DCBX = 1, 13, 14
+DCB_ATTR_IEEE_ETS, DCB_ATTR_IEEE_PFC, DCB_ATTR_IEEE_APP_TABLE = 1, 2, 3
+DCB_ATTR_IEEE_APP, DCB_ATTR_DCB_APP = 1, 2
+SEQ = 0x11223344  # the DCB target takes the sequence number from the first message
+
+
+def dcbmsg(cmd):
+    return struct.pack("<BBH", 0, cmd, 0)  # dcb_family AF_UNSPEC, cmd, dcb_pad
+
+
+def ieee_pfc(enabled, delay):
+    """struct ieee_pfc: cap, en, mbc, pad, delay u16, pad, requests[8] u64, indications[8] u64."""
+    return struct.pack("<BBBxH2x", 8, enabled, 0, delay) + u64(0) * 8 + u64(0) * 8
+
+
+def dcb_app(selector, priority, protocol):
+    return struct.pack("<BBH", selector, priority, protocol)
+
+
+def ieee_ets():
+    """struct ieee_ets (59 bytes): willing, ets_cap, cbs, tc_tx_bw[8], tc_rx_bw[8], tc_tsa[8],
+    prio_tc[8], tc_reco_bw[8], tc_reco_tsa[8], reco_prio_tc[8]."""
+    return struct.pack("<BBB", 0, 8, 0) + bytes(7 * 8)
+
+
+def ieee_state(cmd, ifname, apps):
+    return dcbmsg(cmd) + attr(DCB_ATTR_IFNAME, strz(ifname)) + nest(
+        DCB_ATTR_IEEE,
+        attr(DCB_ATTR_IEEE_ETS, ieee_ets()),
+        attr(DCB_ATTR_IEEE_PFC, ieee_pfc(0x08, 7)),
+        nest(DCB_ATTR_IEEE_APP_TABLE,
+             *(attr(DCB_ATTR_DCB_APP if sel == 255 else DCB_ATTR_IEEE_APP, dcb_app(sel, prio, proto))
+               for sel, prio, proto in apps))) + attr(DCB_ATTR_DCBX, u8(0x08))
+
+
+ROCE_APPS = [(5, 3, 26), (5, 6, 48), (255, 3, 3)]  # DSCP 26 and 48, PCP 3
+
+write("dcb_codec", "get-reply-pfc-apps-dcbx.bin",
+      message(RTM_GETDCB, 0, SEQ, ieee_state(DCB_CMD_IEEE_GET, "enp1s0f0np0", ROCE_APPS)) +
+      ack(SEQ, 0, RTM_GETDCB))
+write("dcb_codec", "get-refused-eopnotsupp.bin", ack(SEQ, -95, RTM_GETDCB))
+write("dcb_codec", "set-reply-ok.bin",
+      message(RTM_SETDCB, 0, SEQ, dcbmsg(DCB_CMD_IEEE_SET) + attr(DCB_ATTR_IEEE, u8(0))) +
+      ack(SEQ, 0, RTM_SETDCB))
+write("dcb_codec", "del-reply-einval-in-band.bin",
+      message(RTM_SETDCB, 0, SEQ, dcbmsg(DCB_CMD_IEEE_DEL) + attr(DCB_ATTR_IEEE, u8(256 - 22))) +
+      ack(SEQ, 0, RTM_SETDCB))
+
+# dcbnl_notify(): after a successful IEEE_SET or IEEE_DEL the kernel multicasts the new state.
+write("dcb_notification", "ieee-set-notification.bin",
+      message(RTM_SETDCB, 0, 0, ieee_state(DCB_CMD_IEEE_SET, "enp1s0f0np0", ROCE_APPS)))
+write("dcb_notification", "two-notifications.bin",
+      message(RTM_SETDCB, 0, 0, ieee_state(DCB_CMD_IEEE_DEL, "enp1s0f1np1", [(5, 3, 26)])) +
+      message(RTM_GETDCB, 0, 0, dcbmsg(DCB_CMD_IEEE_GET) + attr(DCB_ATTR_IFNAME, strz("bond0"))))
+
+# ---- rtnetlink links (daemon/netlink/link_message.hpp) ----
+
+RTM_NEWLINK, RTM_DELLINK = 16, 17
+IFLA_IFNAME, IFLA_MTU, IFLA_OPERSTATE, IFLA_LINKMODE, IFLA_CARRIER = 3, 4, 16, 17, 33
+IFF_UP, IFF_RUNNING, IFF_LOWER_UP = 0x1, 0x40, 0x10000
+IF_OPER_DOWN, IF_OPER_UP = 2, 6
+
+
+def ifinfomsg(index, flags):
+    """struct ifinfomsg: family, pad, type (ARPHRD_ETHER), index, flags, change."""
+    return struct.pack("<BxHiII", 0, 1, index, flags, 0xFFFFFFFF)
+
+
+def link(type_, index, name, flags, operstate, carrier):
+    return message(type_, 0, 0, ifinfomsg(index, flags) + attr(IFLA_IFNAME, strz(name)) +
+                   attr(IFLA_MTU, u32(9000)) + attr(IFLA_OPERSTATE, u8(operstate)) +
+                   attr(IFLA_LINKMODE, u8(0)) + attr(IFLA_CARRIER, u8(carrier)))
+
+
+write("link_message", "newlink-up.bin",
+      link(RTM_NEWLINK, 4, "enp1s0f0np0", IFF_UP | IFF_RUNNING | IFF_LOWER_UP, IF_OPER_UP, 1))
+write("link_message", "newlink-down-and-dellink.bin",
+      link(RTM_NEWLINK, 5, "enp1s0f1np1", IFF_UP, IF_OPER_DOWN, 0) +
+      link(RTM_DELLINK, 7, "bond0", 0, IF_OPER_DOWN, 0))
+
+# ---- generic netlink: ethtool FEC (daemon/signals/fec_stats.hpp, ethtool_answer.hpp) ----
+
+GENL_VERSION = 1
+ETHTOOL_MSG_FEC_GET_REPLY = 30
+ETHTOOL_A_FEC_HEADER, ETHTOOL_A_FEC_AUTO, ETHTOOL_A_FEC_ACTIVE, ETHTOOL_A_FEC_STATS = 1, 3, 4, 5
+ETHTOOL_A_HEADER_DEV_INDEX, ETHTOOL_A_HEADER_DEV_NAME = 1, 2
+ETHTOOL_A_FEC_STAT_PAD, ETHTOOL_A_FEC_STAT_CORRECTED = 1, 2
+ETHTOOL_A_FEC_STAT_UNCORR, ETHTOOL_A_FEC_STAT_CORR_BITS = 3, 4
+ETHTOOL_LINK_MODE_FEC_RS_BIT = 50
+ETHTOOL_FAMILY = 0x1A  # the family id tests/fuzz/fec_stats_fuzz.cpp passes
+
+
+def u64_array(values):
+    return b"".join(u64(v) for v in values)
+
+
+fec_attrs = (nest(ETHTOOL_A_FEC_HEADER, attr(ETHTOOL_A_HEADER_DEV_INDEX, u32(4)),
+                  attr(ETHTOOL_A_HEADER_DEV_NAME, strz("enp1s0f0np0"))) +
+             attr(ETHTOOL_A_FEC_AUTO, u8(0)) +
+             attr(ETHTOOL_A_FEC_ACTIVE, u32(ETHTOOL_LINK_MODE_FEC_RS_BIT)) +
+             nest(ETHTOOL_A_FEC_STATS, attr(ETHTOOL_A_FEC_STAT_PAD, b""),
+                  attr(ETHTOOL_A_FEC_STAT_CORRECTED, u64_array([1200, 300, 300, 300, 300])),
+                  attr(ETHTOOL_A_FEC_STAT_UNCORR, u64_array([2, 0, 1, 0, 1])),
+                  attr(ETHTOOL_A_FEC_STAT_CORR_BITS, b"")))
+write("fec_stats", "fec-get-reply-attrs.bin", fec_attrs)
+
+
+def genl_datagram(seq):
+    """A whole datagram: the family's reply (genlmsghdr: cmd, version, reserved) and the ack."""
+    reply = message(ETHTOOL_FAMILY, 0, seq,
+                    struct.pack("<BBH", ETHTOOL_MSG_FEC_GET_REPLY, GENL_VERSION, 0) + fec_attrs)
+    return reply + ack(seq, 0, ETHTOOL_FAMILY)
+
+
+# The target takes the sequence number from the first four bytes (nlmsg_len of the first
+# message): give the reply that number so that the matcher keeps it.
+first_len = len(genl_datagram(0)) - len(ack(0))
+write("fec_stats", "fec-get-datagram.bin", genl_datagram(first_len))
+
+# ---- generic netlink: devlink health (daemon/signals/devlink_health.hpp) ----
+
+DEVLINK_ATTR_BUS_NAME, DEVLINK_ATTR_DEV_NAME, DEVLINK_ATTR_PORT_INDEX = 1, 2, 3
+DEVLINK_ATTR_PAD = 61
+DEVLINK_ATTR_HEALTH_REPORTER = 114
+HR_NAME, HR_STATE, HR_ERR_COUNT, HR_RECOVER_COUNT = 115, 116, 117, 118
+HR_DUMP_TS, HR_GRACEFUL_PERIOD, HR_AUTO_RECOVER, HR_AUTO_DUMP = 119, 120, 121, 141
+
+
+def reporter(bus, dev, port, name, state, errors, recovers):
+    handle = attr(DEVLINK_ATTR_BUS_NAME, strz(bus)) + attr(DEVLINK_ATTR_DEV_NAME, strz(dev))
+    if port is not None:
+        handle += attr(DEVLINK_ATTR_PORT_INDEX, u32(port))
+    return handle + nest(DEVLINK_ATTR_HEALTH_REPORTER, attr(HR_NAME, strz(name)),
+                         attr(HR_STATE, u8(state)), attr(DEVLINK_ATTR_PAD, b""),
+                         attr(HR_ERR_COUNT, u64(errors)), attr(DEVLINK_ATTR_PAD, b""),
+                         attr(HR_RECOVER_COUNT, u64(recovers)), attr(DEVLINK_ATTR_PAD, b""),
+                         attr(HR_GRACEFUL_PERIOD, u64(500)), attr(HR_AUTO_RECOVER, u8(1)),
+                         attr(HR_AUTO_DUMP, u8(1)))
+
+
+write("devlink_health", "port-reporter-tx-healthy.bin",
+      reporter("pci", "0000:08:00.0", 65535, "tx", 0, 3, 3))
+write("devlink_health", "device-reporter-fw-fatal-error.bin",
+      reporter("pci", "0000:08:00.1", None, "fw_fatal", 1, 1, 0) +
+      attr(DEVLINK_ATTR_PAD, b"") + attr(HR_DUMP_TS, u64(1700000000000)))
