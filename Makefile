@@ -1,14 +1,17 @@
 # The two commands of the README's quick start, and a few more.
 #   make demo    — build, simulate a node, run nicd on it, inject faults, show what nicd saw
 #   make check   — every test, in a normal build and in an ASan+UBSan build
+#   make fuzz    — every libFuzzer target for SECONDS each (default 60), built with clang
 # Both install missing Debian packages first (as root).
 
 BUILD_DIR  ?= build
 ASAN_DIR   ?= build-asan
+FUZZ_DIR   ?= build-fuzz
+SECONDS    ?= 60
 BUILD_TYPE ?= RelWithDebInfo
 CTEST_ARGS ?= --output-on-failure --timeout 300
 
-.PHONY: all deps build build-asan check check-normal check-asan demo bench package format tidy clean
+.PHONY: all deps build build-asan check check-normal check-asan fuzz demo bench package format tidy clean
 
 all: build
 
@@ -36,6 +39,10 @@ check-asan: build-asan
 
 check: check-normal check-asan
 
+# What it finds stays in $(FUZZ_DIR)/corpus/ for the next run; a crash's input in $(FUZZ_DIR)/crashes/.
+fuzz: deps
+	NICD_FUZZ_DIR=$(abspath $(FUZZ_DIR)) scripts/fuzz.sh all $(SECONDS)
+
 demo: build
 	@scripts/demo.sh $(BUILD_DIR)
 
@@ -52,4 +59,4 @@ tidy: build
 	git ls-files 'daemon/*.cpp' 'plugins/*.cpp' 'tools/*.cpp' | xargs clang-tidy -p $(BUILD_DIR) --quiet
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR)

@@ -14,6 +14,7 @@ packages=(
     iproute2 strace util-linux procps curl python3 python3-yaml
     rpm rpmlint lintian file dpkg-dev man-db init-system-helpers
     clang-format clang-tidy
+    clang libclang-rt-14-dev
 )
 
 missing=()

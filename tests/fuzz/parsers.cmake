@@ -1,0 +1,64 @@
+# nicd_fuzz_parsers: what the libFuzzer targets reach, and nothing more, compiled with clang's
+# coverage instrumentation, ASan and UBSan (any UB aborts, so that libFuzzer sees it). The list is
+# explicit: the daemon's other stages need sdbus-c++, libnl and ibverbs and would only slow the
+# build. A parser that starts to call into another file fails to link here: add that file.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(INIH REQUIRED IMPORTED_TARGET inih)
+pkg_check_modules(SYSTEMD REQUIRED IMPORTED_TARGET libsystemd)
+find_package(fmt REQUIRED)
+find_package(nlohmann_json REQUIRED)
+find_package(spdlog REQUIRED)
+
+set(daemon ${CMAKE_SOURCE_DIR}/daemon)
+set(mlx5 ${CMAKE_SOURCE_DIR}/plugins/mlx5)
+# Pure helpers shared by stages (text escaping): small, and any of the parsers may use them.
+file(GLOB helper_sources CONFIGURE_DEPENDS ${daemon}/text/*.cpp)
+# The health engine, for the state file's health memory: every rule family restores its part.
+file(GLOB health_sources CONFIGURE_DEPENDS ${daemon}/health/*.cpp ${daemon}/model/*.cpp
+     ${daemon}/log/*.cpp)
+list(APPEND health_sources ${daemon}/signals/pcie_link.cpp) # the training rules' verdict
+
+add_library(nicd_fuzz_parsers STATIC
+    # rtnetlink: links and DCB notifications (daemon), DCB replies (mlx5 plugin)
+    ${daemon}/netlink/link_message.cpp
+    ${daemon}/netlink/dcb_notification.cpp
+    ${mlx5}/qos/dcb_codec.cpp
+    # generic netlink and JSON replies: ethtool FEC and module EEPROM, devlink health
+    ${daemon}/signals/ethtool_answer.cpp
+    ${daemon}/signals/fec_stats.cpp
+    ${daemon}/signals/devlink_health.cpp
+    ${daemon}/signals/module_eeprom.cpp
+    ${daemon}/signals/module_cmis.cpp
+    ${daemon}/signals/module_sff8472.cpp
+    ${daemon}/signals/module_sff8636.cpp
+    # netdev statistics (mlx5 plugin): ethtool -S text and the ioctl's buffers
+    ${mlx5}/ethtool_text.cpp
+    ${mlx5}/ethtool_ioctl.cpp
+    # kernel lines: the mlx5 patterns and the soft-lockup detector
+    ${mlx5}/kernel_patterns.cpp
+    # configuration: INI lines and every key's value parser
+    ${daemon}/config/config.cpp
+    ${daemon}/config/config_keys.cpp
+    ${daemon}/config/signal_keys.cpp
+    ${daemon}/config/ini_lines.cpp
+    ${daemon}/config/value_parsers.cpp
+    # the state file
+    ${daemon}/state/state_text.cpp
+    # sysfs values
+    ${daemon}/inventory/sysfs_values.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/counter_dir.cpp
+    # the textfile's escaping
+    ${daemon}/textfile/metric_writer.cpp
+    ${helper_sources}
+    ${health_sources})
+target_include_directories(nicd_fuzz_parsers PUBLIC ${daemon} ${mlx5}
+                           ${CMAKE_SOURCE_DIR}/plugins/sdk/include)
+target_compile_definitions(nicd_fuzz_parsers PUBLIC
+    NICD_VERSION="${PROJECT_VERSION}"
+    NICD_DEFAULT_PLUGIN_DIR="${CMAKE_INSTALL_FULL_LIBDIR}/nicd/plugins")
+target_compile_options(nicd_fuzz_parsers PUBLIC
+    -g -O1 -fno-omit-frame-pointer
+    -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all)
+target_link_options(nicd_fuzz_parsers PUBLIC -fsanitize=address,undefined)
+target_link_libraries(nicd_fuzz_parsers PUBLIC
+    PkgConfig::INIH PkgConfig::SYSTEMD fmt::fmt nlohmann_json::nlohmann_json spdlog::spdlog)
