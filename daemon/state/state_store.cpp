@@ -45,7 +45,10 @@ std::optional<std::string> StateStore::save(PersistentState state)
         j["journal_cursor"] =
             state.journal_cursor ? nlohmann::json(*state.journal_cursor) : nlohmann::json(nullptr);
         j["health"] = std::move(state.health);
-        text = j.dump();
+        // JSON is UTF-8: a name or message with bytes that are not (a hostile fw_ver, a counter
+        // file's name) is saved with U+FFFD in their place rather than failing the save (dump()
+        // throws by default). Such a counter starts afresh after a restart; nothing else changes.
+        text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     text += '\n';
     // Only a digest of the last content is kept: the file itself is ~200 KB on a 64-device node.
