@@ -1,9 +1,8 @@
 // libFuzzer target for the devlink health decoders: the same bytes go to the netlink attribute
 // decoder and, as text, to the `devlink -j health show` parser. Only DecodeError may come out;
 // anything else (a crash, a sanitizer report, another exception) is a finding. What a decoder
-// returns must also hold together: names present, state one of the three words.
-//   clang++ -std=c++20 -g -fsanitize=fuzzer,address,undefined -I daemon
-//     tests/fuzz/devlink_health_fuzz.cpp daemon/signals/devlink_health.cpp -o devlink_health_fuzz
+// returns must also hold together: names present, state one of the three words. Built and run
+// by scripts/fuzz.sh (ctest -L fuzz, make fuzz).
 #include "signals/devlink_health.hpp"
 
 #include <cstdint>

@@ -2,11 +2,8 @@
 // `ethtool --json -I --show-fec` parser as text, to the netlink answer matcher that EthtoolNetlink
 // feeds every received datagram to, and as an extack string to the EIO "no module" rule. Only
 // DecodeError may come out; anything else (a crash, a sanitizer report, another exception) is a
-// finding. What a decoder returns must also hold together. Built (one command line) with
-//   clang++ -std=c++20 -g -fsanitize=fuzzer,address,undefined -I daemon -I /usr/include/libnl3
-//     tests/fuzz/fec_stats_fuzz.cpp daemon/signals/fec_stats.cpp
-//     daemon/signals/ethtool_netlink.cpp -lfmt -lnl-3 -lnl-genl-3 -o fec_stats_fuzz
-// and run with tests/data/fec/*.json plus netlink replies as a seed corpus.
+// finding. What a decoder returns must also hold together. Built and run by scripts/fuzz.sh
+// (ctest -L fuzz, make fuzz), with tests/data/fec and hand-built netlink replies as seeds.
 #include "signals/ethtool_netlink.hpp"
 #include "signals/fec_stats.hpp"
 

@@ -1,9 +1,8 @@
 // libFuzzer target for the module EEPROM decoder and read plan: any bytes either decode or raise
 // DecodeError; nothing else may escape, crash or trip the sanitizers. The plan's reads must obey
 // the kernel's half-page rules and fit the blob size it announces.
-//   clang++ -std=c++20 -fsanitize=fuzzer,address,undefined -I daemon
-//       tests/fuzz/module_eeprom_fuzz.cpp daemon/signals/module_eeprom.cpp -lfmt -o fuzz
-//   ./fuzz -max_total_time=60 corpus/ tests/data/module/
+// Built and run by scripts/fuzz.sh (ctest -L fuzz, make fuzz), seeded with the captures of
+// tests/data/module made binary.
 #include "signals/decode_error.hpp"
 #include "signals/module_eeprom.hpp"
 
