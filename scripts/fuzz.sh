@@ -163,7 +163,8 @@ cmd_all() {
     cmd_build || exit
     for name in $(names); do
         echo "=== fuzz-$name: $seconds s"
-        (cmd_run "$name" "$seconds") || failed+=("$name")
+        # A process of its own: its scratch folder is removed when it exits.
+        bash "${BASH_SOURCE[0]}" run "$name" "$seconds" || failed+=("$name")
     done
     if [ ${#failed[@]} -gt 0 ]; then
         echo "fuzz: crashes in: ${failed[*]} (inputs in $fuzz_dir/crashes/)" >&2
