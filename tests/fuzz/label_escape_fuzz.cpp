@@ -3,8 +3,9 @@
 // Whatever comes in, what comes out must be valid Prometheus text exposition (0.0.4): valid UTF-8,
 // no raw newline, and a backslash only as the start of an escape the format knows (label value:
 // \\ \" \n; HELP: \\ \n), with no raw double quote inside a label value. Input that is already
-// valid UTF-8 and holds no control character comes back unchanged once unescaped. A whole sample
-// written with that label is exactly one line.
+// valid UTF-8 and holds no control character comes back unchanged once unescaped; no control
+// byte is ever written raw (text/printable.hpp: they become \\xNN). A whole sample written with
+// that label is exactly one line.
 #include "textfile/metric_writer.hpp"
 
 #include <algorithm>
@@ -92,9 +93,24 @@ std::string unescape(std::string_view escaped, bool label)
     return out;
 }
 
+// No control byte (C0, DEL) and no C1 control (U+0080-U+009F, C2 80-9F in UTF-8) stays raw: a
+// terminal reading the file, or a tool that prints it, sees \\xNN instead.
+bool noRawControl(std::string_view s)
+{
+    for (size_t i = 0; i < s.size(); ++i) {
+        auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x20 || c == 0x7f)
+            return false;
+        if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xA0)
+            return false;
+    }
+    return true;
+}
+
 void checkEscape(std::string_view input, const std::string& escaped, bool label)
 {
     require(validUtf8(escaped));
+    require(noRawControl(escaped));
     std::string back = unescape(escaped, label);
     if (plainText(input))
         require(back == input);
