@@ -36,6 +36,7 @@ struct QosSummary {
     // Since start, by (ibdev, port, setting): settings written, and errors met applying them.
     std::map<std::tuple<std::string, uint32_t, std::string>, uint64_t> changes_total;
     std::map<std::tuple<std::string, uint32_t, std::string>, uint64_t> errors_total;
+    std::map<std::string, uint64_t> rounds_total; // rounds finished since start, by kind
 };
 
 } // namespace nicd

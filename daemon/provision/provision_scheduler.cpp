@@ -208,7 +208,8 @@ void ProvisionScheduler::afterCycle()
     uint64_t now = EventLoop::nowMonotonicUsec();
     bool interval = last_round_usec_ == 0 ||
                     now - last_round_usec_ >= uint64_t{config_.provision.verify_interval_ms} * 1000;
-    bool queued = std::any_of(queue_.begin(), queue_.end(), [](const auto& r) { return !r.reply; });
+    bool queued =
+        std::any_of(queue_.begin(), queue_.end(), [](const auto& r) { return r.periodic; });
     if ((new_port || interval) && !queued)
         request(periodicRound());
     maybeStart();
@@ -216,7 +217,20 @@ void ProvisionScheduler::afterCycle()
 
 void ProvisionScheduler::request(RoundKind kind, std::optional<dbus::QosReply> reply)
 {
-    queue_.push_back({kind, std::move(reply)});
+    if (reply) {
+        // A round of this kind that has not started yet reads after this call too: it answers.
+        auto waiting = std::find_if(queue_.begin(), queue_.end(),
+                                    [&](const auto& r) { return r.kind == kind && !r.periodic; });
+        if (waiting != queue_.end()) {
+            waiting->replies.push_back(std::move(*reply));
+            return;
+        }
+        Request r{kind, {}, false};
+        r.replies.push_back(std::move(*reply));
+        queue_.push_back(std::move(r));
+    } else {
+        queue_.push_back({kind, {}, true});
+    }
     maybeStart();
 }
 
@@ -227,16 +241,16 @@ void ProvisionScheduler::maybeStart()
     if (!driverReady()) {
         // Callers on the bus are told at once; the periodic round waits for the driver.
         for (auto& r : queue_)
-            if (r.reply)
-                r.reply->fail("Busy", "the driver is not ready: " + qos_.summary().waiting);
-        std::erase_if(queue_, [](const auto& r) { return r.reply.has_value(); });
+            for (auto& reply : r.replies)
+                reply.fail("Busy", "the driver is not ready: " + qos_.summary().waiting);
+        std::erase_if(queue_, [](const auto& r) { return !r.periodic; });
         last_->qos = qos_.summary();
         return;
     }
     auto next = std::move(queue_.front());
     queue_.pop_front();
     running_ = true;
-    reply_ = std::move(next.reply);
+    replies_ = std::move(next.replies);
     last_round_usec_ = EventLoop::nowMonotonicUsec();
     auto plans = currentPlans();
     // A port's QoS is several driver requests (and a PFC change reconfigures port buffers): five
@@ -260,7 +274,7 @@ void ProvisionScheduler::finish(const Round& round)
     running_ = false;
     first_round_done_ = true;
     bool drifted = qos_.record(round, realtimeSeconds());
-    if (reply_) {
+    if (!replies_.empty()) {
         std::vector<dbus::QosResultRow> rows;
         for (const auto& o : round.ports) {
             if (!o.attempted)
@@ -271,12 +285,13 @@ void ProvisionScheduler::finish(const Round& round)
             if (o.report.settings.empty())
                 rows.push_back({o.plan.device, o.plan.port, "", "", "", false, false, o.error});
         }
-        reply_->succeed(rows);
-        reply_.reset();
+        for (auto& reply : replies_)
+            reply.succeed(rows);
+        replies_.clear();
     }
     // Drift found by a read-only round is repaired at once where the configuration enforces.
     if (drifted && round.kind == RoundKind::Verify && periodicRound() == RoundKind::Apply)
-        queue_.push_back({RoundKind::Apply, {}});
+        queue_.push_back({RoundKind::Apply, {}, true});
     if (last_)
         last_->qos = qos_.summary();
     if (round_finished_)
@@ -295,7 +310,8 @@ void ProvisionScheduler::onDcbChange(const std::string& netdev)
             ours = ours || std::find(p.netdevs.begin(), p.netdevs.end(), netdev) != p.netdevs.end();
     if (!ours && !last_->netdevs.contains(netdev))
         return;
-    bool queued = std::any_of(queue_.begin(), queue_.end(), [](const auto& r) { return !r.reply; });
+    bool queued =
+        std::any_of(queue_.begin(), queue_.end(), [](const auto& r) { return r.periodic; });
     if (queued)
         return;
     log::debug({.netdev = netdev}, "DCB changed on {}: verifying QoS again",

@@ -57,7 +57,10 @@ public:
     void forgetMissing(const Inventory& inventory) { qos_.forgetMissing(inventory); }
     // A reload: plans again with the new settings and applies them now.
     void reloaded();
-    // A round on request (D-Bus): `reply` is answered when it finished.
+    // A round on request (D-Bus): `reply` is answered when it finished. Callers of the same kind
+    // who ask while such a round waits to start are answered by that one round: however many
+    // clients call Verify in a loop, at most one round runs and one more waits (the worker also
+    // runs the collection cycles).
     void request(RoundKind kind, std::optional<dbus::QosReply> reply = {});
     // Someone changed DCB on `netdev` (nicd's own writes notify too): verify again.
     void onDcbChange(const std::string& netdev);
@@ -77,7 +80,8 @@ private:
 
     struct Request {
         RoundKind kind;
-        std::optional<dbus::QosReply> reply; // a D-Bus Apply/Verify waiting for this round
+        std::vector<dbus::QosReply> replies; // D-Bus Apply/Verify calls waiting for this round
+        bool periodic = false;               // due by interval, link or DCB change, not a call
     };
 
     const Config& config_;
@@ -91,7 +95,7 @@ private:
 
     QosTracker qos_;
     std::deque<Request> queue_;
-    std::optional<dbus::QosReply> reply_; // of the round running now
+    std::vector<dbus::QosReply> replies_; // of the round running now
     bool running_ = false;
     uint64_t last_round_usec_ = 0;
     std::set<std::string> managed_ports_; // "<dev>/<port>" provisioned last time: a new one is due

@@ -56,6 +56,7 @@ void QosTracker::forgetMissing(const Inventory& inventory)
 
 bool QosTracker::record(const Round& round, double now_real)
 {
+    ++summary_.rounds_total[toString(round.kind)];
     bool drifted = false;
     size_t failed = 0;
     std::map<std::pair<std::string, uint32_t>, PortQosState> ports;

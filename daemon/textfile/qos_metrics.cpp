@@ -29,6 +29,12 @@ void renderQosMetrics(const Snapshot& snap, MetricWriter& w)
     w.family("nicd_qos_last_apply_timestamp_seconds", MetricType::Gauge,
              "Unix time of the last provisioning round that applied QoS (0: never).");
     w.sample(q.last_apply_seconds);
+    w.family("nicd_qos_rounds_total", MetricType::Counter,
+             "Provisioning rounds finished since nicd started, by kind (apply, verify, dry-run): "
+             "periodic, after a link or DCB change, and for D-Bus Apply/Verify calls (calls made "
+             "while a round of their kind waits to start share it).");
+    for (const auto& [kind, n] : q.rounds_total)
+        w.sample({{"kind", kind}}, n);
     w.family("nicd_qos_changes_total", MetricType::Counter,
              "QoS settings nicd wrote because they differed, since it started.");
     for (const auto& [key, n] : q.changes_total)

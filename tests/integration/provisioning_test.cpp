@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <signal.h>
 #include <sys/stat.h>
+#include <systemd/sd-bus.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -359,6 +360,79 @@ TEST_F(ProvisioningTest, ApplyAndVerifyOverDbus)
                "/io/nicd/Nicd1/device/mlx5_5/port/1", "io.nicd.Nicd1.Port", "QosStatus"},
               prop);
     EXPECT_EQ(prop, "s \"skipped: virtual function (QoS belongs to its PF)\"\n");
+}
+
+// Clients calling Verify all at once (or in a loop) are answered, and the rounds they cause stay
+// bounded: calls made while a verify round waits to start share it, so the worker that also runs
+// the collection cycles is never queued a round per caller. The calls go out together on one
+// connection (sd-bus, asynchronously), so they reach nicd while the first round runs.
+TEST_F(ProvisioningTest, ManyVerifyCallsAtOnceShareRounds)
+{
+    writeConfig("Mode=verify\n");
+    bus_ = std::make_unique<test::PrivateBus>(dir_ / "bus");
+    start({"--bus", bus_->address()});
+    std::string out;
+    ASSERT_TRUE(test::waitFor(
+        [&] {
+            return test::run({NICCTL_BIN, "--bus", bus_->address(), "verify"}, out) == 1;
+        },
+        15s))
+        << out << log();
+    auto verifyRounds = [&] {
+        std::smatch m;
+        auto text = textfile();
+        static const std::regex re(R"(nicd_qos_rounds_total\{kind="verify"\} (\d+)\n)");
+        return std::regex_search(text, m, re) ? std::stoi(m[1]) : -1;
+    };
+    ASSERT_TRUE(test::waitFor([&] { return verifyRounds() >= 1; }, 5s)) << textfile();
+    int before = verifyRounds();
+
+    sd_bus* bus = nullptr;
+    ASSERT_GE(sd_bus_new(&bus), 0);
+    std::unique_ptr<sd_bus, decltype(&sd_bus_flush_close_unref)> owned(bus,
+                                                                       &sd_bus_flush_close_unref);
+    ASSERT_GE(sd_bus_set_address(bus, bus_->address().c_str()), 0);
+    ASSERT_GE(sd_bus_set_bus_client(bus, 1), 0);
+    ASSERT_GE(sd_bus_start(bus), 0);
+    struct Answers {
+        int replies = 0;
+        int errors = 0;
+        std::string first_error;
+    } answers;
+    constexpr int kCalls = 12;
+    for (int i = 0; i < kCalls; ++i) {
+        sd_bus_message* call = nullptr;
+        ASSERT_GE(sd_bus_message_new_method_call(bus, &call, "io.nicd.Nicd1", "/io/nicd/Nicd1",
+                                                 "io.nicd.Nicd1.Manager", "Verify"),
+                  0);
+        int r = sd_bus_call_async(
+            bus, nullptr, call,
+            [](sd_bus_message* m, void* data, sd_bus_error*) -> int {
+                auto* a = static_cast<Answers*>(data);
+                if (sd_bus_message_is_method_error(m, nullptr)) {
+                    if (a->errors++ == 0)
+                        a->first_error = sd_bus_message_get_error(m)->message;
+                } else {
+                    ++a->replies;
+                }
+                return 0;
+            },
+            &answers, 30'000'000);
+        sd_bus_message_unref(call);
+        ASSERT_GE(r, 0);
+    }
+    auto deadline = std::chrono::steady_clock::now() + 30s;
+    while (answers.replies + answers.errors < kCalls && std::chrono::steady_clock::now() < deadline)
+        if (sd_bus_process(bus, nullptr) == 0)
+            sd_bus_wait(bus, 100'000);
+    EXPECT_EQ(answers.replies, kCalls)
+        << answers.errors << " errors, first: " << answers.first_error;
+
+    // The textfile shows the rounds with the next publish.
+    ASSERT_TRUE(test::waitFor([&] { return verifyRounds() > before; }, 5s)) << textfile();
+    std::this_thread::sleep_for(500ms);
+    int rounds = verifyRounds() - before;
+    EXPECT_LE(rounds, 2) << kCalls << " calls at once made " << rounds << " verify rounds";
 }
 
 TEST_F(ProvisioningTest, DryRunApplyOverDbusInEnforceMode)
