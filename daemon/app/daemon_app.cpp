@@ -121,9 +121,14 @@ int DaemonApp::runDaemon()
     loop_->onSignal(SIGHUP, [this] { reload(); });
     loop_->enableWatchdog();
     worker_ = std::make_unique<Worker>();
-    provision_->attach(*loop_, *worker_, [this] {
-        if (last_)
+    publish_alarm_ = &loop_->alarm([this] {
+        if (publish_pending_ && last_) {
+            (void)publish_pacer_.take(EventLoop::nowMonotonicUsec());
             publish(*last_);
+        }
+    });
+    provision_->attach(*loop_, *worker_, [this] {
+        publishSoon();
         maybeReady();
     });
     startBus();
@@ -131,15 +136,22 @@ int DaemonApp::runDaemon()
     startDevlinkEvents();
     worker_->submit([this] { loadPlugins(); });
     kernel_->open(config_.journal);
+    // Most kernel lines are nobody's business: they only move the cursor, saved with the next
+    // state save. A batch with a driver error is judged now; the state holding it is saved at
+    // the end of the next cycle, with the cursor after it (a crash before that reads the lines
+    // again, judged against the state they had not yet changed).
     kernel_->follow(*loop_, *worker_, *plugins_, [this](KernelWatch::Findings f) {
         if (!last_) {
             pending_kernel_.push_back(std::move(f));
             return;
         }
+        kernel_->applied(f);
+        if (f.empty())
+            return;
         KernelWatch::apply(f, last_->inventory, *health_);
         health_->report(*last_);
-        publish(*last_);
-        saveState(true);
+        state_->changed();
+        publishSoon();
     });
     cycles_ = std::make_unique<CycleScheduler>(
         *loop_, *worker_, *collector_, [this](Snapshot snap) { finishCycle(std::move(snap)); });
@@ -188,8 +200,10 @@ void DaemonApp::startLinkEvents()
 void DaemonApp::finishCycle(Snapshot snap)
 {
     live_links_.applyTo(snap);
-    for (const auto& f : pending_kernel_)
+    for (const auto& f : pending_kernel_) {
         KernelWatch::apply(f, snap.inventory, *health_);
+        kernel_->applied(f);
+    }
     pending_kernel_.clear();
     judge(snap);
     provision_->forgetMissing(snap.inventory);
@@ -247,9 +261,24 @@ bool DaemonApp::writeTextfile(const Snapshot& snap)
 
 void DaemonApp::publish(const Snapshot& snap)
 {
+    publish_pending_ = false;
     writeTextfile(snap);
     if (bus_)
         bus_->publish(snap, dbus::busViewsOf(snap.qos));
+}
+
+void DaemonApp::publishSoon()
+{
+    if (!last_)
+        return;
+    publish_pending_ = true;
+    if (publish_alarm_->armed())
+        return; // goes out with the one already waiting
+    uint64_t now = EventLoop::nowMonotonicUsec();
+    if (publish_pacer_.take(now))
+        publish(*last_);
+    else
+        publish_alarm_->armIn(publish_pacer_.waitUsec(now));
 }
 
 // A netdev changed: the model, health and textfile show it now, not at the next poll.
@@ -273,7 +302,7 @@ void DaemonApp::rejudgeLast()
     last_->samples = std::move(samples);
     judge(without_samples);
     last_->health = std::move(without_samples.health);
-    publish(*last_);
+    publishSoon();
 }
 
 void DaemonApp::startDevlinkEvents()
@@ -309,7 +338,7 @@ void DaemonApp::onReporterEvent(std::vector<HealthReporter> reporters, bool over
             last_->reporters.push_back(std::move(r));
     }
     rejudgeLast();
-    saveState(true);
+    state_->changed(); // saved at the end of the next cycle
 }
 
 // READY=1 once the first cycle is published and, where QoS is provisioned, the first round has

@@ -15,6 +15,8 @@
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
 #include "journal/kernel_watch.hpp"
+#include "loop/event_loop.hpp"
+#include "loop/pacer.hpp"
 #include "model/snapshot.hpp"
 #include "netlink/live_links.hpp"
 #include "textfile/write_failures.hpp"
@@ -30,7 +32,6 @@ namespace nicd {
 
 class Collector;
 class CycleScheduler;
-class EventLoop;
 class PluginManager;
 class StateKeeper;
 class Worker;
@@ -68,6 +69,9 @@ private:
     void finishCycle(Snapshot snap);
     void judge(Snapshot& snap);
     void publish(const Snapshot& snap); // textfile and D-Bus
+    // The last snapshot published again after something between cycles changed it, paced
+    // (loop/pacer.hpp): at once unless a burst of such publishes just went out.
+    void publishSoon();
     bool writeTextfile(const Snapshot& snap);
     void saveState(bool force = false);
     uint32_t clearCondition(const std::string& device, const std::string& code);
@@ -104,6 +108,9 @@ private:
     netlink::LiveLinks live_links_;
     std::vector<KernelWatch::Findings> pending_kernel_; // found before the first snapshot
     bool ready_sent_ = false;
+    Pacer publish_pacer_{4, 250'000};           // publishes between cycles: 4 at once, then 4/s
+    EventLoop::Alarm* publish_alarm_ = nullptr; // a paced publish waiting for its token
+    bool publish_pending_ = false;
     WriteFailures textfile_failures_{"textfile"};
 };
 

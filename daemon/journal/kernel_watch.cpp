@@ -33,7 +33,15 @@ void KernelWatch::open(const JournalConfig& config)
 
 std::optional<std::string> KernelWatch::cursor() const
 {
-    return journal_ ? journal_->cursor() : cursor_;
+    if (!journal_)
+        return cursor_;
+    return following_ ? applied_cursor_ : journal_->cursor();
+}
+
+void KernelWatch::applied(const Findings& f)
+{
+    if (f.cursor)
+        applied_cursor_ = f.cursor;
 }
 
 std::vector<std::string> KernelWatch::readLines()
@@ -81,6 +89,8 @@ void KernelWatch::follow(EventLoop& loop, Worker& worker, PluginManager& plugins
         return;
     loop_ = &loop;
     worker_ = &worker;
+    following_ = true;
+    applied_cursor_ = journal_->cursor(); // where reading starts: nothing read yet
     plugins_ = &plugins;
     found_ = std::move(found);
     sd_event_source* src = nullptr;
@@ -107,9 +117,11 @@ void KernelWatch::drain()
     if (lines.empty())
         return;
     auto lockups = feedLockups(lines);
-    worker_->submit([this, lines = std::move(lines), lockups = std::move(lockups)] {
+    worker_->submit([this, lines = std::move(lines), lockups = std::move(lockups),
+                     cursor = journal_->cursor()] {
         auto f = std::make_shared<Findings>(classify(lines, *plugins_));
         f->lockups = lockups;
+        f->cursor = cursor;
         loop_->post([this, f] { found_(std::move(*f)); });
     });
 }

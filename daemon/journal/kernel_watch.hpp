@@ -32,6 +32,8 @@ public:
     struct Findings {
         std::vector<plugin::v1::KernelLineMatch> matches; // lines a plugin recognised
         std::vector<std::string> lockups;                 // confirmed soft lockups in mlx5 polling
+        std::optional<std::string> cursor;                // the journal's, after these lines
+        bool empty() const { return matches.empty() && lockups.empty(); }
     };
 
     // `cursor`: where the last run stopped in this boot (nullopt: the boot's beginning).
@@ -47,11 +49,17 @@ public:
     // --once: every new line, classified here and now.
     Findings readAll(PluginManager& plugins);
     // The daemon: follows the journal on `loop`, classifies on `worker`, and calls `found` on
-    // the loop with what each batch of new lines held. Reads what is new at once.
+    // the loop with what each batch of new lines held (in order; an empty batch too: it moves
+    // the cursor). Reads what is new at once.
     void follow(EventLoop& loop, Worker& worker, PluginManager& plugins,
                 std::function<void(Findings)> found);
+    // The daemon judged `f` (its lines count as read in the state file from now on).
+    void applied(const Findings& f);
 
-    // Where reading stopped (persist it): the journal's cursor, or the one given when closed.
+    // Where judging stopped (persist it with the health state it led to): --once, the journal's
+    // cursor; following, the cursor of the last batch applied(), so that a line read but not
+    // yet judged when the state is saved is read again after a restart, not lost; the one given
+    // when closed.
     std::optional<std::string> cursor() const;
 
     // Judges findings against `inventory` (the devices the lines name).
@@ -66,6 +74,8 @@ private:
     HostPaths paths_;
     std::string boot_id_;
     std::optional<std::string> cursor_;
+    std::optional<std::string> applied_cursor_; // following: of the last batch judged
+    bool following_ = false;
     std::unique_ptr<KernelJournal> journal_;
     health::SoftLockupDetector lockups_; // loop thread: lines arrive in order
     EventSource source_;

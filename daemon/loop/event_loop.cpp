@@ -28,6 +28,30 @@ struct EventLoop::Handler final : EventLoop::Timer {
     uint64_t interval_usec = 0;
 };
 
+struct EventLoop::AlarmHandler final : EventLoop::Alarm {
+    explicit AlarmHandler(std::function<void()> f) : fn(std::move(f)) {}
+    void armIn(uint64_t usec) override
+    {
+        uint64_t at = nowMonotonicUsec() + usec;
+        int enabled = SD_EVENT_OFF;
+        sd_event_source_get_enabled(source, &enabled);
+        uint64_t current = 0;
+        if (enabled != SD_EVENT_OFF && sd_event_source_get_time(source, &current) >= 0 &&
+            current <= at)
+            return;
+        sd_event_source_set_time(source, at);
+        sd_event_source_set_enabled(source, SD_EVENT_ONESHOT);
+    }
+    bool armed() const override
+    {
+        int enabled = SD_EVENT_OFF;
+        sd_event_source_get_enabled(source, &enabled);
+        return enabled != SD_EVENT_OFF;
+    }
+    std::function<void()> fn;
+    sd_event_source* source = nullptr; // owned by the loop's sources_
+};
+
 EventSource::~EventSource()
 {
     sd_event_source_unref(source_);
@@ -109,6 +133,24 @@ EventLoop::Timer& EventLoop::every(uint64_t first_usec, uint64_t interval_usec,
     sd_event_source_set_enabled(s, SD_EVENT_ON);
     sources_.emplace_back(s);
     return *h;
+}
+
+EventLoop::Alarm& EventLoop::alarm(std::function<void()> handler)
+{
+    auto& a = alarms_.emplace_back(std::make_unique<AlarmHandler>(std::move(handler)));
+    sd_event_source* s = nullptr;
+    check(sd_event_add_time(
+              event_, &s, CLOCK_MONOTONIC, 0, 1000,
+              [](sd_event_source*, uint64_t, void* data) -> int {
+                  static_cast<AlarmHandler*>(data)->fn(); // ONESHOT: off before this runs
+                  return 0;
+              },
+              a.get()),
+          "sd_event_add_time");
+    sd_event_source_set_enabled(s, SD_EVENT_OFF);
+    a->source = s;
+    sources_.emplace_back(s);
+    return *a;
 }
 
 void EventLoop::post(std::function<void()> fn)

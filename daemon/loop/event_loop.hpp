@@ -37,6 +37,15 @@ public:
         virtual void setInterval(uint64_t interval_usec) = 0; // from the next expiry on
     };
 
+    // A one-shot timer created by alarm(); owned by the loop.
+    class Alarm {
+    public:
+        virtual ~Alarm() = default;
+        // Calls the handler once, `usec` from now; already armed, the earlier time stands.
+        virtual void armIn(uint64_t usec) = 0;
+        virtual bool armed() const = 0;
+    };
+
     EventLoop();
     ~EventLoop();
     EventLoop(const EventLoop&) = delete;
@@ -49,6 +58,9 @@ public:
 
     // Calls `handler` every `interval_usec` (CLOCK_MONOTONIC), first after `first_usec`.
     Timer& every(uint64_t first_usec, uint64_t interval_usec, std::function<void()> handler);
+
+    // A one-shot timer, disarmed until armIn().
+    Alarm& alarm(std::function<void()> handler);
 
     // Thread-safe: runs `fn` on the loop thread soon.
     void post(std::function<void()> fn);
@@ -63,12 +75,14 @@ public:
 
 private:
     struct Handler;
+    struct AlarmHandler;
     sd_event* event_ = nullptr;
     int wake_fd_ = -1;
     EventSource wake_source_;
     std::mutex posted_mutex_;
     std::deque<std::function<void()>> posted_;
     std::deque<std::unique_ptr<Handler>> handlers_;
+    std::deque<std::unique_ptr<AlarmHandler>> alarms_;
     std::deque<EventSource> sources_;
 
     static int onWake(sd_event_source*, int fd, uint32_t, void* self);

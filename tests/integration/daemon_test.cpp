@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -296,6 +297,73 @@ TEST_F(DaemonTest, AWedgedDriverIsCaughtWithoutStallingTheDaemon)
     sim::unstall(root_, "mlx5_1"); // the firmware answers again
     EXPECT_TRUE(test::waitFor(
         [&] { return test::readFile(textfile()).find(cond) == std::string::npos; }, 10s))
+        << test::readFile(dir_ / "nicd.log");
+    d.signal(SIGTERM);
+    EXPECT_EQ(d.wait(5s), 0);
+}
+
+namespace {
+
+// Which file is at `p` now: the atomic write replaces it with a new inode every time.
+ino_t inodeOf(const fs::path& p)
+{
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+} // namespace
+
+// Kernel lines that are nobody's business (most of a busy node's log) move the journal cursor
+// and nothing else: no textfile rendered, no state file written per batch. A driver error among
+// them is published at once.
+TEST_F(DaemonTest, KernelLinesThatAreNotDriverErrorsPublishNothing)
+{
+    // No cycle in the window: only what the kernel lines do is published.
+    std::ofstream(conf_) << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
+                         << "\nPollIntervalMs=60000\nPmaIntervalMs=60000\n";
+    test::Process d(nicd({}), {}, dir_ / "nicd.log");
+    const std::string compliant =
+        "nicd_qos_compliant{device=\"mlx5_0\",port=\"1\",setting=\"pfc\"} 1";
+    ASSERT_TRUE(test::waitFor(
+        [&] { return test::readFile(textfile()).find(compliant) != std::string::npos; }, 10s))
+        << test::readFile(dir_ / "nicd.log");
+    std::this_thread::sleep_for(500ms); // the first cycle and round are published
+    const fs::path state = root_ / "var/lib/nicd/state.json";
+    const ino_t textfile_before = inodeOf(textfile());
+    const ino_t state_before = inodeOf(state);
+    ASSERT_NE(textfile_before, 0U);
+
+    std::string error;
+    for (int batch = 0; batch < 8; ++batch) {
+        std::vector<test::JournalEntry> noise;
+        for (int i = 0; i < 50; ++i)
+            noise.push_back({.message = "EXT4-fs (nvme0n1p2): " + std::to_string(batch * 50 + i) +
+                                        " orphan inodes deleted",
+                             .boot_id = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d",
+                             .realtime_usec = 1700000000000000ULL + batch * 1000 + i});
+        ASSERT_TRUE(test::writeJournal(root_, "noise-" + std::to_string(batch), noise, error))
+            << error;
+        std::this_thread::sleep_for(100ms);
+    }
+    std::this_thread::sleep_for(500ms);
+    EXPECT_EQ(inodeOf(textfile()), textfile_before) << "noise re-rendered the textfile";
+    EXPECT_EQ(inodeOf(state), state_before) << "noise rewrote the state file";
+
+    ASSERT_TRUE(test::writeJournal(
+        root_, "error",
+        {{.message = "mlx5_core 0000:4c:00.0: poll_health:709:(pid 0): device's health "
+                     "compromised - reached miss count",
+          .boot_id = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d",
+          .realtime_usec = 1700000000100000ULL}},
+        error))
+        << error;
+    EXPECT_TRUE(test::waitFor(
+        [&] {
+            return test::readFile(textfile())
+                       .find("code=\"kernel.mlx5.health_compromised\",severity=\"fatal\"") !=
+                   std::string::npos;
+        },
+        5s))
         << test::readFile(dir_ / "nicd.log");
     d.signal(SIGTERM);
     EXPECT_EQ(d.wait(5s), 0);
