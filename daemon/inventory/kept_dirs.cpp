@@ -6,7 +6,7 @@ plugin::sdk::CounterDir& KeptDirs::use(const std::string& path)
 {
     auto& e = dirs_[path];
     if (!e.dir)
-        e.dir = std::make_unique<plugin::sdk::CounterDir>(path);
+        e.dir = std::make_unique<plugin::sdk::CounterDir>(path, path_check_every_);
     e.used = true;
     return *e.dir;
 }

@@ -13,6 +13,13 @@ namespace nicd {
 
 class KeptDirs {
 public:
+    // `path_check_every`: see plugin::sdk::CounterDir (1 for directories that can be renamed
+    // under their path, as netdevs are).
+    explicit KeptDirs(unsigned path_check_every = plugin::sdk::CounterDir::kPathCheckEvery)
+        : path_check_every_(path_check_every)
+    {
+    }
+
     // The directory at `path`, kept from an earlier pass or opened now; the same one for the
     // rest of the pass.
     plugin::sdk::CounterDir& use(const std::string& path);
@@ -27,6 +34,7 @@ private:
         bool used = false;
     };
     std::map<std::string, Entry> dirs_;
+    unsigned path_check_every_;
 };
 
 } // namespace nicd

@@ -22,7 +22,7 @@ public:
 
 private:
     HostPaths paths_;
-    KeptDirs dirs_; // /sys/class/net/<nd> of every netdev named
+    KeptDirs dirs_{1}; // /sys/class/net/<nd> of every netdev named; renamed netdevs: path each read
 };
 
 // One netdev, read afresh: operstate ("unknown" when unreadable, as the kernel says when it does

@@ -128,7 +128,7 @@ TEST_F(CounterDirTest, ADirectoryThatGoesAwayAndComesBackIsFollowed)
     settle(dir_);
     CounterDir d(dir_.string());
     readAll(d);
-    fs::rename(dir_, dir_.parent_path() / "aside"); // the device unregisters
+    fs::remove_all(dir_); // the device unregisters
     int rc = 0;
     EXPECT_TRUE(readAll(d, &rc).empty());
     EXPECT_EQ(rc, ENOENT);
@@ -139,4 +139,37 @@ TEST_F(CounterDirTest, ADirectoryThatGoesAwayAndComesBackIsFollowed)
     settle(dir_);
     EXPECT_EQ(readAll(d, &rc), (std::map<std::string, std::string>{{"symbol_error", "0\n"}}));
     EXPECT_EQ(rc, 0);
+}
+
+// The path is not walked again on every read (through /sys/class links that walk cost more than
+// the reads): a settled directory is asked whether it changed through the descriptor kept open,
+// and its path is looked up again every kPathCheckEvery reads.
+TEST_F(CounterDirTest, ADirectoryMovedAwayIsFollowedWithinAFewReads)
+{
+    settle(dir_);
+    CounterDir d(dir_.string());
+    readAll(d);
+    // Moved away (sysfs renames netdev directories; a tree on a regular filesystem moves any):
+    // read where it went for a few reads, then looked for at the path.
+    fs::rename(dir_, dir_.parent_path() / "aside");
+    int rc = -1;
+    EXPECT_EQ(readAll(d, &rc).count("symbol_error"), 1U);
+    EXPECT_EQ(rc, 0);
+    unsigned reads = 1;
+    while (rc == 0 && reads < CounterDir::kPathCheckEvery) {
+        readAll(d, &rc);
+        ++reads;
+    }
+    EXPECT_EQ(rc, ENOENT) << "after " << reads << " reads";
+}
+
+TEST_F(CounterDirTest, ADirectoryWhoseNameCanChangeIsLookedUpAtEveryRead)
+{
+    settle(dir_);
+    CounterDir d(dir_.string(), 1);
+    readAll(d);
+    fs::rename(dir_, dir_.parent_path() / "aside");
+    int rc = 0;
+    EXPECT_TRUE(readAll(d, &rc).empty());
+    EXPECT_EQ(rc, ENOENT);
 }

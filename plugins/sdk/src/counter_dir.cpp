@@ -87,7 +87,10 @@ ssize_t readRetrying(int fd, char* buf, size_t size)
 
 } // namespace
 
-CounterDir::CounterDir(std::string path) : path_(std::move(path)) {}
+CounterDir::CounterDir(std::string path, unsigned path_check_every)
+    : path_(std::move(path)), path_check_every_(std::max(1U, path_check_every))
+{
+}
 
 CounterDir::~CounterDir()
 {
@@ -202,14 +205,21 @@ int CounterDir::readOne(File& f, char* buf, size_t size, size_t& n)
 int CounterDir::forEach(const std::function<bool(std::string_view)>& skip,
                         const std::function<void(std::string_view, std::string_view, int)>& fn)
 {
+    // The directory kept open is asked whether it changed (fstat: no walk down the path, which
+    // through /sys/class links costs more than the reads themselves), and the path is looked up
+    // again only every path_check_every_ reads (see the header).
+    const bool check_path = dfd_ < 0 || ++reads_since_path_check_ >= path_check_every_;
+    if (check_path)
+        reads_since_path_check_ = 0;
     struct stat st {};
-    if (::stat(path_.c_str(), &st) != 0) {
+    if ((check_path ? ::stat(path_.c_str(), &st) : ::fstat(dfd_, &st)) != 0) {
         int err = errno;
         closeAll();
         return err;
     }
-    bool same = dfd_ >= 0 && trusted_ && st.st_ino == ino_ && st.st_dev == dev_ &&
-                st.st_mtim.tv_sec == mtime_sec_ && st.st_mtim.tv_nsec == mtime_nsec_;
+    bool same = dfd_ >= 0 && trusted_ && st.st_nlink != 0 && st.st_ino == ino_ &&
+                st.st_dev == dev_ && st.st_mtim.tv_sec == mtime_sec_ &&
+                st.st_mtim.tv_nsec == mtime_nsec_;
     if (!same) {
         if (int err = relist())
             return err;

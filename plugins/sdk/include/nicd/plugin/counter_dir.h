@@ -14,9 +14,15 @@ namespace nicd::plugin::sdk {
 // One port's counter directory kept open from one read to the next: each file is opened once and
 // then read with pread() at offset 0 (sysfs produces an attribute afresh on every read from its
 // start): one system call per counter instead of openat/read/close. The directory is listed and
-// its files opened again when it changed: another inode at the path (driver reload, device
-// registered again) or another modification time (a tree on a regular filesystem; sysfs keeps
-// a directory's time, and a counter directory's files do not change while it exists). A listing
+// its files opened again when it changed: another modification time (a tree on a regular
+// filesystem; sysfs keeps a directory's time, and a counter directory's files do not change
+// while it exists), the directory removed, or another directory at the path. Whether it changed
+// is asked of the directory kept open (fstat); the path is walked again (stat, through the
+// /sys/class links: dearer than the reads themselves) only every `path_check_every` reads, for a
+// directory renamed or moved while it stays (a netdev renamed by udev, RDMA devices swapping
+// names): 1 for a directory whose name can change under it (/sys/class/net/<netdev>). A device
+// that unregisters needs no walk: its open attributes fail with ENODEV (below), and the daemon's
+// inventory, which lists the devices every cycle, drops its directories. A listing
 // made within a second of the directory's modification time is not trusted (files replaced in
 // that second could go unseen): the next read lists again and reads each file through a fresh
 // open, as a tree whose files keep being replaced (the simulator's) always is. A read that fails
@@ -26,7 +32,8 @@ namespace nicd::plugin::sdk {
 // also holds a page of kernel memory. Not for concurrent use.
 class CounterDir {
 public:
-    explicit CounterDir(std::string path);
+    explicit CounterDir(std::string path, unsigned path_check_every = kPathCheckEvery);
+    static constexpr unsigned kPathCheckEvery = 16;
     ~CounterDir();
     CounterDir(const CounterDir&) = delete;
     CounterDir& operator=(const CounterDir&) = delete;
@@ -56,6 +63,8 @@ private:
     int regone_dfd_ = -1; // during a pass after the directory went away: the path's new one
     std::vector<File> files_;
     bool trusted_ = false;
+    unsigned path_check_every_;
+    unsigned reads_since_path_check_ = 0;
     uint64_t ino_ = 0, dev_ = 0;
     int64_t mtime_sec_ = 0, mtime_nsec_ = 0;
 };
