@@ -96,7 +96,7 @@ std::vector<bool> Collector::readPma(const Inventory& inventory, const std::vect
                     ib_reader_.read((*devices)[start + k], EventLoop::nowMonotonicUsec(), r);
                     r.pma_monotonic_usec = EventLoop::nowMonotonicUsec();
                 } catch (const std::exception& e) {
-                    r.samples.clear(); // pma_monotonic_usec stays 0: not fresh
+                    r.pma = {}; // pma_monotonic_usec stays 0: not fresh
                     r.errors.push_back({(*devices)[start + k].ibdev, 0,
                                         (*devices)[start + k].sysfs_path + "/ports/*/counters",
                                         e.what()});
@@ -106,7 +106,7 @@ std::vector<bool> Collector::readPma(const Inventory& inventory, const std::vect
         for (size_t k = start; k < start + read; ++k) {
             auto& ds = all[to_read[k]];
             auto& r = (*results)[k];
-            ds.samples = std::move(r.samples);
+            ds.pma = std::move(r.pma);
             ds.errors = std::move(r.errors);
             ds.pma_monotonic_usec = r.pma_monotonic_usec;
             fresh[to_read[k]] = r.pma_monotonic_usec != 0;
@@ -162,9 +162,7 @@ void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSample
     for (size_t k = 0; k < polled; ++k) {
         auto& ds = all[claimed[k]];
         auto& r = (*results)[k];
-        ds.samples.reserve(ds.samples.size() + r.samples.size()); // exactly: no doubling
-        ds.samples.insert(ds.samples.end(), std::make_move_iterator(r.samples.begin()),
-                          std::make_move_iterator(r.samples.end()));
+        ds.plugin = std::move(r.plugin);
         ds.errors.insert(ds.errors.end(), r.errors.begin(), r.errors.end());
         r = DeviceSamples{}; // freed as it goes: the peak stays one copy of the cycle's samples
     }
@@ -237,11 +235,11 @@ Snapshot Collector::collect(bool read_pma)
                 fresh[i] ? verbs_.check(dev.ibdev, driver_timeout_) : verbs_.lastProblem(dev.ibdev);
         auto last = last_pma_.find(dev.ibdev);
         if (!(fresh[i] && ds.unresponsive.empty()) && last != last_pma_.end()) {
-            ds.samples = last->second.samples; // keep the last values published
+            ds.pma = last->second.batch; // keep the last values published
             ds.pma_monotonic_usec = last->second.monotonic_usec;
         }
-        if (!ds.samples.empty() || ds.pma_monotonic_usec != 0)
-            pma_now[dev.ibdev] = {ds.samples, ds.pma_monotonic_usec};
+        if (!ds.pma.empty() || ds.pma_monotonic_usec != 0)
+            pma_now[dev.ibdev] = {ds.pma, ds.pma_monotonic_usec};
     }
     last_pma_ = std::move(pma_now); // devices that disappeared drop out
     pollPlugins(snap.inventory, snap.samples);

@@ -59,7 +59,7 @@ private:
     InventoryReader inventory_;
     IbCounterReader ib_reader_;
     struct PmaRead {
-        std::vector<Sample> samples;
+        SampleBatch batch; // its layout is shared: a copy is the values
         uint64_t monotonic_usec = 0;
     };
     std::map<std::string, PmaRead> last_pma_; // by ibdev

@@ -4,6 +4,7 @@
 #include "log/log.hpp"
 
 #include <nicd/plugin/counter_dir.h>
+#include <nicd/plugin/sample_batch.h>
 
 #include <fmt/format.h>
 
@@ -14,22 +15,19 @@ namespace nicd {
 
 namespace {
 
-Sample counterSample(uint32_t port, std::string_view file, uint64_t value)
+// PortXmitData / PortRcvData count 4-octet words (IBTA PortCounters; kernel
+// Documentation/ABI/stable/sysfs-class-infiniband; shared/reference/counters.md §1.2). The factor
+// is always 4, not the link width: published as bytes under a name that says so.
+void addCounter(plugin::sdk::SampleBatchBuilder& out, uint32_t port, std::string_view file,
+                uint64_t value)
 {
-    Sample s;
-    s.source = kSourceIbCounters;
-    s.port = port;
-    s.kind = SampleKind::Counter;
-    s.name = file;
-    s.value = value;
-    // PortXmitData / PortRcvData count 4-octet words (IBTA PortCounters; kernel
-    // Documentation/ABI/stable/sysfs-class-infiniband; shared/reference/counters.md §1.2). The
-    // factor is always 4, not the link width: publish bytes under a name that says so.
-    if (file == "port_rcv_data" || file == "port_xmit_data") {
-        s.name += "_bytes";
-        s.value *= 4;
-    }
-    return s;
+    if (file == "port_rcv_data")
+        out.add(kSourceIbCounters, port, {}, "port_rcv_data_bytes", SampleKind::Counter, value * 4);
+    else if (file == "port_xmit_data")
+        out.add(kSourceIbCounters, port, {}, "port_xmit_data_bytes", SampleKind::Counter,
+                value * 4);
+    else
+        out.add(kSourceIbCounters, port, {}, file, SampleKind::Counter, value);
 }
 
 // What a file that is not a counter said, fit for one log line.
@@ -42,7 +40,8 @@ std::string describeContent(std::string_view content)
 }
 
 void readPortCounters(const Device& dev, uint32_t port, Backoff& backoff,
-                      plugin::sdk::CounterDir& counter_dir, DeviceSamples& out)
+                      plugin::sdk::CounterDir& counter_dir, plugin::sdk::SampleBatchBuilder& batch,
+                      DeviceSamples& out)
 {
     const std::string& dir = counter_dir.path();
     std::vector<std::string> started_failing, no_pma, recovered;
@@ -58,7 +57,7 @@ void readPortCounters(const Device& dev, uint32_t port, Backoff& backoff,
             if (value) {
                 if (backoff.anyFailing() && backoff.succeeded(path_of(name)))
                     recovered.emplace_back(name);
-                out.samples.push_back(counterSample(port, name, *value));
+                addCounter(batch, port, name, *value);
                 return;
             }
             auto path = path_of(name);
@@ -109,16 +108,18 @@ void IbCounterReader::retain(const Inventory& inventory)
 void IbCounterReader::read(const Device& dev, uint64_t /*now_usec*/, DeviceSamples& out)
 {
     auto state = stateFor(dev.ibdev); // held: retain() may drop it meanwhile
-    const size_t before = out.samples.size();
-    out.samples.reserve(before + state->last_samples);
+    out.pma.layout = state->layout;   // the reference: kept while the same files are read
+    plugin::sdk::SampleBatchBuilder batch(out.pma);
+    batch.reserve(state->layout ? state->layout->series.size() : 0);
     for (const auto& port : dev.ports) {
         auto path = dev.sysfs_path + "/ports/" + std::to_string(port.num) + "/counters";
         auto& dir = state->dirs[port.num];
         if (!dir || dir->path() != path)
             dir = std::make_unique<plugin::sdk::CounterDir>(std::move(path));
-        readPortCounters(dev, port.num, state->backoff, *dir, out);
+        readPortCounters(dev, port.num, state->backoff, *dir, batch, out);
     }
-    state->last_samples = out.samples.size() - before;
+    batch.finish();
+    state->layout = out.pma.layout;
 }
 
 } // namespace nicd

@@ -21,9 +21,10 @@ using plugin::sdk::Backoff;
 
 class IbCounterReader {
 public:
-    // Reads every file of every port's counters/ directory of `dev` and appends to `out`:
-    // - one Sample per readable file (source kSourceIbCounters, the port, kind Counter, the file
-    //   name; port_rcv_data / port_xmit_data become port_{rcv,xmit}_data_bytes, value x4);
+    // Reads every file of every port's counters/ directory of `dev` into `out`:
+    // - out.pma: one value per readable file (source kSourceIbCounters, the port, kind Counter,
+    //   the file name; port_rcv_data / port_xmit_data become port_{rcv,xmit}_data_bytes, value
+    //   x4), with the layout of the device's last read while the same files are read;
     // - one ReadError (what = the file's full path, message = why) per file that failed: an errno,
     //   or content that is not a counter value.
     // A failing file is backed off (see Backoff): skipped for 1, 2, 4 … 64 further calls of read()
@@ -47,7 +48,7 @@ private:
     struct DeviceState {
         Backoff backoff;
         std::map<uint32_t, std::unique_ptr<plugin::sdk::CounterDir>> dirs; // by port
-        size_t last_samples = 0; // what the last read gave, to size the next
+        std::shared_ptr<const SampleLayout> layout;                        // of the last read
     };
     std::shared_ptr<DeviceState> stateFor(const std::string& ibdev);
 

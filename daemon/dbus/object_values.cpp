@@ -203,7 +203,7 @@ std::optional<std::map<std::string, uint64_t>> countersOf(const Snapshot& snap,
     std::map<std::string, uint64_t> out;
     for (const auto& ds : snap.samples)
         if (ds.ibdev == device)
-            for (const auto& s : ds.samples)
+            for (const auto& s : ds.samples())
                 if (s.port == port)
                     out[printable(s.source + "." + s.name)] = s.value;
     return out;

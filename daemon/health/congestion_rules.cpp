@@ -31,7 +31,7 @@ enum class Kind : uint8_t {
     Retransmit
 };
 
-std::optional<Kind> kindOf(const plugin::v1::Sample& s, const std::set<uint8_t>& lossless)
+std::optional<Kind> kindOf(const SampleRef& s, const std::set<uint8_t>& lossless)
 {
     if (s.source == "ethtool") {
         if (s.name == "tx_pause_storm_warning_events")
@@ -70,7 +70,7 @@ std::optional<Kind> kindOf(const plugin::v1::Sample& s, const std::set<uint8_t>&
     return std::nullopt;
 }
 
-std::string keyOf(const plugin::v1::Sample& s, Kind k)
+std::string keyOf(const SampleRef& s, Kind k)
 {
     return std::to_string(static_cast<int>(k)) + "/" + s.netdev + "/" + s.name;
 }
@@ -91,7 +91,7 @@ std::optional<Reading> readingOf(const DeviceSamples& ds, uint32_t port,
     const std::set<uint8_t> prios(lossless.begin(), lossless.end());
     Reading r;
     r.at = static_cast<double>(ds.monotonic_usec) / 1e6;
-    for (const auto& s : ds.samples)
+    for (const auto& s : ds.samples())
         if (s.port == port)
             if (auto k = kindOf(s, prios))
                 r.values[keyOf(s, *k)] = static_cast<double>(s.value);

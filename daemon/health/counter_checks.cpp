@@ -3,111 +3,199 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <set>
 
 namespace nicd::health {
 
 namespace {
-double sampleTime(const DeviceSamples& ds, const Sample& s, double now_mono)
+
+bool isSaturated(const SeriesKey& k, uint64_t value, CounterWidth width)
 {
-    if (s.source == std::string_view(kSourceIbCounters) && ds.pma_monotonic_usec)
-        return static_cast<double>(ds.pma_monotonic_usec) / 1e6;
-    if (ds.monotonic_usec)
-        return static_cast<double>(ds.monotonic_usec) / 1e6;
-    return now_mono;
+    if (auto max = saturationValue(k.source, k.name))
+        return value == *max;
+    if (width == CounterWidth::Saturating)
+        return value == std::numeric_limits<uint32_t>::max() ||
+               value == std::numeric_limits<uint64_t>::max();
+    return value == std::numeric_limits<uint64_t>::max();
 }
 
-bool isSaturated(const Sample& s, CounterWidth width)
+std::string suffixOf(const std::string& name, const std::string& netdev)
 {
-    if (auto max = saturationValue(s.source, s.name))
-        return s.value == *max;
-    if (width == CounterWidth::Saturating)
-        return s.value == std::numeric_limits<uint32_t>::max() ||
-               s.value == std::numeric_limits<uint64_t>::max();
-    return s.value == std::numeric_limits<uint64_t>::max();
+    return netdev.empty() ? name : name + "." + netdev;
 }
+
+bool sameLayout(const SampleBatch& b, const std::shared_ptr<const SampleLayout>& layout,
+                const std::vector<std::string>& netdevs)
+{
+    return b.layout == layout && b.netdevs == netdevs;
+}
+
 } // namespace
 
-void evaluateCounterRules(const Snapshot& snap, const Config& config, CounterRuleCache& rules,
-                          bool rules_changed, double now_mono, double now_real,
-                          CounterTracker& tracker, ConditionSet& conditions,
-                          std::vector<Event>& out)
+void CounterChecks::reset()
 {
-    for (const auto& ds : snap.samples) {
-        for (const auto& s : ds.samples) {
-            if (s.kind != SampleKind::Counter)
+    index_.clear();
+    device_rules_.clear();
+}
+
+CounterChecks::Entry& CounterChecks::entryFor(const DeviceSamples& ds, const Config& config,
+                                              CounterRuleCache& rules, CounterTracker& tracker)
+{
+    auto& e = index_[ds.ibdev];
+    e.used = true;
+    if (!e.slots.empty() || e.pma || e.plugin) {
+        if (sameLayout(ds.pma, e.pma, e.pma_netdevs) &&
+            sameLayout(ds.plugin, e.plugin, e.plugin_netdevs))
+            return e;
+    }
+    e.pma = ds.pma.layout;
+    e.plugin = ds.plugin.layout;
+    e.pma_netdevs = ds.pma.netdevs;
+    e.plugin_netdevs = ds.plugin.netdevs;
+    e.slots.clear();
+    for (bool pma : {true, false}) {
+        const SampleBatch& b = pma ? ds.pma : ds.plugin;
+        if (!b.layout)
+            continue;
+        for (size_t i = 0; i < b.layout->series.size(); ++i) {
+            const SeriesKey& k = b.layout->series[i];
+            if (k.kind != SampleKind::Counter)
                 continue;
-            const CounterRule* rule = rules.find(s.name, ds.ibdev, config);
-            if (rule == nullptr && !rules_changed)
+            const CounterRule* rule = rules.find(k.name, ds.ibdev, config);
+            if (rule == nullptr)
                 continue;
-            const std::string suffix = s.name + (s.netdev.empty() ? "" : "." + s.netdev);
-            const ConditionKey key{ds.ibdev, s.port, "counter." + suffix};
-            const ConditionKey sat_key{ds.ibdev, s.port, "counter_saturated." + suffix};
-            if (rule == nullptr) { // the configuration no longer follows this counter
-                const std::string why = "no rule follows " + s.name + " any more (configuration)";
-                conditions.recover(key, why, now_real, out);
-                conditions.recover(sat_key, why, now_real, out);
-                continue;
-            }
-            const auto width = counterWidth(s.source, s.name);
-            const double t = sampleTime(ds, s, now_mono);
-            auto o =
-                tracker.observe(CounterTracker::key(ds.ibdev, s.port, s.source, s.netdev, s.name),
-                                s.value, t, *rule, width);
-            using K = CounterObservation::Kind;
-            if (o.kind == K::Stale)
-                continue;
-            if (o.kind == K::Reset) {
-                std::string why =
-                    fmt::format("counter reset: {} went from {} to {} (driver reload, firmware "
-                                "reset or admin clear); a new baseline",
-                                s.name, o.previous, s.value);
-                conditions.recover(key, why, now_real, out);
-                conditions.recover(sat_key, why, now_real, out);
-                continue;
-            }
-            if (isSaturated(s, width)) {
-                Condition c;
-                c.code = std::get<2>(sat_key);
-                c.severity = ConditionSeverity::Info;
-                c.source = ConditionSource::Counter;
-                c.device = ds.ibdev;
-                c.port = s.port;
-                c.message = fmt::format("{} is stuck at its maximum {}: its rule cannot see new "
-                                        "errors",
-                                        s.name, s.value);
-                c.advice = "clear the port's counters (perfquery -R) to resume monitoring";
-                c.action = Action::None;
-                conditions.raise(std::move(c), now_real, out);
-            }
-            if (o.kind == K::Baseline)
-                continue;
-            if (o.held)
-                continue; // still within a Delta rule's hold: the condition stays as raised
-            if (o.breach) {
-                Condition c;
-                c.code = std::get<2>(key);
-                c.severity = rule->severity;
-                c.source = ConditionSource::Counter;
-                c.device = ds.ibdev;
-                c.port = s.port;
-                c.message = fmt::format("{}{} grew by {} in {:.0f} s ({}): {}", s.name,
-                                        s.netdev.empty() ? "" : " on " + s.netdev, o.grew, o.span,
-                                        describeThreshold(*rule), rule->meaning);
-                c.advice = rule->advice;
-                c.action = rule->action;
-                conditions.raise(std::move(c), now_real, out);
-            } else {
-                conditions.recover(
-                    key,
-                    rule->kind == RuleKind::Delta
-                        ? fmt::format("{} quiet for {:.0f} s ({})", s.name, rule->window_sec,
-                                      describeThreshold(*rule))
-                        : fmt::format("{} back under its threshold ({}): grew by {} in {:.0f} s",
-                                      s.name, describeThreshold(*rule), o.grew, o.span),
-                    now_real, out);
-            }
+            if (rules.perDevice(k.name)) // the cache keeps no per-device rule: keep it here
+                rule = &device_rules_.insert_or_assign({k.name, ds.ibdev}, *rule).first->second;
+            const std::string& netdev = b.netdevOf(k);
+            e.slots.push_back({static_cast<uint32_t>(i), pma, counterWidth(k.source, k.name), rule,
+                               &tracker.history(CounterTracker::key(ds.ibdev, k.port, k.source,
+                                                                    netdev, k.name))});
         }
     }
+    return e;
+}
+
+void CounterChecks::check(const DeviceSamples& ds, const Slot& slot, bool may_recover,
+                          double now_mono, double now_real, CounterTracker& tracker,
+                          ConditionSet& conditions, std::vector<Event>& out)
+{
+    const SampleBatch& b = slot.pma ? ds.pma : ds.plugin;
+    if (slot.index >= b.values.size())
+        return;
+    const SeriesKey& k = b.layout->series[slot.index];
+    const uint64_t value = b.values[slot.index];
+    const std::string& netdev = b.netdevOf(k);
+    const uint64_t at_usec =
+        slot.pma && ds.pma_monotonic_usec ? ds.pma_monotonic_usec : ds.monotonic_usec;
+    const double t = at_usec ? static_cast<double>(at_usec) / 1e6 : now_mono;
+    const CounterRule& rule = *slot.rule;
+    auto o = tracker.observe(*slot.history, value, t, rule, slot.width);
+    using K = CounterObservation::Kind;
+    if (o.kind == K::Stale)
+        return;
+    // Condition keys are made only when one may change: a breach, or a device that has a
+    // counter condition to recover.
+    auto keys = [&] {
+        const std::string suffix = suffixOf(k.name, netdev);
+        return std::make_pair(ConditionKey{ds.ibdev, k.port, "counter." + suffix},
+                              ConditionKey{ds.ibdev, k.port, "counter_saturated." + suffix});
+    };
+    if (o.kind == K::Reset) {
+        if (may_recover) {
+            auto [key, sat_key] = keys();
+            std::string why =
+                fmt::format("counter reset: {} went from {} to {} (driver reload, firmware "
+                            "reset or admin clear); a new baseline",
+                            k.name, o.previous, value);
+            conditions.recover(key, why, now_real, out);
+            conditions.recover(sat_key, why, now_real, out);
+        }
+        return;
+    }
+    if (isSaturated(k, value, slot.width)) {
+        Condition c;
+        c.code = std::get<2>(keys().second);
+        c.severity = ConditionSeverity::Info;
+        c.source = ConditionSource::Counter;
+        c.device = ds.ibdev;
+        c.port = k.port;
+        c.message = fmt::format("{} is stuck at its maximum {}: its rule cannot see new errors",
+                                k.name, value);
+        c.advice = "clear the port's counters (perfquery -R) to resume monitoring";
+        c.action = Action::None;
+        conditions.raise(std::move(c), now_real, out);
+    }
+    if (o.kind == K::Baseline || o.held)
+        return; // held: still within a Delta rule's hold, the condition stays as raised
+    if (o.breach) {
+        Condition c;
+        c.code = std::get<2>(keys().first);
+        c.severity = rule.severity;
+        c.source = ConditionSource::Counter;
+        c.device = ds.ibdev;
+        c.port = k.port;
+        c.message = fmt::format("{}{} grew by {} in {:.0f} s ({}): {}", k.name,
+                                netdev.empty() ? "" : " on " + netdev, o.grew, o.span,
+                                describeThreshold(rule), rule.meaning);
+        c.advice = rule.advice;
+        c.action = rule.action;
+        conditions.raise(std::move(c), now_real, out);
+        return;
+    }
+    if (!may_recover)
+        return;
+    auto key = keys().first;
+    if (!conditions.contains(key))
+        return;
+    conditions.recover(key,
+                       rule.kind == RuleKind::Delta
+                           ? fmt::format("{} quiet for {:.0f} s ({})", k.name, rule.window_sec,
+                                         describeThreshold(rule))
+                           : fmt::format("{} back under its threshold ({}): grew by {} in {:.0f} s",
+                                         k.name, describeThreshold(rule), o.grew, o.span),
+                       now_real, out);
+}
+
+// After a reload: conditions of counters no rule follows any more are recovered.
+void CounterChecks::recoverUnfollowed(const Snapshot& snap, const Config& config,
+                                      CounterRuleCache& rules, double now_real,
+                                      ConditionSet& conditions, std::vector<Event>& out)
+{
+    for (const auto& ds : snap.samples)
+        for (const auto& s : ds.samples()) {
+            if (s.kind != SampleKind::Counter || rules.find(s.name, ds.ibdev, config) != nullptr)
+                continue;
+            const std::string suffix = suffixOf(s.name, s.netdev);
+            const std::string why = "no rule follows " + s.name + " any more (configuration)";
+            conditions.recover({ds.ibdev, s.port, "counter." + suffix}, why, now_real, out);
+            conditions.recover({ds.ibdev, s.port, "counter_saturated." + suffix}, why, now_real,
+                               out);
+        }
+}
+
+void CounterChecks::evaluate(const Snapshot& snap, const Config& config, CounterRuleCache& rules,
+                             bool rules_changed, double now_mono, double now_real,
+                             CounterTracker& tracker, ConditionSet& conditions,
+                             std::vector<Event>& out)
+{
+    if (rules_changed) {
+        reset();
+        recoverUnfollowed(snap, config, rules, now_real, conditions, out);
+    }
+    // The devices with a counter condition now: only theirs can recover.
+    std::set<std::string> with_conditions;
+    for (const auto& [key, c] : conditions.active())
+        if (c.source == ConditionSource::Counter)
+            with_conditions.insert(std::get<0>(key));
+    for (auto& [ibdev, e] : index_)
+        e.used = false;
+    for (const auto& ds : snap.samples) {
+        const Entry& e = entryFor(ds, config, rules, tracker);
+        const bool may_recover = with_conditions.contains(ds.ibdev);
+        for (const auto& slot : e.slots)
+            check(ds, slot, may_recover, now_mono, now_real, tracker, conditions, out);
+    }
+    std::erase_if(index_, [](const auto& kv) { return !kv.second.used; });
 }
 
 } // namespace nicd::health

@@ -60,6 +60,12 @@ public:
     // (none, or disabled). Valid until the next call.
     const CounterRule* find(const std::string& counter, const std::string& device,
                             const Config& config);
+    // True when the configuration names `counter` for some device: find() then gives a rule
+    // valid only until the next call.
+    bool perDevice(const std::string& counter) const
+    {
+        return per_device_.contains(std::string_view(counter));
+    }
 
 private:
     struct Hash {

@@ -85,11 +85,16 @@ std::string CounterTracker::key(std::string_view device, uint32_t port, std::str
 CounterObservation CounterTracker::observe(const std::string& key, uint64_t value, double t,
                                            const CounterRule& rule, CounterWidth width)
 {
+    return observe(histories_[key], value, t, rule, width);
+}
+
+CounterObservation CounterTracker::observe(History& h, uint64_t value, double t,
+                                           const CounterRule& rule, CounterWidth width)
+{
     CounterObservation o;
-    auto [it, fresh] = histories_.try_emplace(key);
-    auto& h = it->second;
     o.previous = h.last_value;
-    if (fresh) {
+    if (!h.seen) {
+        h.seen = true;
         h.last_value = value;
         h.last_time = t;
         h.since = t;
@@ -185,6 +190,8 @@ nlohmann::json CounterTracker::toJson() const
 {
     auto j = nlohmann::json::object();
     for (const auto& [k, h] : histories_) {
+        if (!h.seen)
+            continue; // looked up, never read: nothing to remember
         nlohmann::json e{{"value", h.last_value}, {"time", h.last_time}, {"since", h.since}};
         if (!h.buckets.empty())
             e.update({{"width", h.width}, {"newest", h.newest}, {"buckets", h.buckets}});
@@ -204,6 +211,7 @@ CounterTracker CounterTracker::fromJson(const nlohmann::json& j)
         if (!h.contains("value"))
             continue; // the layout of an older nicd: this counter starts from a new baseline
         History x;
+        x.seen = true;
         x.last_value = getIntegers<uint64_t>(h.at("value"));
         x.last_time = h.at("time").get<double>();
         x.since = h.at("since").get<double>();

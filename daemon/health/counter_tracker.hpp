@@ -67,9 +67,16 @@ public:
     static std::string key(std::string_view device, uint32_t port, std::string_view source,
                            std::string_view netdev, std::string_view counter);
 
+    struct History;
     // A read of `value` at monotonic time `t` (seconds) against `rule`.
     CounterObservation observe(const std::string& key, uint64_t value, double t,
                                const CounterRule& rule, CounterWidth width);
+    // The same for a history found once with history(key): no lookup by name at every read.
+    CounterObservation observe(History& h, uint64_t value, double t, const CounterRule& rule,
+                               CounterWidth width);
+    // The history of `key`, made (empty, not saved until observed) if there is none. Valid until
+    // forget(key), or this tracker is assigned over.
+    History& history(const std::string& key) { return histories_[key]; }
     void forget(const std::string& key) { histories_.erase(key); }
     size_t size() const { return histories_.size(); }
 
@@ -79,8 +86,8 @@ public:
 
     static constexpr size_t kBuckets = 60;
 
-private:
     struct History {
+        bool seen = false; // observed at least once (or restored)
         uint64_t last_value = 0;
         double last_time = 0;
         double since = 0; // first read of this run of values (baseline or reset)
@@ -91,6 +98,8 @@ private:
         double width = 0;
         double last_breach = -1; // Delta: the last read that grew by more than the threshold
     };
+
+private:
     static void observeDelta(History& h, uint64_t increase, double prev_time, double t,
                              const CounterRule& rule, CounterObservation& o);
     static void observeRate(History& h, uint64_t increase, double prev_time, double t,

@@ -10,7 +10,7 @@ void DriverRules::evaluate(const Snapshot& snap, const Config& full_config, doub
     const HealthConfig& config = full_config.health;
     for (const auto& ds : snap.samples) {
         auto& failing = failing_cycles_[ds.ibdev];
-        failing = ds.samples.empty() && !ds.errors.empty() ? failing + 1 : 0;
+        failing = ds.empty() && !ds.errors.empty() ? failing + 1 : 0;
         std::string why = ds.unresponsive;
         if (why.empty() && config.driver_fail_cycles > 0 && failing >= config.driver_fail_cycles)
             why = fmt::format("every read failed for {} cycles (last: {})", failing,

@@ -49,7 +49,7 @@ std::optional<double> phyCorrectedBits(const Snapshot& snap, const Uplink& up, d
     for (const auto& ds : snap.samples) {
         if (ds.ibdev != up.ibdev)
             continue;
-        for (const auto& s : ds.samples)
+        for (const auto& s : ds.samples())
             if (s.netdev == up.netdev && s.name == "rx_corrected_bits_phy") {
                 at = static_cast<double>(ds.monotonic_usec) / 1e6;
                 return static_cast<double>(s.value);

@@ -42,8 +42,8 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
     for (const auto& d : snap.inventory.devices)
         roles_[d.ibdev] = d.role;
     links_.evaluate(snap, config_, now_mono, now_real, conditions_, out);
-    evaluateCounterRules(snap, config_, rules_, std::exchange(rules_changed_, false), now_mono,
-                         now_real, counters_, conditions_, out);
+    counter_checks_.evaluate(snap, config_, rules_, std::exchange(rules_changed_, false), now_mono,
+                             now_real, counters_, conditions_, out);
     for (auto& family : families_)
         family->evaluate(snap, config_, now_mono, now_real, conditions_, out);
     // Turned off by a reload: what the signals said no longer stands (nothing judges it again).
@@ -176,6 +176,7 @@ void HealthEngine::restore(const nlohmann::json& j)
     conditions_.restore(std::move(active), std::move(log));
     links_ = std::move(links);
     counters_ = std::move(counters);
+    counter_checks_.reset(); // its histories were the old tracker's
     kernel_ = std::move(kernel);
     roles_ = std::move(roles);
     // A family with nothing saved (added by an upgrade) starts afresh. One that throws leaves the
@@ -195,6 +196,7 @@ void HealthEngine::baseline(const std::string& why, double now_real)
     conditions_.log().continueAfter(seq); // numbers are never reused
     links_ = {};
     counters_ = {};
+    counter_checks_.reset();
     kernel_ = {};
     roles_.clear();
     for (auto& family : families_)

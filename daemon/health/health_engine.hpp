@@ -13,6 +13,7 @@
 
 #include "config/config.hpp"
 #include "health/condition_set.hpp"
+#include "health/counter_checks.hpp"
 #include "health/counter_tracker.hpp"
 #include "health/kernel_rules.hpp"
 #include "health/link_rules.hpp"
@@ -87,7 +88,8 @@ private:
     ConditionSet conditions_;
     LinkRules links_;
     CounterTracker counters_;
-    CounterRuleCache rules_;    // follows config_
+    CounterRuleCache rules_; // follows config_
+    CounterChecks counter_checks_;
     bool rules_changed_ = true; // a new configuration (or a restart) since the last evaluate
     KernelRules kernel_;
     std::vector<std::unique_ptr<RuleFamily>> families_;

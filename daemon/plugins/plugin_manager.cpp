@@ -3,6 +3,8 @@
 #include "config/value_parsers.hpp"
 #include "log/log.hpp"
 
+#include <nicd/plugin/sample_batch.h>
+
 #include <algorithm>
 
 namespace nicd {
@@ -186,9 +188,24 @@ void PluginManager::poll(const Device& dev, DeviceSamples& out)
     if (lp == nullptr || !lp->polls.shouldPoll(dev.ibdev))
         return;
     const std::string& name = lp->status.name; // never changes once loaded
-    const size_t before = out.samples.size();
-    pv1::Status s = lp->plugin->poll(toDeviceRef(dev), out.samples);
-    const bool partial = !s && out.samples.size() > before;
+    // The layout this device's last poll gave is the reference for this one (ABI 1.3); a plugin
+    // of an older ABI gives Samples, made into a batch here.
+    auto& last_layout = lp->layouts[dev.ibdev];
+    out.plugin.layout = last_layout;
+    pv1::Status s;
+    if (lp->status.abi_minor >= 3) { // set at load, never changed
+        s = lp->plugin->pollBatch(toDeviceRef(dev), out.plugin);
+    } else {
+        std::vector<pv1::Sample> samples;
+        s = lp->plugin->poll(toDeviceRef(dev), samples);
+        plugin::sdk::SampleBatchBuilder b(out.plugin);
+        b.reserve(samples.size());
+        for (const auto& x : samples)
+            b.add(x);
+        b.finish();
+    }
+    last_layout = out.plugin.layout;
+    const bool partial = !s && !out.plugin.empty();
     if (!s)
         out.errors.push_back({dev.ibdev, 0, "plugin " + name, s.message});
     if (s || partial) {

@@ -66,6 +66,8 @@ private:
         std::map<std::string, plugin::v1::DeviceRef> attached; // by ibdev
         std::set<std::string> attach_failed;                   // logged once each
         PollFailures polls;
+        // By ibdev: the layout the device's last poll gave (used on the plugin lane only).
+        std::map<std::string, std::shared_ptr<const plugin::v1::SampleLayout>> layouts;
     };
     Loaded* pluginFor(const Device& dev) const;
     void load(const std::filesystem::path& file);

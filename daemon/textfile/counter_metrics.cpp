@@ -4,7 +4,10 @@
 
 #include <array>
 #include <charconv>
+#include <map>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace nicd {
@@ -65,7 +68,7 @@ constexpr std::array kFamilies{
 };
 static_assert(kFamilies.size() == static_cast<size_t>(Group::Count));
 
-Group groupOf(const Sample& s)
+Group groupOf(const SeriesKey& s)
 {
     bool counter = s.kind == SampleKind::Counter;
     if (s.source == kSourceIbCounters && counter) {
@@ -86,30 +89,132 @@ Group groupOf(const Sample& s)
     return counter ? Group::OtherCounter : Group::OtherGauge;
 }
 
-void writeSample(MetricWriter& w, const Family& f, const DeviceSamples& ds, const Sample& s)
+constexpr size_t kGroups = static_cast<size_t>(Group::Count);
+
+// What a layout's series are to the textfile, worked out once per layout and render (devices of
+// one kind share their layouts): the family of each, in groups, and its name as a label value.
+struct LayoutLines {
+    std::array<std::vector<uint32_t>, kGroups> by_group; // series indices, in layout order
+    std::vector<std::string> names;                      // escaped, where escaping changes them
+    std::vector<uint8_t> escaped;                        // names[i] holds series i's name
+    std::vector<std::string> sources;                    // escaped (for the "other" families)
+    bool duplicates = false;                             // two series with the same labels
+    bool pma_families = false; // a series of the IB PMA families (a plugin's "counters")
+};
+
+LayoutLines linesOf(const SampleLayout& layout)
+{
+    LayoutLines l;
+    const size_t n = layout.series.size();
+    l.names.resize(n);
+    l.escaped.resize(n);
+    l.sources.resize(n);
+    std::set<std::tuple<size_t, uint32_t, uint32_t, std::string_view, std::string_view>> seen;
+    for (size_t i = 0; i < n; ++i) {
+        const SeriesKey& k = layout.series[i];
+        const Group g = groupOf(k);
+        l.by_group[static_cast<size_t>(g)].push_back(static_cast<uint32_t>(i));
+        std::string e = MetricWriter::escapeLabelValue(k.name);
+        if (e != k.name) {
+            l.names[i] = std::move(e);
+            l.escaped[i] = 1;
+        }
+        if (g == Group::OtherCounter || g == Group::OtherGauge)
+            l.sources[i] = MetricWriter::escapeLabelValue(k.source);
+        if (!seen.emplace(static_cast<size_t>(g), k.port, k.netdev, k.name, k.source).second)
+            l.duplicates = true;
+        if (k.source == kSourceIbCounters)
+            l.pma_families = true;
+    }
+    return l;
+}
+
+// A device's label values, escaped once per render.
+struct DeviceLabels {
+    std::string device;
+    std::vector<std::string> pma_netdevs, plugin_netdevs;
+    bool checked = false; // write through the checked path (possible repeated series)
+};
+
+std::vector<std::string> escapedAll(const std::vector<std::string>& values)
+{
+    std::vector<std::string> out;
+    out.reserve(values.size());
+    for (const auto& v : values)
+        out.push_back(MetricWriter::escapeLabelValue(v));
+    return out;
+}
+
+void writeChecked(MetricWriter& w, const Family& f, const DeviceSamples& ds, const SampleBatch& b,
+                  const SeriesKey& k, uint64_t value)
 {
     char port_text[12];
-    auto [port_end, ec] = std::to_chars(port_text, port_text + sizeof port_text, s.port);
-    std::string_view port(port_text, static_cast<size_t>(port_end - port_text));
+    auto [end, ec] = std::to_chars(port_text, port_text + sizeof port_text, k.port);
+    std::string_view port(port_text, static_cast<size_t>(end - port_text));
+    const std::string& netdev = b.netdevOf(k);
     switch (f.labels) {
     case LabelSet::DevicePort:
-        w.sample({{"device", ds.ibdev}, {"port", port}}, s.value);
+        w.sample({{"device", ds.ibdev}, {"port", port}}, value);
         break;
     case LabelSet::Counter:
-        w.sample({{"device", ds.ibdev}, {"port", port}, {"counter", s.name}}, s.value);
+        w.sample({{"device", ds.ibdev}, {"port", port}, {"counter", k.name}}, value);
         break;
     case LabelSet::NetdevStat:
-        w.sample({{"device", ds.ibdev}, {"port", port}, {"netdev", s.netdev}, {"stat", s.name}},
-                 s.value);
+        w.sample({{"device", ds.ibdev}, {"port", port}, {"netdev", netdev}, {"stat", k.name}},
+                 value);
         break;
     case LabelSet::SourceName:
         w.sample({{"device", ds.ibdev},
                   {"port", port},
-                  {"netdev", s.netdev},
-                  {"source", s.source},
-                  {"name", s.name}},
-                 s.value);
+                  {"netdev", netdev},
+                  {"source", k.source},
+                  {"name", k.name}},
+                 value);
         break;
+    }
+}
+
+// One batch's series of family `f`. Their labels are unique by construction (the device label
+// differs between devices, and a layout was checked for repeats), so they skip the writer's
+// per-sample check, and are assembled from pieces escaped once.
+void writeBatch(MetricWriter& w, const Family& f, const DeviceSamples& ds, const SampleBatch& b,
+                const LayoutLines& l, const std::string& device,
+                const std::vector<std::string>& netdevs, bool checked)
+{
+    for (uint32_t i : l.by_group[static_cast<size_t>(f.group)]) {
+        if (i >= b.values.size())
+            break;
+        const SeriesKey& k = b.layout->series[i];
+        const uint64_t value = b.values[i];
+        if (checked) {
+            writeChecked(w, f, ds, b, k, value);
+            continue;
+        }
+        char port_text[12];
+        auto [end, ec] = std::to_chars(port_text, port_text + sizeof port_text, k.port);
+        const std::string_view port(port_text, static_cast<size_t>(end - port_text));
+        const std::string_view name = l.escaped[i] ? std::string_view(l.names[i]) : k.name;
+        const std::string_view netdev =
+            k.netdev == 0 || k.netdev > netdevs.size() ? std::string_view() : netdevs[k.netdev - 1];
+        switch (f.labels) {
+        case LabelSet::DevicePort:
+            w.sampleEscaped({"device=\"", device, "\",port=\"", port, "\""}, value);
+            break;
+        case LabelSet::Counter:
+            w.sampleEscaped({"device=\"", device, "\",port=\"", port, "\",counter=\"", name, "\""},
+                            value);
+            break;
+        case LabelSet::NetdevStat:
+            w.sampleEscaped({"device=\"", device, "\",port=\"", port, "\",netdev=\"", netdev,
+                             "\",stat=\"", name, "\""},
+                            value);
+            break;
+        case LabelSet::SourceName:
+            w.sampleEscaped({"device=\"", device, "\",port=\"", port, "\",netdev=\"", netdev,
+                             "\",source=\"", l.sources[i], "\",name=\"", name, "\""},
+                            value);
+            break;
+        }
     }
 }
 
@@ -117,15 +222,39 @@ void writeSample(MetricWriter& w, const Family& f, const DeviceSamples& ds, cons
 
 void renderCounterMetrics(const Snapshot& snap, MetricWriter& w)
 {
-    using Entry = std::pair<const DeviceSamples*, const Sample*>;
-    std::array<std::vector<Entry>, static_cast<size_t>(Group::Count)> by_group;
-    for (const auto& ds : snap.samples)
-        for (const auto& s : ds.samples)
-            by_group[static_cast<size_t>(groupOf(s))].emplace_back(&ds, &s);
+    // The layouts of this snapshot, each worked out once (devices of one kind share theirs).
+    std::map<const SampleLayout*, LayoutLines> layouts;
+    auto linesFor = [&](const SampleBatch& b) -> const LayoutLines* {
+        if (!b.layout)
+            return nullptr;
+        auto it = layouts.find(b.layout.get());
+        if (it == layouts.end())
+            it = layouts.emplace(b.layout.get(), linesOf(*b.layout)).first;
+        return &it->second;
+    };
+    std::vector<DeviceLabels> labels(snap.samples.size());
+    for (size_t d = 0; d < snap.samples.size(); ++d) {
+        const auto& ds = snap.samples[d];
+        const LayoutLines* pma = linesFor(ds.pma);
+        const LayoutLines* plugin = linesFor(ds.plugin);
+        auto& dl = labels[d];
+        dl.device = MetricWriter::escapeLabelValue(ds.ibdev);
+        dl.pma_netdevs = escapedAll(ds.pma.netdevs);
+        dl.plugin_netdevs = escapedAll(ds.plugin.netdevs);
+        // A repeat within a layout, or a plugin's series in the PMA families: the checked path.
+        dl.checked =
+            (pma && pma->duplicates) || (plugin && (plugin->duplicates || plugin->pma_families));
+    }
     for (const auto& f : kFamilies) {
         w.family(f.name, f.type, f.help);
-        for (const auto& [ds, s] : by_group[static_cast<size_t>(f.group)])
-            writeSample(w, f, *ds, *s);
+        for (size_t d = 0; d < snap.samples.size(); ++d) {
+            const auto& ds = snap.samples[d];
+            const auto& dl = labels[d];
+            if (const LayoutLines* pma = linesFor(ds.pma))
+                writeBatch(w, f, ds, ds.pma, *pma, dl.device, dl.pma_netdevs, dl.checked);
+            if (const LayoutLines* plugin = linesFor(ds.plugin))
+                writeBatch(w, f, ds, ds.plugin, *plugin, dl.device, dl.plugin_netdevs, dl.checked);
+        }
     }
 }
 

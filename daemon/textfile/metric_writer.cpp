@@ -241,6 +241,22 @@ void MetricWriter::sample(Labels labels, uint64_t value)
     lineDone();
 }
 
+void MetricWriter::sampleEscaped(std::initializer_list<std::string_view> pieces, uint64_t value)
+{
+    if (current_.empty())
+        throw std::logic_error("metric sample before any family");
+    out_ += current_;
+    out_ += '{';
+    for (auto piece : pieces)
+        out_ += piece;
+    out_ += "} ";
+    char buf[24];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+    out_.append(buf, end);
+    out_ += '\n';
+    lineDone();
+}
+
 std::string MetricWriter::escapeLabelValue(std::string_view v)
 {
     std::string out;

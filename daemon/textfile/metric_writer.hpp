@@ -34,6 +34,11 @@ public:
     void sample(Labels labels, double value);
     void sample(Labels labels, uint64_t value);
     void sample(double value) { sample(Labels{}, value); }
+    // A sample whose label text the caller assembled from values it escaped itself
+    // (escapeLabelValue) and knows to be unique in the family: `pieces` concatenated are what
+    // goes between the braces (name="value",...). No check, no escaping: for the thousands of
+    // counter series a cycle writes, whose labels are checked once per layout.
+    void sampleEscaped(std::initializer_list<std::string_view> pieces, uint64_t value);
 
     // A sample whose label values repeat an earlier one of the same family is dropped (and
     // counted): node_exporter would refuse the duplicate series and log an error every scrape.

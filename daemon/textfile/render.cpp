@@ -43,7 +43,7 @@ std::string renderTextfile(const Snapshot& snap)
     MetricWriter w;
     size_t samples = 0;
     for (const auto& ds : snap.samples)
-        samples += ds.samples.size();
+        samples += ds.size();
     size_t estimate = 100 * samples + 1500 * snap.inventory.devices.size() + 4096; // first render
     w.reserve(last_size > 0 ? last_size + last_size / 8 + 4096 : estimate);
     renderAll(snap, w);

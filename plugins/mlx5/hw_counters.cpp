@@ -1,6 +1,7 @@
 #include "hw_counters.hpp"
 
 #include <nicd/plugin/counter_dir.h>
+#include <nicd/plugin/sample_batch.h>
 
 #include <cerrno>
 #include <cstring>
@@ -11,7 +12,7 @@ namespace pv1 = ::nicd::plugin::v1;
 namespace sdk = ::nicd::plugin::sdk;
 
 pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwCounterDirs& dirs,
-                           std::vector<pv1::Sample>& out, HwCounterChanges* changes)
+                           sdk::SampleBatchBuilder& out, HwCounterChanges* changes)
 {
     pv1::Status first;
     for (const auto& port : dev.ports) {
@@ -20,9 +21,12 @@ pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwC
         if (!counter_dir || counter_dir->path() != path)
             counter_dir = std::make_unique<sdk::CounterDir>(std::move(path));
         const std::string& dir = counter_dir->path();
+        // Keys are made only while some file is failing: a healthy read allocates nothing.
         auto key = [&](std::string_view name) { return dir + "/" + std::string(name); };
         const int dir_err = counter_dir->forEach(
-            [&](std::string_view name) { return !backoff.shouldTry(key(name)); },
+            [&](std::string_view name) {
+                return backoff.anyFailing() && !backoff.shouldTry(key(name));
+            },
             [&](std::string_view name, std::string_view content, int err) {
                 const auto value = err == 0 ? sdk::parseCounterValue(content) : std::nullopt;
                 if (!value) {
@@ -37,22 +41,30 @@ pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwC
                         first = pv1::Status::fail(pv1::Errc::Io, why, err != 0 ? err : EINVAL);
                     return;
                 }
-                if (backoff.succeeded(key(name)) && changes)
+                if (backoff.anyFailing() && backoff.succeeded(key(name)) && changes)
                     changes->recovered.push_back(key(name));
-                pv1::Sample s;
-                s.source = "hw_counters";
-                s.port = port.port;
-                s.name = name;
-                s.value = *value;
                 // lifespan is the driver's cache lifetime in ms, a setting, not a count.
-                s.kind = name == "lifespan" ? pv1::SampleKind::Gauge : pv1::SampleKind::Counter;
-                out.push_back(std::move(s));
+                out.add("hw_counters", port.port, {}, name,
+                        name == "lifespan" ? pv1::SampleKind::Gauge : pv1::SampleKind::Counter,
+                        *value);
             });
         // No directory: a kernel or port without driver counters. Anything else is an error.
         if (dir_err != 0 && dir_err != ENOENT && first)
             first = pv1::Status::fail(pv1::Errc::Io, dir + ": " + std::strerror(dir_err), dir_err);
     }
     return first;
+}
+
+pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwCounterDirs& dirs,
+                           std::vector<pv1::Sample>& out, HwCounterChanges* changes)
+{
+    pv1::SampleBatch batch;
+    sdk::SampleBatchBuilder b(batch);
+    pv1::Status s = readHwCounters(dev, backoff, dirs, b, changes);
+    b.finish();
+    auto samples = sdk::toSamples(batch);
+    out.insert(out.end(), samples.begin(), samples.end());
+    return s;
 }
 
 } // namespace nicd::mlx5

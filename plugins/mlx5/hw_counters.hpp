@@ -4,6 +4,7 @@
 #include <nicd/plugin/backoff.h>
 #include <nicd/plugin/counter_dir.h>
 #include <nicd/plugin/plugin.h>
+#include <nicd/plugin/sample_batch.h>
 
 #include <cstdint>
 #include <map>
@@ -13,7 +14,7 @@
 
 namespace nicd::mlx5 {
 
-// Appends one Sample (source "hw_counters") per readable file of every port and returns the
+// Appends one value (source "hw_counters") per readable file of every port and returns the
 // first error; an unreadable or garbled file is skipped and the rest still read. A file that
 // fails is backed off in `backoff` (key: its path) rather than retried every poll; the
 // `failed`/`recovered` lists name the files whose state changed this call (worth a log line).
@@ -23,6 +24,12 @@ struct HwCounterChanges {
     std::vector<std::string> failed;    // "path: reason"
     std::vector<std::string> recovered; // path
 };
+::nicd::plugin::v1::Status readHwCounters(const ::nicd::plugin::v1::DeviceRef& dev,
+                                          ::nicd::plugin::sdk::Backoff& backoff,
+                                          HwCounterDirs& dirs,
+                                          ::nicd::plugin::sdk::SampleBatchBuilder& out,
+                                          HwCounterChanges* changes = nullptr);
+// The same, as Samples (for tests).
 ::nicd::plugin::v1::Status readHwCounters(const ::nicd::plugin::v1::DeviceRef& dev,
                                           ::nicd::plugin::sdk::Backoff& backoff,
                                           HwCounterDirs& dirs,

@@ -1,5 +1,6 @@
 // The mlx5 plugin: claims devices bound to mlx5_core; reads their hw_counters and netdev
 // statistics; provisions and verifies RoCE QoS; recognises mlx5 driver errors in kernel logs.
+#include "ethtool_text.hpp"
 #include "hw_counters.hpp"
 #include "kernel_patterns.hpp"
 #include "netdev_stats.hpp"
@@ -7,8 +8,10 @@
 
 #include <nicd/plugin/backoff.h>
 #include <nicd/plugin/declare.h>
+#include <nicd/plugin/sample_batch.h>
 
 #include <map>
+#include <memory>
 #include <string>
 
 namespace nicd::mlx5 {
@@ -30,26 +33,40 @@ public:
 
     void detach(const pv1::DeviceRef& dev) noexcept override { devices_.erase(dev.ibdev); }
 
+    // ABI 1.0: the same read as pollBatch, as Samples.
     pv1::Status poll(const pv1::DeviceRef& dev, std::vector<pv1::Sample>& out) noexcept override
+    {
+        pv1::SampleBatch batch;
+        pv1::Status s = pollBatch(dev, batch);
+        try {
+            auto samples = plugin::sdk::toSamples(batch);
+            out.insert(out.end(), samples.begin(), samples.end());
+        } catch (const std::exception& e) {
+            return pv1::Status::fail(pv1::Errc::Internal, dev.ibdev + ": " + e.what());
+        }
+        return s;
+    }
+
+    pv1::Status pollBatch(const pv1::DeviceRef& dev, pv1::SampleBatch& out) noexcept override
     {
         try {
             auto& state = devices_[dev.ibdev];
-            auto& backoff = state.backoff;
-            const size_t before = out.size();
-            out.reserve(before + state.last_samples); // no doubling: the peak memory is samples
+            plugin::sdk::SampleBatchBuilder batch(out);
+            batch.reserve(state.last_samples);
             HwCounterChanges changes;
-            pv1::Status first = readHwCounters(dev, backoff, state.hw_dirs, out, &changes);
+            pv1::Status first = readHwCounters(dev, state.backoff, state.hw_dirs, batch, &changes);
             for (const auto& why : changes.failed)
                 log(pv1::Level::Warn, why + "; backing off", dev);
             for (const auto& path : changes.recovered)
                 log(pv1::Level::Info, path + ": readable again", dev);
             for (const auto& port : dev.ports)
                 for (const auto& netdev : port.netdevs) {
-                    pv1::Status s = readNetdev(dev, port.port, netdev, backoff, out);
+                    pv1::Status s = readNetdev(dev, port.port, netdev, state, batch);
                     if (!s && first)
                         first = std::move(s);
                 }
-            state.last_samples = out.size() - before;
+            batch.finish();
+            state.last_samples = out.size();
             return first;
         } catch (const std::exception& e) {
             return pv1::Status::fail(pv1::Errc::Internal, dev.ibdev + ": " + e.what());
@@ -77,29 +94,50 @@ public:
     void shutdown() noexcept override { devices_.clear(); }
 
 private:
-    // One netdev's statistics as samples (source "ethtool"). A netdev without statistics (a
-    // bond, IPoIB child) or one that just went away is not an error; a failing read is backed
-    // off like a failing counter file.
+    struct DeviceState {
+        plugin::sdk::Backoff backoff; // files and netdevs
+        HwCounterDirs hw_dirs;        // open hw_counters/ per port
+        std::map<std::string, std::unique_ptr<SimStatsFile>> sim_stats; // by netdev (--root)
+        size_t last_samples = 0; // what the last poll gave, to size the next
+    };
+
+    // One netdev's statistics (source "ethtool"). A netdev without statistics (a bond, IPoIB
+    // child) or one that just went away is not an error; a failing read is backed off like a
+    // failing counter file.
     pv1::Status readNetdev(const pv1::DeviceRef& dev, uint32_t port, const std::string& netdev,
-                           plugin::sdk::Backoff& backoff, std::vector<pv1::Sample>& out)
+                           DeviceState& state, plugin::sdk::SampleBatchBuilder& out)
     {
-        const std::string key = "ethtool:" + netdev;
-        if (!backoff.shouldTry(key))
+        auto& backoff = state.backoff;
+        auto key = [&netdev] { return "ethtool:" + netdev; }; // made only while some key fails
+        if (backoff.anyFailing() && !backoff.shouldTry(key()))
             return pv1::Status::ok();
-        Stats stats;
-        pv1::Status s = readNetdevStats(host_.root(), host_.simulated(), netdev, stats);
+        pv1::Status s;
+        if (host_.simulated()) {
+            auto& file = state.sim_stats[netdev];
+            if (!file)
+                file = std::make_unique<SimStatsFile>(host_.root() + "/run/nicd-sim/ethtool/" +
+                                                      netdev);
+            std::string_view text;
+            s = file->read(read_buf_, text);
+            if (s)
+                forEachEthtoolStat(text, [&](std::string_view name, uint64_t value) {
+                    out.add("ethtool", port, netdev, name, pv1::SampleKind::Counter, value);
+                });
+        } else {
+            s = readNetdevStats(host_.root(), false, netdev, stats_);
+            if (s)
+                for (const auto& [name, value] : stats_)
+                    out.add("ethtool", port, netdev, name, pv1::SampleKind::Counter, value);
+        }
         if (!s) {
             if (s.code == pv1::Errc::NotSupported || s.code == pv1::Errc::NoDevice)
                 return pv1::Status::ok();
-            if (backoff.failed(key))
+            if (backoff.failed(key()))
                 log(pv1::Level::Warn, s.message + "; backing off", dev);
             return s;
         }
-        if (backoff.succeeded(key))
+        if (backoff.anyFailing() && backoff.succeeded(key()))
             log(pv1::Level::Info, netdev + ": ethtool statistics readable again", dev);
-        for (auto& [name, value] : stats)
-            out.push_back(
-                {"ethtool", port, netdev, std::move(name), value, pv1::SampleKind::Counter});
         return pv1::Status::ok();
     }
 
@@ -109,11 +147,8 @@ private:
     }
 
     pv1::IHost& host_;
-    struct DeviceState {
-        plugin::sdk::Backoff backoff; // files and netdevs
-        HwCounterDirs hw_dirs;        // open hw_counters/ per port
-        size_t last_samples = 0;      // what the last poll gave, to size the next
-    };
+    std::string read_buf_; // the simulator's capture files are read into it (polls are serialized)
+    Stats stats_;          // the ioctl's statistics, reused
     std::map<std::string, DeviceState> devices_; // by ibdev
 };
 

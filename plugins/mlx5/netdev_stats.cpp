@@ -3,14 +3,27 @@
 #include "ethtool_ioctl.hpp"
 #include "ethtool_text.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace nicd::mlx5 {
 
 namespace pv1 = ::nicd::plugin::v1;
+
+namespace {
+
+pv1::Status failure(const std::string& path, int err)
+{
+    if (err == ENOENT)
+        return pv1::Status::fail(pv1::Errc::NotSupported, path + ": no simulated statistics", err);
+    return pv1::Status::fail(pv1::Errc::Io, path + ": " + std::strerror(err), err);
+}
+
+} // namespace
 
 pv1::Status readNetdevStats(const std::string& root, bool simulated, const std::string& netdev,
                             Stats& out)
@@ -18,19 +31,54 @@ pv1::Status readNetdevStats(const std::string& root, bool simulated, const std::
     out.clear();
     if (!simulated)
         return readEthtoolIoctl(netdev, out);
-    const std::string path = root + "/run/nicd-sim/ethtool/" + netdev;
-    std::ifstream in(path);
-    if (!in) {
-        const int err = errno;
-        if (err == ENOENT)
-            return pv1::Status::fail(pv1::Errc::NotSupported, path + ": no simulated statistics",
-                                     err);
-        return pv1::Status::fail(pv1::Errc::Io, path + ": " + std::strerror(err), err);
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    out = parseEthtoolText(text.str());
+    SimStatsFile file(root + "/run/nicd-sim/ethtool/" + netdev);
+    std::string buf;
+    std::string_view text;
+    if (pv1::Status s = file.read(buf, text); !s)
+        return s;
+    out = parseEthtoolText(text);
     return pv1::Status::ok();
+}
+
+SimStatsFile::~SimStatsFile()
+{
+    close();
+}
+
+void SimStatsFile::close()
+{
+    if (fd_ >= 0)
+        ::close(fd_);
+    fd_ = -1;
+}
+
+pv1::Status SimStatsFile::read(std::string& buf, std::string_view& text)
+{
+    struct stat st {};
+    if (fd_ >= 0 && (::fstat(fd_, &st) != 0 || st.st_nlink == 0))
+        close(); // replaced (or gone): the path holds the current one
+    if (fd_ < 0) {
+        fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd_ < 0)
+            return failure(path_, errno);
+    }
+    if (buf.empty())
+        buf.resize(8192);
+    for (;;) {
+        ssize_t n = ::pread(fd_, buf.data(), buf.size(), 0);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            int err = errno;
+            close();
+            return failure(path_, err);
+        }
+        if (static_cast<size_t>(n) < buf.size()) {
+            text = std::string_view(buf.data(), static_cast<size_t>(n));
+            return pv1::Status::ok();
+        }
+        buf.resize(buf.size() * 2); // it filled the buffer: there may be more
+    }
 }
 
 } // namespace nicd::mlx5

@@ -47,6 +47,8 @@ add_library(nicd_fuzz_parsers STATIC
     # sysfs values
     ${daemon}/inventory/sysfs_values.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/counter_dir.cpp
+    # samples' layouts (the health engine reads snapshots through them)
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/sample_batch.cpp
     # the textfile's escaping
     ${daemon}/textfile/metric_writer.cpp
     ${helper_sources}

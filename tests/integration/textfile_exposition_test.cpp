@@ -138,23 +138,24 @@ Snapshot realisticNode(uint64_t cycle)
         ds.ibdev = d.ibdev;
         const auto& p = d.ports.front();
         uint64_t base = cycle * 1000;
+        std::vector<Sample> samples;
         for (const char* name : kPmaCounters)
-            ds.samples.push_back({"counters", 1, "", name, base + 1, SampleKind::Counter});
+            samples.push_back({"counters", 1, "", name, base + 1, SampleKind::Counter});
         for (const char* name : kHwCounters)
-            ds.samples.push_back({"hw_counters", 1, "", name, base + 2, SampleKind::Counter});
-        ds.samples.push_back({"hw_counters", 1, "", "lifespan", 12, SampleKind::Gauge});
-        ds.samples.push_back({"hw_counters", 0, "", "cq_overrun", base, SampleKind::Counter});
+            samples.push_back({"hw_counters", 1, "", name, base + 2, SampleKind::Counter});
+        samples.push_back({"hw_counters", 1, "", "lifespan", 12, SampleKind::Gauge});
+        samples.push_back({"hw_counters", 0, "", "cq_overrun", base, SampleKind::Counter});
         if (p.link_layer == "Ethernet")
             for (const char* name : kEthtoolStats)
-                ds.samples.push_back(
+                samples.push_back(
                     {"ethtool", 1, p.netdevs.front(), name, base + 3, SampleKind::Counter});
-        ds.samples.push_back(
+        samples.push_back(
             {"ethtool", 1, p.netdevs.front(), "module_temperature", 41, SampleKind::Gauge});
-        ds.samples.push_back(
-            {"qos", 1, p.netdevs.front(), "pfc_enabled_mask", 8, SampleKind::Gauge});
-        ds.samples.push_back(
+        samples.push_back({"qos", 1, p.netdevs.front(), "pfc_enabled_mask", 8, SampleKind::Gauge});
+        samples.push_back(
             {"qos", 1, p.netdevs.front(), "dscp_rewrites", base, SampleKind::Counter});
-        ds.samples.back().value = std::numeric_limits<uint64_t>::max(); // saturated
+        samples.back().value = std::numeric_limits<uint64_t>::max(); // saturated
+        addSamples(ds, samples);
         s.samples.push_back(std::move(ds));
     }
 

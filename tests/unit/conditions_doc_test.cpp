@@ -319,16 +319,15 @@ TEST_F(ConditionsDoc, CongestionConditions)
             };
             for (const char* c : {"rx_prio3_pause_duration", "tx_prio3_pause_duration",
                                   "tx_pause_storm_warning_events", "tx_pause_storm_error_events"})
-                ds.samples.push_back({"ethtool", 1, std::string("eth_") + name, c,
-                                      static_cast<uint64_t>(rate(c, 0) * t),
-                                      plugin::v1::SampleKind::Counter});
+                addSamples(
+                    ds, {{"ethtool", 1, std::string("eth_") + name, c,
+                          static_cast<uint64_t>(rate(c, 0) * t), plugin::v1::SampleKind::Counter}});
             for (const char* c :
                  {"np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled", "out_of_sequence"})
-                ds.samples.push_back(
-                    {"hw_counters", 1, "", c,
-                     static_cast<uint64_t>(rate(c, std::string(c) == "out_of_sequence" ? 0 : 20) *
-                                           t),
-                     plugin::v1::SampleKind::Counter});
+                addSamples(ds, {{"hw_counters", 1, "", c,
+                                 static_cast<uint64_t>(
+                                     rate(c, std::string(c) == "out_of_sequence" ? 0 : 20) * t),
+                                 plugin::v1::SampleKind::Counter}});
             s.samples.push_back(ds);
         }
         return s;

@@ -36,7 +36,7 @@ Snapshot snapshot()
     sample.port = 1;
     sample.name = "out_of_buffer";
     sample.value = 7;
-    ds.samples = {sample};
+    addSamples(ds, {sample});
     s.samples = {ds};
     s.health.devices["mlx5_0"] = Health::Healthy;
     s.health.ports[{"mlx5_0", 1}] = Health::Healthy;
@@ -104,7 +104,7 @@ TEST(DbusObjectValues, OnlySignallingPropertiesAreReportedAsChanged)
     auto a = treeValuesOf(snapshot(), {}, "1");
     auto next = snapshot();
     next.cycle = 4;
-    next.samples[0].samples[0].value = 99;
+    next.samples[0].plugin.values[0] = 99;
     auto b = treeValuesOf(next, {}, "1");
     EXPECT_TRUE(changedProperties(a.manager, b.manager).empty()) << "Cycle does not signal";
     EXPECT_TRUE(changedProperties(a.ports.begin()->second, b.ports.begin()->second).empty())

@@ -87,14 +87,14 @@ Snapshot portAt(double t, double pause_us_per_s, double ecn_per_s, double oos_to
     DeviceSamples ds;
     ds.ibdev = "mlx5_0";
     ds.monotonic_usec = static_cast<uint64_t>(t * 1e6);
-    ds.samples = {
-        {"ethtool", 1, "eth0", "rx_prio3_pause_duration", static_cast<uint64_t>(pause_us_per_s * t),
-         plugin::v1::SampleKind::Counter},
-        {"hw_counters", 1, "", "np_ecn_marked_roce_packets", static_cast<uint64_t>(ecn_per_s * t),
-         plugin::v1::SampleKind::Counter},
-        {"hw_counters", 1, "", "out_of_sequence", static_cast<uint64_t>(oos_total),
-         plugin::v1::SampleKind::Counter},
-    };
+    addSamples(ds, {
+                       {"ethtool", 1, "eth0", "rx_prio3_pause_duration",
+                        static_cast<uint64_t>(pause_us_per_s * t), plugin::v1::SampleKind::Counter},
+                       {"hw_counters", 1, "", "np_ecn_marked_roce_packets",
+                        static_cast<uint64_t>(ecn_per_s * t), plugin::v1::SampleKind::Counter},
+                       {"hw_counters", 1, "", "out_of_sequence", static_cast<uint64_t>(oos_total),
+                        plugin::v1::SampleKind::Counter},
+                   });
     s.samples = {ds};
     return s;
 }
@@ -137,8 +137,8 @@ TEST(CongestionRules, OldReadingsLeaveTheWindowAndTheConditionRecovers)
     const double pause_total = 150000 * 1060.0;
     for (; t <= 1130; t += 1) {
         auto s = portAt(t, 0, 0);
-        s.samples[0].samples[0].value = static_cast<uint64_t>(pause_total);
-        s.samples[0].samples[1].value = static_cast<uint64_t>(100 * (t - 1060));
+        s.samples[0].plugin.values[0] = static_cast<uint64_t>(pause_total);
+        s.samples[0].plugin.values[1] = static_cast<uint64_t>(100 * (t - 1060));
         j.at(s, t);
     }
     EXPECT_FALSE(j.conditions.contains({"mlx5_0", 1, "congestion.pfc_only"}))
@@ -173,7 +173,7 @@ TEST(CongestionRules, PortsWithoutCongestionCountersAreNotJudged)
 {
     Judge j;
     auto s = portAt(100, 0, 0);
-    s.samples[0].samples.clear();
+    s.samples[0].plugin = {};
     EXPECT_EQ(j.at(s, 100), "none");
     auto ib = portAt(100, 150000, 0);
     ib.inventory.devices[0].ports[0].link_layer = "InfiniBand";
@@ -186,9 +186,9 @@ TEST(CongestionRules, TwoPrioritiesPausedTogetherAreNotAddedUp)
     j.config.provision.settings.pfc_priorities = {3, 4};
     auto at = [](double t) {
         auto s = portAt(t, 300000, 0); // prio 3 paused 30 %
-        s.samples[0].samples.push_back({"ethtool", 1, "eth0", "rx_prio4_pause_duration",
-                                        static_cast<uint64_t>(300000 * t),
-                                        plugin::v1::SampleKind::Counter}); // prio 4 too
+        addSamples(s.samples[0], {{"ethtool", 1, "eth0", "rx_prio4_pause_duration",
+                                   static_cast<uint64_t>(300000 * t),
+                                   plugin::v1::SampleKind::Counter}}); // prio 4 too
         return s;
     };
     j.at(at(100), 100);
@@ -200,7 +200,10 @@ TEST(CongestionRules, ACounterThatComesBackIsNoJump)
     Judge j;
     auto without_oos = [](double t) {
         auto s = portAt(t, 0, 10);
-        s.samples[0].samples.pop_back(); // out_of_sequence backed off this cycle
+        auto kept = toSamples(s.samples[0]);
+        kept.pop_back(); // out_of_sequence backed off this cycle
+        s.samples[0].plugin = {};
+        addSamples(s.samples[0], kept);
         return s;
     };
     j.at(without_oos(100), 100);
@@ -215,7 +218,10 @@ TEST(CongestionRules, ACycleWithoutSomeCountersKeepsTheWindowAndTheVerdict)
     j.at(portAt(100, 150000, 0), 100);
     EXPECT_EQ(j.at(portAt(103, 150000, 0), 103), "pfc_only");
     auto failed = portAt(104, 150000, 0);
-    failed.samples[0].samples.resize(1); // hw_counters did not answer
+    auto kept = toSamples(failed.samples[0]);
+    kept.resize(1); // hw_counters did not answer
+    failed.samples[0].plugin = {};
+    addSamples(failed.samples[0], kept);
     EXPECT_EQ(j.at(failed, 104), "pfc_only") << "not judged: the ECN counters are missing";
     auto none = portAt(105, 0, 0);
     none.samples.clear(); // a stuck plugin: no samples at all

@@ -40,7 +40,7 @@ protected:
         ds.ibdev = "mlx5_0";
         ds.pma_monotonic_usec = pma_usec;
         for (const auto& r : readings)
-            ds.samples.push_back({r.source, 1, r.netdev, r.name, r.value, SampleKind::Counter});
+            addSamples(ds, {{r.source, 1, r.netdev, r.name, r.value, SampleKind::Counter}});
         s.samples.push_back(ds);
         return s;
     }

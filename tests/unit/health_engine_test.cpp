@@ -219,8 +219,8 @@ TEST_F(HealthTest, PfcPauseStormOnAnyPriority)
         auto s = snap(up());
         s.samples.push_back({});
         s.samples.back().ibdev = "mlx5_0";
-        s.samples.back().samples.push_back(
-            {"ethtool", 1, "ens1f0np0", "rx_prio3_pause", v, SampleKind::Counter});
+        addSamples(s.samples.back(),
+                   {{"ethtool", 1, "ens1f0np0", "rx_prio3_pause", v, SampleKind::Counter}});
         return at(t, s);
     };
     pause(0, 0);

@@ -191,10 +191,10 @@ TEST(RateWindow, ANewBootStartsEveryWindowAfresh)
     s.inventory.devices.push_back(d);
     DeviceSamples ds;
     ds.ibdev = "mlx5_0";
-    ds.samples.push_back({"counters", 1, "", "symbol_error", 0, SampleKind::Counter});
+    addSamples(ds, {{"counters", 1, "", "symbol_error", 0, SampleKind::Counter}});
     s.samples.push_back(ds);
     auto read = [&](double t, uint64_t v) {
-        s.samples[0].samples[0].value = v;
+        s.samples[0].pma.values[0] = v;
         s.samples[0].pma_monotonic_usec = static_cast<uint64_t>(t * 1e6);
         engine.evaluate(s, t, t);
         for (const auto& c : s.health.conditions)

@@ -14,12 +14,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const Sample* find(const DeviceSamples& ds, const std::string& name, uint32_t port = 1)
+std::optional<Sample> find(const DeviceSamples& ds, const std::string& name, uint32_t port = 1)
 {
-    for (const auto& s : ds.samples)
+    for (const auto& s : toSamples(ds))
         if (s.name == name && s.port == port)
-            return &s;
-    return nullptr;
+            return s;
+    return std::nullopt;
 }
 
 class IbCountersTest : public test::TempDirTest {
@@ -61,13 +61,13 @@ TEST_F(IbCountersTest, ReadsEveryCounterAndPublishesDataInBytes)
     IbCounterReader reader;
     auto ds = readOnce(reader, d);
     EXPECT_TRUE(ds.errors.empty());
-    EXPECT_EQ(ds.samples.size(), 21U);
+    EXPECT_EQ(ds.size(), 21U);
     ASSERT_TRUE(find(ds, "port_rcv_data_bytes"));
     EXPECT_EQ(find(ds, "port_rcv_data_bytes")->value, 4000U);
     EXPECT_FALSE(find(ds, "port_rcv_data"));
     EXPECT_FALSE(find(ds, "port_xmit_data"));
     ASSERT_TRUE(find(ds, "port_xmit_data_bytes"));
-    const auto* sym = find(ds, "symbol_error");
+    const auto sym = find(ds, "symbol_error");
     ASSERT_TRUE(sym);
     EXPECT_EQ(sym->value, 7U);
     EXPECT_EQ(sym->source, kSourceIbCounters);
@@ -84,7 +84,7 @@ TEST_F(IbCountersTest, H100FixtureCountersOfEveryDevice)
     IbCounterReader reader;
     auto ds = readOnce(reader, *inv.find("mlx5_0"));
     EXPECT_TRUE(ds.errors.empty());
-    EXPECT_EQ(ds.samples.size(), 21U);
+    EXPECT_EQ(ds.size(), 21U);
     ASSERT_TRUE(find(ds, "port_rcv_data_bytes"));
     EXPECT_EQ(find(ds, "port_rcv_data_bytes")->value, 4 * 230539874932483ULL);
 }
@@ -96,7 +96,7 @@ TEST_F(IbCountersTest, NodeExporterFixtureNoPmaReportedOnceAndSaturatedValueKept
     IbCounterReader reader;
 
     auto first = readOnce(reader, *inv.find("i40iw0"));
-    EXPECT_TRUE(first.samples.empty());
+    EXPECT_TRUE(first.empty());
     ASSERT_EQ(first.errors.size(), 17U); // every file of its counters/
     EXPECT_EQ(first.errors[0].device, "i40iw0");
     EXPECT_EQ(first.errors[0].port, 1U);
@@ -106,7 +106,7 @@ TEST_F(IbCountersTest, NodeExporterFixtureNoPmaReportedOnceAndSaturatedValueKept
     for (int i = 0; i < 100; ++i) {
         auto later = readOnce(reader, *inv.find("i40iw0"));
         EXPECT_TRUE(later.errors.empty()) << "read " << i + 2 << " reported it again";
-        EXPECT_TRUE(later.samples.empty());
+        EXPECT_TRUE(later.empty());
     }
 
     auto mlx4 = readOnce(reader, *inv.find("mlx4_0"));
@@ -133,7 +133,7 @@ TEST_F(IbCountersTest, FailingFileIsBackedOffExponentiallyAndRecoveryIsNoticed)
     for (int i = 1; i <= 70; ++i) {
         auto ds = readOnce(reader, d);
         EXPECT_FALSE(find(ds, "symbol_error"));
-        EXPECT_EQ(ds.samples.size(), 20U) << "the other counters are still read";
+        EXPECT_EQ(ds.size(), 20U) << "the other counters are still read";
         if (!ds.errors.empty()) {
             tried.push_back(i);
             ASSERT_EQ(ds.errors.size(), 1U);
@@ -149,7 +149,7 @@ TEST_F(IbCountersTest, FailingFileIsBackedOffExponentiallyAndRecoveryIsNoticed)
     t.write(file, "5");
     int reads_until_seen = 0;
     for (bool seen = false; !seen && reads_until_seen < 100; ++reads_until_seen)
-        seen = find(readOnce(reader, d), "symbol_error") != nullptr;
+        seen = find(readOnce(reader, d), "symbol_error").has_value();
     EXPECT_EQ(reads_until_seen, 65); // capped: 64 reads skipped, then it is read again
     // From then on, every read.
     for (int i = 0; i < 3; ++i)
@@ -169,7 +169,7 @@ TEST_F(IbCountersTest, GarbageContentIsAnErrorThatNamesWhatWasRead)
     EXPECT_EQ(ds.errors[0].message, "not a counter value: '-1'");
     EXPECT_TRUE(ds.errors[1].what.ends_with("/port_xmit_wait"));
     EXPECT_EQ(ds.errors[1].message, "empty file");
-    EXPECT_EQ(ds.samples.size(), 19U);
+    EXPECT_EQ(ds.size(), 19U);
     // Backed off on the next read.
     EXPECT_TRUE(readOnce(reader, d).errors.empty());
 }
@@ -190,8 +190,8 @@ TEST_F(IbCountersTest, BackoffIsPerDeviceAndPortsWithoutCountersAreNoError)
     EXPECT_EQ(readOnce(reader, *inv.find("mlx5_0")).errors.size(), 1U);
     auto other = readOnce(reader, *inv.find("mlx5_1"));
     EXPECT_TRUE(other.errors.empty());
-    EXPECT_EQ(other.samples.size(), 21U);
+    EXPECT_EQ(other.size(), 21U);
     auto siw = readOnce(reader, *inv.find("siw0"));
     EXPECT_TRUE(siw.errors.empty());
-    EXPECT_TRUE(siw.samples.empty());
+    EXPECT_TRUE(siw.empty());
 }

@@ -108,8 +108,8 @@ TEST(PluginManager, GoodPluginBesideBrokenOnesManagesDevices)
 
     DeviceSamples ds;
     m.poll(*inv.find("mlx5_0"), ds);
-    ASSERT_EQ(ds.samples.size(), 1U);
-    EXPECT_EQ(ds.samples[0].name, "polls");
+    ASSERT_EQ(ds.size(), 1U);
+    EXPECT_EQ(toSamples(ds)[0].name, "polls");
     EXPECT_TRUE(ds.errors.empty());
 
     // A device that disappears is detached; its return attaches it again.
@@ -139,7 +139,7 @@ TEST(PluginManager, DevicesNoPluginClaimsStayUnmanaged)
     EXPECT_EQ(claimedBy(inv, ""), inv.devices.size());
     DeviceSamples ds;
     m.poll(inv.devices[0], ds);
-    EXPECT_TRUE(ds.samples.empty());
+    EXPECT_TRUE(ds.empty());
     EXPECT_TRUE(ds.errors.empty());
     plugin::v1::QosReport report;
     auto s = m.verifyQos(inv.devices[0], inv.devices[0].ports.at(0), {}, report);
@@ -154,7 +154,7 @@ TEST_F(FlakyPlugin, FailingPollsBackOffDegradeAndRecover)
     int attempts = 0;
     for (int i = 0; i < 12; ++i) {
         auto ds = poll("mlx5_0");
-        EXPECT_TRUE(ds.samples.empty());
+        EXPECT_TRUE(ds.empty());
         if (!ds.errors.empty()) {
             ++attempts;
             EXPECT_NE(ds.errors[0].message.find("mlx5_0: simulated read failure"),
@@ -171,7 +171,7 @@ TEST_F(FlakyPlugin, FailingPollsBackOffDegradeAndRecover)
     mark("fail", "mlx5_0", false);
     int polls_until_read = 0;
     for (; polls_until_read < 70; ++polls_until_read)
-        if (!poll("mlx5_0").samples.empty())
+        if (!poll("mlx5_0").empty())
             break;
     EXPECT_LE(polls_until_read, 8) << "backoff after 4 failures skips 8 polls";
     EXPECT_EQ(status().state, PluginState::Running);
@@ -179,14 +179,14 @@ TEST_F(FlakyPlugin, FailingPollsBackOffDegradeAndRecover)
     EXPECT_TRUE(status().last_error.empty());
     // Once it reads, it is polled every time again.
     for (int i = 0; i < 3; ++i)
-        EXPECT_FALSE(poll("mlx5_0").samples.empty());
+        EXPECT_FALSE(poll("mlx5_0").empty());
 }
 
 TEST_F(FlakyPlugin, OneFailingDeviceDegradesThePluginWhileOthersRead)
 {
     mark("fail", "mlx5_1", true);
     for (int cycle = 0; cycle < 8; ++cycle) {
-        EXPECT_FALSE(poll("mlx5_0").samples.empty()) << "a healthy device is never backed off";
+        EXPECT_FALSE(poll("mlx5_0").empty()) << "a healthy device is never backed off";
         poll("mlx5_1");
     }
     EXPECT_EQ(status().state, PluginState::Degraded)
@@ -199,7 +199,7 @@ TEST_F(FlakyPlugin, PartialReadIsReportedButNotBackedOff)
     mark("partial", "mlx5_0", true);
     for (int i = 0; i < 6; ++i) {
         auto ds = poll("mlx5_0");
-        ASSERT_EQ(ds.samples.size(), 1U) << "polled every time";
+        ASSERT_EQ(ds.size(), 1U) << "polled every time";
         ASSERT_EQ(ds.errors.size(), 1U);
         EXPECT_NE(ds.errors[0].message.find("simulated partial read"), std::string::npos);
     }

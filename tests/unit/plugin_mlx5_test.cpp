@@ -44,7 +44,7 @@ protected:
     static std::map<std::string, Sample> index(const DeviceSamples& ds)
     {
         std::map<std::string, Sample> m;
-        for (const auto& s : ds.samples)
+        for (const auto& s : toSamples(ds))
             m[s.source + "/" + std::to_string(s.port) + "/" + s.netdev + "/" + s.name] = s;
         return m;
     }

@@ -55,19 +55,20 @@ Snapshot sampleSnapshot()
 
     DeviceSamples ds;
     ds.ibdev = "mlx5_0";
-    ds.samples = {
-        {"counters", 1, "", "symbol_error", 500, SampleKind::Counter},
-        {"counters", 1, "", "port_rcv_data_bytes", 4000, SampleKind::Counter},
-        {"counters", 1, "", "port_xmit_data_bytes", 8000, SampleKind::Counter},
-        {"counters", 1, "", "port_rcv_packets", 10, SampleKind::Counter},
-        {"counters", 1, "", "port_xmit_packets", 20, SampleKind::Counter},
-        {"hw_counters", 1, "", "out_of_buffer", 18446744073709551615ULL, SampleKind::Counter},
-        {"hw_counters", 1, "", "lifespan", 12, SampleKind::Gauge},
-        {"ethtool", 1, "ens1f0np0", "rx_prio3_pause", 9, SampleKind::Counter},
-        {"ethtool", 1, "ens1f0np0", "module_temp", 45, SampleKind::Gauge},
-        {"dcb", 1, "ens1f0np0", "pfc_requests", 3, SampleKind::Counter},
-        {"dcb", 1, "ens1f0np0", "pfc_enabled_mask", 8, SampleKind::Gauge},
-    };
+    addSamples(ds, {
+                       {"counters", 1, "", "symbol_error", 500, SampleKind::Counter},
+                       {"counters", 1, "", "port_rcv_data_bytes", 4000, SampleKind::Counter},
+                       {"counters", 1, "", "port_xmit_data_bytes", 8000, SampleKind::Counter},
+                       {"counters", 1, "", "port_rcv_packets", 10, SampleKind::Counter},
+                       {"counters", 1, "", "port_xmit_packets", 20, SampleKind::Counter},
+                       {"hw_counters", 1, "", "out_of_buffer", 18446744073709551615ULL,
+                        SampleKind::Counter},
+                       {"hw_counters", 1, "", "lifespan", 12, SampleKind::Gauge},
+                       {"ethtool", 1, "ens1f0np0", "rx_prio3_pause", 9, SampleKind::Counter},
+                       {"ethtool", 1, "ens1f0np0", "module_temp", 45, SampleKind::Gauge},
+                       {"dcb", 1, "ens1f0np0", "pfc_requests", 3, SampleKind::Counter},
+                       {"dcb", 1, "ens1f0np0", "pfc_enabled_mask", 8, SampleKind::Gauge},
+                   });
     s.samples.push_back(ds);
 
     PluginStatus ps;
@@ -257,9 +258,11 @@ TEST(Textfile, StreamedInWholeLinesItIsTheSameText)
 {
     auto snap = sampleSnapshot();
     auto& ds = snap.samples.front();
+    std::vector<Sample> many;
     for (int i = 0; i < 3000; ++i)
-        ds.samples.push_back({"hw_counters", 1, "", "many_counter_" + std::to_string(i),
-                              static_cast<uint64_t>(i), SampleKind::Counter});
+        many.push_back({"hw_counters", 1, "", "many_counter_" + std::to_string(i),
+                        static_cast<uint64_t>(i), SampleKind::Counter});
+    addSamples(ds, many);
     std::string whole = renderTextfile(snap);
     ASSERT_GT(whole.size(), 2 * 64 * 1024U) << "big enough to be streamed in several chunks";
     std::string streamed;

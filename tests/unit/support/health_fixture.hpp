@@ -48,7 +48,7 @@ protected:
                 ds = &s.samples.back();
                 ds->ibdev = dev;
             }
-            ds->samples.push_back({"hw_counters", 1, "", name, value, SampleKind::Counter});
+            addSamples(*ds, {{"hw_counters", 1, "", name, value, SampleKind::Counter}});
         }
         return s;
     }

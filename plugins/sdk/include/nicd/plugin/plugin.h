@@ -5,6 +5,7 @@
 #include <nicd/plugin/abi.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,6 +61,37 @@ struct Sample {
     std::string name;
     uint64_t value = 0;
     SampleKind kind = SampleKind::Counter;
+};
+
+// ABI 1.3: a device's samples as the series they belong to, named once, and one read's values.
+// A layout is immutable once made, and shared: the same object from one poll to the next for as
+// long as the device reports the same series (and between devices that report the same ones), so
+// that the daemon resolves names (rules, textfile lines) once per layout instead of once per
+// value, and a cycle allocates nothing for names. Build batches with
+// nicd::plugin::sdk::SampleBatchBuilder (nicd/plugin/sample_batch.h).
+struct SeriesKey {
+    std::string source; // as Sample::source
+    uint32_t port = 0;
+    uint32_t netdev = 0; // 0: none; n: the batch's netdevs[n - 1] (names stay out of the layout)
+    std::string name;
+    SampleKind kind = SampleKind::Counter;
+    bool operator==(const SeriesKey&) const = default;
+};
+struct SampleLayout {
+    std::vector<SeriesKey> series;
+    bool operator==(const SampleLayout&) const = default;
+};
+struct SampleBatch {
+    std::shared_ptr<const SampleLayout> layout; // null when nothing was read
+    std::vector<std::string> netdevs;           // the netdevs SeriesKey::netdev points to
+    std::vector<uint64_t> values;               // values[i] is layout->series[i]'s
+    size_t size() const { return values.size(); }
+    bool empty() const { return values.empty(); }
+    const std::string& netdevOf(const SeriesKey& k) const
+    {
+        static const std::string none;
+        return k.netdev == 0 || k.netdev > netdevs.size() ? none : netdevs[k.netdev - 1];
+    }
 };
 
 enum class Level : uint8_t { Trace, Debug, Info, Warn, Error, Critical };
@@ -149,6 +181,12 @@ public:
     // Pure: true and `out` filled when the line is one of this vendor's driver errors.
     virtual bool classifyKernelLine(std::string_view line, KernelLineMatch& out) const noexcept = 0;
     virtual void shutdown() noexcept = 0;
+    // ABI 1.3 (called only when the plugin's descriptor says abi_minor >= 3): poll() into a
+    // batch. `out` comes with the layout this device's last poll gave (null the first time) and
+    // no values; the same rules as poll() for errors and partial reads. The default converts
+    // what poll() gives (nicd/plugin/sample_batch.h); a plugin that reads the same series every
+    // time overrides it to build the batch without a Sample per value.
+    virtual Status pollBatch(const DeviceRef& dev, SampleBatch& out) noexcept;
 
 protected:
     ~IPlugin() = default;
