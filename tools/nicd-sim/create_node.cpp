@@ -129,6 +129,8 @@ public:
     }
 
     // Dual-port cards, one bus each behind its own root port: mlx5_<i> is port i%2 of card i/2.
+    // Past 112 cards (buses 0x10..0xee of domain 0000) the next cards go to domains 0001, 0002...,
+    // as on machines with several PCI segments.
     void manyNode(int n)
     {
         int cards = (n + 1) / 2;
@@ -139,9 +141,11 @@ public:
         for (int i = 0; i < n; ++i) {
             int card = i / 2;
             int fn = i % 2;
-            int bus = 0x10 + 2 * card;
-            auto pci = mlx5Function(fmt::format("0000:{:02x}:00.{}", bus, fn),
-                                    fmt::format("0000:{:02x}:01.0", bus - 1),
+            constexpr int kCardsPerDomain = 112;
+            int domain = card / kCardsPerDomain;
+            int bus = 0x10 + 2 * (card % kCardsPerDomain);
+            auto pci = mlx5Function(fmt::format("{:04x}:{:02x}:00.{}", domain, bus, fn),
+                                    fmt::format("{:04x}:{:02x}:01.0", domain, bus - 1),
                                     card < (cards + 1) / 2 ? 0 : 1);
             rocePf(fmt::format("mlx5_{}", i), pci, fmt::format("ens{}f{}np{}", card + 1, fn, fn),
                    fn, true);

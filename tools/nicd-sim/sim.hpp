@@ -32,7 +32,7 @@ struct SimError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-inline constexpr int kMaxDevices = 128;
+inline constexpr int kMaxDevices = 512;
 
 struct CreateOptions {
     int devices = 0;           // 0: the default mixed node; N (1..kMaxDevices): N RoCE PFs, all up
