@@ -34,7 +34,7 @@ std::string utcNow(std::time_t t)
     std::tm tm{};
     ::gmtime_r(&t, &tm);
     std::array<char, 32> buf{};
-    std::strftime(buf.data(), buf.size(), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    (void)std::strftime(buf.data(), buf.size(), "%Y-%m-%dT%H:%M:%SZ", &tm);
     return buf.data();
 }
 

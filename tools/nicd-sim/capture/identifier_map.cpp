@@ -219,7 +219,7 @@ std::string IdentifierMap::machineId(std::string_view id)
 
 std::string IdentifierMap::serial(std::string_view serial)
 {
-    const std::string original(serial);
+    std::string original(serial);
     if (keep_ || original.find_first_not_of(' ') == std::string::npos)
         return original;
     bool fresh = !fakes_.contains({IdKind::Serial, original});

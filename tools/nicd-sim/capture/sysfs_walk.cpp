@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 
 namespace nicd::sim::capture {
@@ -72,7 +73,7 @@ void SysfsWalk::copyFile(const fs::path& p, Scrub scrub, bool quiet)
     }
 }
 
-void SysfsWalk::copyFiles(const fs::path& dir, const std::vector<const char*>& names, Scrub scrub)
+void SysfsWalk::copyFiles(const fs::path& dir, std::span<const char* const> names, Scrub scrub)
 {
     for (const char* n : names)
         copyFile(dir / n, scrub, true);
@@ -152,7 +153,7 @@ void SysfsWalk::ports(const fs::path& ib_dir, CapturedDevice& d, CapturedNode& n
               [](const auto& a, const auto& b) { return std::stoul(a) < std::stoul(b); });
     for (const auto& pn : port_names) {
         auto pd = ib_dir / "ports" / pn;
-        copyFiles(pd, {"state", "phys_state", "rate", "link_layer"});
+        copyFiles(pd, std::to_array({"state", "phys_state", "rate", "link_layer"}));
         if (pn == "1" || port_names.size() == 1)
             if (auto ll = readNodeFile(pd / "link_layer"); ll.status == NodeRead::Status::Ok)
                 d.infiniband = firstLine(ll.data) == "InfiniBand";
@@ -197,8 +198,8 @@ void SysfsWalk::device(const std::string& name, CapturedNode& node)
     CapturedDevice d;
     d.name = name;
     d.ib_rel = rel(*ib_dir);
-    copyFiles(*ib_dir, {"fw_ver", "board_id", "hca_type", "hw_rev", "node_type"});
-    copyFiles(*ib_dir, {"node_guid", "sys_image_guid"}, Scrub::Guid);
+    copyFiles(*ib_dir, std::to_array({"fw_ver", "board_id", "hca_type", "hw_rev", "node_type"}));
+    copyFiles(*ib_dir, std::to_array({"node_guid", "sys_image_guid"}), Scrub::Guid);
     if (fs::is_symlink(*ib_dir / "device"))
         copyLink(*ib_dir / "device");
     if (auto fn = resolve(*ib_dir / "device")) {

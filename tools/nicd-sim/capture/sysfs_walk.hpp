@@ -28,6 +28,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -72,7 +73,7 @@ private:
     std::string rel(const fs::path& p) const;
     std::optional<fs::path> resolve(const fs::path& p) const;
     void copyFile(const fs::path& p, Scrub scrub = Scrub::Known, bool quiet = false);
-    void copyFiles(const fs::path& dir, const std::vector<const char*>& names,
+    void copyFiles(const fs::path& dir, std::span<const char* const> names,
                    Scrub scrub = Scrub::Known);
     void copyLink(const fs::path& link);
     void copyTree(const fs::path& dir, int depth);

@@ -4,13 +4,14 @@
 #include "inventory/gpu_scan.hpp"
 #include "inventory/sysfs_values.hpp"
 
+#include <array>
 #include <sstream>
 
 namespace nicd::sim::capture {
 
 namespace {
 
-const std::vector<const char*> kFunctionFiles = {
+constexpr auto kFunctionFiles = std::to_array<const char*>({
     "vendor",
     "device",
     "class",
@@ -24,20 +25,37 @@ const std::vector<const char*> kFunctionFiles = {
     "max_link_width",
     "sriov_numvfs",
     "sriov_totalvfs",
-};
+});
 
-const std::vector<const char*> kBridgeFiles = {
-    "vendor",         "device",         "class", "current_link_speed", "current_link_width",
-    "max_link_speed", "max_link_width",
-};
+constexpr auto kBridgeFiles = std::to_array<const char*>({
+    "vendor",
+    "device",
+    "class",
+    "current_link_speed",
+    "current_link_width",
+    "max_link_speed",
+    "max_link_width",
+});
 
-const std::vector<const char*> kNetdevFiles = {
-    "operstate", "carrier",  "ifindex", "iflink", "dev_port", "dev_id",          "phys_port_name",
-    "type",      "addr_len", "mtu",     "speed",  "duplex",   "carrier_changes", "flags",
-};
+constexpr auto kNetdevFiles = std::to_array<const char*>({
+    "operstate",
+    "carrier",
+    "ifindex",
+    "iflink",
+    "dev_port",
+    "dev_id",
+    "phys_port_name",
+    "type",
+    "addr_len",
+    "mtu",
+    "speed",
+    "duplex",
+    "carrier_changes",
+    "flags",
+});
 
-const std::vector<const char*> kBondingFiles = {"slaves", "mode", "xmit_hash_policy",
-                                                "active_slave", "miimon"};
+constexpr auto kBondingFiles =
+    std::to_array<const char*>({"slaves", "mode", "xmit_hash_policy", "active_slave", "miimon"});
 
 } // namespace
 
@@ -132,7 +150,7 @@ void SysfsWalk::gpus(CapturedNode& node)
         node.gpus.push_back(g.pci_address);
         if (!functions_done_.insert(rel(dir)).second)
             continue;
-        copyFiles(dir, {"vendor", "device", "class", "numa_node"});
+        copyFiles(dir, std::to_array({"vendor", "device", "class", "numa_node"}));
         const auto bus_link = src_ / "sys/bus/pci/devices" / g.pci_address;
         if (fs::is_symlink(bus_link))
             copyLink(bus_link);
