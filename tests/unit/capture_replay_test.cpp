@@ -1,5 +1,6 @@
 // Playing a capture's samples (the simulator's side of `nicd-sim run` on a capture): in order,
 // at their recorded spacing, the last one held, from the start again when run once more.
+#include "capture/capture_sources.hpp"
 #include "capture_replay.hpp"
 #include "files.hpp"
 #include "node_state.hpp"
@@ -65,4 +66,13 @@ TEST_F(CaptureReplay, ANodeThatIsNoCaptureIsNotPlayed)
 {
     fs::remove(dir_ / "run/nicd-sim/capture/manifest.json");
     EXPECT_FALSE(isCapture(dir_));
+}
+
+TEST_F(CaptureReplay, LaterSamplesHoldOnlyWhatChanged)
+{
+    CaptureSample first{0, {{"a", "1\n"}, {"b", "7\n"}, {"c", "0\n"}}};
+    CaptureSample second{1, {{"a", "2\n"}, {"b", "7\n"}, {"c", "0\n"}, {"d", "5\n"}}};
+    auto delta = capture::changedSince(first, second);
+    EXPECT_EQ(delta.offset_s, 1);
+    EXPECT_EQ(delta.files, (std::map<std::string, std::string>{{"a", "2\n"}, {"d", "5\n"}}));
 }

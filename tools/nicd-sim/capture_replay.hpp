@@ -5,8 +5,10 @@
 //   DIR/run/nicd-sim/capture/samples/NNNN.json  sample N (from 0001, which the tree holds at
 //                                               first): {"offset_s": seconds after sample 1,
 //                                               "files": {"<path under DIR>": "<content>"}}:
-//                                               every counter file (counters/, hw_counters/),
-//                                               ethtool statistics and FEC capture, as read then
+//                                               sample 1 has every counter file (counters/,
+//                                               hw_counters/), ethtool statistics and FEC
+//                                               capture; a later one those that changed since
+//                                               the sample before it (so they play in order)
 //   DIR/run/nicd-sim/capture/position           the sample the tree holds now ("2\n")
 //
 // `nicd-sim run DIR` on a capture plays the samples instead of ticking: each one after the one

@@ -124,15 +124,17 @@ CaptureResult capture(const fs::path& dir_given, const CaptureOptions& o)
         names = captureHostFiles(src, real_node, node, tree, m);
     }
     learnNodeDescriptions(src, node, names);
-    tree.file(samplePath(1), formatSample(sampleOf(tree, node, captured, 0)));
+    auto previous = sampleOf(tree, node, captured, 0);
+    tree.file(samplePath(1), formatSample(previous));
     for (int k = 2; k <= o.samples; ++k) {
         std::this_thread::sleep_until(started + std::chrono::milliseconds(o.interval_ms) * (k - 1));
         auto lock = lockSource(src, real_node);
         const double offset = std::chrono::duration<double>(Clock::now() - started).count();
         auto t = readSampleSources(walk, *tools, node, captured, m);
         m.sample_offsets.push_back(offset);
-        tree.file(samplePath(static_cast<size_t>(k)),
-                  formatSample(sampleOf(t, node, captured, offset)));
+        auto sample = sampleOf(t, node, captured, offset);
+        tree.file(samplePath(static_cast<size_t>(k)), formatSample(changedSince(previous, sample)));
+        previous = std::move(sample);
     }
     auto lines = readKernelEntries(src, names.boot_id, nicNames(node), m);
     for (auto& h : journalHostnames(src))

@@ -77,4 +77,14 @@ CaptureSample sampleOf(const CaptureTree& tree, const CapturedNode& node,
     return s;
 }
 
+CaptureSample changedSince(const CaptureSample& before, const CaptureSample& now)
+{
+    CaptureSample out;
+    out.offset_s = now.offset_s;
+    for (const auto& [rel, content] : now.files)
+        if (auto it = before.files.find(rel); it == before.files.end() || it->second != content)
+            out.files.emplace(rel, content);
+    return out;
+}
+
 } // namespace nicd::sim::capture

@@ -30,4 +30,8 @@ CaptureTree readSampleSources(SysfsWalk& walk, ToolOutputs& tools, const Capture
 CaptureSample sampleOf(const CaptureTree& tree, const CapturedNode& node,
                        const ToolCapture& captured, double offset_s);
 
+// `now` with only the files whose content differs from `before` (most counters stand still):
+// what a later sample stores, as samples are played in order from the first, which is whole.
+CaptureSample changedSince(const CaptureSample& before, const CaptureSample& now);
+
 } // namespace nicd::sim::capture
