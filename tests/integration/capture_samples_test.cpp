@@ -66,8 +66,10 @@ TEST_F(CaptureSamples, PlayedSamplesGiveTheNodesRatesAndVerdicts)
     ASSERT_EQ(manifest["samples"]["count"], 3);
     auto offsets = manifest["samples"]["offsets_s"].get<std::vector<double>>();
     ASSERT_EQ(offsets.size(), 3U);
-    EXPECT_NEAR(offsets[1], 1.0, 0.3);
-    EXPECT_NEAR(offsets[2], 2.0, 0.3);
+    // Never early; late only by what a read takes (a busy or sanitized build: seconds).
+    EXPECT_GE(offsets[1], 0.99);
+    EXPECT_GE(offsets[2], 1.99);
+    EXPECT_LT(offsets[2], 4.0);
 
     auto first = test::once(cap);
     ASSERT_EQ(first.rc, 0) << first.output;
