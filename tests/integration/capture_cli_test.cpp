@@ -130,8 +130,7 @@ TEST_F(CaptureCli, ARealNodeIsCapturedWhateverItLacks)
     if (name.size() >= 4 && name != "localhost") {
         for (auto it = fs::recursive_directory_iterator(cap); it != fs::end(it); ++it) {
             if (it->is_regular_file() && !it->is_symlink()) {
-                EXPECT_EQ(test::readFile(it->path()).find(name), std::string::npos)
-                    << it->path();
+                EXPECT_EQ(test::readFile(it->path()).find(name), std::string::npos) << it->path();
             }
         }
     }
