@@ -15,6 +15,12 @@
 //   DIR/run/nicd-sim/removed/<ibdev>/  a removed device's sysfs directory, kept for restore
 //   DIR/run/nicd-sim/tmp/              staging for atomic writes (write, then rename into place)
 //   DIR/run/nicd-sim/lock              flock(2) for read-modify-write
+// and in a node made by `nicd-sim capture` (capture/capture.hpp; read back by capture_replay.hpp):
+//   DIR/run/nicd-sim/capture/manifest.json      what was captured, when, what was skipped and why
+//   DIR/run/nicd-sim/capture/samples/NNNN.json  counter samples that `run` plays in order
+//   DIR/run/nicd-sim/capture/position           the sample the tree holds
+//   DIR/run/nicd-sim/capture/kernel.export      the node's NIC kernel lines, journal export format
+//   DIR/run/nicd-sim/capture/said/              what nicd said there: nicd.prom, state.json
 // Every file the simulator changes is replaced by rename(2): a reader never sees it half written.
 #pragma once
 

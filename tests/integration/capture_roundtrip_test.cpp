@@ -1,0 +1,200 @@
+// A capture replays as the node it was taken from: for every fault `nicd-sim inject` knows (read
+// from its --help, so a new fault is covered or the test says what it needs), the node is created,
+// the fault injected, nicd --once judges it; the node is captured; nicd --once on the capture
+// gives the same textfile series and the same verdicts as nicd said on the node (the textfile the
+// capture took along, run/nicd-sim/capture/said/nicd.prom). Kernel lines round-trip through the
+// journal export format too, and a real sysfs tree (the procfs fixture) captures as well.
+#include "sim.hpp"
+#include "support/capture_replay.hpp"
+#include "support/journal_writer.hpp"
+
+#include <fstream>
+#include <regex>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The faults of `nicd-sim inject --help`, in its order.
+std::vector<std::string> injectableFaults()
+{
+    std::string help;
+    EXPECT_EQ(test::sim({"inject", "--help"}, help), 0) << help;
+    std::vector<std::string> out;
+    std::istringstream in(help.substr(help.find("Subcommands:")));
+    std::regex entry("^  ([a-z][a-z0-9-]*) .*");
+    std::smatch m;
+    for (std::string line; std::getline(in, line);)
+        if (std::regex_match(line, m, entry))
+            out.push_back(m[1]);
+    return out;
+}
+
+struct FaultPlan {
+    std::vector<std::string> before; // what must be true first (a fault to undo)
+    std::vector<std::string> args;   // after DEV
+    std::string shows{};             // a series the replay must have (the fault is visible)
+};
+
+// How each fault is injected on mlx5_0. A fault missing here fails the test by name.
+const std::map<std::string, FaultPlan>& plans()
+{
+    static const std::map<std::string, FaultPlan> p = {
+        {"link-down", {{}, {}, R"(nicd_port_state{device="mlx5_0",port="1"} 1)"}},
+        {"link-up", {{"link-down"}, {}, R"(nicd_port_state{device="mlx5_0",port="1"} 4)"}},
+        {"flap", {{}, {}, R"(nicd_port_state{device="mlx5_0",port="1"} 4)"}},
+        {"remove", {{}, {}, {}}},
+        {"restore", {{"remove"}, {}, R"(nicd_device_health{device="mlx5_0"} 0)"}},
+        {"stall", {{}, {}, R"(nicd_device_health{device="mlx5_0"} 2)"}},
+        {"unstall", {{"stall"}, {}, R"(nicd_device_health{device="mlx5_0"} 0)"}},
+        {"errors", {{}, {"symbol_error", "100"}, {}}},
+        {"rate", {{}, {"symbol_error", "5"}, {}}},
+        {"wrap", {{}, {"port_rcv_data"}, {}}},
+        {"reset-counters", {{}, {}, {}}},
+        {"qos-drift", {{}, {}, R"(nicd_qos_compliant{device="mlx5_0",port="1",setting="pfc"} 0)"}},
+        {"tos-reset", {{}, {}, {}}},
+        {"ecn-drift", {{}, {}, {}}},
+        {"fec-degrade", {{}, {}, {}}},
+        {"optics-rx-low", {{}, {}, {}}},
+        {"asic-hot",
+         {{}, {}, R"(nicd_device_temperature_celsius{device="mlx5_0",sensor="asic"} 108)"}},
+        {"fw-fatal", {{}, {}, {}}},
+        {"pcie-downtrain",
+         {{}, {}, R"(nicd_pcie_link_width_lanes{device="mlx5_0",which="current"} 8)"}},
+        {"rate-downtrain", {{}, {}, {}}},
+        {"fw-drift", {{}, {}, {}}},
+        {"congest-ecn", {{}, {}, {}}},
+        {"congest-pfc-only", {{}, {}, {}}},
+        {"pause-storm", {{}, {}, {}}},
+        {"lossy", {{}, {}, {}}},
+    };
+    return p;
+}
+
+// A fault's plan; "<fault>-clear" undoes <fault> injected first.
+std::optional<FaultPlan> planFor(const std::string& fault)
+{
+    if (auto it = plans().find(fault); it != plans().end())
+        return it->second;
+    if (fault.ends_with("-clear")) {
+        auto base = fault.substr(0, fault.size() - 6);
+        if (plans().contains(base))
+            return FaultPlan{{base}, {}, {}};
+    }
+    return std::nullopt;
+}
+
+class CaptureRoundTrip : public ::testing::Test {
+protected:
+    void SetUp() override { dir_ = test::captureTestDir("capture"); }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    // Captures `src` (nicd having run on it) into `cap`, replays it, and compares.
+    void expectSameReplay(const fs::path& src, const fs::path& cap, const test::OnceRun& said,
+                          const std::vector<std::string>& capture_args = {})
+    {
+        std::string out;
+        ASSERT_EQ(test::captureNode(src, cap, out, capture_args), 0) << out;
+        auto said_file = test::readFile(cap / "run/nicd-sim/capture/said/nicd.prom");
+        EXPECT_EQ(said_file, said.textfile) << "the capture takes what nicd said along";
+        replay_ = test::once(cap);
+        ASSERT_EQ(replay_.rc, said.rc) << replay_.output;
+        auto want = test::textfileSeries(said_file);
+        auto got = test::textfileSeries(replay_.textfile);
+        EXPECT_GT(want.size(), 100U);
+        EXPECT_TRUE(want == got) << "textfile series that differ:\n" << test::seriesDiff(want, got);
+        EXPECT_EQ(test::onceVerdicts(replay_.output, cap), test::onceVerdicts(said.output, src));
+    }
+
+    fs::path dir_;
+    test::OnceRun replay_;
+};
+
+} // namespace
+
+TEST_F(CaptureRoundTrip, EveryInjectableFaultReplaysWithTheSameSeriesAndVerdicts)
+{
+    auto faults = injectableFaults();
+    ASSERT_GT(faults.size(), 30U);
+    for (const auto& fault : faults) {
+        SCOPED_TRACE("fault " + fault);
+        auto plan = planFor(fault);
+        ASSERT_TRUE(plan) << "no plan for the fault " << fault
+                          << ": add how to inject it to plans() in this test";
+        const auto src = dir_ / fault / "src";
+        const auto cap = dir_ / fault / "cap";
+        sim::create(src, {});
+        test::writeNodeConfig(src);
+        std::string out;
+        for (const auto& b : plan->before)
+            ASSERT_EQ(test::sim({"inject", src.string(), b, "mlx5_0"}, out), 0) << out;
+        std::vector<std::string> inject{"inject", src.string(), fault, "mlx5_0"};
+        inject.insert(inject.end(), plan->args.begin(), plan->args.end());
+        ASSERT_EQ(test::sim(inject, out), 0) << out;
+        sim::tick(src, 5); // counters move (at the injected rates too)
+        auto said = test::once(src);
+        expectSameReplay(src, cap, said);
+        if (!plan->shows.empty()) {
+            EXPECT_NE(replay_.textfile.find(plan->shows), std::string::npos)
+                << "the replay does not show the fault: no " << plan->shows;
+        }
+        fs::remove_all(dir_ / fault);
+    }
+}
+
+TEST_F(CaptureRoundTrip, KernelLinesReplayAsTheSameKernelConditions)
+{
+    const auto src = dir_ / "src";
+    sim::create(src, {});
+    test::writeNodeConfig(src);
+    const std::string boot = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d"; // nicd-sim's default boot ID
+    std::vector<test::JournalEntry> entries;
+    uint64_t t = 1700000000000000;
+    for (const char* m :
+         {"mlx5_core 0000:1a:00.0: poll_health:694:(pid 0): Fatal error 1 detected",
+          "mlx5_core 0000:3b:00.0 ens2f0np0: TX timeout detected",
+          "pcieport 0000:4b:01.0: AER: Uncorrected (Non-Fatal) error received: 0000:4c:00.0",
+          "NETDEV WATCHDOG: ens4f0np0 (mlx5_core): transmit queue 3 timed out 5376 ms",
+          "e1000e 0000:00:1f.6 eno1: NIC Link is Up 1000 Mbps Full Duplex",
+          "usb 1-1: new high-speed USB device number 2 using xhci_hcd"})
+        entries.push_back({m, "kernel", boot, t += 1000000});
+    entries.push_back({"mlx5_core 0000:5d:00.0: an older boot's line: Fatal error 2 detected",
+                       "kernel", "99999999999999999999999999999999", t += 1000000});
+    std::string error;
+    if (!test::writeJournal(src, "node", entries, error))
+        GTEST_SKIP() << error << " (apt-get install systemd-journal-remote)";
+    auto said = test::once(src);
+    ASSERT_NE(said.textfile.find("kernel.mlx5.fatal_error"), std::string::npos) << said.output;
+
+    const auto cap = dir_ / "cap";
+    expectSameReplay(src, cap, said);
+    auto exported = test::readFile(cap / "run/nicd-sim/capture/kernel.export");
+    EXPECT_NE(exported.find("TX timeout detected"), std::string::npos);
+    EXPECT_NE(exported.find("AER: Uncorrected (Non-Fatal)"), std::string::npos);
+    EXPECT_EQ(exported.find("e1000e"), std::string::npos) << "not a NIC nicd watches";
+    EXPECT_EQ(exported.find("USB"), std::string::npos);
+    EXPECT_EQ(exported.find("older boot"), std::string::npos) << "the current boot only";
+    std::regex kernel_condition(R"(nicd_condition_active\{[^}]*code="kernel\.[^}]*\} 1)");
+    EXPECT_EQ(std::distance(std::sregex_iterator(replay_.textfile.begin(), replay_.textfile.end(),
+                                                 kernel_condition),
+                            std::sregex_iterator()),
+              4)
+        << replay_.textfile;
+}
+
+TEST_F(CaptureRoundTrip, ARealSysfsTreeCapturesAsWell)
+{
+    // prometheus/procfs's fixture: real kernel files (class entries are directories there).
+    const fs::path fixture = fs::path(NICD_SHARED_DIR) / "fixtures/procfs/fixtures";
+    const auto src = dir_ / "src";
+    fs::copy(fixture, src, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    test::writeNodeConfig(src);
+    auto said = test::once(src);
+    ASSERT_EQ(said.rc, 0) << said.output;
+    expectSameReplay(src, dir_ / "cap", said);
+    auto guid = test::readFile(dir_ / "cap/sys/class/infiniband/mlx5_0/node_guid");
+    EXPECT_TRUE(guid.starts_with("0200:0000:")) << "scrubbed: " << guid;
+}

@@ -1,0 +1,117 @@
+// Counter samples: a node whose counters move (nicd-sim run, congestion scenarios injected) is
+// captured with --samples 3 --interval-ms 1000; `nicd-sim run` on the capture plays the samples
+// at their recorded spacing and stops on the last; nicd --once before and after the play judges
+// the rates as on the node: the scenarios' verdicts, and the paused share near what the simulator
+// made it.
+#include "sim.hpp"
+#include "support/capture_replay.hpp"
+
+#include <nlohmann/json.hpp>
+#include <signal.h>
+
+#include <chrono>
+#include <regex>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+namespace {
+
+class CaptureSamples : public ::testing::Test {
+protected:
+    void SetUp() override { dir_ = test::captureTestDir("capture-samples"); }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    // device -> the congestion state whose one-hot sample is 1 (port 1).
+    static std::map<std::string, std::string> states(const std::string& text)
+    {
+        std::map<std::string, std::string> out;
+        std::regex re(R"re(nicd_port_congestion_state\{device="([^"]+)",port="1",)re"
+                      R"re(state="([a-z_]+)"\} 1)re");
+        for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it)
+            out[(*it)[1]] = (*it)[2];
+        return out;
+    }
+
+    fs::path dir_;
+};
+
+} // namespace
+
+TEST_F(CaptureSamples, PlayedSamplesGiveTheNodesRatesAndVerdicts)
+{
+    const auto src = dir_ / "src";
+    const auto cap = dir_ / "cap";
+    sim::create(src, {});
+    test::writeNodeConfig(src, "[signals]\nEnable=no\n[health]\nCongestionWindowSec=2\n");
+    std::string out;
+    for (auto [fault, dev] : {std::pair{"congest-pfc-only", "mlx5_1"},
+                              std::pair{"pause-storm", "mlx5_2"}, std::pair{"lossy", "mlx5_3"}})
+        ASSERT_EQ(test::sim({"inject", src.string(), fault, dev}, out), 0) << out;
+    {
+        // The node's traffic, in real time, while it is captured.
+        test::Process traffic({NICD_SIM_BIN, "run", src.string(), "--interval-ms", "100"});
+        std::this_thread::sleep_for(300ms);
+        ASSERT_EQ(test::captureNode(src, cap, out, {"--samples", "3", "--interval-ms", "1000"}), 0)
+            << out;
+        traffic.signal(SIGTERM);
+        EXPECT_EQ(traffic.wait(5s), 0);
+    }
+    auto manifest =
+        nlohmann::json::parse(test::readFile(cap / "run/nicd-sim/capture/manifest.json"));
+    ASSERT_EQ(manifest["samples"]["count"], 3);
+    auto offsets = manifest["samples"]["offsets_s"].get<std::vector<double>>();
+    ASSERT_EQ(offsets.size(), 3U);
+    // Never early; late only by what a read takes (a busy or sanitized build: seconds).
+    EXPECT_GE(offsets[1], 0.99);
+    EXPECT_GE(offsets[2], 1.99);
+    EXPECT_LT(offsets[2], 4.0);
+
+    auto first = test::once(cap);
+    ASSERT_EQ(first.rc, 0) << first.output;
+    const auto counter = cap / "sys/class/infiniband/mlx5_1/ports/1/counters/port_xmit_data";
+    const auto at_sample_1 = test::readFile(counter);
+    auto start = std::chrono::steady_clock::now();
+    ASSERT_EQ(test::sim({"run", cap.string()}, out), 0) << out; // plays 2 and 3, then stops
+    auto played = std::chrono::steady_clock::now() - start;
+    EXPECT_GE(played, 1800ms) << "samples played at their recorded spacing";
+    EXPECT_LT(played, 10s);
+    EXPECT_EQ(test::readFile(cap / "run/nicd-sim/capture/position"), "3\n");
+    auto sample3 =
+        nlohmann::json::parse(test::readFile(cap / "run/nicd-sim/capture/samples/0003.json"));
+    auto sample1 =
+        nlohmann::json::parse(test::readFile(cap / "run/nicd-sim/capture/samples/0001.json"));
+    EXPECT_LT(sample3["files"].size(), sample1["files"].size() / 2)
+        << "a later sample holds what moved only (error counters stand still)";
+    const std::string rel = fs::relative(fs::canonical(counter), cap).string();
+    EXPECT_EQ(test::readFile(counter), sample3["files"][rel].get<std::string>());
+    EXPECT_NE(test::readFile(counter), at_sample_1) << "the counters moved between samples";
+
+    auto second = test::once(cap);
+    ASSERT_EQ(second.rc, 0) << second.output;
+    auto s = states(second.textfile);
+    EXPECT_EQ(s["mlx5_0"], "ecn_working") << second.textfile;
+    EXPECT_EQ(s["mlx5_1"], "pfc_only");
+    EXPECT_EQ(s["mlx5_2"], "pause_storm");
+    EXPECT_EQ(s["mlx5_3"], "lossy");
+    // congest-pfc-only pauses 15% of the time. The samples hold the pauses of their spacing;
+    // nicd shares them over the time between its two reads (the window it reports), which is a
+    // little longer here than on the node (nicd's start between them).
+    auto value = [&](const std::string& series) {
+        std::smatch m;
+        std::regex re(std::regex_replace(series, std::regex(R"([{}])"), R"(\$&)") +
+                      R"( ([0-9.e+-]+))");
+        EXPECT_TRUE(std::regex_search(second.textfile, m, re)) << series;
+        return m.empty() ? -1.0 : std::stod(m[1]);
+    };
+    const double window = value(R"(nicd_port_congestion_window_seconds{device="mlx5_1",port="1"})");
+    const double paused =
+        value(R"(nicd_port_paused_ratio{device="mlx5_1",port="1",direction="rx"})");
+    EXPECT_GE(window, offsets[2] - 0.1);
+    EXPECT_NEAR(paused, 0.15 * (offsets[2] - offsets[0]) / window, 0.01)
+        << "window " << window << " s";
+}

@@ -1,0 +1,60 @@
+// The kernel lines a capture keeps: every line nicd's classifier recognises (the real lines of
+// ../shared/fixtures/kernel-log-lines.txt), soft-lockup reports, and lines naming a captured
+// device; and the journal export format they are written in.
+#include "capture/kernel_lines.hpp"
+#include "kernel_patterns.hpp"
+
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+using namespace nicd::sim::capture;
+
+TEST(CaptureKernelLines, EveryLineNicdRecognisesIsKept)
+{
+    std::ifstream in(std::string(NICD_SHARED_DIR) + "/fixtures/kernel-log-lines.txt");
+    ASSERT_TRUE(in);
+    int recognised = 0;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line.front() == '#')
+            continue;
+        nicd::plugin::v1::KernelLineMatch m;
+        if (nicd::mlx5::classifyKernelLine(line, m)) {
+            ++recognised;
+            EXPECT_TRUE(isNicLine(line, {})) << line;
+        }
+    }
+    EXPECT_GT(recognised, 20) << "the fixture's recognised lines";
+}
+
+TEST(CaptureKernelLines, UnrelatedLinesAreLeftOnTheNode)
+{
+    const std::vector<std::string> names = {"ens1f0np0", "0000:1a:00.0", "mlx5_0"};
+    EXPECT_FALSE(isNicLine("e1000e 0000:00:1f.6 eno1: NIC Link is Up 1000 Mbps", names));
+    EXPECT_FALSE(isNicLine("audit: type=1400 apparmor=\"DENIED\"", names));
+    EXPECT_FALSE(isNicLine("ens1f0np01: renamed", names)) << "a longer name is another netdev";
+    EXPECT_TRUE(isNicLine("ens1f0np0: renamed from eth2", names));
+    EXPECT_TRUE(isNicLine("pci 0000:1a:00.0: [15b3:1021] type 00 class 0x020000", names));
+    EXPECT_TRUE(
+        isNicLine("watchdog: BUG: soft lockup - CPU#3 stuck for 23s! [kworker/3:1:99]", {}));
+}
+
+TEST(CaptureKernelLines, ExportFormatHasWhatJournalRemoteNeeds)
+{
+    auto text = journalExport({{1700000000000000, "mlx5_core 0000:1a:00.0: Fatal error 1 detected"},
+                               {1700000000500000, "two\nlines"},
+                               {1699999999000000, "clock stepped back"}},
+                              "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d", std::string(32, '1'), "host-1");
+    EXPECT_NE(text.find("__REALTIME_TIMESTAMP=1700000000000000\n__MONOTONIC_TIMESTAMP=1000000\n"
+                        "_BOOT_ID=5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d\n"),
+              std::string::npos);
+    EXPECT_NE(text.find("_TRANSPORT=kernel\n"), std::string::npos);
+    EXPECT_NE(text.find("MESSAGE=mlx5_core 0000:1a:00.0: Fatal error 1 detected\n\n"),
+              std::string::npos);
+    // A message with a newline is a binary field: the name, a little-endian length, the bytes.
+    const std::string binary =
+        std::string("MESSAGE\n") + '\x09' + std::string(7, '\0') + "two\nlines\n";
+    EXPECT_NE(text.find(binary), std::string::npos);
+    // Monotonic time never goes back, even when the wall clock did.
+    EXPECT_NE(text.find("__MONOTONIC_TIMESTAMP=1500001\n"), std::string::npos) << text;
+}

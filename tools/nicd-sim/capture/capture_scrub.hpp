@@ -1,0 +1,20 @@
+// The scrubbing pass over a whole capture before it is written (identifier_map.hpp says what is
+// replaced by what). In this order, so that fakes are numbered the same way for the same node:
+// the node's own names (hostnames, machine ID, IPv6 addresses), then every entry in path order
+// by its kind (scrub_text.hpp, module_serial.hpp), then the kernel lines; and last, every
+// original met anywhere is replaced wherever else it appears, in every text file.
+#pragma once
+
+#include "capture/capture_tree.hpp"
+#include "capture/host_files.hpp"
+#include "capture/identifier_map.hpp"
+#include "capture/kernel_lines.hpp"
+
+#include <vector>
+
+namespace nicd::sim::capture {
+
+void scrubCapture(CaptureTree& tree, std::vector<KernelEntry>& lines, const HostNames& names,
+                  IdentifierMap& ids);
+
+} // namespace nicd::sim::capture

@@ -1,0 +1,29 @@
+// The node's files around its devices that nicd reads: routes (which netdev is management),
+// the boot ID (which journal entries are this boot's), nicd's configuration, the driver-ready
+// file, the rdma_cm configfs ToS of the captured devices; and, kept apart under
+// run/nicd-sim/capture/said/ so that a replay does not overwrite them, what nicd itself last
+// said on the node (its textfile and its state file). Also what names the node (hostnames,
+// machine ID), for the scrubber.
+#pragma once
+
+#include "capture/capture_tree.hpp"
+#include "capture/manifest.hpp"
+#include "capture/sysfs_walk.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace nicd::sim::capture {
+
+struct HostNames {
+    std::string boot_id;                // 32 hex digits
+    std::string machine_id;             // etc/machine-id, empty when none
+    std::vector<std::string> hostnames; // every name the node goes by
+    std::vector<std::string> if_inet6;  // proc/net/if_inet6 (learnt, not captured)
+};
+
+HostNames captureHostFiles(const std::filesystem::path& src, bool real_node,
+                           const CapturedNode& node, CaptureTree& tree, Manifest& manifest);
+
+} // namespace nicd::sim::capture

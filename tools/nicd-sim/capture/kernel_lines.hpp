@@ -1,0 +1,56 @@
+// The kernel lines of a capture: the current boot's kernel-transport journal entries about the
+// NICs (mlx5, PCIe/AER/DPC, the TX watchdog, soft lockups, or naming a captured device), read
+// with nicd's own journal reader, written in journal export format
+// (run/nicd-sim/capture/kernel.export) and, where systemd-journal-remote is installed, turned
+// into a journal file under var/log/journal/<machine-id>/ that nicd --root reads as it reads a
+// node's journal.
+#pragma once
+
+#include "capture/manifest.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nicd::sim::capture {
+
+struct KernelEntry {
+    uint64_t realtime_usec = 0;
+    std::string message;
+};
+
+// Whether a kernel line belongs in a capture: what nicd's kernel rules could match (mlx5 lines,
+// PCIe port reports, NETDEV WATCHDOG, soft-lockup reports and their stack frames) or a line that
+// names one of `names` (the captured PCI addresses, netdevs and RDMA devices).
+bool isNicLine(std::string_view message, const std::vector<std::string>& names);
+
+// At most this many lines are kept (the latest ones).
+inline constexpr size_t kMaxKernelEntries = 20000;
+
+// The current boot's (`boot_id`, 32 hex digits) kernel lines that isNicLine keeps, in journal
+// order. `root` "/" reads the system journal, another directory its var/log/journal and
+// run/log/journal. A journal that cannot be read is noted in the manifest: no lines.
+std::vector<KernelEntry> readKernelEntries(const std::filesystem::path& root,
+                                           const std::string& boot_id,
+                                           const std::vector<std::string>& names,
+                                           Manifest& manifest);
+
+// Every _HOSTNAME the journal under `root` holds (the names the node went by): learnt for the
+// scrubber. Empty when the journal cannot be read.
+std::vector<std::string> journalHostnames(const std::filesystem::path& root);
+
+// Journal export format: per entry __REALTIME_TIMESTAMP, __MONOTONIC_TIMESTAMP (rebuilt from
+// the wall clock, increasing: nicd reads only the message and the wall time), _BOOT_ID,
+// _MACHINE_ID, _HOSTNAME, _TRANSPORT=kernel, SYSLOG_IDENTIFIER=kernel and MESSAGE (in the
+// binary form when it holds a newline or a control byte), entries separated by a blank line.
+std::string journalExport(const std::vector<KernelEntry>& entries, const std::string& boot_id,
+                          const std::string& machine_id, const std::string& hostname);
+
+// Runs systemd-journal-remote --output=`journal` `export_file`. Returns an empty string on
+// success, else why not (not installed, its exit status).
+std::string writeJournalFile(const std::filesystem::path& export_file,
+                             const std::filesystem::path& journal);
+
+} // namespace nicd::sim::capture

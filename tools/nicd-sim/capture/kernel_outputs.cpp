@@ -1,0 +1,98 @@
+// A real node's tool outputs, read through nicd's own kernel readers (no external tool needed)
+// and written in the tools' formats by tool_encoders.hpp. Not testable without the hardware: the
+// encoders and the blob assembly are (tests/unit/capture_encoders_test.cpp); this file only
+// connects them to the readers.
+#include "capture/tool_encoders.hpp"
+#include "capture/tool_outputs.hpp"
+#include "ethtool_ioctl.hpp"
+#include "qos/dcb_client.hpp"
+#include "qos/dcb_sim_format.hpp"
+#include "signals/devlink_netlink.hpp"
+#include "signals/ethtool_netlink.hpp"
+
+namespace nicd::sim::capture {
+
+namespace {
+
+namespace pv1 = ::nicd::plugin::v1;
+
+template <typename T> ToolOutput fromReply(const signals::Reply<T>& r, std::string data)
+{
+    switch (r.status) {
+    case signals::Reply<T>::Status::Ok:
+        return ToolOutput::ok(std::move(data));
+    case signals::Reply<T>::Status::Unsupported:
+        return ToolOutput::absent(r.message);
+    default:
+        return ToolOutput::failed(r.message);
+    }
+}
+
+ToolOutput fromStatus(const pv1::Status& s, std::string data)
+{
+    if (s.code == pv1::Errc::Ok)
+        return ToolOutput::ok(std::move(data));
+    if (s.code == pv1::Errc::NotSupported || s.code == pv1::Errc::NoDevice)
+        return ToolOutput::absent(s.message);
+    return ToolOutput::failed(s.message);
+}
+
+class KernelOutputs final : public ToolOutputs {
+public:
+    explicit KernelOutputs(std::chrono::milliseconds timeout) : ethtool_(timeout), devlink_(timeout)
+    {
+    }
+
+    ToolOutput ethtoolStats(const std::string& netdev) override
+    {
+        mlx5::Stats stats;
+        auto s = mlx5::readEthtoolIoctl(netdev, stats);
+        return fromStatus(s, s.code == pv1::Errc::Ok ? ethtoolText(stats) : std::string());
+    }
+
+    ToolOutput fec(const std::string& netdev) override
+    {
+        auto r = ethtool_.readFec(netdev);
+        r.value.netdev = netdev;
+        return fromReply(r, r.ok() ? fecJson(r.value) : std::string());
+    }
+
+    ToolOutput moduleEeprom(const std::string& netdev) override
+    {
+        auto r = readModuleBlob([&](const signals::EepromRead& e) {
+            return ethtool_.readModuleEeprom(netdev, e.i2c_address, e.page, e.bank, e.offset,
+                                             e.length);
+        });
+        return fromReply(r, r.ok() ? std::string(r.value.begin(), r.value.end()) : std::string());
+    }
+
+    ToolOutput devlinkHealth() override
+    {
+        auto r = devlink_.dumpReporters();
+        return fromReply(r, r.ok() ? devlinkHealthJson(r.value) : std::string());
+    }
+
+    ToolOutput dcb(const std::string& netdev) override
+    {
+        mlx5::dcb::DcbState state;
+        auto s = dcb_.get(netdev, state);
+        if (s.code == pv1::Errc::Ok && !state.pfc)
+            return ToolOutput::absent(netdev + ": the driver reports no PFC");
+        return fromStatus(s,
+                          s.code == pv1::Errc::Ok ? mlx5::formatDcbSimState(state) : std::string());
+    }
+
+private:
+    signals::EthtoolNetlink ethtool_;
+    signals::DevlinkNetlink devlink_;
+    mlx5::DcbClient dcb_;
+};
+
+} // namespace
+
+std::unique_ptr<ToolOutputs> kernelToolOutputs(std::chrono::milliseconds timeout)
+{
+    return std::make_unique<KernelOutputs>(timeout);
+}
+
+} // namespace nicd::sim::capture

@@ -1,0 +1,71 @@
+// A simulated node's tool outputs: its run/nicd-sim/ files, copied as they are.
+#include "capture/node_files.hpp"
+#include "capture/tool_outputs.hpp"
+
+namespace nicd::sim::capture {
+
+std::string ethtoolPath(const std::string& netdev)
+{
+    return "run/nicd-sim/ethtool/" + netdev;
+}
+
+std::string fecPath(const std::string& netdev)
+{
+    return "run/nicd-sim/ethtool-fec/" + netdev;
+}
+
+std::string modulePath(const std::string& netdev)
+{
+    return "run/nicd-sim/module/" + netdev;
+}
+
+std::string devlinkHealthPath()
+{
+    return "run/nicd-sim/devlink-health.json";
+}
+
+std::string dcbPath(const std::string& netdev)
+{
+    return "run/nicd-sim/dcb/" + netdev;
+}
+
+namespace {
+
+class SimulatedOutputs final : public ToolOutputs {
+public:
+    explicit SimulatedOutputs(fs::path src) : src_(std::move(src)) {}
+
+    ToolOutput ethtoolStats(const std::string& netdev) override
+    {
+        return copy(ethtoolPath(netdev));
+    }
+    ToolOutput fec(const std::string& netdev) override { return copy(fecPath(netdev)); }
+    ToolOutput moduleEeprom(const std::string& netdev) override { return copy(modulePath(netdev)); }
+    ToolOutput devlinkHealth() override { return copy(devlinkHealthPath()); }
+    ToolOutput dcb(const std::string& netdev) override { return copy(dcbPath(netdev)); }
+
+private:
+    ToolOutput copy(const std::string& rel) const
+    {
+        auto r = readNodeFile(src_ / rel);
+        switch (r.status) {
+        case NodeRead::Status::Ok:
+            return ToolOutput::ok(std::move(r.data));
+        case NodeRead::Status::Missing:
+            return ToolOutput::absent("no " + rel);
+        default:
+            return ToolOutput::failed(rel + ": " + (r.error.empty() ? "not a file" : r.error));
+        }
+    }
+
+    fs::path src_;
+};
+
+} // namespace
+
+std::unique_ptr<ToolOutputs> simulatedToolOutputs(const std::filesystem::path& src)
+{
+    return std::make_unique<SimulatedOutputs>(src);
+}
+
+} // namespace nicd::sim::capture
