@@ -242,14 +242,14 @@ bool DaemonApp::writeTextfile(const Snapshot& snap)
         return true;
     auto path = paths_.host(config_.textfile.path);
     auto render = [&snap](const ChunkWriter& write) { renderTextfileTo(snap, write); };
-    auto err = writeFileAtomically(path, render);
+    auto err = writeFileAtomically(path, render, Durability::Cache);
     // Installed before node_exporter (or pointed at a new place): make the directory and try
     // again. Only on a failed write: a healthy cycle pays nothing for it.
     if (err && !std::filesystem::is_directory(path.parent_path())) {
         auto made = makeDirectories(path.parent_path());
         for (const auto& dir : made.created)
             log::info({}, "created the textfile directory {} (mode 0755)", dir.string());
-        err = made.error ? made.error : writeFileAtomically(path, render);
+        err = made.error ? made.error : writeFileAtomically(path, render, Durability::Cache);
     }
     if (err) {
         textfile_failures_.failed(*err, EventLoop::nowMonotonicUsec());

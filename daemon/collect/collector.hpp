@@ -33,8 +33,14 @@ public:
     Snapshot collect(bool read_pma);
     // A source read every cycle (or on its own interval) after the inventory: collect/source.hpp.
     void add(std::unique_ptr<Source> source);
-    // The next cycle re-walks the whole sysfs tree (after link or device events, or a reload).
-    void rediscover() { inventory_.invalidate(); }
+    // The next cycle re-walks the whole sysfs tree (after link or device events, or a reload),
+    // and the sources look up again what they keep by name.
+    void rediscover()
+    {
+        inventory_.invalidate();
+        for (auto& slot : sources_)
+            slot.source->rediscover();
+    }
     // How long one device's driver reads may take before it counts as unresponsive.
     void setDriverTimeout(std::chrono::milliseconds t) { driver_timeout_ = t; }
     // True while a plugin call left behind by a deadline has not returned: no other plugin call

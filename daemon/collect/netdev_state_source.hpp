@@ -18,6 +18,7 @@ public:
     void read(const Inventory& inventory) override { last_ = reader_.read(inventory); }
     // Read every cycle (interval 0): what was read is handed over, not copied.
     void fill(Snapshot& snap) override { snap.netdevs = std::move(last_); }
+    void rediscover() override { reader_.namesMayHaveChanged(); }
 
 private:
     NetdevStateReader reader_;

@@ -30,6 +30,9 @@ public:
     // snapshot is whole whatever the source's interval). A source read every cycle may move its
     // result out.
     virtual void fill(Snapshot& snap) = 0;
+    // Links changed (rtnetlink: a netdev renamed, up, down, added, removed): what the source
+    // keeps by name (open directories) is to be looked up again at its next read. Worker thread.
+    virtual void rediscover() {}
 };
 
 } // namespace nicd

@@ -5,6 +5,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <chrono>
 
 namespace nicd {
 
@@ -41,10 +42,15 @@ void InventoryReader::refreshPortStates()
 Inventory InventoryReader::read()
 {
     auto names = deviceNames(paths_.sysClassInfiniband());
-    if (!have_ || names != names_ || ++since_full_ >= full_every_) {
+    const double now =
+        std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    const bool due = ++since_full_ >= full_every_ && now - last_full_sec_ >= full_every_sec_;
+    if (!have_ || names != names_ || invalidated_ || due) {
         cached_ = discoverInventory(paths_);
         names_ = std::move(names);
         since_full_ = 0;
+        last_full_sec_ = now;
+        invalidated_ = false;
         have_ = true;
         return cached_;
     }

@@ -17,6 +17,12 @@ bool KeptDirs::used(const std::string& path) const
     return it != dirs_.end() && it->second.used;
 }
 
+void KeptDirs::checkPathsNext()
+{
+    for (auto& [path, e] : dirs_)
+        e.dir->checkPathNext();
+}
+
 void KeptDirs::finish()
 {
     std::erase_if(dirs_, [](const auto& kv) { return !kv.second.used; });

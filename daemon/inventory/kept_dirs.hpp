@@ -27,6 +27,8 @@ public:
     bool used(const std::string& path) const;
     // Ends the pass: closes every directory it did not use.
     void finish();
+    // The next pass looks every path up again (names may have changed).
+    void checkPathsNext();
 
 private:
     struct Entry {

@@ -14,15 +14,17 @@ namespace nicd {
 // every cycle. A netdev missing from /sys/class/net (renamed, moved to another namespace) is left
 // out. Each netdev's operstate, carrier and ifindex files stay open from one read to the next
 // (sdk::CounterDir: reopened when the directory changed or another one is at the path, as after
-// a rename).
+// a rename). A rename is seen at the read after namesMayHaveChanged() (rtnetlink announced a
+// link change), otherwise within sdk::CounterDir::kPathCheckEvery reads.
 class NetdevStateReader {
 public:
     explicit NetdevStateReader(HostPaths paths) : paths_(std::move(paths)) {}
     std::map<std::string, NetdevState> read(const Inventory& inventory);
+    void namesMayHaveChanged() { dirs_.checkPathsNext(); }
 
 private:
     HostPaths paths_;
-    KeptDirs dirs_{1}; // /sys/class/net/<nd> of every netdev named; renamed netdevs: path each read
+    KeptDirs dirs_; // /sys/class/net/<nd> of every netdev named
 };
 
 // One netdev, read afresh: operstate ("unknown" when unreadable, as the kernel says when it does

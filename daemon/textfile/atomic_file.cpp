@@ -48,15 +48,17 @@ bool writeAll(int fd, std::string_view content, int& err)
 } // namespace
 
 std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
-                                               std::string_view content)
+                                               std::string_view content, Durability durability)
 {
-    return writeFileAtomically(path, [content](const ChunkWriter& write) { write(content); });
+    return writeFileAtomically(
+        path, [content](const ChunkWriter& write) { write(content); }, durability);
 }
 
 std::optional<std::string>
 writeFileAtomically(const std::filesystem::path& path,
-                    const std::function<void(const ChunkWriter&)>& produce)
+                    const std::function<void(const ChunkWriter&)>& produce, Durability durability)
 {
+    const bool synced = durability == Durability::Synced;
     if (path.filename().empty())
         return "cannot write '" + path.string() + "': not a file name";
     auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
@@ -93,7 +95,7 @@ writeFileAtomically(const std::filesystem::path& path,
     }
     if (err != 0)
         return abandon("cannot write " + tmp.string(), err);
-    if (::fsync(fd) != 0)
+    if (synced && ::fsync(fd) != 0)
         return abandon("cannot fsync " + tmp.string(), errno);
     int closed = ::close(fd);
     fd = -1;
@@ -104,6 +106,8 @@ writeFileAtomically(const std::filesystem::path& path,
 
     // The new content is in place; make the rename itself durable. A failure here cannot be
     // undone and readers already see the new file, so it is not reported as a failed write.
+    if (!synced)
+        return std::nullopt;
     int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
         ::fsync(dfd);

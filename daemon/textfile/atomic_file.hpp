@@ -1,10 +1,15 @@
 // Replacing a file so that readers see the old content or the new one, never a mix, and a crash
 // leaves one of the two: temp file in the same directory, fsync, rename, fsync the directory.
+// Durability::Cache leaves out the two fsyncs, for a file rewritten every cycle from memory (the
+// textfile): a process that dies leaves a whole file all the same (the page cache has it); only
+// a power loss can leave it empty until the first cycle after boot rewrites it, and the disk is
+// not made to write ~1 MB every few seconds for that.
 // The directory may be writable by others (node_exporter's textfile directory often belongs to a
 // `prometheus` group): the temporary file is created exclusively and never through a symlink, and
 // rename() replaces a planted link at the target itself, not what it points to.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -19,8 +24,10 @@ namespace nicd {
 // 0644 whatever the umask. The temporary file ".<name>.<pid>.<n>" lives in the same directory
 // (rename is atomic only within one filesystem) and starts with '.', so *.prom globs skip it.
 // Safe to call from several threads at once.
+enum class Durability : uint8_t { Synced, Cache };
 std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
-                                               std::string_view content);
+                                               std::string_view content,
+                                               Durability durability = Durability::Synced);
 
 // The same, with the content streamed: `produce` calls `write` with each piece in order. After a
 // failed write the rest are dropped and the file is not replaced; an exception from `produce`
@@ -28,7 +35,8 @@ std::optional<std::string> writeFileAtomically(const std::filesystem::path& path
 using ChunkWriter = std::function<void(std::string_view)>;
 std::optional<std::string>
 writeFileAtomically(const std::filesystem::path& path,
-                    const std::function<void(const ChunkWriter&)>& produce);
+                    const std::function<void(const ChunkWriter&)>& produce,
+                    Durability durability = Durability::Synced);
 
 // Removes the temporary files of `path` (".<name>.<pid>.<n>") that a process no longer running
 // left behind — nicd killed between creating and renaming one — and returns their paths. Call it

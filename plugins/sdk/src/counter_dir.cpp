@@ -208,9 +208,12 @@ int CounterDir::forEach(const std::function<bool(std::string_view)>& skip,
     // The directory kept open is asked whether it changed (fstat: no walk down the path, which
     // through /sys/class links costs more than the reads themselves), and the path is looked up
     // again only every path_check_every_ reads (see the header).
-    const bool check_path = dfd_ < 0 || ++reads_since_path_check_ >= path_check_every_;
-    if (check_path)
+    const bool check_path =
+        dfd_ < 0 || ++reads_since_path_check_ >= path_check_every_ || check_path_next_;
+    if (check_path) {
         reads_since_path_check_ = 0;
+        check_path_next_ = false;
+    }
     struct stat st {};
     if ((check_path ? ::stat(path_.c_str(), &st) : ::fstat(dfd_, &st)) != 0) {
         int err = errno;

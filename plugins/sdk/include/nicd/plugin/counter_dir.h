@@ -20,7 +20,8 @@ namespace nicd::plugin::sdk {
 // is asked of the directory kept open (fstat); the path is walked again (stat, through the
 // /sys/class links: dearer than the reads themselves) only every `path_check_every` reads, for a
 // directory renamed or moved while it stays (a netdev renamed by udev, RDMA devices swapping
-// names): 1 for a directory whose name can change under it (/sys/class/net/<netdev>). A device
+// names), and at the read after checkPathNext() (the daemon calls it when rtnetlink announces a
+// link change, renames included). A device
 // that unregisters needs no walk: its open attributes fail with ENODEV (below), and the daemon's
 // inventory, which lists the devices every cycle, drops its directories. A listing
 // made within a second of the directory's modification time is not trusted (files replaced in
@@ -46,6 +47,8 @@ public:
         const std::function<bool(std::string_view name)>& skip,
         const std::function<void(std::string_view name, std::string_view content, int err)>& fn);
     const std::string& path() const { return path_; }
+    // The next forEach looks the path up again (its owner heard of a rename).
+    void checkPathNext() { check_path_next_ = true; }
     // Descriptors held open now (the directory's and its files').
     size_t openDescriptors() const;
 
@@ -65,6 +68,7 @@ private:
     bool trusted_ = false;
     unsigned path_check_every_;
     unsigned reads_since_path_check_ = 0;
+    bool check_path_next_ = false;
     uint64_t ino_ = 0, dev_ = 0;
     int64_t mtime_sec_ = 0, mtime_nsec_ = 0;
 };
