@@ -14,7 +14,7 @@
 #   - faults: every 200-500 ms a random fault (link down, FEC, optics, ASIC heat, firmware fatal,
 #     PCIe and port rate downtrain, firmware drift, pause storm, lossy priority, device removal)
 #     on a random device that has none, at most 8 at a time; each is cleared as soon as nicd's
-#     textfile shows its condition, and must then recover (seen within 30 s, recovered within
+#     textfile shows its condition, and must then recover (seen within 45 s, recovered within
 #     60 s of the clear);
 #   - the journal: JOURNAL_RATE (default 2000) kernel lines a second through
 #     systemd-journal-remote into <root>/var/log/journal, mostly noise, 1 in 200 an mlx5 error nicd
@@ -116,7 +116,7 @@ poll_ms=500
 watchdog_usec=2000000
 ring_size=256
 max_in_flight=8
-seen_timeout_ms=30000
+seen_timeout_ms=45000 # fw-drift: the inventory walks in full every 30 s
 recover_timeout_ms=60000
 cycle_factor=3
 cycle_slack_s=0.050
