@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -84,27 +85,15 @@ Kind kindOfKey(const std::string& key)
     return static_cast<Kind>(k);
 }
 
-// The port's congestion counters this cycle; nothing when it has none (no PFC, not RoCE).
-std::optional<Reading> readingOf(const DeviceSamples& ds, uint32_t port,
-                                 const std::vector<uint8_t>& lossless)
-{
-    const std::set<uint8_t> prios(lossless.begin(), lossless.end());
-    Reading r;
-    r.at = static_cast<double>(ds.monotonic_usec) / 1e6;
-    for (const auto& s : ds.samples())
-        if (s.port == port)
-            if (auto k = kindOf(s, prios))
-                r.values[keyOf(s, *k)] = static_cast<double>(s.value);
-    if (r.values.empty() || r.at <= 0)
-        return std::nullopt;
-    return r;
-}
-
 bool wentBack(const Reading& older, const Reading& newer)
 {
-    for (const auto& [key, value] : newer.values)
-        if (auto it = older.values.find(key); it != older.values.end() && value < it->second)
+    auto o = older.values.begin();
+    for (const auto& [key, value] : newer.values) {
+        while (o != older.values.end() && o->first < key)
+            ++o;
+        if (o != older.values.end() && o->first == key && value < o->second)
             return true;
+    }
     return false;
 }
 
@@ -114,9 +103,13 @@ bool missesCounters(const std::deque<Reading>& readings, const Reading& r)
 {
     if (readings.empty())
         return false;
-    for (const auto& [key, _] : readings.back().values)
-        if (!r.values.contains(key))
+    auto it = r.values.begin();
+    for (const auto& [key, _] : readings.back().values) {
+        while (it != r.values.end() && it->first < key)
+            ++it;
+        if (it == r.values.end() || it->first != key)
             return true;
+    }
     return false;
 }
 
@@ -142,7 +135,7 @@ void push(std::deque<Reading>& readings, const Reading& r, double window)
 // Over the window: events summed over the counters present at both ends; pause shares the
 // largest of any one counter's (priorities and LAG members pause at the same time: a sum would
 // read two priorities paused 30 % each as 60 %).
-CongestionDelta deltaOf(const std::deque<Reading>& readings)
+CongestionDelta deltaOf(const std::deque<Reading>& readings, const std::vector<std::string>& keys)
 {
     CongestionDelta d;
     if (readings.size() < 2)
@@ -150,12 +143,14 @@ CongestionDelta deltaOf(const std::deque<Reading>& readings)
     const auto& a = readings.front();
     const auto& b = readings.back();
     d.seconds = b.at - a.at;
+    auto start = a.values.begin();
     for (const auto& [key, value] : b.values) {
-        auto start = a.values.find(key);
-        if (start == a.values.end())
+        while (start != a.values.end() && start->first < key)
+            ++start;
+        if (start == a.values.end() || start->first != key)
             continue;
         const double delta = value - start->second;
-        switch (kindOfKey(key)) {
+        switch (kindOfKey(keys[key])) {
         case Kind::RxPause:
             d.rx_pause_us = std::max(d.rx_pause_us, delta);
             break;
@@ -232,6 +227,65 @@ std::optional<Condition> conditionOf(const CongestionVerdict& v, const std::stri
 
 } // namespace
 
+uint32_t CongestionRules::keyId(const std::string& key)
+{
+    auto [it, fresh] = key_ids_.try_emplace(key, static_cast<uint32_t>(keys_.size()));
+    if (fresh)
+        keys_.push_back(key);
+    return it->second;
+}
+
+const CongestionRules::PortIndex& CongestionRules::indexFor(const DeviceSamples& ds, uint32_t port,
+                                                            const std::vector<uint8_t>& lossless)
+{
+    auto& ix = indices_[{ds.ibdev, port}];
+    if (!ix.slots.empty() || ix.pma || ix.plugin)
+        if (ix.pma == ds.pma.layout && ix.plugin == ds.plugin.layout &&
+            ix.plugin_netdevs == ds.plugin.netdevs && ix.lossless == lossless)
+            return ix;
+    ix.pma = ds.pma.layout;
+    ix.plugin = ds.plugin.layout;
+    ix.plugin_netdevs = ds.plugin.netdevs;
+    ix.lossless = lossless;
+    ix.slots.clear();
+    const std::set<uint8_t> prios(lossless.begin(), lossless.end());
+    for (bool pma : {true, false}) {
+        const SampleBatch& b = pma ? ds.pma : ds.plugin;
+        if (!b.layout)
+            continue;
+        for (size_t i = 0; i < b.layout->series.size(); ++i) {
+            const SeriesKey& k = b.layout->series[i];
+            if (k.port != port)
+                continue;
+            const SampleRef s{k.source, k.port, b.netdevOf(k), k.name, k.kind, 0};
+            if (auto kind = kindOf(s, prios))
+                ix.slots.push_back({pma, static_cast<uint32_t>(i), keyId(keyOf(s, *kind))});
+        }
+    }
+    std::sort(ix.slots.begin(), ix.slots.end(),
+              [](const auto& a, const auto& b) { return a.key < b.key; });
+    return ix;
+}
+
+// The port's congestion counters this cycle; nothing when it has none (no PFC, not RoCE).
+std::optional<CongestionRules::Reading>
+CongestionRules::readingOf(const DeviceSamples& ds, uint32_t port,
+                           const std::vector<uint8_t>& lossless)
+{
+    const PortIndex& ix = indexFor(ds, port, lossless);
+    Reading r;
+    r.at = static_cast<double>(ds.monotonic_usec) / 1e6;
+    r.values.reserve(ix.slots.size());
+    for (const auto& slot : ix.slots) {
+        const SampleBatch& b = slot.pma ? ds.pma : ds.plugin;
+        if (slot.index < b.values.size())
+            r.values.emplace_back(slot.key, static_cast<double>(b.values[slot.index]));
+    }
+    if (r.values.empty() || r.at <= 0)
+        return std::nullopt;
+    return r;
+}
+
 void CongestionRules::evaluate(const Snapshot& snap, const Config& config, double /*now_mono*/,
                                double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
@@ -260,7 +314,7 @@ void CongestionRules::evaluate(const Snapshot& snap, const Config& config, doubl
                 continue;
             auto& w = windows_[key];
             push(w.readings, *r, window);
-            w.delta = deltaOf(w.readings);
+            w.delta = deltaOf(w.readings, keys_);
             w.verdict = judgeCongestion(w.delta, limits);
             if (w.verdict.state == CongestionState::Unknown)
                 continue; // not judged yet: what was said stands
@@ -270,6 +324,7 @@ void CongestionRules::evaluate(const Snapshot& snap, const Config& config, doubl
         }
     }
     // Windows of ports that are gone (or no longer Ethernet) go; their conditions recover.
+    std::erase_if(indices_, [&](const auto& kv) { return !ports.contains(kv.first); });
     std::erase_if(windows_, [&](const auto& kv) {
         if (ports.contains(kv.first))
             return false;
@@ -310,8 +365,12 @@ nlohmann::json CongestionRules::toJson() const
     auto j = nlohmann::json::array();
     for (const auto& [key, w] : windows_) {
         auto readings = nlohmann::json::array();
-        for (const auto& r : w.readings)
-            readings.push_back({{"at", r.at}, {"values", r.values}});
+        for (const auto& r : w.readings) {
+            auto values = nlohmann::json::object();
+            for (const auto& [key, value] : r.values)
+                values[keys_[key]] = value;
+            readings.push_back({{"at", r.at}, {"values", std::move(values)}});
+        }
         j.push_back({{"device", key.first}, {"port", key.second}, {"readings", readings}});
     }
     return j;
@@ -319,22 +378,36 @@ nlohmann::json CongestionRules::toJson() const
 
 void CongestionRules::restore(const nlohmann::json& j)
 {
-    std::map<std::pair<std::string, uint32_t>, Window> windows;
+    // Parsed aside first: a document that throws leaves this object as it was.
+    std::map<std::pair<std::string, uint32_t>,
+             std::vector<std::pair<double, std::map<std::string, double>>>>
+        parsed;
     for (const auto& x : j) {
-        Window w;
+        auto& readings =
+            parsed[{x.at("device").get<std::string>(), getIntegers<uint32_t>(x.at("port"))}];
         for (const auto& r : x.at("readings")) {
-            Reading reading{r.at("at").get<double>(),
-                            r.at("values").get<std::map<std::string, double>>()};
-            for (const auto& [key, _] : reading.values)
+            auto at = r.at("at").get<double>();
+            auto values = r.at("values").get<std::map<std::string, double>>();
+            for (const auto& [key, _] : values)
                 (void)kindOfKey(key); // throws on a key this version does not write
-            if (!w.readings.empty() && reading.at <= w.readings.back().at)
+            if (!readings.empty() && at <= readings.back().first)
                 throw std::runtime_error("congestion readings out of order");
+            readings.emplace_back(at, std::move(values));
+        }
+    }
+    windows_.clear();
+    indices_.clear();
+    for (auto& [port, readings] : parsed) {
+        Window w;
+        for (auto& [at, values] : readings) {
+            Reading reading{at, {}};
+            for (const auto& [key, value] : values)
+                reading.values.emplace_back(keyId(key), value);
+            std::sort(reading.values.begin(), reading.values.end());
             w.readings.push_back(std::move(reading));
         }
-        windows[{x.at("device").get<std::string>(), getIntegers<uint32_t>(x.at("port"))}] =
-            std::move(w);
+        windows_[port] = std::move(w);
     }
-    windows_ = std::move(windows);
 }
 
 } // namespace nicd::health

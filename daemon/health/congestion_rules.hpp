@@ -12,7 +12,12 @@
 
 #include <deque>
 #include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace nicd::health {
 
@@ -25,14 +30,21 @@ public:
 
     nlohmann::json toJson() const override;
     void restore(const nlohmann::json& j) override;
-    void forget() override { windows_.clear(); }
+    void forget() override
+    {
+        windows_.clear();
+        indices_.clear();
+        keys_.clear();
+        key_ids_.clear();
+    }
 
-    // One reading of a port's counters, by "<source>/<netdev>/<name>": each counter on its own,
-    // so a counter present at only one end of the window (backed off, PFC moved to another
-    // priority) is left out rather than read as a jump from or to zero.
+    // One reading of a port's counters, each on its own (by the id of its key,
+    // "<kind>/<netdev>/<name>", see keys_), so a counter present at only one end of the window
+    // (backed off, PFC moved to another priority) is left out rather than read as a jump from or
+    // to zero. Sorted by key id.
     struct Reading {
         double at = 0; // CLOCK_MONOTONIC seconds
-        std::map<std::string, double> values;
+        std::vector<std::pair<uint32_t, double>> values;
     };
     // The window restarts when its previous reading is older than this many windows (a daemon
     // stopped for hours must not judge a verdict over them), or kMaxGapSec when that is longer
@@ -46,7 +58,29 @@ private:
         CongestionVerdict verdict;
         CongestionDelta delta;
     };
+    // Which of a device's series make a port's reading, worked out once per layout (and
+    // lossless priorities): a cycle then reads those values and nothing else.
+    struct PortIndex {
+        std::shared_ptr<const SampleLayout> pma, plugin;
+        std::vector<std::string> plugin_netdevs;
+        std::vector<uint8_t> lossless;
+        struct Slot {
+            bool pma = false;
+            uint32_t index = 0;
+            uint32_t key = 0;
+        };
+        std::vector<Slot> slots; // by key id
+    };
+    uint32_t keyId(const std::string& key); // interned
+    const PortIndex& indexFor(const DeviceSamples& ds, uint32_t port,
+                              const std::vector<uint8_t>& lossless);
+    std::optional<Reading> readingOf(const DeviceSamples& ds, uint32_t port,
+                                     const std::vector<uint8_t>& lossless);
+
     std::map<std::pair<std::string, uint32_t>, Window> windows_;
+    std::map<std::pair<std::string, uint32_t>, PortIndex> indices_;
+    std::vector<std::string> keys_;                     // by id
+    std::unordered_map<std::string, uint32_t> key_ids_; // the reverse
 };
 
 } // namespace nicd::health
