@@ -173,6 +173,10 @@ void DaemonApp::startBus()
     dbus::BusService::Options o;
     o.bus = options_.bus;
     o.version = NICD_VERSION;
+    o.republish = [this] {
+        if (last_ && bus_)
+            bus_->publish(*last_, dbus::busViewsOf(last_->qos));
+    };
     bus_ = std::make_unique<dbus::BusService>(loop_->get(), o, busHandlers());
     bus_->start();
 }

@@ -34,7 +34,7 @@ std::unique_ptr<Object> BusPublisher::makeObject(const std::string& path, const 
 
 template <typename Object, typename Values>
 void BusPublisher::sync(std::map<std::string, std::unique_ptr<Object>>& objects,
-                        const std::map<std::string, Values>& wanted)
+                        std::map<std::string, Values>& wanted)
 {
     for (auto it = objects.begin(); it != objects.end();) {
         auto w = wanted.find(it->first);
@@ -43,16 +43,16 @@ void BusPublisher::sync(std::map<std::string, std::unique_ptr<Object>>& objects,
         else
             ++it;
     }
-    for (const auto& [path, values] : wanted) {
+    for (auto& [path, values] : wanted) {
         auto it = objects.find(path);
         if (it == objects.end())
             objects.emplace(path, makeObject<Object>(path, values));
         else
-            it->second->update(values);
+            it->second->update(std::move(values)); // each object keeps its values: no copy
     }
 }
 
-void BusPublisher::publish(const TreeValues& tree)
+void BusPublisher::publish(TreeValues tree)
 {
     // Removals of ports before their device, additions of devices before their ports.
     for (auto it = ports_.begin(); it != ports_.end();) {
@@ -64,7 +64,7 @@ void BusPublisher::publish(const TreeValues& tree)
     sync(devices_, tree.devices);
     sync(ports_, tree.ports);
     sync(plugins_, tree.plugins);
-    manager_->update(tree.manager);
+    manager_->update(std::move(tree.manager));
     emitNewEvents(tree.manager.last_event_seq);
 }
 

@@ -27,7 +27,7 @@ public:
     BusPublisher(const BusPublisher&) = delete;
     BusPublisher& operator=(const BusPublisher&) = delete;
 
-    void publish(const TreeValues& tree);
+    void publish(TreeValues tree);
 
     size_t objectCount() const { return devices_.size() + ports_.size() + plugins_.size(); }
 
@@ -36,7 +36,7 @@ private:
     std::unique_ptr<Object> makeObject(const std::string& path, const Values& values);
     template <typename Object, typename Values>
     void sync(std::map<std::string, std::unique_ptr<Object>>& objects,
-              const std::map<std::string, Values>& wanted);
+              std::map<std::string, Values>& wanted);
     void emitNewEvents(uint64_t last_seq);
 
     sdbus::IConnection& connection_;

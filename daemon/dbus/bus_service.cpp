@@ -57,10 +57,8 @@ void BusService::connect()
         return;
     }
     log::info({}, "D-Bus: connected to the {} bus", options_.bus);
-    if (last_tree_) {
-        publisher_->publish(*last_tree_);
-        requestName();
-    }
+    if (options_.republish)
+        options_.republish(); // publishes and requests the name, once there is a snapshot
 }
 
 void BusService::requestName()
@@ -114,10 +112,9 @@ int BusService::onRetry(sd_event_source*, uint64_t, void* self)
 
 void BusService::publish(const Snapshot& snap, const BusViews& views)
 {
-    last_tree_ = treeValuesOf(snap, views, options_.version);
     if (!publisher_)
         return;
-    publisher_->publish(*last_tree_);
+    publisher_->publish(treeValuesOf(snap, views, options_.version));
     requestName();
 }
 

@@ -14,6 +14,7 @@
 #include <systemd/sd-event.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,6 +38,9 @@ public:
         std::string version;        // Manager.Version
         uint64_t first_retry_usec = 1'000'000;
         uint64_t max_retry_usec = 60'000'000;
+        // After a reconnect: publish the last snapshot again (nothing is kept here: the objects
+        // hold the values, and they die with the connection).
+        std::function<void()> republish;
     };
 
     BusService(sd_event* event, Options options, BusHandlers handlers);
@@ -47,7 +51,7 @@ public:
     // Connects now; on failure logs and retries later. Never throws.
     void start();
 
-    // Once per cycle, after health and QoS are judged. Kept for reconnects.
+    // Once per cycle, after health and QoS are judged.
     void publish(const Snapshot& snap, const BusViews& views);
 
     bool connected() const { return connection_ != nullptr; }
@@ -67,7 +71,6 @@ private:
     std::unique_ptr<sdbus::IConnection> connection_;
     std::unique_ptr<SdEventBridge> bridge_;
     std::unique_ptr<BusPublisher> publisher_;
-    std::optional<TreeValues> last_tree_;
     EventSource retry_;
     uint32_t attempt_ = 0;
     bool owns_name_ = false;
