@@ -12,33 +12,29 @@ namespace nicd {
 
 namespace {
 
-std::vector<std::string_view> components(std::string_view path)
+// The next non-empty component of `path`, taken off its front ("" at the end).
+std::string_view nextComponent(std::string_view& path)
 {
-    std::vector<std::string_view> out;
     while (!path.empty()) {
         auto slash = path.find('/');
         auto part = path.substr(0, slash);
+        path.remove_prefix(slash == std::string_view::npos ? path.size() : slash + 1);
         if (!part.empty())
-            out.push_back(part);
-        if (slash == std::string_view::npos)
-            break;
-        path.remove_prefix(slash + 1);
+            return part;
     }
-    return out;
+    return {};
 }
 
 // The netdev of `d` that carries the default route, or "".
 std::string defaultRouteNetdev(const Device& d, const std::set<std::string>& routes,
                                const Config& config)
 {
-    std::vector<std::string> names;
     for (const auto& p : d.ports)
-        names.insert(names.end(), p.netdevs.begin(), p.netdevs.end());
-    if (!d.bond_master.empty())
-        names.push_back(d.bond_master);
-    for (const auto& n : names)
-        if (isManagementNetdev(n, routes, config))
-            return n;
+        for (const auto& n : p.netdevs)
+            if (isManagementNetdev(n, routes, config))
+                return n;
+    if (!d.bond_master.empty() && isManagementNetdev(d.bond_master, routes, config))
+        return d.bond_master;
     return {};
 }
 
@@ -57,15 +53,20 @@ bool isManagementNetdev(const std::string& netdev,
 
 bool sharePciSwitch(const std::string& a, const std::string& b)
 {
-    auto pa = components(a);
-    auto pb = components(b);
-    // The last component is the function itself: only the bridges above it can be shared.
-    size_t common = 0;
-    while (common + 1 < pa.size() && common + 1 < pb.size() && pa[common] == pb[common])
-        ++common;
-    for (size_t i = 0; i < common; ++i)
-        if (sysfs::isPciAddress(pa[i]))
+    // Walks both paths component by component while they agree. The last component is the
+    // function itself: only the bridges above it can be shared, so a common component counts
+    // only when both paths go on after it.
+    std::string_view ra = a, rb = b;
+    auto ca = nextComponent(ra), cb = nextComponent(rb);
+    while (!ca.empty() && ca == cb) {
+        auto na = nextComponent(ra), nb = nextComponent(rb);
+        if (na.empty() || nb.empty())
+            return false;
+        if (sysfs::isPciAddress(ca))
             return true; // a PCI bridge (not the host bridge pciDDDD:BB) above both
+        ca = na;
+        cb = nb;
+    }
     return false;
 }
 
