@@ -40,7 +40,7 @@ namespace nicd {
 
 DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config)
     : options_(std::move(options)), files_(std::move(files)), config_(std::move(config)),
-      startup_config_(config_), paths_(options_.root)
+      startup_config_(config_), paths_(options_.root), textfile_pace_(config_.textfile.interval_ms)
 {
     plugins_ = std::make_unique<PluginManager>(paths_, startup_config_);
     collector_ = std::make_unique<Collector>(paths_, *plugins_);
@@ -266,7 +266,12 @@ bool DaemonApp::writeTextfile(const Snapshot& snap)
 void DaemonApp::publish(const Snapshot& snap)
 {
     publish_pending_ = false;
-    writeTextfile(snap);
+    const uint64_t now = EventLoop::nowMonotonicUsec();
+    if (textfile_pace_.due(snap, now)) {
+        textfile_pace_.written(snap, now);
+        if (!writeTextfile(snap))
+            textfile_pace_.forceNext(); // tried again after the next cycle
+    }
     if (bus_)
         bus_->publish(snap, dbus::busViewsOf(snap.qos));
 }
@@ -374,6 +379,8 @@ void DaemonApp::reload()
     config_ = std::move(*fresh);
     config_.provision.dry_run = config_.provision.dry_run || options_.dry_run;
     health_->setConfig(config_);
+    textfile_pace_.setInterval(config_.textfile.interval_ms);
+    textfile_pace_.forceNext();
     provision_->reloaded();
     worker_->submit([this, t = std::chrono::milliseconds(config_.health.driver_timeout_ms)] {
         collector_->setDriverTimeout(t);

@@ -20,6 +20,7 @@
 #include "model/snapshot.hpp"
 #include "netlink/live_links.hpp"
 #include "textfile/write_failures.hpp"
+#include "textfile/write_pace.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -112,6 +113,7 @@ private:
     EventLoop::Alarm* publish_alarm_ = nullptr; // a paced publish waiting for its token
     bool publish_pending_ = false;
     WriteFailures textfile_failures_{"textfile"};
+    TextfilePace textfile_pace_; // [textfile] IntervalMs=
 };
 
 } // namespace nicd

@@ -32,6 +32,8 @@ struct DaemonConfig {
 struct TextfileConfig {
     bool enable = true;
     std::string path = "/var/lib/prometheus/node-exporter/nicd.prom";
+    // At most this often (ms); 0: after every cycle. Verdict changes are written at once.
+    uint32_t interval_ms = 0;
 
     bool operator==(const TextfileConfig&) const = default;
 };

@@ -106,6 +106,10 @@ const Keys<TextfileConfig>& textfileKeys()
     static const Keys<TextfileConfig> keys{
         {"Enable", [](auto& c, auto v, auto& why) { return assign(c.enable, parseBool(v, why)); }},
         {"Path", [](auto& c, auto v, auto& why) { return assign(c.path, parsePromPath(v, why)); }},
+        {"IntervalMs",
+         [](auto& c, auto v, auto& why) {
+             return assign(c.interval_ms, parseNumber<uint32_t>(v, 0, 3600000, why));
+         }},
     };
     return keys;
 }

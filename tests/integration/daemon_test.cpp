@@ -368,3 +368,46 @@ TEST_F(DaemonTest, KernelLinesThatAreNotDriverErrorsPublishNothing)
     d.signal(SIGTERM);
     EXPECT_EQ(d.wait(5s), 0);
 }
+
+// [textfile] IntervalMs=: counters wait for the interval, a fault does not.
+TEST_F(DaemonTest, ATextfileIntervalHoldsCountersBackButNeverAFault)
+{
+    writeConfig("[textfile]\nIntervalMs=60000\n");
+    test::Process d(nicd({}), {}, dir_ / "nicd.log");
+    ASSERT_TRUE(test::waitFor([&] { return fs::exists(textfile()); }, 10s))
+        << test::readFile(dir_ / "nicd.log");
+    // The first seconds settle verdicts (provisioning, the congestion windows' first judgement
+    // after 2 s): each is written at once. Then the file stays as it is.
+    ino_t settled = 0;
+    ASSERT_TRUE(test::waitFor(
+        [&] {
+            ino_t now = inodeOf(textfile());
+            std::this_thread::sleep_for(3s);
+            settled = inodeOf(textfile());
+            return now == settled;
+        },
+        30s));
+    const uint64_t before = sim::counterValue(root_, "mlx5_3", "symbol_error");
+    auto pma = [&](uint64_t v) {
+        return "nicd_ib_port_pma_total{device=\"mlx5_3\",port=\"1\",counter=\"symbol_error\"} " +
+               std::to_string(v) + "\n";
+    };
+    ASSERT_NE(test::readFile(textfile()).find(pma(before)), std::string::npos);
+    sim::addToCounter(root_, "mlx5_3", "symbol_error", 5); // under its rule's threshold
+    const uint64_t after = sim::counterValue(root_, "mlx5_3", "symbol_error");
+    std::this_thread::sleep_for(2s); // PMA reads every second, cycles every 200 ms
+    EXPECT_EQ(inodeOf(textfile()), settled) << "a counter's new value waits for the interval";
+    sim::linkDown(root_, "mlx5_2");
+    EXPECT_TRUE(test::waitFor(
+        [&] {
+            return test::readFile(textfile())
+                       .find("nicd_port_state{device=\"mlx5_2\",port=\"1\"} 1") !=
+                   std::string::npos;
+        },
+        5s))
+        << "a port that went down is written at once";
+    EXPECT_NE(test::readFile(textfile()).find(pma(after)), std::string::npos)
+        << "and with it the counters as they are";
+    d.signal(SIGTERM);
+    EXPECT_EQ(d.wait(5s), 0);
+}
