@@ -64,7 +64,7 @@ std::string qosStatusOf(const PortQosView& q)
     return all ? "compliant" : "noncompliant";
 }
 
-DeviceValues deviceValuesOf(const Device& d, const Snapshot& snap)
+DeviceValues deviceValuesOf(const Device& d, const Snapshot& snap, const ReportersByPci& reporters)
 {
     DeviceValues v;
     v.name = printable(d.ibdev);
@@ -89,7 +89,7 @@ DeviceValues deviceValuesOf(const Device& d, const Snapshot& snap)
     for (const auto& c : snap.health.conditions)
         if (c.device == d.ibdev)
             v.conditions.push_back(rowOf(c));
-    v.signals = deviceSignalsOf(d, snap);
+    v.signals = deviceSignalsOf(d, snap, reporters);
     return v;
 }
 
@@ -178,8 +178,9 @@ TreeValues treeValuesOf(const Snapshot& snap, const BusViews& views, std::string
     m.last_apply_usec = views.last_apply_usec;
     m.last_apply_result = printable(views.last_apply_result);
 
+    const auto reporters = reportersByPci(snap);
     for (const auto& d : snap.inventory.devices) {
-        t.devices.emplace(devicePath(d.ibdev), deviceValuesOf(d, snap));
+        t.devices.emplace(devicePath(d.ibdev), deviceValuesOf(d, snap, reporters));
         for (const auto& p : d.ports) {
             t.ports.emplace(portPath(d.ibdev, p.num), portValuesOf(d, p, snap, views));
             ++m.port_count;

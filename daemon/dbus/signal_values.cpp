@@ -57,7 +57,16 @@ void addModule(const ModuleDom& m, std::map<std::string, double>& out)
 
 } // namespace
 
-DeviceSignals deviceSignalsOf(const Device& d, const Snapshot& snap)
+ReportersByPci reportersByPci(const Snapshot& snap)
+{
+    ReportersByPci out;
+    for (const auto& r : snap.reporters)
+        out.emplace(signals::pciAddressView(r.handle), &r);
+    return out;
+}
+
+DeviceSignals deviceSignalsOf(const Device& d, const Snapshot& snap,
+                              const ReportersByPci& reporters)
 {
     DeviceSignals s;
     if (auto it = snap.temperatures.find(d.ibdev); it != snap.temperatures.end())
@@ -68,11 +77,17 @@ DeviceSignals deviceSignalsOf(const Device& d, const Snapshot& snap)
         }
     if (auto it = snap.pcie.find(d.ibdev); it != snap.pcie.end())
         s.pcie = pcieRowOf(it->second);
-    if (!d.pci_address.empty())
-        for (const auto& r : snap.reporters)
-            if (signals::pciAddressOf(r.handle) == d.pci_address)
-                s.reporters.push_back({printable(r.handle), printable(r.name), printable(r.state),
-                                       r.errors, r.recovers});
+    if (!d.pci_address.empty()) {
+        auto [first, last] = reporters.equal_range(d.pci_address);
+        // In the snapshot's order, as before the index (equal_range's order is unspecified).
+        std::vector<const HealthReporter*> mine;
+        for (auto it = first; it != last; ++it)
+            mine.push_back(it->second);
+        std::sort(mine.begin(), mine.end());
+        for (const auto* r : mine)
+            s.reporters.push_back({printable(r->handle), printable(r->name), printable(r->state),
+                                   r->errors, r->recovers});
+    }
     return s;
 }
 

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace nicd::dbus {
@@ -45,7 +47,11 @@ struct DeviceSignals {
     bool operator==(const DeviceSignals&) const = default;
 };
 
-DeviceSignals deviceSignalsOf(const Device& d, const Snapshot& snap);
+// The reporters of each PCI function (the devlink handle's address), made once per snapshot.
+using ReportersByPci = std::unordered_multimap<std::string_view, const HealthReporter*>;
+ReportersByPci reportersByPci(const Snapshot& snap);
+DeviceSignals deviceSignalsOf(const Device& d, const Snapshot& snap,
+                              const ReportersByPci& reporters);
 
 // One row per uplink netdev of the port, in the order the uplinks were found.
 std::vector<UplinkRow> uplinkRowsOf(const std::string& ibdev, uint32_t port, const Snapshot& snap);

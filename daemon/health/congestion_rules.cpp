@@ -298,8 +298,13 @@ void CongestionRules::evaluate(const Snapshot& snap, const Config& config, doubl
         for (const auto& p : d.ports)
             if (p.link_layer == "Ethernet")
                 ports.emplace(d.ibdev, p.num);
-        auto ds = std::find_if(snap.samples.begin(), snap.samples.end(),
-                               [&](const DeviceSamples& x) { return x.ibdev == d.ibdev; });
+        // The collector makes samples[i] for devices[i]; a snapshot put together otherwise is
+        // searched.
+        const size_t i = static_cast<size_t>(&d - snap.inventory.devices.data());
+        auto ds = i < snap.samples.size() && snap.samples[i].ibdev == d.ibdev
+                      ? snap.samples.begin() + static_cast<std::ptrdiff_t>(i)
+                      : std::find_if(snap.samples.begin(), snap.samples.end(),
+                                     [&](const DeviceSamples& x) { return x.ibdev == d.ibdev; });
         if (ds == snap.samples.end())
             continue;
         const auto lossless = config.provisionFor(d.ibdev).pfc_priorities;

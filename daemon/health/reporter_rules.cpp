@@ -47,14 +47,14 @@ Condition reporterCondition(const HealthReporter& r, const std::string& ibdev)
 void ReporterRules::evaluate(const Snapshot& snap, const Config& config, double /*now_mono*/,
                              double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
-    std::map<std::string, std::string> by_pci;
+    std::map<std::string, std::string, std::less<>> by_pci;
     for (const auto& d : snap.inventory.devices)
         if (!d.pci_address.empty())
             by_pci.emplace(d.pci_address, d.ibdev);
     Verdicts v;
     std::map<std::string, std::pair<uint64_t, uint64_t>> counts;
     for (const auto& r : snap.reporters) {
-        auto dev = by_pci.find(signals::pciAddressOf(r.handle));
+        auto dev = by_pci.find(signals::pciAddressView(r.handle));
         if (dev == by_pci.end() || !config.signals.enable)
             continue;
         const auto& ibdev = dev->second;

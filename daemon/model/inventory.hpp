@@ -5,6 +5,7 @@
 
 #include "model/role.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -64,8 +65,15 @@ struct Inventory {
     std::vector<Device> devices; // sorted by ibdev
     std::vector<GpuFunction> gpus;
 
+    // By binary search (devices are sorted by ibdev); an inventory put together out of order
+    // (a test's) is searched from end to end when that finds nothing.
     const Device* find(std::string_view ibdev) const
     {
+        auto it =
+            std::lower_bound(devices.begin(), devices.end(), ibdev,
+                             [](const Device& d, std::string_view name) { return d.ibdev < name; });
+        if (it != devices.end() && it->ibdev == ibdev)
+            return &*it;
         for (const auto& d : devices)
             if (d.ibdev == ibdev)
                 return &d;

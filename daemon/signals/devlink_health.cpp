@@ -282,13 +282,18 @@ std::optional<HealthReporter> decodeReporterMessage(std::span<const uint8_t> att
     return r;
 }
 
-std::string pciAddressOf(const std::string& handle)
+std::string_view pciAddressView(std::string_view handle)
 {
     constexpr std::string_view kPciBus = "pci/";
     if (!handle.starts_with(kPciBus))
         return {};
-    const std::string_view rest = std::string_view(handle).substr(kPciBus.size());
-    return std::string(rest.substr(0, rest.find('/')));
+    const std::string_view rest = handle.substr(kPciBus.size());
+    return rest.substr(0, rest.find('/'));
+}
+
+std::string pciAddressOf(const std::string& handle)
+{
+    return std::string(pciAddressView(handle));
 }
 
 } // namespace nicd::signals

@@ -41,5 +41,7 @@ std::optional<HealthReporter> decodeReporterMessage(std::span<const uint8_t> att
 // "pci/0000:08:00.0" and "pci/0000:08:00.0/65535" -> "0000:08:00.0"; "" for handles on other
 // buses ("auxiliary/mlx5_core.eth.1/131071", "netdevsim/netdevsim1").
 std::string pciAddressOf(const std::string& handle);
+// The same, as a view into `handle` (no allocation).
+std::string_view pciAddressView(std::string_view handle);
 
 } // namespace nicd::signals

@@ -175,12 +175,12 @@ void renderTemperatures(const Snapshot& snap, MetricWriter& w)
 
 void renderReporters(const Snapshot& snap, MetricWriter& w)
 {
-    std::map<std::string, std::string> by_pci;
+    std::map<std::string_view, std::string_view> by_pci;
     for (const auto& d : snap.inventory.devices)
         by_pci.emplace(d.pci_address, d.ibdev);
     auto deviceOf = [&](const std::string& handle) {
-        auto it = by_pci.find(signals::pciAddressOf(handle));
-        return it == by_pci.end() ? std::string() : it->second;
+        auto it = by_pci.find(signals::pciAddressView(handle));
+        return it == by_pci.end() ? std::string_view() : it->second;
     };
     w.family("nicd_devlink_reporter_healthy", MetricType::Gauge,
              "1 when the devlink health reporter is healthy, 0 in error.");
