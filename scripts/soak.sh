@@ -15,7 +15,8 @@
 #     PCIe and port rate downtrain, firmware drift, pause storm, lossy priority, device removal)
 #     on a random device that has none, at most 8 at a time; each is cleared as soon as nicd's
 #     textfile shows its condition, and must then recover (seen within 45 s, recovered within
-#     60 s of the clear);
+#     60 s of the clear). "Seen after" is nicd's own time: from the injection to the condition's
+#     nicd_condition_since_timestamp_seconds; the harness may notice later;
 #   - the journal: JOURNAL_RATE (default 2000) kernel lines a second through
 #     systemd-journal-remote into <root>/var/log/journal, mostly noise, 1 in 200 an mlx5 error nicd
 #     classifies on a device of the node (moving across the devices, so kernel conditions raise
@@ -211,7 +212,9 @@ reaper=$!
 
 now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
 log() { printf '%s soak: %s\n' "$(date +%T)" "$*"; }
-phase() { echo "$1" >"$work/phase"; }
+# Written whole (a rename): a sampler reading it as it is truncated would read nothing, and
+# set -e would end that sampler then and there.
+phase() { echo "$1" >"$work/phase.new" && mv -f "$work/phase.new" "$work/phase"; }
 phase setup
 
 : >"$work/injector.err"
@@ -298,7 +301,7 @@ t_start=$(now_ms)
 cycle_sampler() { # the textfile's head every 200 ms, a line per new cycle
     local lines l up cycles dur ts last=-1 p t
     while [ ! -e "$work/stop-samplers" ]; do
-        read -r p <"$work/phase"
+        read -r p <"$work/phase" || p=unknown
         if mapfile -t -n 12 lines <"$textfile" 2>/dev/null; then
             up=- cycles=- dur=- ts=-
             for l in "${lines[@]}"; do
@@ -332,7 +335,7 @@ sample_process() {
 memory_sampler() {
     local p key value _ anon priv rss
     while [ ! -e "$work/stop-samplers" ]; do
-        read -r p <"$work/phase"
+        read -r p <"$work/phase" || p=unknown
         anon=- priv=0 rss=-
         while read -r key value _; do
             case $key in
@@ -348,7 +351,7 @@ memory_sampler() {
 process_sampler() { # every 2 s: memory, descriptors, the event ring, the textfile's validity
     local p n=0 events seq valid state st
     while [ ! -e "$work/stop-samplers" ]; do
-        read -r p <"$work/phase"
+        read -r p <"$work/phase" || p=unknown
         if ! kill -0 "$nicd_pid" 2>/dev/null; then
             echo "$p $(($(now_ms) - t_start)) gone"
             sleep 2
@@ -449,18 +452,23 @@ faults=(
 # One line per fault to faults.log: id fault device code outcome seen_ms recovered_ms.
 injector() {
     RANDOM=$seed
-    local -A f_dev=() f_kind=() f_state=() f_t0=() f_t1=() busy=() active=()
+    local -A f_dev=() f_kind=() f_state=() f_t0=() f_t1=() busy=() active=() since=()
     local id=0 now next_inject=0 stopping=0 line dev kind fault clear code cond
     while :; do
         now=$(now_ms)
         if [ "$stopping" = 0 ] && [ -e "$work/stop" ]; then stopping=1; fi
         [ "$stopping" = 1 ] && [ "${#f_state[@]}" = 0 ] && break
-        # The conditions nicd publishes now.
+        # The conditions nicd publishes now, and when nicd saw each first (its own time: how
+        # long this loop took to look is not nicd's delay).
         active=()
+        since=()
         while read -r line; do
-            [[ $line =~ ^nicd_condition_active\{device=\"([^\"]*)\",port=\"[0-9]+\",code=\"([^\"]*)\" ]] &&
+            if [[ $line =~ ^nicd_condition_active\{device=\"([^\"]*)\",port=\"[0-9]+\",code=\"([^\"]*)\" ]]; then
                 active["${BASH_REMATCH[1]}|${BASH_REMATCH[2]}"]=1
-        done < <(grep '^nicd_condition_active' "$textfile" 2>/dev/null || true)
+            elif [[ $line =~ ^nicd_condition_since_timestamp_seconds\{device=\"([^\"]*)\",port=\"[0-9]+\",code=\"([^\"]*)\"\}\ ([0-9.e+]+)$ ]]; then
+                since["${BASH_REMATCH[1]}|${BASH_REMATCH[2]}"]=${BASH_REMATCH[3]}
+            fi
+        done < <(grep -E '^nicd_condition_(active|since_timestamp_seconds)' "$textfile" 2>/dev/null || true)
         for i in "${!f_state[@]}"; do
             dev=${f_dev[$i]}
             read -r fault clear code <<<"${faults[${f_kind[$i]}]}"
@@ -468,7 +476,15 @@ injector() {
             case ${f_state[$i]} in
             injected)
                 if [ -n "$cond" ] || [ $((now - ${f_t0[$i]})) -gt $seen_timeout_ms ]; then
-                    if [ -n "$cond" ]; then f_t1[$i]=$((now - ${f_t0[$i]})); else f_t1[$i]=-1; fi
+                    f_t1[$i]=-1
+                    if [ -n "$cond" ]; then
+                        f_t1[$i]=$((now - ${f_t0[$i]}))
+                        local at=${since["$dev|$code"]:-}
+                        if [ -n "$at" ]; then # nicd's own time, to the ms
+                            at=$(awk -v s="$at" -v t0="${f_t0[$i]}" 'BEGIN { d = s * 1000 - t0; printf "%d", d < 0 ? 0 : d }')
+                            [ "$at" -le "${f_t1[$i]}" ] && f_t1[$i]=$at
+                        fi
+                    fi
                     "$sim" inject "$root" "$clear" "$dev" >/dev/null 2>>"$work/injector.err" ||
                         echo "$(date +%T) $clear $dev failed" >>"$work/injector.err"
                     f_t0[$i]=$(now_ms)
