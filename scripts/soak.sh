@@ -35,7 +35,9 @@
 #     once, nicd_cycles_total never going back;
 #   - every fault injected was seen and recovered (no fault missed, none left standing);
 #   - every textfile sample passed `promtool check metrics` with nicd_up 1;
-#   - cycle time: p99 of nicd_cycle_duration_seconds under load <= 3 x idle p99 + 50 ms. Two
+#   - cycle time: p99 of nicd_cycle_duration_seconds under load <= 3 x idle p99 + one poll
+#     interval (500 ms: the idle p99 of a quiet machine is as low as 50 ms, and one busy second
+#     of the machine's other work must not fail the soak). Two
 #     cores are shared by nicd, the clients, the journal writer and the samplers, so a cycle under
 #     load is slower because it waits for a CPU, not because of nicd: the bound allows for that
 #     and still catches a cycle that does work in proportion to the load (a journal read or a
@@ -120,7 +122,7 @@ max_in_flight=8
 seen_timeout_ms=45000 # fw-drift: the inventory walks in full every 30 s
 recover_timeout_ms=60000
 cycle_factor=3
-cycle_slack_s=0.050
+cycle_slack_s=$(awk -v p=$poll_ms 'BEGIN { print p / 1000 }')
 cycle_rate_min=0.80
 cycle_gap_max_s=2.0
 memory_growth_max_kib=1024
