@@ -5,7 +5,8 @@
 #
 #   scripts/bench.sh [BUILD_DIR]   (NICD_BENCH_CYCLES=N: cycles measured, default 15;
 #                                   NICD_BENCH_SCALE=0: leave out the 32- and 512-device runs;
-#                                   NICD_BENCH_EXTRAS=0: leave out scripts/bench.d)
+#                                   NICD_BENCH_EXTRAS=0: leave out scripts/bench.d;
+#                                   NICD_BENCH_PROFILE=0: leave out where a cycle goes)
 set -euo pipefail
 
 build=${1:-build}
@@ -140,12 +141,17 @@ anon64=$(status_kib "$nicd_pid" RssAnon)
 hwm64=$(status_kib "$nicd_pid" VmHWM)
 series=$(grep -c '^nicd_' "$textfile" || true)
 ne_series=$(curl -fs "http://127.0.0.1:$port/metrics" | grep -c '^node_infiniband' || true)
-kill "$nicd_pid" "$scraper_pid" "$ne_pid" "$floor_pid" 2>/dev/null || true
-wait "$nicd_pid" "$scraper_pid" "$ne_pid" "$floor_pid" 2>/dev/null || true
+kill "$scraper_pid" "$ne_pid" "$floor_pid" 2>/dev/null || true
+wait "$scraper_pid" "$ne_pid" "$floor_pid" 2>/dev/null || true
 echo "nicd:          $(ms "$nicd_cpu") ms CPU per cycle ($nicd_cycles cycles, $series series)"
 echo "node_exporter: $(ms "$ne_cpu") ms CPU per scrape ($ne_series node_infiniband series)"
 echo "read floor:    $(ms "$floor_cpu") ms CPU per cycle ($(awk '$1 == "files" {print $2}' "$work/floor.out") files, one pread each)"
 echo "nicd memory:   RssAnon $anon64 KiB, VmHWM $hwm64 KiB"
+if [ "${NICD_BENCH_PROFILE:-1}" = 1 ]; then
+    bash "$here/scripts/bench-profile.sh" "$nicd_pid" "$textfile" "$work" || echo "bench: no profile: see above"
+fi
+kill "$nicd_pid" 2>/dev/null || true
+wait "$nicd_pid" 2>/dev/null || true
 
 scale=${NICD_BENCH_SCALE:-1}
 if [ "$scale" = 1 ]; then
