@@ -365,20 +365,43 @@ void CongestionRules::annotate(HealthReport& report) const
     }
 }
 
+namespace {
+
+nlohmann::json windowJson(const std::pair<std::string, uint32_t>& port,
+                          const std::deque<CongestionRules::Reading>& readings,
+                          const std::vector<std::string>& keys)
+{
+    auto rows = nlohmann::json::array();
+    for (const auto& r : readings) {
+        auto values = nlohmann::json::object();
+        for (const auto& [key, value] : r.values)
+            values[keys[key]] = value;
+        rows.push_back({{"at", r.at}, {"values", std::move(values)}});
+    }
+    return {{"device", port.first}, {"port", port.second}, {"readings", std::move(rows)}};
+}
+
+} // namespace
+
 nlohmann::json CongestionRules::toJson() const
 {
     auto j = nlohmann::json::array();
-    for (const auto& [key, w] : windows_) {
-        auto readings = nlohmann::json::array();
-        for (const auto& r : w.readings) {
-            auto values = nlohmann::json::object();
-            for (const auto& [key, value] : r.values)
-                values[keys_[key]] = value;
-            readings.push_back({{"at", r.at}, {"values", std::move(values)}});
-        }
-        j.push_back({{"device", key.first}, {"port", key.second}, {"readings", readings}});
-    }
+    for (const auto& [key, w] : windows_)
+        j.push_back(windowJson(key, w.readings, keys_));
     return j;
+}
+
+void CongestionRules::appendJson(std::string& out) const
+{
+    out += '[';
+    bool first = true;
+    for (const auto& [key, w] : windows_) {
+        if (!first)
+            out += ',';
+        first = false;
+        appendJsonText(out, windowJson(key, w.readings, keys_));
+    }
+    out += ']';
 }
 
 void CongestionRules::restore(const nlohmann::json& j)

@@ -29,6 +29,8 @@ public:
     void annotate(HealthReport& report) const override;
 
     nlohmann::json toJson() const override;
+    // Port by port: the windows of a 512-device node are ~14 MB as one JSON tree.
+    void appendJson(std::string& out) const override;
     void restore(const nlohmann::json& j) override;
     void forget() override
     {

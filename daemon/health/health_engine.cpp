@@ -5,12 +5,16 @@
 #include "health/driver_rules.hpp"
 #include "health/fec_rules.hpp"
 #include "health/json_integers.hpp"
+#include "health/json_text.hpp"
 #include "health/optics_rules.hpp"
 #include "health/reporter_rules.hpp"
 #include "health/temperature_rules.hpp"
 #include "health/training_rules.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <map>
+#include <string>
 #include <utility>
 
 namespace nicd::health {
@@ -154,6 +158,40 @@ nlohmann::json HealthEngine::toJson() const
     for (const auto& family : families_)
         j[family->name()] = family->toJson();
     return j;
+}
+
+void HealthEngine::appendJson(std::string& out) const
+{
+    // The keys in the order a JSON object of nlohmann's (a std::map) dumps them.
+    std::map<std::string, std::function<void(std::string&)>> parts{
+        {"version", [](std::string& o) { appendJsonText(o, kStateVersion); }},
+        {"events", [this](std::string& o) { appendJsonText(o, conditions_.log().toJson()); }},
+        {"conditions", [this](std::string& o) { appendJsonText(o, conditions_.toJson()); }},
+        {"links", [this](std::string& o) { appendJsonText(o, links_.toJson()); }},
+        {"counters", [this](std::string& o) { appendJsonText(o, counters_.toJson()); }},
+        {"kernel", [this](std::string& o) { appendJsonText(o, kernel_.toJson()); }},
+        {"roles",
+         [this](std::string& o) {
+             auto roles = nlohmann::json::object();
+             for (const auto& [device, role] : roles_)
+                 roles[device] = toString(role);
+             appendJsonText(o, roles);
+         }},
+    };
+    for (const auto& family : families_) {
+        const RuleFamily* f = family.get();
+        parts[f->name()] = [f](std::string& o) { f->appendJson(o); };
+    }
+    out += '{';
+    bool first = true;
+    for (const auto& [key, append] : parts) {
+        if (!first)
+            out += ',';
+        first = false;
+        appendJsonKey(out, key);
+        append(out);
+    }
+    out += '}';
 }
 
 void HealthEngine::restore(const nlohmann::json& j)

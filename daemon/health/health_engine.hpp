@@ -71,6 +71,9 @@ public:
     // devices, conditions, kernel hits and hold times, the event log. Monotonic times stay valid
     // within one boot only: across boots use baseline().
     nlohmann::json toJson() const;
+    // The same as JSON text (toJson() dumped by appendJsonText, byte for byte), made part by part
+    // so a save holds one part's tree at a time, never the whole engine's.
+    void appendJson(std::string& out) const;
     // Throws on a malformed or foreign-version document (the caller sets the state aside), and
     // then leaves this engine unchanged.
     void restore(const nlohmann::json& j);

@@ -6,10 +6,12 @@
 
 #include "config/config.hpp"
 #include "health/condition_set.hpp"
+#include "health/json_text.hpp"
 #include "model/snapshot.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <string>
 #include <vector>
 
 namespace nicd::health {
@@ -31,6 +33,10 @@ public:
 
     // Memory across restarts within one boot.
     virtual nlohmann::json toJson() const = 0;
+    // The same as JSON text appended to `out` (what the state file holds: toJson() dumped by
+    // appendJsonText). A family with much to keep writes it piece by piece, so a save never holds
+    // its whole tree (a JSON tree takes ~10 times the memory of its text).
+    virtual void appendJson(std::string& out) const { appendJsonText(out, toJson()); }
     // Throws nlohmann::json::exception (or std::exception) on a malformed document; the engine
     // then starts from a baseline.
     virtual void restore(const nlohmann::json& j) = 0;

@@ -1,5 +1,6 @@
 #include "state/state_store.hpp"
 
+#include "health/json_text.hpp"
 #include "log/log.hpp"
 #include "textfile/atomic_file.hpp"
 
@@ -35,23 +36,15 @@ std::optional<PersistentState> StateStore::load()
 
 std::optional<std::string> StateStore::save(PersistentState state)
 {
-    std::string text;
-    {
-        // The health memory is moved in, not copied: with ~1,000 tracked counters the JSON tree
-        // is about 1 MB, and it is freed before the file is written.
-        nlohmann::json j;
-        j["version"] = PersistentState::kVersion;
-        j["boot_id"] = std::move(state.boot_id);
-        j["journal_cursor"] =
-            state.journal_cursor ? nlohmann::json(*state.journal_cursor) : nlohmann::json(nullptr);
-        j["health"] = std::move(state.health);
-        // JSON is UTF-8: a name or message with bytes that are not (a hostile fw_ver, a counter
-        // file's name) is saved with U+FFFD in their place rather than failing the save (dump()
-        // throws by default). Such a counter starts afresh after a restart; nothing else changes.
-        text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    }
-    text += '\n';
-    // Only a digest of the last content is kept: the file itself is ~200 KB on a 64-device node.
+    std::string health;
+    health::appendJsonText(health, state.health);
+    state.health = nlohmann::json::object(); // freed before the file is written
+    return saveText(stateText(state.boot_id, state.journal_cursor, health));
+}
+
+std::optional<std::string> StateStore::saveText(const std::string& text)
+{
+    // Only a digest of the last content is kept: the file itself is ~500 KB on a 64-device node.
     size_t digest = std::hash<std::string>{}(text);
     if (has_last_ && digest == last_digest_)
         return std::nullopt;

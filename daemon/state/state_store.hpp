@@ -20,6 +20,8 @@ public:
     std::optional<PersistentState> load();
     // Writes when the content differs from the last load/save; returns an error message on failure.
     std::optional<std::string> save(PersistentState state);
+    // The same for the file's whole text (stateText()).
+    std::optional<std::string> saveText(const std::string& text);
 
     const std::filesystem::path& file() const { return file_; }
 

@@ -1,5 +1,7 @@
 #include "state/state_text.hpp"
 
+#include "health/json_text.hpp"
+
 #include <utility>
 
 namespace nicd {
@@ -30,6 +32,29 @@ std::optional<PersistentState> parseStateText(std::string_view text, std::string
         why = e.what();
         return std::nullopt;
     }
+}
+
+std::string stateText(std::string_view boot_id, const std::optional<std::string>& journal_cursor,
+                      std::string_view health_json)
+{
+    // The keys in the order nlohmann's objects (std::map) dump them.
+    std::string text;
+    text.reserve(health_json.size() + boot_id.size() + 128);
+    text += '{';
+    health::appendJsonKey(text, "boot_id");
+    health::appendJsonText(text, nlohmann::json(boot_id));
+    text += ',';
+    health::appendJsonKey(text, "health");
+    text += health_json;
+    text += ',';
+    health::appendJsonKey(text, "journal_cursor");
+    health::appendJsonText(text, journal_cursor ? nlohmann::json(*journal_cursor)
+                                                : nlohmann::json(nullptr));
+    text += ',';
+    health::appendJsonKey(text, "version");
+    health::appendJsonText(text, PersistentState::kVersion);
+    text += "}\n";
+    return text;
 }
 
 } // namespace nicd

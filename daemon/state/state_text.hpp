@@ -23,4 +23,9 @@ struct PersistentState {
 // not a string is no cursor; a missing health is an empty object. Throws nothing.
 std::optional<PersistentState> parseStateText(std::string_view text, std::string& why);
 
+// The file's text, with the health engine's memory given as JSON text (HealthEngine::appendJson):
+// what dumping the whole document as one JSON tree gives, byte for byte, without the tree.
+std::string stateText(std::string_view boot_id, const std::optional<std::string>& journal_cursor,
+                      std::string_view health_json);
+
 } // namespace nicd

@@ -157,9 +157,12 @@ TEST(CongestionRules, TheWindowSurvivesARestart)
 {
     Judge first;
     first.at(portAt(100, 150000, 0), 100);
-    auto saved = first.rules.toJson();
+    first.at(portAt(101, 150000, 0), 101);
+    std::string saved; // as the state file holds it, port by port
+    first.rules.appendJson(saved);
+    EXPECT_EQ(saved, first.rules.toJson().dump()) << "the text of the whole tree, byte for byte";
     Judge second; // a new `nicd --once` a few seconds later
-    second.rules.restore(saved);
+    second.rules.restore(nlohmann::json::parse(saved));
     EXPECT_EQ(second.at(portAt(104, 150000, 0), 104), "pfc_only");
     EXPECT_THROW(second.rules.restore(nlohmann::json::parse(R"([{"device":"x"}])")),
                  std::exception);

@@ -369,7 +369,10 @@ TEST_F(HealthTest, StateRoundTripCarriesEverythingAcrossARestart)
     auto inv = kernelInventory();
     engine_.kernelLine(kernelMatch("mlx5.cmd_timeout", plugin::v1::Severity::Fatal, "0004:01:00.0"),
                        inv, 1801, 1700001801);
-    const auto saved = nlohmann::json::parse(engine_.toJson().dump()); // through text
+    std::string text; // what the state file holds, written part by part
+    engine_.appendJson(text);
+    EXPECT_EQ(text, engine_.toJson().dump()) << "the text of the whole tree, byte for byte";
+    const auto saved = nlohmann::json::parse(text);
     const auto last_seq = engine_.lastEventSeq();
     EXPECT_EQ(saved.at("version"), HealthEngine::kStateVersion);
 

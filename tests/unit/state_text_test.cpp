@@ -18,6 +18,24 @@ TEST(StateText, ReadsWhatNicdWrites)
     EXPECT_EQ(s->health, nlohmann::json({{"version", 2}}));
 }
 
+TEST(StateText, TheTextIsTheWholeDocumentDumped)
+{
+    const nlohmann::json health = {{"version", 2}, {"counters", {1, 2.5}}, {"roles", {{"a", "x"}}}};
+    nlohmann::json whole = {{"version", PersistentState::kVersion},
+                            {"boot_id", "5b1f\"\n"},
+                            {"journal_cursor", "s=abc;i=1"},
+                            {"health", health}};
+    EXPECT_EQ(stateText("5b1f\"\n", "s=abc;i=1", health.dump()), whole.dump() + "\n");
+    whole["journal_cursor"] = nullptr;
+    const auto text = stateText("5b1f\"\n", std::nullopt, health.dump());
+    EXPECT_EQ(text, whole.dump() + "\n");
+    std::string why;
+    auto s = parseStateText(text, why);
+    ASSERT_TRUE(s) << why;
+    EXPECT_EQ(s->boot_id, "5b1f\"\n");
+    EXPECT_EQ(s->health, health);
+}
+
 TEST(StateText, NoCursorAndNoHealthAreFine)
 {
     std::string why;
