@@ -1,16 +1,20 @@
 // Playing a capture's samples (the simulator's side of `nicd-sim run` on a capture): in order,
 // at their recorded spacing, the last one held, from the start again when run once more (FIFOs
 // of sample 1 too); and only the counter, ethtool and FEC files of the node's devices, never
-// through a symlink of the capture (a capture may come from anywhere).
+// through a symlink of the capture, nor waiting on a FIFO where a file should be (a capture may
+// come from anywhere).
 #include "capture/capture_sources.hpp"
 #include "capture_replay.hpp"
 #include "files.hpp"
 #include "node_state.hpp"
 #include "support/sim_tree.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <future>
 
 #include <gtest/gtest.h>
 
@@ -122,6 +126,33 @@ TEST_F(CaptureReplay, ASampleNamingAnotherFileIsRefused)
               formatSample({0.1, {{std::string(kIbDir) + "/fw_ver", "1\n"}}, {}}));
     EXPECT_THROW(playSamples(dir_, 10, 1, stop_), SimError);
     EXPECT_FALSE(fs::exists(dir_ / kIbDir / "fw_ver"));
+}
+
+TEST_F(CaptureReplay, AStateOrSampleFileThatIsAFifoFailsAtOnce)
+{
+    // A capture from elsewhere whose files nicd-sim reads are FIFOs: refused, never waited on.
+    for (const auto& rel : {std::string("run/nicd-sim/state.json"), samplePath(2)}) {
+        const auto file = dir_ / rel;
+        const auto kept = readFile(file);
+        fs::remove(file);
+        ASSERT_EQ(::mkfifo(file.c_str(), 0644), 0);
+        auto done = std::async(std::launch::async, [this] {
+            try {
+                playSamples(dir_, 10, 1, stop_);
+                return std::string("played");
+            } catch (const SimError& e) {
+                return std::string(e.what());
+            }
+        });
+        if (done.wait_for(20s) != std::future_status::ready) {
+            ADD_FAILURE() << "waited on " << rel;
+            ::close(::open(file.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC)); // lets it through
+        }
+        EXPECT_NE(done.get().find("FIFO"), std::string::npos) << rel;
+        EXPECT_EQ(counter(), "100\n") << "nothing played";
+        fs::remove(file);
+        writeText(dir_, file, kept);
+    }
 }
 
 TEST_F(CaptureReplay, ANodeThatIsNoCaptureIsNotPlayed)

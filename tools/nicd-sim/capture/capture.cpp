@@ -69,8 +69,9 @@ NodeKind kindOf(const fs::path& src)
 {
     if (src == "/")
         return NodeKind::Real;
-    std::error_code ec;
-    return fs::exists(simDir(src) / "state.json", ec) ? NodeKind::Simulated : NodeKind::RealTree;
+    std::error_code ec; // a regular file: a FIFO there (a hostile tree) is no simulated node
+    return fs::is_regular_file(simDir(src) / "state.json", ec) ? NodeKind::Simulated
+                                                               : NodeKind::RealTree;
 }
 
 DeviceReads::ToolsFactory toolsFor(NodeKind kind, const fs::path& src,
