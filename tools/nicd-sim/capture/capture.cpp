@@ -108,22 +108,22 @@ void describe(Manifest& m, const CapturedNode& node)
 }
 
 // Reads the samples into `tree`: sample 1's files into the tree itself (it holds sample 1), each
-// sample's file with what changed since the one before.
+// sample's file with what changed since the one before. Sample k's reads start when its stamp is
+// due (sample 1's plus k - 1 intervals), so a sample is never early, and late by half its reads.
 void readSamples(const fs::path& src, DeviceReads& reads, CapturedNode& node, ToolCapture& captured,
                  const CaptureOptions& o, CaptureTree& tree, Manifest& m)
 {
-    Clock::time_point first_start, first_at;
+    Clock::time_point first_at;
     CaptureSample previous;
     for (int k = 1; k <= o.samples; ++k) {
         if (k > 1)
-            std::this_thread::sleep_until(first_start +
+            std::this_thread::sleep_until(first_at +
                                           std::chrono::milliseconds(o.interval_ms) * (k - 1));
         SourceLock lock(src);
         const auto begin = Clock::now();
         auto t = reads.sample(node, captured, k == 1);
         const auto at = begin + (Clock::now() - begin) / 2; // its reads were half done
         if (k == 1) {
-            first_start = begin;
             first_at = at;
             for (auto& [rel, e] : t.entries())
                 tree.entries()[rel] = e;
