@@ -197,4 +197,9 @@ TEST_F(CaptureRoundTrip, ARealSysfsTreeCapturesAsWell)
     expectSameReplay(src, dir_ / "cap", said);
     auto guid = test::readFile(dir_ / "cap/sys/class/infiniband/mlx5_0/node_guid");
     EXPECT_TRUE(guid.starts_with("0200:0000:")) << "scrubbed: " << guid;
+    // No run/nicd-sim/state.json: a real node's files (the host's / in a pod), whose tool
+    // outputs only that node's kernel has; the manifest says so.
+    const auto manifest = test::readFile(dir_ / "cap/run/nicd-sim/capture/manifest.json");
+    EXPECT_NE(manifest.find(R"("source": "real node's tree")"), std::string::npos) << manifest;
+    EXPECT_NE(manifest.find("nsenter -t 1 -a nicd-sim capture"), std::string::npos) << manifest;
 }
