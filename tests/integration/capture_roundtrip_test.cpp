@@ -163,9 +163,11 @@ TEST_F(CaptureRoundTrip, KernelLinesReplayAsTheSameKernelConditions)
         entries.push_back({m, "kernel", boot, t += 1000000});
     entries.push_back({"mlx5_core 0000:5d:00.0: an older boot's line: Fatal error 2 detected",
                        "kernel", "99999999999999999999999999999999", t += 1000000});
+    if (!test::journalRemoteInstalled())
+        GTEST_SKIP() << "systemd-journal-remote is not installed, so no journal to capture "
+                        "kernel lines from can be written (apt-get install systemd-journal-remote)";
     std::string error;
-    if (!test::writeJournal(src, "node", entries, error))
-        GTEST_SKIP() << error << " (apt-get install systemd-journal-remote)";
+    ASSERT_TRUE(test::writeJournal(src, "node", entries, error)) << error;
     auto said = test::once(src);
     ASSERT_NE(said.textfile.find("kernel.mlx5.fatal_error"), std::string::npos) << said.output;
 
