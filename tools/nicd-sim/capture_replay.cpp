@@ -68,7 +68,8 @@ bool isDigits(const std::string& s)
 
 bool isCapture(const fs::path& root)
 {
-    return fs::exists(root / kCaptureDir / "manifest.json");
+    std::error_code ec;
+    return fs::exists(root / kCaptureDir / "manifest.json", ec);
 }
 
 std::string samplePath(size_t index)
@@ -136,7 +137,8 @@ bool SamplePaths::allowed(const std::string& rel) const
 size_t sampleCount(const fs::path& root)
 {
     size_t n = 0;
-    while (fs::exists(root / samplePath(n + 1)))
+    std::error_code ec;
+    while (fs::exists(root / samplePath(n + 1), ec))
         ++n;
     return n;
 }

@@ -44,7 +44,10 @@ std::string utcNow(std::time_t t)
 // DIR as given ("/tmp/cap/", "cap/.") made absolute, without "." or a trailing separator.
 fs::path destinationOf(const fs::path& given)
 {
-    auto dir = fs::absolute(given).lexically_normal();
+    std::error_code ec;
+    auto dir = fs::absolute(given, ec).lexically_normal();
+    if (ec)
+        throw SimError("capture: " + given.string() + ": " + ec.message());
     if (!dir.has_filename() && dir.has_relative_path())
         dir = dir.parent_path();
     if (!dir.has_relative_path() || dir.filename() == "..")

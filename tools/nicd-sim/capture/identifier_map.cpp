@@ -1,5 +1,7 @@
 #include "capture/identifier_map.hpp"
 
+#include "capture/text_util.hpp"
+
 #include <arpa/inet.h>
 #include <fmt/format.h>
 
@@ -20,14 +22,6 @@ int hexValue(char c)
     if (c >= 'A' && c <= 'F')
         return c - 'A' + 10;
     return -1;
-}
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
 }
 
 bool allBytes(const std::vector<uint8_t>& b, uint8_t v)
@@ -195,7 +189,7 @@ std::string IdentifierMap::hwAddress(std::string_view text)
 
 std::string IdentifierMap::guid(std::string_view text)
 {
-    const auto original = lower(text);
+    const auto original = lowerCase(text);
     if (keep_ || without(original, ':').find_first_not_of('0') == std::string::npos)
         return std::string(text);
     bool fresh = !fakes_.contains({IdKind::Guid, original});
@@ -266,7 +260,7 @@ std::string IdentifierMap::domain(const std::string& name)
 
 std::string IdentifierMap::hostname(std::string_view name)
 {
-    auto original = lower(name);
+    auto original = lowerCase(name);
     while (!original.empty() && original.back() == '.') // the root's dot
         original.pop_back();
     if (keep_ || original.empty() || original == "localhost" || original.starts_with("localhost."))
@@ -285,7 +279,7 @@ std::string IdentifierMap::hostname(std::string_view name)
 
 std::string IdentifierMap::machineId(std::string_view id)
 {
-    const auto original = lower(id);
+    const auto original = lowerCase(id);
     if (keep_ || original.empty())
         return std::string(id);
     bool fresh = !fakes_.contains({IdKind::MachineId, original});
@@ -298,7 +292,7 @@ std::string IdentifierMap::machineId(std::string_view id)
 
 std::string IdentifierMap::bootId(std::string_view id)
 {
-    const auto original = lower(without(id, '-'));
+    const auto original = lowerCase(without(id, '-'));
     if (keep_ || !isHex32(original) || original.find_first_not_of('0') == std::string::npos)
         return std::string(id);
     bool fresh = !fakes_.contains({IdKind::BootId, original});
@@ -313,7 +307,7 @@ std::string IdentifierMap::bootId(std::string_view id)
 
 std::string IdentifierMap::journalId(std::string_view id)
 {
-    const auto original = lower(id);
+    const auto original = lowerCase(id);
     if (keep_ || !isHex32(original))
         return std::string(id);
     bool fresh = !fakes_.contains({IdKind::JournalId, original});

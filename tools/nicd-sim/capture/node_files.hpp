@@ -15,7 +15,7 @@ namespace nicd::sim::capture {
 namespace fs = std::filesystem;
 
 struct NodeRead {
-    enum class Status { Ok, Fifo, Missing, Error, TimedOut };
+    enum class Status { Ok, Fifo, Missing, Error };
     Status status = Status::Missing;
     std::string data;  // Ok: the bytes
     std::string error; // Error: strerror or why, naming nothing (the caller knows the path)

@@ -13,14 +13,6 @@ namespace nicd::sim::capture {
 
 namespace {
 
-std::string lowerCase(std::string_view s)
-{
-    std::string out(s);
-    for (auto& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 uint32_t hexWord(std::string_view field)
 {
     uint32_t v = 0;

@@ -93,7 +93,6 @@ void SysfsWalk::copyFile(const fs::path& p, Scrub scrub)
     case NodeRead::Status::Missing:
         break;
     case NodeRead::Status::Error:
-    case NodeRead::Status::TimedOut:
         if (!noValue(r))
             manifest_.unreadable(rel(p), r.error);
         break;
@@ -146,7 +145,6 @@ void SysfsWalk::readCounter(const std::string& file, CaptureTree& into, JobGuard
         into.file(file, std::move(r.data), Scrub::Done);
         break;
     case NodeRead::Status::Fifo:
-    case NodeRead::Status::TimedOut:
         into.fifo(file);
         break;
     case NodeRead::Status::Missing:

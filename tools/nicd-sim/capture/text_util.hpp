@@ -41,6 +41,15 @@ inline bool boundaryAfter(std::string_view t, size_t end)
     return !isWordChar(c) && !(c == '.' && end + 1 < t.size() && isDigit(t[end + 1]));
 }
 
+// `s` in lower case (ASCII: hex digits, host names).
+inline std::string lowerCase(std::string_view s)
+{
+    std::string out(s);
+    for (auto& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
 // `s` without leading and trailing blanks and line ends.
 inline std::string trimmed(std::string_view s)
 {
