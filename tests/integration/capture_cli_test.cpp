@@ -57,6 +57,11 @@ TEST_F(CaptureCli, RefusesWhatItCannotDoAndSaysWhy)
 
     EXPECT_NE(test::captureNode(src, dir_ / "cap", out, {"--samples", "0"}), 0);
     EXPECT_NE(out.find("--samples"), std::string::npos) << out;
+    for (const char* timeout : {"0", "601", "soon"}) {
+        EXPECT_NE(test::captureNode(src, dir_ / "cap", out, {"--timeout", timeout}), 0) << timeout;
+        EXPECT_NE(out.find("--timeout"), std::string::npos) << out;
+    }
+    EXPECT_EQ(entries(), (std::set<std::string>{"busy", "src"})) << "nothing left behind";
 }
 
 TEST_F(CaptureCli, ATrailingSlashNamesTheSameDirectoryAndTheCaptureIsPrivate)
