@@ -133,8 +133,7 @@ TEST_F(CaptureSamples, PlayedSamplesGiveTheNodesRatesAndVerdicts)
                              pausedUs(sample1["files"][stats].get<std::string>())) /
                             1e6;
     EXPECT_NEAR(paused, paused_s / window, 1e-6) << "window " << window << " s";
-    // And the samples' times are those of their reads: the node paused 15% of the time between
-    // them (within a tick of nicd-sim run's 100 ms, a few percent of the 2 s).
-    EXPECT_NEAR(paused_s / (offsets[2] - offsets[0]), 0.15, 0.03)
-        << paused_s << " s paused in " << offsets[2] - offsets[0] << " s";
+    // (Whether the samples' stamps agree with the counters is CaptureWedgedDevice's
+    // SampleTimesAreThoseOfTheirReads: here, each file is read at some point of a sample's reads,
+    // which take up to seconds on a loaded machine, so a bound would not be deterministic.)
 }
