@@ -1,11 +1,17 @@
-// `nicd-sim capture` as a user runs it: what it refuses and says, --devices, the tarball of a
-// 64-device node (under 5 MB, replayable once unpacked), and a real node (this machine, read-only)
-// captured without failing whatever it lacks.
+// `nicd-sim capture` as a user runs it: what it refuses and says, DIR with a trailing slash, the
+// modes of DIR and its tarball, a source that is only read (nor anything outside it that its
+// configuration names), a file that cannot be read, --devices, the tarball of a 64-device node
+// (under 5 MB, replayable once unpacked), and a real node (this machine, read-only) captured
+// without failing whatever it lacks.
 #include "sim.hpp"
 #include "support/capture_replay.hpp"
 
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <fstream>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -51,6 +57,109 @@ TEST_F(CaptureCli, RefusesWhatItCannotDoAndSaysWhy)
 
     EXPECT_NE(test::captureNode(src, dir_ / "cap", out, {"--samples", "0"}), 0);
     EXPECT_NE(out.find("--samples"), std::string::npos) << out;
+    for (const char* timeout : {"0", "601", "soon"}) {
+        EXPECT_NE(test::captureNode(src, dir_ / "cap", out, {"--timeout", timeout}), 0) << timeout;
+        EXPECT_NE(out.find("--timeout"), std::string::npos) << out;
+    }
+    EXPECT_EQ(entries(), (std::set<std::string>{"busy", "src"})) << "nothing left behind";
+}
+
+TEST_F(CaptureCli, ATrailingSlashNamesTheSameDirectoryAndTheCaptureIsPrivate)
+{
+    const auto src = dir_ / "src";
+    sim::create(src, {});
+    std::string out;
+    ASSERT_EQ(test::captureNode(src, dir_.string() + "/cap/", out, {"--tar"}), 0) << out;
+    struct stat st {};
+    ASSERT_EQ(::stat((dir_ / "cap").c_str(), &st), 0) << out;
+    EXPECT_EQ(st.st_mode & 0777, 0700U) << "only its owner reads a capture";
+    EXPECT_TRUE(fs::exists(dir_ / "cap/run/nicd-sim/capture/manifest.json"));
+    ASSERT_EQ(::stat((dir_ / "cap.tar.gz").c_str(), &st), 0) << "beside DIR: " << out;
+    EXPECT_EQ(st.st_mode & 0777, 0600U);
+    EXPECT_EQ(entries(), (std::set<std::string>{"cap", "cap.tar.gz", "src"}));
+
+    // A new DIR whose tarball is already there: refused before anything is read, naming it.
+    fs::rename(dir_ / "cap", dir_ / "first");
+    const auto tarball = test::readFile(dir_ / "cap.tar.gz");
+    EXPECT_EQ(test::captureNode(src, dir_ / "cap", out, {"--tar"}), 1);
+    EXPECT_NE(out.find((dir_ / "cap.tar.gz").string() + " already exists"), std::string::npos)
+        << out;
+    EXPECT_EQ(test::readFile(dir_ / "cap.tar.gz"), tarball) << "the user's file is untouched";
+    EXPECT_EQ(entries(), (std::set<std::string>{"cap.tar.gz", "first", "src"}));
+}
+
+TEST_F(CaptureCli, TheSourceIsOnlyRead)
+{
+    // A simulated node that no nicd-sim command ran on since it was made (no lock file): the
+    // capture neither creates one nor changes any other file of it (a read-only mount captures).
+    const auto src = dir_ / "src";
+    sim::create(src, {});
+    fs::remove(src / "run/nicd-sim/lock");
+    auto snapshot = [&] {
+        std::map<std::string, std::string> files;
+        for (auto it = fs::recursive_directory_iterator(src); it != fs::end(it); ++it) {
+            const auto rel = fs::relative(it->path(), src).string();
+            if (it->is_symlink())
+                files[rel] = "-> " + fs::read_symlink(it->path()).string();
+            else if (it->is_regular_file())
+                files[rel] = test::readFile(it->path());
+            else
+                files[rel] = "dir or fifo";
+        }
+        return files;
+    };
+    const auto before = snapshot();
+    std::string out;
+    ASSERT_EQ(test::captureNode(src, dir_ / "cap", out, {"--samples", "2", "--interval-ms", "50"}),
+              0)
+        << out;
+    EXPECT_FALSE(fs::exists(src / "run/nicd-sim/lock")) << "no lock file made in the source";
+    EXPECT_TRUE(snapshot() == before) << "the source changed";
+}
+
+TEST_F(CaptureCli, PathsTheConfigurationNamesOutsideTheSourceAreNotRead)
+{
+    // nicd.conf of the captured tree names a textfile above it ("/.." is "/" on the node) and its
+    // state directory is a link out of the tree: neither file outside is taken along.
+    const auto src = dir_ / "src";
+    sim::create(src, {});
+    test::writeNodeConfig(src, "[textfile]\nPath=/../outside/nicd.prom\n");
+    fs::create_directories(dir_ / "outside");
+    std::ofstream(dir_ / "outside/nicd.prom") << "secret_of_the_host 1\n";
+    std::ofstream(dir_ / "outside/state.json") << "{\"secret_of_the_host\": 1}\n";
+    fs::remove_all(src / "var/lib/nicd");
+    fs::create_directories(src / "var/lib");
+    fs::create_directory_symlink(dir_ / "outside", src / "var/lib/nicd");
+    std::string out;
+    ASSERT_EQ(test::captureNode(src, dir_ / "cap", out), 0) << out;
+    for (auto it = fs::recursive_directory_iterator(dir_ / "cap"); it != fs::end(it); ++it) {
+        if (it->is_regular_file() && !it->is_symlink()) {
+            EXPECT_EQ(test::readFile(it->path()).find("secret_of_the_host"), std::string::npos)
+                << it->path();
+        }
+    }
+    EXPECT_FALSE(fs::exists(dir_ / "cap/run/nicd-sim/capture/said/state.json"));
+    const auto manifest = test::readFile(dir_ / "cap/run/nicd-sim/capture/manifest.json");
+    EXPECT_NE(manifest.find("leads outside the captured node"), std::string::npos) << manifest;
+}
+
+TEST_F(CaptureCli, AFileThatCannotBeReadIsNotedAndTheCaptureGoesOn)
+{
+    const auto src = dir_ / "src";
+    sim::create(src, {});
+    const auto fw = fs::canonical(src / "sys/class/infiniband/mlx5_0") / "fw_ver";
+    fs::remove(fw);
+    fs::create_symlink("fw_ver", fw); // a link to itself: ELOOP, as a broken tree gives
+    std::string out;
+    ASSERT_EQ(test::captureNode(src, dir_ / "cap", out), 0) << out;
+    auto manifest =
+        nlohmann::json::parse(test::readFile(dir_ / "cap/run/nicd-sim/capture/manifest.json"));
+    bool noted = false;
+    for (const auto& u : manifest["unreadable"]["first"])
+        noted = noted || (u["path"].get<std::string>().ends_with("mlx5_0/fw_ver") &&
+                          !u["why"].get<std::string>().empty());
+    EXPECT_TRUE(noted) << manifest["unreadable"].dump();
+    EXPECT_TRUE(fs::exists(dir_ / "cap/sys/class/infiniband/mlx5_1/fw_ver")) << "the rest is read";
 }
 
 TEST_F(CaptureCli, DevicesLimitsTheCaptureAndTheCaptureIsANode)

@@ -163,9 +163,11 @@ TEST_F(CaptureRoundTrip, KernelLinesReplayAsTheSameKernelConditions)
         entries.push_back({m, "kernel", boot, t += 1000000});
     entries.push_back({"mlx5_core 0000:5d:00.0: an older boot's line: Fatal error 2 detected",
                        "kernel", "99999999999999999999999999999999", t += 1000000});
+    if (!test::journalRemoteInstalled())
+        GTEST_SKIP() << "systemd-journal-remote is not installed, so no journal to capture "
+                        "kernel lines from can be written (apt-get install systemd-journal-remote)";
     std::string error;
-    if (!test::writeJournal(src, "node", entries, error))
-        GTEST_SKIP() << error << " (apt-get install systemd-journal-remote)";
+    ASSERT_TRUE(test::writeJournal(src, "node", entries, error)) << error;
     auto said = test::once(src);
     ASSERT_NE(said.textfile.find("kernel.mlx5.fatal_error"), std::string::npos) << said.output;
 
@@ -197,4 +199,9 @@ TEST_F(CaptureRoundTrip, ARealSysfsTreeCapturesAsWell)
     expectSameReplay(src, dir_ / "cap", said);
     auto guid = test::readFile(dir_ / "cap/sys/class/infiniband/mlx5_0/node_guid");
     EXPECT_TRUE(guid.starts_with("0200:0000:")) << "scrubbed: " << guid;
+    // No run/nicd-sim/state.json: a real node's files (the host's / in a pod), whose tool
+    // outputs only that node's kernel has; the manifest says so.
+    const auto manifest = test::readFile(dir_ / "cap/run/nicd-sim/capture/manifest.json");
+    EXPECT_NE(manifest.find(R"("source": "real node's tree")"), std::string::npos) << manifest;
+    EXPECT_NE(manifest.find("nsenter -t 1 -a nicd-sim capture"), std::string::npos) << manifest;
 }

@@ -58,3 +58,14 @@ TEST(CaptureKernelLines, ExportFormatHasWhatJournalRemoteNeeds)
     // Monotonic time never goes back, even when the wall clock did.
     EXPECT_NE(text.find("__MONOTONIC_TIMESTAMP=1500001\n"), std::string::npos) << text;
 }
+
+TEST(CaptureKernelLines, ProcessNamesAreLeftOnTheNode)
+{
+    EXPECT_EQ(withoutProcessNames("watchdog: BUG: soft lockup - CPU#3 stuck for 23s! "
+                                  "[train_llama.py:4242]"),
+              "watchdog: BUG: soft lockup - CPU#3 stuck for 23s! [process:4242]");
+    EXPECT_EQ(withoutProcessNames("CPU: 3 PID: 4242 Comm: train_llama.py Tainted: G OE"),
+              "CPU: 3 PID: 4242 Comm: process Tainted: G OE");
+    const std::string plain = "mlx5_core 0000:1a:00.0: poll_health:694: Fatal error 1 detected";
+    EXPECT_EQ(withoutProcessNames(plain), plain);
+}

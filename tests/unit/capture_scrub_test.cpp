@@ -53,8 +53,67 @@ TEST(CaptureScrub, KnownFormsAreReplacedEverywhereButInsideLongerWords)
     ids.hostname("gpu01");
     ids.guid("b83f:d203:005a:1a00");
     auto forms = ids.knownForms();
-    EXPECT_EQ(replaceKnownForms("gpu01 gpu01.example.com gpu010 xgpu01 b83fd203005a1a00", forms),
-              "host-1 host-1.example.com gpu010 xgpu01 0200000000000001");
+    EXPECT_EQ(
+        replaceKnownForms("gpu01 GPU01 gpu010 xgpu01 b83fd203005a1a00 B83FD203005A1A00", forms),
+        "host-1 host-1 gpu010 xgpu01 0200000000000001 0200000000000001");
+}
+
+TEST(CaptureScrub, AnFqdnLosesItsDomainAndTeachesItsShortName)
+{
+    IdentifierMap ids;
+    EXPECT_EQ(ids.hostname("GPU01.Cluster.Example.COM"), "host-1.domain-1.example");
+    EXPECT_EQ(ids.hostname("gpu01"), "host-1") << "the short name is the same host";
+    auto forms = ids.knownForms();
+    EXPECT_EQ(replaceKnownForms("gpu01.cluster.example.com gpu01 Gpu01 gpu02.cluster.example.com "
+                                "notcluster.example.com",
+                                forms),
+              "host-1.domain-1.example host-1 host-1 gpu02.domain-1.example "
+              "notcluster.example.com");
+}
+
+TEST(CaptureScrub, MacsInEveryNotationAndTheirLinkLocalAddresses)
+{
+    IdentifierMap ids;
+    const auto fake = ids.hwAddress("b8:3f:d2:5a:00:02");
+    EXPECT_EQ(fake, "02:00:00:00:00:01");
+    auto forms = ids.knownForms();
+    // Wherever the MAC was met, its other notations are replaced too, and so is the EUI-64
+    // link-local address SLAAC derives from it (which holds the MAC), in every IPv6 notation.
+    EXPECT_EQ(replaceKnownForms("B8-3F-D2-5A-00-02 b83f.d25a.0002 b83fd25a0002 "
+                                "fe80::ba3f:d2ff:fe5a:2 FE80::BA3F:D2FF:FE5A:2 "
+                                "fe80000000000000ba3fd2fffe5a0002",
+                                forms),
+              "02-00-00-00-00-01 0200.0000.0001 020000000001 2001:db8::1 2001:db8::1 "
+              "20010db8000000000000000000000001");
+    // In free text, first met there.
+    IdentifierMap fresh;
+    EXPECT_EQ(scrubFreeText("peer b8-3f-d2-5a-00-03, sw aabb.ccdd.ee01.", fresh),
+              "peer 02-00-00-00-00-01, sw 0200.0000.0002.");
+}
+
+TEST(CaptureScrub, CompressedIpv6InFreeText)
+{
+    IdentifierMap ids;
+    EXPECT_EQ(scrubFreeText("nh fe80::1%ens1f0np0 gw 2001:db8:a::17, [fd00::5]:4791 ::1 "
+                            "v4 ::ffff:10.1.2.3. end fe80::2:",
+                            ids),
+              "nh 2001:db8::1%ens1f0np0 gw 2001:db8::2, [2001:db8::3]:4791 ::1 "
+              "v4 2001:db8::4. end 2001:db8::5:");
+    // Times, PCI addresses and C++ names stay.
+    const std::string alone = "at 12:34:56 dev 0000:3b:00.0: mlx5_core::init 28.41.1000";
+    EXPECT_EQ(scrubFreeText(alone, ids), alone);
+}
+
+TEST(CaptureScrub, BootIdsAndJournalCursors)
+{
+    IdentifierMap ids;
+    EXPECT_EQ(ids.bootId("5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"),
+              "00000000-0000-4000-8000-000000000001");
+    EXPECT_EQ(ids.bootId("5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d"), "00000000000040008000000000000001");
+    const std::string cursor = R"("cursor": "s=0123456789abcdef0123456789abcdef;i=2a;)"
+                               R"(b=99999999999999999999999999999999;m=1f;t=5f;x=deadbeef")";
+    EXPECT_EQ(scrubFreeText(cursor, ids), R"("cursor": "s=00000000000000000000000000000001;i=2a;)"
+                                          R"(b=00000000000040008000000000000002;m=1f;t=5f;x=0")");
 }
 
 TEST(CaptureScrub, KeepingReturnsEverythingAsItWas)
@@ -112,6 +171,18 @@ TEST(CaptureScrub, ModuleSerialIsReplacedAndTheDiagnosticsStay)
             changed += blob[i] != out[i] ? 1 : 0;
         EXPECT_LE(changed, 17U);
     }
+}
+
+TEST(CaptureScrub, AModuleImageOfAnUnknownLayoutIsNotKept)
+{
+    std::vector<uint8_t> unknown(256, 0x41);
+    unknown[0] = 0x7f; // no layout nicd knows: its serial could be anywhere
+    EXPECT_FALSE(moduleImageScrubbable(unknown));
+    EXPECT_TRUE(moduleImageScrubbable(std::vector<uint8_t>(256, 0xff))) << "no module: no data";
+    auto qsfp = nicd::test::readCapture("sff8636_finisar_qsfp28_arista.hex", 640);
+    EXPECT_TRUE(moduleImageScrubbable(qsfp));
+    qsfp.resize(200);
+    EXPECT_FALSE(moduleImageScrubbable(qsfp)) << "too short for its serial's checksum";
 }
 
 TEST(CaptureScrub, ARightChecksumIsMadeRightAgain)

@@ -1,19 +1,19 @@
 #include "capture_replay.hpp"
 
+#include "beneath.hpp"
 #include "files.hpp"
 #include "node_state.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
 namespace nicd::sim {
 
 namespace {
-
-constexpr const char* kCaptureDir = "run/nicd-sim/capture";
 
 fs::path positionFile(const fs::path& root)
 {
@@ -29,25 +29,47 @@ size_t position(const fs::path& root)
     }
 }
 
-CaptureSample loadSample(const fs::path& root, size_t index)
+CaptureSample loadSample(const fs::path& root, size_t index, const SamplePaths& allowed)
 {
     auto file = root / samplePath(index);
-    return parseSample(readText(file), file.string());
+    auto sample = parseSample(readText(file), file.string());
+    auto check = [&](const std::string& rel) {
+        if (!allowed.allowed(rel))
+            throw SimError(file.string() +
+                           ": a sample may only name the counter, ethtool and "
+                           "FEC files of the node's devices, not " +
+                           rel);
+    };
+    for (const auto& [rel, content] : sample.files)
+        check(rel);
+    for (const auto& rel : sample.fifos)
+        check(rel);
+    return sample;
 }
 
 void apply(const fs::path& root, const CaptureSample& s, size_t index)
 {
+    BeneathWriter writer(root); // first: it refuses a run/nicd-sim that is a symlink
     NodeLock lock(root);
     for (const auto& [rel, content] : s.files)
-        writeText(root, root / rel, content);
-    writeNumber(root, positionFile(root), index);
+        writer.replace(rel, content);
+    for (const auto& rel : s.fifos)
+        writer.replaceWithFifo(rel);
+    writer.replace(std::string(kCaptureDir) + "/position", std::to_string(index) + "\n");
+}
+
+bool isDigits(const std::string& s)
+{
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 } // namespace
 
 bool isCapture(const fs::path& root)
 {
-    return fs::exists(root / kCaptureDir / "manifest.json");
+    std::error_code ec;
+    return fs::exists(root / kCaptureDir / "manifest.json", ec);
 }
 
 std::string samplePath(size_t index)
@@ -60,6 +82,8 @@ std::string formatSample(const CaptureSample& s)
     nlohmann::ordered_json j;
     j["offset_s"] = s.offset_s;
     j["files"] = s.files;
+    if (!s.fifos.empty())
+        j["fifos"] = s.fifos;
     return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
@@ -70,19 +94,51 @@ CaptureSample parseSample(const std::string& text, const std::string& where)
         CaptureSample s;
         s.offset_s = j.at("offset_s").get<double>();
         s.files = j.at("files").get<std::map<std::string, std::string>>();
-        for (const auto& [rel, content] : s.files)
-            if (rel.empty() || rel.front() == '/' || rel.find("..") != std::string::npos)
+        s.fifos = j.value("fifos", std::set<std::string>{});
+        auto check = [&](const std::string& rel) {
+            if (!plainComponents(rel))
                 throw SimError(where + ": a sample may only name paths inside the node: " + rel);
+        };
+        for (const auto& [rel, content] : s.files)
+            check(rel);
+        for (const auto& rel : s.fifos)
+            check(rel);
         return s;
     } catch (const nlohmann::json::exception& e) {
         throw SimError(where + " is not a capture sample: " + e.what());
     }
 }
 
+SamplePaths::SamplePaths(const NodeState& state)
+{
+    for (const auto& [name, d] : state.devices)
+        if (plainComponents(d.ib_dir))
+            ib_dirs_.insert(d.ib_dir);
+}
+
+bool SamplePaths::allowed(const std::string& rel) const
+{
+    auto parts = plainComponents(rel);
+    if (!parts)
+        return false;
+    const size_t n = parts->size();
+    if (n == 4 && (*parts)[0] == "run" && (*parts)[1] == "nicd-sim")
+        return (*parts)[2] == "ethtool" || (*parts)[2] == "ethtool-fec";
+    // <ib_dir>/ports/<n>/{counters,hw_counters}/<name>
+    if (n < 5 || (*parts)[n - 4] != "ports" || !isDigits((*parts)[n - 3]) ||
+        ((*parts)[n - 2] != "counters" && (*parts)[n - 2] != "hw_counters"))
+        return false;
+    std::string ib_dir = (*parts)[0];
+    for (size_t i = 1; i + 4 < n; ++i)
+        ib_dir += "/" + (*parts)[i];
+    return ib_dirs_.contains(ib_dir);
+}
+
 size_t sampleCount(const fs::path& root)
 {
     size_t n = 0;
-    while (fs::exists(root / samplePath(n + 1)))
+    std::error_code ec;
+    while (fs::exists(root / samplePath(n + 1), ec))
         ++n;
     return n;
 }
@@ -93,20 +149,21 @@ size_t playSamples(const fs::path& root, std::optional<int> interval_ms, int cou
     const size_t total = sampleCount(root);
     if (total == 0)
         throw SimError(root.string() + " is a capture without samples (capture it again)");
+    const SamplePaths allowed(NodeState::load(root));
     size_t at = std::min(position(root), total);
     size_t written = 0;
     if (at == total) { // the last is in place: start over
-        apply(root, loadSample(root, 1), 1);
+        apply(root, loadSample(root, 1, allowed), 1);
         at = 1;
         ++written;
     }
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
-    const double base = loadSample(root, at).offset_s;
+    const double base = loadSample(root, at, allowed).offset_s;
     for (size_t next = at + 1; next <= total && !stop; ++next) {
         if (count > 0 && written >= static_cast<size_t>(count))
             break;
-        auto sample = loadSample(root, next);
+        auto sample = loadSample(root, next, allowed);
         double after = interval_ms ? *interval_ms / 1000.0 * static_cast<double>(next - at)
                                    : sample.offset_s - base;
         auto due = start + std::chrono::duration_cast<clock::duration>(

@@ -1,13 +1,15 @@
 #include "files.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 namespace nicd::sim {
 
@@ -42,12 +44,35 @@ void writeNumber(const fs::path& root, const fs::path& file, uint64_t value)
 
 std::string readText(const fs::path& file)
 {
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
+    // O_NONBLOCK: a FIFO (a stalled counter, or one a tree from elsewhere put anywhere) is
+    // opened without waiting for a writer, and refused below instead of read forever.
+    int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
         throw SimError("cannot read " + file.string() + ": " + std::strerror(errno));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw SimError("cannot read " + file.string() + ": " +
+                       (S_ISFIFO(st.st_mode) ? "a FIFO (a stalled device's file), not a file"
+                                             : "not a regular file"));
+    }
+    std::string text;
+    std::array<char, 8192> buf{};
+    while (true) {
+        ssize_t n = ::read(fd, buf.data(), buf.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int err = errno;
+            ::close(fd);
+            throw SimError("cannot read " + file.string() + ": " + std::strerror(err));
+        }
+        if (n == 0)
+            break;
+        text.append(buf.data(), static_cast<size_t>(n));
+    }
+    ::close(fd);
+    return text;
 }
 
 uint64_t readNumber(const fs::path& file)

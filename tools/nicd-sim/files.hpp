@@ -18,6 +18,8 @@ fs::path simDir(const fs::path& root); // DIR/run/nicd-sim
 // no temporary name ever shows up in a sysfs directory listing.
 void writeText(const fs::path& root, const fs::path& file, std::string_view text);
 void writeNumber(const fs::path& root, const fs::path& file, uint64_t value); // "<value>\n"
+// The whole of a regular file; throws SimError naming it otherwise. Never blocks on a FIFO (a
+// stalled counter, or a state file a tree from elsewhere made one): it is refused at once.
 std::string readText(const fs::path& file);
 uint64_t readNumber(const fs::path& file); // throws SimError naming the file when not a number
 

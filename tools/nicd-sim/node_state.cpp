@@ -105,7 +105,7 @@ NodeLock::NodeLock(const fs::path& root, bool creating)
         throw SimError("no simulated node at " + root.string() + " (run: nicd-sim create " +
                        root.string() + ")");
     auto p = simDir(root) / "lock";
-    fd_ = ::open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    fd_ = ::open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd_ < 0)
         throw SimError("cannot open " + p.string() + ": " + std::strerror(errno));
     while (::flock(fd_, LOCK_EX) != 0) {

@@ -6,9 +6,20 @@
 
 namespace nicd::test {
 
+bool journalRemoteInstalled()
+{
+    std::error_code ec;
+    return std::filesystem::exists(kJournalRemote, ec);
+}
+
 bool writeJournal(const std::filesystem::path& root, const std::string& name,
                   const std::vector<JournalEntry>& entries, std::string& error)
 {
+    if (!journalRemoteInstalled()) {
+        error = std::string("systemd-journal-remote is not installed (") + kJournalRemote +
+                "; apt-get install systemd-journal-remote)";
+        return false;
+    }
     auto dir = root / "var/log/journal" / kTestMachineId;
     std::filesystem::create_directories(dir);
     auto export_file = dir / (name + ".export");
@@ -31,7 +42,7 @@ bool writeJournal(const std::filesystem::path& root, const std::string& name,
         }
     }
     auto journal = dir / (name + ".journal");
-    std::string cmd = "/lib/systemd/systemd-journal-remote --output='" + journal.string() + "' '" +
+    std::string cmd = std::string(kJournalRemote) + " --output='" + journal.string() + "' '" +
                       export_file.string() + "' >/dev/null 2>&1";
     int rc = std::system(cmd.c_str()); // NOLINT(concurrency-mt-unsafe,cert-env33-c): test helper
     std::filesystem::remove(export_file);

@@ -18,7 +18,14 @@ struct JournalEntry {
 
 inline constexpr const char* kTestMachineId = "0123456789abcdef0123456789abcdef";
 
-// Each call writes a new journal file (<name>.journal). Returns false and sets `error` on failure.
+inline constexpr const char* kJournalRemote = "/lib/systemd/systemd-journal-remote";
+
+// Whether systemd-journal-remote is there to write journal files (Debian: the package of that
+// name). A test that needs kernel lines skips, saying so, when it is not.
+bool journalRemoteInstalled();
+
+// Each call writes a new journal file (<name>.journal). Returns false and sets `error` on failure
+// (saying so when systemd-journal-remote is not installed).
 bool writeJournal(const std::filesystem::path& root, const std::string& name,
                   const std::vector<JournalEntry>& entries, std::string& error);
 

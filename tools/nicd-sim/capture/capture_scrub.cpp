@@ -3,29 +3,37 @@
 #include "capture/module_serial.hpp"
 #include "capture/scrub_text.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace nicd::sim::capture {
 
 namespace {
 
+constexpr std::string_view kDropIns = "etc/nicd/nicd.conf.d/";
+
 // "b8:3f:d2:5a:00:02\n" -> fake + the same line end.
-std::string scrubOneValue(const std::string& text, IdentifierMap& ids, bool guid)
+template <typename Fake> std::string scrubOneValue(const std::string& text, Fake fake)
 {
     auto end = text.find_last_not_of(" \t\r\n");
     auto value = end == std::string::npos ? std::string() : text.substr(0, end + 1);
     auto rest = end == std::string::npos ? text : text.substr(end + 1);
-    return (guid ? ids.guid(value) : ids.hwAddress(value)) + rest;
+    return fake(value) + rest;
 }
 
-void scrubEntry(Entry& e, IdentifierMap& ids)
+// False when the entry is not to be kept at all.
+bool scrubEntry(const std::string& rel, Entry& e, IdentifierMap& ids, Manifest& manifest)
 {
     switch (e.scrub) {
     case Scrub::HwAddress:
-        e.data = scrubOneValue(e.data, ids, false);
+        e.data = scrubOneValue(e.data, [&](const auto& v) { return ids.hwAddress(v); });
         break;
     case Scrub::Guid:
-        e.data = scrubOneValue(e.data, ids, true);
+        e.data = scrubOneValue(e.data, [&](const auto& v) { return ids.guid(v); });
+        break;
+    case Scrub::BootId:
+        e.data = scrubOneValue(e.data, [&](const auto& v) { return ids.bootId(v); });
         break;
     case Scrub::Ipv4Routes:
         e.data = scrubIpv4Routes(e.data, ids);
@@ -37,7 +45,15 @@ void scrubEntry(Entry& e, IdentifierMap& ids)
         e.data = scrubFreeText(e.data, ids);
         break;
     case Scrub::ModuleEeprom: {
-        auto blob = scrubModuleSerial({e.data.begin(), e.data.end()}, ids);
+        std::vector<uint8_t> blob(e.data.begin(), e.data.end());
+        if (!moduleImageScrubbable(blob)) {
+            manifest.skip("module eeprom", rel,
+                          fmt::format("left out: a layout nicd does not know (identifier "
+                                      "0x{:02X}, {} bytes) may hold a serial number anywhere",
+                                      blob.empty() ? 0 : blob[0], blob.size()));
+            return false;
+        }
+        blob = scrubModuleSerial(std::move(blob), ids);
         e.data.assign(blob.begin(), blob.end());
         break;
     }
@@ -45,6 +61,7 @@ void scrubEntry(Entry& e, IdentifierMap& ids)
     case Scrub::Done:
         break;
     }
+    return true;
 }
 
 // Counter values and the like: nothing in them can hold an identifier.
@@ -54,10 +71,28 @@ bool onlyDigits(const std::string& s)
                        [](char c) { return (c >= '0' && c <= '9') || c == '\n' || c == ' '; });
 }
 
+// The drop-ins under names of their place in nicd's order (the map's, as nicd sorts them).
+void renameDropIns(CaptureTree& tree, IdentifierMap& ids)
+{
+    std::vector<std::string> names;
+    for (const auto& [rel, e] : tree.entries())
+        if (rel.starts_with(kDropIns) && rel.find('/', kDropIns.size()) == std::string::npos)
+            names.push_back(rel);
+    size_t ordinal = 0;
+    for (const auto& rel : names) {
+        auto to = std::string(kDropIns) + ids.confName(rel.substr(kDropIns.size()), ++ordinal);
+        if (to == rel)
+            continue;
+        auto e = *tree.find(rel);
+        tree.erase(rel);
+        tree.entries()[to] = std::move(e);
+    }
+}
+
 } // namespace
 
 void scrubCapture(CaptureTree& tree, std::vector<KernelEntry>& lines, const HostNames& names,
-                  IdentifierMap& ids)
+                  IdentifierMap& ids, Manifest& manifest)
 {
     if (ids.keep())
         return;
@@ -65,14 +100,19 @@ void scrubCapture(CaptureTree& tree, std::vector<KernelEntry>& lines, const Host
         (void)ids.hostname(h);
     if (!names.machine_id.empty())
         (void)ids.machineId(names.machine_id);
+    (void)ids.bootId(names.boot_id);
     for (const auto& text : names.if_inet6)
         learnIpv6Addresses(text, ids);
 
+    std::vector<std::string> dropped;
     for (auto& [rel, e] : tree.entries())
-        if (e.kind == EntryKind::File)
-            scrubEntry(e, ids);
+        if (e.kind == EntryKind::File && !scrubEntry(rel, e, ids, manifest))
+            dropped.push_back(rel);
+    for (const auto& rel : dropped)
+        tree.erase(rel);
     for (auto& line : lines)
         line.message = scrubFreeText(line.message, ids);
+    renameDropIns(tree, ids);
 
     const auto forms = ids.knownForms();
     if (forms.empty())

@@ -1,7 +1,8 @@
 // The scrubbing pass over a whole capture before it is written (identifier_map.hpp says what is
 // replaced by what). In this order, so that fakes are numbered the same way for the same node:
-// the node's own names (hostnames, machine ID, IPv6 addresses), then every entry in path order
-// by its kind (scrub_text.hpp, module_serial.hpp), then the kernel lines; and last, every
+// the node's own names (hostnames, machine ID, boot ID, IPv6 addresses), then every entry in path
+// order by its kind (scrub_text.hpp, module_serial.hpp: a module image that cannot be scrubbed is
+// left out, noted), then the kernel lines, then the drop-ins' file names; and last, every
 // original met anywhere is replaced wherever else it appears, in every text file.
 #pragma once
 
@@ -9,12 +10,13 @@
 #include "capture/host_files.hpp"
 #include "capture/identifier_map.hpp"
 #include "capture/kernel_lines.hpp"
+#include "capture/manifest.hpp"
 
 #include <vector>
 
 namespace nicd::sim::capture {
 
 void scrubCapture(CaptureTree& tree, std::vector<KernelEntry>& lines, const HostNames& names,
-                  IdentifierMap& ids);
+                  IdentifierMap& ids, Manifest& manifest);
 
 } // namespace nicd::sim::capture

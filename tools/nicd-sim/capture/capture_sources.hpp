@@ -1,11 +1,9 @@
-// The parts of a capture that are read again for every sample: the counters of each device and
-// the tool outputs (ethtool statistics, FEC) that carry counters; and the tool outputs read once.
+// What a sample holds: the counter files of each device and the tool outputs that carry counters
+// (ethtool statistics, FEC), as read by one pass of device_reads.hpp.
 #pragma once
 
 #include "capture/capture_tree.hpp"
-#include "capture/manifest.hpp"
 #include "capture/sysfs_walk.hpp"
-#include "capture/tool_outputs.hpp"
 #include "capture_replay.hpp"
 
 #include <set>
@@ -18,20 +16,14 @@ struct ToolCapture {
     std::set<std::string> fec;     // netdevs whose FEC statistics were captured
 };
 
-// Every tool output of every captured netdev (bonds have none) and devlink health, into `tree`.
-ToolCapture captureToolOutputs(ToolOutputs& tools, const CapturedNode& node, CaptureTree& tree,
-                               Manifest& manifest);
-
-// Counters, ethtool statistics and FEC captures read now (sample 2 and later).
-CaptureTree readSampleSources(SysfsWalk& walk, ToolOutputs& tools, const CapturedNode& node,
-                              const ToolCapture& captured, Manifest& manifest);
-
-// The sample that `tree` holds: its counter files, ethtool statistics and FEC captures.
+// The sample that `tree` holds: its counter files (FIFOs among them), ethtool statistics and FEC
+// captures.
 CaptureSample sampleOf(const CaptureTree& tree, const CapturedNode& node,
                        const ToolCapture& captured, double offset_s);
 
-// `now` with only the files whose content differs from `before` (most counters stand still):
-// what a later sample stores, as samples are played in order from the first, which is whole.
+// `now` with only what differs from `before` (most counters stand still): a file whose content
+// changed or that was a FIFO, a FIFO that was not one. What a later sample stores, as samples are
+// played in order from the first, which is whole.
 CaptureSample changedSince(const CaptureSample& before, const CaptureSample& now);
 
 } // namespace nicd::sim::capture

@@ -30,9 +30,10 @@ NodeState captureState(const CapturedNode& node, const CaptureTree& tree,
 {
     NodeState source;
     try {
-        if (fs::exists(src / "run/nicd-sim/state.json"))
+        std::error_code ec;
+        if (fs::exists(src / "run/nicd-sim/state.json", ec))
             source = NodeState::load(src);
-    } catch (const SimError&) {
+    } catch (const std::exception&) {
         // not a node nicd-sim can read: no saved values to carry
     }
     NodeState st;

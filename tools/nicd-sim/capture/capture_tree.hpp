@@ -19,7 +19,8 @@ enum class Scrub {
     Guid,         // node_guid, sys_image_guid
     Ipv4Routes,   // /proc/net/route
     Ipv6Routes,   // /proc/net/ipv6_route
-    ModuleEeprom, // a module EEPROM image (binary): its serial number
+    ModuleEeprom, // a module EEPROM image (binary): its serial number; left out if unknown layout
+    BootId,       // proc/sys/kernel/random/boot_id: one boot ID
     Done,         // already scrubbed, or binary: left as it is
 };
 
@@ -46,6 +47,7 @@ public:
     }
 
     bool has(const std::string& rel) const { return entries_.contains(rel); }
+    void erase(const std::string& rel) { entries_.erase(rel); }
     const Entry* find(const std::string& rel) const
     {
         auto it = entries_.find(rel);

@@ -1,9 +1,14 @@
 // The node's files around its devices that nicd reads: routes (which netdev is management),
-// the boot ID (which journal entries are this boot's), nicd's configuration, the driver-ready
-// file, the rdma_cm configfs ToS of the captured devices; and, kept apart under
-// run/nicd-sim/capture/said/ so that a replay does not overwrite them, what nicd itself last
-// said on the node (its textfile and its state file). Also what names the node (hostnames,
-// machine ID), for the scrubber.
+// the boot ID (which journal entries are this boot's), nicd's configuration (nicd.conf and the
+// *.conf drop-ins nicd reads), the driver-ready file, the rdma_cm configfs ToS of the captured
+// devices; and, kept apart under run/nicd-sim/capture/said/ so that a replay does not overwrite
+// them, what nicd itself last said on the node (its textfile and its state file). Also what names
+// the node (hostnames, machine ID, boot ID), for the scrubber.
+//
+// The paths nicd's configuration names (DriverReadyFile=, the textfile's Path=, StateDirectory=)
+// are normalised and must stay inside the source, resolved too: one that leads out is not read
+// (noted), so a tree's configuration never brings in a file from elsewhere, nor lands outside
+// the capture.
 #pragma once
 
 #include "capture/capture_tree.hpp"
@@ -11,6 +16,7 @@
 #include "capture/sysfs_walk.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +29,12 @@ struct HostNames {
     std::vector<std::string> if_inet6;  // proc/net/if_inet6 (learnt, not captured)
 };
 
-HostNames captureHostFiles(const std::filesystem::path& src, bool real_node,
+HostNames captureHostFiles(const std::filesystem::path& src, NodeKind kind,
                            const CapturedNode& node, CaptureTree& tree, Manifest& manifest);
+
+// `path` (under `src`, as HostPaths makes it) relative to `src` once normalised: nullopt when it
+// leads outside `src`, lexically or through a symlink. Pure but for resolving links that exist.
+std::optional<std::string> insideSource(const std::filesystem::path& src,
+                                        const std::filesystem::path& path);
 
 } // namespace nicd::sim::capture

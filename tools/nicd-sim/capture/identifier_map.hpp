@@ -4,18 +4,27 @@
 // the order originals are first met, so the same walk of the same node gives the same capture.
 //
 //   kind        original                      fake (k = 1, 2, ...)
-//   mac         b8:3f:d2:5a:00:02             02:00:00:00:00:0k (locally administered)
+//   mac         b8:3f:d2:5a:00:02             02:00:00:00:00:0k (locally administered); also
+//               (b8-3f-d2-5a-00-02,           in the same notation; and its EUI-64 link-local
+//               b83f.d25a.0002, b83fd25a0002) address (fe80::ba3f:d2ff:fe5a:2) as an ipv6
 //   hwaddr      any other length (IPoIB: 20)  zeros but the last 3 bytes, which hold k
 //   guid        b83f:d203:005a:1a00           0200:0000:0000:000k
 //   ipv4        192.168.0.1                   198.18.0.k (RFC 2544's benchmark range)
-//   ipv6        fe80::ba3f:d2ff:fe5a:2         2001:db8::k (the documentation prefix)
-//   hostname    gpu-node-01                   host-k
+//   ipv6        fe80::ba3f:d2ff:fe5a:2         2001:db8::k (the documentation prefix), in the
+//               (any notation)                original's notation (compressed, full, 32 digits)
+//   hostname    gpu-node-01 (any case)        host-k
+//   domain      cluster.example.com           domain-k.example (an FQDN's: gpu-node-01.cluster
+//                                             .example.com is host-k.domain-j.example, and its
+//                                             short name and domain are learnt apart)
 //   machine_id  32 hex digits                 00000000000000000000000000000k (hex)
+//   boot_id     5b1f2c3d-4e5f-...  (or 32 hex) 00000000-0000-4000-8000-00000000000k
+//   journal_id  a journal cursor's s= (32 hex) 0000000000000000000000000000000k
 //   serial      a module's vendor serial      SN0000000000000k (16 characters)
+//   conf name   nicd.conf.d/50-rack7-gpu.conf  nicd.conf.d/0001.conf (its place in the order)
 //
-// Values that identify nothing stay as they are: all-zero and broadcast addresses, 0.0.0.0,
-// loopback (127/8, ::1), an empty string. With keep = true (--keep-identifiers) every lookup
-// returns the original.
+// Hex and names are matched in any case. Values that identify nothing stay as they are: all-zero
+// and broadcast addresses, 0.0.0.0, loopback (127/8, ::1), an empty string. With keep = true
+// (--keep-identifiers) every lookup returns the original.
 #pragma once
 
 #include <array>
@@ -29,7 +38,20 @@
 
 namespace nicd::sim::capture {
 
-enum class IdKind { Mac, HwAddr, Guid, Ipv4, Ipv6, Hostname, MachineId, Serial };
+enum class IdKind {
+    Mac,
+    HwAddr,
+    Guid,
+    Ipv4,
+    Ipv6,
+    Hostname,
+    Domain,
+    MachineId,
+    BootId,
+    JournalId,
+    Serial,
+    ConfName
+};
 
 class IdentifierMap {
 public:
@@ -37,17 +59,23 @@ public:
 
     bool keep() const { return keep_; }
 
-    // Hardware address text ("b8:3f:d2:5a:00:02", any number of bytes, any case): its fake in
-    // the same notation (lower case); text that is not such an address is returned unchanged.
+    // Hardware address text ("b8:3f:d2:5a:00:02", any number of bytes, any case; a MAC also as
+    // b8-3f-d2-5a-00-02 or b83f.d25a.0002): its fake in the same notation (lower case); text
+    // that is not such an address is returned unchanged.
     std::string hwAddress(std::string_view text);
     // "b83f:d203:005a:1a00" (a node or system image GUID as sysfs prints it).
     std::string guid(std::string_view text);
     // Network byte order in, network byte order out.
     uint32_t ipv4(uint32_t address);
     std::array<uint8_t, 16> ipv6(const std::array<uint8_t, 16>& address);
-    std::string hostname(std::string_view name);
-    std::string machineId(std::string_view id); // 32 hex digits
+    std::string hostname(std::string_view name); // a short name or an FQDN
+    std::string machineId(std::string_view id);  // 32 hex digits
+    std::string bootId(std::string_view id);     // a UUID, with or without its dashes
+    std::string journalId(std::string_view id);  // 32 hex digits
     std::string serial(std::string_view serial);
+    // A drop-in's file name (it may say whose node it is): "NNNN.conf", NNNN its place in the
+    // sorted list (so nicd reads them in the same order).
+    std::string confName(std::string_view name, size_t ordinal);
 
     // Every original met so far with its fake, in the textual forms it may take in a file
     // (both cases of hex, a GUID with and without colons, dotted IPv4): what the last pass over
@@ -56,11 +84,14 @@ public:
         std::string original;
         std::string fake;
         bool whole_word = false; // only where not part of a longer name or number
+        bool any_case = false;   // the original in upper, lower or mixed case
     };
     std::vector<Form> knownForms() const;
 
 private:
     std::string fakeFor(IdKind kind, const std::string& original, std::string (*make)(uint64_t));
+    std::string shortName(const std::string& name);
+    std::string domain(const std::string& name);
 
     bool keep_ = false;
     std::map<std::pair<IdKind, std::string>, std::string> fakes_;
@@ -69,8 +100,12 @@ private:
 };
 
 // Parsers shared by the scrubbers (nullopt when the text is not one).
-std::optional<std::vector<uint8_t>> parseHwAddress(std::string_view text); // "aa:bb:..."
-std::string formatHwAddress(const std::vector<uint8_t>& bytes);
+enum class HwNotation { Colons, Dashes, Dots };
+// "aa:bb:..." (2 bytes or more); a MAC also as "aa-bb-cc-dd-ee-ff" or "aabb.ccdd.eeff".
+std::optional<std::vector<uint8_t>> parseHwAddress(std::string_view text,
+                                                   HwNotation* notation = nullptr);
+std::string formatHwAddress(const std::vector<uint8_t>& bytes,
+                            HwNotation notation = HwNotation::Colons);
 std::optional<uint32_t> parseIpv4(std::string_view dotted); // network byte order
 std::string formatIpv4(uint32_t address);                   // network byte order
 

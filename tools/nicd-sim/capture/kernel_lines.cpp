@@ -1,6 +1,7 @@
 #include "capture/kernel_lines.hpp"
 
 #include "capture/spawn.hpp"
+#include "capture/text_util.hpp"
 #include "journal/kernel_journal.hpp"
 
 #include <fmt/format.h>
@@ -17,11 +18,6 @@ namespace {
 bool contains(std::string_view s, std::string_view needle)
 {
     return s.find(needle) != std::string_view::npos;
-}
-
-bool isWordChar(char c)
-{
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
 }
 
 // `name` stands alone in `s` (not part of a longer name: eth1 is not in eth10).
@@ -60,6 +56,27 @@ void field(std::string& out, std::string_view name, std::string_view value)
 
 } // namespace
 
+std::string withoutProcessNames(std::string_view message)
+{
+    std::string out(message);
+    if (auto at = out.find("soft lockup - CPU#"); at != std::string::npos) {
+        auto open = out.find("! [", at);
+        auto close = open == std::string::npos ? open : out.find(']', open);
+        if (close != std::string::npos) {
+            auto inside = std::string_view(out).substr(open + 3, close - open - 3);
+            auto colon = inside.rfind(':');
+            auto pid =
+                colon == std::string_view::npos ? std::string() : std::string(inside.substr(colon));
+            out.replace(open + 3, close - open - 3, "process" + pid);
+        }
+    }
+    for (auto at = out.find("Comm: "); at != std::string::npos; at = out.find("Comm: ", at + 1)) {
+        auto end = out.find(' ', at + 6);
+        out.replace(at + 6, (end == std::string::npos ? out.size() : end) - at - 6, "process");
+    }
+    return out;
+}
+
 bool isNicLine(std::string_view message, const std::vector<std::string>& names)
 {
     for (const char* needle :
@@ -82,7 +99,7 @@ std::vector<KernelEntry> readKernelEntries(const std::filesystem::path& root,
                    [&](const KernelLine& line) {
                        if (!isNicLine(line.message, names))
                            return;
-                       kept.push_back({line.realtime_usec, std::string(line.message)});
+                       kept.push_back({line.realtime_usec, withoutProcessNames(line.message)});
                        if (kept.size() > kMaxKernelEntries)
                            kept.pop_front();
                    },
@@ -145,16 +162,19 @@ std::string writeJournalFile(const std::filesystem::path& export_file,
                              const std::filesystem::path& journal)
 {
     std::string tool;
+    std::error_code ec;
     for (const char* p :
          {"/lib/systemd/systemd-journal-remote", "/usr/lib/systemd/systemd-journal-remote"})
-        if (std::filesystem::exists(p)) {
+        if (std::filesystem::exists(p, ec)) {
             tool = p;
             break;
         }
     if (tool.empty())
         return "systemd-journal-remote is not installed: convert " + export_file.string() +
                " with it to replay the kernel lines";
-    std::filesystem::create_directories(journal.parent_path());
+    std::filesystem::create_directories(journal.parent_path(), ec);
+    if (ec)
+        return "cannot create " + journal.parent_path().string() + ": " + ec.message();
     auto r = runProgram({tool, "--output=" + journal.string(), export_file.string()});
     if (!r.empty())
         return tool + ": " + r;

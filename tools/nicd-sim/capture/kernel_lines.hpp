@@ -1,6 +1,7 @@
 // The kernel lines of a capture: the current boot's kernel-transport journal entries about the
-// NICs (mlx5, PCIe/AER/DPC, the TX watchdog, soft lockups, or naming a captured device), read
-// with nicd's own journal reader, written in journal export format
+// NICs (mlx5, PCIe/AER/DPC, the TX watchdog, soft-lockup headers, or naming a captured device),
+// read with nicd's own journal reader, without the process names they carry
+// (withoutProcessNames), written in journal export format
 // (run/nicd-sim/capture/kernel.export) and, where systemd-journal-remote is installed, turned
 // into a journal file under var/log/journal/<machine-id>/ that nicd --root reads as it reads a
 // node's journal.
@@ -22,9 +23,15 @@ struct KernelEntry {
 };
 
 // Whether a kernel line belongs in a capture: what nicd's kernel rules could match (mlx5 lines,
-// PCIe port reports, NETDEV WATCHDOG, soft-lockup reports and their stack frames) or a line that
-// names one of `names` (the captured PCI addresses, netdevs and RDMA devices).
+// PCIe port reports, NETDEV WATCHDOG, a soft-lockup report's header line) or a line that names
+// one of `names` (the captured PCI addresses, netdevs and RDMA devices). Of a soft-lockup report's
+// stack, only the frames that name mlx5 are kept (nicd's rule looks for mlx5 polling frames in
+// the 150 lines after the header; the others, and the register dump, are left on the node).
 bool isNicLine(std::string_view message, const std::vector<std::string>& names);
+
+// `message` without the process names the kernel puts in it: a soft-lockup header's
+// "[comm:pid]" becomes "[process:pid]", "Comm: name" becomes "Comm: process".
+std::string withoutProcessNames(std::string_view message);
 
 // At most this many lines are kept (the latest ones).
 inline constexpr size_t kMaxKernelEntries = 20000;

@@ -10,6 +10,10 @@
 #include "signals/devlink_netlink.hpp"
 #include "signals/ethtool_netlink.hpp"
 
+#include <net/if.h>
+
+#include <optional>
+
 namespace nicd::sim::capture {
 
 namespace {
@@ -32,9 +36,20 @@ ToolOutput fromStatus(const pv1::Status& s, std::string data)
 {
     if (s.code == pv1::Errc::Ok)
         return ToolOutput::ok(std::move(data));
-    if (s.code == pv1::Errc::NotSupported || s.code == pv1::Errc::NoDevice)
+    if (s.code == pv1::Errc::NotSupported)
         return ToolOutput::absent(s.message);
     return ToolOutput::failed(s.message);
+}
+
+// A netdev sysfs lists that this process cannot see: nicd-sim runs in another network namespace
+// than the node's netdevs (a container without host networking). Said, not taken for "absent".
+std::optional<ToolOutput> notHere(const std::string& netdev)
+{
+    if (::if_nametoindex(netdev.c_str()) != 0)
+        return std::nullopt;
+    return ToolOutput::failed(netdev +
+                              " is not in nicd-sim's network namespace: run the capture "
+                              "in the node's (nsenter -t 1 -n, or a pod with hostNetwork)");
 }
 
 class KernelOutputs final : public ToolOutputs {
@@ -45,6 +60,8 @@ public:
 
     ToolOutput ethtoolStats(const std::string& netdev) override
     {
+        if (auto no = notHere(netdev))
+            return *no;
         mlx5::Stats stats;
         auto s = mlx5::readEthtoolIoctl(netdev, stats);
         return fromStatus(s, s.code == pv1::Errc::Ok ? ethtoolText(stats) : std::string());
@@ -52,6 +69,8 @@ public:
 
     ToolOutput fec(const std::string& netdev) override
     {
+        if (auto no = notHere(netdev))
+            return *no;
         auto r = ethtool_.readFec(netdev);
         r.value.netdev = netdev;
         return fromReply(r, r.ok() ? fecJson(r.value) : std::string());
@@ -59,6 +78,8 @@ public:
 
     ToolOutput moduleEeprom(const std::string& netdev) override
     {
+        if (auto no = notHere(netdev))
+            return *no;
         auto r = readModuleBlob([&](const signals::EepromRead& e) {
             return ethtool_.readModuleEeprom(netdev, e.i2c_address, e.page, e.bank, e.offset,
                                              e.length);
@@ -74,6 +95,8 @@ public:
 
     ToolOutput dcb(const std::string& netdev) override
     {
+        if (auto no = notHere(netdev))
+            return *no;
         mlx5::dcb::DcbState state;
         auto s = dcb_.get(netdev, state);
         if (s.code == pv1::Errc::Ok && !state.pfc)

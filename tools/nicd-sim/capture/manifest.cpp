@@ -10,11 +10,15 @@ std::string Manifest::toJson() const
     j["format"] = 1;
     j["nicd_sim_version"] = nicd_sim_version;
     j["captured_at"] = captured_at;
-    j["source"] = real_node ? "real node" : "simulated node";
+    j["source"] = kind == NodeKind::Real       ? "real node"
+                  : kind == NodeKind::RealTree ? "real node's tree"
+                                               : "simulated node";
     j["identifiers"] = scrubbed ? "scrubbed" : "kept";
     j["devices"] = devices;
     j["netdevs"] = netdevs;
     j["gpus"] = gpus;
+    j["timeout_ms"] = timeout_ms;
+    j["timed_out"] = timed_out;
     j["samples"] = {
         {"count", samples}, {"interval_ms", interval_ms}, {"offsets_s", sample_offsets}};
     j["kernel_lines"] = {{"entries", kernel_lines},

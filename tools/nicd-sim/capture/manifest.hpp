@@ -1,10 +1,14 @@
 // The capture's manifest, DIR/run/nicd-sim/capture/manifest.json: what was captured, when, by
-// which nicd-sim, from what kind of node, whether identifiers were scrubbed, the samples, the
-// kernel lines, and every source that was skipped with why (a capture never fails for one).
+// which nicd-sim, from what kind of node (capture.hpp), whether identifiers were scrubbed, the
+// devices that stopped answering, the samples (each one's time: when its reads were half done,
+// from sample 1's), the kernel lines, and every source that was skipped with why (a capture
+// never fails for one).
 //
 //   {"format": 1, "nicd_sim_version": "0.1.0", "captured_at": "2026-01-02T03:04:05Z",
-//    "source": "real node" | "simulated node", "identifiers": "scrubbed" | "kept",
+//    "source": "real node" | "real node's tree" | "simulated node",
+//    "identifiers": "scrubbed" | "kept",
 //    "devices": [...], "netdevs": [...], "gpus": [...],
+//    "timeout_ms": 5000, "timed_out": ["mlx5_3"],
 //    "samples": {"count": 3, "interval_ms": 1000, "offsets_s": [0, 1.0004, 2.0011]},
 //    "kernel_lines": {"entries": 12, "export": "run/nicd-sim/capture/kernel.export",
 //                     "journal": "var/log/journal/<id>/capture.journal" | null},
@@ -14,11 +18,20 @@
 //    "duration_s": 0.42}
 #pragma once
 
+#include "capture_replay.hpp"
+
 #include <cstddef>
 #include <string>
 #include <vector>
 
 namespace nicd::sim::capture {
+
+// What was captured (capture.hpp says how each is read).
+enum class NodeKind {
+    Real,      // "/": this machine
+    RealTree,  // --root SRC without run/nicd-sim/state.json: a real node's files (/host in a pod)
+    Simulated, // --root SRC with run/nicd-sim/state.json: nicd-sim create's node, or a capture
+};
 
 struct SkippedSource {
     std::string
@@ -30,9 +43,11 @@ struct SkippedSource {
 struct Manifest {
     std::string nicd_sim_version;
     std::string captured_at;
-    bool real_node = false;
+    NodeKind kind = NodeKind::Real;
     bool scrubbed = true;
     std::vector<std::string> devices, netdevs, gpus;
+    long timeout_ms = 0;
+    std::vector<std::string> timed_out; // devices that stopped answering
     int samples = 1;
     int interval_ms = 0;
     std::vector<double> sample_offsets{0.0};
@@ -58,7 +73,6 @@ struct Manifest {
     std::string toJson() const;
 };
 
-inline constexpr const char* kCaptureDir = "run/nicd-sim/capture";
 inline constexpr const char* kManifestFile = "run/nicd-sim/capture/manifest.json";
 inline constexpr const char* kKernelExportFile = "run/nicd-sim/capture/kernel.export";
 inline constexpr const char* kSaidDir = "run/nicd-sim/capture/said";

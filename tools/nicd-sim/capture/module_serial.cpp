@@ -1,10 +1,15 @@
 #include "capture/module_serial.hpp"
 
+#include "signals/module_layout.hpp"
+
+#include <algorithm>
 #include <optional>
 
 namespace nicd::sim::capture {
 
 namespace {
+
+namespace layout = signals::module_layout;
 
 constexpr size_t kSerialLength = 16;
 
@@ -14,27 +19,21 @@ struct SerialLayout {
     size_t checksum = 0; // the checksum byte
 };
 
-std::optional<SerialLayout> layoutOf(const std::vector<uint8_t>& blob)
+std::optional<SerialLayout> serialLayoutOf(const std::vector<uint8_t>& blob)
 {
     if (blob.empty())
         return std::nullopt;
-    switch (blob[0]) {
-    case 0x0C:
-    case 0x0D:
-    case 0x11:
+    switch (layout::layoutOf(blob[0])) {
+    case layout::Layout::Sff8636:
         return SerialLayout{196, 192, 223};
-    case 0x18:
-    case 0x19:
-    case 0x1B:
-    case 0x1E:
-    case 0x1F:
-    case 0x20:
+    case layout::Layout::Cmis:
         return SerialLayout{166, 128, 222};
-    case 0x03:
+    case layout::Layout::Sff8472:
         return SerialLayout{68, 64, 95};
-    default:
-        return std::nullopt;
+    case layout::Layout::Unknown:
+        break;
     }
+    return std::nullopt;
 }
 
 uint8_t sum(const std::vector<uint8_t>& blob, const SerialLayout& l)
@@ -49,7 +48,7 @@ uint8_t sum(const std::vector<uint8_t>& blob, const SerialLayout& l)
 
 std::string moduleSerial(const std::vector<uint8_t>& blob)
 {
-    auto l = layoutOf(blob);
+    auto l = serialLayoutOf(blob);
     if (!l || blob.size() <= l->checksum)
         return {};
     std::string s(blob.begin() + static_cast<std::ptrdiff_t>(l->serial),
@@ -59,12 +58,19 @@ std::string moduleSerial(const std::vector<uint8_t>& blob)
     return s;
 }
 
+bool moduleImageScrubbable(const std::vector<uint8_t>& blob)
+{
+    if (auto l = serialLayoutOf(blob))
+        return blob.size() > l->checksum;
+    return std::all_of(blob.begin(), blob.end(), [](uint8_t b) { return b == 0x00 || b == 0xFF; });
+}
+
 std::vector<uint8_t> scrubModuleSerial(std::vector<uint8_t> blob, IdentifierMap& ids)
 {
     auto original = moduleSerial(blob);
     if (original.empty() || ids.keep())
         return blob;
-    auto l = *layoutOf(blob);
+    auto l = *serialLayoutOf(blob);
     const bool checksum_was_right = sum(blob, l) == blob[l.checksum];
     auto fake = ids.serial(original);
     fake.resize(kSerialLength, ' ');

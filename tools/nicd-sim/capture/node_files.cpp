@@ -7,54 +7,96 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
-#include <memory>
-#include <mutex>
-#include <thread>
+#include <string>
 
 namespace nicd::sim::capture {
 
-NodeRead readNodeFile(const fs::path& file, size_t limit)
+namespace {
+
+class Fd {
+public:
+    explicit Fd(int fd) : fd_(fd) {}
+    ~Fd()
+    {
+        if (fd_ >= 0)
+            ::close(fd_);
+    }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    int get() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+NodeRead failure(int err)
 {
     NodeRead r;
-    // O_NONBLOCK: opening a FIFO (a stalled simulated device) returns at once instead of waiting
-    // for a writer; fstat then says what it is.
-    int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        int err = errno;
-        r.status =
-            err == ENOENT || err == ENOTDIR ? NodeRead::Status::Missing : NodeRead::Status::Error;
-        r.error = std::strerror(err);
-        return r;
-    }
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        r.status = S_ISFIFO(st.st_mode) ? NodeRead::Status::Fifo : NodeRead::Status::Error;
-        r.error = "not a regular file";
+    r.status =
+        err == ENOENT || err == ENOTDIR ? NodeRead::Status::Missing : NodeRead::Status::Error;
+    r.error = std::strerror(err);
+    r.err = err;
+    return r;
+}
+
+// The regular file `path` resolved to (`location`, an O_PATH descriptor of it), opened for
+// reading: through /proc/self/fd, so that it is the very inode fstat looked at; where /proc is
+// not mounted, by its path again, checked to be the same inode.
+int openChecked(const fs::path& path, int location, const struct stat& st)
+{
+    const auto via = "/proc/self/fd/" + std::to_string(location);
+    int fd = ::open(via.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd >= 0 || errno != ENOENT)
+        return fd;
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
+        return fd;
+    struct stat again {};
+    if (::fstat(fd, &again) != 0 || again.st_dev != st.st_dev || again.st_ino != st.st_ino) {
         ::close(fd);
+        errno = EAGAIN; // replaced meanwhile
+        return -1;
+    }
+    return fd;
+}
+
+} // namespace
+
+NodeRead readNodeFile(const fs::path& file, size_t limit)
+{
+    Fd location(::open(file.c_str(), O_PATH | O_CLOEXEC));
+    if (location.get() < 0)
+        return failure(errno);
+    struct stat st {};
+    if (::fstat(location.get(), &st) != 0)
+        return failure(errno);
+    NodeRead r;
+    if (S_ISFIFO(st.st_mode)) {
+        r.status = NodeRead::Status::Fifo;
         return r;
     }
+    if (!S_ISREG(st.st_mode)) {
+        r.status = NodeRead::Status::Error;
+        r.error = "not a regular file";
+        return r;
+    }
+    Fd fd(openChecked(file, location.get(), st));
+    if (fd.get() < 0)
+        return failure(errno);
     // Sysfs attributes are a few bytes: read into a small buffer, grow only for larger files.
     std::string data;
     std::array<char, 4096> buf{};
-    while (true) {
-        ssize_t n = ::read(fd, buf.data(), buf.size());
+    while (data.size() <= limit) {
+        ssize_t n = ::read(fd.get(), buf.data(), buf.size());
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0) {
-            r.status = NodeRead::Status::Error;
-            r.error = std::strerror(errno);
-            ::close(fd);
-            return r;
-        }
+        if (n < 0)
+            return failure(errno);
         if (n == 0)
             break;
         data.append(buf.data(), static_cast<size_t>(n));
-        if (data.size() > limit)
-            break;
     }
-    ::close(fd);
     if (data.size() > limit) {
         r.status = NodeRead::Status::Error;
         r.error = "larger than " + std::to_string(limit) + " bytes";
@@ -63,35 +105,6 @@ NodeRead readNodeFile(const fs::path& file, size_t limit)
     r.status = NodeRead::Status::Ok;
     r.data = std::move(data);
     return r;
-}
-
-std::vector<NodeRead> readWithDeadline(const std::vector<fs::path>& files,
-                                       std::chrono::milliseconds deadline, FileReader read)
-{
-    struct Shared {
-        std::mutex m;
-        std::condition_variable cv;
-        std::vector<NodeRead> results;
-        size_t done = 0;
-    };
-    auto shared = std::make_shared<Shared>();
-    shared->results.resize(files.size());
-    for (auto& r : shared->results)
-        r.status = NodeRead::Status::TimedOut;
-    // The worker owns copies of what it needs: when it is left behind it touches nothing else.
-    std::thread([shared, files, read = std::move(read)] {
-        for (size_t i = 0; i < files.size(); ++i) {
-            auto r = read(files[i]);
-            std::lock_guard lock(shared->m);
-            shared->results[i] = std::move(r);
-            shared->done = i + 1;
-            if (shared->done == files.size()) // one wake-up, not one per file
-                shared->cv.notify_all();
-        }
-    }).detach();
-    std::unique_lock lock(shared->m);
-    shared->cv.wait_for(lock, deadline, [&] { return shared->done == files.size(); });
-    return shared->results; // a copy: the worker may still write into its own
 }
 
 std::vector<std::string> listDir(const fs::path& dir)

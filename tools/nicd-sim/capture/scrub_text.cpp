@@ -1,5 +1,7 @@
 #include "capture/scrub_text.hpp"
 
+#include "capture/text_util.hpp"
+
 #include <arpa/inet.h>
 #include <fmt/format.h>
 
@@ -10,119 +12,6 @@
 namespace nicd::sim::capture {
 
 namespace {
-
-bool isHex(char c)
-{
-    return std::isxdigit(static_cast<unsigned char>(c)) != 0;
-}
-
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-bool isWordChar(char c)
-{
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
-}
-
-// A run of hex groups separated by single colons starting at `i`: its end and group lengths.
-struct HexRun {
-    size_t end = 0;
-    std::vector<size_t> groups;
-};
-
-HexRun hexRun(std::string_view t, size_t i)
-{
-    HexRun r;
-    size_t j = i;
-    while (true) {
-        size_t start = j;
-        while (j < t.size() && isHex(t[j]))
-            ++j;
-        r.groups.push_back(j - start);
-        if (j + 1 < t.size() && t[j] == ':' && isHex(t[j + 1]))
-            ++j;
-        else
-            break;
-    }
-    r.end = j;
-    return r;
-}
-
-bool allGroups(const HexRun& r, size_t len)
-{
-    for (size_t g : r.groups)
-        if (g != len)
-            return false;
-    return true;
-}
-
-// The replacement of the hex run t[i, r.end), or nullopt when it is no identifier.
-std::optional<std::string> hexIdentifier(std::string_view t, size_t i, const HexRun& r,
-                                         IdentifierMap& ids)
-{
-    auto text = t.substr(i, r.end - i);
-    if (r.groups.size() >= 6 && allGroups(r, 2))
-        return ids.hwAddress(text);
-    if (r.groups.size() == 4 && allGroups(r, 4))
-        return ids.guid(text);
-    if (r.groups.size() == 8) {
-        std::array<uint8_t, 16> a{};
-        std::string s(text);
-        if (::inet_pton(AF_INET6, s.c_str(), a.data()) == 1) {
-            auto fake = ids.ipv6(a);
-            std::array<char, INET6_ADDRSTRLEN> buf{};
-            ::inet_ntop(AF_INET6, fake.data(), buf.data(), buf.size());
-            return fake == a ? std::string(text) : std::string(buf.data());
-        }
-    }
-    return std::nullopt;
-}
-
-// A dotted IPv4 address starting at `i`: its end, or 0.
-size_t ipv4End(std::string_view t, size_t i)
-{
-    size_t j = i;
-    for (int part = 0; part < 4; ++part) {
-        size_t start = j;
-        while (j < t.size() && isDigit(t[j]) && j - start < 4)
-            ++j;
-        size_t len = j - start;
-        if (len == 0 || len > 3)
-            return 0;
-        int v = 0;
-        std::from_chars(t.data() + start, t.data() + j, v);
-        if (v > 255)
-            return 0;
-        if (part < 3) {
-            if (j >= t.size() || t[j] != '.')
-                return 0;
-            ++j;
-        }
-    }
-    // Not followed by more of a longer dotted number or a word.
-    if (j < t.size() &&
-        (isWordChar(t[j]) || (t[j] == '.' && j + 1 < t.size() && isDigit(t[j + 1]))))
-        return 0;
-    return j;
-}
-
-bool boundaryBefore(std::string_view t, size_t i, bool numeric)
-{
-    if (i == 0)
-        return true;
-    char c = t[i - 1];
-    return !isWordChar(c) && !(numeric && c == '.');
-}
-
-bool boundaryAfter(std::string_view t, size_t end)
-{
-    if (end >= t.size())
-        return true;
-    char c = t[end];
-    return !isWordChar(c) && !(c == '.' && end + 1 < t.size() && isDigit(t[end + 1]));
-}
 
 uint32_t hexWord(std::string_view field)
 {
@@ -190,52 +79,26 @@ std::string toHex16(const std::array<uint8_t, 16>& a)
 
 } // namespace
 
-std::string scrubFreeText(std::string_view t, IdentifierMap& ids)
-{
-    if (ids.keep())
-        return std::string(t);
-    std::string out;
-    out.reserve(t.size());
-    size_t i = 0;
-    while (i < t.size()) {
-        if (isHex(t[i]) && boundaryBefore(t, i, false) && (i == 0 || t[i - 1] != ':')) {
-            auto r = hexRun(t, i);
-            if (r.groups.size() > 1 && boundaryAfter(t, r.end) &&
-                (r.end >= t.size() || t[r.end] != ':')) {
-                if (auto fake = hexIdentifier(t, i, r, ids)) {
-                    out += *fake;
-                    i = r.end;
-                    continue;
-                }
-            }
-        }
-        if (isDigit(t[i]) && boundaryBefore(t, i, true)) {
-            if (size_t end = ipv4End(t, i)) {
-                out += formatIpv4(ids.ipv4(*parseIpv4(t.substr(i, end - i))));
-                i = end;
-                continue;
-            }
-        }
-        out += t[i++];
-    }
-    return out;
-}
-
 std::string replaceKnownForms(std::string_view text, const std::vector<IdentifierMap::Form>& forms)
 {
+    // `low` is `out` in lower case, kept in step with it: where any case matches.
     std::string out(text);
+    std::string low = lowerCase(out);
     for (const auto& f : forms) {
         if (f.original.empty() || f.original == f.fake)
             continue;
         const bool numeric = isDigit(f.original.front());
+        const std::string needle = f.any_case ? lowerCase(f.original) : f.original;
+        const std::string& hay = f.any_case ? low : out;
         size_t pos = 0;
-        while ((pos = out.find(f.original, pos)) != std::string::npos) {
-            size_t end = pos + f.original.size();
+        while ((pos = hay.find(needle, pos)) != std::string::npos) {
+            size_t end = pos + needle.size();
             if (f.whole_word && !(boundaryBefore(out, pos, numeric) && boundaryAfter(out, end))) {
                 ++pos;
                 continue;
             }
-            out.replace(pos, f.original.size(), f.fake);
+            out.replace(pos, needle.size(), f.fake);
+            low.replace(pos, needle.size(), lowerCase(f.fake));
             pos += f.fake.size();
         }
     }

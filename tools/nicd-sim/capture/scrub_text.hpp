@@ -11,16 +11,18 @@
 
 namespace nicd::sim::capture {
 
-// Text nobody formatted for us (kernel lines, nicd's own output and configuration): hardware
-// addresses ("aa:bb:cc:dd:ee:ff", 6 bytes or more), GUIDs ("b83f:d203:005a:1a00"), IPv6
-// addresses written in full (8 groups), and dotted IPv4 addresses are found wherever they stand
-// alone (not inside a longer hex or dotted run: PCI addresses, versions and timestamps are left
-// alone) and replaced.
+// Text nobody formatted for us (kernel lines, nicd's own output, state and configuration)
+// (free_text.cpp): hardware addresses ("aa:bb:cc:dd:ee:ff", 6 bytes or more; a MAC also as
+// "aa-bb-cc-dd-ee-ff" or "aabb.ccdd.eeff"), GUIDs ("b83f:d203:005a:1a00"), IPv6 addresses in any
+// notation ("fe80::1", "2001:db8:0:0:0:0:0:1", "::ffff:10.1.2.3"; a zone such as "%eth0" stays),
+// dotted IPv4 addresses, and a journal cursor's boot and journal IDs ("s=<32 hex>", "b=<32
+// hex>"; its entry hash "x=" becomes 0) are found wherever they stand alone (not inside a longer
+// hex or dotted run: PCI addresses, versions and times are left alone) and replaced.
 std::string scrubFreeText(std::string_view text, IdentifierMap& ids);
 
-// Replaces every known original (IdentifierMap::knownForms) wherever it occurs; a whole-word
-// form only where it is not part of a longer name or number. The last pass over every text file
-// of a capture.
+// Replaces every known original (IdentifierMap::knownForms) wherever it occurs, in any case where
+// the form says so; a whole-word form only where it is not part of a longer name or number. The
+// last pass over every text file of a capture.
 std::string replaceKnownForms(std::string_view text, const std::vector<IdentifierMap::Form>& forms);
 
 // /proc/net/route: Destination and Gateway (little-endian hex, as the kernel prints them) of

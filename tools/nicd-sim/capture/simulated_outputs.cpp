@@ -1,4 +1,5 @@
-// A simulated node's tool outputs: its run/nicd-sim/ files, copied as they are.
+// A simulated node's tool outputs (its run/nicd-sim/ files, copied as they are), and a real
+// node's tree's (none).
 #include "capture/node_files.hpp"
 #include "capture/tool_outputs.hpp"
 
@@ -33,7 +34,10 @@ namespace {
 
 class SimulatedOutputs final : public ToolOutputs {
 public:
-    explicit SimulatedOutputs(fs::path src) : src_(std::move(src)) {}
+    SimulatedOutputs(fs::path src, std::shared_ptr<const FileReader> reader)
+        : src_(std::move(src)), reader_(std::move(reader))
+    {
+    }
 
     ToolOutput ethtoolStats(const std::string& netdev) override
     {
@@ -47,7 +51,7 @@ public:
 private:
     ToolOutput copy(const std::string& rel) const
     {
-        auto r = readNodeFile(src_ / rel);
+        auto r = (*reader_)(src_ / rel);
         switch (r.status) {
         case NodeRead::Status::Ok:
             return ToolOutput::ok(std::move(r.data));
@@ -59,13 +63,29 @@ private:
     }
 
     fs::path src_;
+    std::shared_ptr<const FileReader> reader_;
+};
+
+class UnavailableOutputs final : public ToolOutputs {
+public:
+    ToolOutput ethtoolStats(const std::string& /*netdev*/) override { return {}; }
+    ToolOutput fec(const std::string& /*netdev*/) override { return {}; }
+    ToolOutput moduleEeprom(const std::string& /*netdev*/) override { return {}; }
+    ToolOutput devlinkHealth() override { return {}; }
+    ToolOutput dcb(const std::string& /*netdev*/) override { return {}; }
 };
 
 } // namespace
 
-std::unique_ptr<ToolOutputs> simulatedToolOutputs(const std::filesystem::path& src)
+std::unique_ptr<ToolOutputs> simulatedToolOutputs(const std::filesystem::path& src,
+                                                  std::shared_ptr<const FileReader> reader)
 {
-    return std::make_unique<SimulatedOutputs>(src);
+    return std::make_unique<SimulatedOutputs>(src, std::move(reader));
+}
+
+std::unique_ptr<ToolOutputs> unavailableToolOutputs()
+{
+    return std::make_unique<UnavailableOutputs>();
 }
 
 } // namespace nicd::sim::capture

@@ -13,7 +13,7 @@ extern char** environ; // NOLINT(readability-redundant-declaration): posix_spawn
 
 namespace nicd::sim::capture {
 
-std::string runProgram(const std::vector<std::string>& argv)
+std::string runProgram(const std::vector<std::string>& argv, int stdout_fd)
 {
     std::vector<char*> args;
     args.reserve(argv.size() + 1);
@@ -23,7 +23,10 @@ std::string runProgram(const std::vector<std::string>& argv)
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    if (stdout_fd >= 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout_fd, STDOUT_FILENO);
+    else
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
     pid_t pid = -1;
     int rc = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);

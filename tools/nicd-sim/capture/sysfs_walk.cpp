@@ -1,12 +1,14 @@
 // The walk's plumbing and the RDMA devices; PCI functions and netdevs are in sysfs_walk_pci.cpp.
 #include "capture/sysfs_walk.hpp"
 
+#include "capture/text_util.hpp"
 #include "sim.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
 
 namespace nicd::sim::capture {
@@ -20,20 +22,27 @@ bool isNumber(const std::string& s)
     return ec == std::errc() && p == s.data() + s.size() && !s.empty();
 }
 
-std::string firstLine(const std::string& text)
+// The kernel's "no value here" (a down link's speed, a PF's phys_port_name, an idle sensor):
+// what nicd meets on every healthy node, not worth a note.
+bool noValue(const NodeRead& r)
 {
-    auto line = text.substr(0, text.find('\n'));
-    while (!line.empty() && (line.back() == ' ' || line.back() == '\r'))
-        line.pop_back();
-    return line;
+    return r.err == EINVAL || r.err == EOPNOTSUPP || r.err == ENODATA;
 }
 
 } // namespace
 
 SysfsWalk::SysfsWalk(fs::path src, CaptureTree& tree, Manifest& manifest,
-                     std::chrono::milliseconds deadline)
-    : src_(std::move(src)), tree_(tree), manifest_(manifest), deadline_(deadline)
+                     std::shared_ptr<const FileReader> reader)
+    : src_(std::move(src)), tree_(tree), manifest_(manifest), reader_(std::move(reader))
 {
+}
+
+NodeRead SysfsWalk::read(const fs::path& p)
+{
+    if (!guard_)
+        return (*reader_)(p);
+    // The read may not come back: it owns what it uses (deadline_job.hpp).
+    return guard_->unlocked(rel(p), [reader = reader_, p] { return (*reader)(p); });
 }
 
 std::string SysfsWalk::rel(const fs::path& p) const
@@ -53,9 +62,27 @@ std::optional<fs::path> SysfsWalk::resolve(const fs::path& p) const
     return real;
 }
 
-void SysfsWalk::copyFile(const fs::path& p, Scrub scrub, bool quiet)
+bool SysfsWalk::exists(const fs::path& p)
 {
-    auto r = readNodeFile(p);
+    std::error_code ec;
+    bool there = fs::exists(p, ec);
+    if (ec && ec.value() != ENOENT && ec.value() != ENOTDIR)
+        manifest_.unreadable(rel(p), ec.message());
+    return there && !ec;
+}
+
+bool SysfsWalk::isSymlink(const fs::path& p)
+{
+    std::error_code ec;
+    bool link = fs::is_symlink(p, ec);
+    if (ec && ec.value() != ENOENT && ec.value() != ENOTDIR)
+        manifest_.unreadable(rel(p), ec.message());
+    return link && !ec;
+}
+
+void SysfsWalk::copyFile(const fs::path& p, Scrub scrub)
+{
+    auto r = read(p);
     switch (r.status) {
     case NodeRead::Status::Ok:
         tree_.file(rel(p), std::move(r.data), scrub);
@@ -66,8 +93,7 @@ void SysfsWalk::copyFile(const fs::path& p, Scrub scrub, bool quiet)
     case NodeRead::Status::Missing:
         break;
     case NodeRead::Status::Error:
-    case NodeRead::Status::TimedOut:
-        if (!quiet) // the kernel refuses some attributes for good reasons (a down link's speed)
+        if (!noValue(r))
             manifest_.unreadable(rel(p), r.error);
         break;
     }
@@ -76,15 +102,18 @@ void SysfsWalk::copyFile(const fs::path& p, Scrub scrub, bool quiet)
 void SysfsWalk::copyFiles(const fs::path& dir, std::span<const char* const> names, Scrub scrub)
 {
     for (const char* n : names)
-        copyFile(dir / n, scrub, true);
+        copyFile(dir / n, scrub);
 }
 
 void SysfsWalk::copyLink(const fs::path& link)
 {
     std::error_code ec;
     auto target = fs::read_symlink(link, ec);
-    if (ec)
+    if (ec) {
+        if (ec.value() != ENOENT && ec.value() != EINVAL)
+            manifest_.unreadable(rel(link), ec.message());
         return;
+    }
     if (target.is_absolute()) // sysfs links are relative; keep the capture self-contained
         target = (src_ / target.relative_path()).lexically_relative(link.parent_path());
     tree_.symlink(rel(link), target.string());
@@ -102,44 +131,27 @@ void SysfsWalk::copyTree(const fs::path& dir, int depth)
             if (depth > 0)
                 copyTree(p, depth - 1);
         } else {
-            copyFile(p, Scrub::Known, true);
+            copyFile(p);
         }
     }
 }
 
-void SysfsWalk::readCounters(const std::vector<std::string>& files, CaptureTree& into)
+void SysfsWalk::readCounter(const std::string& file, CaptureTree& into, JobGuard* guard)
 {
-    std::vector<fs::path> paths;
-    paths.reserve(files.size());
-    for (const auto& f : files)
-        paths.push_back(src_ / f);
-    auto results = readWithDeadline(paths, deadline_);
-    bool noted = false;
-    for (size_t i = 0; i < files.size(); ++i) {
-        auto& r = results[i];
-        switch (r.status) {
-        case NodeRead::Status::Ok:
-            into.file(files[i], std::move(r.data), Scrub::Done);
-            break;
-        case NodeRead::Status::Fifo:
-            into.fifo(files[i]);
-            break;
-        case NodeRead::Status::TimedOut:
-            into.fifo(files[i]);
-            if (!noted)
-                manifest_.skip("counters", files[i],
-                               fmt::format("no answer within {} ms: this and the device's later "
-                                           "counter files are FIFOs in the capture, so reads "
-                                           "block in the replay too",
-                                           deadline_.count()));
-            noted = true;
-            break;
-        case NodeRead::Status::Missing:
-            break;
-        case NodeRead::Status::Error:
-            manifest_.unreadable(files[i], r.error);
-            break;
-        }
+    guard_ = guard;
+    auto r = read(src_ / file);
+    switch (r.status) {
+    case NodeRead::Status::Ok:
+        into.file(file, std::move(r.data), Scrub::Done);
+        break;
+    case NodeRead::Status::Fifo:
+        into.fifo(file);
+        break;
+    case NodeRead::Status::Missing:
+        break;
+    case NodeRead::Status::Error:
+        manifest_.unreadable(file, r.error);
+        break;
     }
 }
 
@@ -153,18 +165,21 @@ void SysfsWalk::ports(const fs::path& ib_dir, CapturedDevice& d, CapturedNode& n
               [](const auto& a, const auto& b) { return std::stoul(a) < std::stoul(b); });
     for (const auto& pn : port_names) {
         auto pd = ib_dir / "ports" / pn;
-        copyFiles(pd, std::to_array({"state", "phys_state", "rate", "link_layer"}));
-        if (pn == "1" || port_names.size() == 1)
-            if (auto ll = readNodeFile(pd / "link_layer"); ll.status == NodeRead::Status::Ok)
-                d.infiniband = firstLine(ll.data) == "InfiniBand";
+        const bool first_port = pn == "1" || port_names.size() == 1;
         for (const char* group : {"counters", "hw_counters"})
             for (const auto& f : listDir(pd / group))
                 d.counter_files.push_back(rel(pd / group / f));
+        copyFiles(pd, std::to_array({"state", "phys_state", "rate", "link_layer"}));
+        if (first_port)
+            if (const auto* ll = tree_.find(rel(pd / "link_layer")); ll && !ll->data.empty())
+                d.infiniband = firstLine(ll->data) == "InfiniBand";
         // The netdev of each GID; unused GIDs refuse the read (EINVAL): left out, as nicd does.
         std::vector<std::pair<unsigned long, std::string>> gid_netdevs;
         for (const auto& g : listDir(pd / "gid_attrs/ndevs")) {
-            auto r = readNodeFile(pd / "gid_attrs/ndevs" / g);
-            if (r.status != NodeRead::Status::Ok || !isNumber(g))
+            if (!isNumber(g))
+                continue;
+            auto r = read(pd / "gid_attrs/ndevs" / g);
+            if (r.status != NodeRead::Status::Ok)
                 continue;
             tree_.file(rel(pd / "gid_attrs/ndevs" / g), r.data);
             gid_netdevs.emplace_back(std::stoul(g), firstLine(r.data));
@@ -174,60 +189,62 @@ void SysfsWalk::ports(const fs::path& ib_dir, CapturedDevice& d, CapturedNode& n
             if (nd.empty() || nd.find('/') != std::string::npos)
                 continue;
             netdev(nd, node);
-            if ((pn == "1" || port_names.size() == 1) &&
-                std::find(d.port1_netdevs.begin(), d.port1_netdevs.end(), nd) ==
-                    d.port1_netdevs.end())
+            if (first_port && std::find(d.port1_netdevs.begin(), d.port1_netdevs.end(), nd) ==
+                                  d.port1_netdevs.end())
                 d.port1_netdevs.push_back(nd);
         }
-        if (fs::exists(ib_dir / "tc" / pn / "traffic_class"))
+        if (exists(ib_dir / "tc" / pn / "traffic_class"))
             copyFile(ib_dir / "tc" / pn / "traffic_class");
     }
-    readCounters(d.counter_files, tree_);
 }
 
-void SysfsWalk::device(const std::string& name, CapturedNode& node)
+void SysfsWalk::device(const std::string& name, CapturedNode& node, JobGuard* guard)
 {
+    guard_ = guard;
     const auto link = src_ / "sys/class/infiniband" / name;
     auto ib_dir = resolve(link);
     if (!ib_dir) {
         manifest_.skip("rdma device", name, "sys/class/infiniband/" + name + " leads nowhere");
         return;
     }
-    if (fs::is_symlink(link))
-        copyLink(link);
-    CapturedDevice d;
+    // In the node first, filled as the walk goes: a walk that stops half way leaves what it read.
+    auto& d = node.devices.emplace_back();
+    current_ = &d;
     d.name = name;
     d.ib_rel = rel(*ib_dir);
+    if (isSymlink(link))
+        copyLink(link);
     copyFiles(*ib_dir, std::to_array({"fw_ver", "board_id", "hca_type", "hw_rev", "node_type"}));
     copyFiles(*ib_dir, std::to_array({"node_guid", "sys_image_guid"}), Scrub::Guid);
-    if (fs::is_symlink(*ib_dir / "device"))
+    if (auto r = read(*ib_dir / "node_desc"); r.status == NodeRead::Status::Ok)
+        d.node_desc_host = r.data.substr(0, r.data.find_first_of(" \t\n"));
+    if (isSymlink(*ib_dir / "device"))
         copyLink(*ib_dir / "device");
     if (auto fn = resolve(*ib_dir / "device")) {
         d.function_rel = rel(*fn);
         d.pci_address = fn->filename().string();
-        d.virtual_function = fs::exists(*fn / "physfn");
+        d.virtual_function = exists(*fn / "physfn");
         function(*fn, true, node);
     }
     ports(*ib_dir, d, node);
     if (d.port1_netdevs.empty() && !d.function_rel.empty()) // no GIDs (InfiniBand): the function's
         for (const auto& nd : listDir(src_ / d.function_rel / "net"))
             d.port1_netdevs.push_back(nd);
-    node.devices.push_back(std::move(d));
+    current_ = nullptr;
 }
 
-CapturedNode SysfsWalk::run(const std::vector<std::string>& only)
+std::vector<std::string> SysfsWalk::deviceNames(const std::vector<std::string>& only) const
 {
     auto names = listDir(src_ / "sys/class/infiniband");
     for (const auto& want : only)
         if (std::find(names.begin(), names.end(), want) == names.end())
             throw SimError(fmt::format("--devices: no RDMA device {} on this node (devices: {})",
                                        want, fmt::join(names, " ")));
-    CapturedNode node;
-    for (const auto& name : names)
-        if (only.empty() || std::find(only.begin(), only.end(), name) != only.end())
-            device(name, node);
-    gpus(node);
-    return node;
+    if (!only.empty())
+        std::erase_if(names, [&](const auto& n) {
+            return std::find(only.begin(), only.end(), n) == only.end();
+        });
+    return names;
 }
 
 } // namespace nicd::sim::capture

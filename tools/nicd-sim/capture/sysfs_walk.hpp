@@ -2,8 +2,9 @@
 // help read a bug report), at the same paths and with the kernel's relative symlinks:
 //
 //   sys/class/infiniband/<dev> -> the RDMA device: fw_ver, board_id, hca_type, hw_rev, node_type,
-//     node_guid, sys_image_guid; ports/<n>/{state,phys_state,rate,link_layer}, counters/*,
-//     hw_counters/*, gid_attrs/ndevs/*; tc/<n>/traffic_class (MOFED); its `device` link
+//     node_guid, sys_image_guid; ports/<n>/{state,phys_state,rate,link_layer},
+//     gid_attrs/ndevs/*; tc/<n>/traffic_class (MOFED); its `device` link; the names of
+//     ports/<n>/counters/* and hw_counters/* (read by each sample, device_reads.hpp)
 //   the PCI function: vendor, device, class, subsystem ids, revision, numa_node, PCIe link
 //     speed/width (current and max), SR-IOV counts; driver, physfn and virtfn* links;
 //     hwmon/hwmon*/{name,temp*}; net/<netdev>; sys/bus/pci/devices/<bdf>; the upstream bridge's
@@ -16,16 +17,20 @@
 //   the NVIDIA GPUs nicd finds (their functions' vendor, device, class, numa_node), as nicd's
 //     role rules look for them
 //
-// Not copied: node_desc (it holds the hostname), GID tables (they hold IP addresses), netdev
-// statistics, PCI config space and resources. Reads are the node's own: nothing is written.
+// Not copied: node_desc (it holds the hostname: only learnt, for the scrubber), GID tables (they
+// hold IP addresses), netdev statistics, PCI config space and resources. Reads are the node's
+// own: nothing is written. A file the kernel refuses is noted in the manifest, unless the refusal
+// means "no value here" (EINVAL, EOPNOTSUPP, ENODATA: a down link's speed, a PF's
+// phys_port_name); a path that cannot even be looked at (ELOOP, EACCES) is noted and skipped.
 #pragma once
 
 #include "capture/capture_tree.hpp"
+#include "capture/deadline_job.hpp"
 #include "capture/manifest.hpp"
 #include "capture/node_files.hpp"
 
-#include <chrono>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <span>
@@ -39,10 +44,14 @@ struct CapturedDevice {
     std::string ib_rel;       // sys/devices/.../infiniband/<name>
     std::string function_rel; // sys/devices/.../<bdf>; empty without a PCI function
     std::string pci_address;
+    std::string node_desc_host;             // node_desc's first word: a hostname, learnt only
     std::vector<std::string> port1_netdevs; // as nicd picks them: GID netdevs, else the function's
+    std::vector<std::string> netdevs;       // the netdevs its walk brought in, bonds left out: the
+                                            // ones whose tool outputs it reads
     std::vector<std::string> counter_files; // rel paths of ports/*/counters/* and hw_counters/*
     bool virtual_function = false;
     bool infiniband = false; // port 1's link layer
+    bool given_up = false;   // read no more: it stopped answering (device_reads.hpp)
 };
 
 struct CapturedNode {
@@ -52,44 +61,52 @@ struct CapturedNode {
     std::vector<std::string> gpus;                         // PCI addresses
 };
 
-// Reads counters/ and hw_counters/ of each device; a file not read in time becomes a FIFO.
-inline constexpr std::chrono::milliseconds kCounterDeadline{3000};
-
 class SysfsWalk {
 public:
-    // `src`: the node's root ("/" on a real node), canonical.
+    // `src`: the node's root ("/" on a real node), canonical. `reader` reads every file.
     SysfsWalk(fs::path src, CaptureTree& tree, Manifest& manifest,
-              std::chrono::milliseconds deadline = kCounterDeadline);
+              std::shared_ptr<const FileReader> reader);
 
-    // The RDMA devices named in `only` (every one when empty), with all they lead to. Throws
-    // SimError naming the known devices when `only` names one that is not there.
-    CapturedNode run(const std::vector<std::string>& only);
+    const fs::path& source() const { return src_; }
 
-    // Reads `files` (relative paths) as the counters of one device into `into` (the capture, or
-    // a later sample); a file not read in time becomes a FIFO and is noted.
-    void readCounters(const std::vector<std::string>& files, CaptureTree& into);
+    // The RDMA devices named in `only` (every one when empty), in order. Throws SimError naming
+    // the known devices when `only` names one that is not there.
+    std::vector<std::string> deviceNames(const std::vector<std::string>& only) const;
+
+    // Walks the RDMA device `name` and all it leads to into the tree; node.devices.back() is it,
+    // as far as it got. Its reads go through `guard` (a job's, deadline_job.hpp) when given.
+    void device(const std::string& name, CapturedNode& node, JobGuard* guard = nullptr);
+
+    // The GPUs' functions (never a NIC's: read without a deadline).
+    void gpus(CapturedNode& node);
+
+    // Reads `file` (relative to the node) as a counter into `into`: a file, a FIFO, or noted.
+    void readCounter(const std::string& file, CaptureTree& into, JobGuard* guard = nullptr);
 
 private:
+    NodeRead read(const fs::path& p);
     std::string rel(const fs::path& p) const;
     std::optional<fs::path> resolve(const fs::path& p) const;
-    void copyFile(const fs::path& p, Scrub scrub = Scrub::Known, bool quiet = false);
+    bool exists(const fs::path& p);
+    bool isSymlink(const fs::path& p);
+    void copyFile(const fs::path& p, Scrub scrub = Scrub::Known);
     void copyFiles(const fs::path& dir, std::span<const char* const> names,
                    Scrub scrub = Scrub::Known);
     void copyLink(const fs::path& link);
     void copyTree(const fs::path& dir, int depth);
 
-    void device(const std::string& name, CapturedNode& node);
     void ports(const fs::path& ib_dir, CapturedDevice& d, CapturedNode& node);
     void function(const fs::path& dir, bool with_netdevs, CapturedNode& node);
     void bridge(const fs::path& dir);
     void hwmon(const fs::path& function_dir);
     void netdev(const std::string& name, CapturedNode& node);
-    void gpus(CapturedNode& node);
 
     fs::path src_;
     CaptureTree& tree_;
     Manifest& manifest_;
-    std::chrono::milliseconds deadline_;
+    std::shared_ptr<const FileReader> reader_;
+    JobGuard* guard_ = nullptr;         // the current job's, while a device is walked
+    CapturedDevice* current_ = nullptr; // the device walked now
     std::set<std::string> functions_done_;
 };
 

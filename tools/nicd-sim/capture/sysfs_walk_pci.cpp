@@ -72,10 +72,10 @@ void SysfsWalk::hwmon(const fs::path& function_dir)
         if (!h.starts_with("hwmon"))
             continue;
         auto dir = function_dir / "hwmon" / h;
-        copyFile(dir / "name", Scrub::Known, true);
+        copyFile(dir / "name");
         for (const auto& f : listDir(dir))
             if (f.starts_with("temp"))
-                copyFile(dir / f, Scrub::Known, true);
+                copyFile(dir / f);
     }
 }
 
@@ -92,7 +92,7 @@ void SysfsWalk::function(const fs::path& dir, bool with_netdevs, CapturedNode& n
         if (auto driver = resolve(dir / "driver"))
             tree_.dir(rel(*driver));
         const auto bus_link = src_ / "sys/bus/pci/devices" / dir.filename();
-        if (fs::is_symlink(bus_link))
+        if (isSymlink(bus_link))
             copyLink(bus_link);
         bridge(dir.parent_path());
         hwmon(dir);
@@ -116,33 +116,37 @@ void SysfsWalk::netdev(const std::string& name, CapturedNode& node)
         node.netdevs.erase(name);
         return;
     }
-    if (fs::is_symlink(link))
+    if (isSymlink(link))
         copyLink(link);
     copyFiles(*dir, kNetdevFiles);
-    copyFile(*dir / "address", Scrub::HwAddress, true);
+    copyFile(*dir / "address", Scrub::HwAddress);
     for (const char* l : {"device", "master"})
-        if (fs::is_symlink(*dir / l))
+        if (isSymlink(*dir / l))
             copyLink(*dir / l);
     if (auto fn = resolve(*dir / "device"); fn && sysfs::isPciAddress(fn->filename().string()))
         function(*fn, false, node); // a LAG's second member sits on a function of its own
     if (auto master = resolve(*dir / "master"))
         netdev(master->filename().string(), node);
-    if (fs::exists(*dir / "bonding/slaves")) {
+    if (exists(*dir / "bonding/slaves")) {
         copyFiles(*dir / "bonding", kBondingFiles);
-        auto slaves = readNodeFile(*dir / "bonding/slaves");
-        std::istringstream words(slaves.data);
+        const auto* slaves = tree_.find(rel(*dir / "bonding/slaves"));
+        std::istringstream words(slaves ? slaves->data : std::string());
         std::vector<std::string> names;
         for (std::string s; words >> s;)
             names.push_back(s);
         node.bonds[name] = names;
         for (const auto& s : names)
             netdev(s, node);
+    } else if (current_) {
+        current_->netdevs.push_back(name); // a bond has no statistics, FEC, module or DCB
     }
     copyTree(*dir / "ecn", 3);
 }
 
 void SysfsWalk::gpus(CapturedNode& node)
 {
+    guard_ = nullptr;
+    current_ = nullptr;
     for (const auto& g : readGpus(HostPaths(src_))) {
         fs::path dir(g.pci_path);
         if (!resolve(dir))
@@ -152,7 +156,7 @@ void SysfsWalk::gpus(CapturedNode& node)
             continue;
         copyFiles(dir, std::to_array({"vendor", "device", "class", "numa_node"}));
         const auto bus_link = src_ / "sys/bus/pci/devices" / g.pci_address;
-        if (fs::is_symlink(bus_link))
+        if (isSymlink(bus_link))
             copyLink(bus_link);
     }
 }

@@ -1,5 +1,6 @@
 // The sources with a simulated twin, in the formats the simulator stores them (DESIGN.md,
-// "simulated sources"; tools/nicd-sim/sim.hpp). Two ways to get them, one per kind of node:
+// "simulated sources"; tools/nicd-sim/sim.hpp). One way to get them per kind of node
+// (manifest.hpp's NodeKind):
 //
 //   simulatedToolOutputs(SRC)  a simulated node (--root SRC): its run/nicd-sim/ files are
 //                              already in these formats and are copied as they are.
@@ -7,10 +8,19 @@
 //                              plugin's SIOCETHTOOL and rtnetlink DCB clients, the daemon's
 //                              ethtool and devlink genetlink clients) and tool_encoders.hpp
 //                              writes their answers in the tools' formats. No external tool.
+//                              A netdev this process cannot see (another network namespace)
+//                              fails, noted, rather than reading as absent.
+//   unavailableToolOutputs()   a real node's tree (--root /host): the kernel we could ask is
+//                              not necessarily that tree's, so none is read (the capture notes
+//                              it once).
 //
 // Absent: the interface is not there (no file, EOPNOTSUPP, no such family): nothing is captured
 // and nothing noted, as nicd reports it at info level only. Failed: noted in the manifest.
+// Each may block in the kernel on a wedged device: device_reads.hpp calls them under a deadline,
+// each device with an instance of its own.
 #pragma once
+
+#include "capture/node_files.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -47,7 +57,9 @@ std::string modulePath(const std::string& netdev);
 std::string devlinkHealthPath();
 std::string dcbPath(const std::string& netdev);
 
-std::unique_ptr<ToolOutputs> simulatedToolOutputs(const std::filesystem::path& src);
+std::unique_ptr<ToolOutputs> simulatedToolOutputs(const std::filesystem::path& src,
+                                                  std::shared_ptr<const FileReader> reader);
 std::unique_ptr<ToolOutputs> kernelToolOutputs(std::chrono::milliseconds timeout);
+std::unique_ptr<ToolOutputs> unavailableToolOutputs();
 
 } // namespace nicd::sim::capture

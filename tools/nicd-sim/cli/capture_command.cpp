@@ -1,5 +1,5 @@
 // nicd-sim capture DIR [--root SRC] [--devices D,...] [--samples N --interval-ms M]
-//                      [--keep-identifiers] [--tar]
+//                      [--timeout S] [--keep-identifiers] [--tar]
 #include "capture/capture.hpp"
 #include "cli/registry.hpp"
 
@@ -18,6 +18,12 @@ void report(const capture::CaptureResult& r)
                 "in %.2f s; identifiers %s\n",
                 m.devices.size(), m.netdevs.size(), m.samples, m.kernel_lines, r.dir.c_str(),
                 m.duration_s, m.scrubbed ? "scrubbed" : "kept");
+    if (!r.moved.empty())
+        std::printf("%s: the capture is in %s instead\n", r.moved.c_str(), r.dir.c_str());
+    if (!m.timed_out.empty())
+        std::printf("%zu RDMA device(s) stopped answering and were given up on after %ld ms: see "
+                    "the manifest\n",
+                    m.timed_out.size(), m.timeout_ms);
     if (!m.skipped.empty())
         std::printf("skipped %zu source(s): see %s/%s\n", m.skipped.size(), r.dir.c_str(),
                     capture::kManifestFile);
@@ -34,8 +40,8 @@ NICD_SIM_COMMAND(
     [](CLI::App& cmd) {
         auto o = std::make_shared<capture::CaptureOptions>();
         cmd.add_option("--root", o->source,
-                       "capture the node under SRC instead of / (a "
-                       "simulated node)")
+                       "capture the node under SRC instead of / (a simulated node, or a real "
+                       "node's files: then only what sysfs, /proc, /etc and the journal hold)")
             ->check(CLI::ExistingDirectory);
         cmd.add_option("--devices", o->devices, "only these RDMA devices (comma-separated)")
             ->delimiter(',');
@@ -46,6 +52,16 @@ NICD_SIM_COMMAND(
         cmd.add_option("--interval-ms", o->interval_ms,
                        "time between samples (10..3600000, default 1000)")
             ->check(CLI::Range(10, 3600000));
+        cmd.add_option_function<double>(
+               "--timeout",
+               [o](double s) {
+                   o->timeout = std::chrono::milliseconds(static_cast<long>(s * 1000));
+               },
+               fmt::format("seconds one device's reads may take (its walk, then each sample's) "
+                           "before it is given up on (0.1..{}, default {})",
+                           capture::kMaxTimeout.count() / 1000,
+                           capture::kDefaultDeviceTimeout.count() / 1000))
+            ->check(CLI::Range(0.1, static_cast<double>(capture::kMaxTimeout.count()) / 1000));
         cmd.add_flag("--keep-identifiers", o->keep_identifiers,
                      "keep hostnames, IP and MAC addresses, GUIDs and serial numbers (default: "
                      "replaced)");
