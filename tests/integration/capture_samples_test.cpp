@@ -70,7 +70,7 @@ TEST_F(CaptureSamples, PlayedSamplesGiveTheNodesRatesAndVerdicts)
     // Never early; late only by what a read takes (a busy or sanitized build: seconds).
     EXPECT_GE(offsets[1], 0.99);
     EXPECT_GE(offsets[2], 1.99);
-    EXPECT_LT(offsets[2], 4.0);
+    EXPECT_LT(offsets[2], 6.0) << "a sample starts when due, however long the one before took";
 
     auto first = test::once(cap);
     ASSERT_EQ(first.rc, 0) << first.output;
