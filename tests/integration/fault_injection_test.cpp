@@ -11,6 +11,8 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <random>
 #include <regex>
@@ -116,8 +118,25 @@ TEST_F(FaultInjection, KillNineAtRandomMomentsLeavesWholeFilesAndTheStateCarries
 {
     writeConfig(""); // a cycle every 100 ms (the shortest allowed): many kills land near a write
     std::mt19937 rng(std::random_device{}());
-    std::uniform_int_distribution<int> delay_ms(30, 400);
     sim::setRate(root_, "mlx5_0", "symbol_error", 5); // health keeps changing: the state is written
+    // The kills spread from 30 ms to twice the time this build takes to write its first textfile
+    // (400 ms at least): an ASan build on a busy machine starts slower than a cycle, and kills that
+    // all land before the first write would prove nothing.
+    int upto_ms = 400;
+    {
+        const auto t0 = std::chrono::steady_clock::now();
+        test::Process d(nicd(), {}, dir_ / "nicd-first.log");
+        for (int i = 0; i < 400 && !fs::exists(textfile()); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::steady_clock::now() - t0)
+                              .count();
+        d.signal(SIGKILL);
+        d.wait(5s);
+        ASSERT_TRUE(fs::exists(textfile())) << "nicd wrote no textfile in 10 s";
+        upto_ms = std::max(upto_ms, static_cast<int>(2 * took));
+    }
+    std::uniform_int_distribution<int> delay_ms(30, upto_ms);
     int kills = 0;
     for (int round = 0; round < 30; ++round) {
         sim::tick(root_, 1);
