@@ -133,7 +133,8 @@ TEST_F(CaptureWedgedDevice, AToolReadThatStopsAnsweringInASampleGivesUpThere)
     const std::string counters = "infiniband/mlx5_1/ports/1/counters/";
     EXPECT_EQ(reads_->count(counters), 2 * reads_->count("infiniband/mlx5_2/ports/1/counters/") / 3)
         << "its counters read in samples 1 and 2, not 3";
-    for (const auto& [path, value] : sample(3)["files"].items())
+    const auto third = sample(3); // held: a range over a temporary's member would dangle
+    for (const auto& [path, value] : third["files"].items())
         EXPECT_EQ(path.find("mlx5_1"), std::string::npos) << path;
 }
 
