@@ -2,7 +2,7 @@
 # Where a cycle of a running nicd goes, after make bench has measured its CPU (the tools used here
 # slow it down): system calls per cycle (strace -c on every thread), allocations per cycle (a
 # uprobe on libc's malloc, counted by perf stat) and the share of each stage of the cycle in the
-# CPU samples of every thread (perf record -g, then the inclusive share of each stage's function).
+# CPU samples of every thread (perf record with DWARF call graphs, then the inclusive share of each stage's function).
 # Needs root, strace and perf; says what it leaves out otherwise.
 #
 #   scripts/bench-profile.sh NICD_PID TEXTFILE WORK_DIR   (NICD_PROFILE_SECONDS: each, default 10)
@@ -22,6 +22,7 @@ if command -v strace >/dev/null; then
     timeout -s INT "$seconds" strace -c -f -q "${tasks[@]}" -o "$work/strace.out" 2>/dev/null || true
     c1=$(cycles_in "$textfile")
     n=$((c1 - c0))
+    [ "$n" -gt 0 ] || n=1 # no cycle under strace: the counts of the whole time
     awk -v c="$n" '$1 ~ /^[0-9.]+$/ && NF >= 5 && $NF != "total" { printf "%.0f %s\n", $4 / c, $NF }' "$work/strace.out" |
         sort -rn >"$work/syscalls.txt"
     echo "system calls:  $(awk '{ s += $1 } END { print s }' "$work/syscalls.txt") per cycle ($n cycles under strace):" \
