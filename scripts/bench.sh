@@ -11,6 +11,7 @@ set -euo pipefail
 
 build=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/scripts/lib/private_bus.sh"
 build=$(cd "$here/$build" 2>/dev/null || cd "$build" && pwd)
 cycles=${NICD_BENCH_CYCLES:-15}
 work=$(mktemp -d /tmp/nicd-bench.XXXXXX)
@@ -38,25 +39,7 @@ cycles_in() { awk '$1 == "nicd_cycles_total" {print $2}' "$1" 2>/dev/null || tru
 # A private system bus: nicd runs as it does under systemd, publishing its objects.
 bus_dir=$work/bus
 mkdir -p "$bus_dir"
-cat >"$bus_dir/bus.conf" <<BUS
-<busconfig>
-  <type>system</type>
-  <listen>unix:path=$bus_dir/socket</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/>
-    <allow own="*"/>
-    <allow send_type="method_call"/>
-    <allow send_type="signal"/>
-    <allow send_requested_reply="true" send_type="method_return"/>
-    <allow send_requested_reply="true" send_type="error"/>
-    <allow receive_type="method_call"/>
-    <allow receive_type="method_return"/>
-    <allow receive_type="error"/>
-    <allow receive_type="signal"/>
-  </policy>
-</busconfig>
-BUS
+private_bus_conf "unix:path=$bus_dir/socket" >"$bus_dir/bus.conf"
 dbus-daemon --nofork --nopidfile --config-file="$bus_dir/bus.conf" >"$work/dbus.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do [ -S "$bus_dir/socket" ] && break; sleep 0.1; done

@@ -4,6 +4,7 @@ set -euo pipefail
 
 build=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/scripts/lib/private_bus.sh"
 build=$(cd "$here/$build" && pwd)
 nicd=$build/daemon/nicd
 sim=$build/tools/nicd-sim/nicd-sim
@@ -53,28 +54,7 @@ CONF
 bus_dir=$work/bus
 mkdir -p "$bus_dir"
 bus="unix:path=$bus_dir/socket"
-cat >"$bus_dir/bus.conf" <<BUS
-<busconfig>
-  <type>system</type>
-  <listen>$bus</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/>
-    <deny own="*"/>
-    <deny send_type="method_call"/>
-    <allow send_type="signal"/>
-    <allow send_requested_reply="true" send_type="method_return"/>
-    <allow send_requested_reply="true" send_type="error"/>
-    <allow receive_type="method_call"/>
-    <allow receive_type="method_return"/>
-    <allow receive_type="error"/>
-    <allow receive_type="signal"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-  </policy>
-  <include>$here/dbus/io.nicd.Nicd1.conf</include>
-</busconfig>
-BUS
+private_bus_conf "$bus" "$here/dbus/io.nicd.Nicd1.conf" >"$bus_dir/bus.conf"
 nicctl() { "$build/tools/nicctl/nicctl" --bus "$bus" "$@"; }
 
 bold "2. nicd --once --dry-run: what provisioning would change on this fresh node (nothing is written)"

@@ -66,6 +66,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/scripts/lib/private_bus.sh"
 seconds=${SOAK_SECONDS:-600}
 devices=${SOAK_DEVICES:-64}
 clients=${SOAK_CLIENTS:-4}
@@ -248,29 +249,7 @@ EventRingSize=$ring_size
 CONF
 
 mkdir -p "$bus_dir"
-cat >"$bus_dir/bus.conf" <<BUS
-<busconfig>
-  <type>system</type>
-  <listen>$bus</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/>
-    <deny own="*"/>
-    <deny send_type="method_call"/>
-    <allow send_type="signal"/>
-    <allow send_requested_reply="true" send_type="method_return"/>
-    <allow send_requested_reply="true" send_type="error"/>
-    <allow receive_type="method_call"/>
-    <allow receive_type="method_return"/>
-    <allow receive_type="error"/>
-    <allow receive_type="signal"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
-  </policy>
-  <include>$here/dbus/io.nicd.Nicd1.conf</include>
-</busconfig>
-BUS
+private_bus_conf "$bus" "$here/dbus/io.nicd.Nicd1.conf" >"$bus_dir/bus.conf"
 start_job dbus-daemon dbus-daemon --nofork --nopidfile --config-file="$bus_dir/bus.conf" >"$bus_dir/dbus-daemon.log" 2>&1
 for _ in $(seq 100); do [ -S "$bus_dir/socket" ] && break; sleep 0.1; done
 [ -S "$bus_dir/socket" ] || { echo "soak: dbus-daemon did not start: $(cat "$bus_dir/dbus-daemon.log")" >&2; exit 1; }
