@@ -249,19 +249,13 @@ const CongestionRules::PortIndex& CongestionRules::indexFor(const DeviceSamples&
     ix.lossless = lossless;
     ix.slots.clear();
     const std::set<uint8_t> prios(lossless.begin(), lossless.end());
-    for (bool pma : {true, false}) {
-        const SampleBatch& b = pma ? ds.pma : ds.plugin;
-        if (!b.layout)
-            continue;
-        for (size_t i = 0; i < b.layout->series.size(); ++i) {
-            const SeriesKey& k = b.layout->series[i];
-            if (k.port != port)
-                continue;
-            const SampleRef s{k.source, k.port, b.netdevOf(k), k.name, k.kind, 0};
-            if (auto kind = kindOf(s, prios))
-                ix.slots.push_back({pma, static_cast<uint32_t>(i), keyId(keyOf(s, *kind))});
-        }
-    }
+    forEachSeries(ds, [&](bool pma, size_t i, const SeriesKey& k, const SampleBatch& b) {
+        if (k.port != port)
+            return;
+        const SampleRef s{k.source, k.port, b.netdevOf(k), k.name, k.kind, 0};
+        if (auto kind = kindOf(s, prios))
+            ix.slots.push_back({pma, static_cast<uint32_t>(i), keyId(keyOf(s, *kind))});
+    });
     std::sort(ix.slots.begin(), ix.slots.end(),
               [](const auto& a, const auto& b) { return a.key < b.key; });
     return ix;

@@ -53,25 +53,18 @@ CounterChecks::Entry& CounterChecks::entryFor(const DeviceSamples& ds, const Con
     e.pma_netdevs = ds.pma.netdevs;
     e.plugin_netdevs = ds.plugin.netdevs;
     e.slots.clear();
-    for (bool pma : {true, false}) {
-        const SampleBatch& b = pma ? ds.pma : ds.plugin;
-        if (!b.layout)
-            continue;
-        for (size_t i = 0; i < b.layout->series.size(); ++i) {
-            const SeriesKey& k = b.layout->series[i];
-            if (k.kind != SampleKind::Counter)
-                continue;
-            const CounterRule* rule = rules.find(k.name, ds.ibdev, config);
-            if (rule == nullptr)
-                continue;
-            if (rules.perDevice(k.name)) // the cache keeps no per-device rule: keep it here
-                rule = &device_rules_.insert_or_assign({k.name, ds.ibdev}, *rule).first->second;
-            const std::string& netdev = b.netdevOf(k);
-            e.slots.push_back({static_cast<uint32_t>(i), pma, counterWidth(k.source, k.name), rule,
-                               &tracker.history(CounterTracker::key(ds.ibdev, k.port, k.source,
-                                                                    netdev, k.name))});
-        }
-    }
+    forEachSeries(ds, [&](bool pma, size_t i, const SeriesKey& k, const SampleBatch& b) {
+        if (k.kind != SampleKind::Counter)
+            return;
+        const CounterRule* rule = rules.find(k.name, ds.ibdev, config);
+        if (rule == nullptr)
+            return;
+        if (rules.perDevice(k.name)) // the cache keeps no per-device rule: keep it here
+            rule = &device_rules_.insert_or_assign({k.name, ds.ibdev}, *rule).first->second;
+        e.slots.push_back({static_cast<uint32_t>(i), pma, counterWidth(k.source, k.name), rule,
+                           &tracker.history(CounterTracker::key(ds.ibdev, k.port, k.source,
+                                                                b.netdevOf(k), k.name))});
+    });
     return e;
 }
 

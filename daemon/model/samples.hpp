@@ -136,4 +136,17 @@ void addSamples(DeviceSamples& ds, const std::vector<Sample>& samples);
 // Every value with its names copied, the PMA batch first.
 std::vector<Sample> toSamples(const DeviceSamples& ds);
 
+// Every series of a device's two layouts, the PMA counters first, without their values (what a
+// per-layout index is built from): fn(pma, index in the layout, key, batch).
+template <typename Fn> void forEachSeries(const DeviceSamples& ds, Fn&& fn)
+{
+    for (bool pma : {true, false}) {
+        const SampleBatch& b = pma ? ds.pma : ds.plugin;
+        if (!b.layout)
+            continue;
+        for (size_t i = 0; i < b.layout->series.size(); ++i)
+            fn(pma, i, b.layout->series[i], b);
+    }
+}
+
 } // namespace nicd

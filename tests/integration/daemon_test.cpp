@@ -47,6 +47,12 @@ protected:
                              << extra;
     }
     fs::path textfile() const { return root_ / "var/lib/prometheus/node-exporter/nicd.prom"; }
+    // Whether the textfile shows `text` within `limit`.
+    bool textfileShows(const std::string& text, std::chrono::milliseconds limit) const
+    {
+        return test::waitFor(
+            [&] { return test::readFile(textfile()).find(text) != std::string::npos; }, limit);
+    }
     std::vector<std::string> nicd(std::vector<std::string> extra) const
     {
         std::vector<std::string> a{NICD_BIN,   "--root",       root_.string(),
@@ -205,13 +211,7 @@ TEST_F(DaemonTest, LifecycleUnderTheServiceManager)
 
     // A fault shows up within a few cycles.
     sim::linkDown(root_, "mlx5_2");
-    EXPECT_TRUE(test::waitFor(
-        [&] {
-            return test::readFile(textfile())
-                       .find("nicd_port_state{device=\"mlx5_2\",port=\"1\"} 1") !=
-                   std::string::npos;
-        },
-        5s));
+    EXPECT_TRUE(textfileShows("nicd_port_state{device=\"mlx5_2\",port=\"1\"} 1", 5s));
     EXPECT_TRUE(
         test::waitFor([&] { return notify.drain().find("(2 down)") != std::string::npos; }, 5s));
 
@@ -224,13 +224,7 @@ TEST_F(DaemonTest, LifecycleUnderTheServiceManager)
           .boot_id = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d"}},
         error))
         << error;
-    EXPECT_TRUE(test::waitFor(
-        [&] {
-            return test::readFile(textfile())
-                       .find("code=\"kernel.mlx5.health_compromised\",severity=\"fatal\"") !=
-                   std::string::npos;
-        },
-        5s))
+    EXPECT_TRUE(textfileShows("code=\"kernel.mlx5.health_compromised\",severity=\"fatal\"", 5s))
         << test::readFile(dir_ / "nicd.log");
 
     // SIGHUP with a broken file: the old configuration stays, the daemon says why and runs on.
@@ -267,18 +261,10 @@ TEST_F(DaemonTest, AWedgedDriverIsCaughtWithoutStallingTheDaemon)
     sim::stall(root_, "mlx5_1"); // counters/ reads now block like a firmware that stopped answering
     const std::string cond =
         "nicd_condition_active{device=\"mlx5_1\",port=\"0\",code=\"driver_unresponsive\"";
-    ASSERT_TRUE(test::waitFor(
-        [&] { return test::readFile(textfile()).find(cond) != std::string::npos; }, 10s))
-        << test::readFile(dir_ / "nicd.log");
+    ASSERT_TRUE(textfileShows(cond, 10s)) << test::readFile(dir_ / "nicd.log");
     // The daemon keeps collecting the other devices.
     sim::linkDown(root_, "mlx5_2");
-    EXPECT_TRUE(test::waitFor(
-        [&] {
-            return test::readFile(textfile())
-                       .find("nicd_port_state{device=\"mlx5_2\",port=\"1\"} 1") !=
-                   std::string::npos;
-        },
-        5s));
+    EXPECT_TRUE(textfileShows("nicd_port_state{device=\"mlx5_2\",port=\"1\"} 1", 5s));
     EXPECT_NE(test::readFile(dir_ / "nicd.log").find("did not return within 200 ms"),
               std::string::npos);
     // The devices read after the wedged one still get fresh counters/ values.
@@ -286,9 +272,7 @@ TEST_F(DaemonTest, AWedgedDriverIsCaughtWithoutStallingTheDaemon)
     const std::string fresh =
         "nicd_ib_port_pma_total{device=\"mlx5_3\",port=\"1\",counter=\"symbol_error\"} " +
         std::to_string(sim::counterValue(root_, "mlx5_3", "symbol_error"));
-    EXPECT_TRUE(test::waitFor(
-        [&] { return test::readFile(textfile()).find(fresh) != std::string::npos; }, 10s))
-        << fresh;
+    EXPECT_TRUE(textfileShows(fresh, 10s)) << fresh;
     // Between PMA reads (every 1 s, cycles every 200 ms) the condition holds: no recovery until
     // the read returns.
     std::this_thread::sleep_for(1500ms);
@@ -324,9 +308,7 @@ TEST_F(DaemonTest, KernelLinesThatAreNotDriverErrorsPublishNothing)
     test::Process d(nicd({}), {}, dir_ / "nicd.log");
     const std::string compliant =
         "nicd_qos_compliant{device=\"mlx5_0\",port=\"1\",setting=\"pfc\"} 1";
-    ASSERT_TRUE(test::waitFor(
-        [&] { return test::readFile(textfile()).find(compliant) != std::string::npos; }, 10s))
-        << test::readFile(dir_ / "nicd.log");
+    ASSERT_TRUE(textfileShows(compliant, 10s)) << test::readFile(dir_ / "nicd.log");
     std::this_thread::sleep_for(500ms); // the first cycle and round are published
     const fs::path state = root_ / "var/lib/nicd/state.json";
     const ino_t textfile_before = inodeOf(textfile());
@@ -357,13 +339,7 @@ TEST_F(DaemonTest, KernelLinesThatAreNotDriverErrorsPublishNothing)
           .realtime_usec = 1700000000100000ULL}},
         error))
         << error;
-    EXPECT_TRUE(test::waitFor(
-        [&] {
-            return test::readFile(textfile())
-                       .find("code=\"kernel.mlx5.health_compromised\",severity=\"fatal\"") !=
-                   std::string::npos;
-        },
-        5s))
+    EXPECT_TRUE(textfileShows("code=\"kernel.mlx5.health_compromised\",severity=\"fatal\"", 5s))
         << test::readFile(dir_ / "nicd.log");
     d.signal(SIGTERM);
     EXPECT_EQ(d.wait(5s), 0);
@@ -398,13 +374,7 @@ TEST_F(DaemonTest, ATextfileIntervalHoldsCountersBackButNeverAFault)
     std::this_thread::sleep_for(2s); // PMA reads every second, cycles every 200 ms
     EXPECT_EQ(inodeOf(textfile()), settled) << "a counter's new value waits for the interval";
     sim::linkDown(root_, "mlx5_2");
-    EXPECT_TRUE(test::waitFor(
-        [&] {
-            return test::readFile(textfile())
-                       .find("nicd_port_state{device=\"mlx5_2\",port=\"1\"} 1") !=
-                   std::string::npos;
-        },
-        5s))
+    EXPECT_TRUE(textfileShows("nicd_port_state{device=\"mlx5_2\",port=\"1\"} 1", 5s))
         << "a port that went down is written at once";
     EXPECT_NE(test::readFile(textfile()).find(pma(after)), std::string::npos)
         << "and with it the counters as they are";
