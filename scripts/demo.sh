@@ -130,7 +130,7 @@ bold "7. Fault: mlx5_1's firmware stops answering (a command timeout in the kern
 boot=$(tr -d '-' <"$root/proc/sys/kernel/random/boot_id")
 jdir=$root/var/log/journal/0123456789abcdef0123456789abcdef
 mkdir -p "$jdir"
-printf '__REALTIME_TIMESTAMP=%s\n__MONOTONIC_TIMESTAMP=%s\n_BOOT_ID=%s\n_TRANSPORT=kernel\n_MACHINE_ID=0123456789abcdef0123456789abcdef\nPRIORITY=3\nMESSAGE=mlx5_core 0000:3b:00.0: wait_func:1132:(pid 4242): QUERY_VPORT_COUNTER(0x770) timeout. Will cause a leak of a command resource\n\n' \
+printf '__REALTIME_TIMESTAMP=%s\n__MONOTONIC_TIMESTAMP=%s\n_BOOT_ID=%s\n_TRANSPORT=kernel\n_KERNEL_DEVICE=+pci:0000:3b:00.0\n_KERNEL_SUBSYSTEM=pci\n_MACHINE_ID=0123456789abcdef0123456789abcdef\nPRIORITY=3\nMESSAGE=mlx5_core 0000:3b:00.0: wait_func:1132:(pid 4242): QUERY_VPORT_COUNTER(0x770) timeout. Will cause a leak of a command resource\n\n' \
     "$(date +%s%6N)" "$(awk '{printf "%d", $1 * 1000000}' /proc/uptime)" "$boot" >"$work/kernel.export"
 /lib/systemd/systemd-journal-remote --output="$jdir/demo.journal" "$work/kernel.export" 2>/dev/null
 wait_cycles 2

@@ -63,11 +63,11 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
     return out;
 }
 
-std::vector<Event> HealthEngine::kernelLine(const plugin::v1::KernelLineMatch& m,
-                                            const Inventory& inv, double now_mono, double now_real)
+std::vector<Event> HealthEngine::kernelLine(const KernelFinding& f, const Inventory& inv,
+                                            double now_mono, double now_real)
 {
     std::vector<Event> out;
-    kernel_.onLine(m, inv, config_.health, now_mono, now_real, conditions_, out);
+    kernel_.onLine(f, inv, config_.health, now_mono, now_real, conditions_, out);
     return out;
 }
 
@@ -76,18 +76,6 @@ std::vector<Event> HealthEngine::driverSoftLockup(const std::string& evidence, c
 {
     std::vector<Event> out;
     kernel_.onSoftLockup(evidence, inv, config_.health, now_mono, now_real, conditions_, out);
-    return out;
-}
-
-std::vector<Event> HealthEngine::driverSoftLockup(const std::string& evidence, const Inventory& inv,
-                                                  double now_real)
-{
-    // Without a monotonic time a KernelHoldSec cannot start: the condition holds until cleared
-    // or the next line of the same kind.
-    std::vector<Event> out;
-    HealthConfig hold_forever = config_.health;
-    hold_forever.kernel_hold_sec = 0;
-    kernel_.onSoftLockup(evidence, inv, hold_forever, 0, now_real, conditions_, out);
     return out;
 }
 

@@ -47,11 +47,10 @@ public:
     std::vector<Event> evaluate(Snapshot& snap, double now_mono, double now_real);
 
     // A kernel line a plugin recognised (kernel_rules.hpp).
-    std::vector<Event> kernelLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv,
-                                  double now_mono, double now_real);
-    // A confirmed soft lockup in the mlx5 poll loop: fatal for every mlx5 device.
-    std::vector<Event> driverSoftLockup(const std::string& evidence, const Inventory& inv,
-                                        double now_real);
+    std::vector<Event> kernelLine(const KernelFinding& f, const Inventory& inv, double now_mono,
+                                  double now_real);
+    // A confirmed soft lockup in the mlx5 poll loop: fatal for every mlx5 device, held like any
+    // kernel condition (KernelHoldSec from `now_mono`).
     std::vector<Event> driverSoftLockup(const std::string& evidence, const Inventory& inv,
                                         double now_mono, double now_real);
 

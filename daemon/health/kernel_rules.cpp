@@ -20,34 +20,74 @@ ConditionKey keyFrom(const nlohmann::json& j)
 }
 } // namespace
 
-const Device* deviceForKernelLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv)
+namespace {
+
+const Device* byPci(std::string_view pci, const Inventory& inv)
 {
-    if (!m.pci_address.empty()) {
-        for (const auto& d : inv.devices)
-            if (d.pci_address == m.pci_address)
+    for (const auto& d : inv.devices)
+        if (d.pci_address == pci)
+            return &d;
+    return nullptr;
+}
+
+bool beneath(const Device& d, std::string_view port)
+{
+    return d.pci_path.find("/" + std::string(port) + "/") != std::string::npos;
+}
+
+// The device below an upstream port (AER, DPC): the one the report names, else the first that is
+// not a VF.
+const Device* belowPort(std::string_view port, std::string_view named, const Inventory& inv)
+{
+    if (!named.empty())
+        if (const Device* d = byPci(named, inv); d != nullptr && beneath(*d, port))
+            return d;
+    for (const auto& d : inv.devices)
+        if (d.function != DeviceFunction::VirtualFunction && beneath(d, port))
+            return &d;
+    return nullptr;
+}
+
+const Device* byNetdev(const std::string& netdev, const Inventory& inv)
+{
+    const Device* member = nullptr;
+    for (const auto& d : inv.devices) {
+        if (d.bond_master == netdev) {
+            if (d.function == DeviceFunction::Lag)
                 return &d;
-        // An upstream port (AER, DPC): the device below it in the PCI hierarchy, not a VF.
-        const std::string part = "/" + m.pci_address + "/";
-        for (const auto& d : inv.devices)
-            if (d.function != DeviceFunction::VirtualFunction &&
-                d.pci_path.find(part) != std::string::npos)
-                return &d;
-    }
-    if (!m.netdev.empty()) {
-        const Device* member = nullptr;
-        for (const auto& d : inv.devices) {
-            if (d.bond_master == m.netdev) {
-                if (d.function == DeviceFunction::Lag)
-                    return &d;
-                member = member ? member : &d;
-            }
-            for (const auto& p : d.ports)
-                for (const auto& nd : p.netdevs)
-                    if (nd == m.netdev)
-                        return &d;
+            member = member ? member : &d;
         }
-        return member;
+        for (const auto& p : d.ports)
+            for (const auto& nd : p.netdevs)
+                if (nd == netdev)
+                    return &d;
     }
+    return member;
+}
+
+} // namespace
+
+const Device* deviceForKernelLine(const KernelFinding& f, const Inventory& inv)
+{
+    const auto& m = f.match;
+    const auto& o = f.origin;
+    if (!o.deviceLess()) {
+        if (o.subsystem == "pci") {
+            if (const Device* d = byPci(o.device, inv))
+                return d;
+            return belowPort(o.device, m.pci_address, inv);
+        }
+        if (o.subsystem == "infiniband")
+            return inv.find(o.device);
+        return nullptr;
+    }
+    if (!m.pci_address.empty()) {
+        if (const Device* d = byPci(m.pci_address, inv))
+            return d;
+        return belowPort(m.pci_address, {}, inv);
+    }
+    if (!m.netdev.empty())
+        return byNetdev(m.netdev, inv);
     return nullptr;
 }
 
@@ -71,15 +111,17 @@ Action kernelAction(const plugin::v1::KernelLineMatch& m, bool fatal)
     return *a;
 }
 
-void KernelRules::onLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv,
-                         const HealthConfig& config, double now_mono, double now_real,
-                         ConditionSet& conditions, std::vector<Event>& out)
+void KernelRules::onLine(const KernelFinding& f, const Inventory& inv, const HealthConfig& config,
+                         double now_mono, double now_real, ConditionSet& conditions,
+                         std::vector<Event>& out)
 {
-    const Device* d = deviceForKernelLine(m, inv);
+    const auto& m = f.match;
+    const Device* d = deviceForKernelLine(f, inv);
     if (d == nullptr) {
         ++unmapped_;
         log::debug({}, "kernel error {} for a device nicd does not know ({}{}), counted only",
-                   m.code, m.pci_address, m.netdev);
+                   m.code, f.origin.deviceLess() ? "" : f.origin.subsystem + ":" + f.origin.device,
+                   f.origin.deviceLess() ? m.pci_address + m.netdev : "");
         return;
     }
     ConditionKey key{d->ibdev, 0, "kernel." + m.code};

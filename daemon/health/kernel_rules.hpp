@@ -11,6 +11,7 @@
 #include "config/config.hpp"
 #include "health/condition_set.hpp"
 #include "model/inventory.hpp"
+#include "model/kernel_origin.hpp"
 
 #include <nicd/plugin/plugin.h>
 
@@ -25,9 +26,19 @@
 
 namespace nicd::health {
 
-// The device a line is about: its PCI address is the device's, or an upstream port's (AER, DPC:
-// the PF below it, not a VF); else the netdev is a port's or the bond's. nullptr when unknown.
-const Device* deviceForKernelLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv);
+// A line a plugin recognised, and the device the kernel said it was about.
+struct KernelFinding {
+    plugin::v1::KernelLineMatch match;
+    KernelOrigin origin;
+};
+
+// The device a line counts against. A line the kernel printed about a PCI function counts against
+// the device of that function, or, printed by an upstream port (AER, DPC), against the function
+// below the port that the report names, else the first PF below it; about an RDMA device, against
+// that device; about anything else, none. A device-less line (a report the plugin matched where
+// the kernel's report starts) counts against the device of the PCI address or netdev the report
+// names. nullptr when unknown. What a line's text names never moves it to another device.
+const Device* deviceForKernelLine(const KernelFinding& f, const Inventory& inv);
 
 // The action of a recognised line's condition: the plugin's code when it is one of the set, else
 // reset_nic for a fatal line and none for another; a non-fatal line that became fatal by repeating
@@ -36,9 +47,9 @@ Action kernelAction(const plugin::v1::KernelLineMatch& m, bool fatal);
 
 class KernelRules {
 public:
-    void onLine(const plugin::v1::KernelLineMatch& m, const Inventory& inv,
-                const HealthConfig& config, double now_mono, double now_real,
-                ConditionSet& conditions, std::vector<Event>& out);
+    void onLine(const KernelFinding& f, const Inventory& inv, const HealthConfig& config,
+                double now_mono, double now_real, ConditionSet& conditions,
+                std::vector<Event>& out);
     // A confirmed soft lockup in mlx5 polling (`evidence`: the report's header and frame). The
     // report names no device and one driver serves them all: fatal on every mlx5 PF/LAG device;
     // counted as unmapped when there is none.

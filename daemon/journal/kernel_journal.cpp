@@ -16,6 +16,17 @@ std::runtime_error journalError(const std::string& what, int r)
 {
     return std::runtime_error(what + ": " + std::strerror(-r));
 }
+
+// The value of the current entry's field `name` into `out`; empty when the entry has none.
+void copyField(sd_journal* j, const char* name, std::string& out)
+{
+    out.clear();
+    const void* data = nullptr;
+    size_t len = 0;
+    const size_t prefix = std::strlen(name) + 1; // "NAME="
+    if (sd_journal_get_data(j, name, &data, &len) >= 0 && len >= prefix)
+        out.assign(static_cast<const char*>(data) + prefix, len - prefix);
+}
 } // namespace
 
 KernelJournal::KernelJournal(const std::filesystem::path& root, std::string boot_id,
@@ -79,13 +90,22 @@ size_t KernelJournal::read(const std::function<void(const KernelLine&)>& sink, s
         }
         if (r == 0)
             break;
-        const void* data = nullptr;
-        size_t len = 0;
-        if (sd_journal_get_data(journal_, "MESSAGE", &data, &len) >= 0 && len > 8) {
-            KernelLine line;
-            line.message = std::string_view(static_cast<const char*>(data) + 8, len - 8);
-            sd_journal_get_realtime_usec(journal_, &line.realtime_usec);
-            sink(line);
+        // A field's data is valid until the next sd_journal_get_data(): the short ones are
+        // copied, the message (asked for last) is passed as it lies.
+        copyField(journal_, "SYSLOG_FACILITY", facility_);
+        if (facility_.empty() || facility_ == "0") { // LOG_KERN
+            copyField(journal_, "_KERNEL_DEVICE", device_);
+            copyField(journal_, "_KERNEL_SUBSYSTEM", subsystem_);
+            const void* data = nullptr;
+            size_t len = 0;
+            if (sd_journal_get_data(journal_, "MESSAGE", &data, &len) >= 0 && len > 8) {
+                KernelLine line;
+                line.message = std::string_view(static_cast<const char*>(data) + 8, len - 8);
+                line.kernel_device = device_;
+                line.kernel_subsystem = subsystem_;
+                sd_journal_get_realtime_usec(journal_, &line.realtime_usec);
+                sink(line);
+            }
         }
         char* c = nullptr;
         if (sd_journal_get_cursor(journal_, &c) >= 0) {

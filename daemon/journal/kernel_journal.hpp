@@ -14,8 +14,14 @@ struct sd_journal;
 
 namespace nicd {
 
+// One kernel entry, valid for the call of the sink it is given to. `kernel_device` and
+// `kernel_subsystem` are journald's trusted fields _KERNEL_DEVICE ("+pci:0000:3b:00.0") and
+// _KERNEL_SUBSYSTEM ("pci"), empty when the entry has none; journald takes them from the
+// kernel's own record (dev_printk sets them), and no program can (kernel_origin.hpp reads them).
 struct KernelLine {
     std::string_view message;
+    std::string_view kernel_device;
+    std::string_view kernel_subsystem;
     uint64_t realtime_usec = 0;
 };
 
@@ -30,7 +36,9 @@ public:
     KernelJournal(const KernelJournal&) = delete;
     KernelJournal& operator=(const KernelJournal&) = delete;
 
-    // Reads up to `max` new kernel lines; returns how many were passed to `sink`.
+    // Reads up to `max` new entries of the kernel transport and passes those the kernel printed
+    // to `sink` (not those a program wrote to /dev/kmsg: their SYSLOG_FACILITY is not the
+    // kernel's); returns how many entries were read.
     size_t read(const std::function<void(const KernelLine&)>& sink, size_t max = 10000);
 
     // The cursor of the last line read (persist it), or the one given at construction.
@@ -44,6 +52,9 @@ public:
 private:
     sd_journal* journal_ = nullptr;
     std::optional<std::string> cursor_;
+    std::string facility_;  // the current entry's SYSLOG_FACILITY,
+    std::string device_;    // _KERNEL_DEVICE
+    std::string subsystem_; // and _KERNEL_SUBSYSTEM
 };
 
 // The current boot ID from <root>/proc/sys/kernel/random/boot_id, without dashes; empty if

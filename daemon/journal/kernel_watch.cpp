@@ -2,10 +2,13 @@
 
 #include "health/health_engine.hpp"
 #include "journal/kernel_journal.hpp"
+#include "journal/trusted_fields.hpp"
+#include "journal/user_reports.hpp"
 #include "log/log.hpp"
 #include "loop/clock.hpp"
 #include "loop/worker.hpp"
 #include "plugins/plugin_manager.hpp"
+#include "text/printable.hpp"
 
 #include <cstring>
 #include <exception>
@@ -44,41 +47,57 @@ void KernelWatch::applied(const Findings& f)
         applied_cursor_ = f.cursor;
 }
 
-std::vector<std::string> KernelWatch::readLines()
+std::vector<KernelWatch::Record> KernelWatch::readRecords(size_t* entries)
 {
-    std::vector<std::string> lines;
+    std::vector<Record> records;
     if (!journal_)
-        return lines;
-    journal_->read([&](const KernelLine& l) { lines.emplace_back(l.message); });
-    return lines;
+        return records;
+    size_t n = journal_->read([&](const KernelLine& l) {
+        auto origin = parseKernelOrigin(l.kernel_device, l.kernel_subsystem);
+        if (!origin) {
+            log::debug({},
+                       "kernel line with an origin the kernel does not write ({} {}), not "
+                       "judged",
+                       printable(l.kernel_device), printable(l.kernel_subsystem));
+            return;
+        }
+        if (origin->deviceLess() && isUserProgramReport(l.message))
+            return;
+        records.push_back({std::string(l.message), std::move(*origin)});
+    });
+    if (entries != nullptr)
+        *entries = n;
+    return records;
 }
 
-std::vector<std::string> KernelWatch::feedLockups(const std::vector<std::string>& lines)
+std::vector<std::string> KernelWatch::feedLockups(const std::vector<Record>& records)
 {
     std::vector<std::string> found;
-    for (const auto& l : lines)
-        if (auto hit = lockups_.feed(l))
+    for (const auto& r : records)
+        if (auto hit = lockups_.feed(r.view()))
             found.push_back(*hit);
     return found;
 }
 
-KernelWatch::Findings KernelWatch::classify(const std::vector<std::string>& lines,
+KernelWatch::Findings KernelWatch::classify(const std::vector<Record>& records,
                                             const PluginManager& plugins)
 {
     Findings f;
-    for (const auto& line : lines) {
-        plugin::v1::KernelLineMatch m;
-        if (plugins.classifyKernelLine(line, m))
-            f.matches.push_back(std::move(m));
+    for (const auto& r : records) {
+        health::KernelFinding k;
+        if (plugins.classifyKernelRecord(r.view(), k.match)) {
+            k.origin = r.origin;
+            f.matches.push_back(std::move(k));
+        }
     }
     return f;
 }
 
 KernelWatch::Findings KernelWatch::readAll(PluginManager& plugins)
 {
-    auto lines = readLines();
-    auto f = classify(lines, plugins);
-    f.lockups = feedLockups(lines);
+    auto records = readRecords();
+    auto f = classify(records, plugins);
+    f.lockups = feedLockups(records);
     return f;
 }
 
@@ -113,13 +132,14 @@ void KernelWatch::follow(EventLoop& loop, Worker& worker, PluginManager& plugins
 // New lines: soft lockups are recognised here, single lines by the plugins on the worker.
 void KernelWatch::drain()
 {
-    auto lines = readLines();
-    if (lines.empty())
+    size_t entries = 0;
+    auto records = readRecords(&entries);
+    if (entries == 0)
         return;
-    auto lockups = feedLockups(lines);
-    worker_->submit([this, lines = std::move(lines), lockups = std::move(lockups),
+    auto lockups = feedLockups(records); // an empty batch too: it moves the cursor
+    worker_->submit([this, records = std::move(records), lockups = std::move(lockups),
                      cursor = journal_->cursor()] {
-        auto f = std::make_shared<Findings>(classify(lines, *plugins_));
+        auto f = std::make_shared<Findings>(classify(records, *plugins_));
         f->lockups = lockups;
         f->cursor = cursor;
         loop_->post([this, f] { found_(std::move(*f)); });
@@ -131,7 +151,7 @@ void KernelWatch::apply(const Findings& f, const Inventory& inventory, health::H
     for (const auto& m : f.matches)
         health.kernelLine(m, inventory, monotonicSeconds(), realtimeSeconds());
     for (const auto& evidence : f.lockups)
-        health.driverSoftLockup(evidence, inventory, realtimeSeconds());
+        health.driverSoftLockup(evidence, inventory, monotonicSeconds(), realtimeSeconds());
 }
 
 } // namespace nicd

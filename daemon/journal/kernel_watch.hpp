@@ -1,14 +1,18 @@
 // Kernel driver errors, from the journal into health. New lines are read on the loop (their
-// cursor goes to the state file); soft lockups are recognised there, in order (a report spans
-// lines); single lines are classified by the plugins on the worker, and what they found comes
-// back to the loop to be judged against the inventory.
+// cursor goes to the state file) with the device journald's trusted fields say each is about
+// (trusted_fields.hpp); a line whose origin the kernel would not write, and the kernel's reports
+// about user programs, go no further. Soft lockups are recognised on the loop, in order (a report
+// spans lines); single lines are classified by the plugins on the worker, and what they found
+// comes back to the loop to be judged against the inventory.
 #pragma once
 
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
+#include "health/kernel_rules.hpp"
 #include "health/soft_lockup.hpp"
 #include "loop/event_loop.hpp"
 #include "model/inventory.hpp"
+#include "model/kernel_origin.hpp"
 
 #include <nicd/plugin/plugin.h>
 
@@ -30,9 +34,9 @@ class HealthEngine;
 class KernelWatch {
 public:
     struct Findings {
-        std::vector<plugin::v1::KernelLineMatch> matches; // lines a plugin recognised
-        std::vector<std::string> lockups;                 // confirmed soft lockups in mlx5 polling
-        std::optional<std::string> cursor;                // the journal's, after these lines
+        std::vector<health::KernelFinding> matches; // lines a plugin recognised
+        std::vector<std::string> lockups;           // confirmed soft lockups in mlx5 polling
+        std::optional<std::string> cursor;          // the journal's, after these lines
         bool empty() const { return matches.empty() && lockups.empty(); }
     };
 
@@ -65,10 +69,18 @@ public:
     // Judges findings against `inventory` (the devices the lines name).
     static void apply(const Findings& f, const Inventory& inventory, health::HealthEngine& health);
 
+    // A kernel line and where it came from, as read.
+    struct Record {
+        std::string message;
+        KernelOrigin origin;
+        plugin::v1::KernelRecord view() const { return {message, origin.subsystem, origin.device}; }
+    };
+
 private:
-    std::vector<std::string> readLines();
-    std::vector<std::string> feedLockups(const std::vector<std::string>& lines);
-    static Findings classify(const std::vector<std::string>& lines, const PluginManager& plugins);
+    // The new entries' records worth judging; `entries`: how many entries were read.
+    std::vector<Record> readRecords(size_t* entries = nullptr);
+    std::vector<std::string> feedLockups(const std::vector<Record>& records);
+    static Findings classify(const std::vector<Record>& records, const PluginManager& plugins);
     void drain();
 
     HostPaths paths_;

@@ -253,11 +253,19 @@ pv1::Status PluginManager::applyQos(const Device& dev, const Port& port,
     return lp->plugin->applyQos(toDeviceRef(dev), toPortRef(port), desired, out);
 }
 
-bool PluginManager::classifyKernelLine(std::string_view line, pv1::KernelLineMatch& out) const
+bool PluginManager::classifyKernelRecord(const pv1::KernelRecord& rec,
+                                         pv1::KernelLineMatch& out) const
 {
-    for (const auto& lp : plugins_)
-        if (lp->plugin != nullptr && lp->plugin->classifyKernelLine(line, out))
+    for (const auto& lp : plugins_) {
+        if (lp->plugin == nullptr)
+            continue;
+        // An older plugin's vtable ends before classifyKernelRecord: the SDK's default, here.
+        bool hit = lp->status.abi_minor >= 4
+                       ? lp->plugin->classifyKernelRecord(rec, out)
+                       : !rec.deviceLess() && lp->plugin->classifyKernelLine(rec.message, out);
+        if (hit)
             return true;
+    }
     return false;
 }
 

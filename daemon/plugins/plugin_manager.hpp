@@ -47,8 +47,10 @@ public:
                                  const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out);
     plugin::v1::Status applyQos(const Device& dev, const Port& port,
                                 const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out);
-    // The first running plugin that recognises the line.
-    bool classifyKernelLine(std::string_view line, plugin::v1::KernelLineMatch& out) const;
+    // The first running plugin that recognises the kernel record. A plugin of ABI < 1.4 sees only
+    // the messages of records about a device (IPlugin::classifyKernelRecord's default).
+    bool classifyKernelRecord(const plugin::v1::KernelRecord& rec,
+                              plugin::v1::KernelLineMatch& out) const;
 
     std::vector<PluginStatus> statuses() const;
     // shutdown() then destroy() on every running plugin. The libraries stay mapped.

@@ -1,10 +1,14 @@
-// mlx5 driver errors in kernel log lines. Cheap substring tests only (no regex): most kernel
-// lines mention neither mlx5 nor PCIe nor a TX watchdog and are rejected after a few memchr-speed
-// searches, with no allocation.
+// mlx5 driver errors in kernel log records. A record about a device is the kernel's dev_printk()
+// line: "<driver> <device>: <text>" (netdev_printk: "<driver> <device> <netdev>: <text>"), and the
+// patterns are looked for in its text only after that prefix has been checked against the device
+// journald recorded. A device-less record is matched only as one of the kernel's own report
+// shapes, from the start of the message. Cheap tests only (no regex): most kernel lines are about
+// another driver and are rejected on their prefix, with no allocation.
 #include "kernel_patterns.hpp"
 
 #include <array>
 #include <cctype>
+#include <optional>
 
 namespace nicd::mlx5 {
 
@@ -75,7 +79,7 @@ constexpr std::array kPatterns{
             "update_firmware"},
     Pattern{"mlx5.probe_failed",
             S::Fatal,
-            {"probe of ", " failed with error", nullptr},
+            {"probe with driver mlx5_core failed with error", nullptr, nullptr},
             "the driver failed to probe the NIC",
             "check firmware and driver versions; reflash or replace the NIC",
             "update_firmware"},
@@ -144,62 +148,122 @@ bool isPci(std::string_view t)
     return true;
 }
 
-// "mlx5_core 0000:13:00.1 eth1: TX timeout" -> ("0000:13:00.1", "eth1")
-void extractDevice(std::string_view line, std::string_view after, pv1::KernelLineMatch& out)
+// The PCI address right after `after` in `text` ("error received: 0000:3b:00.0"), or empty.
+std::string pciAfter(std::string_view text, std::string_view after)
 {
-    auto at = line.find(after);
+    auto at = text.find(after);
     if (at == std::string_view::npos)
-        return;
-    auto rest = line.substr(at + after.size());
-    if (!isPci(rest))
-        return;
-    out.pci_address = std::string(rest.substr(0, 12));
-    rest.remove_prefix(12);
-    if (!rest.empty() && rest.front() == ' ') {
-        auto end = rest.find(':');
-        auto name = rest.substr(1, end == std::string_view::npos ? 0 : end - 1);
-        if (!name.empty() && name.find(' ') == std::string_view::npos)
-            out.netdev = std::string(name);
-    }
+        return {};
+    auto rest = text.substr(at + after.size());
+    return isPci(rest) ? std::string(rest.substr(0, 12)) : std::string();
 }
 
-bool classifyWatchdog(std::string_view line, pv1::KernelLineMatch& out)
+// A record about a device, as dev_printk() printed it.
+struct Printed {
+    std::string_view driver; // "mlx5_core", "pcieport", "infiniband"
+    std::string_view netdev; // netdev_printk's interface name (or ibdev_printk's device)
+    std::string_view text;   // after the prefix
+};
+
+// "<driver> <device>: text" or "<driver> <device> <name>[ (state)]: text", where <device> is the
+// record's own device; nullopt for a message that does not start so.
+std::optional<Printed> printedAbout(const pv1::KernelRecord& rec)
 {
-    // pre-6.8: "NETDEV WATCHDOG: eth1 (mlx5_core): transmit queue 19 timed out"
-    // 6.8+ (e316dd1cf135, backported to 6.6.47/6.1.107): "mlx5_core 0000:65:00.0 ens15np0:
-    //          NETDEV WATCHDOG: CPU: 94: transmit queue 3 timed out 5032 ms"
-    // and mixed forms: "NETDEV WATCHDOG: ens1f0np0 (mlx5_core): transmit queue 0 timed out 5376 ms"
-    auto at = line.find("NETDEV WATCHDOG: ");
-    if (at == std::string_view::npos || !contains(line, "mlx5_core") ||
-        !contains(line, "timed out"))
-        return false;
-    auto rest = line.substr(at + 17);
-    auto paren = rest.find(" (mlx5_core)");
-    if (paren != std::string_view::npos) {
-        auto name = rest.substr(0, paren);
-        auto colon = name.rfind(": ");
-        if (colon != std::string_view::npos)
-            name = name.substr(colon + 2);
-        out.netdev = std::string(name);
-    } else {
-        // 6.8+ prints through netdev_crit: "mlx5_core 0000:65:00.0 ens15np0: NETDEV WATCHDOG: ..."
-        extractDevice(line.substr(0, at), "mlx5_core ", out);
+    std::string_view m = rec.message;
+    auto space = m.find(' ');
+    if (space == 0 || space == std::string_view::npos)
+        return std::nullopt;
+    Printed p;
+    p.driver = m.substr(0, space);
+    m.remove_prefix(space + 1);
+    if (!m.starts_with(rec.device))
+        return std::nullopt;
+    m.remove_prefix(rec.device.size());
+    if (m.starts_with(": ")) {
+        p.text = m.substr(2);
+        return p;
     }
-    out.code = "netdev.tx_watchdog";
-    out.severity = S::NonFatal;
-    out.message = "transmit queue timed out (NETDEV WATCHDOG)";
-    out.action = "watch for repeats; check the link partner and PFC pause storms";
-    out.action_code = "none";
+    if (!m.starts_with(' '))
+        return std::nullopt;
+    m.remove_prefix(1);
+    // An interface name holds no blank and no ':' (the kernel's dev_valid_name).
+    auto end = m.find_first_of(" :");
+    if (end == 0 || end == std::string_view::npos)
+        return std::nullopt;
+    p.netdev = m.substr(0, end);
+    m.remove_prefix(end);
+    if (m.starts_with(" (")) { // netdev_reg_state(): " (unregistering)", " (uninitialized)"
+        auto close = m.find("):");
+        if (close == std::string_view::npos)
+            return std::nullopt;
+        m.remove_prefix(close + 1);
+    }
+    if (!m.starts_with(": "))
+        return std::nullopt;
+    p.text = m.substr(2);
+    return p;
+}
+
+void fill(pv1::KernelLineMatch& out, const char* code, S severity, const char* message,
+          const char* action, const char* action_code)
+{
+    out.code = code;
+    out.severity = severity;
+    out.message = message;
+    out.action = action;
+    out.action_code = action_code;
+}
+
+// The transmit watchdog, printed by the networking core:
+//   before 6.8, device-less: "NETDEV WATCHDOG: eth1 (mlx5_core): transmit queue 19 timed out"
+//     (and "... timed out 5376 ms" on kernels with the backport of e316dd1cf135's text only);
+//   6.8+ (e316dd1cf135, backported to 6.6.47/6.1.107), through netdev_crit() about the device:
+//     "mlx5_core 0000:65:00.0 ens15np0: NETDEV WATCHDOG: CPU: 94: transmit queue 3 timed out".
+constexpr std::string_view kWatchdog = "NETDEV WATCHDOG: ";
+
+void watchdog(pv1::KernelLineMatch& out)
+{
+    fill(out, "netdev.tx_watchdog", S::NonFatal, "transmit queue timed out (NETDEV WATCHDOG)",
+         "watch for repeats; check the link partner and PFC pause storms", "none");
+}
+
+bool classifyDeviceLessWatchdog(std::string_view m, pv1::KernelLineMatch& out)
+{
+    if (!m.starts_with(kWatchdog))
+        return false;
+    m.remove_prefix(kWatchdog.size());
+    auto paren = m.find(" (mlx5_core): transmit queue ");
+    if (paren == 0 || paren == std::string_view::npos)
+        return false;
+    auto name = m.substr(0, paren);
+    if (name.find_first_of(" :/") != std::string_view::npos || !contains(m, " timed out"))
+        return false;
+    out.netdev = std::string(name);
+    watchdog(out);
+    return true;
+}
+
+// The driver core's probe failure before 6.x, device-less:
+// "mlx5_core: probe of 0000:03:00.0 failed with error -22".
+bool classifyDeviceLessProbe(std::string_view m, pv1::KernelLineMatch& out)
+{
+    constexpr std::string_view kProbe = "mlx5_core: probe of ";
+    if (!m.starts_with(kProbe) || !isPci(m.substr(kProbe.size())) ||
+        !m.substr(kProbe.size() + 12).starts_with(" failed with error "))
+        return false;
+    out.pci_address = std::string(m.substr(kProbe.size(), 12));
+    fill(out, "mlx5.probe_failed", S::Fatal, "the driver failed to probe the NIC",
+         "check firmware and driver versions; reflash or replace the NIC", "update_firmware");
     return true;
 }
 
 // AER/DPC reports: printed by the root or downstream port ("pcieport <bdf>: ..."), naming the
-// failing device in "error received: <bdf>" where it is known, or by the NIC's own driver
+// failing function in "error received: <bdf>" where it is known, or by the NIC's own driver
 // ("mlx5_core <bdf>: PCIe Bus Error: severity=Uncorrected (Fatal), ...").
-bool classifyPcie(std::string_view line, pv1::KernelLineMatch& out)
+bool classifyPcie(const Printed& p, pv1::KernelLineMatch& out)
 {
-    const bool port = contains(line, "pcieport ");
-    if (!port && !(contains(line, "mlx5_core ") && contains(line, "PCIe Bus Error")))
+    const bool port = p.driver == "pcieport";
+    if (!port && !(p.driver == "mlx5_core" && contains(p.text, "PCIe Bus Error")))
         return false;
     struct P {
         const char* needle;
@@ -220,18 +284,37 @@ bool classifyPcie(std::string_view line, pv1::KernelLineMatch& out)
         P{"Uncorrected (Non-Fatal)", "pcie.aer_nonfatal", S::NonFatal,
           "uncorrected non-fatal PCIe error", "none"},
     };
-    for (const auto& p : pcie) {
-        if (!contains(line, p.needle))
+    for (const auto& c : pcie) {
+        if (!contains(p.text, c.needle))
             continue;
-        if (contains(line, "error received: "))
-            extractDevice(line, "error received: ", out);
-        if (out.pci_address.empty())
-            extractDevice(line, port ? "pcieport " : "mlx5_core ", out);
-        out.code = p.code;
-        out.severity = p.severity;
-        out.message = p.message;
-        out.action = "check the PCIe slot, riser and NIC; reseat or replace";
-        out.action_code = p.action_code;
+        if (port)
+            out.pci_address = pciAfter(p.text, "error received: ");
+        fill(out, c.code, c.severity, c.message,
+             "check the PCIe slot, riser and NIC; reseat or replace", c.action_code);
+        return true;
+    }
+    return false;
+}
+
+bool classifyDriver(const Printed& p, pv1::KernelLineMatch& out)
+{
+    // mlx5_core's own lines, and mlx5_ib's where an RDMA device printed them.
+    if (p.driver != "mlx5_core" && !(p.driver == "infiniband" && contains(p.text, "mlx5")))
+        return false;
+    if (p.text.starts_with(kWatchdog) && contains(p.text, "timed out")) {
+        watchdog(out);
+        return true;
+    }
+    for (const auto& pat : kPatterns) {
+        bool all = true;
+        for (const char* n : pat.needles)
+            if (n != nullptr && !contains(p.text, n)) {
+                all = false;
+                break;
+            }
+        if (!all)
+            continue;
+        fill(out, pat.code, pat.severity, pat.message, pat.action, pat.action_code);
         return true;
     }
     return false;
@@ -239,36 +322,25 @@ bool classifyPcie(std::string_view line, pv1::KernelLineMatch& out)
 
 } // namespace
 
-bool classifyKernelLine(std::string_view line, pv1::KernelLineMatch& out) noexcept
+bool classifyKernelRecord(const pv1::KernelRecord& rec, pv1::KernelLineMatch& out) noexcept
 {
     try {
-        if (classifyWatchdog(line, out))
-            return true;
-        if (classifyPcie(line, out))
-            return true;
-        if (!contains(line, "mlx5"))
+        if (rec.deviceLess())
+            return classifyDeviceLessWatchdog(rec.message, out) ||
+                   classifyDeviceLessProbe(rec.message, out);
+        auto printed = printedAbout(rec);
+        if (!printed)
             return false;
-        for (const auto& p : kPatterns) {
-            bool all = true;
-            for (const char* n : p.needles)
-                if (n != nullptr && !contains(line, n)) {
-                    all = false;
-                    break;
-                }
-            if (!all)
-                continue;
-            out.code = p.code;
-            out.severity = p.severity;
-            out.message = p.message;
-            out.action = p.action;
-            out.action_code = p.action_code;
-            extractDevice(line, "mlx5_core ", out);
-            if (out.pci_address.empty())
-                extractDevice(line, "probe of ", out);
-            return true;
-        }
-        return false;
+        if (!classifyPcie(*printed, out) && !classifyDriver(*printed, out))
+            return false;
+        if (rec.subsystem == "pci" && out.pci_address.empty())
+            out.pci_address = std::string(rec.device);
+        out.netdev = std::string(printed->netdev);
+        if (rec.subsystem == "infiniband")
+            out.netdev.clear(); // ibdev_printk's name is the RDMA device's, not a netdev
+        return true;
     } catch (...) {
+        out = {};
         return false;
     }
 }

@@ -1,4 +1,4 @@
-// mlx5 driver errors in kernel log lines: pure classification.
+// mlx5 driver errors in kernel log records: pure classification (IPlugin::classifyKernelRecord).
 #pragma once
 
 #include <nicd/plugin/plugin.h>
@@ -7,6 +7,7 @@
 
 namespace nicd::mlx5 {
 
-bool classifyKernelLine(std::string_view line, ::nicd::plugin::v1::KernelLineMatch& out) noexcept;
+bool classifyKernelRecord(const ::nicd::plugin::v1::KernelRecord& rec,
+                          ::nicd::plugin::v1::KernelLineMatch& out) noexcept;
 
 } // namespace nicd::mlx5

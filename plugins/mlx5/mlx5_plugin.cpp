@@ -85,10 +85,17 @@ public:
         return mlx5::applyQos(host_, dev, port, desired, out);
     }
 
-    bool classifyKernelLine(std::string_view line,
-                            pv1::KernelLineMatch& out) const noexcept override
+    // ABI < 1.4: a line without its origin. Never called: this nicd calls classifyKernelRecord,
+    // and an older one refuses this plugin (its ABI minor is newer).
+    bool classifyKernelLine(std::string_view, pv1::KernelLineMatch&) const noexcept override
     {
-        return mlx5::classifyKernelLine(line, out);
+        return false;
+    }
+
+    bool classifyKernelRecord(const pv1::KernelRecord& rec,
+                              pv1::KernelLineMatch& out) const noexcept override
+    {
+        return mlx5::classifyKernelRecord(rec, out);
     }
 
     void shutdown() noexcept override { devices_.clear(); }

@@ -1,6 +1,7 @@
 // Kernel-line classification throughput on one core: the real fixture lines mixed with ordinary
 // kernel noise (most lines of a real log are not NIC errors), 2 million lines.
 #include "kernel_patterns.hpp"
+#include "support/kernel_records.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -27,17 +28,18 @@ int main()
         "TCP: request_sock_TCP: Possible SYN flooding on port 22. Sending cookies.",
         "usb 1-1: new high-speed USB device number 2 using xhci_hcd",
     };
-    std::vector<std::string> mix;
+    std::vector<nicd::test::LoggedLine> mix;
     for (int r = 0; r < 10; ++r)
         for (const auto& n : noise)
-            mix.emplace_back(n);
-    mix.insert(mix.end(), lines.begin(), lines.end()); // ~40% NIC lines: harsher than a real log
+            mix.push_back(nicd::test::logged(n));
+    for (const auto& f : lines) // ~40% NIC lines: harsher than a real log
+        mix.push_back(nicd::test::logged(f));
     const size_t total = 2'000'000;
     size_t hits = 0;
     auto t0 = std::chrono::steady_clock::now();
     for (size_t i = 0; i < total; ++i) {
         nicd::plugin::v1::KernelLineMatch m;
-        hits += nicd::mlx5::classifyKernelLine(mix[i % mix.size()], m) ? 1 : 0;
+        hits += nicd::mlx5::classifyKernelRecord(mix[i % mix.size()].record(), m) ? 1 : 0;
     }
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double rate = static_cast<double>(total) / s;

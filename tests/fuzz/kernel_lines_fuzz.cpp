@@ -1,9 +1,14 @@
-// libFuzzer target for the kernel-line classifiers: each line of the input (and the whole input,
-// as one journal MESSAGE) goes to the mlx5 plugin's pattern classifier, and the lines in order go
-// to the multi-line soft-lockup detector, as the journal delivers them. Neither throws: a crash, an
-// exception or a sanitizer report is a finding. A match must be complete (code, message, action),
-// and what it extracted (PCI address, netdev) must come from the line.
+// libFuzzer target for kernel-line matching by provenance. The input's first line is a
+// _KERNEL_DEVICE value and its second a _KERNEL_SUBSYSTEM value (read by parseKernelOrigin), the
+// rest journal MESSAGEs: each goes to the user-program filter, to the mlx5 plugin's classifier
+// both as a record about that device and as a device-less record, and, in order, to the
+// multi-line soft-lockup detector, as the journal delivers them. Nothing throws: a crash, an
+// exception or a sanitizer report is a finding. A match is complete (code, message, action); what
+// it names comes from the record (the device) or the line; a device-less match is never a line
+// about a user program; a confirmed lockup carries its header.
 #include "health/soft_lockup.hpp"
+#include "journal/trusted_fields.hpp"
+#include "journal/user_reports.hpp"
 #include "kernel_patterns.hpp"
 
 #include <cctype>
@@ -32,19 +37,33 @@ bool looksLikePci(std::string_view s)
     return true;
 }
 
-void classify(std::string_view line)
+void classify(const pv1::KernelRecord& rec)
 {
     pv1::KernelLineMatch m;
-    if (!nicd::mlx5::classifyKernelLine(line, m)) {
+    if (!nicd::mlx5::classifyKernelRecord(rec, m)) {
         require(m.code.empty());
         return;
     }
     require(!m.code.empty() && !m.message.empty() && !m.action.empty() && !m.action_code.empty());
     require(m.severity == pv1::Severity::Fatal || m.severity == pv1::Severity::NonFatal);
     if (!m.pci_address.empty())
-        require(looksLikePci(m.pci_address) && line.find(m.pci_address) != std::string_view::npos);
+        require(looksLikePci(m.pci_address) &&
+                (m.pci_address == rec.device ||
+                 rec.message.find(m.pci_address) != std::string_view::npos));
     if (!m.netdev.empty())
-        require(line.find(m.netdev) != std::string_view::npos);
+        require(rec.message.find(m.netdev) != std::string_view::npos);
+    if (rec.deviceLess())
+        require(!nicd::isUserProgramReport(rec.message));
+    else
+        require(rec.message.find(rec.device) != std::string_view::npos); // its dev_printk prefix
+}
+
+std::string_view nextLine(std::string_view& text)
+{
+    auto end = text.find('\n');
+    auto line = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    return line;
 }
 
 } // namespace
@@ -52,14 +71,19 @@ void classify(std::string_view line)
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     std::string_view text(reinterpret_cast<const char*>(data), size);
-    classify(text);
+    auto device_field = nextLine(text);
+    auto subsystem_field = nextLine(text);
+    auto origin = nicd::parseKernelOrigin(device_field, subsystem_field);
+    if (origin && !origin->deviceLess())
+        require(!origin->subsystem.empty());
     nicd::health::SoftLockupDetector detector;
     while (!text.empty()) {
-        auto end = text.find('\n');
-        auto line = text.substr(0, end);
-        text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-        classify(line);
-        if (auto hit = detector.feed(line)) {
+        auto line = nextLine(text);
+        (void)nicd::isUserProgramReport(line);
+        classify({line, {}, {}});
+        if (origin)
+            classify({line, origin->subsystem, origin->device});
+        if (auto hit = detector.feed({line, {}, {}})) {
             require(hit->find("BUG: soft lockup - CPU#") != std::string::npos);
             require(hit->size() <= size + 64); // the armed header, and the frame's name
         }

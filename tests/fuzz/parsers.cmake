@@ -34,7 +34,10 @@ add_library(nicd_fuzz_parsers STATIC
     # netdev statistics (mlx5 plugin): ethtool -S text and the ioctl's buffers
     ${mlx5}/ethtool_text.cpp
     ${mlx5}/ethtool_ioctl.cpp
-    # kernel lines: the mlx5 patterns and the soft-lockup detector
+    # kernel lines: their origin (journald's trusted fields), the user-program filter, the mlx5
+    # patterns and the soft-lockup detector
+    ${daemon}/journal/trusted_fields.cpp
+    ${daemon}/journal/user_reports.cpp
     ${mlx5}/kernel_patterns.cpp
     # configuration: INI lines and every key's value parser
     ${daemon}/config/config.cpp

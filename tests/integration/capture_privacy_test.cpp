@@ -114,8 +114,9 @@ protected:
         std::string error;
         journal_ = test::writeJournal(
             src_, "node",
-            {{"mlx5_core 0000:3b:00.0 ens2f0np0: peer " + mac_ + " via 192.168.0.1 on simnode",
-              "kernel", "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d"}},
+            {test::kernelEntry("mlx5_core 0000:3b:00.0 ens2f0np0: peer " + mac_ +
+                                   " via 192.168.0.1 on simnode",
+                               1700000000000000, "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d")},
             error);
         // Without systemd-journal-remote the kernel lines' part is not checked; with it, writing
         // them must work.

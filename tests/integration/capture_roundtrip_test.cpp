@@ -160,9 +160,10 @@ TEST_F(CaptureRoundTrip, KernelLinesReplayAsTheSameKernelConditions)
           "NETDEV WATCHDOG: ens4f0np0 (mlx5_core): transmit queue 3 timed out 5376 ms",
           "e1000e 0000:00:1f.6 eno1: NIC Link is Up 1000 Mbps Full Duplex",
           "usb 1-1: new high-speed USB device number 2 using xhci_hcd"})
-        entries.push_back({m, "kernel", boot, t += 1000000});
-    entries.push_back({"mlx5_core 0000:5d:00.0: an older boot's line: Fatal error 2 detected",
-                       "kernel", "99999999999999999999999999999999", t += 1000000});
+        entries.push_back(test::kernelEntry(m, t += 1000000, boot));
+    entries.push_back(
+        test::kernelEntry("mlx5_core 0000:5d:00.0: an older boot's line: Fatal error 2 detected",
+                          t += 1000000, "99999999999999999999999999999999"));
     if (!test::journalRemoteInstalled())
         GTEST_SKIP() << "systemd-journal-remote is not installed, so no journal to capture "
                         "kernel lines from can be written (apt-get install systemd-journal-remote)";
@@ -175,6 +176,10 @@ TEST_F(CaptureRoundTrip, KernelLinesReplayAsTheSameKernelConditions)
     expectSameReplay(src, cap, said);
     auto exported = test::readFile(cap / "run/nicd-sim/capture/kernel.export");
     EXPECT_NE(exported.find("TX timeout detected"), std::string::npos);
+    EXPECT_NE(exported.find("_KERNEL_DEVICE=+pci:0000:3b:00.0\n_KERNEL_SUBSYSTEM=pci\nMESSAGE="
+                            "mlx5_core 0000:3b:00.0 ens2f0np0: TX timeout detected"),
+              std::string::npos)
+        << "a line keeps the device the kernel printed it about";
     EXPECT_NE(exported.find("AER: Uncorrected (Non-Fatal)"), std::string::npos);
     EXPECT_EQ(exported.find("e1000e"), std::string::npos) << "not a NIC nicd watches";
     EXPECT_EQ(exported.find("USB"), std::string::npos);

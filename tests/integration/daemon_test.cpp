@@ -219,9 +219,9 @@ TEST_F(DaemonTest, LifecycleUnderTheServiceManager)
     std::string error;
     ASSERT_TRUE(test::writeJournal(
         root_, "live",
-        {{.message = "mlx5_core 0000:4c:00.0: poll_health:709:(pid 0): device's health "
-                     "compromised - reached miss count",
-          .boot_id = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d"}},
+        {test::kernelEntry("mlx5_core 0000:4c:00.0: poll_health:709:(pid 0): device's health "
+                           "compromised - reached miss count",
+                           1700000000000000ULL, "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d")},
         error))
         << error;
     EXPECT_TRUE(textfileShows("code=\"kernel.mlx5.health_compromised\",severity=\"fatal\"", 5s))
@@ -333,10 +333,9 @@ TEST_F(DaemonTest, KernelLinesThatAreNotDriverErrorsPublishNothing)
 
     ASSERT_TRUE(test::writeJournal(
         root_, "error",
-        {{.message = "mlx5_core 0000:4c:00.0: poll_health:709:(pid 0): device's health "
-                     "compromised - reached miss count",
-          .boot_id = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d",
-          .realtime_usec = 1700000000100000ULL}},
+        {test::kernelEntry("mlx5_core 0000:4c:00.0: poll_health:709:(pid 0): device's health "
+                           "compromised - reached miss count",
+                           1700000000100000ULL, "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d")},
         error))
         << error;
     EXPECT_TRUE(textfileShows("code=\"kernel.mlx5.health_compromised\",severity=\"fatal\"", 5s))

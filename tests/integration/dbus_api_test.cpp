@@ -239,10 +239,10 @@ TEST_F(DbusApiTest, AKernelConditionHoldsUntilClearedAndStaysCleared)
     std::string error;
     ASSERT_TRUE(test::writeJournal(
         root_, "fw",
-        {{.message =
-              "mlx5_core 0000:3b:00.0: wait_func:1132:(pid 4242): QUERY_VPORT_COUNTER(0x770) "
-              "timeout. Will cause a leak of a command resource",
-          .boot_id = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d"}},
+        {test::kernelEntry(
+            "mlx5_core 0000:3b:00.0: wait_func:1132:(pid 4242): QUERY_VPORT_COUNTER(0x770) "
+            "timeout. Will cause a leak of a command resource",
+            1700000000000000ULL, "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d")},
         error))
         << error;
     auto health = [&] {

@@ -120,6 +120,29 @@ TEST_F(KernelJournalTest, ACursorWhoseEntryWasVacuumedResumesAfterItsTime)
     EXPECT_NE(logged.str().find("1700000003"), std::string::npos) << "from when it resumes";
 }
 
+// Each line comes with journald's record of the device the kernel printed it about; what a
+// program wrote to /dev/kmsg (root may: it has a facility of its own) is not the kernel's.
+TEST_F(KernelJournalTest, LinesComeWithTheirTrustedOriginAndOnlyTheKernelsCount)
+{
+    write("a", {{.message = "mlx5_core 0000:3b:00.0: Fatal error 1 detected",
+                 .kernel_device = "+pci:0000:3b:00.0",
+                 .kernel_subsystem = "pci"},
+                {.message = "mlx5_core 0000:3b:00.0: Fatal error 1 detected",
+                 .realtime_usec = 1700000000100000,
+                 .syslog_facility = "1"},
+                {.message = "NETDEV WATCHDOG: eth1 (mlx5_core): transmit queue 1 timed out",
+                 .realtime_usec = 1700000000200000}});
+    KernelJournal j(root_, kBoot, std::nullopt);
+    std::vector<std::tuple<std::string, std::string, std::string>> got;
+    j.read([&](const KernelLine& l) {
+        got.emplace_back(l.message, l.kernel_device, l.kernel_subsystem);
+    });
+    EXPECT_EQ(got,
+              (std::vector<std::tuple<std::string, std::string, std::string>>{
+                  {"mlx5_core 0000:3b:00.0: Fatal error 1 detected", "+pci:0000:3b:00.0", "pci"},
+                  {"NETDEV WATCHDOG: eth1 (mlx5_core): transmit queue 1 timed out", "", ""}}));
+}
+
 TEST_F(KernelJournalTest, UnusableCursorFallsBackToTheCurrentBoot)
 {
     write("a", {{.message = "one"}});

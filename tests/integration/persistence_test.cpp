@@ -52,7 +52,7 @@ protected:
     {
         std::vector<test::JournalEntry> entries;
         for (const auto& m : messages)
-            entries.push_back({.message = m, .boot_id = kBoot, .realtime_usec = t0 += 1000});
+            entries.push_back(test::kernelEntry(m, t0 += 1000, kBoot));
         std::string error;
         ASSERT_TRUE(test::writeJournal(root_, name, entries, error)) << error;
     }

@@ -13,6 +13,8 @@ namespace pv1 = nicd::plugin::v1;
 #define NICD_CASE_CTOR_THROWS 2
 #define NICD_CASE_INIT_FAILS 3
 #define NICD_CASE_POLL_FAILS 4
+#define NICD_CASE_KERNEL_LINES                                                                     \
+    5 // classifies every line with "Fatal" in it (built as an ABI 1.3 one)
 
 namespace {
 
@@ -70,10 +72,32 @@ public:
     {
         return pv1::Status::fail(pv1::Errc::NotSupported, "test plugin");
     }
-    bool classifyKernelLine(std::string_view, pv1::KernelLineMatch&) const noexcept override
+    bool classifyKernelLine(std::string_view line,
+                            pv1::KernelLineMatch& out) const noexcept override
     {
+#if NICD_TEST_CASE == NICD_CASE_KERNEL_LINES
+        if (line.find("Fatal") == std::string_view::npos)
+            return false;
+        out.code = "test.fatal";
+        out.message = "a fatal line";
+        out.action = "none";
+        return true;
+#else
+        (void)line;
+        (void)out;
         return false;
+#endif
     }
+#if NICD_TEST_CASE == NICD_CASE_KERNEL_LINES
+    // What this plugin would answer were it asked as one of ABI 1.4: everything. Its descriptor
+    // says 1.3, so the daemon must not ask.
+    bool classifyKernelRecord(const pv1::KernelRecord&,
+                              pv1::KernelLineMatch& out) const noexcept override
+    {
+        out.code = "test.any";
+        return true;
+    }
+#endif
     void shutdown() noexcept override {}
 
 private:

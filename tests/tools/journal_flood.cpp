@@ -19,6 +19,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <string>
 #include <vector>
@@ -101,18 +102,27 @@ int main(int argc, char** argv)
         for (unsigned long long i = 0; i < per_tick && ok; ++i) {
             ++n;
             int prio = 6;
+            // The device dev_printk printed a line about, as journald records it.
+            char origin[96] = "";
             if (n % 200 == 0) {
                 const auto& pci = pcis[(n / (rate * 8)) % pcis.size()];
                 (void)std::snprintf(msg, sizeof msg, kClassified[n / 200 % 4], pci.c_str());
+                (void)std::snprintf(origin, sizeof origin,
+                                    "_KERNEL_DEVICE=+pci:%s\n_KERNEL_SUBSYSTEM=pci\n", pci.c_str());
                 prio = 3;
             } else {
                 (void)std::snprintf(msg, sizeof msg, kNoise[n % 8], n, n % 97, i);
+                if (std::strncmp(msg, "mlx5_core 0000:", 15) == 0)
+                    (void)std::snprintf(origin, sizeof origin,
+                                        "_KERNEL_DEVICE=+pci:%.12s\n_KERNEL_SUBSYSTEM=pci\n",
+                                        msg + 10);
             }
             // One boot's entries are ordered by monotonic time (as journal_writer.cpp does).
-            ok = std::printf("__REALTIME_TIMESTAMP=%llu\n__MONOTONIC_TIMESTAMP=%llu\n_BOOT_ID=%s\n"
-                             "_TRANSPORT=kernel\n_MACHINE_ID=0123456789abcdef0123456789abcdef\n"
-                             "_HOSTNAME=simnode\nPRIORITY=%d\nMESSAGE=%s\n\n",
-                             now + i, now + i - boot_offset, boot_id.c_str(), prio, msg) > 0;
+            ok =
+                std::printf("__REALTIME_TIMESTAMP=%llu\n__MONOTONIC_TIMESTAMP=%llu\n_BOOT_ID=%s\n"
+                            "_TRANSPORT=kernel\n_MACHINE_ID=0123456789abcdef0123456789abcdef\n"
+                            "_HOSTNAME=simnode\n%sPRIORITY=%d\nMESSAGE=%s\n\n",
+                            now + i, now + i - boot_offset, boot_id.c_str(), origin, prio, msg) > 0;
         }
         ok = ok && std::fflush(stdout) == 0;
         next += 100000;

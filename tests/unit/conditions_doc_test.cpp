@@ -7,6 +7,7 @@
 #include "health/kernel_rules.hpp"
 #include "kernel_patterns.hpp"
 #include "model/action.hpp"
+#include "support/kernel_records.hpp"
 
 #include <fstream>
 #include <map>
@@ -140,7 +141,7 @@ TEST_F(ConditionsDoc, EveryKernelLineTheMlx5PluginRecognises)
         if (line.empty() || line[0] == '#')
             continue;
         plugin::v1::KernelLineMatch m;
-        if (!mlx5::classifyKernelLine(line, m))
+        if (!mlx5::classifyKernelRecord(test::logged(line).record(), m))
             continue;
         codes.insert(m.code);
         bool fatal = m.severity == plugin::v1::Severity::Fatal;
@@ -195,7 +196,7 @@ TEST_F(ConditionsDoc, LinkDeviceAndDriverConditions)
     run(node(false, false, true, false), 3);
     run(node(true, true, false, true), 4);
     engine.driverSoftLockup("BUG: soft lockup - CPU#3 stuck for 23s! [mlx5e_napi_poll]",
-                            node(true, true, true, false).inventory, 5);
+                            node(true, true, true, false).inventory, 5, 5);
     Snapshot s = node(true, true, true, false);
     engine.report(s);
     raised.insert(raised.end(), s.health.conditions.begin(), s.health.conditions.end());

@@ -4,7 +4,10 @@
 #include "health/counter_rules.hpp"
 #include "health/health_engine.hpp"
 #include "health/soft_lockup.hpp"
+#include "journal/kernel_watch.hpp"
+#include "loop/clock.hpp"
 #include "support/health_fixture.hpp"
+#include "support/kernel_records.hpp"
 
 #include <gtest/gtest.h>
 
@@ -81,9 +84,20 @@ TEST_F(HealthTest, KernelConditionsHoldUntilClearedOrForKernelHoldSec)
     EXPECT_FALSE(find(s, "kernel.mlx5.cmd_timeout"));
 }
 
+namespace {
+// Feeds device-less kernel lines, as the journal delivers a soft-lockup report.
+struct Detector {
+    SoftLockupDetector d;
+    std::optional<std::string> feed(const std::string& line)
+    {
+        return d.feed(test::deviceLess(line).record());
+    }
+};
+} // namespace
+
 TEST(SoftLockup, ConfirmedByAnMlx5PollFrameWithinTheWindow)
 {
-    SoftLockupDetector d;
+    Detector d;
     EXPECT_FALSE(
         d.feed("watchdog: BUG: soft lockup - CPU#94 stuck for 226906s! [ksoftirqd/94:485]"));
     EXPECT_FALSE(d.feed("RIP: 0010:native_queued_spin_lock_slowpath+0x12/0x20"));
@@ -96,7 +110,7 @@ TEST(SoftLockup, ConfirmedByAnMlx5PollFrameWithinTheWindow)
 
 TEST(SoftLockup, FramesOutsideTheWindowOrWithoutAHeaderDoNotCount)
 {
-    SoftLockupDetector d;
+    Detector d;
     EXPECT_FALSE(d.feed(" mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]"));
     d.feed("BUG: soft lockup - CPU#3 stuck for 23s! [kworker:1]");
     for (int i = 0; i < 150; ++i)
@@ -107,7 +121,8 @@ TEST(SoftLockup, FramesOutsideTheWindowOrWithoutAHeaderDoNotCount)
 TEST_F(HealthTest, SoftLockupIsFatalForEveryMlx5Device)
 {
     auto inv = kernelInventory();
-    auto ev = engine_.driverSoftLockup("BUG: soft lockup - CPU#3 stuck for 23s!", inv, 1700000000);
+    auto ev =
+        engine_.driverSoftLockup("BUG: soft lockup - CPU#3 stuck for 23s!", inv, 1, 1700000000);
     ASSERT_EQ(ev.size(), 1U) << "the VF shares its PF's driver state";
     EXPECT_EQ(ev[0].code, "kernel.driver_soft_lockup");
     EXPECT_EQ(ev[0].severity, ConditionSeverity::Fatal);
@@ -152,7 +167,7 @@ TEST_F(HealthTest, MultiLineSoftLockupReportEndToEnd)
         " mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]",
         " net_rx_action+0x146/0x3e0",
     };
-    SoftLockupDetector detector;
+    Detector detector;
     std::vector<std::string> found;
     for (const auto& l : report)
         if (auto hit = detector.feed(l))
@@ -170,6 +185,29 @@ TEST_F(HealthTest, MultiLineSoftLockupReportEndToEnd)
     EXPECT_EQ(s.health.devices.at("mlx5_0"), Health::Fatal);
     s = at(701, snap({inv.devices[0]}));
     EXPECT_FALSE(find(s, "kernel.driver_soft_lockup")) << "KernelHoldSec ran out";
+}
+
+// What the daemon found in the journal is held for KernelHoldSec like any kernel condition, soft
+// lockups too (they were held for the rest of the boot whatever KernelHoldSec said).
+TEST_F(HealthTest, FindingsFromTheJournalAreHeldForKernelHoldSec)
+{
+    Config c;
+    c.health.kernel_hold_sec = 60;
+    engine_.setConfig(c);
+    auto inv = kernelInventory();
+    KernelWatch::Findings f;
+    f.lockups.push_back(
+        "BUG: soft lockup - CPU#3 stuck for 23s! in mlx5 polling (mlx5e_napi_poll)");
+    f.matches.push_back(
+        kernelMatch("mlx5.cmd_timeout", plugin::v1::Severity::Fatal, "0004:01:00.0"));
+    const double now = monotonicSeconds();
+    KernelWatch::apply(f, inv, engine_);
+    auto s = at(now + 30, snap({inv.devices[0]}));
+    EXPECT_TRUE(find(s, "kernel.driver_soft_lockup"));
+    EXPECT_TRUE(find(s, "kernel.mlx5.cmd_timeout"));
+    s = at(now + 61, snap({inv.devices[0]}));
+    EXPECT_FALSE(find(s, "kernel.driver_soft_lockup")) << "KernelHoldSec=60 ran out";
+    EXPECT_FALSE(find(s, "kernel.mlx5.cmd_timeout"));
 }
 
 TEST_F(HealthTest, ASoftLockupWithoutAnMlx5DeviceIsOnlyCounted)

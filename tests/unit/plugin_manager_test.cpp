@@ -219,3 +219,22 @@ TEST_F(FlakyPlugin, ConfigReachesThePluginAndDisabledPluginsAreNotLoaded)
     EXPECT_EQ(m.statuses().at(0).state, PluginState::Disabled);
     EXPECT_EQ(claimedBy(inv, "flaky"), 0U);
 }
+
+// A plugin of ABI 1.3 classifies single lines without knowing where they came from: it is given
+// only the lines the kernel printed about a device, never a device-less one (a segfault report
+// naming a driver error), and never asked through the newer entry point its vtable lacks.
+TEST(PluginManagerKernelLines, AnOlderPluginSeesOnlyLinesAboutADevice)
+{
+    PluginManager manager(HostPaths("/nonexistent"), Config{});
+    manager.loadDirectory(caseDir("kernel_v13"));
+    auto st = manager.statuses();
+    ASSERT_EQ(st.size(), 1U);
+    ASSERT_EQ(st[0].state, PluginState::Running) << st[0].last_error;
+    ASSERT_EQ(st[0].abi_minor, 3U);
+    const std::string text = "mlx5_core 0000:3b:00.0: poll_health:694:(pid 0): Fatal error 1";
+    plugin::v1::KernelLineMatch m;
+    EXPECT_FALSE(manager.classifyKernelRecord({"prog[1]: segfault at 0 in " + text, {}, {}}, m));
+    EXPECT_FALSE(manager.classifyKernelRecord({text, {}, {}}, m));
+    ASSERT_TRUE(manager.classifyKernelRecord({text, "pci", "0000:3b:00.0"}, m));
+    EXPECT_EQ(m.code, "test.fatal");
+}

@@ -1,5 +1,7 @@
 #include "support/journal_writer.hpp"
 
+#include "unit/support/kernel_records.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -10,6 +12,17 @@ bool journalRemoteInstalled()
 {
     std::error_code ec;
     return std::filesystem::exists(kJournalRemote, ec);
+}
+
+JournalEntry kernelEntry(const std::string& message, uint64_t realtime_usec,
+                         const std::string& boot_id)
+{
+    auto l = logged(message);
+    return {.message = l.message,
+            .boot_id = boot_id,
+            .realtime_usec = realtime_usec,
+            .kernel_device = l.kernel_device,
+            .kernel_subsystem = l.kernel_subsystem};
 }
 
 bool writeJournal(const std::filesystem::path& root, const std::string& name,
@@ -35,8 +48,14 @@ bool writeJournal(const std::filesystem::path& root, const std::string& name,
                 << "__MONOTONIC_TIMESTAMP=" << mono << "\n"
                 << "_BOOT_ID=" << e.boot_id << "\n"
                 << "_TRANSPORT=" << e.transport << "\n"
-                << "_MACHINE_ID=" << kTestMachineId << "\n"
-                << "_HOSTNAME=simnode\n"
+                << "_MACHINE_ID=" << kTestMachineId << "\n";
+            if (!e.kernel_device.empty())
+                out << "_KERNEL_DEVICE=" << e.kernel_device << "\n";
+            if (!e.kernel_subsystem.empty())
+                out << "_KERNEL_SUBSYSTEM=" << e.kernel_subsystem << "\n";
+            if (!e.syslog_facility.empty())
+                out << "SYSLOG_FACILITY=" << e.syslog_facility << "\n";
+            out << "_HOSTNAME=simnode\n"
                 << "PRIORITY=3\n"
                 << "MESSAGE=" << e.message << "\n\n";
         }

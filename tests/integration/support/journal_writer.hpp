@@ -14,7 +14,19 @@ struct JournalEntry {
     std::string transport = "kernel";
     std::string boot_id = "11111111111111111111111111111111";
     uint64_t realtime_usec = 1700000000000000;
+    // journald's trusted fields for a line the kernel printed about a device ("+pci:<bdf>",
+    // "pci"): what dev_printk records beside the text. Empty: a device-less line.
+    std::string kernel_device = {};
+    std::string kernel_subsystem = {};
+    // Set for what a program wrote to /dev/kmsg (journald records its facility; the kernel's
+    // own lines have none).
+    std::string syslog_facility = {};
 };
+
+// A kernel entry as the kernel logs `message`: about the device its dev_printk prefix names
+// ("mlx5_core 0000:3b:00.0: ..."), else device-less (unit/support/kernel_records.hpp).
+JournalEntry kernelEntry(const std::string& message, uint64_t realtime_usec,
+                         const std::string& boot_id = "11111111111111111111111111111111");
 
 inline constexpr const char* kTestMachineId = "0123456789abcdef0123456789abcdef";
 

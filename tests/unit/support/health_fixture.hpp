@@ -76,18 +76,21 @@ protected:
     std::vector<Event> last_events_;
 };
 
-inline plugin::v1::KernelLineMatch kernelMatch(const std::string& code, plugin::v1::Severity sev,
-                                               const std::string& pci,
-                                               const std::string& netdev = "")
+// A line a plugin recognised: printed by the kernel about PCI function `pci` (and naming it), or,
+// with `pci` empty, a device-less report naming `netdev`.
+inline health::KernelFinding kernelMatch(const std::string& code, plugin::v1::Severity sev,
+                                         const std::string& pci, const std::string& netdev = "")
 {
-    plugin::v1::KernelLineMatch m;
-    m.code = code;
-    m.severity = sev;
-    m.pci_address = pci;
-    m.netdev = netdev;
-    m.message = code + " happened";
-    m.action = "do something";
-    return m;
+    health::KernelFinding f;
+    f.match.code = code;
+    f.match.severity = sev;
+    f.match.pci_address = pci;
+    f.match.netdev = netdev;
+    f.match.message = code + " happened";
+    f.match.action = "do something";
+    if (!pci.empty())
+        f.origin = {"pci", pci};
+    return f;
 }
 
 inline Inventory kernelInventory()

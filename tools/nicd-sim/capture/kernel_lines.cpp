@@ -3,6 +3,8 @@
 #include "capture/spawn.hpp"
 #include "capture/text_util.hpp"
 #include "journal/kernel_journal.hpp"
+#include "journal/trusted_fields.hpp"
+#include "journal/user_reports.hpp"
 
 #include <fmt/format.h>
 #include <systemd/sd-journal.h>
@@ -77,8 +79,15 @@ std::string withoutProcessNames(std::string_view message)
     return out;
 }
 
-bool isNicLine(std::string_view message, const std::vector<std::string>& names)
+bool isNicLine(std::string_view message, std::string_view kernel_device,
+               const std::vector<std::string>& names)
 {
+    auto origin = parseKernelOrigin(kernel_device, {});
+    if (!origin || (origin->deviceLess() && isUserProgramReport(message)))
+        return false;
+    if (!origin->deviceLess() &&
+        std::find(names.begin(), names.end(), origin->device) != names.end())
+        return true;
     for (const char* needle :
          {"mlx5", "pcieport", "PCIe", "AER:", "DPC:", "NETDEV WATCHDOG", "soft lockup"})
         if (contains(message, needle))
@@ -97,9 +106,11 @@ std::vector<KernelEntry> readKernelEntries(const std::filesystem::path& root,
         KernelJournal journal(root, boot_id, std::nullopt);
         while (journal.read(
                    [&](const KernelLine& line) {
-                       if (!isNicLine(line.message, names))
+                       if (!isNicLine(line.message, line.kernel_device, names))
                            return;
-                       kept.push_back({line.realtime_usec, withoutProcessNames(line.message)});
+                       kept.push_back({line.realtime_usec, withoutProcessNames(line.message),
+                                       std::string(line.kernel_device),
+                                       std::string(line.kernel_subsystem)});
                        if (kept.size() > kMaxKernelEntries)
                            kept.pop_front();
                    },
@@ -152,6 +163,10 @@ std::string journalExport(const std::vector<KernelEntry>& entries, const std::st
         field(out, "_HOSTNAME", hostname);
         field(out, "_TRANSPORT", "kernel");
         field(out, "SYSLOG_IDENTIFIER", "kernel");
+        if (!e.kernel_device.empty())
+            field(out, "_KERNEL_DEVICE", e.kernel_device);
+        if (!e.kernel_subsystem.empty())
+            field(out, "_KERNEL_SUBSYSTEM", e.kernel_subsystem);
         field(out, "MESSAGE", e.message);
         out += "\n";
     }

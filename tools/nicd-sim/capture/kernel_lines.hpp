@@ -20,14 +20,22 @@ namespace nicd::sim::capture {
 struct KernelEntry {
     uint64_t realtime_usec = 0;
     std::string message;
+    // journald's trusted fields as the node's journal holds them ("+pci:0000:3b:00.0", "pci"),
+    // kept so that the replay attributes a line exactly as the node did; empty when none.
+    std::string kernel_device;
+    std::string kernel_subsystem;
 };
 
 // Whether a kernel line belongs in a capture: what nicd's kernel rules could match (mlx5 lines,
-// PCIe port reports, NETDEV WATCHDOG, a soft-lockup report's header line) or a line that names
-// one of `names` (the captured PCI addresses, netdevs and RDMA devices). Of a soft-lockup report's
-// stack, only the frames that name mlx5 are kept (nicd's rule looks for mlx5 polling frames in
-// the 150 lines after the header; the others, and the register dump, are left on the node).
-bool isNicLine(std::string_view message, const std::vector<std::string>& names);
+// PCIe port reports, NETDEV WATCHDOG, a soft-lockup report's header line), a line that names
+// one of `names` (the captured PCI addresses, netdevs and RDMA devices) or that the kernel printed
+// about one of them (`kernel_device`, journald's _KERNEL_DEVICE). Of a soft-lockup report's stack,
+// only the frames that name mlx5 are kept (nicd's rule looks for mlx5 polling frames in the 150
+// lines after the header; the others, and the register dump, are left on the node). Never the
+// kernel's reports about user programs (a segfault names a program and its files, and nicd never
+// judges them).
+bool isNicLine(std::string_view message, std::string_view kernel_device,
+               const std::vector<std::string>& names);
 
 // `message` without the process names the kernel puts in it: a soft-lockup header's
 // "[comm:pid]" becomes "[process:pid]", "Comm: name" becomes "Comm: process".
@@ -50,7 +58,8 @@ std::vector<std::string> journalHostnames(const std::filesystem::path& root);
 
 // Journal export format: per entry __REALTIME_TIMESTAMP, __MONOTONIC_TIMESTAMP (rebuilt from
 // the wall clock, increasing: nicd reads only the message and the wall time), _BOOT_ID,
-// _MACHINE_ID, _HOSTNAME, _TRANSPORT=kernel, SYSLOG_IDENTIFIER=kernel and MESSAGE (in the
+// _MACHINE_ID, _HOSTNAME, _TRANSPORT=kernel, SYSLOG_IDENTIFIER=kernel, _KERNEL_DEVICE and
+// _KERNEL_SUBSYSTEM where the line had them, and MESSAGE (in the
 // binary form when it holds a newline or a control byte), entries separated by a blank line.
 std::string journalExport(const std::vector<KernelEntry>& entries, const std::string& boot_id,
                           const std::string& machine_id, const std::string& hostname);

@@ -112,6 +112,19 @@ struct KernelLineMatch {
     std::string action_code;
 };
 
+// ABI 1.4: a kernel log record with where the kernel said it came from. journald stores the
+// device a line is about in its trusted fields (_KERNEL_SUBSYSTEM, _KERNEL_DEVICE "+pci:<bdf>"),
+// which the kernel's dev_printk()/netdev_printk() set and no program can; the daemon passes them
+// here already checked. A record with no device is one of the kernel's own device-less reports
+// (or any other line: a segfault report, which starts with a name a user chose). The message text
+// itself proves nothing: a program's name or a file name printed by the kernel can hold any text.
+struct KernelRecord {
+    std::string_view message;
+    std::string_view subsystem; // "pci", "infiniband", "net", ...; empty: the line names no device
+    std::string_view device;    // the device's name there: "0000:3b:00.0", "mlx5_0"; empty: none
+    bool deviceLess() const noexcept { return device.empty(); }
+};
+
 // RoCE QoS wanted on one port.
 struct QosDesired {
     bool trust_dscp = true;              // false = trust PCP
@@ -187,6 +200,15 @@ public:
     // what poll() gives (nicd/plugin/sample_batch.h); a plugin that reads the same series every
     // time overrides it to build the batch without a Sample per value.
     virtual Status pollBatch(const DeviceRef& dev, SampleBatch& out) noexcept;
+    // ABI 1.4 (called only when the plugin's descriptor says abi_minor >= 4, instead of
+    // classifyKernelLine): true and `out` filled when the record is one of this vendor's driver
+    // errors. A record about a device (`rec.device` set) counts against that device (the daemon
+    // attributes it; `out.pci_address` may name a function below it, as AER reports from a port
+    // do); a device-less record must be matched only where the kernel's own report starts (a
+    // plugin never finds a pattern anywhere in such a line: a program's name can hold it). The
+    // default passes the message of a record about a device to classifyKernelLine and classifies
+    // no device-less record.
+    virtual bool classifyKernelRecord(const KernelRecord& rec, KernelLineMatch& out) const noexcept;
 
 protected:
     ~IPlugin() = default;

@@ -1,0 +1,13 @@
+#include <nicd/plugin/plugin.h>
+
+namespace nicd::plugin::v1 {
+
+// A plugin that classifies single lines only: it sees the lines the kernel printed about a
+// device, which the daemon attributes to that device whatever the text names; no device-less
+// line reaches it, since it cannot tell where the kernel's own report starts.
+bool IPlugin::classifyKernelRecord(const KernelRecord& rec, KernelLineMatch& out) const noexcept
+{
+    return !rec.deviceLess() && classifyKernelLine(rec.message, out);
+}
+
+} // namespace nicd::plugin::v1
