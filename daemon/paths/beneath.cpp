@@ -105,7 +105,7 @@ private:
             done_.push_back(c);
             return;
         }
-        const auto shown = joined(done_, c);
+        const auto shown = o_.prefix + joined(done_, c);
         struct stat st {};
         if (::fstatat(here(), c.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
             const int err = errno;
@@ -128,7 +128,8 @@ private:
                 missing_from_ = done_.size(); // nothing is below a file
             return;
         }
-        descend(c, shown, ::openat(here(), c.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        descend(c, shown,
+                ::openat(here(), c.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     }
 
     void descend(const std::string& c, const std::string& shown, int fd)
@@ -148,7 +149,7 @@ private:
             return fail(errno, shown + ": " + std::strerror(errno));
         if (::fchmod(fd.get(), *o_.create) != 0) // the umask may have taken bits away
             return fail(errno, "cannot set the mode of " + shown + ": " + std::strerror(errno));
-        out_.created.push_back(shown);
+        out_.created.push_back(joined(done_, c));
         descend(c, shown, fd.release());
     }
 
@@ -162,11 +163,11 @@ private:
             if (::fstat(here(), &dir) != 0)
                 return fail(errno, shown + ": " + std::strerror(errno));
             if (!rootAlone(dir) || link.st_uid != 0)
-                return fail(EPERM, fmt::format("{} is a symlink in a directory that others can write "
-                                               "(directory owner uid {}, mode {:04o}; link owner "
-                                               "uid {}): not followed",
-                                               shown, dir.st_uid, dir.st_mode & 07777,
-                                               link.st_uid));
+                return fail(EPERM,
+                            fmt::format("{} is a symlink in a directory that others can write "
+                                        "(directory owner uid {}, mode {:04o}; link owner "
+                                        "uid {}): not followed",
+                                        shown, dir.st_uid, dir.st_mode & 07777, link.st_uid));
         }
         if (++hops_ > kMaxLinks)
             return fail(ELOOP, shown + ": too many levels of symbolic links");
@@ -189,7 +190,7 @@ private:
     {
         if (missing()) {
             if (!o_.missing_ok)
-                fail(ENOENT, joined(done_) + ": " + std::strerror(ENOENT));
+                fail(ENOENT, o_.prefix + joined(done_) + ": " + std::strerror(ENOENT));
             return;
         }
         const int flags = o_.flags | O_CLOEXEC;
@@ -197,8 +198,8 @@ private:
         int fd = is_dir ? ::openat(here(), ".", flags)
                         : ::openat(here(), done_.back().c_str(), flags | O_NOFOLLOW);
         if (fd < 0)
-            return fail(errno, (done_.empty() ? std::string(".") : joined(done_)) + ": " +
-                                   std::strerror(errno));
+            return fail(errno, (done_.empty() ? o_.prefix + "." : o_.prefix + joined(done_)) +
+                                   ": " + std::strerror(errno));
         out_.fd = Fd(fd);
     }
 

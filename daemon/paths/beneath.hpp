@@ -43,6 +43,8 @@ struct WalkOptions {
     // Missing directories, the last component included, are made with this mode (fchmod'ed to
     // it, whatever the umask).
     std::optional<mode_t> create;
+    // Put before a component's path in messages ("/" when the top is the root directory).
+    std::string prefix;
 };
 
 struct Walk {
@@ -50,7 +52,7 @@ struct Walk {
     std::string rel;                  // where the path led, relative to the top ("" for the top)
     std::vector<std::string> created; // directories made, relative to the top, outermost first
     int err = 0;                      // errno on failure
-    std::string why;                  // on failure: what, naming the component (relative)
+    std::string why;                  // on failure: what, naming the component (prefix + path)
     bool ok() const { return err == 0; }
 };
 
