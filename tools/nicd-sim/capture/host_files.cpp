@@ -54,7 +54,7 @@ bool copyConfigured(const fs::path& src, const fs::path& file, const std::string
 Config nodeConfig(const HostPaths& paths, Manifest& manifest)
 {
     auto result =
-        loadConfig(paths.host("/etc/nicd/nicd.conf"), paths.host("/etc/nicd/nicd.conf.d"));
+        loadConfig(paths.host("/etc/nicd/nicd.conf"), paths.host("/etc/nicd/nicd.conf.d"), paths);
     if (result.config)
         return *result.config;
     manifest.skip("nicd configuration", "etc/nicd/nicd.conf",

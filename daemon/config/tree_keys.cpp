@@ -1,0 +1,43 @@
+#include "config/tree_keys.hpp"
+
+#include "config/value_parsers.hpp"
+#include "paths/beneath.hpp"
+
+namespace nicd::config {
+
+namespace {
+
+bool namesHostPath(const std::string& section, const std::string& key)
+{
+    return (section == "daemon" && key == "StateDirectory") ||
+           (section == "textfile" && key == "Path") ||
+           (section == "provision" && key == "DriverReadyFile");
+}
+
+} // namespace
+
+bool ignoredInTree(const std::string& section, const std::string& key)
+{
+    return section == "daemon" && key == "PluginDirectory";
+}
+
+std::string ignoredInTreeWhy()
+{
+    return "not used under --root (a tree's configuration never names code to load): plugins "
+           "load from --plugin-directory DIR, or else from " NICD_DEFAULT_PLUGIN_DIR;
+}
+
+std::optional<std::string> leavesTree(const HostPaths& paths, const std::string& section,
+                                      const std::string& key, std::string_view value)
+{
+    auto path = trim(value);
+    if (!paths.simulated() || !namesHostPath(section, key) || !path.starts_with('/'))
+        return std::nullopt;
+    std::string why;
+    if (paths::resolveBeneath(paths.root(), path, why))
+        return std::nullopt;
+    return "leads out of --root " + paths.root().string() + ": " + why +
+           "; a tree's configuration names only paths inside the tree";
+}
+
+} // namespace nicd::config
