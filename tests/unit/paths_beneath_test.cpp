@@ -83,9 +83,9 @@ TEST_F(PathsBeneath, AnAbsoluteSymlinkLeadsOutAndIsNamed)
 {
     fs::create_directory_symlink(dir_ / "outside", root_ / "var/lib/out");
     EXPECT_EQ(resolve("/var/lib/out/state.json"), std::nullopt);
-    EXPECT_NE(why_.find("var/lib/out is a symlink to the absolute path " +
-                        (dir_ / "outside").string()),
-              std::string::npos)
+    EXPECT_NE(
+        why_.find("var/lib/out is a symlink to the absolute path " + (dir_ / "outside").string()),
+        std::string::npos)
         << why_;
 }
 
@@ -131,8 +131,8 @@ TEST_F(PathsBeneath, TheWalkCreatesMissingDirectoriesWithTheirModeWhateverTheUma
     auto w = walkBeneath(top_.get(), "var/lib/prometheus/node-exporter", o);
     ::umask(old);
     ASSERT_TRUE(w.ok()) << w.why;
-    EXPECT_EQ(w.created, (std::vector<std::string>{"var/lib/prometheus",
-                                                   "var/lib/prometheus/node-exporter"}));
+    EXPECT_EQ(w.created,
+              (std::vector<std::string>{"var/lib/prometheus", "var/lib/prometheus/node-exporter"}));
     EXPECT_EQ(fs::status(root_ / "var/lib/prometheus/node-exporter").permissions(),
               fs::perms(0755));
 }
