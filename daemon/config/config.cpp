@@ -183,6 +183,8 @@ ConfigResult loadConfig(const std::filesystem::path& main_file,
         config.sources.push_back(file);
     }
     if (result.errors.empty())
+        result.errors = config::defaultsLeavingTree(config, paths, main_file.string());
+    if (result.errors.empty())
         result.config = std::move(config);
     return result;
 }

@@ -40,4 +40,24 @@ std::optional<std::string> leavesTree(const HostPaths& paths, const std::string&
            "; a tree's configuration names only paths inside the tree";
 }
 
+std::vector<ConfigError> defaultsLeavingTree(const Config& config, const HostPaths& paths,
+                                             const std::string& file)
+{
+    // A value a line gave was checked there (and not used if it led out): what leads out here
+    // is a default.
+    struct InForce {
+        const char* section;
+        const char* key;
+        std::string value;
+    };
+    std::vector<InForce> in_force = {{"daemon", "StateDirectory", config.daemon.state_directory}};
+    if (config.textfile.enable)
+        in_force.push_back({"textfile", "Path", config.textfile.path});
+    std::vector<ConfigError> errors;
+    for (const auto& v : in_force)
+        if (auto out = leavesTree(paths, v.section, v.key, v.value))
+            errors.push_back({file, 0, v.section, v.key, "(the default) " + *out, v.value});
+    return errors;
+}
+
 } // namespace nicd::config

@@ -3,11 +3,13 @@
 // not used. (On the host itself, root "/", neither applies.)
 #pragma once
 
+#include "config/config.hpp"
 #include "config/host_paths.hpp"
 
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nicd::config {
 
@@ -22,5 +24,11 @@ std::string ignoredInTreeWhy();
 // and values that are no absolute path (their parser says what is wrong), and on the host.
 std::optional<std::string> leavesTree(const HostPaths& paths, const std::string& section,
                                       const std::string& key, std::string_view value);
+
+// The same for the values in force once every file is read: a default no line set (nicd's own
+// /var/lib/nicd) may lead out of the tree through its links as well. Errors naming `file` (the
+// main configuration file) and the key, no line.
+std::vector<ConfigError> defaultsLeavingTree(const Config& config, const HostPaths& paths,
+                                             const std::string& file);
 
 } // namespace nicd::config

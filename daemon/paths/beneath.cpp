@@ -174,10 +174,10 @@ private:
         auto target = linkTarget(here(), c);
         if (!target)
             return fail(EINVAL, shown + ": cannot read the symlink");
+        if (target->front() == '/' && o_.links == Links::Beneath)
+            return fail(EXDEV, shown + " is a symlink to the absolute path " + *target);
         via_ = " (through the symlink " + shown + " -> " + *target + ")";
         if (target->front() == '/') {
-            if (o_.links == Links::Beneath)
-                return fail(EXDEV, shown + " is a symlink to the absolute path " + *target);
             done_.clear(); // from the top, as the kernel starts an absolute link from "/"
             dirs_.clear();
             missing_from_ = kNone;

@@ -186,7 +186,7 @@ TEST_F(DaemonTest, CheckConfigNamesTheBadLine)
     writeConfig("[provision]\nRoceTos=300\n");
     EXPECT_EQ(test::run(nicd({"--check-config"}), out), 1);
     EXPECT_NE(
-        out.find(conf_.string() + ":6: [provision] RoceTos=300: expected an integer from 0 to 255"),
+        out.find(conf_.string() + ":5: [provision] RoceTos=300: expected an integer from 0 to 255"),
         std::string::npos)
         << out;
     // The daemon refuses to start on it, saying why.

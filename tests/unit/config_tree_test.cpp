@@ -68,6 +68,20 @@ TEST_F(ConfigTree, ASymlinkOfTheTreeThatLeadsOutIsRefusedNamingIt)
               std::string::npos);
 }
 
+TEST_F(ConfigTree, ADefaultThatALinkOfTheTreeLeadsOutIsRefusedToo)
+{
+    // No line names it: nicd's own /var/lib/nicd, made a link out by whoever made the tree.
+    fs::remove_all(tree_ / "var/lib/nicd");
+    fs::create_directory_symlink(dir_ / "outside", tree_ / "var/lib/nicd");
+    EXPECT_EQ(onlyTreeError("[provision]\nMode=off\n"),
+              mainFile() +
+                  ": [daemon] StateDirectory=/var/lib/nicd: (the default) leads out of "
+                  "--root " +
+                  tree_.string() + ": var/lib/nicd is a symlink to the absolute path " +
+                  (dir_ / "outside").string() +
+                  "; a tree's configuration names only paths inside the tree");
+}
+
 TEST_F(ConfigTree, PathsInsideTheTreeAreFine)
 {
     fs::create_directory_symlink("nicd", tree_ / "var/lib/state");
