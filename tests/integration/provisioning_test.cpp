@@ -51,13 +51,9 @@ protected:
     }
     std::vector<std::string> nicd(std::vector<std::string> extra) const
     {
-        std::vector<std::string> a{NICD_BIN,
-                                   "--root",
-                                   root_.string(),
-                                   "--config",
-                                   (dir_ / "nicd.conf").string(),
-                                   "--plugin-directory",
-                                   NICD_BUILD_PLUGIN_DIR};
+        std::vector<std::string> a{
+            NICD_BIN,       "--plugin-directory", NICD_BUILD_PLUGIN_DIR,        "--root",
+            root_.string(), "--config",           (dir_ / "nicd.conf").string()};
         a.insert(a.end(), extra.begin(), extra.end());
         return a;
     }

@@ -2,6 +2,7 @@
 // component at a time: a symlink its owner swaps in (the prometheus user owns
 // /var/lib/prometheus) is refused, naming it, and nothing is written where it points; an
 // admin's own link (root's, in a directory only root can write) is followed.
+#include "support/sim_tree.hpp"
 #include "support/temp_dir.hpp"
 #include "textfile/atomic_file.hpp"
 #include "textfile/textfile_dir.hpp"
@@ -9,20 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <fstream>
-
 #include <gtest/gtest.h>
 
 using namespace nicd;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read(const fs::path& p)
-{
-    std::ifstream in(p);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 class TextfileDirTest : public test::TempDirTest {
 protected:
@@ -52,7 +45,7 @@ TEST_F(TextfileDirTest, MissingDirectoriesAreMadeReadableByNodeExporter)
         EXPECT_EQ(fs::status(dir_ / made).permissions(), fs::perms(0755)) << made;
     EXPECT_TRUE(openTextfileDir(dir_ / "prometheus/node-exporter").created.empty());
     EXPECT_FALSE(writeInto(dir_ / "prometheus/node-exporter"));
-    EXPECT_EQ(read(dir_ / "prometheus/node-exporter/nicd.prom"), "nicd_up 1\n");
+    EXPECT_EQ(test::readFile(dir_ / "prometheus/node-exporter/nicd.prom"), "nicd_up 1\n");
 }
 
 TEST_F(TextfileDirTest, ALinkItsOwnerSwapsInIsRefusedAndNothingChangesThere)
@@ -88,5 +81,5 @@ TEST_F(TextfileDirTest, AnAdminsOwnLinkIsFollowed)
     ASSERT_EQ(::chmod((dir_ / "admin").c_str(), 0755), 0);
     fs::create_directory_symlink(real, dir_ / "admin/node-exporter");
     EXPECT_FALSE(writeInto(dir_ / "admin/node-exporter"));
-    EXPECT_EQ(read(real / "nicd.prom"), "nicd_up 1\n");
+    EXPECT_EQ(test::readFile(real / "nicd.prom"), "nicd_up 1\n");
 }
