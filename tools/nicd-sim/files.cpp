@@ -7,11 +7,9 @@
 #include <unistd.h>
 
 #include <array>
-#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fstream>
 
 namespace nicd::sim {
 
