@@ -54,7 +54,7 @@ _nicd()
             _nicd_paths -f "$value"
             return
             ;;
-        --root)
+        --root | --plugin-directory)
             _nicd_paths -d "$value"
             return
             ;;
@@ -68,8 +68,8 @@ _nicd()
             ;;
     esac
 
-    _nicd_reply "-h --help --config --root --once --check-config --bus --no-dbus --dry-run
-        --log-level --version" "$cur"
+    _nicd_reply "-h --help --config --root --plugin-directory --once --check-config --bus --no-dbus
+        --dry-run --log-level --version" "$cur"
 }
 
 complete -F _nicd nicd

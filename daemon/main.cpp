@@ -16,9 +16,11 @@ using namespace nicd;
 
 namespace {
 
-int checkConfig(const ConfigFiles& files)
+int checkConfig(const ConfigFiles& files, const HostPaths& paths)
 {
-    auto result = loadConfig(files.main, files.dropin_dir);
+    auto result = loadConfig(files.main, files.dropin_dir, paths);
+    for (const auto& w : result.warnings)
+        (void)std::fprintf(stderr, "warning: %s\n", w.format().c_str());
     for (const auto& e : result.errors)
         (void)std::fprintf(stderr, "%s\n", e.format().c_str());
     if (!result.config) {
@@ -51,6 +53,7 @@ int main(int argc, char** argv)
     }
     Options options;
     std::string config_file;
+    std::string plugin_directory;
     std::string log_level = "info";
     bool version = false;
 
@@ -60,6 +63,10 @@ int main(int argc, char** argv)
         "configuration file (default /etc/nicd/nicd.conf under --root; drop-ins in FILE.d/)");
     cli.add_option("--root", options.root,
                    "prefix for every host path (sysfs, /proc, /run, /etc, /var, configfs, journal)")
+        ->check(CLI::ExistingDirectory);
+    cli.add_option("--plugin-directory", plugin_directory,
+                   "load plugins from DIR (instead of [daemon] PluginDirectory=, which is not "
+                   "read from a --root tree's configuration)")
         ->check(CLI::ExistingDirectory);
     cli.add_flag("--once", options.once,
                  "one full cycle: discover, collect, write the textfile, print a summary, exit");
@@ -79,16 +86,18 @@ int main(int argc, char** argv)
     }
     if (!config_file.empty())
         options.config_file = config_file;
+    if (!plugin_directory.empty())
+        options.plugin_directory = plugin_directory;
     options.log_level = spdlog::level::from_str(log_level);
     log::setup(log::Target::Auto, options.log_level);
 
     HostPaths paths(options.root);
     auto files = configFiles(options, paths);
     if (options.check_config)
-        return checkConfig(files);
+        return checkConfig(files, paths);
 
     try {
-        auto config = loadAndReport(files);
+        auto config = loadAndReport(files, paths);
         if (!config) {
             log::error(
                 {}, "not starting: fix the configuration (nicd --check-config shows every error)");

@@ -63,12 +63,11 @@ nofile_hard=$(ulimit -Hn)
 start_nicd() {
     cat >"$work/nicd$1.conf" <<CONF
 [daemon]
-PluginDirectory=$build/plugins
 PollIntervalMs=1000
 PmaIntervalMs=1000
 CONF
     prlimit --nofile=1024:"$nofile_hard" "$build/daemon/nicd" --root "$work/node$1" --config "$work/nicd$1.conf" \
-        --bus "$bus" --log-level warn >"$work/nicd$1.log" 2>&1 &
+        --plugin-directory "$build/plugins" --bus "$bus" --log-level warn >"$work/nicd$1.log" 2>&1 &
     nicd_pid=$!
     pids+=("$nicd_pid")
     textfile=$work/node$1/var/lib/prometheus/node-exporter/nicd.prom

@@ -38,7 +38,6 @@ bold "1. A simulated node: ConnectX-7 RoCE PFs, an InfiniBand port, a RoCE LAG, 
 
 cat >"$work/nicd.conf" <<CONF
 [daemon]
-PluginDirectory=$build/plugins
 PollIntervalMs=1000
 PmaIntervalMs=2000
 [provision]
@@ -58,7 +57,7 @@ private_bus_conf "$bus" "$here/dbus/io.nicd.Nicd1.conf" >"$bus_dir/bus.conf"
 nicctl() { "$build/tools/nicctl/nicctl" --bus "$bus" "$@"; }
 
 bold "2. nicd --once --dry-run: what provisioning would change on this fresh node (nothing is written)"
-"$nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --once --dry-run --log-level warn |
+"$nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --once --dry-run --log-level warn |
     sed -n '/^QoS/,/^plugin/p' | grep -v '^plugin'
 
 bold "3. nicd as a daemon on a private D-Bus: it provisions DSCP trust, PFC 3 and ToS 106"
@@ -67,7 +66,7 @@ pids+=($!)
 for _ in $(seq 50); do [ -S "$bus_dir/socket" ] && break; sleep 0.1; done
 "$sim" run "$root" --interval-ms 500 &
 pids+=($!)
-"$nicd" --root "$root" --config "$work/nicd.conf" --bus "$bus" 2>"$work/nicd.log" &
+"$nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --bus "$bus" 2>"$work/nicd.log" &
 nicd_pid=$!
 pids+=($nicd_pid)
 wait_cycles 3
@@ -152,7 +151,7 @@ busctl --address="$bus" tree --list io.nicd.Nicd1 | head -8
 
 bold "8. One more cycle, as an operator would run it: nicd --once (state carries over)"
 kill "$nicd_pid" 2>/dev/null; wait "$nicd_pid" 2>/dev/null || true
-"$nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --once --log-level error
+"$nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --once --log-level error
 
 bold "9. nicd's log"
 cat "$work/nicd.log"

@@ -235,7 +235,6 @@ mkdir -p "$jdir"
 
 cat >"$work/nicd.conf" <<CONF
 [daemon]
-PluginDirectory=$build/plugins
 PollIntervalMs=$poll_ms
 PmaIntervalMs=$((poll_ms * 4))
 [provision]
@@ -262,7 +261,7 @@ start_job nicd-sim "$sim" run "$root" --interval-ms 500 >"$work/sim.log" 2>&1
 sleep 1 # let the new tree settle (see bench.sh)
 
 start_job nicd env NOTIFY_SOCKET="$work/notify.sock" WATCHDOG_USEC=$watchdog_usec \
-    "$nicd" --root "$root" --config "$work/nicd.conf" --bus "$bus" >"$work/nicd.log" 2>&1
+    "$nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --bus "$bus" >"$work/nicd.log" 2>&1
 nicd_pid=$last_job
 for _ in $(seq 600); do grep -q 'READY=1' "$work/notify.log" && break; sleep 0.1; done
 grep -q 'READY=1' "$work/notify.log" || { echo "soak: nicd did not become ready in 60 s; its log:" >&2; tail -20 "$work/nicd.log" >&2; exit 1; }

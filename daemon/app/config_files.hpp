@@ -18,7 +18,8 @@ struct ConfigFiles {
 // under --root.
 ConfigFiles configFiles(const Options& options, const HostPaths& paths);
 
-// Loads the configuration; on error logs every problem (file, line, key) and returns nullopt.
-std::optional<Config> loadAndReport(const ConfigFiles& files);
+// Loads the configuration (a tree's, under --root: config/tree_keys.hpp); logs every warning, and
+// on error every problem (file, line, key), and returns nullopt.
+std::optional<Config> loadAndReport(const ConfigFiles& files, const HostPaths& paths);
 
 } // namespace nicd

@@ -86,7 +86,8 @@ DaemonApp::~DaemonApp()
 
 void DaemonApp::loadPlugins()
 {
-    std::filesystem::path dir = startup_config_.daemon.plugin_directory;
+    std::filesystem::path dir =
+        options_.plugin_directory.value_or(startup_config_.daemon.plugin_directory);
     log::info({}, "loading plugins from {}", dir.string());
     plugins_->loadDirectory(dir);
 }
@@ -246,15 +247,14 @@ bool DaemonApp::writeTextfile(const Snapshot& snap)
         return true;
     auto path = paths_.host(config_.textfile.path);
     auto render = [&snap](const ChunkWriter& write) { renderTextfileTo(snap, write); };
-    auto err = writeFileAtomically(path, render, Durability::Cache);
-    // Installed before node_exporter (or pointed at a new place): make the directory and try
-    // again. Only on a failed write: a healthy cycle pays nothing for it.
-    if (err && !std::filesystem::is_directory(path.parent_path())) {
-        auto made = makeDirectories(path.parent_path());
-        for (const auto& dir : made.created)
-            log::info({}, "created the textfile directory {} (mode 0755)", dir.string());
-        err = made.error ? made.error : writeFileAtomically(path, render, Durability::Cache);
-    }
+    // Installed before node_exporter (or pointed at a new place): the directory is made. It is
+    // opened on descriptors, never through a link its owner (not root) could swap in.
+    auto dir = openTextfileDir(path.parent_path());
+    for (const auto& made : dir.created)
+        log::info({}, "created the textfile directory {} (mode 0755)", made.string());
+    auto err = dir.error
+                   ? dir.error
+                   : writeFileAtomicallyAt(dir.fd.get(), path, render, Durability::Cache, 0644);
     if (err) {
         textfile_failures_.failed(*err, EventLoop::nowMonotonicUsec());
         return false;
@@ -367,7 +367,7 @@ void DaemonApp::reload()
 {
     notify::reloading();
     log::info({}, "SIGHUP: reloading configuration from {}", files_.main.string());
-    auto fresh = loadAndReport(files_);
+    auto fresh = loadAndReport(files_, paths_);
     if (!fresh) {
         log::error({}, "configuration has errors; keeping the previous configuration");
         // READY=1 ends the reload RELOADING=1 began, or systemd waits out its timeout.

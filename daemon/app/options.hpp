@@ -12,6 +12,9 @@ namespace nicd {
 struct Options {
     std::optional<std::filesystem::path> config_file; // default: <root>/etc/nicd/nicd.conf
     std::filesystem::path root = "/";
+    // --plugin-directory: where plugins load from, instead of [daemon] PluginDirectory= (which a
+    // tree given with --root never sets) or the installed directory
+    std::optional<std::filesystem::path> plugin_directory;
     bool once = false;
     bool check_config = false;
     bool no_dbus = false;

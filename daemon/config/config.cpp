@@ -3,6 +3,7 @@
 
 #include "config/config_keys.hpp"
 #include "config/ini_lines.hpp"
+#include "config/tree_keys.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -111,7 +112,8 @@ Config defaultConfig()
 }
 
 void parseConfigText(const std::string& text, const std::string& file_name, Config& config,
-                     std::vector<ConfigError>& errors)
+                     std::vector<ConfigError>& errors, const HostPaths& paths,
+                     std::vector<ConfigError>* warnings)
 {
     bool skipping = false; // under a section nicd does not know: reported once, at its header
     // Where each key was first given in this file, per section: a second value is an error, not
@@ -137,7 +139,18 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
             return;
         }
         std::string why;
-        if (!config::applyKey(config, section, key, value, why))
+        if (paths.simulated() && config::ignoredInTree(section, key)) {
+            Config scratch; // the value is checked, not used
+            if (!config::applyKey(scratch, section, key, value, why))
+                errors.push_back({file_name, line, section, key, why, value});
+            else if (warnings)
+                warnings->push_back(
+                    {file_name, line, section, key, config::ignoredInTreeWhy(), value});
+            return;
+        }
+        if (auto out = config::leavesTree(paths, section, key, value))
+            errors.push_back({file_name, line, section, key, *out, value});
+        else if (!config::applyKey(config, section, key, value, why))
             errors.push_back({file_name, line, section, key, why, value});
     };
     visitor.on_syntax_error = [&](int line, const std::string& section, const std::string& why) {
@@ -147,7 +160,7 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
 }
 
 ConfigResult loadConfig(const std::filesystem::path& main_file,
-                        const std::filesystem::path& dropin_dir)
+                        const std::filesystem::path& dropin_dir, const HostPaths& paths)
 {
     ConfigResult result;
     Config config = defaultConfig();
@@ -166,9 +179,11 @@ ConfigResult loadConfig(const std::filesystem::path& main_file,
             result.errors.push_back({file.string(), 0, "", "", error});
             continue;
         }
-        parseConfigText(text, file.string(), config, result.errors);
+        parseConfigText(text, file.string(), config, result.errors, paths, &result.warnings);
         config.sources.push_back(file);
     }
+    if (result.errors.empty())
+        result.errors = config::defaultsLeavingTree(config, paths, main_file.string());
     if (result.errors.empty())
         result.config = std::move(config);
     return result;

@@ -2,6 +2,7 @@
 // /etc/nicd/nicd.conf then /etc/nicd/nicd.conf.d/*.conf (lexical order, later wins).
 #pragma once
 
+#include "config/host_paths.hpp"
 #include "model/action.hpp"
 #include "model/role.hpp"
 #include "model/signals.hpp"
@@ -21,7 +22,7 @@ enum class TrustMode : uint8_t { Dscp, Pcp };
 enum class BondPolicy : uint8_t { Skip, Configure };
 
 struct DaemonConfig {
-    std::string plugin_directory;     // not relocated by --root; default NICD_DEFAULT_PLUGIN_DIR
+    std::string plugin_directory;     // default NICD_DEFAULT_PLUGIN_DIR; not read under --root
     uint32_t poll_interval_ms = 5000; // link state and hw_counters/
     uint32_t pma_interval_ms = 30000; // counters/ (one firmware command per file)
     std::string state_directory = "/var/lib/nicd";
@@ -183,6 +184,7 @@ struct ConfigError {
 struct ConfigResult {
     std::optional<Config> config; // set when there were no errors
     std::vector<ConfigError> errors;
+    std::vector<ConfigError> warnings; // settings read but not used, and why
 };
 
 // The built-in defaults (what loadConfig returns when there are no files).
@@ -196,12 +198,18 @@ std::map<std::string, std::vector<std::string>> configKeys();
 // Reads `main_file` (a missing main file means defaults) and then every *.conf in `dropin_dir`
 // (lexical order; hidden files skipped; a missing directory is fine), later values winning.
 // Every error of every file is collected; `config` is set only when there are none.
+// For a tree (`paths` with a --root other than "/"), the configuration is the tree's: a path key
+// that leads out of it is an error, and PluginDirectory= a warning, not used
+// (config/tree_keys.hpp).
 ConfigResult loadConfig(const std::filesystem::path& main_file,
-                        const std::filesystem::path& dropin_dir);
+                        const std::filesystem::path& dropin_dir,
+                        const HostPaths& paths = HostPaths());
 
 // Parses one INI text on top of `config` (used by loadConfig and by tests); appends errors
-// naming `file_name`. A bad value leaves that setting as it was.
+// naming `file_name`, and to `warnings` (when given) what is read but not used. A bad value
+// leaves that setting as it was.
 void parseConfigText(const std::string& text, const std::string& file_name, Config& config,
-                     std::vector<ConfigError>& errors);
+                     std::vector<ConfigError>& errors, const HostPaths& paths = HostPaths(),
+                     std::vector<ConfigError>* warnings = nullptr);
 
 } // namespace nicd

@@ -137,8 +137,13 @@ std::string readBootId(const std::filesystem::path& boot_id_file)
     std::ifstream in(boot_id_file);
     std::string id;
     std::getline(in, id);
+    return parseBootId(id);
+}
+
+std::string parseBootId(std::string_view text)
+{
     std::string out;
-    for (char c : id)
+    for (char c : text.substr(0, text.find('\n')))
         if (std::isxdigit(static_cast<unsigned char>(c)))
             out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out.size() == 32 ? out : std::string();

@@ -60,5 +60,7 @@ private:
 // The current boot ID from <root>/proc/sys/kernel/random/boot_id, without dashes; empty if
 // unreadable.
 std::string readBootId(const std::filesystem::path& boot_id_file);
+// The same from that file's text (its first line): 32 lower-case hex digits, or empty.
+std::string parseBootId(std::string_view text);
 
 } // namespace nicd

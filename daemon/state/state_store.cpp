@@ -50,7 +50,8 @@ std::optional<std::string> StateStore::saveText(const std::string& text)
         return std::nullopt;
     std::error_code ec;
     std::filesystem::create_directories(file_.parent_path(), ec);
-    if (auto err = writeFileAtomically(file_, text))
+    // 0600 whatever the umask: the journal cursor and the node's history are nobody else's.
+    if (auto err = writeFileAtomically(file_, text, Durability::Synced, 0600))
         return err;
     has_last_ = true;
     last_digest_ = digest;

@@ -1,6 +1,7 @@
 // nicd's persistent state (StateDirectory/state.json): the boot it belongs to, the journal
-// cursor, and the health engine's memory. Written atomically, only when it changed; a corrupt or
-// foreign file is reported, set aside and replaced, never fatal.
+// cursor, and the health engine's memory. Written atomically, only when it changed, mode 0600
+// (its temporary file too) whatever the umask; a corrupt or foreign file is reported, set aside
+// and replaced, never fatal.
 #pragma once
 
 #include "state/state_text.hpp"

@@ -22,11 +22,11 @@ std::string failure(const std::filesystem::path& target, const std::string& step
 
 // ".<name>.<pid>.<n>": unique per call within this process (threads may write at once), and
 // hidden from node_exporter's *.prom match.
-std::filesystem::path tempPathFor(const std::filesystem::path& dir, const std::filesystem::path& p)
+std::string tempNameFor(const std::filesystem::path& p)
 {
     static std::atomic<uint64_t> calls{0};
-    return dir / ("." + p.filename().string() + "." + std::to_string(::getpid()) + "." +
-                  std::to_string(calls.fetch_add(1)));
+    return "." + p.filename().string() + "." + std::to_string(::getpid()) + "." +
+           std::to_string(calls.fetch_add(1));
 }
 
 bool writeAll(int fd, std::string_view content, int& err)
@@ -48,41 +48,58 @@ bool writeAll(int fd, std::string_view content, int& err)
 } // namespace
 
 std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
-                                               std::string_view content, Durability durability)
+                                               std::string_view content, Durability durability,
+                                               mode_t mode)
 {
     return writeFileAtomically(
-        path, [content](const ChunkWriter& write) { write(content); }, durability);
+        path, [content](const ChunkWriter& write) { write(content); }, durability, mode);
 }
 
-std::optional<std::string>
-writeFileAtomically(const std::filesystem::path& path,
-                    const std::function<void(const ChunkWriter&)>& produce, Durability durability)
+std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
+                                               const ChunkProducer& produce, Durability durability,
+                                               mode_t mode)
 {
-    const bool synced = durability == Durability::Synced;
     if (path.filename().empty())
         return "cannot write '" + path.string() + "': not a file name";
     auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
-    auto tmp = tempPathFor(dir, path);
+    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return failure(path, "cannot open its directory " + dir.string(), errno);
+    auto err = writeFileAtomicallyAt(dfd, path, produce, durability, mode);
+    ::close(dfd);
+    return err;
+}
+
+std::optional<std::string> writeFileAtomicallyAt(int dir, const std::filesystem::path& path,
+                                                 const ChunkProducer& produce,
+                                                 Durability durability, mode_t mode)
+{
+    const bool synced = durability == Durability::Synced;
+    const std::string name = path.filename().string();
+    if (name.empty() || name == "." || name == "..")
+        return "cannot write '" + path.string() + "': not a file name";
+    const std::string tmp = tempNameFor(path);
+    const auto shown_tmp = path.parent_path() / tmp;
     // O_EXCL: never an existing file, and (with O_CREAT) never through a symlink, dangling or not.
     constexpr int kFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-    int fd = ::open(tmp.c_str(), kFlags, 0644);
-    if (fd < 0 && errno == EEXIST) { // left by an earlier process with our pid, or planted
-        ::unlink(tmp.c_str());       // removes the name only, whatever it is
-        fd = ::open(tmp.c_str(), kFlags, 0644);
+    int fd = ::openat(dir, tmp.c_str(), kFlags, mode);
+    if (fd < 0 && errno == EEXIST) {     // left by an earlier process with our pid, or planted
+        ::unlinkat(dir, tmp.c_str(), 0); // removes the name only, whatever it is
+        fd = ::openat(dir, tmp.c_str(), kFlags, mode);
     }
     if (fd < 0)
-        return failure(path, "cannot create temporary file " + tmp.string(), errno);
+        return failure(path, "cannot create temporary file " + shown_tmp.string(), errno);
 
     auto abandon = [&](const std::string& step, int err) {
         if (fd >= 0)
             ::close(fd);
-        ::unlink(tmp.c_str());
+        ::unlinkat(dir, tmp.c_str(), 0);
         return failure(path, step, err);
     };
     int err = 0;
-    // 0644 whatever the umask: node_exporter runs as its own user and must read the file.
-    if (::fchmod(fd, 0644) != 0)
-        return abandon("cannot chmod " + tmp.string(), errno);
+    // `mode` whatever the umask (which could only have taken bits away).
+    if (::fchmod(fd, mode) != 0)
+        return abandon("cannot chmod " + shown_tmp.string(), errno);
     try {
         produce([&](std::string_view piece) {
             if (err == 0)
@@ -90,29 +107,24 @@ writeFileAtomically(const std::filesystem::path& path,
         });
     } catch (...) {
         ::close(fd);
-        ::unlink(tmp.c_str());
+        ::unlinkat(dir, tmp.c_str(), 0);
         throw;
     }
     if (err != 0)
-        return abandon("cannot write " + tmp.string(), err);
+        return abandon("cannot write " + shown_tmp.string(), err);
     if (synced && ::fsync(fd) != 0)
-        return abandon("cannot fsync " + tmp.string(), errno);
+        return abandon("cannot fsync " + shown_tmp.string(), errno);
     int closed = ::close(fd);
     fd = -1;
     if (closed != 0)
-        return abandon("cannot close " + tmp.string(), errno);
-    if (::rename(tmp.c_str(), path.c_str()) != 0)
-        return abandon("cannot rename " + tmp.string() + " onto it", errno);
+        return abandon("cannot close " + shown_tmp.string(), errno);
+    if (::renameat(dir, tmp.c_str(), dir, name.c_str()) != 0)
+        return abandon("cannot rename " + shown_tmp.string() + " onto it", errno);
 
     // The new content is in place; make the rename itself durable. A failure here cannot be
     // undone and readers already see the new file, so it is not reported as a failed write.
-    if (!synced)
-        return std::nullopt;
-    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        ::fsync(dfd);
-        ::close(dfd);
-    }
+    if (synced)
+        (void)::fsync(dir);
     return std::nullopt;
 }
 

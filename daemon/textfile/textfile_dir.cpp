@@ -1,43 +1,39 @@
 #include "textfile/textfile_dir.hpp"
 
-#include <sys/stat.h>
+#include "paths/beneath.hpp"
+
+#include <fcntl.h>
 
 #include <cerrno>
 #include <cstring>
 
 namespace nicd {
 
-MadeDirectories makeDirectories(const std::filesystem::path& dir)
+TextfileDir openTextfileDir(const std::filesystem::path& dir)
 {
-    MadeDirectories out;
-    std::vector<std::filesystem::path> missing;
-    for (auto p = dir.lexically_normal(); !p.empty(); p = p.parent_path()) {
-        struct stat st {};
-        if (::stat(p.c_str(), &st) == 0) {
-            if (!S_ISDIR(st.st_mode)) {
-                out.error = "cannot create directory " + dir.string() + ": " + p.string() +
-                            " exists and is not a directory";
-                return out;
-            }
-            break;
-        }
-        if (errno != ENOENT) {
-            out.error = "cannot create directory " + dir.string() + ": " + p.string() + ": " +
-                        std::strerror(errno);
-            return out;
-        }
-        missing.push_back(p);
-        if (p == p.parent_path())
-            break;
+    TextfileDir out;
+    if (!dir.is_absolute()) {
+        out.error = "cannot use the textfile directory " + dir.string() + ": not an absolute path";
+        return out;
     }
-    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
-        if (::mkdir(it->c_str(), 0755) != 0 && errno != EEXIST) {
-            out.error = "cannot create directory " + it->string() + ": " + std::strerror(errno);
-            return out;
-        }
-        (void)::chmod(it->c_str(), 0755); // the umask may have taken bits away
-        out.created.push_back(*it);
+    paths::Fd slash(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!slash.valid()) {
+        out.error = std::string("cannot open /: ") + std::strerror(errno);
+        return out;
     }
+    paths::WalkOptions o;
+    o.links = paths::Links::RootOwned;
+    o.flags = O_RDONLY | O_DIRECTORY;
+    o.create = 0755;
+    o.prefix = "/";
+    auto w = paths::walkBeneath(slash.get(), dir.lexically_normal().string(), o);
+    for (const auto& made : w.created)
+        out.created.push_back(std::filesystem::path("/") / made);
+    if (!w.ok()) {
+        out.error = "cannot use the textfile directory " + dir.string() + ": " + w.why;
+        return out;
+    }
+    out.fd = std::move(w.fd);
     return out;
 }
 

@@ -25,13 +25,12 @@ cycles_now() { awk '$1 == "nicd_cycles_total" {print $2}' "$root/var/lib/prometh
 run_daemon() {
     cat >"$work/nicd.conf" <<CONF
 [daemon]
-PluginDirectory=$build/plugins
 PollIntervalMs=200
 [signals]
 $1
 CONF
     rm -rf "$root/var/lib/nicd"
-    "$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --log-level warn >/dev/null &
+    "$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --log-level warn >/dev/null &
     nicd_pid=$!
     sleep 4 # startup and the first slow read
     local c0 t0 c1 t1

@@ -85,16 +85,16 @@ int main(int argc, char** argv)
                                        "context=\"default\"><allow send_destination=\"*\" "
                                        "eavesdrop=\"true\"/><allow eavesdrop=\"true\"/><allow "
                                        "own=\"*\"/></policy></busconfig>\n";
-    std::ofstream(dir / "nicd.conf")
-        << "[daemon]\nPluginDirectory=" << argv[2] << "\nPollIntervalMs=1000\nPmaIntervalMs=5000\n";
+    std::ofstream(dir / "nicd.conf") << "[daemon]\nPollIntervalMs=1000\nPmaIntervalMs=5000\n";
     pid_t bus = spawn(
         {"dbus-daemon", "--nofork", "--nopidfile", "--config-file=" + (dir / "bus.conf").string()},
         dir / "bus.log");
     while (!fs::exists(dir / "bus.socket"))
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    pid_t nicd = spawn({argv[1], "--root", (dir / "node").string(), "--config",
-                        (dir / "nicd.conf").string(), "--bus", address, "--log-level", "warn"},
-                       dir / "nicd.log");
+    pid_t nicd =
+        spawn({argv[1], "--root", (dir / "node").string(), "--config", (dir / "nicd.conf").string(),
+               "--plugin-directory", argv[2], "--bus", address, "--log-level", "warn"},
+              dir / "nicd.log");
     int rc = 0;
     try {
         auto connection = sdbus::createSessionBusConnectionWithAddress(address);

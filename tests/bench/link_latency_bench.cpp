@@ -59,8 +59,7 @@ int main(int argc, char** argv)
     fs::remove_all(dir);
     nicd::sim::create(dir / "node", {});
     std::ofstream(dir / "nicd.conf")
-        << "[daemon]\nPluginDirectory=" << build
-        << "/plugins\nPollIntervalMs=60000\nPmaIntervalMs=60000\n[journal]\nEnable=no\n";
+        << "[daemon]\nPollIntervalMs=60000\nPmaIntervalMs=60000\n[journal]\nEnable=no\n";
     if (sh("ip netns add " + ns) != 0 ||
         sh("ip -n " + ns + " link add ens1f0np0 type veth peer name peer0 && ip -n " + ns +
            " link set peer0 up && ip -n " + ns + " link set ens1f0np0 up") != 0) {
@@ -70,8 +69,9 @@ int main(int argc, char** argv)
     pid_t nicd = fork();
     if (nicd == 0) {
         execlp("ip", "ip", "netns", "exec", ns.c_str(), (build + "/daemon/nicd").c_str(), "--root",
-               (dir / "node").c_str(), "--config", (dir / "nicd.conf").c_str(), "--no-dbus",
-               "--log-level", "error", nullptr);
+               (dir / "node").c_str(), "--config", (dir / "nicd.conf").c_str(),
+               "--plugin-directory", (build + "/plugins").c_str(), "--no-dbus", "--log-level",
+               "error", nullptr);
         _exit(127);
     }
     auto textfile = dir / "node/var/lib/prometheus/node-exporter/nicd.prom";

@@ -45,6 +45,8 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/config/signal_keys.cpp
     ${daemon}/config/ini_lines.cpp
     ${daemon}/config/value_parsers.cpp
+    ${daemon}/config/tree_keys.cpp
+    ${daemon}/paths/beneath.cpp
     # the state file
     ${daemon}/state/state_text.cpp
     # sysfs values

@@ -149,7 +149,7 @@ TEST_F(CaptureCli, AFileThatCannotBeReadIsNotedAndTheCaptureGoesOn)
     sim::create(src, {});
     const auto fw = fs::canonical(src / "sys/class/infiniband/mlx5_0") / "fw_ver";
     fs::remove(fw);
-    fs::create_symlink("fw_ver", fw); // a link to itself: ELOOP, as a broken tree gives
+    fs::create_directory(fw); // not a file: a broken tree (a link is kept as a link, not read)
     std::string out;
     ASSERT_EQ(test::captureNode(src, dir_ / "cap", out), 0) << out;
     auto manifest =

@@ -4,7 +4,7 @@
 // targets and names) and of its tarball; the same original has the same fake everywhere; with
 // --keep-identifiers they are all there. Hostnames are looked for in any case, with their domain,
 // in a test that names the node itself (whatever this machine is called).
-#include "capture/module_serial.hpp"
+#include "capture/module_scrub.hpp"
 #include "sim.hpp"
 #include "support/capture_replay.hpp"
 #include "support/journal_writer.hpp"

@@ -33,8 +33,7 @@ protected:
         root_ = dir_ / "node";
         sim::create(root_, {});
         std::ofstream(dir_ / "nicd.conf")
-            << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
-            << "\n[provision]\nMode=off\n[signals]\nEnable=no\n[health]\nCongestionWindowSec=2\n";
+            << "[provision]\nMode=off\n[signals]\nEnable=no\n[health]\nCongestionWindowSec=2\n";
     }
     void TearDown() override { fs::remove_all(dir_); }
 
@@ -42,7 +41,7 @@ protected:
     {
         std::string out;
         test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
-                   "--no-dbus", "--once"},
+                   "--plugin-directory", NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
                   out);
     }
     // Two runs a window apart with 2 s of traffic between them.

@@ -42,9 +42,7 @@ protected:
 
     void writeConfig(const std::string& extra)
     {
-        std::ofstream(conf_) << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
-                             << "\nPollIntervalMs=200\nPmaIntervalMs=1000\n"
-                             << extra;
+        std::ofstream(conf_) << "[daemon]\nPollIntervalMs=200\nPmaIntervalMs=1000\n" << extra;
     }
     fs::path textfile() const { return root_ / "var/lib/prometheus/node-exporter/nicd.prom"; }
     // Whether the textfile shows `text` within `limit`.
@@ -55,8 +53,14 @@ protected:
     }
     std::vector<std::string> nicd(std::vector<std::string> extra) const
     {
-        std::vector<std::string> a{NICD_BIN,   "--root",       root_.string(),
-                                   "--config", conf_.string(), "--no-dbus"};
+        std::vector<std::string> a{NICD_BIN,
+                                   "--root",
+                                   root_.string(),
+                                   "--config",
+                                   conf_.string(),
+                                   "--plugin-directory",
+                                   NICD_BUILD_PLUGIN_DIR,
+                                   "--no-dbus"};
         a.insert(a.end(), extra.begin(), extra.end());
         return a;
     }
@@ -120,7 +124,8 @@ TEST_F(DaemonTest, CreatesAMissingTextfileDirectory)
     writeConfig("[textfile]\nPath=/var/lib/prometheus/node-exporter/nicd.prom\n");
     std::string out;
     ASSERT_EQ(test::run({"sh", "-c", "umask 077 && exec \"$@\"", "sh", NICD_BIN, "--root",
-                         root_.string(), "--config", conf_.string(), "--no-dbus", "--once"},
+                         root_.string(), "--config", conf_.string(), "--plugin-directory",
+                         NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
                         out),
               0)
         << out;
@@ -181,7 +186,7 @@ TEST_F(DaemonTest, CheckConfigNamesTheBadLine)
     writeConfig("[provision]\nRoceTos=300\n");
     EXPECT_EQ(test::run(nicd({"--check-config"}), out), 1);
     EXPECT_NE(
-        out.find(conf_.string() + ":6: [provision] RoceTos=300: expected an integer from 0 to 255"),
+        out.find(conf_.string() + ":5: [provision] RoceTos=300: expected an integer from 0 to 255"),
         std::string::npos)
         << out;
     // The daemon refuses to start on it, saying why.
@@ -303,8 +308,7 @@ ino_t inodeOf(const fs::path& p)
 TEST_F(DaemonTest, KernelLinesThatAreNotDriverErrorsPublishNothing)
 {
     // No cycle in the window: only what the kernel lines do is published.
-    std::ofstream(conf_) << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
-                         << "\nPollIntervalMs=60000\nPmaIntervalMs=60000\n";
+    std::ofstream(conf_) << "[daemon]\nPollIntervalMs=60000\nPmaIntervalMs=60000\n";
     test::Process d(nicd({}), {}, dir_ / "nicd.log");
     const std::string compliant =
         "nicd_qos_compliant{device=\"mlx5_0\",port=\"1\",setting=\"pfc\"} 1";

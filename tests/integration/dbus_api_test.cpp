@@ -264,7 +264,8 @@ TEST_F(DbusApiTest, AKernelConditionHoldsUntilClearedAndStaysCleared)
     ASSERT_EQ(nicd_->wait(10s), 0);
     nicd_ = std::make_unique<test::Process>(
         std::vector<std::string>{NICD_BIN, "--root", root_.string(), "--config",
-                                 (dir_ / "nicd.conf").string(), "--bus", bus_->address()},
+                                 (dir_ / "nicd.conf").string(), "--plugin-directory",
+                                 NICD_BUILD_PLUGIN_DIR, "--bus", bus_->address()},
         std::map<std::string, std::string>{}, dir_ / "nicd2.log");
     ASSERT_TRUE(test::waitFor([&] { return health() == "s \"healthy\"\n"; }, 15s))
         << health() << test::readFile(dir_ / "nicd2.log");

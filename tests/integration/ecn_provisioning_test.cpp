@@ -36,12 +36,16 @@ protected:
 
     std::string once(const std::string& provision, std::vector<std::string> extra = {})
     {
-        std::ofstream(dir_ / "nicd.conf")
-            << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR << "\n[provision]\n"
-            << provision;
-        std::vector<std::string> argv{
-            NICD_BIN,    "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
-            "--no-dbus", "--once"};
+        std::ofstream(dir_ / "nicd.conf") << "[provision]\n" << provision;
+        std::vector<std::string> argv{NICD_BIN,
+                                      "--root",
+                                      root_.string(),
+                                      "--config",
+                                      (dir_ / "nicd.conf").string(),
+                                      "--plugin-directory",
+                                      NICD_BUILD_PLUGIN_DIR,
+                                      "--no-dbus",
+                                      "--once"};
         argv.insert(argv.end(), extra.begin(), extra.end());
         std::string out;
         test::run(argv, out);

@@ -57,14 +57,14 @@ protected:
 
     void writeConfig(const std::string& extra)
     {
-        std::ofstream(conf_) << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
-                             << "\nPollIntervalMs=100\nPmaIntervalMs=1000\n"
-                             << extra;
+        std::ofstream(conf_) << "[daemon]\nPollIntervalMs=100\nPmaIntervalMs=1000\n" << extra;
     }
-    std::vector<std::string> nicd(std::vector<std::string> extra = {}) const
+    std::vector<std::string> nicd(std::vector<std::string> extra = {},
+                                  const std::string& plugins = NICD_BUILD_PLUGIN_DIR) const
     {
         std::vector<std::string> a{NICD_BIN,   "--root",       root_.string(),
-                                   "--config", conf_.string(), "--no-dbus"};
+                                   "--config", conf_.string(), "--plugin-directory",
+                                   plugins,    "--no-dbus"};
         a.insert(a.end(), extra.begin(), extra.end());
         return a;
     }
@@ -281,12 +281,11 @@ TEST_F(FaultInjection, APluginHungInsideACallIsLeftBehindAndTheCycleGoesOn)
 {
     const fs::path hang = dir_ / "hang";
     fs::create_directories(hang);
-    std::ofstream(conf_) << "[daemon]\nPluginDirectory=" << NICD_TEST_PLUGIN_DIR
-                         << "/poll_fails\nPollIntervalMs=100\nPmaIntervalMs=1000\n"
+    std::ofstream(conf_) << "[daemon]\nPollIntervalMs=100\nPmaIntervalMs=1000\n"
                          << "[health]\nDriverTimeoutMs=200\n[plugin:flaky]\nHangDir="
                          << hang.string() << "\n";
     const fs::path log = dir_ / "nicd.log";
-    test::Process d(nicd(), {}, log);
+    test::Process d(nicd({}, NICD_TEST_PLUGIN_DIR "/poll_fails"), {}, log);
     ASSERT_TRUE(test::waitFor([&] { return cyclesIn(textfile()) >= 2; }, 10s))
         << test::readFile(log);
 

@@ -14,9 +14,8 @@ source "$(dirname "$0")/support/servers.sh"
 
 root="$work/node"
 "$build/tools/nicd-sim/nicd-sim" create "$root" >/dev/null
-printf '[daemon]\nPluginDirectory=%s\nPollIntervalMs=500\n[provision]\nMode=off\n[signals]\nEnable=no\n' \
-    "$build/plugins" >"$work/nicd.conf"
-"$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --log-level warn \
+printf '[daemon]\nPollIntervalMs=500\n[provision]\nMode=off\n[signals]\nEnable=no\n' >"$work/nicd.conf"
+"$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --log-level warn \
     >"$work/nicd.log" 2>&1 &
 servers_pids+=($!)
 

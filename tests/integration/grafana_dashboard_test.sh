@@ -14,8 +14,8 @@ source "$(dirname "$0")/support/servers.sh"
 # The node: two nicd --once runs two seconds apart (a congestion window, a pre-FEC BER).
 root="$work/node"
 "$build/tools/nicd-sim/nicd-sim" create "$root" >/dev/null
-printf '[daemon]\nPluginDirectory=%s\n[signals]\nIntervalSec=1\n' "$build/plugins" >"$work/nicd.conf"
-nicd() { "$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --no-dbus --once --log-level error >/dev/null; }
+printf '[signals]\nIntervalSec=1\n' >"$work/nicd.conf"
+nicd() { "$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --once --log-level error >/dev/null; }
 nicd
 "$build/tools/nicd-sim/nicd-sim" tick "$root" --seconds 2 >/dev/null
 sleep 2.1

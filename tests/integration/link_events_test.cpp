@@ -43,11 +43,11 @@ TEST(LinkEvents, VethDownInTheNamespaceShowsWithoutPolling)
         0);
     auto root = dir / "node";
     sim::create(root, {});
-    std::ofstream(dir / "nicd.conf") << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
-                                     << "\nPollIntervalMs=60000\nPmaIntervalMs=60000\n";
+    std::ofstream(dir / "nicd.conf") << "[daemon]\nPollIntervalMs=60000\nPmaIntervalMs=60000\n";
     auto textfile = root / "var/lib/prometheus/node-exporter/nicd.prom";
     test::Process nicd({"ip", "netns", "exec", ns, NICD_BIN, "--root", root.string(), "--config",
-                        (dir / "nicd.conf").string(), "--no-dbus"},
+                        (dir / "nicd.conf").string(), "--plugin-directory", NICD_BUILD_PLUGIN_DIR,
+                        "--no-dbus"},
                        {}, dir / "nicd.log");
     const std::string up_line =
         "nicd_netdev_up{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\"} 1";

@@ -30,8 +30,7 @@ protected:
         fs::remove_all(dir_);
         root_ = dir_ / "node";
         sim::create(root_, {});
-        std::ofstream(dir_ / "nicd.conf")
-            << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR << "\n";
+        std::ofstream(dir_ / "nicd.conf") << "";
     }
     void TearDown() override { fs::remove_all(dir_); }
 
@@ -39,7 +38,8 @@ protected:
     {
         std::string out;
         int rc = test::run({NICD_BIN, "--root", root_.string(), "--config",
-                            (dir_ / "nicd.conf").string(), "--no-dbus", "--once"},
+                            (dir_ / "nicd.conf").string(), "--plugin-directory",
+                            NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
                            out);
         EXPECT_EQ(rc, 0) << out;
         return out;
@@ -167,9 +167,10 @@ TEST_F(PersistenceTest, ACorruptStateFileIsSetAsideNotFatal)
     once();
     std::ofstream(root_ / "var/lib/nicd/state.json") << "{ this is not json";
     std::string out;
-    int rc = test::run({NICD_BIN, "--root", root_.string(), "--config",
-                        (dir_ / "nicd.conf").string(), "--no-dbus", "--once"},
-                       out);
+    int rc =
+        test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
+                   "--plugin-directory", NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
+                  out);
     EXPECT_EQ(rc, 0) << out;
     EXPECT_NE(out.find("is unusable"), std::string::npos) << out;
     bool aside = false;

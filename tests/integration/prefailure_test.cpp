@@ -44,8 +44,7 @@ protected:
         fs::remove_all(dir_);
         root_ = dir_ / "node";
         sim::create(root_, {});
-        std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
-                                          << "\n[provision]\nMode=off\n[signals]\nIntervalSec=1\n";
+        std::ofstream(dir_ / "nicd.conf") << "[provision]\nMode=off\n[signals]\nIntervalSec=1\n";
     }
     void TearDown() override { fs::remove_all(dir_); }
 
@@ -53,7 +52,7 @@ protected:
     {
         std::string out;
         test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
-                   "--no-dbus", "--once"},
+                   "--plugin-directory", NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
                   out);
         last_out_ = out;
         return test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");

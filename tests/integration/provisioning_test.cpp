@@ -45,15 +45,15 @@ protected:
 
     void writeConfig(const std::string& provision)
     {
-        std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
-                                          << "\nPollIntervalMs=200\nPmaIntervalMs=1000\n"
+        std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPollIntervalMs=200\nPmaIntervalMs=1000\n"
                                           << "[provision]\nVerifyIntervalSec=5\n"
                                           << provision;
     }
     std::vector<std::string> nicd(std::vector<std::string> extra) const
     {
-        std::vector<std::string> a{NICD_BIN, "--root", root_.string(), "--config",
-                                   (dir_ / "nicd.conf").string()};
+        std::vector<std::string> a{
+            NICD_BIN,       "--plugin-directory", NICD_BUILD_PLUGIN_DIR,        "--root",
+            root_.string(), "--config",           (dir_ / "nicd.conf").string()};
         a.insert(a.end(), extra.begin(), extra.end());
         return a;
     }

@@ -32,15 +32,13 @@ protected:
 
     void config(const std::string& extra)
     {
-        std::ofstream(dir_ / "nicd.conf")
-            << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR << "\n[provision]\nMode=off\n"
-            << extra;
+        std::ofstream(dir_ / "nicd.conf") << "[provision]\nMode=off\n" << extra;
     }
     std::string once()
     {
         std::string out;
         test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
-                   "--no-dbus", "--once"},
+                   "--plugin-directory", NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
                   out);
         return out;
     }

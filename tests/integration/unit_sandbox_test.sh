@@ -68,8 +68,6 @@ sim=$top/node
 "$build/tools/nicd-sim/nicd-sim" create "$sim" >/dev/null
 "$build/tools/nicd-sim/nicd-sim" inject "$sim" ecn-drift mlx5_0 >/dev/null
 cat >"$sim/etc/nicd/nicd.conf" <<CONF
-[daemon]
-PluginDirectory=$top/plugins
 [provision]
 Mode=enforce
 CONF
@@ -79,7 +77,7 @@ mkdir -p "$HOME/.config/systemd/user/nicd.service.d"
 cat >"$HOME/.config/systemd/user/nicd.service.d/simulated-root.conf" <<UNIT
 [Service]
 ExecStart=
-ExecStart=$top/bin/nicd --root $sim --no-dbus
+ExecStart=$top/bin/nicd --root $sim --plugin-directory $top/plugins --no-dbus
 ReadWritePaths=$sim
 StandardOutput=append:$top/nicd.log
 StandardError=append:$top/nicd.log

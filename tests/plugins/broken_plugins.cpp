@@ -1,10 +1,13 @@
 // Deliberately broken plugins, one per case, each built into its own directory. The behaviour
 // is chosen at compile time with NICD_TEST_CASE; NICD_TEST_DESCRIPTOR breaks one descriptor
-// field, NICD_TEST_NULL_DESCRIPTOR returns none, NICD_TEST_NO_ENTRY exports no entry symbol.
+// field, NICD_TEST_NULL_DESCRIPTOR returns none, NICD_TEST_NO_ENTRY exports no entry symbol,
+// NICD_TEST_MARK_ON_LOAD runs code as the file is loaded (before nicd can check anything).
 #include <nicd/plugin/declare.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <stdexcept>
 
 namespace pv1 = nicd::plugin::v1;
@@ -110,6 +113,18 @@ private:
     pv1::IHost& host_;
     uint64_t polls_ = 0;
 };
+
+#if defined(NICD_TEST_MARK_ON_LOAD)
+// What a plugin planted by someone else would do: run as soon as dlopen maps it.
+__attribute__((constructor)) void markLoaded()
+{
+    if (const char* marker = std::getenv("NICD_TEST_MARKER")) {
+        int fd = ::open(marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (fd >= 0)
+            ::close(fd);
+    }
+}
+#endif
 
 } // namespace
 

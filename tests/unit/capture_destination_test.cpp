@@ -63,12 +63,13 @@ TEST_F(CaptureDestination, ADirFilledMeanwhileIsLeftAloneAndTheCaptureGoesBeside
     auto made = std::make_shared<std::atomic<bool>>(false);
     options_.samples = 2;
     options_.interval_ms = 10;
-    options_.read_file = [made, dir](const fs::path& p) {
+    auto node = std::make_shared<const cap::NodeRoot>(fs::canonical(options_.source));
+    options_.read_file = [made, dir, node](const fs::path& p) {
         if (p.string().find("/counters/") != std::string::npos && !made->exchange(true)) {
             fs::create_directories(dir);
             std::ofstream(dir / "theirs") << "mine\n";
         }
-        return cap::readNodeFile(p);
+        return node->read(p);
     };
     auto result = cap::capture(dir, options_);
     EXPECT_TRUE(*made);

@@ -2,6 +2,7 @@
 // "/" is refused, and a symlink the capture holds is never followed to write below it; a host
 // path from nicd's configuration is read only when it stays inside the source.
 #include "capture/host_files.hpp"
+#include "capture/sysfs_walk.hpp"
 #include "capture/tree_writer.hpp"
 #include "sim.hpp"
 #include "support/temp_dir.hpp"
@@ -79,6 +80,22 @@ TEST_F(CaptureTreeWriter, HostPathsStayInsideTheSource)
     fs::create_directory_symlink(dir_, src / "run/out");
     EXPECT_EQ(insideSource(src, src / "run/out/x"), std::nullopt);
     EXPECT_EQ(insideSource(src, src), std::nullopt);
+    // One that stays inside is followed: the file is read where it is.
+    fs::create_directories(src / "srv/state");
+    fs::create_directory_symlink("../srv/state", src / "run/state");
+    EXPECT_EQ(insideSource(src, src / "run/state/state.json"), "srv/state/state.json");
+}
+
+TEST_F(CaptureTreeWriter, AKeptLinkNeverLeadsOutOfTheCapture)
+{
+    // sysfs's own links are kept as they are.
+    EXPECT_EQ(keptLinkTarget("sys/class/net/ens1f0np0", "../../devices/pci0000:1a/net/ens1f0np0"),
+              "../../devices/pci0000:1a/net/ens1f0np0");
+    // An absolute one is taken from the node's root; one that climbs stops at the root, as at "/".
+    EXPECT_EQ(keptLinkTarget("sys/devices/x/fw_ver", "/etc/shadow"), "../../../etc/shadow");
+    EXPECT_EQ(keptLinkTarget("sys/class/net/x", "../../../../../../../etc/shadow"),
+              "../../../etc/shadow");
+    EXPECT_EQ(keptLinkTarget("a", "."), ".");
 }
 
 TEST_F(CaptureTreeWriter, TheTarballIsNewAndPrivate)

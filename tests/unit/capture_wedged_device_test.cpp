@@ -66,13 +66,18 @@ protected:
     // Every read recorded; a path containing `wedge` blocks from its `from`-th read on.
     cap::FileReader reader(const std::string& wedge, size_t from = 1)
     {
-        return [reads = reads_, wedge, from](const fs::path& p) {
+        return [reads = reads_, wedge, from, node = node()](const fs::path& p) {
             reads->add(p.string());
             if (!wedge.empty() && p.string().find(wedge) != std::string::npos &&
                 reads->count(wedge) >= from)
                 reads->released.wait();
-            return cap::readNodeFile(p);
+            return node->read(p);
         };
+    }
+    // How a capture reads the source's files itself.
+    std::shared_ptr<const cap::NodeRoot> node() const
+    {
+        return std::make_shared<const cap::NodeRoot>(fs::canonical(src_));
     }
     nlohmann::json sample(int k) const
     {
@@ -150,11 +155,11 @@ TEST_F(CaptureWedgedDevice, SampleTimesAreThoseOfTheirReads)
     o.samples = 2;
     o.interval_ms = 200;
     const std::string tick = "infiniband/mlx5_1/ports/1/counters/port_xmit_data";
-    o.read_file = [clock, tick](const fs::path& p) {
+    o.read_file = [clock, tick, node = node()](const fs::path& p) {
         if (p.string().find("infiniband/mlx5_0/fw_ver") != std::string::npos)
             std::this_thread::sleep_for(600ms);
         if (p.string().find(tick) == std::string::npos)
-            return cap::readNodeFile(p);
+            return node->read(p);
         cap::NodeRead r;
         r.status = cap::NodeRead::Status::Ok;
         r.data = std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(

@@ -177,3 +177,24 @@ TEST_F(AtomicFile, StaleTemporariesOfDeadWritersAreRemoved)
               (std::set<std::string>{".nicd.prom.1.7", ".other.prom." + std::to_string(dead) + ".1",
                                      ".nicd.prom.12x.1", "nicd.prom"}));
 }
+
+// A private file (state.json: 0600) is private from the moment its temporary file exists, not
+// only once it is renamed into place.
+TEST_F(AtomicFile, AFileAndItsTemporaryHaveTheirModeWhateverTheUmask)
+{
+    auto f = dir_ / "state.json";
+    std::set<unsigned> temporary_modes;
+    const mode_t old = ::umask(0);
+    auto err = writeFileAtomically(
+        f,
+        [&](const ChunkWriter& write) {
+            for (const auto& e : fs::directory_iterator(dir_))
+                temporary_modes.insert(static_cast<unsigned>(e.status().permissions()));
+            write("{}\n");
+        },
+        Durability::Synced, 0600);
+    ::umask(old);
+    ASSERT_FALSE(err) << *err;
+    EXPECT_EQ(temporary_modes, std::set<unsigned>{0600});
+    EXPECT_EQ(fs::status(f).permissions(), fs::perms(0600));
+}

@@ -17,71 +17,39 @@ namespace {
     throw SimError(std::string("cannot ") + what + " " + p.string() + ": " +
                    (err == ELOOP || err == ENOTDIR ? "a symlink or file is in the way (links in "
                                                      "the tree are not followed)"
+                    : err == EXDEV                 ? "a symlink or \"..\" leads out of the tree"
                                                    : std::strerror(err)));
 }
 
 } // namespace
 
-std::optional<std::vector<std::string>> plainComponents(std::string_view rel)
-{
-    if (rel.empty() || rel.front() == '/')
-        return std::nullopt;
-    std::vector<std::string> out;
-    while (true) {
-        auto slash = rel.find('/');
-        auto part = rel.substr(0, slash);
-        if (part.empty() || part == "." || part == "..")
-            return std::nullopt;
-        out.emplace_back(part);
-        if (slash == std::string_view::npos)
-            return out;
-        rel.remove_prefix(slash + 1);
-    }
-}
-
-DirFd::~DirFd()
-{
-    if (fd_ >= 0)
-        ::close(fd_);
-}
-
-DirFd& DirFd::operator=(DirFd&& o) noexcept
-{
-    if (this != &o) {
-        if (fd_ >= 0)
-            ::close(fd_);
-        fd_ = o.fd_;
-        o.fd_ = -1;
-    }
-    return *this;
-}
-
-DirFd openDir(const fs::path& dir)
+paths::Fd openDir(const fs::path& dir)
 {
     int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
         fail(dir, "open", errno);
-    return DirFd(fd);
+    return paths::Fd(fd);
 }
 
-DirFd openDirBeneath(int parent, std::span<const std::string> components, bool create, mode_t mode,
-                     const fs::path& shown)
+paths::Fd openDirBeneath(int parent, std::span<const std::string> components, bool create,
+                         mode_t mode, const fs::path& shown)
 {
-    DirFd at(::dup(parent));
-    if (at.get() < 0)
-        fail(shown, "open", errno);
-    for (const auto& c : components) {
-        if (create && ::mkdirat(at.get(), c.c_str(), mode) != 0 && errno != EEXIST)
-            fail(shown / c, "create", errno);
-        int fd = ::openat(at.get(), c.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0)
-            fail(shown, "open a directory of", errno);
-        at = DirFd(fd);
-    }
-    return at;
+    std::string rel;
+    for (const auto& c : components)
+        rel += (rel.empty() ? "" : "/") + c;
+    paths::WalkOptions o;
+    o.links = paths::Links::Refuse;
+    o.flags = O_RDONLY | O_DIRECTORY;
+    if (create)
+        o.create = mode;
+    auto w = paths::walkBeneath(parent, rel, o);
+    if (!w.ok())
+        fail(shown, create ? "create" : "open a directory of", w.err);
+    return std::move(w.fd);
 }
 
-BeneathWriter::BeneathWriter(const fs::path& root) : root_(root), root_fd_(openDir(root))
+BeneathWriter::BeneathWriter(const fs::path& root, paths::Links links)
+    : root_(root), links_(links), root_fd_(openDir(root))
 {
     static const std::vector<std::string> kTmp = {"run", "nicd-sim", "tmp"};
     tmp_fd_ = openDirBeneath(root_fd_.get(), kTmp, true, 0755, root_ / "run/nicd-sim/tmp");
@@ -98,11 +66,12 @@ std::pair<int, std::string> BeneathWriter::parentOf(std::string_view rel)
     for (const auto& p : *parts)
         key += p + "/";
     auto it = dirs_.find(key);
-    if (it == dirs_.end())
-        it = dirs_
-                 .emplace(key, openDirBeneath(root_fd_.get(), *parts, false, 0755,
-                                              root_ / std::string(rel)))
-                 .first;
+    if (it == dirs_.end()) {
+        paths::Fd dir(paths::openBeneath(root_fd_.get(), key, O_PATH | O_DIRECTORY, links_));
+        if (!dir.valid())
+            fail(root_ / std::string(rel), "open the directory of", errno);
+        it = dirs_.emplace(key, std::move(dir)).first;
+    }
     return {it->second.get(), name};
 }
 
@@ -145,6 +114,11 @@ void BeneathWriter::renameIntoPlace(const std::string& staged, std::string_view 
 {
     try {
         auto [dir, name] = parentOf(rel);
+        struct stat st {};
+        if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+            throw SimError("cannot replace " + (root_ / std::string(rel)).string() +
+                           ": it is a symlink (links in the tree are neither followed nor "
+                           "replaced)");
         if (::renameat(tmp_fd_.get(), staged.c_str(), dir, name.c_str()) != 0)
             fail(root_ / std::string(rel), "replace", errno);
     } catch (...) {

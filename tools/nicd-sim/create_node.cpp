@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+
 namespace nicd::sim {
 
 namespace {
@@ -166,12 +168,23 @@ void create(const fs::path& root, const CreateOptions& options)
     if (options.devices < 0 || options.devices > kMaxDevices)
         throw SimError(fmt::format("--devices {}: must be from 1 to {} (0: the default node)",
                                    options.devices, kMaxDevices));
-    if (fs::exists(root / "sys") || fs::exists(simDir(root))) {
+    // The node is made from scratch: nothing of its top directories may be there already
+    // (a symlink among them would take the writes below out of the tree).
+    constexpr std::array kTop = {"sys", "proc", "run", "etc", "var"};
+    for (const char* d : kTop) {
+        std::error_code ec;
+        if (!fs::exists(fs::symlink_status(root / d, ec)))
+            continue;
         if (!options.force)
-            throw SimError(root.string() + " already holds a node (use --force to replace it)");
-        for (const char* d : {"sys", "proc", "run", "etc", "var"})
-            fs::remove_all(root / d);
+            throw SimError(fs::exists(root / "sys") || fs::exists(simDir(root))
+                               ? root.string() + " already holds a node (use --force to replace it)"
+                               : (root / d).string() +
+                                     " is in the way (a node is made from scratch; --force "
+                                     "removes it)");
     }
+    if (options.force)
+        for (const char* d : kTop)
+            fs::remove_all(root / d);
     NodeLock lock(root, true);
     NodeState st;
     st.seed = options.seed;

@@ -1,15 +1,15 @@
 #include "files.hpp"
 
+#include "beneath.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
-#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fstream>
 
 namespace nicd::sim {
 
@@ -20,21 +20,10 @@ fs::path simDir(const fs::path& root)
 
 void writeText(const fs::path& root, const fs::path& file, std::string_view text)
 {
-    static std::atomic<uint64_t> serial{0};
-    auto tmp = simDir(root) / "tmp" / (std::to_string(::getpid()) + "." + std::to_string(++serial));
-    fs::create_directories(tmp.parent_path());
-    {
-        std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
-        out.write(text.data(), static_cast<std::streamsize>(text.size()));
-        if (!out.flush())
-            throw SimError("cannot write " + tmp.string() + " (for " + file.string() + ")");
-    }
-    std::error_code ec;
-    fs::rename(tmp, file, ec);
-    if (ec) {
-        fs::remove(tmp);
-        throw SimError("cannot replace " + file.string() + ": " + ec.message());
-    }
+    const auto rel = file.lexically_relative(root).string();
+    if (!plainComponents(rel))
+        throw SimError("cannot write " + file.string() + ": not a path inside " + root.string());
+    BeneathWriter(root, paths::Links::Beneath).replace(rel, text);
 }
 
 void writeNumber(const fs::path& root, const fs::path& file, uint64_t value)

@@ -1,5 +1,7 @@
 #include "node_state.hpp"
 
+#include "beneath.hpp"
+
 #include <fcntl.h>
 #include <nlohmann/json.hpp>
 #include <sys/file.h>
@@ -65,6 +67,11 @@ NodeState NodeState::load(const fs::path& root)
 
 void NodeState::save(const fs::path& root) const
 {
+    writeText(root, stateFile(root), text());
+}
+
+std::string NodeState::text() const
+{
     nlohmann::json j;
     j["version"] = kStateVersion;
     j["seed"] = seed;
@@ -82,7 +89,7 @@ void NodeState::save(const fs::path& root) const
     j["carry"] = carry;
     j["wrap32"] = wrap32;
     j["stalled_values"] = stalled_values;
-    writeText(root, stateFile(root), j.dump(1) + "\n");
+    return j.dump(1) + "\n";
 }
 
 SimDevice& NodeState::device(const std::string& name)
@@ -99,13 +106,27 @@ SimDevice& NodeState::device(const std::string& name)
 
 NodeLock::NodeLock(const fs::path& root, bool creating)
 {
+    // run/nicd-sim and its lock are never reached through a symlink (a tree from elsewhere).
     if (creating)
-        fs::create_directories(simDir(root));
-    else if (!fs::is_directory(simDir(root)))
+        fs::create_directories(root);
+    paths::Fd top(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!top.valid() && errno == ENOENT)
         throw SimError("no simulated node at " + root.string() + " (run: nicd-sim create " +
                        root.string() + ")");
+    if (!top.valid())
+        throw SimError("cannot open " + root.string() + ": " + std::strerror(errno));
+    paths::WalkOptions o;
+    o.flags = O_PATH | O_DIRECTORY;
+    if (creating)
+        o.create = 0755;
+    auto sim = paths::walkBeneath(top.get(), "run/nicd-sim", o);
+    if (!sim.ok() && sim.err == ENOENT)
+        throw SimError("no simulated node at " + root.string() + " (run: nicd-sim create " +
+                       root.string() + ")");
+    if (!sim.ok())
+        throw SimError("cannot open " + simDir(root).string() + ": " + sim.why);
     auto p = simDir(root) / "lock";
-    fd_ = ::open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    fd_ = ::openat(sim.fd.get(), "lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd_ < 0)
         throw SimError("cannot open " + p.string() + ": " + std::strerror(errno));
     while (::flock(fd_, LOCK_EX) != 0) {

@@ -43,6 +43,7 @@ struct NodeState {
 
     static NodeState load(const fs::path& root); // throws SimError when DIR holds no node
     void save(const fs::path& root) const;
+    std::string text() const;                   // what save writes (run/nicd-sim/state.json)
     SimDevice& device(const std::string& name); // throws SimError listing the known devices
 };
 

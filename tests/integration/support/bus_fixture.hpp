@@ -39,13 +39,13 @@ protected:
         root_ = dir_ / "node";
         sim::create(root_, {});
         prepareNode();
-        std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR
-                                          << "\nPollIntervalMs=200\nPmaIntervalMs=1000\n"
+        std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPollIntervalMs=200\nPmaIntervalMs=1000\n"
                                           << extraConfig();
         bus_ = std::make_unique<PrivateBus>(dir_ / "bus");
         nicd_ = std::make_unique<Process>(
             std::vector<std::string>{NICD_BIN, "--root", root_.string(), "--config",
-                                     (dir_ / "nicd.conf").string(), "--bus", bus_->address()},
+                                     (dir_ / "nicd.conf").string(), "--plugin-directory",
+                                     NICD_BUILD_PLUGIN_DIR, "--bus", bus_->address()},
             std::map<std::string, std::string>{}, dir_ / "nicd.log");
         ASSERT_TRUE(waitFor(
             [&] {

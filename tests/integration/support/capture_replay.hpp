@@ -37,9 +37,7 @@ inline std::filesystem::path captureTestDir(const std::string& tag)
 inline void writeNodeConfig(const std::filesystem::path& root, const std::string& extra = {})
 {
     std::filesystem::create_directories(root / "etc/nicd");
-    std::ofstream(root / "etc/nicd/nicd.conf")
-        << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR << "\n[provision]\nMode=verify\n"
-        << extra;
+    std::ofstream(root / "etc/nicd/nicd.conf") << "[provision]\nMode=verify\n" << extra;
 }
 
 struct OnceRun {
@@ -48,11 +46,14 @@ struct OnceRun {
     std::string textfile; // nicd.prom as written
 };
 
-// `nicd --root ROOT --no-dbus --once`, with the node's own configuration.
+// `nicd --root ROOT --no-dbus --once`, with the node's own configuration (and the plugins built
+// here: a tree's configuration never says where plugins are).
 inline OnceRun once(const std::filesystem::path& root)
 {
     OnceRun r;
-    r.rc = run({NICD_BIN, "--root", root.string(), "--no-dbus", "--once"}, r.output);
+    r.rc = run({NICD_BIN, "--root", root.string(), "--plugin-directory", NICD_BUILD_PLUGIN_DIR,
+                "--no-dbus", "--once"},
+               r.output);
     r.textfile = readFile(root / "var/lib/prometheus/node-exporter/nicd.prom");
     return r;
 }

@@ -72,9 +72,10 @@ NodeKind kindOf(const fs::path& src)
 {
     if (src == "/")
         return NodeKind::Real;
-    std::error_code ec; // a regular file: a FIFO there (a hostile tree) is no simulated node
-    return fs::is_regular_file(simDir(src) / "state.json", ec) ? NodeKind::Simulated
-                                                               : NodeKind::RealTree;
+    std::error_code ec; // a regular file, not a FIFO or link there (a hostile tree)
+    return fs::is_regular_file(fs::symlink_status(simDir(src) / "state.json", ec))
+               ? NodeKind::Simulated
+               : NodeKind::RealTree;
 }
 
 DeviceReads::ToolsFactory toolsFor(NodeKind kind, const fs::path& src,
@@ -202,17 +203,19 @@ CaptureResult capture(const fs::path& dir_given, const CaptureOptions& o)
                "kernel, and only for / (whose kernel it is): capture in the node's namespaces "
                "(nsenter -t 1 -a nicd-sim capture DIR) to have them");
 
+    auto root = std::make_shared<const NodeRoot>(src);
     auto reader = std::make_shared<const FileReader>(
-        o.read_file ? o.read_file : FileReader([](const fs::path& f) { return readNodeFile(f); }));
+        o.read_file ? o.read_file
+                    : FileReader([root](const fs::path& f) { return root->read(f); }));
     CaptureTree tree;
-    SysfsWalk walk(src, tree, m, reader);
+    SysfsWalk walk(root, tree, m, reader);
     DeviceReads reads(walk, toolsFor(kind, src, reader, o.timeout), o.timeout, m);
     CapturedNode node;
     HostNames names;
     {
         SourceLock lock(src);
         node = reads.walk(walk.deviceNames(o.devices), tree);
-        names = captureHostFiles(src, kind, node, tree, m);
+        names = captureHostFiles(*root, kind, node, tree, m);
     }
     for (const auto& d : node.devices)
         if (!d.node_desc_host.empty())
@@ -223,6 +226,9 @@ CaptureResult capture(const fs::path& dir_given, const CaptureOptions& o)
     for (auto& h : journalHostnames(src))
         names.hostnames.push_back(std::move(h));
 
+    // The simulator's state names the devices and netdevs: scrubbed with the rest.
+    tree.file("run/nicd-sim/state.json", captureState(node, tree, captured.ethtool, src).text(),
+              Scrub::Known);
     IdentifierMap ids(o.keep_identifiers);
     scrubCapture(tree, lines, names, ids, m);
     const auto machine_id = names.machine_id.size() == 32 ? ids.machineId(names.machine_id)
@@ -238,7 +244,6 @@ CaptureResult capture(const fs::path& dir_given, const CaptureOptions& o)
     const auto staging = makeStaging(dir);
     try {
         writeTree(tree, staging);
-        captureState(node, tree, captured.ethtool, src).save(staging);
         if (!lines.empty()) {
             const auto journal =
                 fmt::format("var/log/journal/{}/capture-kernel.journal", machine_id);

@@ -38,7 +38,7 @@ struct CaptureOptions {
     bool keep_identifiers = false;      // --keep-identifiers
     bool tar = false;                   // --tar: also DIR.tar.gz
     std::chrono::milliseconds timeout = kDefaultDeviceTimeout; // --timeout: per device and read
-    FileReader read_file; // how each file is read; empty: readNodeFile (tests stand in a wedge)
+    FileReader read_file; // how each file is read; empty: NodeRoot::read (tests stand in a wedge)
 };
 
 inline constexpr int kMaxSamples = 1000;

@@ -1,6 +1,6 @@
 #include "capture/capture_scrub.hpp"
 
-#include "capture/module_serial.hpp"
+#include "capture/module_scrub.hpp"
 #include "capture/scrub_text.hpp"
 
 #include <fmt/format.h>
@@ -53,7 +53,7 @@ bool scrubEntry(const std::string& rel, Entry& e, IdentifierMap& ids, Manifest& 
                                       blob.empty() ? 0 : blob[0], blob.size()));
             return false;
         }
-        blob = scrubModuleSerial(std::move(blob), ids);
+        blob = scrubModuleImage(std::move(blob), ids);
         e.data.assign(blob.begin(), blob.end());
         break;
     }
@@ -89,6 +89,33 @@ void renameDropIns(CaptureTree& tree, IdentifierMap& ids)
     }
 }
 
+// `path` with each component that is a name derived from an identifier renamed.
+std::string renamedPath(std::string_view path, IdentifierMap& ids)
+{
+    std::string out;
+    while (true) {
+        const auto slash = path.find('/');
+        out += ids.name(path.substr(0, slash));
+        if (slash == std::string_view::npos)
+            return out;
+        out += '/';
+        path.remove_prefix(slash + 1);
+    }
+}
+
+// Netdevs named after their MAC and RDMA devices after their GUID: in every path of the capture
+// and every link's target (the contents follow with the last pass, through the map's forms).
+void renameNames(CaptureTree& tree, IdentifierMap& ids)
+{
+    std::map<std::string, Entry> renamed;
+    for (auto& [rel, e] : tree.entries()) {
+        if (e.kind == EntryKind::Symlink)
+            e.data = renamedPath(e.data, ids);
+        renamed.emplace(renamedPath(rel, ids), std::move(e));
+    }
+    tree.entries() = std::move(renamed);
+}
+
 } // namespace
 
 void scrubCapture(CaptureTree& tree, std::vector<KernelEntry>& lines, const HostNames& names,
@@ -113,6 +140,7 @@ void scrubCapture(CaptureTree& tree, std::vector<KernelEntry>& lines, const Host
     for (auto& line : lines)
         line.message = scrubFreeText(line.message, ids);
     renameDropIns(tree, ids);
+    renameNames(tree, ids);
 
     const auto forms = ids.knownForms();
     if (forms.empty())

@@ -30,8 +30,8 @@ NodeState captureState(const CapturedNode& node, const CaptureTree& tree,
 {
     NodeState source;
     try {
-        std::error_code ec;
-        if (fs::exists(src / "run/nicd-sim/state.json", ec))
+        std::error_code ec; // the source's own file, not one a link there leads to
+        if (fs::is_regular_file(fs::symlink_status(src / "run/nicd-sim/state.json", ec)))
             source = NodeState::load(src);
     } catch (const std::exception&) {
         // not a node nicd-sim can read: no saved values to carry

@@ -11,7 +11,7 @@ namespace nicd::sim::capture {
 
 enum class EntryKind { File, Symlink, Fifo, Dir };
 
-// How an entry's content is scrubbed (capture/scrub_text.hpp, capture/module_serial.hpp).
+// How an entry's content is scrubbed (capture/scrub_text.hpp, capture/module_scrub.hpp).
 enum class Scrub {
     Known,        // only identifiers met elsewhere (the last pass, on every text file)
     FreeText,     // any address, GUID or IP wherever it stands (configuration, nicd's output)

@@ -5,10 +5,12 @@
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
 #include "journal/kernel_journal.hpp"
+#include "paths/beneath.hpp"
 #include "provision/driver_ready.hpp"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 
 namespace nicd::sim::capture {
@@ -17,44 +19,63 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void copyAs(const fs::path& from, const std::string& to, Scrub scrub, CaptureTree& tree,
-            Manifest& manifest)
+void copyAs(const NodeRoot& root, const std::string& from, const std::string& to, Scrub scrub,
+            CaptureTree& tree, Manifest& manifest)
 {
-    auto r = readNodeFile(from);
+    auto r = root.read(from);
     if (r.status == NodeRead::Status::Ok)
         tree.file(to, std::move(r.data), scrub);
+    else if (r.status == NodeRead::Status::Symlink)
+        manifest.skip("host file", to, "a symlink: not followed, not read");
     else if (r.status != NodeRead::Status::Missing)
         manifest.unreadable(to, r.error.empty() ? "not a regular file" : r.error);
 }
 
-bool isDirectory(const fs::path& p)
+std::string textOf(const NodeRoot& root, const std::string& rel)
 {
-    std::error_code ec;
-    return fs::is_directory(p, ec);
+    auto r = root.read(rel);
+    return r.status == NodeRead::Status::Ok ? r.data : std::string();
+}
+
+// /proc/net is the kernel's link to self/net, and /proc/self its link to the reader's PID (as
+// that proc mount numbers it): those two are followed by their shape (the target "self/net", a
+// PID of digits), no other link. Elsewhere (a simulated node) proc/net is a directory.
+std::string procNet(const NodeRoot& root, const std::string& name)
+{
+    auto net = root.link("proc/net");
+    auto self = net == "self/net" ? root.link("proc/self") : std::nullopt;
+    if (self && !self->empty() &&
+        std::all_of(self->begin(), self->end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return "proc/" + *self + "/net/" + name;
+    return "proc/net/" + name;
 }
 
 // A file nicd's configuration names: copied as `as` (its own path when empty) when it is inside
-// the source; noted when it leads out. True when there is one to copy.
-bool copyConfigured(const fs::path& src, const fs::path& file, const std::string& as, Scrub scrub,
+// the source, read where its links inside the source lead; noted when it leads out. True when
+// there is one to copy.
+bool copyConfigured(const NodeRoot& root, const fs::path& file, const std::string& as, Scrub scrub,
                     CaptureTree& tree, Manifest& manifest, const char* what)
 {
+    const auto& src = root.path();
     std::error_code ec;
-    if (!fs::exists(file, ec))
+    if (!fs::exists(fs::symlink_status(file, ec)))
         return false;
-    auto rel = insideSource(src, file);
-    if (!rel) {
-        manifest.skip(what, file.lexically_relative(src).lexically_normal().string(),
+    // As the host path it stands for: "/run/../../etc/x" is "/etc/x" (there is nothing above /).
+    const auto host = (fs::path("/") / file.lexically_relative(src)).lexically_normal();
+    auto real = insideSource(src, file);
+    if (!real) {
+        manifest.skip(what, host.relative_path().string(),
                       "leads outside the captured node: not read");
         return false;
     }
-    copyAs(src / *rel, as.empty() ? *rel : as, scrub, tree, manifest);
+    copyAs(root, *real, as.empty() ? host.relative_path().string() : as, scrub, tree, manifest);
     return true;
 }
 
 Config nodeConfig(const HostPaths& paths, Manifest& manifest)
 {
     auto result =
-        loadConfig(paths.host("/etc/nicd/nicd.conf"), paths.host("/etc/nicd/nicd.conf.d"));
+        loadConfig(paths.host("/etc/nicd/nicd.conf"), paths.host("/etc/nicd/nicd.conf.d"), paths);
     if (result.config)
         return *result.config;
     manifest.skip("nicd configuration", "etc/nicd/nicd.conf",
@@ -63,15 +84,16 @@ Config nodeConfig(const HostPaths& paths, Manifest& manifest)
     return defaultConfig();
 }
 
-void rdmaCm(const fs::path& src, NodeKind kind, const CapturedNode& node, CaptureTree& tree,
+void rdmaCm(const NodeRoot& root, NodeKind kind, const CapturedNode& node, CaptureTree& tree,
             Manifest& manifest)
 {
-    const auto cm = src / "sys/kernel/config/rdma_cm";
-    if (!isDirectory(cm))
+    const std::string cm = "sys/kernel/config/rdma_cm";
+    if (!root.isDirectory(cm))
         return;
-    tree.dir("sys/kernel/config/rdma_cm");
+    tree.dir(cm);
+    const auto groups = root.list(cm);
     for (const auto& d : node.devices) {
-        if (!isDirectory(cm / d.name)) {
+        if (std::find(groups.begin(), groups.end(), d.name) == groups.end()) {
             if (kind !=
                 NodeKind::Simulated) // reading it would mean mkdir: a capture changes nothing
                 manifest.skip("rdma_cm", d.name,
@@ -79,10 +101,10 @@ void rdmaCm(const fs::path& src, NodeKind kind, const CapturedNode& node, Captur
                               "default unless another tool set it before)");
             continue;
         }
-        for (const auto& port : listDir(cm / d.name / "ports")) {
-            auto rel = "sys/kernel/config/rdma_cm/" + d.name + "/ports/" + port;
-            copyAs(cm / d.name / "ports" / port / "default_roce_tos", rel + "/default_roce_tos",
-                   Scrub::Known, tree, manifest);
+        for (const auto& port : root.list(cm + "/" + d.name + "/ports")) {
+            auto rel = cm + "/" + d.name + "/ports/" + port;
+            copyAs(root, rel + "/default_roce_tos", rel + "/default_roce_tos", Scrub::Known, tree,
+                   manifest);
         }
     }
 }
@@ -93,38 +115,32 @@ std::optional<std::string> insideSource(const fs::path& src, const fs::path& pat
 {
     // As the host path it stands for: "/run/../../etc/x" is "/etc/x" (there is nothing above /).
     auto host = (fs::path("/") / path.lexically_relative(src)).lexically_normal();
-    auto rel = host.relative_path();
-    if (rel.empty() || path.lexically_relative(src).empty())
+    if (host.relative_path().empty() || path.lexically_relative(src).empty())
         return std::nullopt;
-    std::error_code ec;
-    auto real = fs::weakly_canonical(src / rel, ec);
-    if (ec)
-        return std::nullopt;
-    auto real_rel = real.lexically_relative(src);
-    if (real_rel.empty() || *real_rel.begin() == "..")
-        return std::nullopt; // a symlink leads out
-    return rel.string();
+    std::string why;
+    return paths::resolveBeneath(src, host.string(), why);
 }
 
-HostNames captureHostFiles(const fs::path& src, NodeKind kind, const CapturedNode& node,
+HostNames captureHostFiles(const NodeRoot& root, NodeKind kind, const CapturedNode& node,
                            CaptureTree& tree, Manifest& manifest)
 {
-    const HostPaths paths(src);
-    copyAs(src / "proc/net/route", "proc/net/route", Scrub::Ipv4Routes, tree, manifest);
-    copyAs(src / "proc/net/ipv6_route", "proc/net/ipv6_route", Scrub::Ipv6Routes, tree, manifest);
-    copyAs(src / "proc/sys/kernel/random/boot_id", "proc/sys/kernel/random/boot_id", Scrub::BootId,
+    const HostPaths paths(root.path());
+    copyAs(root, procNet(root, "route"), "proc/net/route", Scrub::Ipv4Routes, tree, manifest);
+    copyAs(root, procNet(root, "ipv6_route"), "proc/net/ipv6_route", Scrub::Ipv6Routes, tree,
+           manifest);
+    copyAs(root, "proc/sys/kernel/random/boot_id", "proc/sys/kernel/random/boot_id", Scrub::BootId,
            tree, manifest);
-    copyAs(src / "etc/nicd/nicd.conf", "etc/nicd/nicd.conf", Scrub::FreeText, tree, manifest);
-    for (const auto& f : listDir(src / "etc/nicd/nicd.conf.d"))
+    copyAs(root, "etc/nicd/nicd.conf", "etc/nicd/nicd.conf", Scrub::FreeText, tree, manifest);
+    for (const auto& f : root.list("etc/nicd/nicd.conf.d"))
         if (f.ends_with(".conf") && !f.starts_with(".")) // what nicd reads
-            copyAs(src / "etc/nicd/nicd.conf.d" / f, "etc/nicd/nicd.conf.d/" + f, Scrub::FreeText,
+            copyAs(root, "etc/nicd/nicd.conf.d/" + f, "etc/nicd/nicd.conf.d/" + f, Scrub::FreeText,
                    tree, manifest);
     const auto config = nodeConfig(paths, manifest);
     for (auto file : {std::optional<fs::path>(paths.host(provision::kOperatorDriverReadyFile)),
                       provision::driverReadyFile(config.provision, paths)})
         if (file)
-            copyConfigured(src, *file, {}, Scrub::Done, tree, manifest, "driver-ready file");
-    rdmaCm(src, kind, node, tree, manifest);
+            copyConfigured(root, *file, {}, Scrub::Done, tree, manifest, "driver-ready file");
+    rdmaCm(root, kind, node, tree, manifest);
     // What nicd said, where the node's configuration has it write.
     struct Said {
         fs::path from;
@@ -134,7 +150,7 @@ HostNames captureHostFiles(const fs::path& src, NodeKind kind, const CapturedNod
          {Said{paths.host(config.textfile.path), "nicd.prom"},
           Said{paths.host(config.daemon.state_directory) / "state.json", "state.json"}}) {
         auto to = std::string(kSaidDir) + "/" + s.as;
-        if (copyConfigured(src, s.from, to, Scrub::FreeText, tree, manifest, "what nicd said") &&
+        if (copyConfigured(root, s.from, to, Scrub::FreeText, tree, manifest, "what nicd said") &&
             tree.has(to))
             manifest.said.push_back(to);
     }
@@ -145,17 +161,18 @@ HostNames captureHostFiles(const fs::path& src, NodeKind kind, const CapturedNod
         tree.dir(d);
 
     HostNames names;
-    names.boot_id = readBootId(src / "proc/sys/kernel/random/boot_id");
-    names.machine_id = trimmed(readNodeFile(src / "etc/machine-id").data);
+    if (const auto* boot_id = tree.find("proc/sys/kernel/random/boot_id"))
+        names.boot_id = parseBootId(boot_id->data);
+    names.machine_id = trimmed(textOf(root, "etc/machine-id"));
     for (const char* f : {"proc/sys/kernel/hostname", "etc/hostname"})
-        if (auto h = trimmed(readNodeFile(src / f).data); !h.empty())
+        if (auto h = trimmed(textOf(root, f)); !h.empty())
             names.hostnames.push_back(h);
     if (kind == NodeKind::Real) {
         std::array<char, 256> buf{};
         if (::gethostname(buf.data(), buf.size() - 1) == 0 && buf[0] != '\0')
             names.hostnames.emplace_back(buf.data());
     }
-    names.if_inet6.push_back(readNodeFile(src / "proc/net/if_inet6").data);
+    names.if_inet6.push_back(textOf(root, procNet(root, "if_inet6")));
     return names;
 }
 

@@ -6,13 +6,16 @@
 // the node (hostnames, machine ID, boot ID), for the scrubber.
 //
 // The paths nicd's configuration names (DriverReadyFile=, the textfile's Path=, StateDirectory=)
-// are normalised and must stay inside the source, resolved too: one that leads out is not read
-// (noted), so a tree's configuration never brings in a file from elsewhere, nor lands outside
-// the capture.
+// are normalised and must stay inside the source, resolved too (paths::resolveBeneath, as nicd
+// checks a tree's configuration): one that leads out is not read (noted), so a tree's
+// configuration never brings in a file from elsewhere, nor lands outside the capture. Every file
+// is read through NodeRoot: a symlink is noted, never read through; /proc/net's kernel links
+// (self/net, self -> PID) are the only ones followed, by their shape.
 #pragma once
 
 #include "capture/capture_tree.hpp"
 #include "capture/manifest.hpp"
+#include "capture/node_files.hpp"
 #include "capture/sysfs_walk.hpp"
 
 #include <filesystem>
@@ -29,11 +32,12 @@ struct HostNames {
     std::vector<std::string> if_inet6;  // proc/net/if_inet6 (learnt, not captured)
 };
 
-HostNames captureHostFiles(const std::filesystem::path& src, NodeKind kind,
-                           const CapturedNode& node, CaptureTree& tree, Manifest& manifest);
+HostNames captureHostFiles(const NodeRoot& root, NodeKind kind, const CapturedNode& node,
+                           CaptureTree& tree, Manifest& manifest);
 
-// `path` (under `src`, as HostPaths makes it) relative to `src` once normalised: nullopt when it
-// leads outside `src`, lexically or through a symlink. Pure but for resolving links that exist.
+// Where `path` (under `src`, as HostPaths makes it) leads, relative to `src`: normalised as the
+// host path it stands for ("/run/../../x" is "/x"), then its links followed while they stay
+// beneath `src`. nullopt when a symlink leads out. Pure but for resolving links that exist.
 std::optional<std::string> insideSource(const std::filesystem::path& src,
                                         const std::filesystem::path& path);
 

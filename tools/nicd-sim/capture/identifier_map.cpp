@@ -331,6 +331,37 @@ std::string IdentifierMap::serial(std::string_view serial)
     return fake;
 }
 
+std::string IdentifierMap::name(std::string_view name)
+{
+    auto allHex = [](std::string_view s) {
+        return std::all_of(s.begin(), s.end(), [](char c) { return hexValue(c) >= 0; });
+    };
+    // "aabbccddeeff" -> "aa:bb:cc:dd:ee:ff"; "0123456789abcdef" -> "0123:4567:89ab:cdef"
+    auto grouped = [](std::string_view hex, size_t width) {
+        std::string out;
+        for (size_t i = 0; i < hex.size(); i += width)
+            out += (i == 0 ? "" : ":") + lowerCase(hex.substr(i, width));
+        return out;
+    };
+    std::string fake;
+    if (name.size() == 15 && name.starts_with("enx") && allHex(name.substr(3))) {
+        fake = "enx" + without(hwAddress(grouped(name.substr(3), 2)), ':');
+    } else {
+        for (std::string_view prefix : {"ib", "roce", "iw", "opa", "rdma"}) {
+            const size_t hex = prefix.size() + 1;
+            if (name.size() == hex + 16 && name.starts_with(prefix) && name[prefix.size()] == 'x' &&
+                allHex(name.substr(hex)))
+                fake = std::string(prefix) + "x" + without(guid(grouped(name.substr(hex), 4)), ':');
+        }
+    }
+    const std::string original(name);
+    if (keep_ || fake.empty() || lowerCase(fake) == lowerCase(original))
+        return original;
+    if (fakes_.emplace(std::make_pair(IdKind::Name, original), fake).second)
+        forms_.push_back({original, fake, true});
+    return fake;
+}
+
 std::string IdentifierMap::confName(std::string_view name, size_t ordinal)
 {
     std::string original(name);

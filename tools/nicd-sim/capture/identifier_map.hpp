@@ -20,6 +20,10 @@
 //   boot_id     5b1f2c3d-4e5f-...  (or 32 hex) 00000000-0000-4000-8000-00000000000k
 //   journal_id  a journal cursor's s= (32 hex) 0000000000000000000000000000000k
 //   serial      a module's vendor serial      SN0000000000000k (16 characters)
+//   name        a netdev named after its MAC  enx02000000000k: the MAC's own fake
+//               (systemd's enx<12 hex>), an   <prefix>x0200000000000000k: the GUID's own fake
+//               RDMA device named after its
+//               node GUID (rdma-core's NAME_GUID: ib, roce, iw, opa or rdma, "x", 16 hex)
 //   conf name   nicd.conf.d/50-rack7-gpu.conf  nicd.conf.d/0001.conf (its place in the order)
 //
 // Hex and names are matched in any case. Values that identify nothing stay as they are: all-zero
@@ -50,7 +54,8 @@ enum class IdKind {
     BootId,
     JournalId,
     Serial,
-    ConfName
+    ConfName,
+    Name
 };
 
 class IdentifierMap {
@@ -73,6 +78,10 @@ public:
     std::string bootId(std::string_view id);     // a UUID, with or without its dashes
     std::string journalId(std::string_view id);  // 32 hex digits
     std::string serial(std::string_view serial);
+    // A netdev's or RDMA device's name: the same name around the fake of the identifier it
+    // embeds (enx<MAC>, <prefix>x<GUID>), so that the name and the address still agree; any
+    // other name unchanged.
+    std::string name(std::string_view name);
     // A drop-in's file name (it may say whose node it is): "NNNN.conf", NNNN its place in the
     // sorted list (so nicd reads them in the same order).
     std::string confName(std::string_view name, size_t ordinal);

@@ -1,5 +1,9 @@
 #include "capture/node_files.hpp"
 
+#include "paths/beneath.hpp"
+#include "sim.hpp"
+
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,75 +18,87 @@ namespace nicd::sim::capture {
 
 namespace {
 
-class Fd {
-public:
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd()
-    {
-        if (fd_ >= 0)
-            ::close(fd_);
-    }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-
-private:
-    int fd_;
-};
-
 NodeRead failure(int err)
 {
     NodeRead r;
     r.status =
         err == ENOENT || err == ENOTDIR ? NodeRead::Status::Missing : NodeRead::Status::Error;
-    r.error = std::strerror(err);
+    r.error = err == ELOOP   ? "a symlink on the way (links are not followed)"
+              : err == EXDEV ? "leads out of the node"
+                             : std::strerror(err);
     r.err = err;
     return r;
 }
 
-// The regular file `path` resolved to (`location`, an O_PATH descriptor of it), opened for
-// reading: through /proc/self/fd, so that it is the very inode fstat looked at; where /proc is
-// not mounted, by its path again, checked to be the same inode.
-int openChecked(const fs::path& path, int location, const struct stat& st)
+std::optional<std::string> targetOf(int link)
 {
-    const auto via = "/proc/self/fd/" + std::to_string(location);
-    int fd = ::open(via.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd >= 0 || errno != ENOENT)
-        return fd;
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0)
-        return fd;
-    struct stat again {};
-    if (::fstat(fd, &again) != 0 || again.st_dev != st.st_dev || again.st_ino != st.st_ino) {
-        ::close(fd);
-        errno = EAGAIN; // replaced meanwhile
-        return -1;
-    }
-    return fd;
+    std::array<char, 4096> buf{};
+    ssize_t n = ::readlinkat(link, "", buf.data(), buf.size());
+    if (n <= 0 || static_cast<size_t>(n) >= buf.size())
+        return std::nullopt;
+    return std::string(buf.data(), static_cast<size_t>(n));
 }
 
 } // namespace
 
-NodeRead readNodeFile(const fs::path& file, size_t limit)
+NodeRoot::NodeRoot(const fs::path& root)
+    : path_(root), fd_(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC))
 {
-    Fd location(::open(file.c_str(), O_PATH | O_CLOEXEC));
-    if (location.get() < 0)
+    if (!fd_.valid())
+        throw SimError("capture: cannot open the source " + root.string() + ": " +
+                       std::strerror(errno));
+}
+
+std::string NodeRoot::rel(const fs::path& p) const
+{
+    if (p.is_relative())
+        return p.string();
+    auto r = p.lexically_relative(path_);
+    return r == "." ? std::string() : r.string();
+}
+
+NodeRead NodeRoot::read(const fs::path& p, size_t limit) const
+{
+    const auto r = rel(p);
+    paths::Fd location(paths::openBeneath(fd_.get(), r, O_PATH | O_NOFOLLOW, paths::Links::Refuse));
+    if (!location.valid())
         return failure(errno);
     struct stat st {};
     if (::fstat(location.get(), &st) != 0)
         return failure(errno);
-    NodeRead r;
+    NodeRead out;
+    if (S_ISLNK(st.st_mode)) {
+        auto target = targetOf(location.get());
+        if (!target)
+            return failure(errno ? errno : EINVAL);
+        out.status = NodeRead::Status::Symlink;
+        out.data = std::move(*target);
+        return out;
+    }
     if (S_ISFIFO(st.st_mode)) {
-        r.status = NodeRead::Status::Fifo;
-        return r;
+        out.status = NodeRead::Status::Fifo;
+        return out;
     }
     if (!S_ISREG(st.st_mode)) {
-        r.status = NodeRead::Status::Error;
-        r.error = "not a regular file";
-        return r;
+        out.status = NodeRead::Status::Error;
+        out.error = "not a regular file";
+        return out;
     }
-    Fd fd(openChecked(file, location.get(), st));
-    if (fd.get() < 0)
+    // The very inode looked at, through /proc/self/fd; where /proc is not mounted, opened beneath
+    // the root again and checked to be the same one.
+    const auto via = "/proc/self/fd/" + std::to_string(location.get());
+    paths::Fd fd(::open(via.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+    if (!fd.valid() && errno == ENOENT) {
+        fd = paths::Fd(paths::openBeneath(
+            fd_.get(), r, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, paths::Links::Refuse));
+        struct stat again {};
+        if (fd.valid() && (::fstat(fd.get(), &again) != 0 || again.st_dev != st.st_dev ||
+                           again.st_ino != st.st_ino)) {
+            fd.reset();
+            errno = EAGAIN; // replaced meanwhile
+        }
+    }
+    if (!fd.valid())
         return failure(errno);
     // Sysfs attributes are a few bytes: read into a small buffer, grow only for larger files.
     std::string data;
@@ -98,21 +114,49 @@ NodeRead readNodeFile(const fs::path& file, size_t limit)
         data.append(buf.data(), static_cast<size_t>(n));
     }
     if (data.size() > limit) {
-        r.status = NodeRead::Status::Error;
-        r.error = "larger than " + std::to_string(limit) + " bytes";
-        return r;
+        out.status = NodeRead::Status::Error;
+        out.error = "larger than " + std::to_string(limit) + " bytes";
+        return out;
     }
-    r.status = NodeRead::Status::Ok;
-    r.data = std::move(data);
-    return r;
+    out.status = NodeRead::Status::Ok;
+    out.data = std::move(data);
+    return out;
 }
 
-std::vector<std::string> listDir(const fs::path& dir)
+std::optional<std::string> NodeRoot::link(const fs::path& p) const
+{
+    paths::Fd location(
+        paths::openBeneath(fd_.get(), rel(p), O_PATH | O_NOFOLLOW, paths::Links::Refuse));
+    struct stat st {};
+    if (!location.valid() || ::fstat(location.get(), &st) != 0 || !S_ISLNK(st.st_mode))
+        return std::nullopt;
+    return targetOf(location.get());
+}
+
+bool NodeRoot::isDirectory(const fs::path& p) const
+{
+    return paths::Fd(
+               paths::openBeneath(fd_.get(), rel(p), O_PATH | O_DIRECTORY, paths::Links::Refuse))
+        .valid();
+}
+
+std::vector<std::string> NodeRoot::list(const fs::path& p) const
 {
     std::vector<std::string> out;
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-        out.push_back(it->path().filename().string());
+    int fd = paths::openBeneath(fd_.get(), rel(p), O_RDONLY | O_DIRECTORY, paths::Links::Refuse);
+    if (fd < 0)
+        return out;
+    DIR* dir = ::fdopendir(fd);
+    if (!dir) {
+        ::close(fd);
+        return out;
+    }
+    while (const dirent* e = ::readdir(dir)) {
+        std::string name = e->d_name;
+        if (name != "." && name != "..")
+            out.push_back(std::move(name));
+    }
+    ::closedir(dir);
     std::sort(out.begin(), out.end());
     return out;
 }

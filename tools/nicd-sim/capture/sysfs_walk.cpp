@@ -31,9 +31,19 @@ bool noValue(const NodeRead& r)
 
 } // namespace
 
-SysfsWalk::SysfsWalk(fs::path src, CaptureTree& tree, Manifest& manifest,
+std::string keptLinkTarget(const std::string& link_rel, const std::string& target)
+{
+    const auto dir = (fs::path("/") / link_rel).parent_path();
+    const auto full =
+        (target.starts_with('/') ? fs::path(target) : dir / target).lexically_normal();
+    auto kept = full.lexically_relative(dir);
+    return kept.empty() ? std::string(".") : kept.string();
+}
+
+SysfsWalk::SysfsWalk(std::shared_ptr<const NodeRoot> root, CaptureTree& tree, Manifest& manifest,
                      std::shared_ptr<const FileReader> reader)
-    : src_(std::move(src)), tree_(tree), manifest_(manifest), reader_(std::move(reader))
+    : root_(std::move(root)), src_(root_->path()), tree_(tree), manifest_(manifest),
+      reader_(std::move(reader))
 {
 }
 
@@ -57,8 +67,8 @@ std::optional<fs::path> SysfsWalk::resolve(const fs::path& p) const
     if (ec)
         return std::nullopt;
     auto r = real.lexically_relative(src_).string();
-    if (r.empty() || r.starts_with(".."))
-        return std::nullopt; // outside the node's root (a fixture's absolute link)
+    if (!r.starts_with("sys/"))
+        return std::nullopt; // outside the node's sysfs (a fixture's absolute link, a planted one)
     return real;
 }
 
@@ -90,6 +100,9 @@ void SysfsWalk::copyFile(const fs::path& p, Scrub scrub)
     case NodeRead::Status::Fifo:
         tree_.fifo(rel(p));
         break;
+    case NodeRead::Status::Symlink:
+        keepLink(rel(p), r.data);
+        break;
     case NodeRead::Status::Missing:
         break;
     case NodeRead::Status::Error:
@@ -107,21 +120,18 @@ void SysfsWalk::copyFiles(const fs::path& dir, std::span<const char* const> name
 
 void SysfsWalk::copyLink(const fs::path& link)
 {
-    std::error_code ec;
-    auto target = fs::read_symlink(link, ec);
-    if (ec) {
-        if (ec.value() != ENOENT && ec.value() != EINVAL)
-            manifest_.unreadable(rel(link), ec.message());
-        return;
-    }
-    if (target.is_absolute()) // sysfs links are relative; keep the capture self-contained
-        target = (src_ / target.relative_path()).lexically_relative(link.parent_path());
-    tree_.symlink(rel(link), target.string());
+    if (auto target = root_->link(link))
+        keepLink(rel(link), *target);
+}
+
+void SysfsWalk::keepLink(const std::string& rel, const std::string& target)
+{
+    tree_.symlink(rel, keptLinkTarget(rel, target));
 }
 
 void SysfsWalk::copyTree(const fs::path& dir, int depth)
 {
-    for (const auto& name : listDir(dir)) {
+    for (const auto& name : list(dir)) {
         auto p = dir / name;
         std::error_code ec;
         auto st = fs::symlink_status(p, ec);
@@ -149,6 +159,9 @@ void SysfsWalk::readCounter(const std::string& file, CaptureTree& into, JobGuard
         break;
     case NodeRead::Status::Missing:
         break;
+    case NodeRead::Status::Symlink:
+        manifest_.unreadable(file, "a symlink where a counter should be: not followed");
+        break;
     case NodeRead::Status::Error:
         manifest_.unreadable(file, r.error);
         break;
@@ -158,7 +171,7 @@ void SysfsWalk::readCounter(const std::string& file, CaptureTree& into, JobGuard
 void SysfsWalk::ports(const fs::path& ib_dir, CapturedDevice& d, CapturedNode& node)
 {
     std::vector<std::string> port_names;
-    for (const auto& p : listDir(ib_dir / "ports"))
+    for (const auto& p : list(ib_dir / "ports"))
         if (isNumber(p))
             port_names.push_back(p);
     std::sort(port_names.begin(), port_names.end(),
@@ -167,7 +180,7 @@ void SysfsWalk::ports(const fs::path& ib_dir, CapturedDevice& d, CapturedNode& n
         auto pd = ib_dir / "ports" / pn;
         const bool first_port = pn == "1" || port_names.size() == 1;
         for (const char* group : {"counters", "hw_counters"})
-            for (const auto& f : listDir(pd / group))
+            for (const auto& f : list(pd / group))
                 d.counter_files.push_back(rel(pd / group / f));
         copyFiles(pd, std::to_array({"state", "phys_state", "rate", "link_layer"}));
         if (first_port)
@@ -175,7 +188,7 @@ void SysfsWalk::ports(const fs::path& ib_dir, CapturedDevice& d, CapturedNode& n
                 d.infiniband = firstLine(ll->data) == "InfiniBand";
         // The netdev of each GID; unused GIDs refuse the read (EINVAL): left out, as nicd does.
         std::vector<std::pair<unsigned long, std::string>> gid_netdevs;
-        for (const auto& g : listDir(pd / "gid_attrs/ndevs")) {
+        for (const auto& g : list(pd / "gid_attrs/ndevs")) {
             if (!isNumber(g))
                 continue;
             auto r = read(pd / "gid_attrs/ndevs" / g);
@@ -228,14 +241,14 @@ void SysfsWalk::device(const std::string& name, CapturedNode& node, JobGuard* gu
     }
     ports(*ib_dir, d, node);
     if (d.port1_netdevs.empty() && !d.function_rel.empty()) // no GIDs (InfiniBand): the function's
-        for (const auto& nd : listDir(src_ / d.function_rel / "net"))
+        for (const auto& nd : list(src_ / d.function_rel / "net"))
             d.port1_netdevs.push_back(nd);
     current_ = nullptr;
 }
 
 std::vector<std::string> SysfsWalk::deviceNames(const std::vector<std::string>& only) const
 {
-    auto names = listDir(src_ / "sys/class/infiniband");
+    auto names = list(src_ / "sys/class/infiniband");
     for (const auto& want : only)
         if (std::find(names.begin(), names.end(), want) == names.end())
             throw SimError(fmt::format("--devices: no RDMA device {} on this node (devices: {})",

@@ -22,6 +22,12 @@
 // own: nothing is written. A file the kernel refuses is noted in the manifest, unless the refusal
 // means "no value here" (EINVAL, EOPNOTSUPP, ENODATA: a down link's speed, a PF's
 // phys_port_name); a path that cannot even be looked at (ELOOP, EACCES) is noted and skipped.
+//
+// Every read goes through NodeRoot (node_files.hpp): beneath the source, no symlink followed. The
+// kernel's links the walk goes through (the class links, `device`, `master`, `physfn`) are
+// resolved to find the directories to read, only where they lead into the source's sys/, and
+// each is kept in the capture as a link (keptLinkTarget); a symlink met where a file was
+// expected is kept as a link too, never read through.
 #pragma once
 
 #include "capture/capture_tree.hpp"
@@ -61,10 +67,16 @@ struct CapturedNode {
     std::vector<std::string> gpus;                         // PCI addresses
 };
 
+// The target a capture keeps for the symlink at `link_rel` (relative to the node's root): the
+// place it names, as a path relative to the link's directory that never climbs out of the
+// capture (an absolute target is taken from the node's root, and ".." stops at the root, as it
+// does at "/"). Pure.
+std::string keptLinkTarget(const std::string& link_rel, const std::string& target);
+
 class SysfsWalk {
 public:
-    // `src`: the node's root ("/" on a real node), canonical. `reader` reads every file.
-    SysfsWalk(fs::path src, CaptureTree& tree, Manifest& manifest,
+    // `root`: the node's root ("/" on a real node), canonical. `reader` reads every file.
+    SysfsWalk(std::shared_ptr<const NodeRoot> root, CaptureTree& tree, Manifest& manifest,
               std::shared_ptr<const FileReader> reader);
 
     const fs::path& source() const { return src_; }
@@ -93,6 +105,8 @@ private:
     void copyFiles(const fs::path& dir, std::span<const char* const> names,
                    Scrub scrub = Scrub::Known);
     void copyLink(const fs::path& link);
+    void keepLink(const std::string& rel, const std::string& target);
+    std::vector<std::string> list(const fs::path& dir) const { return root_->list(dir); }
     void copyTree(const fs::path& dir, int depth);
 
     void ports(const fs::path& ib_dir, CapturedDevice& d, CapturedNode& node);
@@ -101,6 +115,7 @@ private:
     void hwmon(const fs::path& function_dir);
     void netdev(const std::string& name, CapturedNode& node);
 
+    std::shared_ptr<const NodeRoot> root_;
     fs::path src_;
     CaptureTree& tree_;
     Manifest& manifest_;

@@ -68,12 +68,12 @@ void SysfsWalk::bridge(const fs::path& dir)
 
 void SysfsWalk::hwmon(const fs::path& function_dir)
 {
-    for (const auto& h : listDir(function_dir / "hwmon")) {
+    for (const auto& h : list(function_dir / "hwmon")) {
         if (!h.starts_with("hwmon"))
             continue;
         auto dir = function_dir / "hwmon" / h;
         copyFile(dir / "name");
-        for (const auto& f : listDir(dir))
+        for (const auto& f : list(dir))
             if (f.starts_with("temp"))
                 copyFile(dir / f);
     }
@@ -86,7 +86,7 @@ void SysfsWalk::function(const fs::path& dir, bool with_netdevs, CapturedNode& n
     if (first) {
         tree_.dir(r);
         copyFiles(dir, kFunctionFiles);
-        for (const auto& name : listDir(dir))
+        for (const auto& name : list(dir))
             if (name == "driver" || name == "physfn" || name.starts_with("virtfn"))
                 copyLink(dir / name);
         if (auto driver = resolve(dir / "driver"))
@@ -101,7 +101,7 @@ void SysfsWalk::function(const fs::path& dir, bool with_netdevs, CapturedNode& n
             function(*pf, false, node);
     }
     if (with_netdevs && functions_done_.insert(r + "/net").second)
-        for (const auto& nd : listDir(dir / "net"))
+        for (const auto& nd : list(dir / "net"))
             netdev(nd, node);
 }
 

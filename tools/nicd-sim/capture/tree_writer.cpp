@@ -66,9 +66,9 @@ public:
 
 private:
     fs::path top_;
-    DirFd top_fd_;
+    paths::Fd top_fd_;
     std::string key_;
-    DirFd fd_;
+    paths::Fd fd_;
 };
 
 } // namespace

@@ -1,0 +1,85 @@
+// The textfile's directory is made where missing (0755 whatever the umask) and opened one
+// component at a time: a symlink its owner swaps in (the prometheus user owns
+// /var/lib/prometheus) is refused, naming it, and nothing is written where it points; an
+// admin's own link (root's, in a directory only root can write) is followed.
+#include "support/sim_tree.hpp"
+#include "support/temp_dir.hpp"
+#include "textfile/atomic_file.hpp"
+#include "textfile/textfile_dir.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+namespace fs = std::filesystem;
+
+namespace {
+
+class TextfileDirTest : public test::TempDirTest {
+protected:
+    // Opens `dir` as nicd does each cycle and writes nicd.prom into it; the error, if any.
+    std::optional<std::string> writeInto(const fs::path& dir)
+    {
+        auto d = openTextfileDir(dir);
+        if (d.error)
+            return d.error;
+        return writeFileAtomicallyAt(
+            d.fd.get(), dir / "nicd.prom", [](const ChunkWriter& w) { w("nicd_up 1\n"); },
+            Durability::Cache, 0644);
+    }
+};
+
+} // namespace
+
+TEST_F(TextfileDirTest, MissingDirectoriesAreMadeReadableByNodeExporter)
+{
+    const mode_t old = ::umask(077);
+    auto d = openTextfileDir(dir_ / "prometheus/node-exporter");
+    ::umask(old);
+    ASSERT_FALSE(d.error) << *d.error;
+    EXPECT_EQ(d.created,
+              (std::vector<fs::path>{dir_ / "prometheus", dir_ / "prometheus/node-exporter"}));
+    for (const char* made : {"prometheus", "prometheus/node-exporter"})
+        EXPECT_EQ(fs::status(dir_ / made).permissions(), fs::perms(0755)) << made;
+    EXPECT_TRUE(openTextfileDir(dir_ / "prometheus/node-exporter").created.empty());
+    EXPECT_FALSE(writeInto(dir_ / "prometheus/node-exporter"));
+    EXPECT_EQ(test::readFile(dir_ / "prometheus/node-exporter/nicd.prom"), "nicd_up 1\n");
+}
+
+TEST_F(TextfileDirTest, ALinkItsOwnerSwapsInIsRefusedAndNothingChangesThere)
+{
+    const auto owned = dir_ / "prometheus"; // the prometheus user's, as /var/lib/prometheus is
+    const auto textfile_dir = owned / "node-exporter";
+    const auto elsewhere = dir_ / "etc-cron.d";
+    fs::create_directories(textfile_dir);
+    fs::create_directories(elsewhere);
+    ASSERT_EQ(::chown(owned.c_str(), 65534, 65534), 0);
+    ASSERT_FALSE(writeInto(textfile_dir));
+
+    // The owner moves the directory away and puts a link to a directory of root's in its place.
+    fs::rename(textfile_dir, owned / "moved");
+    fs::create_directory_symlink(elsewhere, textfile_dir);
+    auto err = writeInto(textfile_dir);
+    ASSERT_TRUE(err);
+    EXPECT_NE(err->find("cannot use the textfile directory " + textfile_dir.string() + ": " +
+                        textfile_dir.string() +
+                        " is a symlink in a directory that others can write (directory owner "
+                        "uid 65534"),
+              std::string::npos)
+        << *err;
+    EXPECT_TRUE(fs::is_empty(elsewhere)) << "nothing written, made or changed where it points";
+    EXPECT_EQ(fs::status(elsewhere).permissions(), fs::perms(0755));
+}
+
+TEST_F(TextfileDirTest, AnAdminsOwnLinkIsFollowed)
+{
+    const auto real = dir_ / "srv-metrics";
+    fs::create_directories(real);
+    fs::create_directories(dir_ / "admin");
+    ASSERT_EQ(::chmod((dir_ / "admin").c_str(), 0755), 0);
+    fs::create_directory_symlink(real, dir_ / "admin/node-exporter");
+    EXPECT_FALSE(writeInto(dir_ / "admin/node-exporter"));
+    EXPECT_EQ(test::readFile(real / "nicd.prom"), "nicd_up 1\n");
+}
