@@ -44,8 +44,6 @@ protected:
         fs::remove_all(dir_);
         root_ = dir_ / "node";
         sim::create(root_, {}); // RoCE PFs mlx5_0..3 at 0000:1a/3b/4c/5d:00.0, ens1..4f0np0
-        std::ofstream(dir_ / "nicd.conf")
-            << "[daemon]\nPluginDirectory=" << NICD_BUILD_PLUGIN_DIR << "\n";
         if (!test::journalRemoteInstalled())
             GTEST_SKIP() << "systemd-journal-remote is not installed (apt-get install "
                             "systemd-journal-remote): no journal files to write";
@@ -61,8 +59,8 @@ protected:
     std::map<std::string, std::set<std::string>> kernelConditions()
     {
         std::string out;
-        int rc = test::run({NICD_BIN, "--root", root_.string(), "--config",
-                            (dir_ / "nicd.conf").string(), "--no-dbus", "--once"},
+        int rc = test::run({NICD_BIN, "--root", root_.string(), "--plugin-directory",
+                            NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
                            out);
         EXPECT_LE(rc, 2) << out; // the exit code is the node verdict
         auto text = test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
