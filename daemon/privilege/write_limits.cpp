@@ -90,6 +90,11 @@ WriteLimits limitWrites(const HostPaths& paths, const Config& config)
     return out;
 }
 
+bool writesLimited()
+{
+    return g_limited;
+}
+
 bool mayWriteBeneath(const fs::path& dir)
 {
     if (!g_limited)

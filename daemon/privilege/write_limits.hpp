@@ -34,6 +34,9 @@ struct WriteLimits {
 // Makes the directories, starts the writer, restricts this process; logs what it did.
 WriteLimits limitWrites(const HostPaths& paths, const Config& config);
 
+// True once this process's writes are limited by Landlock.
+bool writesLimited();
+
 // False when this process's writes are limited and `dir` is not beneath a directory it may
 // write (a reload that moves the textfile elsewhere takes effect at the next start).
 bool mayWriteBeneath(const std::filesystem::path& dir);
