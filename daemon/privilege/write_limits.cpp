@@ -79,14 +79,17 @@ WriteLimits limitWrites(const HostPaths& paths, const Config& config)
         return out;
     }
     g_limited = true;
+    std::vector<WritableDir> bound; // those that exist: a rule each
     for (const auto& d : out.writable)
         if (std::find(out.landlock.missing.begin(), out.landlock.missing.end(), d.path) ==
-            out.landlock.missing.end())
+            out.landlock.missing.end()) {
+            bound.push_back(d);
             g_limited_to.push_back(d.path);
+        }
     log::info({},
               "writes limited by Landlock (ABI {}) to {}; QoS knobs change through the knob "
               "writer (pid {})",
-              out.landlock.abi, listed(out.writable), pid);
+              out.landlock.abi, bound.empty() ? std::string("nothing") : listed(bound), pid);
     return out;
 }
 
