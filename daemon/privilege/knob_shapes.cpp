@@ -128,21 +128,21 @@ std::optional<std::string> checkKnobValue(KnobKind kind, std::string_view text)
         return text.empty() ? std::nullopt
                             : std::optional<std::string>("a group is made, not written");
     unsigned max = 255;
-    const char* range = "0 to 255";
+    const char* want = "a number from 0 to 255";
     if (kind == KnobKind::EcnEnable) {
         max = 1;
-        range = "0 or 1";
+        want = "0 or 1";
     } else if (kind == KnobKind::CnpDscp) {
         max = 63;
-        range = "0 to 63";
+        want = "a number from 0 to 63";
     } else if (kind == KnobKind::CnpPriority) {
         max = 7;
-        range = "0 to 7";
+        want = "a number from 0 to 7";
     }
     if (text.ends_with('\n'))
         text.remove_suffix(1);
     if (!decimal(text, max))
-        return std::string("the value must be a number from ") + range;
+        return std::string("the value must be ") + want;
     return std::nullopt;
 }
 

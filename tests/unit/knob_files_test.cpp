@@ -91,8 +91,7 @@ TEST_F(KnobFiles, RefusesWhatIsNoKnobOrNoValueOfIt)
               (dev_ / "remove").string() + ": not a knob nicd's writer may change (refused)");
     r = apply(KnobOp::Write, kEnable3, "2\n");
     EXPECT_EQ(r.err, EINVAL);
-    EXPECT_NE(r.message.find("the value must be a number from 0 or 1"), std::string::npos)
-        << r.message;
+    EXPECT_NE(r.message.find("the value must be 0 or 1"), std::string::npos) << r.message;
     EXPECT_EQ(slurp(dev_ / "remove"), "untouched\n");
     EXPECT_EQ(slurp(net_ / "ecn/roce_np/enable/3"), "0\n");
 }
