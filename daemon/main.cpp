@@ -4,6 +4,7 @@
 #include "app/daemon_app.hpp"
 #include "app/options.hpp"
 #include "log/log.hpp"
+#include "privilege/write_limits.hpp"
 
 #include <CLI/CLI.hpp>
 #include <malloc.h>
@@ -104,6 +105,8 @@ int main(int argc, char** argv)
             return 1;
         }
         config->provision.dry_run = config->provision.dry_run || options.dry_run;
+        // Still one thread: the knob writer is forked, then this process's writes are limited.
+        privilege::limitWrites(paths, *config);
         DaemonApp app(options, files, std::move(*config));
         return options.once ? app.runOnce() : app.runDaemon();
     } catch (const std::exception& e) {

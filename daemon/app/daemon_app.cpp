@@ -20,6 +20,7 @@
 #include "netlink/devlink_events.hpp"
 #include "netlink/link_monitor.hpp"
 #include "plugins/plugin_manager.hpp"
+#include "privilege/write_limits.hpp"
 #include "provision/default_route_source.hpp"
 #include "provision/provision_scheduler.hpp"
 #include "signals/function_sources.hpp"
@@ -376,6 +377,14 @@ void DaemonApp::reload()
     }
     if (fresh->daemon.plugin_directory != config_.daemon.plugin_directory)
         log::warn({}, "PluginDirectory changed: takes effect after a restart");
+    if (fresh->textfile.enable &&
+        !privilege::mayWriteBeneath(paths_.host(fresh->textfile.path).parent_path())) {
+        log::warn({},
+                  "[textfile] Path={} is outside the directories nicd may write since it started: "
+                  "takes effect after a restart",
+                  fresh->textfile.path);
+        fresh->textfile = config_.textfile;
+    }
     config_ = std::move(*fresh);
     config_.provision.dry_run = config_.provision.dry_run || options_.dry_run;
     health_->setConfig(config_);

@@ -2,6 +2,7 @@
 
 #include "dbus/bus_errors.hpp"
 #include "dbus/object_path.hpp"
+#include "dbus/root_caller.hpp"
 #include "log/log.hpp"
 #include "text/printable.hpp"
 
@@ -95,6 +96,10 @@ void ManagerObject::emitEvent(const Event& e)
 
 void ManagerObject::Apply(sdbus::Result<QosRowsWire>&& result, bool dry_run)
 {
+    if (auto refused = refuseUnlessRoot(getObject(), "Apply")) {
+        result.returnError(*refused);
+        return;
+    }
     if (!handlers_.apply) {
         result.returnError(sdbus::Error(errorName("NotSupported"), "Apply is not available"));
         return;
@@ -123,6 +128,8 @@ void ManagerObject::Verify(sdbus::Result<QosRowsWire>&& result)
 
 void ManagerObject::Reload()
 {
+    if (auto refused = refuseUnlessRoot(getObject(), "Reload"))
+        throw *refused;
     guarded("Reload", [&] {
         if (!handlers_.reload)
             throw MethodFailure("NotSupported", "Reload is not available");
@@ -146,6 +153,8 @@ std::vector<EventWire> ManagerObject::GetEvents(const uint64_t& since_seq)
 
 uint32_t ManagerObject::ClearCondition(const std::string& device, const std::string& code)
 {
+    if (auto refused = refuseUnlessRoot(getObject(), "ClearCondition"))
+        throw *refused;
     return guarded("ClearCondition", [&] {
         if (!handlers_.clear_condition)
             throw MethodFailure("NotSupported", "ClearCondition is not available");

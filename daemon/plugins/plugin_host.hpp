@@ -1,7 +1,9 @@
-// What the daemon gives one plugin: logging as that plugin, the host root, its config section.
+// What the daemon gives one plugin: logging as that plugin, the host root, its config section,
+// and (ABI 1.4) host knobs changed through nicd's knob writer (privilege/knob_writer.hpp).
 #pragma once
 
 #include "config/host_paths.hpp"
+#include "privilege/knob_shapes.hpp"
 
 #include <nicd/plugin/plugin.h>
 
@@ -9,6 +11,11 @@
 #include <string>
 
 namespace nicd {
+
+// IHost::writeKnob and makeKnobDirectory: `path` (under the root) changed through the process's
+// knob writer, or in this process when it has none (privilege::changeKnob).
+plugin::v1::Status changeHostKnob(const HostPaths& paths, privilege::KnobOp op,
+                                  std::string_view path, std::string_view text) noexcept;
 
 class PluginHost final : public plugin::v1::IHost {
 public:
@@ -24,6 +31,8 @@ public:
     std::string root() const noexcept override { return paths_.root().string(); }
     bool simulated() const noexcept override { return paths_.simulated(); }
     std::optional<std::string> config(std::string_view key) const noexcept override;
+    plugin::v1::Status writeKnob(std::string_view path, std::string_view text) noexcept override;
+    plugin::v1::Status makeKnobDirectory(std::string_view path) noexcept override;
 
 private:
     std::string name_;

@@ -2,10 +2,13 @@
 
 #include "config/value_parsers.hpp"
 #include "log/log.hpp"
+#include "privilege/write_limits.hpp"
 
 #include <nicd/plugin/sample_batch.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 namespace nicd {
 
@@ -233,6 +236,28 @@ void PluginManager::poll(const Device& dev, DeviceSamples& out)
         log::info({.plugin = name}, "plugin {} running again: every device reads", name);
 }
 
+namespace {
+
+// A plugin older than ABI 1.4 writes host knobs itself, which nicd's own process may not where
+// its writes are limited (privilege/write_limits.hpp): its "Permission denied" says why.
+pv1::Status explainDeniedKnobs(const PluginStatus& st, pv1::Status s, pv1::QosReport& out)
+{
+    if (st.abi_minor >= 4 || !privilege::writesLimited())
+        return s;
+    const std::string denied = std::strerror(EACCES);
+    const std::string why = "; plugin " + st.name + " (ABI 1." + std::to_string(st.abi_minor) +
+                            ") writes host knobs itself, which nicd's process may not: a plugin "
+                            "of ABI 1.4 changes them through nicd's knob writer";
+    for (auto& r : out.settings)
+        if (r.error.find(denied) != std::string::npos)
+            r.error += why;
+    if (s.message.find(denied) != std::string::npos)
+        s.message += why;
+    return s;
+}
+
+} // namespace
+
 pv1::Status PluginManager::verifyQos(const Device& dev, const Port& port,
                                      const pv1::QosDesired& desired, pv1::QosReport& out)
 {
@@ -240,7 +265,8 @@ pv1::Status PluginManager::verifyQos(const Device& dev, const Port& port,
     if (lp == nullptr)
         return pv1::Status::fail(pv1::Errc::NoDevice,
                                  dev.ibdev + " is not managed by a running plugin");
-    return lp->plugin->verifyQos(toDeviceRef(dev), toPortRef(port), desired, out);
+    return explainDeniedKnobs(
+        lp->status, lp->plugin->verifyQos(toDeviceRef(dev), toPortRef(port), desired, out), out);
 }
 
 pv1::Status PluginManager::applyQos(const Device& dev, const Port& port,
@@ -250,7 +276,8 @@ pv1::Status PluginManager::applyQos(const Device& dev, const Port& port,
     if (lp == nullptr)
         return pv1::Status::fail(pv1::Errc::NoDevice,
                                  dev.ibdev + " is not managed by a running plugin");
-    return lp->plugin->applyQos(toDeviceRef(dev), toPortRef(port), desired, out);
+    return explainDeniedKnobs(
+        lp->status, lp->plugin->applyQos(toDeviceRef(dev), toPortRef(port), desired, out), out);
 }
 
 bool PluginManager::classifyKernelRecord(const pv1::KernelRecord& rec,

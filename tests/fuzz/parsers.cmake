@@ -56,6 +56,9 @@ add_library(nicd_fuzz_parsers STATIC
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/sample_batch.cpp
     # the textfile's escaping
     ${daemon}/textfile/metric_writer.cpp
+    # what nicd's knob writer takes from the daemon
+    ${daemon}/privilege/knob_protocol.cpp
+    ${daemon}/privilege/knob_shapes.cpp
     ${helper_sources}
     ${health_sources})
 target_include_directories(nicd_fuzz_parsers PUBLIC ${daemon} ${mlx5}

@@ -1,7 +1,8 @@
 // Hostile input at nicd's edges, end to end on the real daemon and a real dbus-daemon: bytes from
 // sysfs that are not text reach no log line, D-Bus string or textfile label raw (and never make a
 // publish fail: D-Bus rejects strings that are not UTF-8), and method calls with odd, huge or
-// unknown arguments — from root or from anyone — get a clear D-Bus error, never a crash or a hang.
+// unknown arguments — from root or from anyone — get a clear D-Bus error, never a crash or a hang;
+// and the changing methods stay root's even on a bus whose policy lets anyone call them.
 #include "support/bus_fixture.hpp"
 #include "support/process.hpp"
 
@@ -185,4 +186,69 @@ TEST_F(HostileInput, EveryMethodCalledByAnyoneGetsAnAnswerOrAClearRefusal)
     expectAlive();
     EXPECT_EQ(test::readFile(dir_ / "nicd.log").find("Reload"), std::string::npos)
         << "the refused calls never reached nicd";
+}
+
+namespace {
+
+// A bus that lets anyone call anything (a policy edited too far, or none installed).
+class AnyoneMayCall : public test::NicdOnBusTest {
+protected:
+    test::PrivateBus::Policy busPolicy() const override
+    {
+        return test::PrivateBus::Policy::AllowEverything;
+    }
+};
+
+} // namespace
+
+// nicd refuses Apply, Reload and ClearCondition to anyone but root itself, naming the method and
+// the caller; root's calls and everyone's Verify still work.
+TEST_F(AnyoneMayCall, ChangingMethodsAreRootsWhateverThePolicy)
+{
+    const std::string mgr = "io.nicd.Nicd1.Manager";
+    // dbus-send prints the error's name and message (busctl shows only "Access denied").
+    const std::vector<std::vector<std::string>> changing{
+        {"Apply", "boolean:false"},
+        {"Apply", "boolean:true"},
+        {"Reload"},
+        {"ClearCondition", "string:mlx5_0", "string:port_down"},
+    };
+    for (const auto& c : changing) {
+        std::vector<std::string> a{"dbus-send",      "--bus=" + bus_->address(),
+                                   "--print-reply",  "--dest=io.nicd.Nicd1",
+                                   "/io/nicd/Nicd1", mgr + "." + c[0]};
+        a.insert(a.end(), c.begin() + 1, c.end());
+        auto [rc, out] = runAs(true, a);
+        EXPECT_NE(rc, 0) << c[0] << ": " << out;
+        EXPECT_NE(out.find("Error org.freedesktop.DBus.Error.AccessDenied: " + c[0] +
+                           " changes the node and is for root only; it was called by uid 65534"),
+                  std::string::npos)
+            << out;
+    }
+    EXPECT_EQ(test::readFile(dir_ / "nicd.log").find("SIGHUP"), std::string::npos);
+    EXPECT_EQ(test::readFile(dir_ / "nicd.log").find("Reload"), std::string::npos)
+        << "nobody's Reload did nothing";
+
+    // Verify is everyone's.
+    auto [vrc, verify] = busctl({"call", "io.nicd.Nicd1", "/io/nicd/Nicd1", mgr, "Verify"}, true);
+    EXPECT_EQ(vrc, 0) << verify;
+    // Root's calls go through: a dry run answers its rows, a reload is done, a clear of nothing
+    // is "nothing to clear", not a refusal.
+    auto [arc, apply] =
+        busctl({"call", "io.nicd.Nicd1", "/io/nicd/Nicd1", mgr, "Apply", "b", "true"});
+    EXPECT_EQ(arc, 0) << apply;
+    EXPECT_NE(apply.find("\"roce_tos\""), std::string::npos) << apply;
+    auto [rrc, reload] = busctl({"call", "io.nicd.Nicd1", "/io/nicd/Nicd1", mgr, "Reload"});
+    EXPECT_EQ(rrc, 0) << reload;
+    EXPECT_TRUE(test::waitFor(
+        [&] {
+            return test::readFile(dir_ / "nicd.log").find("configuration reloaded") !=
+                   std::string::npos;
+        },
+        5s));
+    auto [crc, clear] = busctl(
+        {"call", "io.nicd.Nicd1", "/io/nicd/Nicd1", mgr, "ClearCondition", "ss", "mlx5_0", "x"});
+    EXPECT_NE(crc, 0);
+    EXPECT_NE(clear.find("no active condition x on device mlx5_0"), std::string::npos) << clear;
+    EXPECT_TRUE(nicd_->running());
 }

@@ -2,7 +2,8 @@
 // start with every priority off: enabled on the lossless priority of exactly the up RoCE PFs (no
 // other priority, no down port, InfiniBand port, VF, LAG device or member), drift repaired in
 // Mode=enforce and only reported in Mode=verify, nothing written by a dry run, members written
-// with Bonds=configure, the compliance series per setting.
+// with Bonds=configure, the compliance series per setting; a plugin from before the knob writer
+// (ABI 1.3) that writes the knob itself is told why it cannot.
 #include "sim.hpp"
 #include "support/process.hpp"
 
@@ -171,4 +172,26 @@ TEST_F(EcnProvisioningTest, BondsConfigureWritesTheLagMembers)
     once("Bonds=configure\n");
     EXPECT_EQ(ecn().at("ens5f0np0"), kOn3);
     EXPECT_EQ(ecn().at("ens5f1np1"), kOn3);
+}
+
+// A plugin of ABI 1.3 writes its knobs itself, which nicd's process may not (Landlock): the
+// write fails, the QoS report says why and what would work, and the knob is as it was.
+TEST_F(EcnProvisioningTest, APluginFromBeforeTheKnobWriterIsToldWhyItsWritesFail)
+{
+    std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPluginDirectory=" << NICD_TEST_PLUGIN_DIR
+                                      << "/old_abi_qos\n[provision]\nMode=enforce\n";
+    std::string out;
+    test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
+               "--no-dbus", "--once"},
+              out);
+    if (out.find("writes limited by Landlock") == std::string::npos)
+        GTEST_SKIP() << "no Landlock here: an old plugin's writes still land\n" << out;
+    const auto knob = root_ / "sys/class/net/ens1f0np0/ecn/roce_np/enable/3";
+    EXPECT_NE(out.find(knob.string() +
+                       ": Permission denied; plugin oldqos (ABI 1.3) writes host knobs itself, "
+                       "which nicd's process may not: a plugin of ABI 1.4 changes them through "
+                       "nicd's knob writer"),
+              std::string::npos)
+        << out;
+    EXPECT_EQ(test::readFile(knob), "0\n");
 }

@@ -8,9 +8,17 @@
 #  - nicd starts (READY=1 after its first full cycle) and every kind of write it makes lands:
 #    DCB (PFC), configfs RoCE ToS, the ecn/ tree, the textfile, its state; it runs with only
 #    CAP_NET_ADMIN, a seccomp filter and a read-only /usr and /etc;
+#  - nicd forked its knob writer and limited its own writes with Landlock (where the kernel has
+#    it); with Landlock's system calls filtered out it says so once and still provisions;
 #  - the same sandbox around a probe: what nicd needs on a real kernel works (a sysfs knob under
 #    /sys/devices, rtnetlink as CAP_NET_ADMIN), what it must not do fails (writing /etc, /usr,
-#    /proc/sys, a sysfs file outside /sys/devices, an Internet socket, mknod, mount).
+#    /proc/sys, a sysfs file outside /sys/devices, an Internet socket, mknod, mount);
+#  - the same sandbox around sandbox_probe, which limits itself as nicd does: from nicd's process
+#    writes to a PCI function's remove/reset/config, a CPU's online, configfs outside rdma_cm,
+#    another /sys/devices file (stand-ins in the simulated tree; on the real kernel only
+#    /sys/devices/virtual/net/lo/tx_queue_len, opened and never written) and the knobs
+#    themselves fail, while its state and textfile directories take files; the knob writer
+#    writes the knobs and refuses every other path.
 set -euo pipefail
 build=${NICD_BUILD_DIR:?}
 skip() { echo "SKIP: $*"; exit 77; }
@@ -62,7 +70,7 @@ cp -a "$XDG_RUNTIME_DIR/systemd/inaccessible" /run/systemd/
 
 # The programs where the sandbox lets them run, a simulated node whose QoS has drifted.
 mkdir -p "$top/bin" "$top/plugins"
-cp "$build/daemon/nicd" "$top/bin/"
+cp "$build/daemon/nicd" "$build/tests/tools/sandbox_probe" "$top/bin/"
 cp "$build/plugins/nicd-plugin-mlx5.so" "$top/plugins/"
 sim=$top/node
 "$build/tools/nicd-sim/nicd-sim" create "$sim" >/dev/null
@@ -91,6 +99,9 @@ if ! timeout 120 systemctl --user start nicd.service; then
     exit 1
 fi
 pid=$(systemctl --user show -p MainPID --value nicd.service)
+# Whether this kernel has Landlock (landlock_create_ruleset, 444 on every architecture, asked
+# for its ABI version).
+landlock=$(python3 -c 'import ctypes; print("yes" if ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1) > 0 else "no")')
 
 # The sandbox is in force around nicd.
 status=/proc/$pid/status
@@ -99,6 +110,14 @@ grep -q '^Seccomp:[[:space:]]*2$' "$status" || { echo "FAIL: nicd runs without a
 grep -q '^NoNewPrivs:[[:space:]]*1$' "$status" || { echo "FAIL: nicd runs without NoNewPrivileges"; fail=1; }
 awk '$5 == "/" {print $6}' "/proc/$pid/mountinfo" | grep -q '^ro' ||
     { echo "FAIL: the root file system is not read-only for nicd"; fail=1; }
+# Its knob writer is its child, and (where the kernel has Landlock) its own writes are limited.
+writer=$(tr -d ' ' <"/proc/$pid/task/$pid/children" 2>/dev/null || true)
+[ -n "$writer" ] && [ "$(cat "/proc/$writer/comm" 2>/dev/null)" = nicd-knobs ] ||
+    { echo "FAIL: nicd has no knob writer (children: '$writer')"; fail=1; }
+if [ "$landlock" = yes ]; then
+    grep -q "writes limited by Landlock (ABI [0-9]*) to $sim/var/lib/nicd, $sim/var/lib/prometheus/node-exporter, $sim/run/nicd-sim/dcb; QoS knobs change through the knob writer (pid $writer)" "$top/nicd.log" ||
+        { echo "FAIL: nicd did not limit its writes with Landlock"; fail=1; }
+fi
 
 # Every kind of write landed on the simulated node.
 check() { [ "$(cat "$sim/$1" 2>/dev/null)" = "$2" ] || { echo "FAIL: $3 ($1: '$(cat "$sim/$1" 2>/dev/null)', want '$2')"; fail=1; }; }
@@ -114,6 +133,30 @@ if grep -Eiq 'operation not permitted|permission denied|read-only file system' "
     grep -Ei 'operation not permitted|permission denied|read-only file system' "$top/nicd.log"
     fail=1
 fi
+
+# Without Landlock (its system calls filtered out, as on a kernel without it): said once, and
+# the knobs are still provisioned, through the writer.
+"$build/tools/nicd-sim/nicd-sim" inject "$sim" ecn-drift mlx5_0 >/dev/null
+echo 0 >"$sim/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"
+cat >"$HOME/.config/systemd/user/nicd.service.d/zz-no-landlock.conf" <<UNIT
+[Service]
+SystemCallFilter=~landlock_create_ruleset
+StandardOutput=truncate:$top/nicd-nolandlock.log
+StandardError=inherit
+UNIT
+systemctl --user daemon-reload
+if timeout 120 systemctl --user start nicd.service; then
+    check sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos 106 "without Landlock, RoCE ToS was not provisioned"
+    check sys/class/net/ens1f0np0/ecn/roce_np/enable/3 1 "without Landlock, ECN was not provisioned"
+    said=$(grep -c 'Landlock is not in force (landlock_create_ruleset is not permitted' "$top/nicd-nolandlock.log" || true)
+    [ "$said" = 1 ] || { echo "FAIL: without Landlock nicd said so $said times, not once"; cat "$top/nicd-nolandlock.log"; fail=1; }
+    systemctl --user stop nicd.service
+else
+    echo "FAIL: nicd did not start without Landlock"
+    cat "$top/nicd-nolandlock.log" || true
+    fail=1
+fi
+rm "$HOME/.config/systemd/user/nicd.service.d/zz-no-landlock.conf"
 
 # The same sandbox around a probe on the real kernel.
 cat >"$top/probe.sh" <<'PROBE'
@@ -156,5 +199,70 @@ done
 [ -e /sys/kernel/mm/transparent_hugepage/enabled ] && expect_probe 'denied: sysfs-kernel'
 [ "$fail" = 0 ] || cat "$top/probe.log"
 
-[ "$fail" = 0 ] && echo "sandbox OK: nicd provisions and publishes under the unit; forbidden writes fail"
+# From a process limited as nicd limits itself, under the same unit. Stand-ins of what uid 0
+# may write under the unit's ReadWritePaths= and nicd never does, in the simulated tree.
+pci=$(cd "$sim/sys/class/net/ens1f0np0/device" && pwd -P)
+cpu=$sim/sys/devices/system/cpu/cpu1
+nvmet=$sim/sys/kernel/config/nvmet/ports/1
+netdir=$(cd "$sim/sys/class/net/ens1f0np0" && pwd -P)
+mkdir -p "$cpu" "$nvmet"
+ecn=sys/class/net/ens1f0np0/ecn
+mkdir -p "$sim/sys/class/infiniband/mlx5_0/tc/1" && echo 0 >"$sim/sys/class/infiniband/mlx5_0/tc/1/traffic_class"
+rel() { echo "${1#"$sim"/}"; }
+forbidden=("$pci/remove" "$pci/reset" "$pci/config" "$cpu/online" "$nvmet/addr_traddr" "$netdir/mtu")
+for f in "${forbidden[@]}"; do echo 1 >"$f"; done
+steps=()
+for f in "${forbidden[@]}"; do steps+=("open:$f" "knob:$(rel "$f")=0"); done
+steps+=("mkdir:$sim/sys/kernel/config/nvmet/ports/2" "group:sys/kernel/config/nvmet/ports/2")
+steps+=("open:$sim/$ecn/roce_rp/enable/3" "open:$sim/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos")
+steps+=("open:/sys/devices/virtual/net/lo/tx_queue_len" "knob:sys/devices/virtual/net/lo/tx_queue_len=1000")
+steps+=("create:$sim/var/lib/nicd/probe" "create:$sim/var/lib/prometheus/node-exporter/probe")
+steps+=("knob:$ecn/roce_rp/enable/4=1" "knob:$ecn/roce_np/cnp_dscp=48"
+    "knob:sys/class/infiniband/mlx5_0/tc/1/traffic_class=106" "group:sys/kernel/config/rdma_cm/mlx5_1"
+    "knob:sys/kernel/config/rdma_cm/mlx5_1/ports/1/default_roce_tos=104")
+cat >"$HOME/.config/systemd/user/nicd.service.d/simulated-root.conf" <<UNIT
+[Service]
+Type=oneshot
+ExecStart=
+ExecStart=$top/bin/sandbox_probe $sim $sim/etc/nicd/nicd.conf ${steps[*]}
+ReadWritePaths=$sim
+StandardOutput=truncate:$top/limits.log
+StandardError=append:$top/limits.log
+UNIT
+systemctl --user daemon-reload
+timeout 60 systemctl --user start nicd.service || true
+expect_limit() { grep -qxF -- "$1" "$top/limits.log" || { echo "FAIL: expected '$1' from nicd's process"; lfail=1; }; }
+expect_refusal() { grep -qF -- "$1: refused (" "$top/limits.log" || { echo "FAIL: the knob writer did not refuse $1"; lfail=1; }; }
+lfail=0
+if [ "$landlock" = yes ]; then
+    grep -qx 'landlock: enforced (ABI [0-9]*)' "$top/limits.log" || { echo "FAIL: the probe is not limited by Landlock"; lfail=1; }
+    denied="denied (Permission denied)"
+    for f in "${forbidden[@]}"; do expect_limit "open $f: $denied"; done
+    expect_limit "mkdir $sim/sys/kernel/config/nvmet/ports/2: $denied"
+    expect_limit "open $sim/$ecn/roce_rp/enable/3: $denied"
+    expect_limit "open $sim/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos: $denied"
+    expect_limit "open /sys/devices/virtual/net/lo/tx_queue_len: $denied"
+else
+    echo "NOTE: this kernel has no Landlock: nicd's own process is limited by the unit alone"
+fi
+for f in "${forbidden[@]}"; do expect_refusal "knob $(rel "$f")"; done
+expect_refusal "group sys/kernel/config/nvmet/ports/2"
+expect_refusal "knob sys/devices/virtual/net/lo/tx_queue_len"
+expect_limit "create $sim/var/lib/nicd/probe: allowed"
+expect_limit "create $sim/var/lib/prometheus/node-exporter/probe: allowed"
+for k in "$ecn/roce_rp/enable/4" "$ecn/roce_np/cnp_dscp" sys/class/infiniband/mlx5_0/tc/1/traffic_class \
+    sys/kernel/config/rdma_cm/mlx5_1/ports/1/default_roce_tos; do
+    expect_limit "knob $k: written"
+done
+expect_limit "group sys/kernel/config/rdma_cm/mlx5_1: written"
+check "$ecn/roce_rp/enable/4" 1 "the knob writer did not write ecn/roce_rp/enable/4"
+check sys/class/infiniband/mlx5_0/tc/1/traffic_class 106 "the knob writer did not write traffic_class"
+check sys/kernel/config/rdma_cm/mlx5_1/ports/1/default_roce_tos 104 "the knob writer did not write a new group's ToS"
+for f in "${forbidden[@]}"; do
+    [ "$(cat "$f")" = 1 ] || { echo "FAIL: $f was written"; lfail=1; }
+done
+[ -e "$sim/sys/kernel/config/nvmet/ports/2" ] && { echo "FAIL: a configfs group outside rdma_cm was made"; lfail=1; }
+[ "$lfail" = 0 ] || { cat "$top/limits.log"; fail=1; }
+
+[ "$fail" = 0 ] && echo "sandbox OK: nicd provisions and publishes under the unit; forbidden writes fail, from nicd's process (Landlock: $landlock) and through its knob writer"
 exit "$fail"

@@ -7,7 +7,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 namespace pv1 = nicd::plugin::v1;
@@ -16,8 +18,9 @@ namespace pv1 = nicd::plugin::v1;
 #define NICD_CASE_CTOR_THROWS 2
 #define NICD_CASE_INIT_FAILS 3
 #define NICD_CASE_POLL_FAILS 4
-#define NICD_CASE_KERNEL_LINES                                                                     \
-    5 // classifies every line with "Fatal" in it (built as an ABI 1.3 one)
+#define NICD_CASE_OLD_QOS 5 // writes a host knob itself, as plugins before ABI 1.4 do
+// Classifies every line with "Fatal" in it (built as an ABI 1.3 one).
+#define NICD_CASE_KERNEL_LINES 6
 
 namespace {
 
@@ -66,14 +69,40 @@ public:
         return pv1::Status::ok();
     }
     pv1::Status verifyQos(const pv1::DeviceRef&, const pv1::PortRef&, const pv1::QosDesired&,
-                          pv1::QosReport&) noexcept override
+                          pv1::QosReport& out) noexcept override
     {
+#if NICD_TEST_CASE == NICD_CASE_OLD_QOS
+        out.settings.push_back({"ecn_np", "3", "none", false, false, ""});
+        return pv1::Status::ok();
+#else
+        (void)out;
         return pv1::Status::fail(pv1::Errc::NotSupported, "test plugin");
+#endif
     }
-    pv1::Status applyQos(const pv1::DeviceRef&, const pv1::PortRef&, const pv1::QosDesired&,
-                         pv1::QosReport&) noexcept override
+    pv1::Status applyQos(const pv1::DeviceRef& dev, const pv1::PortRef& port,
+                         const pv1::QosDesired&, pv1::QosReport& out) noexcept override
     {
+#if NICD_TEST_CASE == NICD_CASE_OLD_QOS
+        // ECN's notification point on priority 3 of the port's netdevs, written straight.
+        for (const auto& nd : port.netdevs) {
+            auto file = host_.root() + "/sys/class/net/" + nd + "/ecn/roce_np/enable/3";
+            int fd = ::open(file.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+            bool ok = fd >= 0 && ::write(fd, "1\n", 2) == 2;
+            std::string error = ok ? "" : file + ": " + std::strerror(errno);
+            if (fd >= 0)
+                ::close(fd);
+            out.settings.push_back({"ecn_np", "3", ok ? "3" : "", ok, ok, error});
+            if (!ok)
+                return pv1::Status::fail(pv1::Errc::PermissionDenied, error, EACCES);
+        }
+        (void)dev;
+        return pv1::Status::ok();
+#else
+        (void)dev;
+        (void)port;
+        (void)out;
         return pv1::Status::fail(pv1::Errc::NotSupported, "test plugin");
+#endif
     }
     bool classifyKernelLine(std::string_view line,
                             pv1::KernelLineMatch& out) const noexcept override

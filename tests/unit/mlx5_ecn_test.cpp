@@ -185,3 +185,29 @@ TEST_F(Mlx5Ecn, ALagsMembersAreEachWritten)
         EXPECT_EQ(test::readFile(dir_ / "sys/class/net" / nd / "ecn/roce_np/enable/3"), "1\n")
             << nd;
 }
+
+// ABI 1.4: nicd's own process may not write under /sys or configfs, so every knob (the ecn/
+// tree's, RoCE ToS's and its rdma_cm group) changes through the host; a daemon of 1.3 gets them
+// written straight to the files, as before.
+TEST_F(Mlx5Ecn, KnobsChangeThroughTheHostWhenItSpeaksAbi14)
+{
+    auto r = run(true);
+    EXPECT_TRUE(setting(r, "ecn_np").compliant);
+    EXPECT_TRUE(setting(r, "roce_tos").compliant) << setting(r, "roce_tos").error;
+    const auto through = [&](const fs::path& p) {
+        return std::find(host_->knobs.begin(), host_->knobs.end(), p.string()) !=
+               host_->knobs.end();
+    };
+    EXPECT_TRUE(through(ecn("roce_np") / "enable/3"));
+    EXPECT_TRUE(through(ecn("roce_rp") / "enable/3"));
+    EXPECT_TRUE(through(dir_ / "sys/kernel/config/rdma_cm/mlx5_0"));
+    EXPECT_TRUE(through(dir_ / "sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"));
+    EXPECT_EQ(bits("roce_rp"), "00010000");
+
+    sim::ecnDrift(dir_, "mlx5_0");
+    host_ = std::make_unique<test::SimHost>(dir_, 3);
+    r = run(true);
+    EXPECT_TRUE(setting(r, "ecn_np").compliant);
+    EXPECT_EQ(host_->knobs, std::vector<std::string>{}) << "an older daemon: written directly";
+    EXPECT_EQ(bits("roce_np"), "00010000");
+}

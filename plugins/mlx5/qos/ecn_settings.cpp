@@ -109,7 +109,7 @@ pv1::QosSettingReport enableSetting(QosCall& call, const fs::path& ecn, const st
         return r;
     for (auto p : wanted)
         if (std::find(enabled.begin(), enabled.end(), p) == enabled.end())
-            if (auto s = writeSmallFile(dir / std::to_string(p), "1\n", false); !s)
+            if (auto s = writeKnob(knobHost(call.host), dir / std::to_string(p), "1\n"); !s)
                 fail(s);
     if (auto s = readEnabled(dir, wanted, enabled); !s) {
         r.observed.clear();
@@ -141,7 +141,9 @@ pv1::QosSettingReport cnpSetting(QosCall& call, const fs::path& ecn, const char*
         out = static_cast<uint8_t>(*v);
         return s;
     };
-    auto write = [&](uint8_t v) { return writeSmallFile(file, std::to_string(v) + "\n", false); };
+    auto write = [&](uint8_t v) {
+        return writeKnob(knobHost(call.host), file, std::to_string(v) + "\n");
+    };
     return scalarSetting(call, setting, want, read, write);
 }
 

@@ -56,6 +56,14 @@ pv1::Status ensureGroup(const TosTarget& t)
         return pv1::Status::fail(pv1::Errc::NotSupported,
                                  cm.string() + ": missing (is the rdma_cm module loaded?)", ENOENT);
     auto group = cm / t.ibdev;
+    if (t.knobs) { // nicd's knob writer makes it (and on a simulated root what configfs would)
+        auto s = t.knobs->makeKnobDirectory(group.string());
+        if (!s && s.sys_errno == ENODEV)
+            return pv1::Status::fail(pv1::Errc::NoDevice,
+                                     group.string() + ": rdma_cm knows no device " + t.ibdev,
+                                     ENODEV);
+        return s;
+    }
     if (::mkdir(group.c_str(), 0755) != 0 && errno != EEXIST) {
         int err = errno;
         if (err == ENODEV)
@@ -101,7 +109,7 @@ pv1::Status writeRoceTos(const TosTarget& t, uint8_t tos)
 {
     if (auto s = ensureGroup(t); !s)
         return s;
-    return writeSmallFile(roceTosFile(t), std::to_string(tos) + "\n", false);
+    return writeKnob(t.knobs, roceTosFile(t), std::to_string(tos) + "\n");
 }
 
 TrafficClass parseTrafficClass(std::string_view text)
@@ -168,7 +176,7 @@ pv1::Status readTrafficClass(const TosTarget& t, std::optional<uint8_t>& out)
 
 pv1::Status writeTrafficClass(const TosTarget& t, uint8_t tclass)
 {
-    return writeSmallFile(trafficClassFile(t), std::to_string(tclass) + "\n", false);
+    return writeKnob(t.knobs, trafficClassFile(t), std::to_string(tclass) + "\n");
 }
 
 } // namespace nicd::mlx5

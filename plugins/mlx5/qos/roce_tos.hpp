@@ -26,6 +26,7 @@ struct TosTarget {
     bool simulated = false;
     std::string ibdev;
     uint32_t port = 1;
+    pv1::IHost* knobs = nullptr; // writes and the group's mkdir go through it (knobHost)
 };
 
 std::filesystem::path roceTosFile(const TosTarget& t);

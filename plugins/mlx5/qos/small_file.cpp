@@ -54,4 +54,14 @@ pv1::Status writeSmallFile(const fs::path& path, const std::string& text, bool c
     return pv1::Status::ok();
 }
 
+pv1::IHost* knobHost(pv1::IHost& host)
+{
+    return host.abiMinor() >= 4 ? &host : nullptr;
+}
+
+pv1::Status writeKnob(pv1::IHost* knobs, const fs::path& path, const std::string& text)
+{
+    return knobs ? knobs->writeKnob(path.string(), text) : writeSmallFile(path, text, false);
+}
+
 } // namespace nicd::mlx5

@@ -2,6 +2,7 @@
 
 #include "qos/roce_tos.hpp"
 #include "qos/scalar_setting.hpp"
+#include "qos/small_file.hpp"
 
 #include <string>
 
@@ -11,7 +12,8 @@ namespace {
 
 TosTarget targetOf(const QosCall& call)
 {
-    return {call.host.root(), call.host.simulated(), call.dev.ibdev, call.port.port};
+    return {call.host.root(), call.host.simulated(), call.dev.ibdev, call.port.port,
+            knobHost(call.host)};
 }
 
 } // namespace

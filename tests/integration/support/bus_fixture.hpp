@@ -1,7 +1,8 @@
 // A test fixture: a simulated node, nicd serving it on a private dbus-daemon (with the shipped
 // bus policy), and the tools operators use against it (busctl, nicctl), as root or as nobody.
-// A test class may add config lines by overriding extraConfig(), and change the node before nicd
-// starts by overriding prepareNode().
+// A test class may add config lines by overriding extraConfig(), change the node before nicd
+// starts by overriding prepareNode(), and run the bus with another policy by overriding
+// busPolicy().
 #pragma once
 
 #include "sim.hpp"
@@ -27,6 +28,7 @@ protected:
     virtual std::string extraConfig() const { return {}; }
     // Changes to the simulated node before nicd starts on it.
     virtual void prepareNode() {}
+    virtual PrivateBus::Policy busPolicy() const { return PrivateBus::Policy::Shipped; }
 
     void SetUp() override
     {
@@ -41,7 +43,7 @@ protected:
         prepareNode();
         std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPollIntervalMs=200\nPmaIntervalMs=1000\n"
                                           << extraConfig();
-        bus_ = std::make_unique<PrivateBus>(dir_ / "bus");
+        bus_ = std::make_unique<PrivateBus>(dir_ / "bus", busPolicy());
         nicd_ = std::make_unique<Process>(
             std::vector<std::string>{NICD_BIN, "--root", root_.string(), "--config",
                                      (dir_ / "nicd.conf").string(), "--plugin-directory",

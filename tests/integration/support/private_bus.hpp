@@ -2,7 +2,8 @@
 // unless a rule allows it) and nicd's own policy file (dbus/io.nicd.Nicd1.conf) included, so a
 // test sees what an operator on a real node sees. Listens on a socket in `dir`, which is made
 // world-searchable so unprivileged clients (setpriv --reuid=nobody) can connect: put `dir`
-// directly in /tmp.
+// directly in /tmp. With Policy::AllowEverything the bus lets anyone call anything (a policy file
+// edited too far): what stands between a user and a changing method is then nicd's own check.
 #pragma once
 
 #include "support/process.hpp"
@@ -15,7 +16,8 @@ namespace nicd::test {
 
 class PrivateBus {
 public:
-    explicit PrivateBus(const std::filesystem::path& dir);
+    enum class Policy { Shipped, AllowEverything };
+    explicit PrivateBus(const std::filesystem::path& dir, Policy policy = Policy::Shipped);
     ~PrivateBus();
 
     const std::string& address() const { return address_; }

@@ -1,6 +1,9 @@
 // The daemon's side of the plugin boundary for plugin tests on a simulated node: the root, the
-// ABI minor the "daemon" speaks (an older one leaves out what came later), and the log lines.
+// ABI minor the "daemon" speaks (an older one leaves out what came later), the log lines, and
+// the knobs changed through it (as the daemon does, in this process: privilege::changeKnob).
 #pragma once
+
+#include "plugins/plugin_host.hpp"
 
 #include <nicd/plugin/abi.h>
 #include <nicd/plugin/plugin.h>
@@ -26,8 +29,19 @@ public:
     std::string root() const noexcept override { return root_.string(); }
     bool simulated() const noexcept override { return true; }
     std::optional<std::string> config(std::string_view) const noexcept override { return {}; }
+    plugin::v1::Status writeKnob(std::string_view path, std::string_view text) noexcept override
+    {
+        knobs.emplace_back(path);
+        return changeHostKnob(HostPaths(root_), privilege::KnobOp::Write, path, text);
+    }
+    plugin::v1::Status makeKnobDirectory(std::string_view path) noexcept override
+    {
+        knobs.emplace_back(path);
+        return changeHostKnob(HostPaths(root_), privilege::KnobOp::MakeGroup, path, {});
+    }
 
     std::vector<std::string> lines;
+    std::vector<std::string> knobs; // paths written or made through writeKnob, makeKnobDirectory
 
 private:
     std::filesystem::path root_;

@@ -167,6 +167,16 @@ public:
     virtual bool simulated() const noexcept = 0;
     // Config value from the plugin's section [plugin:<name>].
     virtual std::optional<std::string> config(std::string_view key) const noexcept = 0;
+    // ABI 1.4 (call only when abiMinor() >= 4): nicd's own process may not write under /sys or
+    // configfs (docs/security.md); host knobs change through these, carried out by nicd's knob
+    // writer for the knobs QoS provisioning sets (configfs rdma_cm/<ibdev> and its
+    // ports/<n>/default_roce_tos, class/infiniband/<ibdev>/tc/<n>/traffic_class,
+    // class/net/<netdev>/ecn/roce_{np,rp}/enable/<prio>, roce_np/cnp_dscp and cnp_802p_prio)
+    // and refused (PermissionDenied) for any other path. `path` is the host path under root(),
+    // as for a direct write; `text` goes in one write(2). Failures name the file, with errno.
+    virtual Status writeKnob(std::string_view path, std::string_view text) noexcept = 0;
+    // Makes the directory `path` (the rdma_cm group of a device); one that exists is fine.
+    virtual Status makeKnobDirectory(std::string_view path) noexcept = 0;
 
 protected:
     ~IHost() = default;
