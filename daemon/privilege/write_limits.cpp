@@ -53,10 +53,13 @@ WriteLimits limitWrites(const HostPaths& paths, const Config& config)
     // yet, a state directory outside systemd's StateDirectory=).
     std::error_code ec;
     fs::create_directories(paths.host(config.daemon.state_directory), ec);
-    if (config.textfile.enable)
-        for (const auto& dir :
-             makeDirectories(paths.host(config.textfile.path).parent_path()).created)
+    if (config.textfile.enable) {
+        auto made = openTextfileDir(paths.host(config.textfile.path).parent_path());
+        for (const auto& dir : made.created)
             log::info({}, "created the textfile directory {} (mode 0755)", dir.string());
+        if (made.error)
+            log::warn({}, "{}", *made.error);
+    }
 
     std::string error;
     auto writer = KnobWriter::start(paths.root(), paths.simulated(), error);

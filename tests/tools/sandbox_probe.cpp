@@ -84,7 +84,7 @@ int main(int argc, char** argv)
     options.root = argv[1];
     options.config_file = argv[2];
     HostPaths paths(options.root);
-    auto config = loadAndReport(configFiles(options, paths));
+    auto config = loadAndReport(configFiles(options, paths), paths);
     if (!config)
         return 2;
     auto limits = privilege::limitWrites(paths, *config);
