@@ -38,11 +38,11 @@ for _ in $(seq 100); do [ -S "$work/bus.socket" ] && break; sleep 0.1; done
 bus="unix:path=$work/bus.socket"
 cat >"$work/nicd.conf" <<CONF
 [daemon]
-PluginDirectory=$build/plugins
 PollIntervalMs=$interval_ms
 PmaIntervalMs=$interval_ms
 CONF
-"$build/daemon/nicd" --root "$work/node" --config "$work/nicd.conf" --bus "$bus" --log-level warn \
+"$build/daemon/nicd" --root "$work/node" --config "$work/nicd.conf" --plugin-directory "$build/plugins" \
+    --bus "$bus" --log-level warn \
     >"$work/nicd.log" 2>&1 &
 pids+=($!)
 textfile=$work/node/var/lib/prometheus/node-exporter/nicd.prom

@@ -178,11 +178,10 @@ TEST_F(EcnProvisioningTest, BondsConfigureWritesTheLagMembers)
 // write fails, the QoS report says why and what would work, and the knob is as it was.
 TEST_F(EcnProvisioningTest, APluginFromBeforeTheKnobWriterIsToldWhyItsWritesFail)
 {
-    std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPluginDirectory=" << NICD_TEST_PLUGIN_DIR
-                                      << "/old_abi_qos\n[provision]\nMode=enforce\n";
+    std::ofstream(dir_ / "nicd.conf") << "[provision]\nMode=enforce\n";
     std::string out;
     test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
-               "--no-dbus", "--once"},
+               "--plugin-directory", NICD_TEST_PLUGIN_DIR "/old_abi_qos", "--no-dbus", "--once"},
               out);
     if (out.find("writes limited by Landlock") == std::string::npos)
         GTEST_SKIP() << "no Landlock here: an old plugin's writes still land\n" << out;

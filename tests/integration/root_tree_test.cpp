@@ -46,7 +46,9 @@ protected:
         output_ = test::readFile(dir_ / "nicd.log");
         return rc;
     }
-    fs::path marker() const { return dir_ / "plugin-was-loaded"; }
+    // Where nicd's process may write (its state directory: Landlock allows no other), so that a
+    // plugin that ran can mark it.
+    fs::path marker() const { return root_ / "var/lib/nicd/plugin-was-loaded"; }
 
     fs::path dir_, root_;
     std::string output_;
