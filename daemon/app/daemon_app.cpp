@@ -55,6 +55,8 @@ DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config)
     kernel_ = std::make_unique<KernelWatch>(paths_, state_->bootId(), state_->savedJournalCursor());
     provision_ = std::make_unique<provision::ProvisionScheduler>(config_, paths_, *plugins_,
                                                                  *collector_, last_);
+    health_->setRenameListener(
+        [this](const std::string& from, const std::string& to) { provision_->renamed(from, to); });
     if (config_.textfile.enable)
         for (const auto& stale : removeStaleTemporaries(paths_.host(config_.textfile.path)))
             log::info({}, "removed {}, left by a nicd that stopped while writing it",

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -37,16 +38,30 @@ void Collector::add(std::unique_ptr<Source> source)
     sources_.push_back({std::move(source)});
 }
 
+bool Collector::devicesChanged(const Inventory& inv)
+{
+    if (std::equal(inv.devices.begin(), inv.devices.end(), source_devices_.begin(),
+                   source_devices_.end(),
+                   [](const Device& d, const std::string& name) { return d.ibdev == name; }))
+        return false;
+    source_devices_.clear();
+    for (const auto& d : inv.devices)
+        source_devices_.push_back(d.ibdev);
+    return true;
+}
+
 void Collector::readSources(Snapshot& snap)
 {
     const uint64_t now = EventLoop::nowMonotonicUsec();
+    const bool devices_changed = devicesChanged(snap.inventory);
     for (auto& slot : sources_) {
         if (slot.disabled)
             continue;
         auto interval = uint64_t(
             std::chrono::duration_cast<std::chrono::microseconds>(slot.source->interval()).count());
         try {
-            if (slot.last_read_usec == 0 || now - slot.last_read_usec >= interval) {
+            if ((devices_changed && slot.source->keyedByDevice()) || slot.last_read_usec == 0 ||
+                now - slot.last_read_usec >= interval) {
                 slot.last_read_usec = now;
                 slot.source->read(snap.inventory);
             }

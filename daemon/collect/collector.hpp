@@ -59,6 +59,8 @@ private:
                               std::vector<DeviceSamples>& all);
     void pollPlugins(const Inventory& inventory, std::vector<DeviceSamples>& all);
     void readSources(Snapshot& snap);
+    // Whether the device names of `inv` differ from the last call's.
+    bool devicesChanged(const Inventory& inv);
 
     HostPaths paths_;
     PluginManager& plugins_;
@@ -86,6 +88,7 @@ private:
         bool disabled = false;
     };
     std::vector<SourceSlot> sources_;
+    std::vector<std::string> source_devices_; // the device names the sources last read
 };
 
 } // namespace nicd

@@ -30,6 +30,10 @@ public:
     // snapshot is whole whatever the source's interval). A source read every cycle may move its
     // result out.
     virtual void fill(Snapshot& snap) = 0;
+    // Whether what fill() puts in the snapshot is keyed by RDMA device name: such a source is also
+    // read, whatever its interval, in the cycle that finds a device come, go or get a new name,
+    // so that no value stays under a name the node no longer has.
+    virtual bool keyedByDevice() const { return false; }
     // Links changed (rtnetlink: a netdev renamed, up, down, added, removed): what the source
     // keeps by name (open directories) is to be looked up again at its next read. Worker thread.
     virtual void rediscover() {}

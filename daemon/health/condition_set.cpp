@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace nicd::health {
 
 namespace {
@@ -93,6 +95,34 @@ void ConditionSet::recoverIf(const std::function<bool(const Condition&)>& pred,
             done.emplace_back(key, why(c));
     for (const auto& [key, reason] : done)
         recover(key, reason, now_real, out);
+}
+
+void ConditionSet::moveDevice(const std::string& from, const std::string& to)
+{
+    if (from == to)
+        return;
+    for (auto it = active_.begin(); it != active_.end();) {
+        if (it->second.device != from) {
+            ++it;
+            continue;
+        }
+        auto node = active_.extract(it++);
+        node.mapped().device = to;
+        std::get<0>(node.key()) = to;
+        if (auto there = active_.find(node.key()); there != active_.end())
+            there->second.first_seen = std::min(there->second.first_seen, node.mapped().first_seen);
+        else
+            active_.insert(std::move(node));
+    }
+}
+
+void ConditionSet::renamed(const std::string& device, const std::string& why, double now_real,
+                           std::vector<Event>& out)
+{
+    log::info({.device = device}, "{}: {} (device_renamed)", device, why);
+    emit({0, now_real, EventKind::Renamed, ConditionSeverity::Info, device, 0, "device_renamed",
+          why},
+         out);
 }
 
 void ConditionSet::baseline(const std::string& why, double now_real, std::vector<Event>& out)

@@ -42,6 +42,12 @@ public:
     void recoverIf(const std::function<bool(const Condition&)>& pred,
                    const std::function<std::string(const Condition&)>& why, double now_real,
                    std::vector<Event>& out);
+    // The device's hardware is now called `to`: its conditions move there with their first_seen
+    // (one that `to` already has stays, with the earlier first_seen). No event: renamed() says it.
+    void moveDevice(const std::string& from, const std::string& to);
+    // The "renamed" event (info, code device_renamed, action none) on `device`, saying `why`.
+    void renamed(const std::string& device, const std::string& why, double now_real,
+                 std::vector<Event>& out);
     // A baseline (new boot): every condition is forgotten, without per-condition events.
     void baseline(const std::string& why, double now_real, std::vector<Event>& out);
 

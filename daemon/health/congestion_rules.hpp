@@ -39,6 +39,11 @@ public:
         keys_.clear();
         key_ids_.clear();
     }
+    void rename(const std::string& from, const std::string& to) override
+    {
+        moveDeviceKeys(windows_, from, to);
+        moveDeviceKeys(indices_, from, to);
+    }
 
     // One reading of a port's counters, each on its own (by the id of its key,
     // "<kind>/<netdev>/<name>", see keys_), so a counter present at only one end of the window

@@ -82,6 +82,21 @@ std::string CounterTracker::key(std::string_view device, uint32_t port, std::str
     return k;
 }
 
+void CounterTracker::rename(std::string_view from, std::string_view to)
+{
+    if (from == to)
+        return;
+    const std::string prefix = std::string(from) + "|";
+    std::vector<decltype(histories_)::node_type> moved;
+    for (auto it = histories_.lower_bound(prefix);
+         it != histories_.end() && it->first.starts_with(prefix);)
+        moved.push_back(histories_.extract(it++));
+    for (auto& node : moved) {
+        node.key() = std::string(to) + node.key().substr(from.size());
+        histories_.insert(std::move(node)); // a history `to` already has is the newer: kept
+    }
+}
+
 CounterObservation CounterTracker::observe(const std::string& key, uint64_t value, double t,
                                            const CounterRule& rule, CounterWidth width)
 {

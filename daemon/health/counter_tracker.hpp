@@ -78,6 +78,9 @@ public:
     // forget(key), or this tracker is assigned over.
     History& history(const std::string& key) { return histories_[key]; }
     void forget(const std::string& key) { histories_.erase(key); }
+    // The device's hardware is now called `to`: its histories move there (their addresses stay
+    // valid), so its next read measures growth from the last one, no new baseline.
+    void rename(std::string_view from, std::string_view to);
     size_t size() const { return histories_.size(); }
 
     nlohmann::json toJson() const;

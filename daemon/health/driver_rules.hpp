@@ -23,6 +23,10 @@ public:
         failing_cycles_ = getIntegers<std::map<std::string, uint32_t>>(j);
     }
     void forget() override { failing_cycles_.clear(); }
+    void rename(const std::string& from, const std::string& to) override
+    {
+        moveDeviceKeys(failing_cycles_, from, to);
+    }
 
 private:
     std::map<std::string, uint32_t> failing_cycles_; // ibdev -> cycles with every read failing

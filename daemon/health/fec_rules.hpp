@@ -35,6 +35,7 @@ public:
     nlohmann::json toJson() const override;
     void restore(const nlohmann::json& j) override;
     void forget() override { tracks_.clear(); }
+    void rename(const std::string& /*from*/, const std::string& /*to*/) override {} // by netdev
 
 private:
     struct Track {

@@ -10,6 +10,9 @@
 #include "health/reporter_rules.hpp"
 #include "health/temperature_rules.hpp"
 #include "health/training_rules.hpp"
+#include "model/device_keys.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <functional>
@@ -43,6 +46,7 @@ void HealthEngine::setConfig(Config config)
 std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, double now_real)
 {
     std::vector<Event> out;
+    followRenames(snap.inventory, now_real, out);
     for (const auto& d : snap.inventory.devices)
         roles_[d.ibdev] = d.role;
     links_.evaluate(snap, config_, now_mono, now_real, conditions_, out);
@@ -67,6 +71,7 @@ std::vector<Event> HealthEngine::kernelLine(const KernelFinding& f, const Invent
                                             double now_mono, double now_real)
 {
     std::vector<Event> out;
+    followRenames(inv, now_real, out);
     kernel_.onLine(f, inv, config_.health, now_mono, now_real, conditions_, out);
     return out;
 }
@@ -75,8 +80,46 @@ std::vector<Event> HealthEngine::driverSoftLockup(const std::string& evidence, c
                                                   double now_mono, double now_real)
 {
     std::vector<Event> out;
+    followRenames(inv, now_real, out);
     kernel_.onSoftLockup(evidence, inv, config_.health, now_mono, now_real, conditions_, out);
     return out;
+}
+
+void HealthEngine::followRenames(const Inventory& inv, double now_real, std::vector<Event>& out)
+{
+    auto renames = links_.knownDevices().renames(inv);
+    if (renames.empty())
+        return;
+    // Every old name to a placeholder first (no device name holds a '/'), then to its new name:
+    // names that swap or shift along a chain never meet.
+    auto placeholder = [](const DeviceRename& r) { return "/renaming/" + r.pci_address; };
+    for (const auto& r : renames)
+        moveDevice(r.from, placeholder(r));
+    for (const auto& r : renames) {
+        moveDevice(placeholder(r), r.to);
+        conditions_.renamed(r.to,
+                            r.gone ? fmt::format("{} (PCI {}) is gone and {} names another device "
+                                                 "now: what was known of it stays under {}",
+                                                 r.from, r.pci_address, r.from, r.to)
+                                   : fmt::format("{} (PCI {}) is now {}: its conditions, counters "
+                                                 "and history follow it",
+                                                 r.from, r.pci_address, r.to),
+                            now_real, out);
+    }
+}
+
+void HealthEngine::moveDevice(const std::string& from, const std::string& to)
+{
+    conditions_.moveDevice(from, to);
+    links_.rename(from, to);
+    counters_.rename(from, to);
+    counter_checks_.reset(); // it worked out its series by device name
+    kernel_.rename(from, to);
+    moveDeviceKeys(roles_, from, to);
+    for (auto& family : families_)
+        family->rename(from, to);
+    if (rename_listener_)
+        rename_listener_(from, to);
 }
 
 size_t HealthEngine::clear(const std::string& device, const std::string& code, double now_real)

@@ -7,8 +7,11 @@
 //   driver_rules.hpp    a driver that does not answer
 //   fec_rules.hpp, optics_rules.hpp, temperature_rules.hpp, reporter_rules.hpp,
 //   training_rules.hpp  the pre-failure signals
-// over one ConditionSet and its EventLog. Runs on the loop thread; pure apart from the clock
-// values it is given (monotonic seconds for rates and windows, realtime seconds for display).
+// over one ConditionSet and its EventLog. A device is its hardware (device_identity.hpp): every
+// entry point that is given an inventory first follows the renames in it (followRenames), so what
+// the engine knows of a device stays with it under its new name. Runs on the loop thread; pure
+// apart from the clock values it is given (monotonic seconds for rates and windows, realtime
+// seconds for display).
 #pragma once
 
 #include "config/config.hpp"
@@ -26,6 +29,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -41,6 +45,10 @@ public:
     explicit HealthEngine(Config config);
 
     void setConfig(Config config);
+    // For holders of per-device state outside the engine (provisioning's counts): called on
+    // each move of a rename the engine follows, (from, to), as the engine's own holders are.
+    using MoveDevice = std::function<void(const std::string& from, const std::string& to)>;
+    void setRenameListener(MoveDevice listener) { rename_listener_ = std::move(listener); }
 
     // Evaluates `snap` at monotonic time `now_mono` (seconds; rates) and wall time `now_real`
     // (seconds; what events show), fills snap.health and returns the new events.
@@ -85,6 +93,11 @@ public:
 
 private:
     Health nodeHealth(const Inventory& inv, const HealthReport& r) const;
+    // The devices of `inv` whose hardware was known under another name: everything kept by the
+    // old name moves to the new one, with a "renamed" event each.
+    void followRenames(const Inventory& inv, double now_real, std::vector<Event>& out);
+    // Every holder of per-device state, from `from` to `to`: the one path a rename takes.
+    void moveDevice(const std::string& from, const std::string& to);
 
     Config config_;
     ConditionSet conditions_;
@@ -96,6 +109,7 @@ private:
     KernelRules kernel_;
     std::vector<std::unique_ptr<RuleFamily>> families_;
     std::map<std::string, Role> roles_; // the last role of every device seen this boot
+    MoveDevice rename_listener_;
 };
 
 } // namespace nicd::health

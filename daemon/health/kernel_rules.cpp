@@ -198,6 +198,13 @@ void KernelRules::expire(const HealthConfig& config, double now_mono, double now
     }
 }
 
+void KernelRules::rename(const std::string& from, const std::string& to)
+{
+    moveDeviceKeys(hits_, from, to);
+    moveDeviceKeys(expiry_, from, to);
+    moveDeviceKeys(counts_, from, to);
+}
+
 void KernelRules::forget(const std::string& device, const std::string& code)
 {
     auto same = [&](const auto& kv) {

@@ -10,6 +10,7 @@
 
 #include "config/config.hpp"
 #include "health/condition_set.hpp"
+#include "model/device_keys.hpp"
 #include "model/inventory.hpp"
 #include "model/kernel_origin.hpp"
 
@@ -59,6 +60,8 @@ public:
     // Recovers conditions whose KernelHoldSec ran out.
     void expire(const HealthConfig& config, double now_mono, double now_real,
                 ConditionSet& conditions, std::vector<Event>& out);
+    // The device's hardware is now called `to`: its hits, hold times and counts move there.
+    void rename(const std::string& from, const std::string& to);
     // An operator cleared `code` ("kernel.<pattern>") on `device`: its history is forgotten.
     void forget(const std::string& device, const std::string& code);
 

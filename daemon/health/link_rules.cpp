@@ -1,6 +1,7 @@
 #include "health/link_rules.hpp"
 
 #include "health/json_integers.hpp"
+#include "model/device_keys.hpp"
 
 #include <fmt/format.h>
 
@@ -192,35 +193,34 @@ void LinkRules::evaluate(const Snapshot& snap, const Config& config, double now_
                          double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
     std::set<ConditionKey> seen;
-    std::set<std::string> present;
-    for (const auto& d : snap.inventory.devices)
-        present.insert(d.ibdev);
-
-    for (const auto& name : known_devices_) {
-        if (present.contains(name)) {
-            conditions.recover({name, 0, "device_missing"}, "device is back", now_real, out);
-            continue;
-        }
+    std::set<std::string> gone;
+    for (const auto& k : known_.missing(snap.inventory)) {
+        gone.insert(k.name);
         Condition c;
         c.code = "device_missing";
         c.severity = ConditionSeverity::Fatal;
         c.source = ConditionSource::Device;
-        c.device = name;
-        c.message = "RDMA device disappeared";
+        c.device = k.name;
+        c.message = k.pci_address.empty() || k.pci_address == k.name
+                        ? "RDMA device disappeared"
+                        : "RDMA device disappeared (PCI " + k.pci_address + ")";
         c.advice = "check the driver (dmesg), the PCIe link and the NIC; a reset or replacement "
                    "may be needed";
         c.action = Action::RebootNode; // a function that left the bus comes back with a reboot
         conditions.raise(std::move(c), now_real, out);
         // Its ports' conditions stay as they were: the device being gone says more.
         for (const auto& [key, cond] : conditions.active())
-            if (cond.device == name && isLinkCode(cond.code))
+            if (cond.device == k.name && isLinkCode(cond.code))
                 seen.insert(key);
     }
+    conditions.recoverIf(
+        [&](const Condition& c) { return c.code == "device_missing" && !gone.contains(c.device); },
+        [](const Condition&) { return std::string("device is back"); }, now_real, out);
+    known_.update(snap.inventory);
 
     for (const auto& d : snap.inventory.devices) {
         if (d.function == DeviceFunction::VirtualFunction)
             continue; // a VF's link is its PF's
-        known_devices_.insert(d.ibdev);
         for (const auto& p : d.ports)
             evaluatePort(snap, d, p, config, now_mono, now_real, seen, conditions, out);
     }
@@ -235,6 +235,12 @@ void LinkRules::evaluate(const Snapshot& snap, const Config& config, double now_
         now_real, out);
 }
 
+void LinkRules::rename(const std::string& from, const std::string& to)
+{
+    moveDeviceKeys(ports_, from, to);
+    known_.rename(from, to);
+}
+
 nlohmann::json LinkRules::toJson() const
 {
     auto ports = nlohmann::json::array();
@@ -244,13 +250,13 @@ nlohmann::json LinkRules::toJson() const
                          {"ever_up", m.ever_up},
                          {"was_up", m.was_up},
                          {"downs", m.downs}});
-    return {{"known_devices", known_devices_}, {"netdev_up", netdev_up_}, {"ports", ports}};
+    return {{"known_devices", known_.toJson()}, {"netdev_up", netdev_up_}, {"ports", ports}};
 }
 
 LinkRules LinkRules::fromJson(const nlohmann::json& j)
 {
     LinkRules r;
-    r.known_devices_ = j.at("known_devices").get<std::set<std::string>>();
+    r.known_ = KnownDevices::fromJson(j.at("known_devices"));
     r.netdev_up_ = j.at("netdev_up").get<std::map<std::string, bool>>();
     for (const auto& p : j.at("ports")) {
         PortMemory m;

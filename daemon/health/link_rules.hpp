@@ -10,8 +10,10 @@
 //   netdev_down.<if> fatal: a port's netdev that was up is no longer up (rtnetlink is faster
 //                    than the IB state)
 //   link_flapping    degraded: FlapCount or more up->down transitions within FlapWindowSec
-//   device_missing   fatal: a device seen before (this boot, persisted) is gone. VFs are not
-//                    tracked: SR-IOV reconfiguration adds and removes them.
+//   device_missing   fatal: hardware seen before (this boot, persisted) is gone: no device on
+//                    its PCI address any more (device_identity.hpp; a rename is no loss),
+//                    raised on its last name. VFs are not tracked: SR-IOV reconfiguration adds
+//                    and removes them.
 // A port whose state could not be read keeps its conditions and history (a transient read error
 // is no link event). Conditions recover when their cause is gone ("port is up again", "device
 // is back", "link stable again").
@@ -19,6 +21,7 @@
 
 #include "config/config.hpp"
 #include "health/condition_set.hpp"
+#include "health/device_identity.hpp"
 #include "model/snapshot.hpp"
 
 #include <nlohmann/json.hpp>
@@ -37,7 +40,9 @@ public:
     void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
                   ConditionSet& conditions, std::vector<Event>& out);
 
-    const std::set<std::string>& knownDevices() const { return known_devices_; }
+    const KnownDevices& knownDevices() const { return known_; }
+    // The device's hardware is now called `to` (HealthEngine::followRenames).
+    void rename(const std::string& from, const std::string& to);
 
     nlohmann::json toJson() const;
     // Throws nlohmann::json::exception on a malformed document.
@@ -57,7 +62,7 @@ private:
 
     std::map<PortKey, PortMemory> ports_;
     std::map<std::string, bool> netdev_up_; // netdevs seen up
-    std::set<std::string> known_devices_;
+    KnownDevices known_;
 };
 
 // Whether a link-rule code belongs to LinkRules (what it may recover when the cause is gone).

@@ -34,6 +34,8 @@ public:
         counts_ = getIntegers<std::map<std::string, std::pair<uint64_t, uint64_t>>>(j);
     }
     void forget() override { counts_.clear(); }
+    // Kept by devlink handle ("pci/<address>"): the hardware's own name already.
+    void rename(const std::string& /*from*/, const std::string& /*to*/) override {}
 
 private:
     // "<handle>|<reporter>" -> (errors, recovers) at the last read

@@ -7,6 +7,7 @@
 #include "config/config.hpp"
 #include "health/condition_set.hpp"
 #include "health/json_text.hpp"
+#include "model/device_keys.hpp"
 #include "model/snapshot.hpp"
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,10 @@ public:
     virtual void restore(const nlohmann::json& j) = 0;
     // A new boot, or nothing saved: forget everything.
     virtual void forget() = 0;
+    // The device's hardware is now called `to` (device_identity.hpp): what the family keeps by
+    // device name moves there (moveDeviceKeys), so nothing starts over. A family that keeps
+    // nothing by device name says so with an empty body.
+    virtual void rename(const std::string& from, const std::string& to) = 0;
 };
 
 // A family that judges each snapshot from what it holds (and the active conditions), with
@@ -51,6 +56,7 @@ public:
     nlohmann::json toJson() const final { return nlohmann::json::object(); }
     void restore(const nlohmann::json& /*j*/) final {}
     void forget() final {}
+    void rename(const std::string& /*from*/, const std::string& /*to*/) final {}
 };
 
 } // namespace nicd::health

@@ -39,6 +39,8 @@ const char* toString(EventKind k)
         return "cleared";
     case EventKind::Baseline:
         return "baseline";
+    case EventKind::Renamed:
+        return "renamed";
     }
     return "unknown";
 }

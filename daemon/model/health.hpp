@@ -40,7 +40,9 @@ struct Condition {
     ConditionSource source = ConditionSource::Link;
 };
 
-enum class EventKind : uint8_t { Raised, Recovered, Cleared, Baseline };
+// Renamed: a device's hardware (its PCI address) got a new name, and what was known of it
+// follows the name (health/device_identity.hpp); an event only, never an active condition.
+enum class EventKind : uint8_t { Raised, Recovered, Cleared, Baseline, Renamed };
 
 struct Event {
     uint64_t seq = 0;

@@ -55,6 +55,9 @@ public:
     void afterCycle();
     // Devices gone: their ports leave the summary.
     void forgetMissing(const Inventory& inventory) { qos_.forgetMissing(inventory); }
+    // A device's hardware is now called `to` (health/device_identity.hpp): its ports' outcomes
+    // and counts follow it.
+    void renamed(const std::string& from, const std::string& to) { qos_.rename(from, to); }
     // A reload: plans again with the new settings and applies them now.
     void reloaded();
     // A round on request (D-Bus): `reply` is answered when it finished. Callers of the same kind

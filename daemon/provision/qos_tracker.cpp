@@ -1,6 +1,7 @@
 #include "provision/qos_tracker.hpp"
 
 #include "log/log.hpp"
+#include "model/device_keys.hpp"
 
 #include <algorithm>
 
@@ -52,6 +53,13 @@ void QosTracker::forgetMissing(const Inventory& inventory)
 {
     std::erase_if(summary_.ports,
                   [&](const auto& kv) { return inventory.find(kv.first.first) == nullptr; });
+}
+
+void QosTracker::rename(const std::string& from, const std::string& to)
+{
+    moveDeviceKeys(summary_.ports, from, to);
+    moveDeviceKeys(summary_.changes_total, from, to);
+    moveDeviceKeys(summary_.errors_total, from, to);
 }
 
 bool QosTracker::record(const Round& round, double now_real)

@@ -25,6 +25,8 @@ public:
 
     // Drops the ports of devices that are gone (their series leave the textfile and the bus).
     void forgetMissing(const Inventory& inventory);
+    // The device's hardware is now called `to`: its ports and counts move there.
+    void rename(const std::string& from, const std::string& to);
 
     const QosSummary& summary() const { return summary_; }
 

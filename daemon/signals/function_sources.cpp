@@ -44,14 +44,14 @@ std::unique_ptr<Source> makeTemperatureSource(SourceTiming timing)
     using Values = std::vector<TemperatureSensor>;
     return std::make_unique<KeyedSource<Values>>(
         "temperatures", timing, &functionsOf<Values>, &readTemperatures,
-        [](const auto& values, Snapshot& snap) { snap.temperatures = values; });
+        [](const auto& values, Snapshot& snap) { snap.temperatures = values; }, true);
 }
 
 std::unique_ptr<Source> makePcieSource(SourceTiming timing)
 {
     return std::make_unique<KeyedSource<PcieLink>>(
         "pcie link", timing, &functionsOf<PcieLink>, &readPcie,
-        [](const auto& values, Snapshot& snap) { snap.pcie = values; });
+        [](const auto& values, Snapshot& snap) { snap.pcie = values; }, true);
 }
 
 } // namespace nicd::signals

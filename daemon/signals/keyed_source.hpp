@@ -40,13 +40,16 @@ public:
     using ReadOne = std::function<Reply<T>(const std::string& what)>;
     using Place = std::function<void(const std::map<std::string, T>&, Snapshot&)>;
 
-    KeyedSource(std::string name, SourceTiming timing, KeysOf keys, ReadOne read, Place place)
+    // `by_device`: keys are RDMA device names (Source::keyedByDevice).
+    KeyedSource(std::string name, SourceTiming timing, KeysOf keys, ReadOne read, Place place,
+                bool by_device = false)
         : name_(std::move(name)), timing_(timing), keys_(std::move(keys)), read_(std::move(read)),
-          place_(std::move(place)), guard_(timing.timeout), notes_(name_)
+          place_(std::move(place)), guard_(timing.timeout), notes_(name_), by_device_(by_device)
     {
     }
 
     std::string name() const override { return name_; }
+    bool keyedByDevice() const override { return by_device_; }
     // Zero (read in the next cycle) once readSoon() was set, until that read.
     std::chrono::milliseconds interval() const override
     {
@@ -102,6 +105,7 @@ private:
     Place place_;
     GuardedReads guard_;
     SourceNotes notes_;
+    bool by_device_;
     std::map<std::string, T> last_;
     std::shared_ptr<std::atomic<bool>> soon_ = std::make_shared<std::atomic<bool>>(false);
 };

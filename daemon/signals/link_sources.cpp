@@ -25,6 +25,7 @@ public:
     }
     std::string name() const override { return "uplinks"; }
     std::chrono::milliseconds interval() const override { return timing_.interval; }
+    bool keyedByDevice() const override { return true; } // each uplink names its device
     void read(const Inventory& inventory) override
     {
         *uplinks_ = physicalUplinks(inventory, paths_);

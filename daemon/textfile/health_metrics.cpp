@@ -51,9 +51,10 @@ void renderHealthMetrics(const Snapshot& snap, MetricWriter& w)
              "Recognised driver error lines that name no device nicd knows.");
     w.sample({}, h.kernel_errors_unmapped);
     w.family("nicd_health_events_total", MetricType::Counter,
-             "Health events since nicd started, by kind (raised, recovered, cleared, baseline).");
+             "Health events since nicd started, by kind (raised, recovered, cleared, baseline, "
+             "renamed).");
     constexpr std::array kinds{EventKind::Raised, EventKind::Recovered, EventKind::Cleared,
-                               EventKind::Baseline};
+                               EventKind::Baseline, EventKind::Renamed};
     for (auto k : kinds) {
         auto it = h.events_total.find(toString(k));
         w.sample({{"kind", toString(k)}}, it == h.events_total.end() ? uint64_t{0} : it->second);

@@ -48,6 +48,7 @@ const std::map<std::string, FaultPlan>& plans()
         {"flap", {{}, {}, R"(nicd_port_state{device="mlx5_0",port="1"} 4)"}},
         {"remove", {{}, {}, {}}},
         {"restore", {{"remove"}, {}, R"(nicd_device_health{device="mlx5_0"} 0)"}},
+        {"rename", {{}, {"rocep26s0f0"}, R"(nicd_device_health{device="rocep26s0f0"} 0)"}},
         {"stall", {{}, {}, R"(nicd_device_health{device="mlx5_0"} 2)"}},
         {"unstall", {{"stall"}, {}, R"(nicd_device_health{device="mlx5_0"} 0)"}},
         {"errors", {{}, {"symbol_error", "100"}, {}}},

@@ -1,6 +1,7 @@
 // Across restarts nothing is lost or repeated: two `nicd --once` runs with one state directory
 // compute counter deltas between them, kernel errors read from real journal files are counted
-// once, a new boot starts from a clean baseline, and a corrupt state file is set aside.
+// once, a new boot starts from a clean baseline, a corrupt state file is set aside, and a device
+// renamed between two runs keeps what was known of it.
 #include "sim.hpp"
 #include "support/journal_writer.hpp"
 #include "support/process.hpp"
@@ -195,4 +196,37 @@ TEST_F(PersistenceTest, ADeviceMissingAfterARestartIsCaught)
     sim::restore(root_, "mlx5_3");
     once();
     EXPECT_EQ(textfile().find("code=\"device_missing\""), std::string::npos);
+}
+
+// udev's rdma_rename between two runs (mlx5_1 -> rocep59s0f0): the device is its PCI address,
+// so its kernel error, its counter baseline (500 symbol errors since run 1 are an alarm, not a
+// new baseline) and its history carry over to the new name, with one renamed event, and nothing
+// is missing.
+TEST_F(PersistenceTest, ARenameBetweenTwoRunsCarriesConditionsAndBaselines)
+{
+    journal("a",
+            {"mlx5_core 0000:3b:00.0: wait_func:1132:(pid 1): CREATE_DCT(0x710) timeout. Will "
+             "cause a leak of a command resource"},
+            1700000000000000);
+    once();
+    ASSERT_NE(textfile().find("code=\"kernel.mlx5.cmd_timeout\""), std::string::npos);
+    sim::addToCounter(root_, "mlx5_1", "symbol_error", 500);
+    sim::rename(root_, "mlx5_1", "rocep59s0f0");
+    auto out = once();
+    auto text = textfile();
+    EXPECT_NE(text.find("nicd_condition_active{device=\"rocep59s0f0\",port=\"0\",code=\"kernel."
+                        "mlx5.cmd_timeout\",severity=\"fatal\",action=\"reset_nic\"} 1"),
+              std::string::npos)
+        << text.substr(0, 3000);
+    EXPECT_NE(text.find("nicd_condition_active{device=\"rocep59s0f0\",port=\"1\",code=\"counter."
+                        "symbol_error\""),
+              std::string::npos)
+        << out;
+    EXPECT_NE(
+        text.find("nicd_kernel_errors_total{device=\"rocep59s0f0\",code=\"mlx5.cmd_timeout\"} 1"),
+        std::string::npos);
+    EXPECT_NE(text.find("nicd_health_events_total{kind=\"renamed\"} 1"), std::string::npos);
+    EXPECT_EQ(text.find("device_missing"), std::string::npos) << text.substr(0, 3000);
+    EXPECT_EQ(text.find("\"mlx5_1\""), std::string::npos) << "the old name is gone";
+    EXPECT_NE(out.find("mlx5_1 (PCI 0000:3b:00.0) is now rocep59s0f0"), std::string::npos) << out;
 }

@@ -1,7 +1,7 @@
 // docs/conditions.md is the contract of condition codes and actions: this reads its tables and
 // checks them against what the code emits (the action set, every default counter rule, every
-// kernel line the mlx5 plugin recognises in the shared fixtures, and the link, device and driver
-// conditions of a simulated failure).
+// kernel line the mlx5 plugin recognises in the shared fixtures, the link, device and driver
+// conditions of a simulated failure, and the rename event).
 #include "health/counter_rules.hpp"
 #include "health/health_engine.hpp"
 #include "health/kernel_rules.hpp"
@@ -208,6 +208,29 @@ TEST_F(ConditionsDoc, LinkDeviceAndDriverConditions)
     for (const char* want : {"port_down", "netdev_down.eth_mlx5_0", "device_missing",
                              "driver_unresponsive", "kernel.driver_soft_lockup"})
         EXPECT_TRUE(codes.contains(want)) << want << " was not raised";
+}
+
+// A rename is an event, never an active condition: its code is documented, info, action none.
+TEST_F(ConditionsDoc, TheRenameEvent)
+{
+    HealthEngine engine{Config{}};
+    auto node = [](const char* name) {
+        Snapshot s;
+        Device d;
+        d.ibdev = name;
+        d.pci_address = "0000:1a:00.0";
+        s.inventory.devices.push_back(d);
+        return s;
+    };
+    auto s = node("mlx5_0");
+    engine.evaluate(s, 1, 1);
+    s = node("rocep26s0f0");
+    auto events = engine.evaluate(s, 2, 2);
+    ASSERT_EQ(events.size(), 1U);
+    EXPECT_EQ(events[0].kind, EventKind::Renamed);
+    EXPECT_TRUE(
+        documented(events[0].code, toString(events[0].severity), toString(events[0].action)));
+    EXPECT_TRUE(s.health.conditions.empty());
 }
 
 // Every pre-failure signal out of its limits at once, on two devices of one board: each

@@ -1,5 +1,5 @@
 // What the daemon keeps of provisioning rounds: statuses per port, drift, writes and errors
-// counted, the last apply.
+// counted, the last apply, and all of it under a renamed device's new name.
 #include "provision/qos_tracker.hpp"
 
 #include <gtest/gtest.h>
@@ -96,4 +96,19 @@ TEST(QosTracker, AGoneDeviceIsForgotten)
     Inventory inv;
     t.forgetMissing(inv);
     EXPECT_TRUE(t.summary().ports.empty());
+}
+
+// udev's rdma_rename: the port's last outcome and the writes counted follow the device's new name
+// (the counter goes on, the old name's series goes), and drift is still judged against it.
+TEST(QosTracker, ARenamedDeviceKeepsItsPortsAndCounts)
+{
+    QosTracker t;
+    t.record({RoundKind::Apply, {outcome("mlx5_0", true, true)}}, 100);
+    t.rename("mlx5_0", "rocep26s0f0");
+    EXPECT_FALSE(t.summary().ports.contains({"mlx5_0", 1}));
+    EXPECT_EQ(port(t, "rocep26s0f0").status, "compliant");
+    EXPECT_EQ(t.summary().changes_total.at({"rocep26s0f0", 1, "pfc"}), 1U);
+    EXPECT_EQ(t.summary().changes_total.size(), 1U);
+    EXPECT_TRUE(t.record({RoundKind::Verify, {outcome("rocep26s0f0", false, false, false)}}, 200))
+        << "compliant before the rename, not now: drift";
 }

@@ -60,6 +60,8 @@ TEST_F(SimCliTest, CommandsAndFaults)
     ASSERT_EQ(sim("inject " + node() + " restore mlx5_3"), 0) << out_;
     ASSERT_EQ(sim("inject " + node() + " stall mlx5_3"), 0) << out_;
     ASSERT_EQ(sim("inject " + node() + " unstall mlx5_3"), 0) << out_;
+    ASSERT_EQ(sim("inject " + node() + " rename mlx5_3 rocep93s0f0"), 0) << out_;
+    EXPECT_TRUE(fs::exists(dir_ / "node/sys/class/infiniband/rocep93s0f0/ports/1/state"));
     ASSERT_EQ(sim("create " + node() + " --force --devices 4 --driver-ready"), 0) << out_;
     EXPECT_TRUE(fs::exists(dir_ / "node/run/mellanox/drivers/.driver-ready"));
     EXPECT_EQ(sim::list(node()).size(), 4U);
@@ -77,6 +79,9 @@ TEST_F(SimCliTest, FailuresExitNonZeroAndSayWhat)
     EXPECT_NE(out_.find("no simulated device 'mlx5_42'"), std::string::npos) << out_;
     EXPECT_NE(sim("inject " + node() + " errors mlx5_0 bogus_counter 1"), 0);
     EXPECT_NE(out_.find("mlx5_0 port 1 has no counter 'bogus_counter'"), std::string::npos) << out_;
+    EXPECT_NE(sim("inject " + node() + " rename mlx5_0 mlx5_1"), 0);
+    EXPECT_NE(out_.find("mlx5_1 is already the name of a device"), std::string::npos) << out_;
+    EXPECT_NE(sim("inject " + node() + " rename mlx5_0"), 0); // NEW missing
     EXPECT_NE(sim("inject " + node() + " no-such-fault mlx5_0"), 0);
     EXPECT_NE(sim("inject " + node() + " errors mlx5_0 symbol_error"), 0); // N missing
     EXPECT_NE(sim("create " + node() + "2 --devices 0"), 0);

@@ -1,5 +1,5 @@
 // Link and device faults of the simulated node: each changes exactly the files it should, and
-// the device-level ones undo completely.
+// the device-level ones undo completely (a rename changes the name alone).
 #include "sim.hpp"
 #include "support/sim_tree.hpp"
 
@@ -133,6 +133,41 @@ TEST_F(SimFaultsTest, RemoveAndRestoreRoundTrip)
         EXPECT_EQ(p.find("mlx5_3"), std::string::npos) << p;
     EXPECT_EQ(restored.size(), before.size());
     EXPECT_THROW(sim::restore(dir_, "mlx5_3"), sim::SimError);
+}
+
+// udev's rdma_rename: the device's directory and class link take the new name; its files, PCI
+// function, netdevs and counters (with what was injected into them) stay as they were.
+TEST_F(SimFaultsTest, RenameChangesTheNameAndNothingElse)
+{
+    sim::addToCounter(dir_, "mlx5_0", "symbol_error", 5);
+    sim::setRate(dir_, "mlx5_0", "symbol_error", 2);
+    auto before = snap();
+    const auto old_dir = rel(ib("mlx5_0"));
+    sim::rename(dir_, "mlx5_0", "rocep26s0f0");
+    const auto new_dir = rel(ib("rocep26s0f0"));
+    EXPECT_EQ(new_dir, (fs::path(old_dir).parent_path() / "rocep26s0f0").string());
+    EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "sys/class/infiniband/mlx5_0")));
+    test::TreeSnapshot moved; // `before` with the device's files under their new name
+    for (auto [path, content] : before)
+        if (path != "sys/class/infiniband/mlx5_0")
+            moved[path.starts_with(old_dir + "/") ? new_dir + path.substr(old_dir.size()) : path] =
+                content;
+    EXPECT_EQ(test::changedPaths(moved, snap()),
+              std::set<std::string>{"sys/class/infiniband/rocep26s0f0"});
+    EXPECT_EQ(sim::counterValue(dir_, "rocep26s0f0", "symbol_error"), 5U);
+    sim::tick(dir_, 1);
+    EXPECT_EQ(sim::counterValue(dir_, "rocep26s0f0", "symbol_error"), 7U) << "the rate follows";
+    EXPECT_THROW(sim::counterValue(dir_, "mlx5_0", "symbol_error"), sim::SimError);
+    auto lines = sim::list(dir_);
+    EXPECT_TRUE(lines.back().starts_with("rocep26s0f0 ")) << lines.back();
+    EXPECT_NE(lines.back().find("0000:1a:00.0"), std::string::npos) << lines.back();
+
+    EXPECT_THROW(sim::rename(dir_, "rocep26s0f0", "mlx5_1"), sim::SimError); // taken
+    for (const char* bad : {"", "../x", "a/b", "a b"})
+        EXPECT_THROW(sim::rename(dir_, "rocep26s0f0", bad), sim::SimError) << bad;
+    sim::remove(dir_, "mlx5_2");
+    EXPECT_THROW(sim::rename(dir_, "mlx5_2", "rocep76s0f0"), sim::SimError);
+    EXPECT_TRUE(fs::is_symlink(dir_ / "sys/class/infiniband/rocep26s0f0"));
 }
 
 TEST_F(SimFaultsTest, StallBlocksCounterReadsUntilUnstallAnswersThem)

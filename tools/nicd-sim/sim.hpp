@@ -81,6 +81,11 @@ void resetCounters(const fs::path& root, const std::string& dev);
 // and the PCI function stay); restore brings back the identical tree.
 void remove(const fs::path& root, const std::string& dev);
 void restore(const fs::path& root, const std::string& dev);
+// The device is renamed `new_name` (udev's rdma_rename: mlx5_0 -> rocep26s0f0): its infiniband/
+// directory and class link take the new name; its PCI function, netdevs and counters stay.
+// Throws SimError for a removed or stalled device, a name in use or one the kernel would not give
+// (1 to 63 letters, digits or underscores).
+void rename(const fs::path& root, const std::string& dev, const std::string& new_name);
 // Replaces the device's ports/*/counters/* files with FIFOs: reads block like wedged firmware.
 // unstall answers any blocked reader with the value and puts regular files back.
 void stall(const fs::path& root, const std::string& dev);
