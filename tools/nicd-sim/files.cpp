@@ -29,6 +29,9 @@ void writeText(const fs::path& root, const fs::path& file, std::string_view text
         if (!out.flush())
             throw SimError("cannot write " + tmp.string() + " (for " + file.string() + ")");
     }
+    // The file keeps its mode (a counter the firmware refuses stays refused: refuseCounter).
+    if (struct stat old{}; ::stat(file.c_str(), &old) == 0)
+        ::chmod(tmp.c_str(), old.st_mode & 07777);
     std::error_code ec;
     fs::rename(tmp, file, ec);
     if (ec) {

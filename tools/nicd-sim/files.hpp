@@ -15,7 +15,7 @@ namespace nicd::sim {
 fs::path simDir(const fs::path& root); // DIR/run/nicd-sim
 
 // Writes `text` to `file` by staging it in DIR/run/nicd-sim/tmp and renaming it into place, so
-// no temporary name ever shows up in a sysfs directory listing.
+// no temporary name ever shows up in a sysfs directory listing; a file that exists keeps its mode.
 void writeText(const fs::path& root, const fs::path& file, std::string_view text);
 void writeNumber(const fs::path& root, const fs::path& file, uint64_t value); // "<value>\n"
 // The whole of a regular file; throws SimError naming it otherwise. Never blocks on a FIFO (a

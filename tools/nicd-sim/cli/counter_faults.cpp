@@ -1,5 +1,5 @@
 // inject DIR errors DEV COUNTER N | rate DEV COUNTER PER_SECOND | wrap DEV COUNTER
-//        | reset-counters DEV                                        ([--port P] where it applies)
+//        | reset-counters DEV | refuse[-clear] DEV COUNTER           ([--port P] where it applies)
 #include "cli/args.hpp"
 #include "cli/registry.hpp"
 
@@ -44,6 +44,28 @@ NICD_SIM_FAULT(reset_counters, "reset-counters",
                [](CLI::App& cmd) {
                    auto a = std::make_shared<DeviceArgs>(cmd);
                    return [a](const fs::path& dir) { resetCounters(dir, a->dev); };
+               });
+
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
+NICD_SIM_FAULT(refuse, "refuse",
+               "the firmware refuses a counters/ or hw_counters/ file: its reads fail with EACCES "
+               "(mode 0000; nicd runs without CAP_DAC_OVERRIDE)",
+               [](CLI::App& cmd) {
+                   auto a = std::make_shared<CounterArgs>(cmd);
+                   a->addPort(cmd);
+                   return [a](const fs::path& dir) {
+                       refuseCounter(dir, a->dev, a->counter, true, a->port);
+                   };
+               });
+
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
+NICD_SIM_FAULT(refuse_clear, "refuse-clear", "clears refuse: the file reads again",
+               [](CLI::App& cmd) {
+                   auto a = std::make_shared<CounterArgs>(cmd);
+                   a->addPort(cmd);
+                   return [a](const fs::path& dir) {
+                       refuseCounter(dir, a->dev, a->counter, false, a->port);
+                   };
                });
 
 } // namespace nicd::sim::cli
