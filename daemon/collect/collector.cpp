@@ -37,6 +37,13 @@ void Collector::add(std::unique_ptr<Source> source)
     sources_.push_back({std::move(source)});
 }
 
+void Collector::setReadSettings(const DaemonConfig& daemon)
+{
+    if (inventory_.setIgnore(IgnoreList(daemon.ignore_devices)))
+        for (auto& slot : sources_)
+            slot.last_read_usec = 0; // due at the next cycle
+}
+
 void Collector::readSources(Snapshot& snap)
 {
     const uint64_t now = EventLoop::nowMonotonicUsec();

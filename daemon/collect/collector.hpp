@@ -43,6 +43,11 @@ public:
     }
     // How long one device's driver reads may take before it counts as unresponsive.
     void setDriverTimeout(std::chrono::milliseconds t) { driver_timeout_ = t; }
+    // [daemon] IgnoreDevices= (at start and on reload): the next cycle leaves the ignored devices
+    // out of everything (every reader reads only what the inventory lists; the slow sources read
+    // again at once when the list changed, so that what they last said of a newly ignored device
+    // goes too).
+    void setReadSettings(const DaemonConfig& daemon);
     // True while a plugin call left behind by a deadline has not returned: no other plugin call
     // (a QoS round included) may start.
     bool pluginCallOutstanding() const { return plugin_stuck_ && !plugin_stuck_->load(); }

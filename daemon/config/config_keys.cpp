@@ -97,6 +97,10 @@ const Keys<DaemonConfig>& daemonKeys()
          [](auto& c, auto v, auto& why) {
              return assign(c.state_directory, parseAbsolutePath(v, why));
          }},
+        {"IgnoreDevices",
+         [](auto& c, auto v, auto& why) {
+             return assign(c.ignore_devices, parseDeviceSelectors(v, why));
+         }},
     };
     return keys;
 }

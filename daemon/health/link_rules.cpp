@@ -195,6 +195,8 @@ void LinkRules::evaluate(const Snapshot& snap, const Config& config, double now_
     std::set<std::string> present;
     for (const auto& d : snap.inventory.devices)
         present.insert(d.ibdev);
+    for (const auto& ig : snap.inventory.ignored)
+        known_devices_.erase(ig.ibdev); // ignoring is not removal: never missing
 
     for (const auto& name : known_devices_) {
         if (present.contains(name)) {

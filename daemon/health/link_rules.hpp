@@ -11,7 +11,8 @@
 //                    than the IB state)
 //   link_flapping    degraded: FlapCount or more up->down transitions within FlapWindowSec
 //   device_missing   fatal: a device seen before (this boot, persisted) is gone. VFs are not
-//                    tracked: SR-IOV reconfiguration adds and removes them.
+//                    tracked: SR-IOV reconfiguration adds and removes them; nor are devices
+//                    IgnoreDevices= names (forgotten: ignoring is not removal).
 // A port whose state could not be read keeps its conditions and history (a transient read error
 // is no link event). Conditions recover when their cause is gone ("port is up again", "device
 // is back", "link stable again").
