@@ -389,7 +389,8 @@ void DaemonApp::reload()
     worker_->submit([this, t = std::chrono::milliseconds(config_.health.driver_timeout_ms),
                      daemon = config_.daemon] {
         collector_->setDriverTimeout(t);
-        collector_->setReadSettings(daemon); // IgnoreDevices=
+        collector_->setReadSettings(daemon); // IgnoreDevices=, dropped counter files read again
+        plugins_->reloaded(daemon);
     });
     cycles_->setIntervals(config_.daemon.poll_interval_ms, config_.daemon.pma_interval_ms);
     log::info({}, "configuration reloaded");

@@ -1,4 +1,5 @@
-// What the daemon gives one plugin: logging as that plugin, the host root, its config section.
+// What the daemon gives one plugin: logging as that plugin, the host root, its config section,
+// and the daemon's settings a plugin follows too (DropCounterAfter: nicd/plugin/backoff.h).
 #pragma once
 
 #include "config/host_paths.hpp"
@@ -6,6 +7,7 @@
 #include <nicd/plugin/plugin.h>
 
 #include <map>
+#include <mutex>
 #include <string>
 
 namespace nicd {
@@ -23,12 +25,17 @@ public:
              const plugin::v1::DeviceRef* dev) noexcept override;
     std::string root() const noexcept override { return paths_.root().string(); }
     bool simulated() const noexcept override { return paths_.simulated(); }
+    // The plugin's section first, then the daemon's settings.
     std::optional<std::string> config(std::string_view key) const noexcept override;
+    // The daemon's settings config() also answers (at start and on reload; any thread).
+    void setDaemonSettings(std::map<std::string, std::string> settings);
 
 private:
     std::string name_;
     HostPaths paths_;
     std::map<std::string, std::string> config_;
+    mutable std::mutex mutex_; // daemon_: set on reload while a plugin call may be out
+    std::map<std::string, std::string> daemon_;
 };
 
 } // namespace nicd

@@ -20,6 +20,7 @@ TEST_F(ConfigLoad, NoFilesMeansDefaults)
     EXPECT_EQ(c.daemon.pma_interval_ms, 30000U);
     EXPECT_EQ(c.daemon.state_directory, "/var/lib/nicd");
     EXPECT_TRUE(c.daemon.ignore_devices.empty());
+    EXPECT_EQ(c.daemon.drop_counter_after, 3U);
     EXPECT_TRUE(c.textfile.enable);
     EXPECT_EQ(c.textfile.path, "/var/lib/prometheus/node-exporter/nicd.prom");
     EXPECT_EQ(c.provision.settings.mode, ProvisionMode::Enforce);
@@ -49,6 +50,7 @@ PollIntervalMs=1000
 PmaIntervalMs=10000
 StateDirectory=/srv/nicd
 IgnoreDevices=mlx5_9 mlx5_bond_* 0000:3B:00.1 5e:00.0
+DropCounterAfter=0
 [textfile]
 Enable=no
 Path=/tmp/x/nicd.prom
@@ -87,6 +89,7 @@ EventRingSize=64
     EXPECT_EQ(c.daemon.ignore_devices,
               (std::vector<std::string>{"mlx5_9", "mlx5_bond_*", "0000:3b:00.1", "0000:5e:00.0"}))
         << "PCI addresses in the full, lower-case form";
+    EXPECT_EQ(c.daemon.drop_counter_after, 0U);
     EXPECT_FALSE(c.textfile.enable);
     EXPECT_EQ(c.textfile.path, "/tmp/x/nicd.prom");
     EXPECT_EQ(c.provision.settings.mode, ProvisionMode::Verify);
@@ -145,6 +148,8 @@ TEST_F(ConfigLoad, ValueErrorsNameFileLineSectionKeyValueAndWhatIsAllowed)
               f + ":2: [daemon] IgnoreDevices=3b:00: expected RDMA device names, globs over them "
                   "(mlx5_1*) or PCI addresses (0000:3b:00.0 or 3b:00.0), separated by spaces "
                   "('3b:00' is none of these)");
+    EXPECT_EQ(onlyError("[daemon]\nDropCounterAfter=-1\n"),
+              f + ":2: [daemon] DropCounterAfter=-1: expected an integer from 0 to 1000");
     EXPECT_EQ(onlyError("[textfile]\nPath=/tmp/nicd.txt\n"),
               f + ":2: [textfile] Path=/tmp/nicd.txt: expected an absolute path ending in .prom "
                   "(node_exporter reads only *.prom)");
@@ -284,7 +289,7 @@ TEST(ConfigKeys, ListsEverySectionKind)
     auto keys = configKeys();
     EXPECT_EQ(keys.at("daemon"),
               (std::vector<std::string>{"PluginDirectory", "PollIntervalMs", "PmaIntervalMs",
-                                        "StateDirectory", "IgnoreDevices"}));
+                                        "StateDirectory", "IgnoreDevices", "DropCounterAfter"}));
     EXPECT_EQ(keys.at("plugin:"), std::vector<std::string>{"Enabled"});
     for (const char* s :
          {"daemon", "textfile", "provision", "journal", "health", "device:", "counter:"})
