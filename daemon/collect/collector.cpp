@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string_view>
 #include <utility>
@@ -190,21 +191,18 @@ void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSample
 }
 
 // What each device's plugin said it dropped (a kSourceNicd gauge), added to the daemon's own;
-// where it is in a layout is found once per layout.
+// where it is in a layout is found once per layout (nothing is allocated while layouts stay).
 void Collector::countPluginDrops(std::vector<DeviceSamples>& all)
 {
     static_assert(std::string_view(kSourceNicd) == plugin::sdk::kDaemonSource);
-    std::map<std::string, DropsAt> now;
     for (auto& ds : all) {
         const SampleBatch& b = ds.plugin;
         if (!b.layout)
             continue;
-        auto& at = now[ds.ibdev];
-        if (auto last = plugin_drops_at_.find(ds.ibdev);
-            last != plugin_drops_at_.end() && last->second.layout == b.layout) {
-            at = last->second;
-        } else {
+        auto& at = plugin_drops_at_[ds.ibdev];
+        if (at.layout != b.layout) {
             at.layout = b.layout;
+            at.index.reset();
             const auto& series = b.layout->series;
             for (size_t i = 0; i < series.size() && !at.index; ++i)
                 if (series[i].source == kSourceNicd &&
@@ -214,7 +212,11 @@ void Collector::countPluginDrops(std::vector<DeviceSamples>& all)
         if (at.index && *at.index < b.values.size())
             ds.files_dropped += static_cast<uint32_t>(b.values[*at.index]);
     }
-    plugin_drops_at_ = std::move(now);
+    if (plugin_drops_at_.size() > all.size()) // devices went away
+        std::erase_if(plugin_drops_at_, [&](const auto& kv) {
+            return std::none_of(all.begin(), all.end(),
+                                [&](const DeviceSamples& ds) { return ds.ibdev == kv.first; });
+        });
 }
 
 bool Collector::callPlugin(const std::string& ibdev, std::function<void()> fn,

@@ -127,8 +127,8 @@ std::optional<std::vector<std::string>> parseDeviceSelectors(std::string_view v,
         return lower(full);
     };
     auto globChar = [](unsigned char c) {
-        return std::isalnum(c) || std::string_view("_*?[]!-").find(static_cast<char>(c)) !=
-                                      std::string_view::npos;
+        return std::isalnum(c) ||
+               std::string_view("_*?[]!-").find(static_cast<char>(c)) != std::string_view::npos;
     };
     std::vector<std::string> out;
     for (auto& word : splitWords(v)) {

@@ -54,6 +54,8 @@ void QosTracker::forgetMissing(const Inventory& inventory)
                   [&](const auto& kv) { return inventory.find(kv.first.first) == nullptr; });
     // The counts since start stay for a device that went away, not for one now ignored: that one
     // is on no sink at all.
+    if (inventory.ignored.empty())
+        return;
     auto ignored = [&](const auto& kv) {
         return std::any_of(
             inventory.ignored.begin(), inventory.ignored.end(),

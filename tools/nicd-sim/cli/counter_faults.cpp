@@ -46,26 +46,25 @@ NICD_SIM_FAULT(reset_counters, "reset-counters",
                    return [a](const fs::path& dir) { resetCounters(dir, a->dev); };
                });
 
+namespace {
+// refuse DEV COUNTER [--port P] (`on`), or refuse-clear.
+Setup refusal(bool on)
+{
+    return [on](CLI::App& cmd) -> Action {
+        auto a = std::make_shared<CounterArgs>(cmd);
+        a->addPort(cmd);
+        return
+            [a, on](const fs::path& dir) { refuseCounter(dir, a->dev, a->counter, on, a->port); };
+    };
+}
+} // namespace
+
 // NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
 NICD_SIM_FAULT(refuse, "refuse",
                "the firmware refuses a counters/ or hw_counters/ file: its reads fail with EACCES "
                "(mode 0000; nicd runs without CAP_DAC_OVERRIDE)",
-               [](CLI::App& cmd) {
-                   auto a = std::make_shared<CounterArgs>(cmd);
-                   a->addPort(cmd);
-                   return [a](const fs::path& dir) {
-                       refuseCounter(dir, a->dev, a->counter, true, a->port);
-                   };
-               });
-
+               refusal(true));
 // NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
-NICD_SIM_FAULT(refuse_clear, "refuse-clear", "clears refuse: the file reads again",
-               [](CLI::App& cmd) {
-                   auto a = std::make_shared<CounterArgs>(cmd);
-                   a->addPort(cmd);
-                   return [a](const fs::path& dir) {
-                       refuseCounter(dir, a->dev, a->counter, false, a->port);
-                   };
-               });
+NICD_SIM_FAULT(refuse_clear, "refuse-clear", "clears refuse: the file reads again", refusal(false));
 
 } // namespace nicd::sim::cli
