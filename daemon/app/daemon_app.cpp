@@ -23,6 +23,7 @@
 #include "privilege/write_limits.hpp"
 #include "provision/default_route_source.hpp"
 #include "provision/provision_scheduler.hpp"
+#include "signals/devlink_health.hpp"
 #include "signals/function_sources.hpp"
 #include "signals/link_sources.hpp"
 #include "signals/reporter_source.hpp"
@@ -46,6 +47,7 @@ DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config)
     plugins_ = std::make_unique<PluginManager>(paths_, startup_config_);
     collector_ = std::make_unique<Collector>(paths_, *plugins_);
     collector_->setDriverTimeout(std::chrono::milliseconds(config_.health.driver_timeout_ms));
+    collector_->setReadSettings(config_.daemon);
     collector_->add(std::make_unique<NetdevStateSource>(paths_));
     collector_->add(std::make_unique<provision::DefaultRouteSource>(paths_));
     addSignalSources();
@@ -339,6 +341,8 @@ void DaemonApp::onReporterEvent(std::vector<HealthReporter> reporters, bool over
     if (overrun || !last_)
         return;
     for (auto& r : reporters) {
+        if (last_->inventory.ignoresFunction(signals::pciAddressView(r.handle)))
+            continue;
         log::info({}, "devlink health: {} {} is {} ({} errors, {} recovered)", r.handle, r.name,
                   r.state, r.errors, r.recovers);
         auto same =
@@ -393,8 +397,11 @@ void DaemonApp::reload()
     textfile_pace_.setInterval(config_.textfile.interval_ms);
     textfile_pace_.forceNext();
     provision_->reloaded();
-    worker_->submit([this, t = std::chrono::milliseconds(config_.health.driver_timeout_ms)] {
+    worker_->submit([this, t = std::chrono::milliseconds(config_.health.driver_timeout_ms),
+                     daemon = config_.daemon] {
         collector_->setDriverTimeout(t);
+        collector_->setReadSettings(daemon); // IgnoreDevices=, dropped counter files read again
+        plugins_->reloaded(daemon);
     });
     cycles_->setIntervals(config_.daemon.poll_interval_ms, config_.daemon.pma_interval_ms);
     log::info({}, "configuration reloaded");

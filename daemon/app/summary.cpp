@@ -109,6 +109,10 @@ std::string onceReport(const Snapshot& snap)
             out += fmt::format("{:<14} {:<11} {:<11} {:<7} (no ports)\n", d.ibdev, toString(d.role),
                                toString(d.function), d.plugin.empty() ? "-" : d.plugin);
     }
+    for (const auto& ig : snap.inventory.ignored)
+        out +=
+            fmt::format("{:<14} ignored{} (IgnoreDevices={}): nothing under it is read\n", ig.ibdev,
+                        ig.pci_address.empty() ? "" : " at " + ig.pci_address, ig.matched);
     for (const auto& c : snap.health.conditions)
         out += fmt::format("{} {}{}: {} [{}] -> {}: {}\n", toString(c.severity), c.device,
                            c.port ? fmt::format(" port {}", c.port) : "", c.message, c.code,

@@ -6,10 +6,13 @@
 #include "loop/event_loop.hpp"
 #include "plugins/plugin_manager.hpp"
 
+#include <nicd/plugin/backoff.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
+#include <string_view>
 #include <utility>
 
 namespace nicd {
@@ -48,6 +51,14 @@ bool Collector::devicesChanged(const Inventory& inv)
     for (const auto& d : inv.devices)
         source_devices_.push_back(d.ibdev);
     return true;
+}
+
+void Collector::setReadSettings(const DaemonConfig& daemon)
+{
+    if (inventory_.setIgnore(IgnoreList(daemon.ignore_devices)))
+        for (auto& slot : sources_)
+            slot.last_read_usec = 0; // due at the next cycle
+    ib_reader_.setDropAfter(daemon.drop_counter_after);
 }
 
 void Collector::readSources(Snapshot& snap)
@@ -124,6 +135,7 @@ std::vector<bool> Collector::readPma(const Inventory& inventory, const std::vect
             ds.pma = std::move(r.pma);
             ds.errors = std::move(r.errors);
             ds.pma_monotonic_usec = r.pma_monotonic_usec;
+            ds.files_dropped = r.files_dropped;
             fresh[to_read[k]] = r.pma_monotonic_usec != 0;
         }
         if (start + read == to_read.size())
@@ -192,6 +204,35 @@ void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSample
     log::error({.device = dev.ibdev, .plugin = dev.plugin}, "{}", ds.unresponsive);
 }
 
+// What each device's plugin said it dropped (a kSourceNicd gauge), added to the daemon's own;
+// where it is in a layout is found once per layout (nothing is allocated while layouts stay).
+void Collector::countPluginDrops(std::vector<DeviceSamples>& all)
+{
+    static_assert(std::string_view(kSourceNicd) == plugin::sdk::kDaemonSource);
+    for (auto& ds : all) {
+        const SampleBatch& b = ds.plugin;
+        if (!b.layout)
+            continue;
+        auto& at = plugin_drops_at_[ds.ibdev];
+        if (at.layout != b.layout) {
+            at.layout = b.layout;
+            at.index.reset();
+            const auto& series = b.layout->series;
+            for (size_t i = 0; i < series.size() && !at.index; ++i)
+                if (series[i].source == kSourceNicd &&
+                    series[i].name == plugin::sdk::kFilesDroppedName)
+                    at.index = i;
+        }
+        if (at.index && *at.index < b.values.size())
+            ds.files_dropped += static_cast<uint32_t>(b.values[*at.index]);
+    }
+    if (plugin_drops_at_.size() > all.size()) // devices went away
+        std::erase_if(plugin_drops_at_, [&](const auto& kv) {
+            return std::none_of(all.begin(), all.end(),
+                                [&](const DeviceSamples& ds) { return ds.ibdev == kv.first; });
+        });
+}
+
 bool Collector::callPlugin(const std::string& ibdev, std::function<void()> fn,
                            std::chrono::milliseconds timeout)
 {
@@ -252,12 +293,14 @@ Snapshot Collector::collect(bool read_pma)
         if (!(fresh[i] && ds.unresponsive.empty()) && last != last_pma_.end()) {
             ds.pma = last->second.batch; // keep the last values published
             ds.pma_monotonic_usec = last->second.monotonic_usec;
+            ds.files_dropped = last->second.files_dropped;
         }
-        if (!ds.pma.empty() || ds.pma_monotonic_usec != 0)
-            pma_now[dev.ibdev] = {ds.pma, ds.pma_monotonic_usec};
+        if (!ds.pma.empty() || ds.pma_monotonic_usec != 0 || ds.files_dropped != 0)
+            pma_now[dev.ibdev] = {ds.pma, ds.pma_monotonic_usec, ds.files_dropped};
     }
     last_pma_ = std::move(pma_now); // devices that disappeared drop out
     pollPlugins(snap.inventory, snap.samples);
+    countPluginDrops(snap.samples);
     for (auto& ds : snap.samples) {
         ds.monotonic_usec = EventLoop::nowMonotonicUsec();
         read_errors_total_ += ds.errors.size();

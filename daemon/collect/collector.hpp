@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,11 @@ public:
     }
     // How long one device's driver reads may take before it counts as unresponsive.
     void setDriverTimeout(std::chrono::milliseconds t) { driver_timeout_ = t; }
+    // [daemon] IgnoreDevices= and DropCounterAfter= (at start and on reload): the next cycle
+    // leaves the ignored devices out of everything (every reader reads only what the inventory
+    // lists; the slow sources read again at once when the list changed, so that what they last
+    // said of a newly ignored device goes too) and reads the dropped counters/ files again.
+    void setReadSettings(const DaemonConfig& daemon);
     // True while a plugin call left behind by a deadline has not returned: no other plugin call
     // (a QoS round included) may start.
     bool pluginCallOutstanding() const { return plugin_stuck_ && !plugin_stuck_->load(); }
@@ -61,6 +67,7 @@ private:
     void readSources(Snapshot& snap);
     // Whether the device names of `inv` differ from the last call's.
     bool devicesChanged(const Inventory& inv);
+    void countPluginDrops(std::vector<DeviceSamples>& all);
 
     HostPaths paths_;
     PluginManager& plugins_;
@@ -69,8 +76,14 @@ private:
     struct PmaRead {
         SampleBatch batch; // its layout is shared: a copy is the values
         uint64_t monotonic_usec = 0;
+        uint32_t files_dropped = 0;
     };
-    std::map<std::string, PmaRead> last_pma_; // by ibdev
+    struct DropsAt { // where a plugin layout has its dropped-files gauge
+        std::shared_ptr<const SampleLayout> layout;
+        std::optional<size_t> index;
+    };
+    std::map<std::string, DropsAt> plugin_drops_at_; // by ibdev
+    std::map<std::string, PmaRead> last_pma_;        // by ibdev
     uint64_t cycles_ = 0;
     std::chrono::milliseconds driver_timeout_{2000};
     DeadlineRunner pma_runner_;    // counters/ reads

@@ -44,7 +44,7 @@ void readPortCounters(const Device& dev, uint32_t port, Backoff& backoff,
                       DeviceSamples& out)
 {
     const std::string& dir = counter_dir.path();
-    std::vector<std::string> started_failing, no_pma, recovered;
+    std::vector<std::string> started_failing, no_pma, recovered, dropped;
     auto path_of = [&](std::string_view name) { return dir + "/" + std::string(name); };
 
     // A directory that cannot be opened (iWARP devices have no counters/) yields nothing.
@@ -69,8 +69,16 @@ void readPortCounters(const Device& dev, uint32_t port, Backoff& backoff,
                 return;
             }
             std::string why = err != 0 ? std::strerror(err) : describeContent(content);
-            if (backoff.failed(path))
+            switch (backoff.failed(path, err)) {
+            case Backoff::Change::StartedFailing:
                 started_failing.push_back(fmt::format("{} ({})", name, why));
+                break;
+            case Backoff::Change::Dropped:
+                dropped.push_back(fmt::format("{} ({})", name, why));
+                break;
+            case Backoff::Change::None:
+                break;
+            }
             out.errors.push_back({dev.ibdev, port, std::move(path), std::move(why)});
         });
 
@@ -83,6 +91,11 @@ void readPortCounters(const Device& dev, uint32_t port, Backoff& backoff,
                   fmt::join(no_pma, ", "));
     if (!recovered.empty())
         log::info(where, "{}: {} readable again", dir, fmt::join(recovered, ", "));
+    if (!dropped.empty())
+        log::warn(where,
+                  "{}: {}: refused {} reads in a row; dropped, not read again until nicd is "
+                  "reloaded or the node reboots",
+                  dir, fmt::join(dropped, ", "), backoff.dropAfter());
 }
 
 } // namespace
@@ -105,10 +118,21 @@ void IbCounterReader::retain(const Inventory& inventory)
     });
 }
 
+void IbCounterReader::setDropAfter(uint32_t drop_after)
+{
+    drop_after_ = drop_after;
+    ++generation_;
+}
+
 void IbCounterReader::read(const Device& dev, uint64_t /*now_usec*/, DeviceSamples& out)
 {
     auto state = stateFor(dev.ibdev); // held: retain() may drop it meanwhile
-    out.pma.layout = state->layout;   // the reference: kept while the same files are read
+    if (const uint64_t g = generation_; state->generation != g) {
+        state->generation = g; // a reload since this device's last read: dropped files again
+        state->backoff.setDropAfter(drop_after_);
+        state->backoff.retryDropped();
+    }
+    out.pma.layout = state->layout; // the reference: kept while the same files are read
     plugin::sdk::SampleBatchBuilder batch(out.pma);
     batch.reserve(state->layout ? state->layout->series.size() : 0);
     for (const auto& port : dev.ports) {
@@ -120,6 +144,7 @@ void IbCounterReader::read(const Device& dev, uint64_t /*now_usec*/, DeviceSampl
     }
     batch.finish();
     state->layout = out.pma.layout;
+    out.files_dropped = static_cast<uint32_t>(state->backoff.droppedCount());
 }
 
 } // namespace nicd

@@ -9,6 +9,7 @@
 #include <nicd/plugin/backoff.h>
 #include <nicd/plugin/counter_dir.h>
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -28,7 +29,10 @@ public:
     // - one ReadError (what = the file's full path, message = why) per file that failed: an errno,
     //   or content that is not a counter value.
     // A failing file is backed off (see Backoff): skipped for 1, 2, 4 … 64 further calls of read()
-    // for this device, logged once when it starts failing and once when it reads again. A file
+    // for this device, logged once when it starts failing and once when it reads again. One
+    // refused DropCounterAfter reads in a row (EINVAL, EOPNOTSUPP, EACCES: the firmware refuses
+    // it) is dropped: logged once (warning, the file and the errno), counted in
+    // out.files_dropped, and not read again until setDropAfter() (a reload). A file
     // reading "N/A (no PMA)" (no PMA agent: it will not change) gives one ReadError and one log
     // line the first time only, and is then retried silently every 64 calls. A port without
     // counters/ (iWARP, irdma) yields nothing and is not an error.
@@ -43,17 +47,24 @@ public:
     // Forgets the devices not in `inventory` (their open directories are closed once no read of
     // theirs is still out).
     void retain(const Inventory& inventory);
+    // [daemon] DropCounterAfter= (at start and on reload): every device's next read() applies
+    // it and reads its dropped files again.
+    void setDropAfter(uint32_t drop_after);
 
 private:
     struct DeviceState {
         Backoff backoff;
         std::map<uint32_t, std::unique_ptr<plugin::sdk::CounterDir>> dirs; // by port
         std::shared_ptr<const SampleLayout> layout;                        // of the last read
+        uint64_t generation = 0; // of the settings the backoff has
     };
     std::shared_ptr<DeviceState> stateFor(const std::string& ibdev);
 
     std::mutex mutex_;
     std::map<std::string, std::shared_ptr<DeviceState>> devices_; // by ibdev
+    // Set on the worker thread, read by the reads on the PMA lane.
+    std::atomic<uint32_t> drop_after_{Backoff::kDropAfter};
+    std::atomic<uint64_t> generation_{0};
 };
 
 } // namespace nicd

@@ -26,6 +26,12 @@ struct DaemonConfig {
     uint32_t poll_interval_ms = 5000; // link state and hw_counters/
     uint32_t pma_interval_ms = 30000; // counters/ (one firmware command per file)
     std::string state_directory = "/var/lib/nicd";
+    // IgnoreDevices=: RDMA device names, shell globs over them, and PCI addresses (stored in the
+    // full form, 0000:3b:00.0). Nothing under a device they name is ever opened.
+    std::vector<std::string> ignore_devices;
+    // DropCounterAfter=: a counter file refused this many reads in a row (EINVAL, EOPNOTSUPP,
+    // EACCES) is not read again until a reload or the next boot; 0: never dropped.
+    uint32_t drop_counter_after = 3;
 
     bool operator==(const DaemonConfig&) const = default;
 };

@@ -97,6 +97,14 @@ const Keys<DaemonConfig>& daemonKeys()
          [](auto& c, auto v, auto& why) {
              return assign(c.state_directory, parseAbsolutePath(v, why));
          }},
+        {"IgnoreDevices",
+         [](auto& c, auto v, auto& why) {
+             return assign(c.ignore_devices, parseDeviceSelectors(v, why));
+         }},
+        {"DropCounterAfter",
+         [](auto& c, auto v, auto& why) {
+             return assign(c.drop_counter_after, parseNumber<uint32_t>(v, 0, 1000, why));
+         }},
     };
     return keys;
 }

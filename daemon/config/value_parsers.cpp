@@ -112,6 +112,40 @@ std::vector<std::string> splitWords(std::string_view v)
     return split(v, "");
 }
 
+std::optional<std::vector<std::string>> parseDeviceSelectors(std::string_view v, std::string& why)
+{
+    auto isHex = [](std::string_view t) {
+        return std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isxdigit(c); });
+    };
+    // "3b:00.0" or "0000:3b:00.0": [domain:]bus:device.function, in hex.
+    auto pciAddress = [&](std::string_view w) -> std::optional<std::string> {
+        std::string full = w.size() == 7 ? "0000:" + std::string(w) : std::string(w);
+        if (full.size() != 12 || full[4] != ':' || full[7] != ':' || full[10] != '.' ||
+            !isHex(full.substr(0, 4)) || !isHex(full.substr(5, 2)) || !isHex(full.substr(8, 2)) ||
+            !isHex(full.substr(11)))
+            return std::nullopt;
+        return lower(full);
+    };
+    auto globChar = [](unsigned char c) {
+        return std::isalnum(c) ||
+               std::string_view("_*?[]!-").find(static_cast<char>(c)) != std::string_view::npos;
+    };
+    std::vector<std::string> out;
+    for (auto& word : splitWords(v)) {
+        if (auto pci = pciAddress(word)) {
+            out.push_back(std::move(*pci));
+        } else if (std::all_of(word.begin(), word.end(), globChar)) {
+            out.push_back(std::move(word));
+        } else {
+            why = "expected RDMA device names, globs over them (mlx5_1*) or PCI addresses "
+                  "(0000:3b:00.0 or 3b:00.0), separated by spaces ('" +
+                  word + "' is none of these)";
+            return std::nullopt;
+        }
+    }
+    return out;
+}
+
 std::optional<std::vector<uint8_t>> parsePriorities(std::string_view v, std::string& why)
 {
     std::vector<uint8_t> out;

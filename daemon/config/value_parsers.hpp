@@ -27,6 +27,10 @@ std::optional<double> parseDecimal(std::string_view v, double min, double max, s
 std::optional<RateLimit> parseRate(std::string_view v, std::string& why);
 // Whitespace-separated words (globs); never fails.
 std::vector<std::string> splitWords(std::string_view v);
+// IgnoreDevices=: whitespace-separated RDMA device names, shell globs over them (mlx5_1*,
+// mlx5_[23]) and PCI addresses, full (0000:3b:00.0) or short (3b:00.0: domain 0000). PCI
+// addresses come back in the full, lower-case form; a word that is neither is an error.
+std::optional<std::vector<std::string>> parseDeviceSelectors(std::string_view v, std::string& why);
 
 std::optional<ProvisionMode> parseProvisionMode(std::string_view v, std::string& why);
 std::optional<TrustMode> parseTrustMode(std::string_view v, std::string& why);

@@ -205,7 +205,7 @@ std::optional<std::map<std::string, uint64_t>> countersOf(const Snapshot& snap,
     for (const auto& ds : snap.samples)
         if (ds.ibdev == device)
             for (const auto& s : ds.samples())
-                if (s.port == port)
+                if (s.port == port && s.source != kSourceNicd)
                     out[printable(s.source + "." + s.name)] = s.value;
     return out;
 }

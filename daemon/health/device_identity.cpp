@@ -107,6 +107,19 @@ std::vector<KnownDevice> KnownDevices::findMissing(const Inventory& inv) const
     return out;
 }
 
+void KnownDevices::forget(const std::vector<IgnoredDevice>& ignored)
+{
+    if (ignored.empty())
+        return;
+    auto erased = std::erase_if(devices_, [&](const KnownDevice& k) {
+        return std::any_of(ignored.begin(), ignored.end(), [&](const IgnoredDevice& ig) {
+            return k.pci_address.empty() ? k.name == ig.ibdev : k.pci_address == ig.pci_address;
+        });
+    });
+    if (erased > 0)
+        have_last_ = false; // what is missing changed
+}
+
 void KnownDevices::update(const Inventory& inv)
 {
     if (sameAsLastUpdate(inv))

@@ -56,6 +56,9 @@ public:
     // The known devices (not VFs) whose hardware `inv` does not have: no device on their PCI
     // address, or none of their name when known by name only.
     std::vector<KnownDevice> missing(const Inventory& inv) const;
+    // Forgets the devices IgnoreDevices= names (by PCI address, or by name when known so):
+    // ignoring is not removal, so they are never missing.
+    void forget(const std::vector<IgnoredDevice>& ignored);
     // Takes in every device of `inv` under its current name, by its PCI address when it has one
     // of its own (so also one known by name only until now); keeps the missing ones; forgets VFs
     // that are gone. Call after the renames of `inv` were followed.

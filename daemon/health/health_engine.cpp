@@ -49,6 +49,16 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
     followRenames(snap.inventory, now_real, out);
     for (const auto& d : snap.inventory.devices)
         roles_[d.ibdev] = d.role;
+    // Ignored from now on ([daemon] IgnoreDevices=, a reload): what was said of a device no longer
+    // stands, and nothing judges it again.
+    if (!snap.inventory.ignored.empty())
+        conditions_.recoverIf(
+            [&](const Condition& c) {
+                return std::any_of(snap.inventory.ignored.begin(), snap.inventory.ignored.end(),
+                                   [&](const IgnoredDevice& ig) { return ig.ibdev == c.device; });
+            },
+            [](const Condition&) { return std::string("device ignored (IgnoreDevices=)"); },
+            now_real, out);
     links_.evaluate(snap, config_, now_mono, now_real, conditions_, out);
     counter_checks_.evaluate(snap, config_, rules_, std::exchange(rules_changed_, false), now_mono,
                              now_real, counters_, conditions_, out);

@@ -193,6 +193,7 @@ void LinkRules::evaluate(const Snapshot& snap, const Config& config, double now_
                          double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
     std::set<ConditionKey> seen;
+    known_.forget(snap.inventory.ignored); // ignoring is not removal: never missing
     std::set<std::string> gone;
     for (const auto& k : known_.missing(snap.inventory)) {
         gone.insert(k.name);

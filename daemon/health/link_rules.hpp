@@ -13,7 +13,8 @@
 //   device_missing   fatal: hardware seen before (this boot, persisted) is gone: no device on
 //                    its PCI address any more (device_identity.hpp; a rename is no loss),
 //                    raised on its last name. VFs are not tracked: SR-IOV reconfiguration adds
-//                    and removes them.
+//                    and removes them; nor are devices IgnoreDevices= names (forgotten:
+//                    ignoring is not removal).
 // A port whose state could not be read keeps its conditions and history (a transient read error
 // is no link event). Conditions recover when their cause is gone ("port is up again", "device
 // is back", "link stable again").

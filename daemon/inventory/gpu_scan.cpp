@@ -15,13 +15,15 @@ bool isNvidiaGpu(std::string_view vendor, std::string_view pci_class)
            (pci_class.starts_with("0x0300") || pci_class.starts_with("0x0302"));
 }
 
-std::vector<GpuFunction> readGpus(const HostPaths& paths)
+std::vector<GpuFunction> readGpus(const HostPaths& paths, const std::vector<std::string>& skip)
 {
     std::vector<GpuFunction> out;
     std::error_code ec;
     const auto dir = paths.host("/sys/bus/pci/devices");
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const auto& link = it->path();
+        if (std::find(skip.begin(), skip.end(), link.filename().string()) != skip.end())
+            continue;
         auto vendor = sysfs::readValue(link / "vendor");
         if (!vendor || *vendor != "0x10de") // most functions stop here, after one read
             continue;

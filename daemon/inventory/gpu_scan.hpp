@@ -6,6 +6,7 @@
 #include "config/host_paths.hpp"
 #include "model/inventory.hpp"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -14,6 +15,8 @@ namespace nicd {
 // True for an NVIDIA GPU's vendor and class attributes ("0x10de", "0x030200").
 bool isNvidiaGpu(std::string_view vendor, std::string_view pci_class);
 
-std::vector<GpuFunction> readGpus(const HostPaths& paths);
+// `skip`: PCI addresses whose functions are not looked at (an ignored NIC's: IgnoreDevices=).
+std::vector<GpuFunction> readGpus(const HostPaths& paths,
+                                  const std::vector<std::string>& skip = {});
 
 } // namespace nicd

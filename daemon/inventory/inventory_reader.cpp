@@ -1,6 +1,7 @@
 #include "inventory/inventory_reader.hpp"
 
 #include "inventory/sysfs_inventory.hpp"
+#include "log/log.hpp"
 
 #include <dirent.h>
 
@@ -39,6 +40,28 @@ void InventoryReader::refreshPortStates()
     port_dirs_.finish(); // ports that went away close their files
 }
 
+bool InventoryReader::setIgnore(IgnoreList ignore)
+{
+    if (ignore == ignore_)
+        return false;
+    ignore_ = std::move(ignore);
+    invalidated_ = true;
+    return true;
+}
+
+void InventoryReader::sayIgnored()
+{
+    std::set<std::string> now;
+    for (const auto& ig : cached_.ignored) {
+        now.insert(ig.ibdev);
+        if (!said_ignored_.contains(ig.ibdev))
+            log::info({.device = ig.ibdev},
+                      "{}{}: ignored (IgnoreDevices={}): nothing under it is read", ig.ibdev,
+                      ig.pci_address.empty() ? "" : " at " + ig.pci_address, ig.matched);
+    }
+    said_ignored_ = std::move(now);
+}
+
 Inventory InventoryReader::read()
 {
     auto names = deviceNames(paths_.sysClassInfiniband());
@@ -46,7 +69,8 @@ Inventory InventoryReader::read()
         std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     const bool due = ++since_full_ >= full_every_ && now - last_full_sec_ >= full_every_sec_;
     if (!have_ || names != names_ || invalidated_ || due) {
-        cached_ = discoverInventory(paths_);
+        cached_ = discoverInventory(paths_, ignore_);
+        sayIgnored();
         names_ = std::move(names);
         since_full_ = 0;
         last_full_sec_ = now;

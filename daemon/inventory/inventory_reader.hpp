@@ -8,9 +8,11 @@
 #pragma once
 
 #include "config/host_paths.hpp"
+#include "inventory/ignore_list.hpp"
 #include "inventory/kept_dirs.hpp"
 #include "model/inventory.hpp"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,9 +28,13 @@ public:
     Inventory read();
     // The next read() walks everything (link or device events, reload).
     void invalidate() { invalidated_ = true; }
+    // [daemon] IgnoreDevices= (at start and on reload): the devices it names are left out from
+    // the next read() on, each said once in the log. True when the list changed.
+    bool setIgnore(IgnoreList ignore);
 
 private:
     void refreshPortStates(); // state, phys_state and rate of every port of cached_, in place
+    void sayIgnored();        // logs the devices newly ignored by the last full walk
 
     HostPaths paths_;
     unsigned full_every_;
@@ -40,6 +46,8 @@ private:
     std::vector<std::string> names_;
     Inventory cached_;
     KeptDirs port_dirs_; // ports/N of every port
+    IgnoreList ignore_;
+    std::set<std::string> said_ignored_; // ignored devices already logged
 };
 
 } // namespace nicd

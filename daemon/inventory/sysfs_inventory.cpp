@@ -108,13 +108,22 @@ std::string bondOf(const HostPaths& paths, const std::string& netdev)
     return !master.empty() && isBond(paths, master) ? master : std::string();
 }
 
-// The PCI function behind `device`: address, sysfs path, driver, NUMA node, VF or not.
-void readPciFunction(const fs::path& dev_dir, Device& d)
+// The PCI function behind the device's `device` link, resolved: found through the links'
+// targets alone (readlink, stat), nothing under the device is opened. Empty for a virtual device
+// (rxe, siw) or a fixture without the link.
+fs::path pciFunctionDir(const fs::path& dev_dir)
 {
     std::error_code ec;
     auto function_dir = fs::canonical(dev_dir / "device", ec);
-    if (ec)
-        return; // a virtual device (rxe, siw) or a fixture without the link
+    return ec ? fs::path() : function_dir;
+}
+
+// The PCI function behind `device`: address, sysfs path, driver, NUMA node, VF or not.
+void readPciFunction(const fs::path& dev_dir, Device& d)
+{
+    auto function_dir = pciFunctionDir(dev_dir);
+    if (function_dir.empty())
+        return;
     if (auto name = function_dir.filename().string(); sysfs::isPciAddress(name)) {
         d.pci_address = name;
         d.pci_path = function_dir.string();
@@ -152,6 +161,24 @@ void classifyBonding(const HostPaths& paths, Device& d)
         if (!d.bond_master.empty())
             d.function = DeviceFunction::BondMember;
     }
+}
+
+// The device when IgnoreDevices= names it: by name, else by the PCI address its `device` link
+// resolves to. Nothing under it is opened either way.
+std::optional<IgnoredDevice> ignoredDevice(const IgnoreList& ignore, const std::string& name,
+                                           const fs::path& dev_dir)
+{
+    auto matched = ignore.matchName(name);
+    if (!matched && !ignore.hasPciAddresses())
+        return std::nullopt;
+    std::string pci = pciFunctionDir(dev_dir).filename().string();
+    if (!sysfs::isPciAddress(pci))
+        pci.clear();
+    if (!matched)
+        matched = ignore.matchPciAddress(pci);
+    if (!matched)
+        return std::nullopt;
+    return IgnoredDevice{name, pci, *matched};
 }
 
 Device readDevice(const HostPaths& paths, const fs::path& dev_dir)
@@ -212,12 +239,19 @@ void readPortLinkState(const fs::path& port_dir, Port& p)
             setPortLinkAttribute(p, name, *v);
 }
 
-Inventory discoverInventory(const HostPaths& paths)
+Inventory discoverInventory(const HostPaths& paths, const IgnoreList& ignore)
 {
     Inventory inv;
     const auto cls = paths.sysClassInfiniband();
+    std::vector<std::string> ignored_functions;
     for (const auto& name : entryNames(cls)) {
         const auto dev_dir = cls / name;
+        if (auto ignored = ignore.empty() ? std::nullopt : ignoredDevice(ignore, name, dev_dir)) {
+            if (!ignored->pci_address.empty())
+                ignored_functions.push_back(ignored->pci_address);
+            inv.ignored.push_back(std::move(*ignored));
+            continue;
+        }
         std::error_code ec;
         if (!fs::is_directory(dev_dir, ec)) {
             log::debug({.device = name}, "{}: not a directory (device going away?); skipped",
@@ -231,8 +265,8 @@ Inventory discoverInventory(const HostPaths& paths)
                       ex.what());
         }
     }
-    inv.gpus = readGpus(paths);
-    return inv; // entryNames() is sorted: devices are sorted by name
+    inv.gpus = readGpus(paths, ignored_functions);
+    return inv; // entryNames() is sorted: devices (and ignored ones) are sorted by name
 }
 
 } // namespace nicd

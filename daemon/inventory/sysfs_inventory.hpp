@@ -5,6 +5,7 @@
 #pragma once
 
 #include "config/host_paths.hpp"
+#include "inventory/ignore_list.hpp"
 #include "model/inventory.hpp"
 
 #include <filesystem>
@@ -18,7 +19,11 @@ namespace nicd {
 //
 // Roles: VirtualFunction when device/physfn exists; Lag for mlx5_bond_*; BondMember when a port's
 // netdev has a `master` that is a bond (bonding/slaves). bond_master names the bond for both.
-Inventory discoverInventory(const HostPaths& paths);
+//
+// A device `ignore` names goes to Inventory::ignored instead: decided from its name, or from the
+// PCI address its `device` link resolves to (readlink and stat, no open), before anything under
+// it is read; the GPU scan skips its PCI function too.
+Inventory discoverInventory(const HostPaths& paths, const IgnoreList& ignore = {});
 
 // Re-reads the port attributes that change at run time (state, phys_state, rate) from
 // `port_dir` (…/ports/<n>) into `port`; unreadable ones become absent.

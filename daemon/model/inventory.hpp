@@ -61,9 +61,18 @@ struct Device {
     std::vector<Port> ports;
 };
 
+// An RDMA device [daemon] IgnoreDevices= names: listed so that an operator sees the setting took,
+// never read (nothing under it is opened; its PCI address comes from a link's target).
+struct IgnoredDevice {
+    std::string ibdev;
+    std::string pci_address; // empty when it has none
+    std::string matched;     // the word of IgnoreDevices= that names it
+};
+
 struct Inventory {
     std::vector<Device> devices; // sorted by ibdev
     std::vector<GpuFunction> gpus;
+    std::vector<IgnoredDevice> ignored; // sorted by ibdev; not in `devices`
 
     // By binary search (devices are sorted by ibdev); an inventory put together out of order
     // (a test's) is searched from end to end when that finds nothing.
@@ -78,6 +87,14 @@ struct Inventory {
             if (d.ibdev == ibdev)
                 return &d;
         return nullptr;
+    }
+    // The PCI function of an ignored device: what is found of it elsewhere (a devlink dump that
+    // covers every device) is left out too.
+    bool ignoresFunction(std::string_view pci_address) const
+    {
+        return !pci_address.empty() &&
+               std::any_of(ignored.begin(), ignored.end(),
+                           [&](const IgnoredDevice& ig) { return ig.pci_address == pci_address; });
     }
 };
 

@@ -27,6 +27,9 @@ using SampleBatch = plugin::v1::SampleBatch;
 inline constexpr const char* kSourceIbCounters = "counters";    // ports/N/counters (IB PMA)
 inline constexpr const char* kSourceHwCounters = "hw_counters"; // ports/N/hw_counters (vendor)
 inline constexpr const char* kSourceEthtool = "ethtool";        // netdev statistics
+// What a plugin tells the daemon about its reads rather than the device (the number of counter
+// files it dropped: nicd/plugin/backoff.h): never published as a counter.
+inline constexpr const char* kSourceNicd = "nicd";
 
 // A read that failed, with enough to say which file and why.
 struct ReadError {
@@ -55,6 +58,9 @@ struct DeviceSamples {
     SampleBatch plugin;              // the plugin's (hw_counters/, ethtool, ...)
     std::vector<ReadError> errors;
     std::string unresponsive; // set when a read through the driver did not return in time
+    // Counter files not read any more (refused DropCounterAfter reads in a row): the daemon's
+    // counters/ ones and those the plugin reported (kSourceNicd).
+    uint32_t files_dropped = 0;
 
     // Every value, the PMA counters first: for (const auto& s : ds.samples()) ... s.name, s.value
     class Range;

@@ -90,10 +90,12 @@ void PluginHost::log(plugin::v1::Level level, std::string_view msg,
 std::optional<std::string> PluginHost::config(std::string_view key) const noexcept
 {
     try {
-        auto it = config_.find(std::string(key));
-        if (it == config_.end())
-            return std::nullopt;
-        return it->second;
+        if (auto it = config_.find(std::string(key)); it != config_.end())
+            return it->second;
+        std::lock_guard lock(mutex_);
+        if (auto it = daemon_.find(std::string(key)); it != daemon_.end())
+            return it->second;
+        return std::nullopt;
     } catch (...) {
         return std::nullopt;
     }
@@ -107,6 +109,12 @@ plugin::v1::Status PluginHost::writeKnob(std::string_view path, std::string_view
 plugin::v1::Status PluginHost::makeKnobDirectory(std::string_view path) noexcept
 {
     return changeHostKnob(paths_, privilege::KnobOp::MakeGroup, path, {});
+}
+
+void PluginHost::setDaemonSettings(std::map<std::string, std::string> settings)
+{
+    std::lock_guard lock(mutex_);
+    daemon_ = std::move(settings);
 }
 
 } // namespace nicd

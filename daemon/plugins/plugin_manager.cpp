@@ -4,11 +4,13 @@
 #include "log/log.hpp"
 #include "privilege/write_limits.hpp"
 
+#include <nicd/plugin/backoff.h>
 #include <nicd/plugin/sample_batch.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 namespace nicd {
 
@@ -26,11 +28,28 @@ bool enabledIn(const std::map<std::string, std::string>& section)
         .value_or(true); // the config loader rejects bad values
 }
 
+// The daemon's settings plugins follow (nicd/plugin/backoff.h), as IHost::config() gives them.
+std::map<std::string, std::string> daemonSettings(const DaemonConfig& daemon)
+{
+    return {{plugin::sdk::kDropAfterKey, std::to_string(daemon.drop_counter_after)}};
+}
+
 } // namespace
 
 PluginManager::PluginManager(HostPaths paths, const Config& config)
-    : paths_(std::move(paths)), plugin_config_(config.plugins)
+    : paths_(std::move(paths)), plugin_config_(config.plugins),
+      daemon_settings_(daemonSettings(config.daemon))
 {
+}
+
+void PluginManager::reloaded(const DaemonConfig& daemon)
+{
+    daemon_settings_ = daemonSettings(daemon);
+    for (auto& lp : plugins_) {
+        if (lp->host)
+            lp->host->setDaemonSettings(daemon_settings_);
+        lp->reattach = lp->plugin != nullptr;
+    }
 }
 
 PluginManager::~PluginManager()
@@ -86,6 +105,7 @@ void PluginManager::load(const std::filesystem::path& file)
         return record(std::move(entry));
     }
     entry->host = std::make_unique<PluginHost>(st.name, paths_, plugin_config_[st.name]);
+    entry->host->setDaemonSettings(daemon_settings_);
     pv1::IPlugin* p = entry->lib.descriptor->create(entry->host.get());
     if (p == nullptr) {
         st.state = PluginState::Disabled;
@@ -135,6 +155,14 @@ void PluginManager::assign(Inventory& inventory)
 void PluginManager::assignOne(Loaded& lp, Inventory& inventory)
 {
     const std::string& name = lp.status.name;
+    std::set<std::string> reattached; // attached again below without a word
+    if (std::exchange(lp.reattach, false)) {
+        for (const auto& [ibdev, ref] : lp.attached) {
+            lp.plugin->detach(ref);
+            reattached.insert(ibdev);
+        }
+        lp.attached.clear();
+    }
     std::set<std::string> present;
     for (auto& dev : inventory.devices) {
         if (!dev.plugin.empty()) // an earlier plugin (in file order) claimed it
@@ -151,8 +179,9 @@ void PluginManager::assignOne(Loaded& lp, Inventory& inventory)
                 continue;
             }
             lp.attach_failed.erase(dev.ibdev);
-            log::info({.device = dev.ibdev, .plugin = name}, "{} managed by plugin {}", dev.ibdev,
-                      name);
+            if (!reattached.contains(dev.ibdev))
+                log::info({.device = dev.ibdev, .plugin = name}, "{} managed by plugin {}",
+                          dev.ibdev, name);
         }
         lp.attached[dev.ibdev] = ref;
         present.insert(dev.ibdev);

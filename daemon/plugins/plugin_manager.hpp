@@ -35,8 +35,13 @@ public:
     // Loads every nicd-plugin-*.so in `dir` (sorted). Failures are logged and recorded, never
     // thrown; a second file declaring a name already loaded is refused.
     void loadDirectory(const std::filesystem::path& dir);
-    // Sets Device::plugin for the devices a plugin claims; attaches new ones, detaches gone ones.
+    // Sets Device::plugin for the devices a plugin claims; attaches new ones, detaches gone ones
+    // (an ignored device is gone to plugins).
     void assign(Inventory& inventory);
+    // A reload: the daemon's settings plugins follow are `daemon`'s from now on, and the next
+    // assign() detaches and attaches every device again, so that plugins start afresh with them
+    // (counter files a plugin dropped are read again).
+    void reloaded(const DaemonConfig& daemon);
     // Reads the device's vendor counters through its plugin. A failed poll goes to out.errors;
     // a device whose polls keep failing is backed off (polls skipped 1, 2, 4 … times) and the
     // plugin shows Degraded after PollFailures::kDegradedAfter failures in a row, Running again
@@ -68,6 +73,7 @@ private:
         std::map<std::string, plugin::v1::DeviceRef> attached; // by ibdev
         std::set<std::string> attach_failed;                   // logged once each
         PollFailures polls;
+        bool reattach = false; // detach and attach every device at the next assign()
         // By ibdev: the layout the device's last poll gave (used on the plugin lane only).
         std::map<std::string, std::shared_ptr<const plugin::v1::SampleLayout>> layouts;
     };
@@ -78,6 +84,7 @@ private:
 
     HostPaths paths_;
     std::map<std::string, std::map<std::string, std::string>> plugin_config_;
+    std::map<std::string, std::string> daemon_settings_; // what PluginHost::config() falls back to
     std::vector<std::unique_ptr<Loaded>> plugins_;
     mutable std::mutex mutex_; // the status of every plugin, and plugins_ itself
     bool shut_down_ = false;

@@ -53,6 +53,17 @@ void QosTracker::forgetMissing(const Inventory& inventory)
 {
     std::erase_if(summary_.ports,
                   [&](const auto& kv) { return inventory.find(kv.first.first) == nullptr; });
+    // The counts since start stay for a device that went away, not for one now ignored: that one
+    // is on no sink at all.
+    if (inventory.ignored.empty())
+        return;
+    auto ignored = [&](const auto& kv) {
+        return std::any_of(
+            inventory.ignored.begin(), inventory.ignored.end(),
+            [&](const IgnoredDevice& ig) { return ig.ibdev == std::get<0>(kv.first); });
+    };
+    std::erase_if(summary_.changes_total, ignored);
+    std::erase_if(summary_.errors_total, ignored);
 }
 
 void QosTracker::rename(const std::string& from, const std::string& to)

@@ -23,7 +23,8 @@ public:
     // (a compliant setting is no longer): an enforcing caller re-applies.
     bool record(const Round& round, double now_real);
 
-    // Drops the ports of devices that are gone (their series leave the textfile and the bus).
+    // Drops the ports of devices that are gone (their series leave the textfile and the bus), and
+    // everything of devices now ignored (IgnoreDevices=).
     void forgetMissing(const Inventory& inventory);
     // The device's hardware is now called `to`: its ports and counts move there.
     void rename(const std::string& from, const std::string& to);

@@ -38,8 +38,11 @@ std::unique_ptr<ReporterSource> makeReporterSource(const HostPaths& paths, Sourc
         },
         read,
         [](const auto& values, Snapshot& snap) {
-            auto it = values.find(kKey);
-            snap.reporters = it == values.end() ? std::vector<HealthReporter>{} : it->second;
+            snap.reporters.clear();
+            if (auto it = values.find(kKey); it != values.end())
+                for (const auto& r : it->second)
+                    if (!snap.inventory.ignoresFunction(pciAddressView(r.handle)))
+                        snap.reporters.push_back(r);
         });
 }
 

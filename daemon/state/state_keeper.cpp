@@ -41,6 +41,11 @@ void StateKeeper::restore()
                        e.what());
         }
     }
+    // Whatever the saved state was (another boot's, or unusable), its event numbers are not
+    // given out again: a client asking GetEvents(since) with the last number it saw gets the
+    // baseline and everything after it.
+    if (saved)
+        health_.continueSequence(saved->health);
     health_.baseline(saved ? "new boot " + boot_id_ + " (the saved state was for boot " +
                                  saved->boot_id + ")"
                            : "no saved state in " + store_->file().string(),

@@ -112,6 +112,8 @@ LayoutLines linesOf(const SampleLayout& layout)
     std::set<std::tuple<size_t, uint32_t, uint32_t, std::string_view, std::string_view>> seen;
     for (size_t i = 0; i < n; ++i) {
         const SeriesKey& k = layout.series[i];
+        if (k.source == kSourceNicd)
+            continue; // the plugin telling the daemon (nicd_dropped_files)
         const Group g = groupOf(k);
         l.by_group[static_cast<size_t>(g)].push_back(static_cast<uint32_t>(i));
         std::string e = MetricWriter::escapeLabelValue(k.name);

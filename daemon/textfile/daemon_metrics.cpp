@@ -19,6 +19,11 @@ void renderDaemonMetrics(const Snapshot& snap, MetricWriter& w)
     w.family("nicd_read_errors_total", MetricType::Counter,
              "Failed sysfs, ethtool or plugin reads since nicd started.");
     w.sample({}, snap.read_errors_total);
+    w.family("nicd_dropped_files", MetricType::Gauge,
+             "Counter files of the device nicd no longer reads: refused DropCounterAfter reads "
+             "in a row (EINVAL, EOPNOTSUPP, EACCES); read again after a reload or a reboot.");
+    for (const auto& ds : snap.samples)
+        w.sample({{"device", ds.ibdev}}, uint64_t{ds.files_dropped});
 }
 
 } // namespace nicd

@@ -1,5 +1,7 @@
 #include "ethtool_ioctl.hpp"
 
+#include "guarded_buffer.hpp"
+
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 #include <net/if.h>
@@ -12,7 +14,6 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
-#include <memory>
 #include <string_view>
 
 namespace nicd::mlx5 {
@@ -73,14 +74,14 @@ int ethtool(const Socket& sock, const std::string& netdev, void* data)
 }
 
 // The driver's current number of statistics; 0 with `err` set on failure.
-uint32_t statsCount(const Socket& sock, const std::string& netdev, int& err)
+uint32_t statsCount(const EthtoolCall& call, int& err)
 {
     // ethtool_sset_info is followed by one u32 per bit set in sset_mask: ours has one.
     alignas(ethtool_sset_info) uint8_t buf[sizeof(ethtool_sset_info) + sizeof(uint32_t)] = {};
     auto* info = reinterpret_cast<ethtool_sset_info*>(buf);
     info->cmd = ETHTOOL_GSSET_INFO;
     info->sset_mask = 1ULL << ETH_SS_STATS;
-    err = ethtool(sock, netdev, info);
+    err = call(info);
     if (err == 0) {
         if ((info->sset_mask & (1ULL << ETH_SS_STATS)) == 0)
             return 0;
@@ -92,7 +93,7 @@ uint32_t statsCount(const Socket& sock, const std::string& netdev, int& err)
         return 0;
     ethtool_drvinfo drv{}; // drivers without get_sset_count for GSSET_INFO
     drv.cmd = ETHTOOL_GDRVINFO;
-    err = ethtool(sock, netdev, &drv);
+    err = call(&drv);
     return err == 0 ? drv.n_stats : 0;
 }
 
@@ -105,7 +106,62 @@ pv1::Status failure(const std::string& netdev, const char* step, int err)
     return pv1::Status::fail(code, netdev + ": ethtool " + step + ": " + std::strerror(err), err);
 }
 
+// The names' and the values' buffers, kept from one read to the next (a thread reads one netdev
+// at a time; plugin polls are serialized).
+struct Buffers {
+    GuardedBuffer strings;
+    GuardedBuffer stats;
+};
+
 } // namespace
+
+pv1::Status readEthtoolStats(const std::string& netdev, const EthtoolCall& call, Stats& out)
+{
+    out.clear();
+    static thread_local Buffers buffers;
+    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+        int err = 0;
+        const uint32_t count = statsCount(call, err);
+        if (err != 0)
+            return failure(netdev, "GSSET_INFO", err);
+        if (count == 0)
+            return pv1::Status::fail(pv1::Errc::NotSupported, netdev + ": no ethtool statistics");
+        if (count > kMaxStats)
+            return failure(netdev, "GSSET_INFO", EOVERFLOW);
+
+        // Sized for `count` exactly: a kernel that copies more faults at the guard page (EFAULT),
+        // one that copies fewer reports another len/n_stats; either way the read is made again.
+        auto* strings = static_cast<ethtool_gstrings*>(
+            buffers.strings.get(sizeof(ethtool_gstrings) + size_t{count} * ETH_GSTRING_LEN));
+        auto* stats = static_cast<ethtool_stats*>(
+            buffers.stats.get(sizeof(ethtool_stats) + size_t{count} * sizeof(uint64_t)));
+        if (strings == nullptr || stats == nullptr)
+            return failure(netdev, "buffers", ENOMEM);
+        strings->cmd = ETHTOOL_GSTRINGS;
+        strings->string_set = ETH_SS_STATS;
+        strings->len = count;
+        if (int e = call(strings); e == EFAULT)
+            continue; // the count grew past the buffer: the guard page stopped the copy
+        else if (e != 0)
+            return failure(netdev, "GSTRINGS", e);
+        stats->cmd = ETHTOOL_GSTATS;
+        stats->n_stats = count;
+        if (int e = call(stats); e == EFAULT)
+            continue;
+        else if (e != 0)
+            return failure(netdev, "GSTATS", e);
+
+        if (strings->len != count || stats->n_stats != count || statsCount(call, err) != count)
+            continue; // the set changed under us: names and values may not line up
+        static_assert(offsetof(ethtool_stats, data) % sizeof(uint64_t) == 0);
+        out = pairEthtoolStats(reinterpret_cast<const char*>(strings->data),
+                               reinterpret_cast<const uint64_t*>(stats->data), count);
+        return pv1::Status::ok();
+    }
+    return pv1::Status::fail(pv1::Errc::Busy,
+                             netdev + ": the ethtool statistics count changed on every one of " +
+                                 std::to_string(kAttempts) + " reads");
+}
 
 pv1::Status readEthtoolIoctl(const std::string& netdev, Stats& out)
 {
@@ -116,45 +172,8 @@ pv1::Status readEthtoolIoctl(const std::string& netdev, Stats& out)
     Socket sock;
     if (sock.fd() < 0)
         return failure(netdev, "socket", errno);
-    for (int attempt = 0; attempt < kAttempts; ++attempt) {
-        int err = 0;
-        const uint32_t count = statsCount(sock, netdev, err);
-        if (err != 0)
-            return failure(netdev, "GSSET_INFO", err);
-        if (count == 0)
-            return pv1::Status::fail(pv1::Errc::NotSupported, netdev + ": no ethtool statistics");
-        if (count > kMaxStats)
-            return failure(netdev, "GSSET_INFO", EOVERFLOW);
-        const size_t slots = count + kEthtoolHeadroom;
-
-        auto strings_buf = std::make_unique<uint64_t[]>(
-            (sizeof(ethtool_gstrings) + slots * ETH_GSTRING_LEN) / sizeof(uint64_t) + 1);
-        auto* strings = reinterpret_cast<ethtool_gstrings*>(strings_buf.get());
-        strings->cmd = ETHTOOL_GSTRINGS;
-        strings->string_set = ETH_SS_STATS;
-        strings->len = count;
-        if (int e = ethtool(sock, netdev, strings))
-            return failure(netdev, "GSTRINGS", e);
-
-        auto stats_buf = std::make_unique<uint64_t[]>(
-            (sizeof(ethtool_stats) + slots * sizeof(uint64_t)) / sizeof(uint64_t) + 1);
-        auto* stats = reinterpret_cast<ethtool_stats*>(stats_buf.get());
-        stats->cmd = ETHTOOL_GSTATS;
-        stats->n_stats = count;
-        if (int e = ethtool(sock, netdev, stats))
-            return failure(netdev, "GSTATS", e);
-
-        if (strings->len != count || stats->n_stats != count ||
-            statsCount(sock, netdev, err) != count)
-            continue; // the set changed under us: names and values may not line up
-        static_assert(offsetof(ethtool_stats, data) % sizeof(uint64_t) == 0);
-        const uint64_t* values = stats_buf.get() + offsetof(ethtool_stats, data) / sizeof(uint64_t);
-        out = pairEthtoolStats(reinterpret_cast<const char*>(strings->data), values, count);
-        return pv1::Status::ok();
-    }
-    return pv1::Status::fail(pv1::Errc::Busy,
-                             netdev + ": the ethtool statistics count changed on every one of " +
-                                 std::to_string(kAttempts) + " reads");
+    return readEthtoolStats(
+        netdev, [&](void* data) { return ethtool(sock, netdev, data); }, out);
 }
 
 } // namespace nicd::mlx5

@@ -2,10 +2,12 @@
 // (ETHTOOL_GDRVINFO's n_stats when a driver lacks it), then ETHTOOL_GSTRINGS and ETHTOOL_GSTATS.
 //
 // The count can change between the three calls (mlx5 adds/removes statistics when PFC, pause
-// or channels change). Buffers have headroom beyond the count asked for (older kernels copy
-// their current count, not ours), the count each call reports back must equal the one asked
-// for (newer kernels report 0 on a mismatch), and the count is asked again at the end; on any
-// disagreement the whole read is retried, so names and values always line up.
+// or channels change), and kernels before 7b07be1ff1cb then copy their *current* count, not the
+// one asked for; newer ones report 0 instead. So the names and the values are read into buffers
+// that end at a guard page (guarded_buffer.hpp): a larger count makes the kernel's copy fault
+// (EFAULT) instead of writing past them. The count each call reports back must equal the one
+// asked for, and the count is asked again at the end; on any disagreement (or EFAULT) the whole
+// read is retried, so names and values always line up.
 #pragma once
 
 #include "ethtool_stats.hpp"
@@ -14,16 +16,23 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace nicd::mlx5 {
 
-// Slots of headroom allocated past the count asked for.
-inline constexpr size_t kEthtoolHeadroom = 64;
-
 // From the kernel, in the calling thread's network namespace. Errc::NotSupported when the
-// netdev has no statistics, Errc::NoDevice when it does not exist.
+// netdev has no statistics, Errc::NoDevice when it does not exist, Errc::Busy when the count
+// changed on every attempt.
 ::nicd::plugin::v1::Status readEthtoolIoctl(const std::string& netdev, Stats& out);
+
+// One SIOCETHTOOL call on the netdev: `data` is the command's struct (ethtool_sset_info,
+// ethtool_drvinfo, ethtool_gstrings, ethtool_stats) and its trailing data; returns 0 or the
+// errno. The kernel on a real node; a test's fake kernel otherwise.
+using EthtoolCall = std::function<int(void* data)>;
+// readEthtoolIoctl's reads through `call`.
+::nicd::plugin::v1::Status readEthtoolStats(const std::string& netdev, const EthtoolCall& call,
+                                            Stats& out);
 
 // Pure: pairs `count` fixed 32-byte name slots (not necessarily NUL-terminated) with values.
 // Names are trimmed (one mlx5 release has a trailing space); an empty name is dropped.

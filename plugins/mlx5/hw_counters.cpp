@@ -35,8 +35,11 @@ pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwC
                         (err != 0 ? std::strerror(err)
                                   : "not a counter value: '" +
                                         std::string(content.substr(0, content.find('\n'))) + "'");
-                    if (backoff.failed(key(name)) && changes)
+                    const auto change = backoff.failed(key(name), err);
+                    if (change == sdk::Backoff::Change::StartedFailing && changes)
                         changes->failed.push_back(why);
+                    else if (change == sdk::Backoff::Change::Dropped && changes)
+                        changes->dropped.push_back(why);
                     if (first)
                         first = pv1::Status::fail(pv1::Errc::Io, why, err != 0 ? err : EINVAL);
                     return;

@@ -16,13 +16,15 @@ namespace nicd::mlx5 {
 
 // Appends one value (source "hw_counters") per readable file of every port and returns the
 // first error; an unreadable or garbled file is skipped and the rest still read. A file that
-// fails is backed off in `backoff` (key: its path) rather than retried every poll; the
-// `failed`/`recovered` lists name the files whose state changed this call (worth a log line).
+// fails is backed off in `backoff` (key: its path) rather than retried every poll, and dropped
+// once refused DropCounterAfter reads in a row (Backoff::isRefusal); the `failed`/`recovered`/
+// `dropped` lists name the files whose state changed this call (worth a log line).
 // Each port's directory stays open in `dirs` from one call to the next (sdk::CounterDir).
 using HwCounterDirs = std::map<uint32_t, std::unique_ptr<::nicd::plugin::sdk::CounterDir>>;
 struct HwCounterChanges {
     std::vector<std::string> failed;    // "path: reason"
     std::vector<std::string> recovered; // path
+    std::vector<std::string> dropped;   // "path: reason": not read again
 };
 ::nicd::plugin::v1::Status readHwCounters(const ::nicd::plugin::v1::DeviceRef& dev,
                                           ::nicd::plugin::sdk::Backoff& backoff,

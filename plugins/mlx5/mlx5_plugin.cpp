@@ -29,7 +29,12 @@ public:
         return dev.driver == "mlx5_core";
     }
 
-    pv1::Status attach(const pv1::DeviceRef&) noexcept override { return pv1::Status::ok(); }
+    // The daemon's DropCounterAfter= as it is now: a reload detaches and attaches every device.
+    pv1::Status attach(const pv1::DeviceRef&) noexcept override
+    {
+        drop_after_ = plugin::sdk::dropAfterSetting(host_.config(plugin::sdk::kDropAfterKey));
+        return pv1::Status::ok();
+    }
 
     void detach(const pv1::DeviceRef& dev) noexcept override { devices_.erase(dev.ibdev); }
 
@@ -50,7 +55,7 @@ public:
     pv1::Status pollBatch(const pv1::DeviceRef& dev, pv1::SampleBatch& out) noexcept override
     {
         try {
-            auto& state = devices_[dev.ibdev];
+            auto& state = devices_.try_emplace(dev.ibdev, drop_after_).first->second;
             plugin::sdk::SampleBatchBuilder batch(out);
             batch.reserve(state.last_samples);
             HwCounterChanges changes;
@@ -59,12 +64,22 @@ public:
                 log(pv1::Level::Warn, why + "; backing off", dev);
             for (const auto& path : changes.recovered)
                 log(pv1::Level::Info, path + ": readable again", dev);
+            for (const auto& why : changes.dropped)
+                log(pv1::Level::Warn,
+                    why + ": refused " + std::to_string(drop_after_) +
+                        " reads in a row; dropped, not read again until nicd is reloaded or the "
+                        "node reboots",
+                    dev);
             for (const auto& port : dev.ports)
                 for (const auto& netdev : port.netdevs) {
                     pv1::Status s = readNetdev(dev, port.port, netdev, state, batch);
                     if (!s && first)
                         first = std::move(s);
                 }
+            // How many files are dropped, for the daemon's nicd_dropped_files.
+            if (size_t dropped = state.backoff.droppedCount())
+                batch.add(plugin::sdk::kDaemonSource, 0, {}, plugin::sdk::kFilesDroppedName,
+                          pv1::SampleKind::Gauge, dropped);
             batch.finish();
             state.last_samples = out.size();
             return first;
@@ -102,6 +117,7 @@ public:
 
 private:
     struct DeviceState {
+        explicit DeviceState(uint32_t drop_after) : backoff(64, drop_after) {}
         plugin::sdk::Backoff backoff; // files and netdevs
         HwCounterDirs hw_dirs;        // open hw_counters/ per port
         std::map<std::string, std::unique_ptr<SimStatsFile>> sim_stats; // by netdev (--root)
@@ -157,6 +173,7 @@ private:
     std::string read_buf_; // the simulator's capture files are read into it (polls are serialized)
     Stats stats_;          // the ioctl's statistics, reused
     std::map<std::string, DeviceState> devices_; // by ibdev
+    uint32_t drop_after_ = plugin::sdk::Backoff::kDropAfter;
 };
 
 } // namespace nicd::mlx5

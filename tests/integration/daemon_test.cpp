@@ -3,6 +3,7 @@
 // first cycle, watchdog pings, a fault seen, SIGHUP with a bad file keeping the old config,
 // SIGTERM.
 #include "sim.hpp"
+#include "support/daemon_fixture.hpp"
 #include "support/journal_writer.hpp"
 #include "support/process.hpp"
 
@@ -19,54 +20,11 @@
 #include <gtest/gtest.h>
 
 using namespace nicd;
+using nicd::test::DaemonTest;
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
 namespace {
-
-class DaemonTest : public ::testing::Test {
-protected:
-    void SetUp() override
-    {
-        dir_ = fs::temp_directory_path() /
-               ("nicd-daemon-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-        root_ = dir_ / "node";
-        sim::create(root_, {});
-        conf_ = dir_ / "nicd.conf";
-        writeConfig("");
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-
-    void writeConfig(const std::string& extra)
-    {
-        std::ofstream(conf_) << "[daemon]\nPollIntervalMs=200\nPmaIntervalMs=1000\n" << extra;
-    }
-    fs::path textfile() const { return root_ / "var/lib/prometheus/node-exporter/nicd.prom"; }
-    // Whether the textfile shows `text` within `limit`.
-    bool textfileShows(const std::string& text, std::chrono::milliseconds limit) const
-    {
-        return test::waitFor(
-            [&] { return test::readFile(textfile()).find(text) != std::string::npos; }, limit);
-    }
-    std::vector<std::string> nicd(std::vector<std::string> extra) const
-    {
-        std::vector<std::string> a{NICD_BIN,
-                                   "--root",
-                                   root_.string(),
-                                   "--config",
-                                   conf_.string(),
-                                   "--plugin-directory",
-                                   NICD_BUILD_PLUGIN_DIR,
-                                   "--no-dbus"};
-        a.insert(a.end(), extra.begin(), extra.end());
-        return a;
-    }
-
-    fs::path dir_, root_, conf_;
-};
 
 // A datagram socket standing in for systemd's notify socket (the real protocol).
 class NotifySocket {

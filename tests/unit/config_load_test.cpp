@@ -19,6 +19,8 @@ TEST_F(ConfigLoad, NoFilesMeansDefaults)
     EXPECT_EQ(c.daemon.poll_interval_ms, 5000U);
     EXPECT_EQ(c.daemon.pma_interval_ms, 30000U);
     EXPECT_EQ(c.daemon.state_directory, "/var/lib/nicd");
+    EXPECT_TRUE(c.daemon.ignore_devices.empty());
+    EXPECT_EQ(c.daemon.drop_counter_after, 3U);
     EXPECT_TRUE(c.textfile.enable);
     EXPECT_EQ(c.textfile.path, "/var/lib/prometheus/node-exporter/nicd.prom");
     EXPECT_EQ(c.provision.settings.mode, ProvisionMode::Enforce);
@@ -47,6 +49,8 @@ PluginDirectory=/opt/nicd/plugins
 PollIntervalMs=1000
 PmaIntervalMs=10000
 StateDirectory=/srv/nicd
+IgnoreDevices=mlx5_9 mlx5_bond_* 0000:3B:00.1 5e:00.0
+DropCounterAfter=0
 [textfile]
 Enable=no
 Path=/tmp/x/nicd.prom
@@ -82,6 +86,10 @@ EventRingSize=64
     EXPECT_EQ(c.daemon.poll_interval_ms, 1000U);
     EXPECT_EQ(c.daemon.pma_interval_ms, 10000U);
     EXPECT_EQ(c.daemon.state_directory, "/srv/nicd");
+    EXPECT_EQ(c.daemon.ignore_devices,
+              (std::vector<std::string>{"mlx5_9", "mlx5_bond_*", "0000:3b:00.1", "0000:5e:00.0"}))
+        << "PCI addresses in the full, lower-case form";
+    EXPECT_EQ(c.daemon.drop_counter_after, 0U);
     EXPECT_FALSE(c.textfile.enable);
     EXPECT_EQ(c.textfile.path, "/tmp/x/nicd.prom");
     EXPECT_EQ(c.provision.settings.mode, ProvisionMode::Verify);
@@ -131,6 +139,17 @@ TEST_F(ConfigLoad, ValueErrorsNameFileLineSectionKeyValueAndWhatIsAllowed)
               f + ":2: [daemon] StateDirectory=var/lib: expected an absolute path");
     EXPECT_EQ(onlyError("[daemon]\nPluginDirectory=\n"),
               f + ":2: [daemon] PluginDirectory=: expected an absolute path");
+    EXPECT_EQ(
+        onlyError("[daemon]\nIgnoreDevices=mlx5_1 /sys/class/infiniband/mlx5_2\n"),
+        f + ":2: [daemon] IgnoreDevices=mlx5_1 /sys/class/infiniband/mlx5_2: expected RDMA "
+            "device names, globs over them (mlx5_1*) or PCI addresses (0000:3b:00.0 or "
+            "3b:00.0), separated by spaces ('/sys/class/infiniband/mlx5_2' is none of these)");
+    EXPECT_EQ(onlyError("[daemon]\nIgnoreDevices=3b:00\n"),
+              f + ":2: [daemon] IgnoreDevices=3b:00: expected RDMA device names, globs over them "
+                  "(mlx5_1*) or PCI addresses (0000:3b:00.0 or 3b:00.0), separated by spaces "
+                  "('3b:00' is none of these)");
+    EXPECT_EQ(onlyError("[daemon]\nDropCounterAfter=-1\n"),
+              f + ":2: [daemon] DropCounterAfter=-1: expected an integer from 0 to 1000");
     EXPECT_EQ(onlyError("[textfile]\nPath=/tmp/nicd.txt\n"),
               f + ":2: [textfile] Path=/tmp/nicd.txt: expected an absolute path ending in .prom "
                   "(node_exporter reads only *.prom)");
@@ -268,8 +287,9 @@ TEST_F(ConfigLoad, AKeyGivenTwiceInOneSectionIsAnError)
 TEST(ConfigKeys, ListsEverySectionKind)
 {
     auto keys = configKeys();
-    EXPECT_EQ(keys.at("daemon"), (std::vector<std::string>{"PluginDirectory", "PollIntervalMs",
-                                                           "PmaIntervalMs", "StateDirectory"}));
+    EXPECT_EQ(keys.at("daemon"),
+              (std::vector<std::string>{"PluginDirectory", "PollIntervalMs", "PmaIntervalMs",
+                                        "StateDirectory", "IgnoreDevices", "DropCounterAfter"}));
     EXPECT_EQ(keys.at("plugin:"), std::vector<std::string>{"Enabled"});
     for (const char* s :
          {"daemon", "textfile", "provision", "journal", "health", "device:", "counter:"})

@@ -92,6 +92,30 @@ TEST_F(HealthTest, DeviceThatDisappearsIsFatalUntilItReturns)
     EXPECT_FALSE(find(s, "device_missing", "mlx5_1"));
 }
 
+// A device IgnoreDevices= names from a reload on is nobody's concern: not missing, and what was
+// said of it recovers; listed again later, it is a device like any other.
+TEST_F(HealthTest, AnIgnoredDeviceIsNeitherMissingNorJudged)
+{
+    at(0, snap({device("mlx5_0", 4), device("mlx5_1", 4)}));
+    auto s = at(5, snap({device("mlx5_0", 4), device("mlx5_1", 1)}));
+    ASSERT_TRUE(find(s, "port_down", "mlx5_1"));
+    auto ignored = snap({device("mlx5_0", 4)});
+    ignored.inventory.ignored = {{"mlx5_1", "0000:3b:00.1", "mlx5_1"}};
+    s = at(10, ignored);
+    EXPECT_FALSE(find(s, "device_missing", "mlx5_1"));
+    EXPECT_FALSE(find(s, "port_down", "mlx5_1"));
+    EXPECT_FALSE(s.health.devices.contains("mlx5_1"));
+    EXPECT_EQ(s.health.node, Health::Healthy);
+    ASSERT_EQ(last_events_.size(), 1U);
+    EXPECT_EQ(last_events_[0].kind, EventKind::Recovered);
+    EXPECT_EQ(last_events_[0].message, "device ignored (IgnoreDevices=)");
+    s = at(15, snap({device("mlx5_0", 4)})); // the setting removed, the device gone meanwhile
+    EXPECT_FALSE(find(s, "device_missing", "mlx5_1")) << "ignoring forgot it";
+    at(20, snap({device("mlx5_0", 4), device("mlx5_1", 4)}));
+    s = at(25, snap({device("mlx5_0", 4)}));
+    EXPECT_TRUE(find(s, "device_missing", "mlx5_1")) << "known again once read again";
+}
+
 TEST_F(HealthTest, AnyIncreaseOfAFatalCounterHoldsForTenMinutes)
 {
     auto up = [] { return std::vector<Device>{device("mlx5_0", 4)}; };

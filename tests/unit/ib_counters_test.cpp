@@ -1,7 +1,10 @@
 // IB PMA counters (ports/N/counters): every file read, *_data published in bytes, unreadable and
-// "N/A (no PMA)" files reported and backed off instead of being read every cycle, recovery seen.
+// "N/A (no PMA)" files reported and backed off instead of being read every cycle, recovery seen,
+// files the firmware refuses dropped until a reload.
 #include "collect/ib_counters.hpp"
 #include "inventory/sysfs_inventory.hpp"
+#include "support/log_capture.hpp"
+#include "support/refused_files.hpp"
 #include "support/sysfs_tree.hpp"
 #include "support/temp_dir.hpp"
 
@@ -194,4 +197,64 @@ TEST_F(IbCountersTest, BackoffIsPerDeviceAndPortsWithoutCountersAreNoError)
     auto siw = readOnce(reader, *inv.find("siw0"));
     EXPECT_TRUE(siw.errors.empty());
     EXPECT_TRUE(siw.empty());
+}
+
+// A file the firmware refuses (EACCES here; EINVAL and EOPNOTSUPP alike) is tried on the backoff's
+// schedule, dropped at its third refusal in a row, said once with the file and the errno, counted,
+// and not tried again, even once it could be read; a reload (setDropAfter) reads it again.
+TEST_F(IbCountersTest, ARefusedFileIsDroppedUntilAReload)
+{
+    test::SysfsTree t(dir_);
+    auto d = buildDevice(t);
+    const auto file = t.path(t.ibDir("mlx5_0") + "/ports/1/counters/symbol_error");
+    test::refuseReads(file);
+    test::NoDacOverride refused;
+    test::LogCapture log;
+    IbCounterReader reader;
+    std::vector<int> tried;
+    DeviceSamples ds;
+    for (int i = 1; i <= 100; ++i) {
+        ds = readOnce(reader, d);
+        EXPECT_EQ(ds.size(), 20U) << "the other counters are still read";
+        if (ds.errors.empty())
+            continue;
+        tried.push_back(i);
+        EXPECT_EQ(ds.errors[0].message, std::strerror(EACCES));
+    }
+    EXPECT_EQ(tried, (std::vector<int>{1, 3, 6}));
+    EXPECT_EQ(ds.files_dropped, 1U);
+    const std::string dropped =
+        "warning " + (dir_ / "sys/class/infiniband/mlx5_0/ports/1/counters").string() +
+        ": symbol_error (Permission denied): refused 3 reads in a row; dropped, not read again "
+        "until nicd is reloaded or the node reboots\n";
+    EXPECT_NE(log.text().find(dropped), std::string::npos) << log.text();
+    EXPECT_EQ(log.text().find("dropped"), log.text().rfind("dropped")) << "said once";
+
+    fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+    EXPECT_FALSE(find(readOnce(reader, d), "symbol_error")) << "dropped until a reload";
+    reader.setDropAfter(3);
+    ds = readOnce(reader, d);
+    EXPECT_EQ(find(ds, "symbol_error")->value, 7U);
+    EXPECT_EQ(ds.files_dropped, 0U);
+}
+
+// Other errors are retried for ever, less and less often; DropCounterAfter=0 never drops.
+TEST_F(IbCountersTest, OnlyRefusalsDropAndZeroNeverDrops)
+{
+    test::SysfsTree t(dir_);
+    auto d = buildDevice(t);
+    t.makeUnreadable(t.ibDir("mlx5_0") + "/ports/1/counters/symbol_error"); // EISDIR
+    test::refuseReads(t.path(t.ibDir("mlx5_0") + "/ports/1/counters/link_downed"));
+    test::NoDacOverride refused;
+    IbCounterReader reader;
+    reader.setDropAfter(0);
+    int eisdir = 0, eacces = 0;
+    for (int i = 0; i < 150; ++i)
+        for (const auto& e : readOnce(reader, d).errors)
+            ++(e.message == std::strerror(EISDIR) ? eisdir : eacces);
+    EXPECT_EQ(eisdir, 8) << "1, 3, 6, 11, 20, 37, 70, 135";
+    EXPECT_EQ(eacces, 8);
+    reader.setDropAfter(3);
+    auto ds = readOnce(reader, d);
+    EXPECT_EQ(ds.files_dropped, 0U);
 }

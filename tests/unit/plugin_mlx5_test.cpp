@@ -1,9 +1,12 @@
 // The built mlx5 plugin, loaded by the daemon's plugin manager against a simulated node: it
 // claims the mlx5_core devices, and each poll returns every hw_counters file of every port and
-// the ethtool statistics of each port's netdevs, with the values the node holds now.
+// the ethtool statistics of each port's netdevs, with the values the node holds now; a file the
+// firmware refuses is dropped (and said to the daemon) until a reload.
 #include "inventory/sysfs_inventory.hpp"
 #include "plugins/plugin_manager.hpp"
 #include "sim.hpp"
+#include "support/log_capture.hpp"
+#include "support/refused_files.hpp"
 #include "support/temp_dir.hpp"
 
 #include <fstream>
@@ -47,6 +50,13 @@ protected:
         for (const auto& s : toSamples(ds))
             m[s.source + "/" + std::to_string(s.port) + "/" + s.netdev + "/" + s.name] = s;
         return m;
+    }
+    // A reload as the daemon makes one: the new settings, then the next cycle's assignment.
+    void reloaded(const Config& config)
+    {
+        manager_->reloaded(config.daemon);
+        inventory_ = discoverInventory(HostPaths(root_));
+        manager_->assign(inventory_);
     }
     uint64_t fileValue(const fs::path& p)
     {
@@ -158,4 +168,48 @@ TEST_F(Mlx5Plugin, AnUnreadableCounterFileFailsOnlyItself)
     }
     EXPECT_EQ(manager_->statuses().at(0).state, PluginState::Running)
         << "one bad file must not degrade the plugin";
+}
+
+// A hw_counters file refused three reads in a row (EACCES here) is dropped: said once, reported
+// to the daemon as a device-wide gauge (nicd/dropped_files), never tried again. A reload hands
+// the plugin the daemon's DropCounterAfter= and attaches every device again: the file is read
+// again, and with DropCounterAfter=1 one refusal drops it.
+TEST_F(Mlx5Plugin, ARefusedCounterFileIsDroppedUntilAReload)
+{
+    const fs::path file =
+        fs::path(inventory_.find("mlx5_0")->sysfs_path) / "ports/1/hw_counters/out_of_buffer";
+    test::refuseReads(file);
+    test::NoDacOverride refused;
+    test::LogCapture log;
+    std::vector<int> failed;
+    DeviceSamples ds;
+    for (int cycle = 1; cycle <= 20; ++cycle) {
+        ds = poll("mlx5_0");
+        if (!ds.errors.empty())
+            failed.push_back(cycle);
+    }
+    EXPECT_EQ(failed, (std::vector<int>{1, 3, 6}));
+    auto m = index(ds);
+    ASSERT_TRUE(m.contains("nicd/0//dropped_files")) << "told to the daemon";
+    EXPECT_EQ(m.at("nicd/0//dropped_files").value, 1U);
+    EXPECT_EQ(m.at("nicd/0//dropped_files").kind, SampleKind::Gauge);
+    EXPECT_TRUE(m.contains("hw_counters/1//rx_write_requests"));
+    const std::string said = "refused 3 reads in a row; dropped, not read again until nicd is "
+                             "reloaded or the node reboots";
+    EXPECT_NE(log.text().find(file.string() + ": Permission denied: " + said), std::string::npos)
+        << log.text();
+    EXPECT_EQ(log.text().find(said), log.text().rfind(said)) << "said once";
+
+    Config reload;
+    reload.daemon.drop_counter_after = 1;
+    reloaded(reload);
+    ds = poll("mlx5_0");
+    EXPECT_EQ(ds.errors.size(), 1U) << "read again after the reload";
+    EXPECT_EQ(index(ds).at("nicd/0//dropped_files").value, 1U) << "dropped at once";
+
+    fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+    reloaded(Config{});
+    m = index(poll("mlx5_0"));
+    EXPECT_TRUE(m.contains("hw_counters/1//out_of_buffer"));
+    EXPECT_FALSE(m.contains("nicd/0//dropped_files"));
 }

@@ -6,10 +6,8 @@
 #include "signals/hwmon_reader.hpp"
 #include "signals/keyed_source.hpp"
 #include "signals/pcie_link.hpp"
+#include "support/log_capture.hpp"
 #include "support/temp_dir.hpp"
-
-#include <spdlog/sinks/ostream_sink.h>
-#include <spdlog/spdlog.h>
 
 #include <fstream>
 #include <future>
@@ -66,14 +64,7 @@ TEST(KeyedSource, MissingAndFailedKeysHaveNoValue)
 
 TEST(KeyedSource, MissingOnceAtInfoMalformedAsAnErrorForThatKeyOnly)
 {
-    std::ostringstream logged;
-    auto previous = spdlog::default_logger();
-    auto capture = std::make_shared<spdlog::logger>(
-        "capture", std::make_shared<spdlog::sinks::ostream_sink_st>(logged));
-    capture->set_pattern("%l %v");
-    capture->set_level(spdlog::level::debug);
-    spdlog::set_default_logger(capture);
-
+    test::LogCapture logged;
     Counting c;
     (*c.answers)["a"] = Reply<int>::success(1);
     (*c.answers)["slow"] = Reply<int>::unsupported("no ETHTOOL_MSG_MODULE_EEPROM_GET");
@@ -83,9 +74,8 @@ TEST(KeyedSource, MissingOnceAtInfoMalformedAsAnErrorForThatKeyOnly)
         s.read({});
     (*c.answers)["c"] = Reply<int>::success(3);
     s.read({});
-    spdlog::set_default_logger(previous);
 
-    EXPECT_EQ(logged.str(),
+    EXPECT_EQ(logged.text(),
               "info counting: not available for slow: no ETHTOOL_MSG_MODULE_EEPROM_GET\n"
               "error counting: c: reply too short\n"
               "info counting: c reads again\n");

@@ -216,3 +216,33 @@ TEST_F(SimCountersTest, FilesAreReplacedWholeAndNoTemporaryNameIsLeft)
     }
     EXPECT_TRUE(fs::is_empty(dir_ / "run/nicd-sim/tmp"));
 }
+
+// A refused counter file: mode 0000 (EACCES for a reader without CAP_DAC_OVERRIDE, as nicd is),
+// kept across ticks and bursts while its value still moves; refuse-clear makes it readable.
+TEST_F(SimCountersTest, ARefusedFileStaysRefusedUntilCleared)
+{
+    sim::setRate(dir_, "mlx5_0", "symbol_error", 10);
+    sim::refuseCounter(dir_, "mlx5_0", "symbol_error", true);
+    sim::refuseCounter(dir_, "mlx5_0", "out_of_buffer", true);
+    const auto pma = fs::canonical(dir_ / "sys/class/infiniband/mlx5_0/ports/1/counters");
+    const auto hw = pma.parent_path() / "hw_counters";
+    EXPECT_EQ(fs::status(pma / "symbol_error").permissions(), fs::perms::none);
+    sim::tick(dir_, 2);
+    sim::addToCounter(dir_, "mlx5_0", "out_of_buffer", 5);
+    EXPECT_EQ(fs::status(pma / "symbol_error").permissions(), fs::perms::none) << "kept by ticks";
+    EXPECT_EQ(fs::status(hw / "out_of_buffer").permissions(), fs::perms::none) << "and bursts";
+    EXPECT_EQ(value("mlx5_0", "symbol_error"), 20U) << "the firmware still counts";
+    sim::refuseCounter(dir_, "mlx5_0", "symbol_error", false);
+    EXPECT_EQ(fs::status(pma / "symbol_error").permissions() & fs::perms::owner_read,
+              fs::perms::owner_read);
+    EXPECT_EQ(fs::status(pma / "port_rcv_errors").permissions(),
+              fs::status(pma / "symbol_error").permissions());
+    try {
+        sim::refuseCounter(dir_, "mlx5_0", "rx_prio3_pause", true);
+        ADD_FAILURE() << "an ethtool statistic is no file";
+    } catch (const sim::SimError& e) {
+        EXPECT_NE(std::string(e.what()).find("rx_prio3_pause is an ethtool statistic"),
+                  std::string::npos)
+            << e.what();
+    }
+}

@@ -107,6 +107,19 @@ TEST(Textfile, PublishesNicdItself)
     EXPECT_TRUE(has(text, "nicd_read_errors_total 2"));
 }
 
+// Counter files nicd no longer reads, per device; the plugin's report of its own (a kSourceNicd
+// gauge it hands the daemon) is counted there, not published as a counter of the device.
+TEST(Textfile, PublishesDroppedFilesPerDeviceAndNotThePluginsReport)
+{
+    auto snap = sampleSnapshot();
+    snap.samples[0].files_dropped = 2;
+    addSamples(snap.samples[0], {{"nicd", 0, "", "dropped_files", 1, SampleKind::Gauge}});
+    auto text = renderTextfile(snap);
+    EXPECT_TRUE(has(text, "nicd_dropped_files{device=\"mlx5_0\"} 2"));
+    EXPECT_EQ(text.find("source=\"nicd\""), std::string::npos) << text;
+    EXPECT_EQ(text.find("dropped_files\""), std::string::npos);
+}
+
 TEST(Textfile, PublishesIdentityAndLinkState)
 {
     auto text = renderTextfile(sampleSnapshot());

@@ -115,10 +115,18 @@ void BeneathWriter::renameIntoPlace(const std::string& staged, std::string_view 
     try {
         auto [dir, name] = parentOf(rel);
         struct stat st {};
-        if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+        const bool exists = ::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
+        if (exists && S_ISLNK(st.st_mode))
             throw SimError("cannot replace " + (root_ / std::string(rel)).string() +
                            ": it is a symlink (links in the tree are neither followed nor "
                            "replaced)");
+        // A file that is there keeps its mode (a counter the firmware refuses stays refused:
+        // refuseCounter), unless a FIFO replaces it.
+        struct stat staged_st {};
+        if (exists && S_ISREG(st.st_mode) &&
+            ::fstatat(tmp_fd_.get(), staged.c_str(), &staged_st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISREG(staged_st.st_mode))
+            ::fchmodat(tmp_fd_.get(), staged.c_str(), st.st_mode & 07777, 0);
         if (::renameat(tmp_fd_.get(), staged.c_str(), dir, name.c_str()) != 0)
             fail(root_ / std::string(rel), "replace", errno);
     } catch (...) {

@@ -87,6 +87,24 @@ void resetCounters(const fs::path& root, const std::string& dev)
     st.save(root);
 }
 
+void refuseCounter(const fs::path& root, const std::string& dev, const std::string& counter,
+                   bool on, uint32_t port)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    auto c = locateCounter(root, st, dev, counter, port);
+    if (c.group != "counters" && c.group != "hw_counters")
+        throw SimError(fmt::format("{} port {}: {} is an ethtool statistic; only counters/ and "
+                                   "hw_counters/ files can be refused",
+                                   dev, c.port, counter));
+    if (!fs::is_regular_file(c.file))
+        throw SimError(
+            fmt::format("{}: not a regular file (is {} stalled?)", c.file.string(), dev));
+    fs::permissions(c.file, on ? fs::perms::none
+                               : fs::perms::owner_read | fs::perms::owner_write |
+                                     fs::perms::group_read | fs::perms::others_read);
+}
+
 uint64_t counterValue(const fs::path& root, const std::string& dev, const std::string& counter,
                       uint32_t port)
 {

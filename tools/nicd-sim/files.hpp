@@ -15,8 +15,9 @@ namespace nicd::sim {
 fs::path simDir(const fs::path& root); // DIR/run/nicd-sim
 
 // Writes `text` to `file` (under `root`) by staging it in DIR/run/nicd-sim/tmp and renaming it
-// into place, so no temporary name ever shows up in a sysfs directory listing. Never outside the
-// node, nor through a symlink at the file (beneath.hpp's BeneathWriter).
+// into place, so no temporary name ever shows up in a sysfs directory listing; a file that exists
+// keeps its mode. Never outside the node, nor through a symlink at the file (beneath.hpp's
+// BeneathWriter).
 void writeText(const fs::path& root, const fs::path& file, std::string_view text);
 void writeNumber(const fs::path& root, const fs::path& file, uint64_t value); // "<value>\n"
 // The whole of a regular file; throws SimError naming it otherwise. Never blocks on a FIFO (a

@@ -76,6 +76,11 @@ void wrap(const fs::path& root, const std::string& dev, const std::string& count
 inline constexpr uint64_t kWrapStart = 0xffffffffULL + 1 - 1000;
 // Every counter of the device back to 0 (hw_counters/lifespan, a setting, is kept).
 void resetCounters(const fs::path& root, const std::string& dev);
+// The firmware refuses a counters/ or hw_counters/ file (a restricted or Fabric-Manager function):
+// its mode becomes 0000, so reads fail with EACCES for nicd, which runs without CAP_DAC_OVERRIDE
+// (root with it still reads it). Ticks keep it so; `on` false makes it readable again (0644).
+void refuseCounter(const fs::path& root, const std::string& dev, const std::string& counter,
+                   bool on, uint32_t port = 0);
 
 // The RDMA device unregisters: its infiniband/<dev> directory and class link disappear (netdevs
 // and the PCI function stay); restore brings back the identical tree.

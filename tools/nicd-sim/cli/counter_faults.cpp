@@ -1,5 +1,5 @@
 // inject DIR errors DEV COUNTER N | rate DEV COUNTER PER_SECOND | wrap DEV COUNTER
-//        | reset-counters DEV                                        ([--port P] where it applies)
+//        | reset-counters DEV | refuse[-clear] DEV COUNTER           ([--port P] where it applies)
 #include "cli/args.hpp"
 #include "cli/registry.hpp"
 
@@ -45,5 +45,26 @@ NICD_SIM_FAULT(reset_counters, "reset-counters",
                    auto a = std::make_shared<DeviceArgs>(cmd);
                    return [a](const fs::path& dir) { resetCounters(dir, a->dev); };
                });
+
+namespace {
+// refuse DEV COUNTER [--port P] (`on`), or refuse-clear.
+Setup refusal(bool on)
+{
+    return [on](CLI::App& cmd) -> Action {
+        auto a = std::make_shared<CounterArgs>(cmd);
+        a->addPort(cmd);
+        return
+            [a, on](const fs::path& dir) { refuseCounter(dir, a->dev, a->counter, on, a->port); };
+    };
+}
+} // namespace
+
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
+NICD_SIM_FAULT(refuse, "refuse",
+               "the firmware refuses a counters/ or hw_counters/ file: its reads fail with EACCES "
+               "(mode 0000; nicd runs without CAP_DAC_OVERRIDE)",
+               refusal(true));
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
+NICD_SIM_FAULT(refuse_clear, "refuse-clear", "clears refuse: the file reads again", refusal(false));
 
 } // namespace nicd::sim::cli

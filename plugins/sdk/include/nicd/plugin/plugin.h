@@ -165,7 +165,8 @@ public:
     virtual std::string root() const noexcept = 0;
     // True when the root is not "/": backends must use the simulator's files, not the kernel.
     virtual bool simulated() const noexcept = 0;
-    // Config value from the plugin's section [plugin:<name>].
+    // Config value from the plugin's section [plugin:<name>]; a key the section does not set may
+    // be one of the daemon's settings plugins follow (DropCounterAfter: nicd/plugin/backoff.h).
     virtual std::optional<std::string> config(std::string_view key) const noexcept = 0;
     // ABI 1.4 (call only when abiMinor() >= 4): nicd's own process may not write under /sys or
     // configfs (docs/security.md); host knobs change through these, carried out by nicd's knob
