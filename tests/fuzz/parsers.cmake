@@ -31,6 +31,8 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/signals/module_cmis.cpp
     ${daemon}/signals/module_sff8472.cpp
     ${daemon}/signals/module_sff8636.cpp
+    # RDMA netlink hw counters (plugin SDK)
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/rdma_stats_codec.cpp
     # netdev statistics (mlx5 plugin): ethtool -S text and the ioctl's buffers
     ${mlx5}/ethtool_text.cpp
     ${mlx5}/ethtool_ioctl.cpp
