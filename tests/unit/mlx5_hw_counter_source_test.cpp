@@ -81,7 +81,7 @@ FakeRdmaKernel::Answer answering(HwCounterList counters)
 {
     return [counters](const RdmaRequest& r) -> std::vector<Bytes> {
         if (r.isDeviceDump())
-            return {cat({deviceMessage(r.seq, 3, "mlx5_0"), nlDone(r.seq)})};
+            return {deviceDump(r.seq, {{3, "mlx5_0"}})};
         return {statReply(r.seq, 3, "mlx5_0", r.port, counters)};
     };
 }
@@ -160,7 +160,7 @@ TEST_F(HwCounterSourceTest, ARefusalSendsTheDeviceToItsFilesOnceUntilAttachedAga
 {
     FakeRdmaKernel kernel([](const RdmaRequest& r) -> std::vector<Bytes> {
         if (r.isDeviceDump())
-            return {cat({deviceMessage(r.seq, 3, "mlx5_0"), nlDone(r.seq)})};
+            return {deviceDump(r.seq, {{3, "mlx5_0"}})};
         return {nlError(r.seq, EOPNOTSUPP)};
     });
     sdk::RdmaStatsClient rdma(kernel.takeClientFd(), 2000ms);
@@ -190,7 +190,7 @@ TEST_F(HwCounterSourceTest, APortRefusedAfterAnotherAnsweredReadsEveryPortFromFi
 {
     FakeRdmaKernel kernel([](const RdmaRequest& r) -> std::vector<Bytes> {
         if (r.isDeviceDump())
-            return {cat({deviceMessage(r.seq, 3, "mlx5_0"), nlDone(r.seq)})};
+            return {deviceDump(r.seq, {{3, "mlx5_0"}})};
         if (r.port == 1)
             return {statReply(r.seq, 3, "mlx5_0", 1, {{"out_of_buffer", 99}})};
         return {nlError(r.seq, EINVAL, "port 2 has no hw counters")};

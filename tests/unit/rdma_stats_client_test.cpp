@@ -83,7 +83,7 @@ TEST(RdmaStatsClient, AKernelThatRefusesSaysSoWithErrnoAndItsText)
 {
     FakeRdmaKernel kernel([](const RdmaRequest& r) -> std::vector<Bytes> {
         if (r.isDeviceDump())
-            return {cat({deviceMessage(r.seq, 3, "mlx5_0"), nlDone(r.seq)})};
+            return {deviceDump(r.seq, {{3, "mlx5_0"}})};
         return {nlError(r.seq, EOPNOTSUPP, "Counters are not supported on this port")};
     });
     sdk::RdmaStatsClient client(kernel.takeClientFd(), 2000ms);
@@ -119,7 +119,7 @@ TEST(RdmaStatsClient, AnIndexThatChangedHandsIsLookedUpAgainOnce)
     std::atomic<int> dumps{0};
     FakeRdmaKernel kernel([&dumps](const RdmaRequest& r) -> std::vector<Bytes> {
         if (r.isDeviceDump())
-            return {cat({deviceMessage(r.seq, dumps++ == 0 ? 3 : 9, "mlx5_0"), nlDone(r.seq)})};
+            return {deviceDump(r.seq, {{dumps++ == 0 ? 3U : 9U, "mlx5_0"}})};
         if (r.dev_index == 3)
             return {statReply(r.seq, 3, "mlx5_2", 1, {{"other", 1}})};
         return {statReply(r.seq, 9, "mlx5_0", 1, kPort1)};
@@ -139,7 +139,7 @@ TEST(RdmaStatsClient, AReplyAboutAnotherPortIsAnError)
 {
     FakeRdmaKernel kernel([](const RdmaRequest& r) -> std::vector<Bytes> {
         if (r.isDeviceDump())
-            return {cat({deviceMessage(r.seq, 3, "mlx5_0"), nlDone(r.seq)})};
+            return {deviceDump(r.seq, {{3, "mlx5_0"}})};
         return {statReply(r.seq, 3, "mlx5_0", 1, kPort1)};
     });
     sdk::RdmaStatsClient client(kernel.takeClientFd(), 2000ms);
@@ -153,7 +153,7 @@ TEST(RdmaStatsClient, AStaleReplyIsSkippedAndTheAnswerStillRead)
 {
     FakeRdmaKernel kernel([](const RdmaRequest& r) -> std::vector<Bytes> {
         if (r.isDeviceDump())
-            return {cat({deviceMessage(r.seq, 3, "mlx5_0"), nlDone(r.seq)})};
+            return {deviceDump(r.seq, {{3, "mlx5_0"}})};
         // The late answer to an earlier request, in a datagram of its own, then the answer.
         return {statReply(r.seq - 1, 3, "mlx5_0", 1, {{"stale", 7}}),
                 statReply(r.seq, 3, "mlx5_0", 1, kPort1)};
@@ -183,7 +183,7 @@ TEST(RdmaStatsClient, AMalformedAnswerIsAnErrorThatSaysWhere)
 {
     FakeRdmaKernel kernel([](const RdmaRequest& r) -> std::vector<Bytes> {
         if (r.isDeviceDump())
-            return {cat({deviceMessage(r.seq, 3, "mlx5_0"), nlDone(r.seq)})};
+            return {deviceDump(r.seq, {{3, "mlx5_0"}})};
         Attrs entry;
         entry.str(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "out_of_buffer")
             .u32(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, 41);

@@ -23,35 +23,6 @@ constexpr uint16_t rdmaType(uint8_t cmd)
     return static_cast<uint16_t>(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd));
 }
 
-// nlmsghdr (length, type, flags, seq, port id 0: the kernel) and the payload, padded to 4 bytes.
-inline Bytes nlmsg(uint16_t type, uint16_t flags, uint32_t seq, const Bytes& payload)
-{
-    auto len = static_cast<uint32_t>(NLMSG_HDRLEN + payload.size());
-    Bytes out(NLMSG_ALIGN(len), 0);
-    std::memcpy(&out[0], &len, 4);
-    std::memcpy(&out[4], &type, 2);
-    std::memcpy(&out[6], &flags, 2);
-    std::memcpy(&out[8], &seq, 4);
-    std::copy(payload.begin(), payload.end(), out.begin() + NLMSG_HDRLEN);
-    return out;
-}
-
-// NLMSG_ERROR as a socket with NETLINK_CAP_ACK and NETLINK_EXT_ACK gets it: the negative errno,
-// the request's header alone, and the kernel's text when it gave one.
-inline Bytes nlError(uint32_t seq, int error, const std::string& extack = {})
-{
-    int32_t negative = -error;
-    Bytes payload(sizeof negative + NLMSG_HDRLEN, 0);
-    std::memcpy(payload.data(), &negative, sizeof negative);
-    uint16_t flags = NLM_F_CAPPED;
-    if (!extack.empty()) {
-        Bytes tlv = stringAttr(NLMSGERR_ATTR_MSG, extack);
-        payload.insert(payload.end(), tlv.begin(), tlv.end());
-        flags |= NLM_F_ACK_TLVS;
-    }
-    return nlmsg(NLMSG_ERROR, flags, seq, payload);
-}
-
 // NLMSG_DONE ending a dump, with its status.
 inline Bytes nlDone(uint32_t seq, int error = 0)
 {
@@ -114,6 +85,19 @@ inline Bytes deviceMessage(uint32_t seq, uint32_t index, const std::string& name
                      .u32(RDMA_NLDEV_ATTR_PORT_INDEX, 1)
                      .str(RDMA_NLDEV_ATTR_FW_VERSION, "28.41.1000")
                      .bytes);
+}
+
+// The whole dump in one datagram: each device's message, then NLMSG_DONE.
+inline Bytes deviceDump(uint32_t seq, const std::vector<std::pair<uint32_t, std::string>>& devices)
+{
+    Bytes out;
+    for (const auto& [index, name] : devices) {
+        Bytes msg = deviceMessage(seq, index, name);
+        out.insert(out.end(), msg.begin(), msg.end());
+    }
+    Bytes done = nlDone(seq);
+    out.insert(out.end(), done.begin(), done.end());
+    return out;
 }
 
 } // namespace nicd::test
