@@ -1,6 +1,8 @@
-// The mlx5 plugin: claims devices bound to mlx5_core; reads their hw_counters and netdev
-// statistics; provisions and verifies RoCE QoS; recognises mlx5 driver errors in kernel logs.
+// The mlx5 plugin: claims devices bound to mlx5_core; reads their hw_counters (over RDMA netlink
+// on a real root, else the files: hw_counter_source.hpp) and netdev statistics; provisions and
+// verifies RoCE QoS; recognises mlx5 driver errors in kernel logs.
 #include "ethtool_text.hpp"
+#include "hw_counter_source.hpp"
 #include "hw_counters.hpp"
 #include "kernel_patterns.hpp"
 #include "netdev_stats.hpp"
@@ -8,6 +10,7 @@
 
 #include <nicd/plugin/backoff.h>
 #include <nicd/plugin/declare.h>
+#include <nicd/plugin/rdma_stats_client.h>
 #include <nicd/plugin/sample_batch.h>
 
 #include <map>
@@ -59,7 +62,13 @@ public:
             plugin::sdk::SampleBatchBuilder batch(out);
             batch.reserve(state.last_samples);
             HwCounterChanges changes;
-            pv1::Status first = readHwCounters(dev, state.backoff, state.hw_dirs, batch, &changes);
+            pv1::Status first = state.hw.read(dev, rdma(), state.backoff, batch, changes);
+            if (auto why = state.hw.takeNetlinkRefusal(); !why.empty())
+                log(pv1::Level::Info,
+                    dev.ibdev +
+                        ": hw_counters read from the files until the device is attached again: " +
+                        why,
+                    dev);
             for (const auto& why : changes.failed)
                 log(pv1::Level::Warn, why + "; backing off", dev);
             for (const auto& path : changes.recovered)
@@ -113,13 +122,17 @@ public:
         return mlx5::classifyKernelRecord(rec, out);
     }
 
-    void shutdown() noexcept override { devices_.clear(); }
+    void shutdown() noexcept override
+    {
+        devices_.clear();
+        rdma_.reset();
+    }
 
 private:
     struct DeviceState {
         explicit DeviceState(uint32_t drop_after) : backoff(64, drop_after) {}
         plugin::sdk::Backoff backoff; // files and netdevs
-        HwCounterDirs hw_dirs;        // open hw_counters/ per port
+        HwCounterSource hw;           // RDMA netlink or the hw_counters/ files
         std::map<std::string, std::unique_ptr<SimStatsFile>> sim_stats; // by netdev (--root)
         size_t last_samples = 0; // what the last poll gave, to size the next
     };
@@ -164,6 +177,17 @@ private:
         return pv1::Status::ok();
     }
 
+    // The RDMA netlink client, on a real root only (netlink speaks to the real kernel, not to a
+    // --root tree); its socket opens at the first request.
+    plugin::sdk::RdmaStatsClient* rdma()
+    {
+        if (host_.simulated())
+            return nullptr;
+        if (!rdma_)
+            rdma_ = std::make_unique<plugin::sdk::RdmaStatsClient>();
+        return rdma_.get();
+    }
+
     void log(pv1::Level level, const std::string& msg, const pv1::DeviceRef& dev)
     {
         host_.log(level, msg, &dev);
@@ -172,7 +196,8 @@ private:
     pv1::IHost& host_;
     std::string read_buf_; // the simulator's capture files are read into it (polls are serialized)
     Stats stats_;          // the ioctl's statistics, reused
-    std::map<std::string, DeviceState> devices_; // by ibdev
+    std::unique_ptr<plugin::sdk::RdmaStatsClient> rdma_; // shared by the devices
+    std::map<std::string, DeviceState> devices_;         // by ibdev
     uint32_t drop_after_ = plugin::sdk::Backoff::kDropAfter;
 };
 

@@ -3,7 +3,7 @@
 
 No real captures of these messages exist in the fixtures, so each seed is laid out here field by
 field from the uapi structs (linux/netlink.h, rtnetlink.h, dcbnl.h, genetlink.h, devlink.h,
-ethtool_netlink.h), in host byte order (x86-64, little-endian), as the kernel would send it and
+ethtool_netlink.h, rdma_netlink.h), in host byte order (x86-64, little-endian), as the kernel would send it and
 as the unit tests build their messages. The outputs are committed; run this again only when a
 seed is added or changed:
     python3 tests/fuzz/make_seeds.py
@@ -217,3 +217,76 @@ write("devlink_health", "port-reporter-tx-healthy.bin",
 write("devlink_health", "device-reporter-fw-fatal-error.bin",
       reporter("pci", "0000:08:00.1", None, "fw_fatal", 1, 1, 0) +
       attr(DEVLINK_ATTR_PAD, b"") + attr(HR_DUMP_TS, u64(1700000000000)))
+
+# ---- RDMA netlink hw counters (plugins/sdk: nicd/plugin/rdma_stats_codec.h) ----
+
+RDMA_NL_NLDEV = 5
+RDMA_NLDEV_CMD_GET, RDMA_NLDEV_CMD_STAT_GET = 1, 17
+RDMA_NLDEV_ATTR_PAD, RDMA_NLDEV_ATTR_DEV_INDEX, RDMA_NLDEV_ATTR_DEV_NAME = 0, 1, 2
+RDMA_NLDEV_ATTR_PORT_INDEX, RDMA_NLDEV_ATTR_FW_VERSION = 3, 5
+STAT_HWCOUNTERS, STAT_HWCOUNTER_ENTRY = 80, 81
+STAT_HWCOUNTER_ENTRY_NAME, STAT_HWCOUNTER_ENTRY_VALUE = 82, 83
+NLMSG_DONE = 3
+NLM_F_CAPPED, NLM_F_ACK_TLVS = 0x100, 0x200
+NLMSGERR_ATTR_MSG = 1
+EOPNOTSUPP = 95
+
+
+def rdma_type(cmd):
+    """RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd)."""
+    return (RDMA_NL_NLDEV << 10) + cmd
+
+
+def hw_entry(name, value, pad=False):
+    """rdma_nl_stat_hwcounter_entry(): the name, (a pad where u64 needs aligning), the value."""
+    return nest(STAT_HWCOUNTER_ENTRY, attr(STAT_HWCOUNTER_ENTRY_NAME, strz(name)),
+                *([attr(RDMA_NLDEV_ATTR_PAD, b"")] if pad else []),
+                attr(STAT_HWCOUNTER_ENTRY_VALUE, u64(value)))
+
+
+def stat_reply_attrs(index, name, port, counters):
+    return (attr(RDMA_NLDEV_ATTR_DEV_INDEX, u32(index)) + attr(RDMA_NLDEV_ATTR_DEV_NAME, strz(name)) +
+            attr(RDMA_NLDEV_ATTR_PORT_INDEX, u32(port)) +
+            nest(STAT_HWCOUNTERS, *(hw_entry(n, v, pad=(i == 1)) for i, (n, v) in enumerate(counters))))
+
+
+MLX5_PORT = [("rx_write_requests", 3809045607), ("out_of_buffer", 41), ("np_cnp_sent", 12),
+             ("req_transport_retries_exceeded", 0), ("rx_icrc_encapsulated", 0)]
+write("rdma_stats", "stat-get-reply-attrs.bin", stat_reply_attrs(3, "mlx5_0", 1, MLX5_PORT))
+
+
+def with_first_length_as_seq(build):
+    """The target takes the sequence number from the first four bytes (the first message's
+    nlmsg_len): build the datagram once to learn it, then again with that number."""
+    return build(len(build(0)[0]))[1]
+
+
+def stat_datagram(seq):
+    reply = message(rdma_type(RDMA_NLDEV_CMD_STAT_GET), 0, seq,
+                    stat_reply_attrs(3, "mlx5_0", 1, MLX5_PORT))
+    return reply, reply
+
+
+def dump_datagram(seq):
+    def device(index, name):
+        return message(rdma_type(RDMA_NLDEV_CMD_GET), NLM_F_MULTI, seq,
+                       attr(RDMA_NLDEV_ATTR_DEV_INDEX, u32(index)) +
+                       attr(RDMA_NLDEV_ATTR_DEV_NAME, strz(name)) +
+                       attr(RDMA_NLDEV_ATTR_PORT_INDEX, u32(1)) +
+                       attr(RDMA_NLDEV_ATTR_FW_VERSION, strz("28.41.1000")))
+    first = device(3, "mlx5_0")
+    return first, first + device(5, "mlx5_bond_0") + message(NLMSG_DONE, NLM_F_MULTI, seq, u32(0))
+
+
+def refused_datagram(seq):
+    """NLMSG_ERROR -EOPNOTSUPP as a socket with NETLINK_CAP_ACK and NETLINK_EXT_ACK gets it."""
+    request = struct.pack("<IHHII", 32, rdma_type(RDMA_NLDEV_CMD_STAT_GET), 0x01, seq, 0)
+    error = message(NLMSG_ERROR, NLM_F_CAPPED | NLM_F_ACK_TLVS, seq,
+                    struct.pack("<i", -EOPNOTSUPP) + request +
+                    attr(NLMSGERR_ATTR_MSG, strz("Counters are not supported")))
+    return error, error
+
+
+write("rdma_stats", "stat-get-datagram.bin", with_first_length_as_seq(stat_datagram))
+write("rdma_stats", "device-dump-datagram.bin", with_first_length_as_seq(dump_datagram))
+write("rdma_stats", "stat-get-refused-eopnotsupp.bin", with_first_length_as_seq(refused_datagram))

@@ -31,9 +31,12 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/signals/module_cmis.cpp
     ${daemon}/signals/module_sff8472.cpp
     ${daemon}/signals/module_sff8636.cpp
+    # RDMA netlink hw counters (plugin SDK)
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/rdma_stats_codec.cpp
     # netdev statistics (mlx5 plugin): ethtool -S text and the ioctl's buffers
     ${mlx5}/ethtool_text.cpp
     ${mlx5}/ethtool_ioctl.cpp
+    ${mlx5}/guarded_buffer.cpp
     # kernel lines: their origin (journald's trusted fields), the user-program filter, the mlx5
     # patterns and the soft-lockup detector
     ${daemon}/journal/trusted_fields.cpp

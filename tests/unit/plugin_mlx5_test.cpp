@@ -132,6 +132,17 @@ TEST_F(Mlx5Plugin, PollReturnsHwCountersAndEthtoolStatisticsOfTheNode)
     EXPECT_GT(stats, 5U);
 }
 
+TEST_F(Mlx5Plugin, UnderRootTheKernelIsNeverAskedForCounters)
+{
+    test::LogCapture log;
+    for (const auto& d : inventory_.devices) {
+        if (d.plugin == "mlx5") {
+            EXPECT_TRUE(poll(d.ibdev).errors.empty()) << d.ibdev;
+        }
+    }
+    EXPECT_EQ(log.count("RDMA netlink"), 0U) << log.text();
+}
+
 TEST_F(Mlx5Plugin, ValuesFollowTheNode)
 {
     const Device& dev = *inventory_.find("mlx5_0");
@@ -212,4 +223,47 @@ TEST_F(Mlx5Plugin, ARefusedCounterFileIsDroppedUntilAReload)
     m = index(poll("mlx5_0"));
     EXPECT_TRUE(m.contains("hw_counters/1//out_of_buffer"));
     EXPECT_FALSE(m.contains("nicd/0//dropped_files"));
+}
+
+TEST(Mlx5PluginOnARealRoot, ADeviceTheKernelCannotGiveCountersForIsReadFromItsFiles)
+{
+    // nicd on "/": the plugin asks RDMA netlink first. This machine's kernel has no RDMA netlink,
+    // or no device of this name: either way the device's hw_counters/ files, as they hold.
+    const fs::path root = test::makeTempDir("real-root") / "node";
+    sim::create(root, {});
+    const Inventory sim_inventory = discoverInventory(HostPaths(root));
+    Device dev = *sim_inventory.find("mlx5_0");
+    dev.ibdev = "nicd_absent0";
+    for (auto& port : dev.ports)
+        port.netdevs.clear(); // no ethtool ioctl on this machine's netdevs
+    Inventory inventory;
+    inventory.devices.push_back(dev);
+    PluginManager manager(HostPaths("/"), Config{});
+    manager.loadDirectory(NICD_BUILD_PLUGIN_DIR);
+    manager.assign(inventory);
+    ASSERT_EQ(inventory.devices[0].plugin, "mlx5");
+
+    test::LogCapture log;
+    for (int poll = 0; poll < 2; ++poll) {
+        DeviceSamples ds;
+        manager.poll(inventory.devices[0], ds);
+        EXPECT_TRUE(ds.errors.empty()) << ds.errors[0].what << ": " << ds.errors[0].message;
+        size_t files = 0;
+        for (const auto& s : toSamples(ds)) {
+            const fs::path file = fs::path(dev.sysfs_path) / "ports" / std::to_string(s.port) /
+                                  "hw_counters" / s.name;
+            ASSERT_TRUE(fs::exists(file)) << s.name;
+            std::ifstream in(file);
+            uint64_t value = 0;
+            in >> value;
+            EXPECT_EQ(s.value, value) << file;
+            ++files;
+        }
+        EXPECT_GT(files, 5U);
+    }
+    EXPECT_EQ(log.count("nicd_absent0: hw_counters read from the files until the device is "
+                        "attached again: RDMA netlink"),
+              1U)
+        << "said once, with why: " << log.text();
+    fs::remove_all(root.parent_path());
 }

@@ -42,33 +42,6 @@ Bytes header(const std::string& netdev)
 }
 constexpr uint16_t kFamily = 0x1a;
 
-Bytes nlmsg(uint16_t type, uint16_t flags, uint32_t seq, const Bytes& payload)
-{
-    auto len = static_cast<uint32_t>(NLMSG_HDRLEN + payload.size());
-    Bytes out(NLMSG_ALIGN(len), 0);
-    std::memcpy(&out[0], &len, 4);
-    std::memcpy(&out[4], &type, 2);
-    std::memcpy(&out[6], &flags, 2);
-    std::memcpy(&out[8], &seq, 4);
-    std::copy(payload.begin(), payload.end(), out.begin() + NLMSG_HDRLEN);
-    return out;
-}
-
-// An NLMSG_ERROR as a socket with NETLINK_CAP_ACK and NETLINK_EXT_ACK gets it.
-Bytes errorMessage(int error, uint32_t seq, const std::string& extack)
-{
-    int32_t negative = -error;
-    Bytes payload(sizeof negative + NLMSG_HDRLEN, 0);
-    std::memcpy(payload.data(), &negative, sizeof negative);
-    uint16_t flags = NLM_F_CAPPED;
-    if (!extack.empty()) {
-        Bytes tlv = stringAttr(NLMSGERR_ATTR_MSG, extack);
-        payload.insert(payload.end(), tlv.begin(), tlv.end());
-        flags |= NLM_F_ACK_TLVS;
-    }
-    return nlmsg(NLMSG_ERROR, flags, seq, payload);
-}
-
 Bytes genlReply(uint8_t cmd, uint32_t seq, const Bytes& attrs)
 {
     Bytes payload = {cmd, ETHTOOL_GENL_VERSION, 0, 0};
@@ -92,8 +65,7 @@ std::string absorbError(const Bytes& datagram)
 TEST(EthtoolAnswer, ReplyThenAckInOneDatagram)
 {
     Bytes attrs = header("eth0");
-    Bytes datagram =
-        cat({genlReply(ETHTOOL_MSG_FEC_GET_REPLY, kSeq, attrs), errorMessage(0, kSeq, "")});
+    Bytes datagram = cat({genlReply(ETHTOOL_MSG_FEC_GET_REPLY, kSeq, attrs), nlError(kSeq, 0, "")});
     ethtool_detail::Answer answer;
     ethtool_detail::absorbDatagram(datagram, kSeq, kFamily, ETHTOOL_MSG_FEC_GET_REPLY, answer);
     EXPECT_TRUE(answer.finished);
@@ -105,10 +77,10 @@ TEST(EthtoolAnswer, ReplyThenAckInOneDatagram)
 TEST(EthtoolAnswer, ErrorWithExtackAndStaleMessagesSkipped)
 {
     Bytes datagram = cat({genlReply(ETHTOOL_MSG_FEC_GET_REPLY, kSeq - 1, header("old0")),
-                          errorMessage(ENODEV, kSeq - 1, "stale"),
-                          errorMessage(EIO, kSeq,
-                                       "mlx5_core: Query module eeprom by page "
-                                       "failed, read 0 bytes, err -5, status 3")});
+                          nlError(kSeq - 1, ENODEV, "stale"),
+                          nlError(kSeq, EIO,
+                                  "mlx5_core: Query module eeprom by page "
+                                  "failed, read 0 bytes, err -5, status 3")});
     ethtool_detail::Answer answer;
     ethtool_detail::absorbDatagram(datagram, kSeq, kFamily, ETHTOOL_MSG_FEC_GET_REPLY, answer);
     EXPECT_TRUE(answer.finished);
@@ -119,7 +91,7 @@ TEST(EthtoolAnswer, ErrorWithExtackAndStaleMessagesSkipped)
 
 TEST(EthtoolAnswer, MalformedDatagramsThrow)
 {
-    Bytes overlong = errorMessage(0, kSeq, "");
+    Bytes overlong = nlError(kSeq, 0, "");
     overlong[0] = 0xf0;
     EXPECT_NE(absorbError(overlong).find("length 240"), std::string::npos);
     Bytes truncated_error = nlmsg(NLMSG_ERROR, 0, kSeq, {0, 0, 0, 0});

@@ -1,9 +1,10 @@
 // Netlink attributes laid out by hand as the kernel does (nla_len, nla_type, payload, padding to
-// 4 bytes), for decoder tests over bytes.
+// 4 bytes), and the messages around them, for decoder tests over bytes.
 #pragma once
 
 #include <linux/netlink.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -88,5 +89,34 @@ public:
 
     Bytes bytes;
 };
+
+// nlmsghdr (length, type, flags, seq, port id 0: the kernel) and the payload, padded to 4 bytes.
+inline Bytes nlmsg(uint16_t type, uint16_t flags, uint32_t seq, const Bytes& payload)
+{
+    auto len = static_cast<uint32_t>(NLMSG_HDRLEN + payload.size());
+    Bytes out(NLMSG_ALIGN(len), 0);
+    std::memcpy(&out[0], &len, 4);
+    std::memcpy(&out[4], &type, 2);
+    std::memcpy(&out[6], &flags, 2);
+    std::memcpy(&out[8], &seq, 4);
+    std::copy(payload.begin(), payload.end(), out.begin() + NLMSG_HDRLEN);
+    return out;
+}
+
+// NLMSG_ERROR as a socket with NETLINK_CAP_ACK and NETLINK_EXT_ACK gets it: the negative errno,
+// the request's header alone, and the kernel's text when it gave one.
+inline Bytes nlError(uint32_t seq, int error, const std::string& extack = {})
+{
+    int32_t negative = -error;
+    Bytes payload(sizeof negative + NLMSG_HDRLEN, 0);
+    std::memcpy(payload.data(), &negative, sizeof negative);
+    uint16_t flags = NLM_F_CAPPED;
+    if (!extack.empty()) {
+        Bytes tlv = stringAttr(NLMSGERR_ATTR_MSG, extack);
+        payload.insert(payload.end(), tlv.begin(), tlv.end());
+        flags |= NLM_F_ACK_TLVS;
+    }
+    return nlmsg(NLMSG_ERROR, flags, seq, payload);
+}
 
 } // namespace nicd::test
