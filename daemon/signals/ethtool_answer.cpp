@@ -64,8 +64,13 @@ void absorbError(std::span<const uint8_t> message, uint16_t flags, Answer& answe
         throw DecodeError(fmt::format("netlink error message of {} bytes is too short for "
                                       "struct nlmsgerr",
                                       message.size()));
+    // 0 or a negative errno; anything else (INT32_MIN could not even be negated) is no answer.
+    const auto status = load<int32_t>(message, NLMSG_HDRLEN);
+    if (status > 0 || status < -4095)
+        throw DecodeError(
+            fmt::format("netlink error message with status {}, not 0 or a negative errno", status));
     answer.finished = true;
-    answer.error = -load<int32_t>(message, NLMSG_HDRLEN);
+    answer.error = -status;
     answer.extack = extackMessage(message, flags);
 }
 

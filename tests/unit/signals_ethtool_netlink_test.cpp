@@ -96,6 +96,11 @@ TEST(EthtoolAnswer, MalformedDatagramsThrow)
     EXPECT_NE(absorbError(overlong).find("length 240"), std::string::npos);
     Bytes truncated_error = nlmsg(NLMSG_ERROR, 0, kSeq, {0, 0, 0, 0});
     EXPECT_NE(absorbError(truncated_error).find("nlmsgerr"), std::string::npos);
+    for (int32_t status : {INT32_MIN, 1, -4096}) {
+        Bytes odd = nlError(kSeq, 0, "");
+        std::memcpy(odd.data() + NLMSG_HDRLEN, &status, sizeof status);
+        EXPECT_NE(absorbError(odd).find("not 0 or a negative errno"), std::string::npos) << status;
+    }
     Bytes wrong_cmd = genlReply(ETHTOOL_MSG_LINKINFO_GET_REPLY, kSeq, {});
     EXPECT_NE(absorbError(wrong_cmd).find("command"), std::string::npos);
     EXPECT_EQ(absorbError(Bytes(10, 0)), "no error") << "a tail shorter than a header is ignored";
