@@ -12,16 +12,10 @@ set -euo pipefail
 build=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/scripts/lib/private_bus.sh"
+. "$here/scripts/lib/jobs.sh"
 build=$(cd "$here/$build" 2>/dev/null || cd "$build" && pwd)
 cycles=${NICD_BENCH_CYCLES:-15}
-work=$(mktemp -d /tmp/nicd-bench.XXXXXX)
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+jobs_work_dir nicd-bench
 sim=$build/tools/nicd-sim/nicd-sim
 floor_bin=$build/tests/bench/read_floor_bench
 for b in "$build/daemon/nicd" "$sim" "$floor_bin" "$build/plugins/nicd-plugin-mlx5.so"; do

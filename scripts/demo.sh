@@ -5,18 +5,12 @@ set -euo pipefail
 build=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/scripts/lib/private_bus.sh"
+. "$here/scripts/lib/jobs.sh"
 build=$(cd "$here/$build" && pwd)
 nicd=$build/daemon/nicd
 sim=$build/tools/nicd-sim/nicd-sim
-work=$(mktemp -d /tmp/nicd-demo.XXXXXX)
+jobs_work_dir nicd-demo
 root=$work/node
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
 
 bold() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 textfile=$root/var/lib/prometheus/node-exporter/nicd.prom

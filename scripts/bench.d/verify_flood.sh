@@ -16,17 +16,11 @@ set -euo pipefail
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$here/scripts/lib/private_bus.sh"
+. "$here/scripts/lib/jobs.sh"
 seconds=${NICD_BENCH_FLOOD_SECONDS:-20}
 interval_ms=1000
-work=$(mktemp -d /tmp/nicd-bench-flood.XXXXXX)
+jobs_work_dir nicd-bench-flood
 chmod 755 "$work" # nobody's clients reach the bus socket
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
 echo "== a Verify flood and the collection cycle: 64 devices, a cycle every ${interval_ms} ms, ${seconds} s without and with 8 clients calling Verify in a loop"
 
 "$build/tools/nicd-sim/nicd-sim" create "$work/node" --devices 64 >/dev/null

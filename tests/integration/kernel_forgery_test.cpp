@@ -4,20 +4,16 @@
 // reports, comms of 15 bytes) sit in the journal next to genuine lines, which the kernel printed
 // about their device (journald's _KERNEL_DEVICE) or as its own device-less reports. `nicd --once`
 // judges exactly the genuine ones: each device as it should be.
-#include "sim.hpp"
+#include "support/daemon_fixture.hpp"
 #include "support/journal_writer.hpp"
-#include "support/process.hpp"
 
-#include <unistd.h>
-
-#include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 
 #include <gtest/gtest.h>
 
 using namespace nicd;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -34,36 +30,29 @@ std::vector<std::string> reportsAbout(const std::string& comm, const std::string
                 "error:0 in " + file + "[55d0c0ffe000+1000]"};
 }
 
-class KernelForgery : public ::testing::Test {
+class KernelForgery : public test::DaemonTest {
 protected:
+    // nicd-sim's default node: RoCE PFs mlx5_0..3 at 0000:1a/3b/4c/5d:00.0, ens1..4f0np0.
     void SetUp() override
     {
-        dir_ = fs::temp_directory_path() /
-               ("nicd-forgery-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        root_ = dir_ / "node";
-        sim::create(root_, {}); // RoCE PFs mlx5_0..3 at 0000:1a/3b/4c/5d:00.0, ens1..4f0np0
+        DaemonTest::SetUp();
         if (!test::journalRemoteInstalled())
             GTEST_SKIP() << "systemd-journal-remote is not installed (apt-get install "
                             "systemd-journal-remote): no journal files to write";
     }
-    void TearDown() override { fs::remove_all(dir_); }
 
     void journal(const std::vector<test::JournalEntry>& entries)
     {
         std::string error;
         ASSERT_TRUE(test::writeJournal(root_, "node", entries, error)) << error;
     }
-    // device -> the kernel conditions nicd raised on it.
+    // device -> the kernel conditions one `nicd --once` raised on it.
     std::map<std::string, std::set<std::string>> kernelConditions()
     {
         std::string out;
-        int rc = test::run({NICD_BIN, "--root", root_.string(), "--plugin-directory",
-                            NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
-                           out);
+        int rc = test::run(nicd({"--once"}), out);
         EXPECT_LE(rc, 2) << out; // the exit code is the node verdict
-        auto text = test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
+        auto text = test::readFile(textfile());
         std::map<std::string, std::set<std::string>> found;
         std::regex re(
             R"re(nicd_condition_active\{device="([^"]+)",port="0",code="(kernel\.[^"]+)")re");
@@ -72,8 +61,6 @@ protected:
             found[(*it)[1]].insert((*it)[2]);
         return found;
     }
-
-    fs::path dir_, root_;
 };
 
 std::vector<test::JournalEntry> forgeries(uint64_t& t)
