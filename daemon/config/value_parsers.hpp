@@ -27,6 +27,9 @@ std::optional<double> parseDecimal(std::string_view v, double min, double max, s
 std::optional<RateLimit> parseRate(std::string_view v, std::string& why);
 // Whitespace-separated words (globs); never fails.
 std::vector<std::string> splitWords(std::string_view v);
+// [textfile] Counters=: "default", "all" or "none", then (not after all) statistic-name globs to
+// add, e.g. "default rx_prio*_bytes np_cnp_sent". Empty: default.
+std::optional<TextfileCounters> parseTextfileCounters(std::string_view v, std::string& why);
 
 std::optional<ProvisionMode> parseProvisionMode(std::string_view v, std::string& why);
 std::optional<TrustMode> parseTrustMode(std::string_view v, std::string& why);
