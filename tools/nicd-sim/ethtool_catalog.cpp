@@ -220,7 +220,8 @@ void append(std::vector<CounterSpec>& out, std::string_view names)
     }
 }
 
-// per_prio: traffic of every priority, then PFC pauses of the lossless one and the storm pair.
+// per_prio: traffic of every priority, then PFC pauses of the lossless one (durations in
+// microseconds) and the storm pair.
 void appendPerPriority(std::vector<CounterSpec>& out)
 {
     for (int p = 0; p < 8; ++p) {
