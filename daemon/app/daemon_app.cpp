@@ -42,7 +42,8 @@ namespace nicd {
 
 DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config)
     : options_(std::move(options)), files_(std::move(files)), config_(std::move(config)),
-      startup_config_(config_), paths_(options_.root), textfile_pace_(config_.textfile.interval_ms)
+      startup_config_(config_), paths_(options_.root), textfile_pace_(config_.textfile.interval_ms),
+      textfile_counters_(config_)
 {
     plugins_ = std::make_unique<PluginManager>(paths_, startup_config_);
     collector_ = std::make_unique<Collector>(paths_, *plugins_);
@@ -251,7 +252,9 @@ bool DaemonApp::writeTextfile(const Snapshot& snap)
     if (!config_.textfile.enable)
         return true;
     auto path = paths_.host(config_.textfile.path);
-    auto render = [&snap](const ChunkWriter& write) { renderTextfileTo(snap, write); };
+    auto render = [this, &snap](const ChunkWriter& write) {
+        renderTextfileTo(snap, write, textfile_counters_);
+    };
     // Installed before node_exporter (or pointed at a new place): the directory is made. It is
     // opened on descriptors, never through a link its owner (not root) could swap in.
     auto dir = openTextfileDir(path.parent_path());
@@ -389,13 +392,15 @@ void DaemonApp::reload()
                   "[textfile] Path={} is outside the directories nicd may write since it started: "
                   "takes effect after a restart",
                   fresh->textfile.path);
-        fresh->textfile = config_.textfile;
+        fresh->textfile.enable = config_.textfile.enable;
+        fresh->textfile.path = config_.textfile.path;
     }
     config_ = std::move(*fresh);
     config_.provision.dry_run = config_.provision.dry_run || options_.dry_run;
     health_->setConfig(config_);
     textfile_pace_.setInterval(config_.textfile.interval_ms);
     textfile_pace_.forceNext();
+    textfile_counters_ = CounterBudget(config_);
     provision_->reloaded();
     worker_->submit([this, t = std::chrono::milliseconds(config_.health.driver_timeout_ms),
                      daemon = config_.daemon] {

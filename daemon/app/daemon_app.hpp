@@ -19,6 +19,7 @@
 #include "loop/pacer.hpp"
 #include "model/snapshot.hpp"
 #include "netlink/live_links.hpp"
+#include "textfile/counter_budget.hpp"
 #include "textfile/write_failures.hpp"
 #include "textfile/write_pace.hpp"
 
@@ -113,7 +114,8 @@ private:
     EventLoop::Alarm* publish_alarm_ = nullptr; // a paced publish waiting for its token
     bool publish_pending_ = false;
     WriteFailures textfile_failures_{"textfile"};
-    TextfilePace textfile_pace_; // [textfile] IntervalMs=
+    TextfilePace textfile_pace_;      // [textfile] IntervalMs=
+    CounterBudget textfile_counters_; // [textfile] Counters=, with each device's PfcPriorities=
 };
 
 } // namespace nicd

@@ -36,11 +36,23 @@ struct DaemonConfig {
     bool operator==(const DaemonConfig&) const = default;
 };
 
+// [textfile] Counters=: which per-statistic counter series the textfile carries. default: the
+// curated set (textfile/counter_budget.cpp); all: every statistic read; none: no counter series
+// (verdicts, identities and signals only). `extra` names more statistics, as globs.
+enum class CounterSet : uint8_t { Default, All, None };
+struct TextfileCounters {
+    CounterSet set = CounterSet::Default;
+    std::vector<std::string> extra; // globs over statistic names, added to the set
+
+    bool operator==(const TextfileCounters&) const = default;
+};
+
 struct TextfileConfig {
     bool enable = true;
     std::string path = "/var/lib/prometheus/node-exporter/nicd.prom";
     // At most this often (ms); 0: after every cycle. Verdict changes are written at once.
     uint32_t interval_ms = 0;
+    TextfileCounters counters;
 
     bool operator==(const TextfileConfig&) const = default;
 };

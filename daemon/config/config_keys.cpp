@@ -118,6 +118,8 @@ const Keys<TextfileConfig>& textfileKeys()
          [](auto& c, auto v, auto& why) {
              return assign(c.interval_ms, parseNumber<uint32_t>(v, 0, 3600000, why));
          }},
+        {"Counters", [](auto& c, auto v,
+                        auto& why) { return assign(c.counters, parseTextfileCounters(v, why)); }},
     };
     return keys;
 }

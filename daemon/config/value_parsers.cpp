@@ -146,6 +146,42 @@ std::optional<std::vector<std::string>> parseDeviceSelectors(std::string_view v,
     return out;
 }
 
+std::optional<TextfileCounters> parseTextfileCounters(std::string_view v, std::string& why)
+{
+    auto words = splitWords(v);
+    TextfileCounters out;
+    if (words.empty())
+        return out;
+    auto set = parseName<CounterSet>(
+        words.front(),
+        {{"default", CounterSet::Default}, {"all", CounterSet::All}, {"none", CounterSet::None}},
+        why);
+    why = "expected default, all or none, then (not after all) statistic-name globs to add, e.g. "
+          "'default rx_prio*_bytes np_cnp_sent'";
+    if (!set)
+        return std::nullopt;
+    out.set = *set;
+    if (out.set == CounterSet::All && words.size() > 1) {
+        why = "all writes every statistic already: a glob after it ('" + words[1] +
+              "') adds nothing; use default or none with globs";
+        return std::nullopt;
+    }
+    for (size_t i = 1; i < words.size(); ++i) {
+        bool good = std::all_of(words[i].begin(), words[i].end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) ||
+                   std::string_view("_.:-*?[]!").find(c) != std::string_view::npos;
+        });
+        if (!good) {
+            why = "'" + words[i] +
+                  "' is not a statistic glob: letters, digits, _ . : - and the glob characters "
+                  "* ? [ ] !";
+            return std::nullopt;
+        }
+        out.extra.push_back(words[i]);
+    }
+    return out;
+}
+
 std::optional<std::vector<uint8_t>> parsePriorities(std::string_view v, std::string& why)
 {
     std::vector<uint8_t> out;

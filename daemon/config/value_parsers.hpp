@@ -31,6 +31,9 @@ std::vector<std::string> splitWords(std::string_view v);
 // mlx5_[23]) and PCI addresses, full (0000:3b:00.0) or short (3b:00.0: domain 0000). PCI
 // addresses come back in the full, lower-case form; a word that is neither is an error.
 std::optional<std::vector<std::string>> parseDeviceSelectors(std::string_view v, std::string& why);
+// [textfile] Counters=: "default", "all" or "none", then (not after all) statistic-name globs to
+// add, e.g. "default rx_prio*_bytes np_cnp_sent". Empty: default.
+std::optional<TextfileCounters> parseTextfileCounters(std::string_view v, std::string& why);
 
 std::optional<ProvisionMode> parseProvisionMode(std::string_view v, std::string& why);
 std::optional<TrustMode> parseTrustMode(std::string_view v, std::string& why);

@@ -1,5 +1,7 @@
-// Every counter read this cycle: one family per source and kind (counter or gauge), so that each
-// family has one label set and one type.
+// The counters read this cycle that [textfile] Counters= keeps (textfile/counter_budget.hpp): one
+// family per source and kind (counter or gauge), so that each family has one label set and one
+// type.
+#include "textfile/counter_budget.hpp"
 #include "textfile/render.hpp"
 
 #include <array>
@@ -91,8 +93,9 @@ Group groupOf(const SeriesKey& s)
 
 constexpr size_t kGroups = static_cast<size_t>(Group::Count);
 
-// What a layout's series are to the textfile, worked out once per layout and render (devices of
-// one kind share their layouts): the family of each, in groups, and its name as a label value.
+// What a layout's series are to the textfile, worked out once per layout, lossless priorities and
+// render (devices of one kind share their layouts): which are written, the family of each, in
+// groups, and its name as a label value. A series the budget leaves out costs nothing more.
 struct LayoutLines {
     std::array<std::vector<uint32_t>, kGroups> by_group; // series indices, in layout order
     std::vector<std::string> names;                      // escaped, where escaping changes them
@@ -102,7 +105,7 @@ struct LayoutLines {
     bool pma_families = false; // a series of the IB PMA families (a plugin's "counters")
 };
 
-LayoutLines linesOf(const SampleLayout& layout)
+LayoutLines linesOf(const SampleLayout& layout, const CounterBudget& budget, uint8_t lossless)
 {
     LayoutLines l;
     const size_t n = layout.series.size();
@@ -114,6 +117,8 @@ LayoutLines linesOf(const SampleLayout& layout)
         const SeriesKey& k = layout.series[i];
         if (k.source == kSourceNicd)
             continue; // the plugin telling the daemon (nicd_dropped_files)
+        if (!budget.keeps(k.source, k.name, lossless))
+            continue;
         const Group g = groupOf(k);
         l.by_group[static_cast<size_t>(g)].push_back(static_cast<uint32_t>(i));
         std::string e = MetricWriter::escapeLabelValue(k.name);
@@ -136,6 +141,7 @@ struct DeviceLabels {
     std::string device;
     std::vector<std::string> pma_netdevs, plugin_netdevs;
     bool checked = false; // write through the checked path (possible repeated series)
+    uint8_t lossless = 0; // its lossless priorities, as the budget sees them
 };
 
 std::vector<std::string> escapedAll(const std::vector<std::string>& values)
@@ -222,24 +228,32 @@ void writeBatch(MetricWriter& w, const Family& f, const DeviceSamples& ds, const
 
 } // namespace
 
-void renderCounterMetrics(const Snapshot& snap, MetricWriter& w)
+void renderCounterMetrics(const Snapshot& snap, const CounterBudget& budget, MetricWriter& w)
 {
-    // The layouts of this snapshot, each worked out once (devices of one kind share theirs).
-    std::map<const SampleLayout*, LayoutLines> layouts;
-    auto linesFor = [&](const SampleBatch& b) -> const LayoutLines* {
+    if (budget.nothing()) { // Counters=none: the families, empty
+        for (const auto& f : kFamilies)
+            w.family(f.name, f.type, f.help);
+        return;
+    }
+    // The layouts of this snapshot, each worked out once per set of lossless priorities (devices
+    // of one kind share theirs; the priorities matter to the default set only).
+    std::map<std::pair<const SampleLayout*, uint8_t>, LayoutLines> layouts;
+    auto linesFor = [&](const SampleBatch& b, uint8_t lossless) -> const LayoutLines* {
         if (!b.layout)
             return nullptr;
-        auto it = layouts.find(b.layout.get());
+        auto key = std::make_pair(b.layout.get(), lossless);
+        auto it = layouts.find(key);
         if (it == layouts.end())
-            it = layouts.emplace(b.layout.get(), linesOf(*b.layout)).first;
+            it = layouts.emplace(key, linesOf(*b.layout, budget, lossless)).first;
         return &it->second;
     };
     std::vector<DeviceLabels> labels(snap.samples.size());
     for (size_t d = 0; d < snap.samples.size(); ++d) {
         const auto& ds = snap.samples[d];
-        const LayoutLines* pma = linesFor(ds.pma);
-        const LayoutLines* plugin = linesFor(ds.plugin);
         auto& dl = labels[d];
+        dl.lossless = budget.everything() ? 0 : budget.lossless(ds.ibdev);
+        const LayoutLines* pma = linesFor(ds.pma, dl.lossless);
+        const LayoutLines* plugin = linesFor(ds.plugin, dl.lossless);
         dl.device = MetricWriter::escapeLabelValue(ds.ibdev);
         dl.pma_netdevs = escapedAll(ds.pma.netdevs);
         dl.plugin_netdevs = escapedAll(ds.plugin.netdevs);
@@ -252,9 +266,9 @@ void renderCounterMetrics(const Snapshot& snap, MetricWriter& w)
         for (size_t d = 0; d < snap.samples.size(); ++d) {
             const auto& ds = snap.samples[d];
             const auto& dl = labels[d];
-            if (const LayoutLines* pma = linesFor(ds.pma))
+            if (const LayoutLines* pma = linesFor(ds.pma, dl.lossless))
                 writeBatch(w, f, ds, ds.pma, *pma, dl.device, dl.pma_netdevs, dl.checked);
-            if (const LayoutLines* plugin = linesFor(ds.plugin))
+            if (const LayoutLines* plugin = linesFor(ds.plugin, dl.lossless))
                 writeBatch(w, f, ds, ds.plugin, *plugin, dl.device, dl.plugin_netdevs, dl.checked);
         }
     }

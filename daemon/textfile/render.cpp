@@ -6,7 +6,7 @@ namespace nicd {
 
 namespace {
 
-void renderAll(const Snapshot& snap, MetricWriter& w)
+void renderAll(const Snapshot& snap, const CounterBudget& budget, MetricWriter& w)
 {
     renderDaemonMetrics(snap, w);
     renderInventoryMetrics(snap, w);
@@ -14,7 +14,7 @@ void renderAll(const Snapshot& snap, MetricWriter& w)
     renderQosMetrics(snap, w);
     renderSignalMetrics(snap, w);
     renderCongestionMetrics(snap, w);
-    renderCounterMetrics(snap, w);
+    renderCounterMetrics(snap, budget, w);
     renderPluginMetrics(snap, w);
     if (w.duplicatesDropped() > 0) {
         static bool warned = false; // once: the same snapshot shape repeats every cycle
@@ -27,15 +27,16 @@ void renderAll(const Snapshot& snap, MetricWriter& w)
 
 } // namespace
 
-void renderTextfileTo(const Snapshot& snap, const MetricWriter::Sink& sink)
+void renderTextfileTo(const Snapshot& snap, const MetricWriter::Sink& sink,
+                      const CounterBudget& budget)
 {
     MetricWriter w;
     w.streamTo(sink, size_t{64} * 1024);
-    renderAll(snap, w);
+    renderAll(snap, budget, w);
     w.flush();
 }
 
-std::string renderTextfile(const Snapshot& snap)
+std::string renderTextfile(const Snapshot& snap, const CounterBudget& budget)
 {
     // Reserving what the last render needed avoids the doubling reallocations of a ~500 KB text
     // (64 devices), which would otherwise set the daemon's peak memory.
@@ -46,7 +47,7 @@ std::string renderTextfile(const Snapshot& snap)
         samples += ds.size();
     size_t estimate = 100 * samples + 1500 * snap.inventory.devices.size() + 4096; // first render
     w.reserve(last_size > 0 ? last_size + last_size / 8 + 4096 : estimate);
-    renderAll(snap, w);
+    renderAll(snap, budget, w);
     last_size = w.text().size();
     return w.take();
 }

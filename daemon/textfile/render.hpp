@@ -2,19 +2,22 @@
 #pragma once
 
 #include "model/snapshot.hpp"
+#include "textfile/counter_budget.hpp"
 #include "textfile/metric_writer.hpp"
 
 #include <string>
 
 namespace nicd {
 
-std::string renderTextfile(const Snapshot& snap);
+// `budget`: the counter series written ([textfile] Counters=); by default every one.
+std::string renderTextfile(const Snapshot& snap, const CounterBudget& budget = CounterBudget());
 // The same text, handed to `sink` a chunk at a time (no copy of the whole file in memory).
-void renderTextfileTo(const Snapshot& snap, const MetricWriter::Sink& sink);
+void renderTextfileTo(const Snapshot& snap, const MetricWriter::Sink& sink,
+                      const CounterBudget& budget = CounterBudget());
 
 void renderDaemonMetrics(const Snapshot& snap, MetricWriter& w);
 void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w);
-void renderCounterMetrics(const Snapshot& snap, MetricWriter& w);
+void renderCounterMetrics(const Snapshot& snap, const CounterBudget& budget, MetricWriter& w);
 void renderPluginMetrics(const Snapshot& snap, MetricWriter& w);
 void renderHealthMetrics(const Snapshot& snap, MetricWriter& w);
 void renderQosMetrics(const Snapshot& snap, MetricWriter& w);

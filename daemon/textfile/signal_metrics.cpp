@@ -74,11 +74,11 @@ void renderThresholds(const char* name, const char* help, const DomThresholds Mo
         auto it = at.find(netdev);
         if (it == at.end() || !m.has_dom)
             continue;
+        // The alarms only: nicd judges the warnings itself (optics_* conditions), and both are
+        // in `nicctl show` and on D-Bus; four levels of five quantities were 20 series a port.
         const auto& t = m.*field;
-        for (const auto& [level, v] : {std::pair{"high_alarm", t.high_alarm},
-                                       {"low_alarm", t.low_alarm},
-                                       {"high_warning", t.high_warning},
-                                       {"low_warning", t.low_warning}})
+        for (const auto& [level, v] :
+             {std::pair{"high_alarm", t.high_alarm}, {"low_alarm", t.low_alarm}})
             if (v)
                 w.sample({{"device", it->second.device},
                           {"port", it->second.port},

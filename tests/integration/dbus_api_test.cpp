@@ -157,6 +157,11 @@ TEST_F(DbusApiTest, NicctlCountersShowsAPortsAndADevicesCounters)
     EXPECT_EQ(rc, 0);
     EXPECT_NE(out.find("hw_counters.out_of_buffer "), std::string::npos) << out;
     EXPECT_NE(out.find("ethtool.rx_prio3_pause "), std::string::npos) << out;
+    // Every statistic is served, also those the textfile leaves out ([textfile] Counters=).
+    EXPECT_NE(out.find("ethtool.rx0_packets "), std::string::npos) << out;
+    EXPECT_EQ(test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom")
+                  .find("stat=\"rx0_packets\""),
+              std::string::npos);
 
     auto [jrc, json] = nicctl({"--json", "counters", "mlx5_0/1"});
     ASSERT_EQ(jrc, 0) << json;

@@ -27,6 +27,8 @@ const std::string kCounter = "evil\x1b[31m\xfe";
 
 class HostileInput : public test::NicdOnBusTest {
 protected:
+    // The hostile counter in the textfile too (it is not of the default set).
+    std::string extraConfig() const override { return "[textfile]\nCounters=default evil*\n"; }
     void prepareNode() override
     {
         auto dev = root_ / "sys/class/infiniband/mlx5_0";

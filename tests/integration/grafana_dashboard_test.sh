@@ -20,6 +20,12 @@ nicd
 "$build/tools/nicd-sim/nicd-sim" tick "$root" --seconds 2 >/dev/null
 sleep 2.1
 nicd
+# The panels read what a default configuration writes: the counter budget's set, not every
+# statistic of the netdevs ([textfile] Counters=default: no per-channel one).
+if grep -q 'stat="[rt]x[0-9][0-9]*_' "$root/var/lib/prometheus/node-exporter/nicd.prom"; then
+    echo "FAIL: the textfile carries per-channel statistics: not the default counter budget"
+    exit 1
+fi
 
 start_node_exporter "$root/var/lib/prometheus/node-exporter"
 start_prometheus "global:

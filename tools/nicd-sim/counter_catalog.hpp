@@ -11,9 +11,15 @@ namespace nicd::sim {
 enum class Overflow { Saturate, Wrap };
 
 inline constexpr double kCorrectedBitsPerSecond = 4000; // rx_corrected_bits_phy, healthy
+// A busy port at full load: ~100 Gb/s of RDMA each way (12.5e9 B/s) in ~4 KiB packets, plus a
+// little kernel-stack traffic on the netdev.
+inline constexpr double kRdmaBytes = 1.25e10;
+inline constexpr double kRdmaPackets = 3.05e6;
+inline constexpr double kStackBytes = 1.0e6;
+inline constexpr double kStackPackets = 1.0e3;
 
 struct CounterSpec {
-    const char* name;
+    std::string name;
     double rate;       // per second on an up port at full load (0: errors, events)
     unsigned bits;     // hardware width
     Overflow overflow; // IB PMA counters saturate; mlx5 Q counters (32-bit) wrap
@@ -25,12 +31,10 @@ struct CounterSpec {
 const std::vector<CounterSpec>& ibCounters();
 // ports/N/hw_counters; RoCE ports also have the congestion (DCQCN) group.
 const std::vector<CounterSpec>& hwCounters(bool roce);
-// run/nicd-sim/ethtool/<netdev>: a PF netdev has the physical-port (_phy, per-priority) stats,
-// a VF netdev only the vport and software ones.
-const std::vector<CounterSpec>& ethtoolStats(bool physical_function);
+// run/nicd-sim/ethtool/<netdev>: ethtool_catalog.hpp.
 
-// The spec of a counter in a group ("counters", "hw_counters", "ethtool"); an unknown name is a
-// 64-bit saturating counter with rate 0.
+// The spec of a counter in a group ("counters", "hw_counters", "ethtool"); an unknown name (and a
+// per-channel statistic) is a 64-bit saturating counter with rate 0.
 CounterSpec counterSpec(const std::string& group, const std::string& name);
 
 // v + inc, overflowing as a counter of `bits` does (bits >= 64: saturates at 2^64 - 1).

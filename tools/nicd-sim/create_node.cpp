@@ -1,6 +1,7 @@
 // `nicd-sim create`: the default mixed GPU node, or N identical RoCE PFs for the benchmark.
 #include "dcb_state.hpp"
 #include "ecn_state.hpp"
+#include "ethtool_catalog.hpp"
 #include "signal_state.hpp"
 #include "tree_builder.hpp"
 
@@ -46,7 +47,10 @@ PciPlan mlx5Function(const std::string& bdf, const std::string& root_port, int n
 
 class NodePlanner {
 public:
-    NodePlanner(const fs::path& root, NodeState& st) : b_(root), st_(st) {}
+    NodePlanner(const fs::path& root, NodeState& st, unsigned channels)
+        : b_(root), st_(st), channels_(channels)
+    {
+    }
 
     void add(SimDevice d, const fs::path& ib_dir)
     {
@@ -64,7 +68,7 @@ public:
             b_.hwmon(dir);
         b_.netdev(dir, {netdev, up, dev_port, fmt::format("p{}", dev_port)});
         auto ib = b_.ibDevice(dir, name, "MT4129", {{"Ethernet", up}}, netdev);
-        b_.ethtool(netdev, true);
+        b_.ethtool(netdev, true, channels_);
         add({name, "pf", pci.bdf, "", {netdev}, {netdev}}, ib);
         return dir;
     }
@@ -112,8 +116,8 @@ public:
         auto m0 = b_.netdev(lag0, {"ens5f0np0", true, 0, "p0"});
         auto m1 = b_.netdev(lag1, {"ens5f1np1", true, 1, "p1"});
         b_.bond("bond0", {m0, m1});
-        b_.ethtool("ens5f0np0", true);
-        b_.ethtool("ens5f1np1", true);
+        b_.ethtool("ens5f0np0", true, channels_);
+        b_.ethtool("ens5f1np1", true, channels_);
         add({"mlx5_bond_0", "lag", "0000:ab:00.0", "", {"bond0"}, {"ens5f0np0", "ens5f1np1"}},
             b_.ibDevice(lag0, "mlx5_bond_0", "MT4129", {{"Ethernet", true}}, "bond0"));
 
@@ -122,7 +126,7 @@ public:
         auto vfdir = b_.pciFunction(vfpci);
         b_.sriov(pf0, vfdir, 0);
         b_.netdev(vfdir, {"ens1f0v0", true, 0, ""});
-        b_.ethtool("ens1f0v0", false);
+        b_.ethtool("ens1f0v0", false, channels_);
         add({"mlx5_5", "vf", vfpci.bdf, "", {"ens1f0v0"}, {"ens1f0v0"}},
             b_.ibDevice(vfdir, "mlx5_5", "MT4126", {{"Ethernet", true}}, "ens1f0v0"));
 
@@ -159,6 +163,7 @@ public:
 private:
     TreeBuilder b_;
     NodeState& st_;
+    unsigned channels_; // of every mlx5 netdev (a VF's too: the simulator gives it the PF's)
 };
 
 } // namespace
@@ -168,6 +173,9 @@ void create(const fs::path& root, const CreateOptions& options)
     if (options.devices < 0 || options.devices > kMaxDevices)
         throw SimError(fmt::format("--devices {}: must be from 1 to {} (0: the default node)",
                                    options.devices, kMaxDevices));
+    if (options.channels < 1 || options.channels > kMaxChannels)
+        throw SimError(
+            fmt::format("--channels {}: must be from 1 to {}", options.channels, kMaxChannels));
     // The node is made from scratch: nothing of its top directories may be there already
     // (a symlink among them would take the writes below out of the tree).
     constexpr std::array kTop = {"sys", "proc", "run", "etc", "var"};
@@ -188,7 +196,7 @@ void create(const fs::path& root, const CreateOptions& options)
     NodeLock lock(root, true);
     NodeState st;
     st.seed = options.seed;
-    NodePlanner plan(root, st);
+    NodePlanner plan(root, st, options.channels);
     plan.managementNic();
     if (options.devices > 0)
         plan.manyNode(options.devices);

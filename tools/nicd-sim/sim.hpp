@@ -39,6 +39,10 @@ struct SimError : std::runtime_error {
 };
 
 inline constexpr int kMaxDevices = 512;
+// The channels mlx5e opens by default on a ConnectX-7 in a host with 64 or more CPUs (how the
+// driver arrives at it: ethtool_catalog.cpp), and the most `create --channels` takes.
+inline constexpr unsigned kDefaultChannels = 64;
+inline constexpr unsigned kMaxChannels = 256;
 
 struct CreateOptions {
     int devices = 0;           // 0: the default mixed node; N (1..kMaxDevices): N RoCE PFs, all up
@@ -46,6 +50,8 @@ struct CreateOptions {
     std::string boot_id = "5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"; // proc/sys/kernel/random/boot_id
     bool force = false;                                           // replace an existing node
     uint64_t seed = 1; // per-device traffic load (and so every data counter's rate) derives from it
+    // Channels of every mlx5 netdev: its ethtool statistics print each one's (1..kMaxChannels).
+    unsigned channels = kDefaultChannels;
 };
 
 void create(const fs::path& root, const CreateOptions& options);

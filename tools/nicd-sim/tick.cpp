@@ -1,8 +1,12 @@
 // `nicd-sim tick`: every counter advances as if time passed.
 #include "counter_access.hpp"
+#include "ethtool_catalog.hpp"
 #include "signal_state.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <set>
+#include <unordered_map>
 
 namespace nicd::sim {
 
@@ -30,18 +34,71 @@ public:
                     sysfsCounter(name, d, port, group, f.path(), up);
         }
         bool up = portUp(root_ / d.ib_dir / "ports/1");
-        for (const auto& nd : d.ethtool_netdevs) {
-            auto stats = readEthtool(root_, nd);
-            for (auto& [stat, value] : stats) {
-                auto spec = counterSpec("ethtool", stat);
-                auto key = counterKey(name, 1, "ethtool:" + nd, stat);
-                value = advanceKeyed(st_, key, spec, value, increment(key, spec, d, up));
-            }
-            writeEthtool(root_, nd, stats);
-        }
+        for (const auto& nd : d.ethtool_netdevs)
+            ethtool(name, d, nd, up);
     }
 
 private:
+    // A netdev's statistics: those with a rate (or an injection) advance; a per-channel one is
+    // its channel's share of the software total the driver sums it into, so that the channels
+    // add up to the total as on a real netdev. Thousands of lines: only the few that move cost
+    // more than a look-up.
+    void ethtool(const std::string& name, const SimDevice& d, const std::string& nd, bool up)
+    {
+        auto stats = readEthtool(root_, nd);
+        const std::string group = "ethtool:" + nd;
+        const auto injected = injectedNames(counterKey(name, 1, group, ""));
+        struct PerChannel {
+            size_t index;
+            std::string total;
+        };
+        std::vector<PerChannel> per_channel;
+        std::unordered_map<std::string_view, uint64_t> totals;
+        for (size_t i = 0; i < stats.size(); ++i) {
+            auto& [stat, value] = stats[i];
+            const bool keyed = injected.contains(stat);
+            if (auto total = channelTotal(stat); !total.empty() && !keyed) {
+                per_channel.push_back({i, std::move(total)});
+                continue;
+            }
+            const CounterSpec* spec = mlx5eStatistic(stat);
+            if (keyed || (spec && spec->rate > 0)) {
+                const CounterSpec s = spec ? *spec : counterSpec("ethtool", stat);
+                auto key = counterKey(name, 1, group, stat);
+                value = advanceKeyed(st_, key, s, value, increment(key, s, d, up));
+            }
+            totals.emplace(stat, value);
+        }
+        std::unordered_map<std::string_view, unsigned> channels; // per total, and then the next
+        for (const auto& c : per_channel)
+            ++channels[c.total];
+        std::unordered_map<std::string_view, unsigned> next;
+        for (const auto& c : per_channel) {
+            auto total = totals.find(c.total);
+            unsigned channel = next[c.total]++;
+            if (total == totals.end())
+                continue; // a statistic the driver keeps per channel only (txN_stopped)
+            auto& value = stats[c.index].second;
+            value = std::max(value, channelShare(total->second, channel, channels[c.total]));
+        }
+        writeEthtool(root_, nd, stats);
+    }
+
+    // The statistics of a netdev's key prefix that an injection made climb (or wrap), by name.
+    std::set<std::string, std::less<>> injectedNames(const std::string& prefix) const
+    {
+        std::set<std::string, std::less<>> out;
+        auto collect = [&](const auto& map) {
+            for (auto it = map.lower_bound(prefix);
+                 it != map.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it)
+                out.insert(it->first.substr(prefix.size()));
+        };
+        collect(st_.rates);
+        collect(st_.carry);
+        collect(st_.wrap32);
+        return out;
+    }
+
     static bool portUp(const fs::path& port_dir)
     {
         try {

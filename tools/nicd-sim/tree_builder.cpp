@@ -1,6 +1,7 @@
 #include "tree_builder.hpp"
 
 #include "counter_catalog.hpp"
+#include "ethtool_catalog.hpp"
 
 #include <fmt/format.h>
 
@@ -181,10 +182,12 @@ void TreeBuilder::sriov(const fs::path& pf_dir, const fs::path& vf_dir, int vf_i
     writeText(root_, pf_dir / "sriov_numvfs", std::to_string(vf_index + 1) + "\n");
 }
 
-void TreeBuilder::ethtool(const std::string& netdev, bool physical_function)
+void TreeBuilder::ethtool(const std::string& netdev, bool physical_function, unsigned channels)
 {
     EthtoolStats stats;
-    for (const auto& c : ethtoolStats(physical_function))
+    const auto& catalog = mlx5eStatistics(physical_function, channels);
+    stats.reserve(catalog.size());
+    for (const auto& c : catalog)
         stats.emplace_back(c.name, c.initial);
     writeEthtool(root_, netdev, stats);
 }

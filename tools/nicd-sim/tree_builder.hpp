@@ -53,7 +53,7 @@ public:
     // A bond under /sys/devices/virtual/net with `slaves` (netdev dirs) enslaved to it.
     fs::path bond(const std::string& name, const std::vector<fs::path>& slaves);
     void sriov(const fs::path& pf_dir, const fs::path& vf_dir, int vf_index);
-    void ethtool(const std::string& netdev, bool physical_function);
+    void ethtool(const std::string& netdev, bool physical_function, unsigned channels);
     void hostFiles(const CreateOptions& options);
 
     fs::path relative(const fs::path& p) const { return fs::relative(p, root_); }

@@ -1,4 +1,5 @@
-// nicd-sim create DIR [--devices N] [--driver-ready] [--force] [--seed S] [--boot-id ID]
+// nicd-sim create DIR [--devices N] [--channels N] [--driver-ready] [--force] [--seed S] [--boot-id
+// ID]
 #include "cli/registry.hpp"
 
 #include <fmt/format.h>
@@ -14,6 +15,12 @@ NICD_SIM_COMMAND(
                        fmt::format("N RoCE PFs, all up, instead of the default mixed node (1..{})",
                                    kMaxDevices))
             ->check(CLI::Range(1, kMaxDevices));
+        cmd.add_option("--channels", o->channels,
+                       fmt::format("channels of every mlx5 netdev: its ethtool statistics print "
+                                   "each one's (1..{}, default {}: a ConnectX-7 in a host with 64 "
+                                   "or more CPUs)",
+                                   kMaxChannels, kDefaultChannels))
+            ->check(CLI::Range(1U, kMaxChannels));
         cmd.add_flag("--driver-ready", o->driver_ready,
                      "create /run/mellanox/drivers/.driver-ready");
         cmd.add_flag("--force", o->force, "replace a node already in DIR");
