@@ -1,6 +1,5 @@
 #include "readiness/readiness_source.hpp"
 
-#include "health/readiness_checks.hpp"
 #include "log/log.hpp"
 #include "readiness/gpu_pairing.hpp"
 #include "readiness/gpudirect_evidence.hpp"
@@ -34,8 +33,10 @@ ReadinessInputs readReadiness(const HostPaths& paths, const Inventory& inventory
     const bool verbs_class =
         !paths.simulated() || fs::exists(paths.host("/sys/class/infiniband_verbs"), ec);
     std::map<std::string, std::string> bridge_dirs; // address -> directory
+    // Every device but VFs: roles are assigned after the sources read (app/daemon_app.cpp), so
+    // which of them is compute is decided when they are judged (health/readiness_checks.hpp).
     for (const auto& d : inventory.devices) {
-        if (!health::judgedForReadiness(d))
+        if (d.function == DeviceFunction::VirtualFunction)
             continue;
         for (const auto& p : d.ports)
             in.ports[{d.ibdev, p.num}] = readPortInputs(paths, d, p);
@@ -55,7 +56,7 @@ ReadinessInputs readReadiness(const HostPaths& paths, const Inventory& inventory
         }
         in.bridges[address] = readBridgeAcs(dir);
     }
-    if (!inventory.gpus.empty() && !in.pairings.empty())
+    if (!inventory.gpus.empty())
         in.gpudirect = readGpuDirect(paths);
     return in;
 }

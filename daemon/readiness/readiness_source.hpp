@@ -1,5 +1,6 @@
 // The readiness source: what the readiness checks (health/readiness_checks.hpp) read of every
-// compute device that is not a VF (a VF is judged where it is used, in its pod or VM), on the
+// device that is not a VF (a VF is judged where it is used, in its pod or VM; which devices are
+// compute is known only after the sources read, so the judge picks them), on the
 // slow interval ([signals] IntervalSec=; these change rarely) and at once after a netdev's link
 // event (an MTU change comes as one: readSoonFlag). One read covers the node: its ports' GIDs, LID
 // and netdev MTU, each device's verbs device, the GPUs it serves and the PCIe bridges between
