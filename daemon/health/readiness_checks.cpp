@@ -24,10 +24,13 @@ bool isInfiniBand(const Port& p)
     return p.link_layer == "InfiniBand";
 }
 
+// A link-local GID is said as such: its address is the MAC's, which a message need not carry
+// (and a capture scrubs).
 std::string gidLine(const GidEntry& g)
 {
+    const bool link_local = readiness::gidKind(g.gid) == readiness::GidKind::LinkLocal;
     std::string out = fmt::format("gid {}: {} {}", g.index, g.type.empty() ? "?" : g.type,
-                                  readiness::gidAddress(g.gid));
+                                  link_local ? "link-local" : readiness::gidAddress(g.gid));
     if (!g.netdev.empty())
         out += " on " + g.netdev;
     return out;
@@ -101,8 +104,7 @@ ReadyCheck checkGid(const Port& port, const PortReadinessInputs* in)
                           "port GID " + readiness::gidAddress(gid0->gid) + ", LID not read");
         if (*in->lid == 0)
             return result("gid", Verdict::Failed,
-                          "port GID " + readiness::gidAddress(gid0->gid) +
-                              ", no LID (the subnet manager has not assigned one)");
+                          "no LID (the subnet manager has not assigned one)");
         return result(
             "gid", Verdict::Ok,
             fmt::format("port GID {}, LID 0x{:x}", readiness::gidAddress(gid0->gid), *in->lid));

@@ -262,3 +262,13 @@ TEST_F(ReadinessTest, InfiniBandNeedsAPortGidALidAndA4096Mtu)
     auto u = at(2, s);
     EXPECT_EQ(check(u, "mlx5_0", "mtu").verdict, Verdict::Unknown);
 }
+
+TEST_F(ReadinessTest, AFailedGidCheckListsTheGidsWithoutTheirMacDerivedAddresses)
+{
+    auto s = node();
+    s.readiness.ports[{"mlx5_1", 1}].gids.pop_back();
+    auto q = at(0, s);
+    EXPECT_EQ(check(q, "mlx5_1", "gid").saw,
+              "no RoCE v2 GID with an IP address (gid 0: IB/RoCE v1 link-local on ens1; gid 1: "
+              "RoCE v2 link-local on ens1)");
+}

@@ -189,6 +189,16 @@ void createReadinessTwins(const fs::path& root, const NodeState& st)
     peermemFiles(root, true);
 }
 
+void renameVerbsDevice(const fs::path& root, const fs::path& ib_dir, const std::string& from,
+                       const std::string& to)
+{
+    std::error_code ec;
+    const auto dir = ib_dir.parent_path().parent_path() / "infiniband_verbs";
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (readText(e.path() / "ibdev") == from + "\n")
+            writeText(root, e.path() / "ibdev", to + "\n");
+}
+
 void gidMissing(const fs::path& root, const std::string& dev, bool on)
 {
     NodeLock lock(root);

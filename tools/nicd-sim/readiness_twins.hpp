@@ -17,6 +17,11 @@ namespace nicd::sim {
 
 void createReadinessTwins(const fs::path& root, const NodeState& st);
 
+// The uverbs device's `ibdev` follows a rename of its RDMA device (the kernel prints the current
+// name), `ib_dir` being the device's directory after it.
+void renameVerbsDevice(const fs::path& root, const fs::path& ib_dir, const std::string& from,
+                       const std::string& to);
+
 // gid-missing: the netdev's IP address is gone: GIDs 2-3 become unused (zero) entries.
 void gidMissing(const fs::path& root, const std::string& dev, bool on);
 // mtu: the device's netdevs drop to MTU 1500 (the others keep 9000); clear: 9000 again.
