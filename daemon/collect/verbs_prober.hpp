@@ -36,7 +36,7 @@ private:
     DeadlineRunner runner_;
     std::map<std::string, std::shared_ptr<std::atomic<bool>>> stuck_; // ibdev -> returned yet?
     std::map<std::string, std::string> last_;                         // ibdev -> last check()
-    std::map<std::string, std::vector<uint32_t>> mtus_;                // ibdev -> active MTUs
+    std::map<std::string, std::vector<uint32_t>> mtus_;               // ibdev -> active MTUs
 };
 
 } // namespace nicd

@@ -21,12 +21,12 @@ enum class ConditionSeverity : uint8_t { Info, Degraded, Fatal };
 
 // Which rule family raised a condition.
 enum class ConditionSource : uint8_t {
-    Link,    // port state, netdev operstate, flaps
-    Counter, // counter thresholds
-    Kernel,  // kernel log lines (single-line patterns, soft lockups)
-    Driver,  // the driver does not answer
-    Device,  // a known device disappeared
-    Signal,  // a pre-failure signal: FEC, optics, temperature, firmware health, link training
+    Link,      // port state, netdev operstate, flaps
+    Counter,   // counter thresholds
+    Kernel,    // kernel log lines (single-line patterns, soft lockups)
+    Driver,    // the driver does not answer
+    Device,    // a known device disappeared
+    Signal,    // a pre-failure signal: FEC, optics, temperature, firmware health, link training
     Readiness, // a compute port NCCL cannot use at full rate (ready.*)
 };
 

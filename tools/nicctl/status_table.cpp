@@ -119,9 +119,9 @@ std::string actionOf(const DeviceView& device, const PortView& port)
 
 std::string renderStatus(const NodeView& node, bool color)
 {
-    const std::vector<std::string> head{"DEVICE", "ROLE",       "PORT",  "NETDEV", "LINK",
-                                        "RATE",   "LAYER",      "QOS",   "HEALTH", "CONGESTION",
-                                        "READY",  "ACTION",     "REASON"};
+    const std::vector<std::string> head{"DEVICE", "ROLE",   "PORT",  "NETDEV", "LINK",
+                                        "RATE",   "LAYER",  "QOS",   "HEALTH", "CONGESTION",
+                                        "READY",  "ACTION", "REASON"};
     std::vector<std::vector<std::string>> rows;
     size_t ports = 0;
     std::map<std::string, size_t> by_health;
