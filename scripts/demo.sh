@@ -106,6 +106,19 @@ echo "$ nicctl status   (the CONGESTION column)"
 nicctl status | grep -E '^(DEVICE|mlx5_[0-3] )' || true
 "$sim" inject "$root" congest-pfc-only-clear mlx5_3
 
+bold "5c. Readiness: the link is up, but NCCL could not use mlx5_1: its netdev lost its IP address"
+"$sim" inject "$root" gid-missing mlx5_1
+for _ in $(seq 100); do # read on the slow interval ([signals] IntervalSec=2)
+    grep -q '^nicd_port_ready{device="mlx5_1",port="1"} 0' "$textfile" && break
+    sleep 0.1
+done
+grep -E '^nicd_port_ready\{' "$textfile" || true
+echo "$ nicctl status   (the READY column)"
+nicctl status | grep -E '^(DEVICE|mlx5_[0-3] )' || true
+echo "$ nicctl show mlx5_1   (each readiness check and what it saw)"
+nicctl show mlx5_1 | sed -n '/ready:/,$p' || true
+"$sim" inject "$root" gid-missing-clear mlx5_1
+
 bold "6. Fault: mlx5_2 then loses its link, and mlx5_0 gets a burst of symbol errors"
 "$sim" inject "$root" link-down mlx5_2
 "$sim" inject "$root" errors mlx5_0 symbol_error 500

@@ -23,6 +23,7 @@
 #include "privilege/write_limits.hpp"
 #include "provision/default_route_source.hpp"
 #include "provision/provision_scheduler.hpp"
+#include "readiness/readiness_source.hpp"
 #include "signals/devlink_health.hpp"
 #include "signals/function_sources.hpp"
 #include "signals/link_sources.hpp"
@@ -52,6 +53,11 @@ DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config)
     collector_->add(std::make_unique<NetdevStateSource>(paths_));
     collector_->add(std::make_unique<provision::DefaultRouteSource>(paths_));
     addSignalSources();
+    auto readiness = std::make_unique<readiness::ReadinessSource>(
+        paths_, std::chrono::milliseconds(config_.signals.interval_ms),
+        std::chrono::milliseconds(config_.health.driver_timeout_ms));
+    read_readiness_soon_ = readiness->readSoonFlag();
+    collector_->add(std::move(readiness));
     health_ = std::make_unique<health::HealthEngine>(config_);
     state_ = std::make_unique<StateKeeper>(paths_, config_.daemon.state_directory, *health_);
     state_->restore();
@@ -301,6 +307,9 @@ void DaemonApp::publishSoon()
 // A netdev changed: the model, health and textfile show it now, not at the next poll.
 void DaemonApp::onLinkEvent(const netlink::LinkEvent& ev)
 {
+    // An MTU change comes as a link event too: the readiness checks read again at the next cycle.
+    if (last_ && last_->netdevs.contains(ev.name))
+        read_readiness_soon_->store(true);
     auto changed = live_links_.update(ev);
     if (!changed || !last_ || !last_->netdevs.contains(ev.name))
         return;

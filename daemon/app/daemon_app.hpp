@@ -107,6 +107,7 @@ private:
     std::unique_ptr<netlink::DcbMonitor> dcb_events_;
     std::unique_ptr<netlink::DevlinkEvents> devlink_events_;
     std::shared_ptr<std::atomic<bool>> read_reporters_soon_; // ReporterSource's flag
+    std::shared_ptr<std::atomic<bool>> read_readiness_soon_; // ReadinessSource's flag
     netlink::LiveLinks live_links_;
     std::vector<KernelWatch::Findings> pending_kernel_; // found before the first snapshot
     bool ready_sent_ = false;

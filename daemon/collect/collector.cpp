@@ -299,6 +299,12 @@ Snapshot Collector::collect(bool read_pma)
             pma_now[dev.ibdev] = {ds.pma, ds.pma_monotonic_usec, ds.files_dropped};
     }
     last_pma_ = std::move(pma_now); // devices that disappeared drop out
+    // The InfiniBand MTU is not in sysfs: the readiness checks take it from the verbs probe.
+    if (paths_.root() == "/")
+        for (auto& [key, port] : snap.readiness.ports)
+            if (const auto* mtus = verbs_.activeMtus(key.first);
+                mtus && key.second >= 1 && key.second <= mtus->size() && (*mtus)[key.second - 1])
+                port.ib_active_mtu = (*mtus)[key.second - 1];
     pollPlugins(snap.inventory, snap.samples);
     countPluginDrops(snap.samples);
     for (auto& ds : snap.samples) {

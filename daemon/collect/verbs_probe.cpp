@@ -43,6 +43,11 @@ VerbsProbeResult probeVerbsDevice(const std::string& ibdev)
                 break;
             }
             r.port_states.push_back(pa.state);
+            // enum ibv_mtu: IBV_MTU_256 = 1 ... IBV_MTU_4096 = 5, so 128 << mtu bytes.
+            r.port_active_mtus.push_back(pa.active_mtu >= IBV_MTU_256 &&
+                                                 pa.active_mtu <= IBV_MTU_4096
+                                             ? 128U << static_cast<unsigned>(pa.active_mtu)
+                                             : 0);
         }
     }
     ibv_close_device(ctx);

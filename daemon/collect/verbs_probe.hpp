@@ -13,6 +13,8 @@ struct VerbsProbeResult {
     bool listed = false;          // rdma-core knows the device (no provider for it: not probed)
     std::string error;            // empty when the device opened and every port answered
     std::vector<int> port_states; // ibv_port_attr.state per port, from port 1
+    // ibv_port_attr.active_mtu per port in bytes (256..4096), from port 1; 0 when out of range
+    std::vector<uint32_t> port_active_mtus;
 };
 
 VerbsProbeResult probeVerbsDevice(const std::string& ibdev);

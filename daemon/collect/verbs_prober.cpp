@@ -54,6 +54,7 @@ std::string VerbsProber::probe(const std::string& ibdev, std::chrono::millisecon
                            "return within {} ms",
                            ibdev, timeout.count());
     }
+    mtus_[ibdev] = result->port_active_mtus;
     return result->error; // sysfs may still read, but NCCL could not use the device
 }
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace nicd {
 
@@ -21,6 +22,13 @@ public:
     // Between probes: what the last check() said, or that its probe is still out. Empty once a
     // probe left behind has returned (the next check() says how the device is).
     std::string lastProblem(const std::string& ibdev) const;
+    // The active MTU of each port (bytes, from port 1; 0: unknown) as the last probe that
+    // returned in time saw it; nullptr when none did.
+    const std::vector<uint32_t>* activeMtus(const std::string& ibdev) const
+    {
+        auto it = mtus_.find(ibdev);
+        return it == mtus_.end() ? nullptr : &it->second;
+    }
 
 private:
     std::string probe(const std::string& ibdev, std::chrono::milliseconds timeout);
@@ -28,6 +36,7 @@ private:
     DeadlineRunner runner_;
     std::map<std::string, std::shared_ptr<std::atomic<bool>>> stuck_; // ibdev -> returned yet?
     std::map<std::string, std::string> last_;                         // ibdev -> last check()
+    std::map<std::string, std::vector<uint32_t>> mtus_;               // ibdev -> active MTUs
 };
 
 } // namespace nicd

@@ -142,6 +142,9 @@ struct HealthConfig {
     uint32_t congestion_window_sec = 60;  // CongestionWindowSec=
     double congestion_pause_ratio = 0.01; // CongestionPauseRatio=
     double congestion_storm_ratio = 0.5;  // CongestionStormRatio=
+    // MinMtu=: a compute RoCE netdev below this MTU is not ready (ready.mtu_mismatch); 0: no
+    // minimum. The default is what a 4096-byte RoCE MTU needs (health/readiness_checks.hpp).
+    uint32_t min_mtu = 4192;
 
     bool operator==(const HealthConfig&) const = default;
 };

@@ -191,6 +191,7 @@ const Keys<HealthConfig>& healthKeys()
          [](HealthConfig& c, std::string_view v, std::string& why) {
              return assign(c.congestion_storm_ratio, parseDecimal(v, 1e-6, 1, why));
          }},
+        {"MinMtu", count(&HealthConfig::min_mtu, 0, 65535)},
         {"DriverTimeoutMs", count(&HealthConfig::driver_timeout_ms, 10, 600000)},
         {"DriverFailCycles", count(&HealthConfig::driver_fail_cycles, 1, 1000)},
         {"EventRingSize", count(&HealthConfig::event_ring_size, 16, 1000000)},

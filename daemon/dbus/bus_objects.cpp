@@ -259,6 +259,15 @@ std::vector<UplinkWire> PortObject::Uplinks()
     return out;
 }
 
+std::vector<sdbus::Struct<std::string, std::string, std::string>> PortObject::ReadyChecks()
+{
+    std::vector<sdbus::Struct<std::string, std::string, std::string>> out;
+    out.reserve(v_.ready_checks.size());
+    for (const auto& c : v_.ready_checks)
+        out.emplace_back(c.check, c.verdict, c.saw);
+    return out;
+}
+
 std::map<std::string, uint64_t> PortObject::GetCounters()
 {
     return countersFrom(handlers_, v_.device, v_.number);

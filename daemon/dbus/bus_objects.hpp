@@ -135,6 +135,8 @@ private:
     std::map<std::string, bool> QosCompliant() override { return v_.qos_compliant; }
     std::string Congestion() override { return v_.congestion; }
     std::vector<UplinkWire> Uplinks() override;
+    std::string Ready() override { return v_.ready; }
+    std::vector<sdbus::Struct<std::string, std::string, std::string>> ReadyChecks() override;
     std::map<std::string, uint64_t> GetCounters() override;
 
     const BusHandlers& handlers_;

@@ -124,6 +124,11 @@ PortValues portValuesOf(const Device& d, const Port& p, const Snapshot& snap, co
     if (auto c = snap.health.congestion.find({d.ibdev, p.num}); c != snap.health.congestion.end())
         v.congestion = c->second.state;
     v.uplinks = uplinkRowsOf(d.ibdev, p.num, snap);
+    if (auto ready = portReady(snap.health, d.ibdev, p.num))
+        v.ready = *ready ? "yes" : "no";
+    if (auto r = snap.health.readiness.find({d.ibdev, p.num}); r != snap.health.readiness.end())
+        for (const auto& c : r->second)
+            v.ready_checks.push_back({c.check, toString(c.verdict), printable(c.saw)});
     return v;
 }
 
@@ -250,7 +255,8 @@ std::vector<std::string> changedProperties(const PortValues& a, const PortValues
                "QosStatus", a.qos_status, b.qos_status)("QosDesired", a.qos_desired, b.qos_desired)(
                "QosObserved", a.qos_observed, b.qos_observed)("QosCompliant", a.qos_compliant,
                                                               b.qos_compliant)(
-               "Congestion", a.congestion, b.congestion)("Uplinks", a.uplinks, b.uplinks)
+               "Congestion", a.congestion, b.congestion)("Uplinks", a.uplinks, b.uplinks)(
+               "Ready", a.ready, b.ready)("ReadyChecks", a.ready_checks, b.ready_checks)
         .take();
 }
 

@@ -28,6 +28,14 @@ struct ConditionRow {
     bool operator==(const ConditionRow&) const = default;
 };
 
+// One readiness check of a port (health/readiness_checks.hpp).
+struct ReadyCheckRow {
+    std::string check;
+    std::string verdict; // ok, failed, unknown, skipped
+    std::string saw;
+    bool operator==(const ReadyCheckRow&) const = default;
+};
+
 struct ManagerValues {
     std::string version;
     std::string health;
@@ -82,6 +90,8 @@ struct PortValues {
     std::map<std::string, bool> qos_compliant;
     std::string congestion; // the verdict's state; empty when the port is not judged
     std::vector<UplinkRow> uplinks;
+    std::string ready; // yes, no; empty when not judged
+    std::vector<ReadyCheckRow> ready_checks;
 };
 
 struct PluginValues {

@@ -7,6 +7,7 @@
 #include "health/json_integers.hpp"
 #include "health/json_text.hpp"
 #include "health/optics_rules.hpp"
+#include "health/readiness_rules.hpp"
 #include "health/reporter_rules.hpp"
 #include "health/temperature_rules.hpp"
 #include "health/training_rules.hpp"
@@ -33,6 +34,7 @@ HealthEngine::HealthEngine(Config config)
     families_.push_back(std::make_unique<ReporterRules>());
     families_.push_back(std::make_unique<TrainingRules>());
     families_.push_back(std::make_unique<CongestionRules>());
+    families_.push_back(std::make_unique<ReadinessRules>());
 }
 
 void HealthEngine::setConfig(Config config)

@@ -31,6 +31,10 @@ const char* toString(Action a)
         return "update_firmware";
     case Action::RebootNode:
         return "reboot_node";
+    case Action::CheckNetworkConfig:
+        return "check_network_config";
+    case Action::CheckHostConfig:
+        return "check_host_config";
     }
     return "none";
 }

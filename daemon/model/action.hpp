@@ -25,6 +25,8 @@ enum class Action : uint8_t {
     ReplaceNic,                // the NIC itself is failing
     UpdateFirmware,            // firmware/driver mismatch or a failed load
     RebootNode,                // the kernel or driver state is beyond a NIC reset
+    CheckNetworkConfig,        // the host's addressing or MTU (IP address, GID, MTU)
+    CheckHostConfig,           // the host's software or firmware setup (modules, BIOS, PCIe)
 };
 
 inline constexpr std::array kAllActions{
@@ -41,6 +43,8 @@ inline constexpr std::array kAllActions{
     Action::ReplaceNic,
     Action::UpdateFirmware,
     Action::RebootNode,
+    Action::CheckNetworkConfig,
+    Action::CheckHostConfig,
 };
 
 const char* toString(Action a);

@@ -60,6 +60,8 @@ const char* toString(ConditionSource s)
         return "device";
     case ConditionSource::Signal:
         return "signal";
+    case ConditionSource::Readiness:
+        return "readiness";
     }
     return "unknown";
 }
@@ -75,6 +77,16 @@ Health healthOf(ConditionSeverity s)
         return Health::Fatal;
     }
     return Health::Healthy;
+}
+
+std::optional<bool> portReady(const HealthReport& r, const std::string& device, uint32_t port)
+{
+    for (const auto& c : r.conditions)
+        if (c.device == device && c.port == port && c.code.starts_with("ready."))
+            return false;
+    if (r.readiness.contains({device, port}))
+        return true;
+    return std::nullopt;
 }
 
 } // namespace nicd

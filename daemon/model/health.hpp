@@ -3,9 +3,11 @@
 #pragma once
 
 #include "model/action.hpp"
+#include "model/readiness.hpp"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,12 +21,13 @@ enum class ConditionSeverity : uint8_t { Info, Degraded, Fatal };
 
 // Which rule family raised a condition.
 enum class ConditionSource : uint8_t {
-    Link,    // port state, netdev operstate, flaps
-    Counter, // counter thresholds
-    Kernel,  // kernel log lines (single-line patterns, soft lockups)
-    Driver,  // the driver does not answer
-    Device,  // a known device disappeared
-    Signal,  // a pre-failure signal: FEC, optics, temperature, firmware health, link training
+    Link,      // port state, netdev operstate, flaps
+    Counter,   // counter thresholds
+    Kernel,    // kernel log lines (single-line patterns, soft lockups)
+    Driver,    // the driver does not answer
+    Device,    // a known device disappeared
+    Signal,    // a pre-failure signal: FEC, optics, temperature, firmware health, link training
+    Readiness, // a compute port NCCL cannot use at full rate (ready.*)
 };
 
 struct Condition {
@@ -84,6 +87,8 @@ struct HealthReport {
     std::map<std::string, std::pair<double, double>> pre_fec_ber;
     // The congestion verdict of every judged RoCE port, by (ibdev, port).
     std::map<std::pair<std::string, uint32_t>, CongestionReport> congestion;
+    // The readiness checks of every judged compute port, by (ibdev, port), in a fixed order.
+    std::map<std::pair<std::string, uint32_t>, std::vector<ReadyCheck>> readiness;
 };
 
 const char* toString(Health h);
@@ -96,5 +101,9 @@ const char* toString(ConditionSource s);
 const char* toString(ConditionSeverity s);
 const char* toString(EventKind k);
 Health healthOf(ConditionSeverity s);
+
+// Whether a compute port is ready for NCCL: no ready.* condition active on it. nullopt for a port
+// the readiness checks never judged (not compute, down, a VF) and that holds none.
+std::optional<bool> portReady(const HealthReport& r, const std::string& device, uint32_t port);
 
 } // namespace nicd

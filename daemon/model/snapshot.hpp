@@ -5,6 +5,7 @@
 #include "model/inventory.hpp"
 #include "model/plugin_status.hpp"
 #include "model/qos.hpp"
+#include "model/readiness.hpp"
 #include "model/samples.hpp"
 #include "model/signals.hpp"
 
@@ -29,6 +30,7 @@ struct Snapshot {
     std::map<std::string, std::vector<TemperatureSensor>> temperatures; // by ibdev
     std::map<std::string, PcieLink> pcie;                               // by ibdev
     std::vector<HealthReporter> reporters; // devlink health reporters of every device
+    ReadinessInputs readiness;             // what the readiness checks read (readiness/)
     HealthReport health;                   // filled on the loop by the health engine
     QosSummary qos;                        // filled on the loop from the last provisioning round
     uint64_t cycle = 0;                    // 1 for the first cycle since start

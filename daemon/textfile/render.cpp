@@ -14,6 +14,7 @@ void renderAll(const Snapshot& snap, const CounterBudget& budget, MetricWriter& 
     renderQosMetrics(snap, w);
     renderSignalMetrics(snap, w);
     renderCongestionMetrics(snap, w);
+    renderReadinessMetrics(snap, w);
     renderCounterMetrics(snap, budget, w);
     renderPluginMetrics(snap, w);
     if (w.duplicatesDropped() > 0) {

@@ -23,5 +23,6 @@ void renderHealthMetrics(const Snapshot& snap, MetricWriter& w);
 void renderQosMetrics(const Snapshot& snap, MetricWriter& w);
 void renderSignalMetrics(const Snapshot& snap, MetricWriter& w);
 void renderCongestionMetrics(const Snapshot& snap, MetricWriter& w);
+void renderReadinessMetrics(const Snapshot& snap, MetricWriter& w);
 
 } // namespace nicd

@@ -290,3 +290,29 @@ def refused_datagram(seq):
 write("rdma_stats", "stat-get-datagram.bin", with_first_length_as_seq(stat_datagram))
 write("rdma_stats", "device-dump-datagram.bin", with_first_length_as_seq(dump_datagram))
 write("rdma_stats", "stat-get-refused-eopnotsupp.bin", with_first_length_as_seq(refused_datagram))
+
+
+# ---- PCIe config space: the ACS extended capability (daemon/readiness/acs_config.hpp) ----
+PCI_EXT_CAP_ID_ERR = 0x0001
+PCI_EXT_CAP_ID_ACS = 0x000D
+
+
+def config_space(chain, acs_control, size=4096):
+    """A bridge's config file: 64 header bytes, then extended capabilities (id, offset) linked in
+    order from 0x100, the ACS one with its capability and control registers."""
+    b = bytearray(4096)
+    struct.pack_into("<HH", b, 0, 0x8086, 0x352A)  # vendor, device
+    b[0x0E] = 0x01  # header type 1: a bridge
+    for i, (cap, at) in enumerate(chain):
+        nxt = chain[i + 1][1] if i + 1 < len(chain) else 0
+        struct.pack_into("<I", b, at, cap | 1 << 16 | nxt << 20)
+        if cap == PCI_EXT_CAP_ID_ACS:
+            struct.pack_into("<HH", b, at + 4, 0x007F, acs_control)
+    return bytes(b[:size])
+
+
+write("acs_config", "bridge-acs-redirect-on.bin",
+      config_space([(PCI_EXT_CAP_ID_ERR, 0x100), (PCI_EXT_CAP_ID_ACS, 0x148)], 0x001D))
+write("acs_config", "bridge-acs-off.bin", config_space([(PCI_EXT_CAP_ID_ACS, 0x100)], 0x0000))
+write("acs_config", "bridge-unprivileged-64.bin",
+      config_space([(PCI_EXT_CAP_ID_ACS, 0x100)], 0x001D, 64))

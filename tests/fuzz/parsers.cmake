@@ -59,6 +59,11 @@ add_library(nicd_fuzz_parsers STATIC
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/sample_batch.cpp
     # the textfile's escaping
     ${daemon}/textfile/metric_writer.cpp
+    # the readiness checks' decoders: a bridge's ACS capability, GIDs (the health engine judges
+    # readiness with them)
+    ${daemon}/readiness/acs_config.cpp
+    ${daemon}/readiness/gid_text.cpp
+    ${daemon}/readiness/gpudirect_evidence.cpp
     # what nicd's knob writer takes from the daemon
     ${daemon}/privilege/knob_protocol.cpp
     ${daemon}/privilege/knob_shapes.cpp

@@ -73,6 +73,11 @@ const std::map<std::string, FaultPlan>& plans()
         {"congest-pfc-only", {{}, {}, {}}},
         {"pause-storm", {{}, {}, {}}},
         {"lossy", {{}, {}, {}}},
+        {"gid-missing", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
+        {"mtu", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
+        {"uverbs-missing", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
+        {"acs-on", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
+        {"peermem-unload", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
     };
     return p;
 }
@@ -88,6 +93,15 @@ std::optional<FaultPlan> planFor(const std::string& fault)
             return FaultPlan{{base}, {}, {}};
     }
     return std::nullopt;
+}
+
+// `inject DIR FAULT`, plus DEV (mlx5_0) unless the fault is node-wide.
+std::vector<std::string> injection(const fs::path& src, const std::string& fault)
+{
+    std::vector<std::string> argv{"inject", src.string(), fault};
+    if (!fault.starts_with("peermem-unload"))
+        argv.push_back("mlx5_0");
+    return argv;
 }
 
 class CaptureRoundTrip : public ::testing::Test {
@@ -133,8 +147,8 @@ TEST_F(CaptureRoundTrip, EveryInjectableFaultReplaysWithTheSameSeriesAndVerdicts
         test::writeNodeConfig(src);
         std::string out;
         for (const auto& b : plan->before)
-            ASSERT_EQ(test::sim({"inject", src.string(), b, "mlx5_0"}, out), 0) << out;
-        std::vector<std::string> inject{"inject", src.string(), fault, "mlx5_0"};
+            ASSERT_EQ(test::sim(injection(src, b), out), 0) << out;
+        auto inject = injection(src, fault);
         inject.insert(inject.end(), plan->args.begin(), plan->args.end());
         ASSERT_EQ(test::sim(inject, out), 0) << out;
         sim::tick(src, 5); // counters move (at the injected rates too)

@@ -376,3 +376,42 @@ TEST_F(ConditionsDoc, CongestionConditions)
                              {"mlx5_4", {"congestion.pause_storm fatal"}}}));
     EXPECT_EQ(last.health.congestion.at({"mlx5_0", 1}).state, "ecn_working");
 }
+
+TEST_F(ConditionsDoc, ReadinessConditions)
+{
+    // A compute NIC beside its GPU with every readiness input broken: six conditions, each as
+    // the table says.
+    const std::string sys = "/r/sys/devices/pci0000:18/0000:18:01.0/";
+    Snapshot s;
+    Device d;
+    d.ibdev = "mlx5_0";
+    d.role = Role::Compute;
+    d.pci_address = "0000:19:00.0";
+    d.pci_path = sys + d.pci_address;
+    d.numa_node = 1;
+    Port p;
+    p.num = 1;
+    p.link_layer = "Ethernet";
+    p.state = 4;
+    p.netdevs = {"ens1"};
+    d.ports.push_back(p);
+    s.inventory.devices.push_back(d);
+    s.inventory.gpus.push_back({"0000:19:01.0", sys + "0000:19:01.0", 0});
+    auto& in = s.readiness;
+    in.read = true;
+    in.ports[{"mlx5_0", 1}] = {true, {}, 0, "ens1", 1500, std::nullopt};
+    in.verbs["mlx5_0"] = {false, "", false};
+    in.pairings["mlx5_0"] = {{"0000:19:01.0", 0, true, {"0000:18:01.0"}}};
+    in.bridges["0000:18:01.0"] = {AcsInputs::Read::Ok, true, 0x000c, ""};
+    in.gpudirect = GpuDirectInputs{"", true, false, "535.183.01", 535, "6.8.0", std::pair{6U, 8U}};
+    HealthEngine engine{Config{}};
+    engine.evaluate(s, 1, 1);
+    std::set<std::string> codes;
+    for (const auto& c : s.health.conditions) {
+        EXPECT_TRUE(documented(c.code, toString(c.severity), toString(c.action))) << c.message;
+        codes.insert(c.code);
+    }
+    EXPECT_EQ(codes, (std::set<std::string>{"ready.no_roce_gid", "ready.mtu_mismatch",
+                                            "ready.no_uverbs", "ready.no_gpudirect",
+                                            "ready.acs_redirect", "ready.numa_far"}));
+}

@@ -212,3 +212,27 @@ TEST(DbusObjectValues, ACopperCableShowsNoDiagnostics)
     EXPECT_EQ(port[0].fec_mode, "");
     EXPECT_TRUE(port[0].values.empty());
 }
+
+TEST(DbusObjectValues, ReadinessOfAJudgedPortAndItsChecks)
+{
+    auto s = snapshot();
+    EXPECT_EQ(treeValuesOf(s, {}, "1").ports.begin()->second.ready, "") << "not judged";
+    s.health.readiness[{"mlx5_0", 1}] = {
+        {"gid", ReadyCheck::Verdict::Ok, "gid 3: RoCE v2 ::ffff:10.0.0.5 on ens1f0np0"},
+        {"acs", ReadyCheck::Verdict::Unknown, "needs CAP_SYS_ADMIN"}};
+    auto ready = treeValuesOf(s, {}, "1");
+    const auto& port = ready.ports.begin()->second;
+    EXPECT_EQ(port.ready, "yes");
+    ASSERT_EQ(port.ready_checks.size(), 2U);
+    EXPECT_EQ(port.ready_checks[1], (ReadyCheckRow{"acs", "unknown", "needs CAP_SYS_ADMIN"}));
+    Condition c;
+    c.code = "ready.no_uverbs";
+    c.device = "mlx5_0";
+    c.port = 1;
+    c.severity = ConditionSeverity::Fatal;
+    s.health.conditions.push_back(c);
+    auto not_ready = treeValuesOf(s, {}, "1");
+    EXPECT_EQ(not_ready.ports.begin()->second.ready, "no");
+    auto changed = changedProperties(port, not_ready.ports.begin()->second);
+    EXPECT_NE(std::find(changed.begin(), changed.end(), "Ready"), changed.end());
+}

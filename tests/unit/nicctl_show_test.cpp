@@ -126,3 +126,29 @@ TEST(NicctlShow, PowerInDbm)
     EXPECT_EQ(dbmOf(0.0001), "-10.00 dBm");
     EXPECT_EQ(dbmOf(0), "-inf dBm");
 }
+
+TEST(NicctlShow, ListsEachReadinessCheckWithWhatItSaw)
+{
+    using CheckWire = sdbus::Struct<std::string, std::string, std::string>;
+    auto o = node();
+    auto& p = o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_0/port/1")]["io.nicd.Nicd1.Port"];
+    p["Ready"] = sdbus::Variant(std::string("no"));
+    p["ReadyChecks"] = sdbus::Variant(
+        std::vector<CheckWire>{{"gid", "ok", "gid 3: RoCE v2 ::ffff:10.0.0.5 on ens1f0np0"},
+                               {"acs", "failed", "ACS Request Redirect on bridge 0000:19:01.0"},
+                               {"numa", "skipped", "no GPU to pair with"}});
+    auto d = nodeViewOf(o).devices.at(0);
+    auto text = renderDevice(d, false);
+    for (const char* line :
+         {"  ready:       no\n",
+          "    gid        ok       gid 3: RoCE v2 ::ffff:10.0.0.5 on ens1f0np0\n",
+          "    acs        failed   ACS Request Redirect on bridge 0000:19:01.0\n",
+          "    numa       skipped  no GPU to pair with\n"})
+        EXPECT_NE(text.find(line), std::string::npos) << line << "\nnot in\n" << text;
+    auto j = deviceJson(d);
+    EXPECT_EQ(j["ports"][0]["readiness"]["ready"], "no");
+    EXPECT_EQ(j["ports"][0]["readiness"]["checks"][1]["verdict"], "failed");
+    // A port the checks do not judge prints no readiness lines.
+    EXPECT_EQ(renderDevice(nodeViewOf(node()).devices.at(0), false).find("ready:"),
+              std::string::npos);
+}

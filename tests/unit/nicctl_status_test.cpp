@@ -83,13 +83,14 @@ TEST(NicctlStatus, TheTableSaysWhatIsWrongAndTheSummaryCounts)
     auto out = renderStatus(n, false);
     EXPECT_NE(out.find("DEVICE  ROLE    PORT NETDEV"), std::string::npos) << out;
     EXPECT_NE(out.find("mlx5_2  compute 1    eth_mlx5_2  DOWN"), std::string::npos) << out;
-    EXPECT_NE(out.find(" waiting   fatal   -          check_cable port_down: port went down\n"),
-              std::string::npos)
+    EXPECT_NE(
+        out.find(" waiting   fatal   -          -     check_cable port_down: port went down\n"),
+        std::string::npos)
         << out;
     EXPECT_NE(out.find("mlx5_10 storage 1"), std::string::npos) << out;
     n.devices[1].ports[0].congestion = "pfc_only";
     out = renderStatus(n, false);
-    EXPECT_NE(out.find(" compliant healthy pfc_only   -\n"), std::string::npos)
+    EXPECT_NE(out.find(" compliant healthy pfc_only   -     -\n"), std::string::npos)
         << "the CONGESTION column\n"
         << out;
     EXPECT_NE(out.find("2 devices, 2 ports: 1 healthy, 0 degraded, 1 fatal. Node: fatal."),
@@ -158,4 +159,25 @@ TEST(NicctlReplies, QosRowsAndEvents)
     e.kind = "recovered";
     e.action = "none";
     EXPECT_EQ(formatEvent(e), "2023-11-14T22:13:20Z #7 fatal recovered mlx5_1/1 port_down: down");
+}
+
+TEST(NicctlStatus, TheReadyColumnSaysWhetherNcclCanUseTheComputePort)
+{
+    auto o = node();
+    using CheckWire = sdbus::Struct<std::string, std::string, std::string>;
+    auto& p = o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_10/port/1")]["io.nicd.Nicd1.Port"];
+    p["Ready"] = sdbus::Variant(std::string("no"));
+    p["ReadyChecks"] = sdbus::Variant(std::vector<CheckWire>{
+        {"gid", "failed", "no RoCE v2 GID with an IP address (no GID in use)"},
+        {"mtu", "ok", "MTU 9000 on eth_mlx5_10 (RoCE MTU 4096)"}});
+    auto n = nodeViewOf(o);
+    ASSERT_EQ(n.devices[1].ports[0].ready_checks.size(), 2U);
+    EXPECT_EQ(n.devices[1].ports[0].ready_checks[0].verdict, "failed");
+    auto out = renderStatus(n, false);
+    EXPECT_NE(out.find(" READY ACTION"), std::string::npos) << out;
+    EXPECT_NE(out.find(" compliant healthy -          no    -"), std::string::npos) << out;
+    EXPECT_NE(renderStatus(n, true).find("\033[31mno\033[0m"), std::string::npos);
+    p["Ready"] = sdbus::Variant(std::string("yes"));
+    EXPECT_NE(renderStatus(nodeViewOf(o), false).find(" compliant healthy -          yes   -"),
+              std::string::npos);
 }

@@ -152,8 +152,12 @@ TEST_F(SimFaultsTest, RenameChangesTheNameAndNothingElse)
         if (path != "sys/class/infiniband/mlx5_0")
             moved[path.starts_with(old_dir + "/") ? new_dir + path.substr(old_dir.size()) : path] =
                 content;
+    // The uverbs device names the device by its current name, as the kernel's ibdev attribute.
     EXPECT_EQ(test::changedPaths(moved, snap()),
-              std::set<std::string>{"sys/class/infiniband/rocep26s0f0"});
+              (std::set<std::string>{"sys/class/infiniband/rocep26s0f0",
+                                     "sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0/"
+                                     "infiniband_verbs/uverbs0/ibdev"}));
+    EXPECT_EQ(test::readFile(dir_ / "sys/class/infiniband_verbs/uverbs0/ibdev"), "rocep26s0f0\n");
     EXPECT_EQ(sim::counterValue(dir_, "rocep26s0f0", "symbol_error"), 5U);
     sim::tick(dir_, 1);
     EXPECT_EQ(sim::counterValue(dir_, "rocep26s0f0", "symbol_error"), 7U) << "the rate follows";

@@ -129,6 +129,30 @@ std::string moduleLines(const UplinkView& u, const std::string& indent)
     return out;
 }
 
+// "  ready: yes" and each check: "    gid        ok       gid 3: RoCE v2 ::ffff:10.0.0.5 ...".
+std::string readinessLines(const PortView& p, bool color)
+{
+    if (p.ready.empty() && p.ready_checks.empty())
+        return "";
+    std::string word = p.ready.empty() ? "-" : p.ready;
+    if (color && word == "yes")
+        word = "\033[32myes\033[0m";
+    else if (color && word == "no")
+        word = "\033[31mno\033[0m";
+    std::string out = "  ready:       " + word + "\n";
+    for (const auto& c : p.ready_checks)
+        out += fmt::format("    {:<10} {:<8} {}\n", c.check, c.verdict, c.saw);
+    return out;
+}
+
+nlohmann::json readinessJson(const PortView& p)
+{
+    nlohmann::json checks = nlohmann::json::array();
+    for (const auto& c : p.ready_checks)
+        checks.push_back({{"check", c.check}, {"verdict", c.verdict}, {"saw", c.saw}});
+    return {{"ready", p.ready}, {"checks", checks}};
+}
+
 std::string conditionLine(const ConditionView& c)
 {
     std::string where = c.port == 0 ? "" : fmt::format(" port {}", c.port);
@@ -185,6 +209,7 @@ std::string renderDevice(const DeviceView& d, bool color)
             out += fmt::format("  {:<13}{}\n", u.netdev, fecLine(u));
             out += moduleLines(u, std::string(15, ' '));
         }
+        out += readinessLines(p, color);
     }
     return out;
 }
@@ -213,7 +238,8 @@ nlohmann::json deviceJson(const DeviceView& d)
                            {"observed", p.qos_observed},
                            {"compliant", p.qos_compliant}}},
                          {"congestion", p.congestion},
-                         {"uplinks", uplinksJson(p)}});
+                         {"uplinks", uplinksJson(p)},
+                         {"readiness", readinessJson(p)}});
     }
     nlohmann::json conditions = nlohmann::json::array();
     for (const auto& c : d.conditions)

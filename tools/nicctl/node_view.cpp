@@ -35,6 +35,7 @@ std::vector<ConditionView> conditionsOf(const Properties& props)
 
 using PcieWire = sdbus::Struct<double, uint32_t, double, uint32_t>;
 using ReporterWire = sdbus::Struct<std::string, std::string, std::string, uint64_t, uint64_t>;
+using ReadyCheckWire = sdbus::Struct<std::string, std::string, std::string>;
 using UplinkWire =
     sdbus::Struct<std::string, std::string, std::string, std::map<std::string, double>>;
 
@@ -80,6 +81,9 @@ PortView portOf(const Properties& p)
     v.congestion = read<std::string>(p, "Congestion");
     for (const auto& u : read<std::vector<UplinkWire>>(p, "Uplinks"))
         v.uplinks.push_back({std::get<0>(u), std::get<1>(u), std::get<2>(u), std::get<3>(u)});
+    v.ready = read<std::string>(p, "Ready");
+    for (const auto& c : read<std::vector<ReadyCheckWire>>(p, "ReadyChecks"))
+        v.ready_checks.push_back({std::get<0>(c), std::get<1>(c), std::get<2>(c)});
     return v;
 }
 

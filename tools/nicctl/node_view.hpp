@@ -50,6 +50,13 @@ struct PcieView {
     uint32_t capable_width = 0;
 };
 
+// One readiness check of a port (io.nicd.Nicd1.Port ReadyChecks).
+struct ReadyCheckView {
+    std::string check;   // gid, mtu, uverbs, gpudirect, acs, numa
+    std::string verdict; // ok, failed, unknown, skipped
+    std::string saw;
+};
+
 struct PortView {
     uint32_t number = 0;
     std::string state;
@@ -66,6 +73,8 @@ struct PortView {
     std::map<std::string, bool> qos_compliant;
     std::string congestion; // idle, ecn_working, pfc_only, pause_storm, lossy, unknown; "" none
     std::vector<UplinkView> uplinks;
+    std::string ready; // yes, no; "" when the port is not judged
+    std::vector<ReadyCheckView> ready_checks;
 };
 
 struct DeviceView {

@@ -21,12 +21,13 @@ int rank(const std::string& severity)
 
 const char* colorOf(const std::string& word)
 {
-    if (word == "healthy" || word == "compliant" || word == "ecn_working" || word == "idle")
+    if (word == "healthy" || word == "compliant" || word == "ecn_working" || word == "idle" ||
+        word == "yes")
         return "\033[32m";
     if (word == "degraded" || word == "noncompliant" || word == "unknown" || word == "error" ||
         word == "pfc_only" || word == "pause_storm" || word == "lossy")
         return "\033[33m";
-    if (word == "fatal")
+    if (word == "fatal" || word == "no")
         return "\033[31m";
     return "";
 }
@@ -57,7 +58,8 @@ std::string linkOf(const PortView& p)
 // counters, not the other way round.
 int sourceRank(const std::string& source)
 {
-    for (int i = 0; const char* s : {"counter", "signal", "kernel", "driver", "device", "link"}) {
+    for (int i = 0;
+         const char* s : {"counter", "signal", "readiness", "kernel", "driver", "device", "link"}) {
         if (source == s)
             return i;
         ++i;
@@ -117,16 +119,16 @@ std::string actionOf(const DeviceView& device, const PortView& port)
 
 std::string renderStatus(const NodeView& node, bool color)
 {
-    const std::vector<std::string> head{"DEVICE", "ROLE",       "PORT",   "NETDEV",
-                                        "LINK",   "RATE",       "LAYER",  "QOS",
-                                        "HEALTH", "CONGESTION", "ACTION", "REASON"};
+    const std::vector<std::string> head{"DEVICE", "ROLE",   "PORT",  "NETDEV", "LINK",
+                                        "RATE",   "LAYER",  "QOS",   "HEALTH", "CONGESTION",
+                                        "READY",  "ACTION", "REASON"};
     std::vector<std::vector<std::string>> rows;
     size_t ports = 0;
     std::map<std::string, size_t> by_health;
     for (const auto& d : node.devices) {
         if (d.ports.empty()) {
             rows.push_back({d.name, orDash(d.role), "-", "-", "-", "-", "-", "-", d.health, "-",
-                            actionOf(d, PortView{}),
+                            "-", actionOf(d, PortView{}),
                             d.conditions.empty() ? "" : reasonOf(d, PortView{})});
             continue;
         }
@@ -140,7 +142,7 @@ std::string renderStatus(const NodeView& node, bool color)
             std::string qos = p.qos_status.substr(0, p.qos_status.find(':'));
             rows.push_back({d.name, orDash(d.role), std::to_string(p.number), orDash(p.netdev),
                             linkOf(p), orDash(p.rate), orDash(p.link_layer), qos, health,
-                            orDash(p.congestion), actionOf(d, p), reasonOf(d, p)});
+                            orDash(p.congestion), orDash(p.ready), actionOf(d, p), reasonOf(d, p)});
         }
     }
     std::vector<size_t> width(head.size());
@@ -156,7 +158,7 @@ std::string renderStatus(const NodeView& node, bool color)
     out += '\n';
     for (const auto& r : rows) {
         for (size_t i = 0; i < r.size(); ++i) {
-            bool colored = i >= 7 && i <= 9; // QOS, HEALTH, CONGESTION
+            bool colored = i >= 7 && i <= 10; // QOS, HEALTH, CONGESTION, READY
             if (i + 1 == r.size())
                 out += r[i];
             else

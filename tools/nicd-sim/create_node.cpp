@@ -2,6 +2,7 @@
 #include "dcb_state.hpp"
 #include "ecn_state.hpp"
 #include "ethtool_catalog.hpp"
+#include "readiness_twins.hpp"
 #include "signal_state.hpp"
 #include "tree_builder.hpp"
 
@@ -178,7 +179,7 @@ void create(const fs::path& root, const CreateOptions& options)
             fmt::format("--channels {}: must be from 1 to {}", options.channels, kMaxChannels));
     // The node is made from scratch: nothing of its top directories may be there already
     // (a symlink among them would take the writes below out of the tree).
-    constexpr std::array kTop = {"sys", "proc", "run", "etc", "var"};
+    constexpr std::array kTop = {"sys", "proc", "run", "etc", "var", "dev"};
     for (const char* d : kTop) {
         std::error_code ec;
         if (!fs::exists(fs::symlink_status(root / d, ec)))
@@ -206,6 +207,7 @@ void create(const fs::path& root, const CreateOptions& options)
     createQosState(root, st);
     createEcnState(root, st);
     createSignalState(root, st);
+    createReadinessTwins(root, st);
     // More simulated state (e.g. QoS/DCB files under run/nicd-sim/dcb/) is created here, one
     // call each, from st.devices (every device's netdevs and ethtool_netdevs).
     st.save(root);

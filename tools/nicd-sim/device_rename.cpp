@@ -3,6 +3,7 @@
 // sysfs directory and its /sys/class/infiniband link; its PCI function, netdevs and counters stay
 // as they were.
 #include "node_state.hpp"
+#include "readiness_twins.hpp"
 #include "sim.hpp"
 
 #include <algorithm>
@@ -55,6 +56,7 @@ void rename(const fs::path& root, const std::string& dev, const std::string& new
     relativeSymlink(root / to_dir, class_dir / new_name);
     fs::rename(root / d.ib_dir, root / to_dir);
     fs::remove(class_dir / dev);
+    renameVerbsDevice(root, root / to_dir, dev, new_name);
 
     SimDevice moved = d;
     moved.name = new_name;

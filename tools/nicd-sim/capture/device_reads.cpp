@@ -110,6 +110,7 @@ CapturedNode DeviceReads::walk(const std::vector<std::string>& names, CaptureTre
         }
     }
     walk_.gpus(node);
+    walk_.readinessHostFiles();
     if (stuck_ < kMaxStuckWorkers) {
         auto tools = make_tools_();
         ToolOutput health;

@@ -206,6 +206,7 @@ void SysfsWalk::ports(const fs::path& ib_dir, CapturedDevice& d, CapturedNode& n
                                   d.port1_netdevs.end())
                 d.port1_netdevs.push_back(nd);
         }
+        gids(pd);
         if (exists(ib_dir / "tc" / pn / "traffic_class"))
             copyFile(ib_dir / "tc" / pn / "traffic_class");
     }

@@ -17,10 +17,17 @@
 //   the NVIDIA GPUs nicd finds (their functions' vendor, device, class, numa_node), as nicd's
 //     role rules look for them
 //
-// Not copied: node_desc (it holds the hostname: only learnt, for the scrubber), GID tables (they
-// hold IP addresses), netdev statistics, PCI config space and resources. Reads are the node's
-// own: nothing is written. A file the kernel refuses is noted in the manifest, unless the refusal
-// means "no value here" (EINVAL, EOPNOTSUPP, ENODATA: a down link's speed, a PF's
+//   for the readiness checks: ports/<n>/gids/* as placeholders of the same kind (an IPv4 address,
+//     a global IPv6 one, a link-local one or unused: never the address) and gid_attrs/types/*;
+//     <function>/infiniband_verbs/uverbs*/{ibdev,dev,abi_version}, whether /dev/infiniband/
+//     uverbs* exists (an empty file; the node is never opened); the `config` of every PCI bridge
+//     above a NIC or GPU (what the reader is given: 4096 bytes as root, 64 otherwise); the
+//     peer memory clients' version files, /proc/driver/nvidia/version, /proc/sys/kernel/osrelease
+//
+// Not copied: node_desc (it holds the hostname: only learnt, for the scrubber), GID values (they
+// hold IP addresses), netdev statistics, the functions' own config space and resources. Reads are
+// the node's own: nothing is written. A file the kernel refuses is noted in the manifest, unless
+// the refusal means "no value here" (EINVAL, EOPNOTSUPP, ENODATA: a down link's speed, a PF's
 // phys_port_name); a path that cannot even be looked at (ELOOP, EACCES) is noted and skipped.
 //
 // Every read goes through NodeRoot (node_files.hpp): beneath the source, no symlink followed. The
@@ -91,6 +98,9 @@ public:
 
     // The GPUs' functions (never a NIC's: read without a deadline).
     void gpus(CapturedNode& node);
+    // The node's GPUDirect evidence (peer memory clients, the NVIDIA driver's version, the
+    // kernel release) and the uverbs class (sysfs_walk_readiness.cpp).
+    void readinessHostFiles();
 
     // Reads `file` (relative to the node) as a counter into `into`: a file, a FIFO, or noted.
     void readCounter(const std::string& file, CaptureTree& into, JobGuard* guard = nullptr);
@@ -114,6 +124,11 @@ private:
     void bridge(const fs::path& dir);
     void hwmon(const fs::path& function_dir);
     void netdev(const std::string& name, CapturedNode& node);
+    // What the readiness checks read (sysfs_walk_readiness.cpp): the port's GID table, the
+    // device's uverbs device, and the config files of the bridges above a function.
+    void gids(const fs::path& port_dir);
+    void verbs(const fs::path& function_dir);
+    void bridgeConfigs(const fs::path& function_dir);
 
     std::shared_ptr<const NodeRoot> root_;
     fs::path src_;

@@ -95,6 +95,8 @@ void SysfsWalk::function(const fs::path& dir, bool with_netdevs, CapturedNode& n
         if (isSymlink(bus_link))
             copyLink(bus_link);
         bridge(dir.parent_path());
+        bridgeConfigs(dir);
+        verbs(dir);
         hwmon(dir);
         // A VF is one because its physfn exists: the PF's directory must be there too.
         if (auto pf = resolve(dir / "physfn"))
@@ -155,6 +157,7 @@ void SysfsWalk::gpus(CapturedNode& node)
         if (!functions_done_.insert(rel(dir)).second)
             continue;
         copyFiles(dir, std::to_array({"vendor", "device", "class", "numa_node"}));
+        bridgeConfigs(dir);
         const auto bus_link = src_ / "sys/bus/pci/devices" / g.pci_address;
         if (isSymlink(bus_link))
             copyLink(bus_link);

@@ -1,0 +1,335 @@
+#include "health/readiness_checks.hpp"
+
+#include "readiness/acs_config.hpp"
+#include "readiness/gid_text.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace nicd::health {
+
+namespace {
+
+using Verdict = ReadyCheck::Verdict;
+
+ReadyCheck result(const char* check, Verdict v, std::string saw)
+{
+    return {check, v, std::move(saw)};
+}
+
+bool isInfiniBand(const Port& p)
+{
+    return p.link_layer == "InfiniBand";
+}
+
+// A link-local GID is said as such: its address is the MAC's, which a message need not carry
+// (and a capture scrubs).
+std::string gidLine(const GidEntry& g)
+{
+    const bool link_local = readiness::gidKind(g.gid) == readiness::GidKind::LinkLocal;
+    std::string out = fmt::format("gid {}: {} {}", g.index, g.type.empty() ? "?" : g.type,
+                                  link_local ? "link-local" : readiness::gidAddress(g.gid));
+    if (!g.netdev.empty())
+        out += " on " + g.netdev;
+    return out;
+}
+
+// The first few used GIDs, for a failure's "what it saw".
+std::string gidList(const std::vector<GidEntry>& gids)
+{
+    if (gids.empty())
+        return "no GID in use";
+    std::string out;
+    constexpr size_t kShown = 4;
+    for (size_t i = 0; i < gids.size() && i < kShown; ++i)
+        out += (i == 0 ? "" : "; ") + gidLine(gids[i]);
+    if (gids.size() > kShown)
+        out += fmt::format("; {} more", gids.size() - kShown);
+    return out;
+}
+
+constexpr uint16_t kRedirect = readiness::kAcsRequestRedirect | readiness::kAcsCompletionRedirect;
+
+std::string redirectBits(uint16_t control)
+{
+    std::vector<std::string> on;
+    if (control & readiness::kAcsRequestRedirect)
+        on.emplace_back("Request Redirect");
+    if (control & readiness::kAcsCompletionRedirect)
+        on.emplace_back("Completion Redirect");
+    return fmt::format("{}", fmt::join(on, " and "));
+}
+
+} // namespace
+
+uint32_t roceMtuOf(uint32_t netdev_mtu)
+{
+    if (netdev_mtu < kRoceHeaderBytes)
+        return 0;
+    uint32_t room = netdev_mtu - kRoceHeaderBytes;
+    for (uint32_t ib : {4096U, 2048U, 1024U, 512U, 256U})
+        if (room >= ib)
+            return ib;
+    return 0;
+}
+
+std::optional<uint32_t> referenceMtu(const std::vector<uint32_t>& mtus)
+{
+    std::map<uint32_t, size_t> count;
+    for (auto m : mtus)
+        ++count[m];
+    std::optional<uint32_t> best;
+    size_t best_count = 0;
+    for (const auto& [mtu, n] : count) // ascending: a later equal count is a larger MTU
+        if (n >= best_count) {
+            best = mtu;
+            best_count = n;
+        }
+    return best;
+}
+
+ReadyCheck checkGid(const Port& port, const PortReadinessInputs* in)
+{
+    if (!in || !in->gids_listed)
+        return result("gid", Verdict::Unknown, "the port's GID table (ports/N/gids) was not read");
+    if (isInfiniBand(port)) {
+        auto gid0 = std::find_if(in->gids.begin(), in->gids.end(),
+                                 [](const GidEntry& g) { return g.index == 0; });
+        if (gid0 == in->gids.end())
+            return result("gid", Verdict::Failed, "no port GID (gids/0 is all zeros)");
+        if (!in->lid)
+            return result("gid", Verdict::Unknown,
+                          "port GID " + readiness::gidAddress(gid0->gid) + ", LID not read");
+        if (*in->lid == 0)
+            return result("gid", Verdict::Failed,
+                          "no LID (the subnet manager has not assigned one)");
+        return result(
+            "gid", Verdict::Ok,
+            fmt::format("port GID {}, LID 0x{:x}", readiness::gidAddress(gid0->gid), *in->lid));
+    }
+    for (const auto& g : in->gids)
+        if (g.type == "RoCE v2" && readiness::carriesIpAddress(g.gid))
+            return result("gid", Verdict::Ok, gidLine(g));
+    return result("gid", Verdict::Failed,
+                  "no RoCE v2 GID with an IP address (" + gidList(in->gids) + ")");
+}
+
+ReadyCheck checkMtu(const Port& port, const PortReadinessInputs* in,
+                    std::optional<uint32_t> reference, uint32_t min_mtu)
+{
+    if (isInfiniBand(port)) {
+        if (!in || !in->ib_active_mtu)
+            return result("mtu", Verdict::Unknown,
+                          "the InfiniBand active MTU is not in sysfs (nicd reads it through "
+                          "ibv_query_port on a real node)");
+        if (*in->ib_active_mtu < 4096)
+            return result("mtu", Verdict::Failed,
+                          fmt::format("active MTU {} (below 4096)", *in->ib_active_mtu));
+        return result("mtu", Verdict::Ok, fmt::format("active MTU {}", *in->ib_active_mtu));
+    }
+    if (!in || !in->mtu)
+        return result("mtu", Verdict::Unknown,
+                      in && !in->mtu_netdev.empty()
+                          ? "the MTU of " + in->mtu_netdev + " was not read"
+                          : std::string("the port has no netdev"));
+    const uint32_t mtu = *in->mtu;
+    auto saw = fmt::format("MTU {} on {} (RoCE MTU {})", mtu, in->mtu_netdev, roceMtuOf(mtu));
+    if (min_mtu > 0 && mtu < min_mtu)
+        return result("mtu", Verdict::Failed,
+                      fmt::format("{}: below [health] MinMtu={} (RoCE MTU {})", saw, min_mtu,
+                                  roceMtuOf(min_mtu)));
+    if (reference && mtu != *reference)
+        return result("mtu", Verdict::Failed,
+                      fmt::format("{}: the other compute ports use MTU {}", saw, *reference));
+    return result("mtu", Verdict::Ok, saw);
+}
+
+ReadyCheck checkUverbs(const Device& device, const VerbsDeviceInputs* in)
+{
+    if (!in)
+        return result("uverbs", Verdict::Unknown,
+                      "not read (the tree has no /sys/class/infiniband_verbs)");
+    if (!in->listed)
+        return result("uverbs", Verdict::Failed,
+                      "no infiniband_verbs under " + device.pci_address +
+                          " (is ib_uverbs loaded?)");
+    if (in->name.empty())
+        return result("uverbs", Verdict::Failed,
+                      "no uverbs device names " + device.ibdev + " (is ib_uverbs loaded?)");
+    if (!in->dev_node)
+        return result("uverbs", Verdict::Failed,
+                      in->name + " in sysfs, but no /dev/infiniband/" + in->name +
+                          " (udev did not make it)");
+    return result("uverbs", Verdict::Ok, in->name + " (/dev/infiniband/" + in->name + ")");
+}
+
+ReadyCheck checkGpuDirect(const GpuDirectInputs* in, bool node_has_gpus)
+{
+    if (!node_has_gpus)
+        return result("gpudirect", Verdict::Skipped, "no NVIDIA GPU on this node");
+    if (!in)
+        return result("gpudirect", Verdict::Unknown, "not read yet");
+    if (!in->peermem.empty())
+        return result("gpudirect", Verdict::Ok, "peer memory client: " + in->peermem);
+    if (!in->driver_loaded)
+        return result("gpudirect", Verdict::Unknown,
+                      "the NVIDIA driver is not loaded (no /proc/driver/nvidia/version)");
+    auto kernel = in->kernel ? fmt::format("Linux {}.{}", in->kernel->first, in->kernel->second)
+                             : std::string("Linux ?");
+    auto driver =
+        fmt::format("NVIDIA {} kernel module {}", in->open_module ? "open" : "proprietary",
+                    in->driver_version.empty() ? "?" : in->driver_version);
+    bool kernel_ok = in->kernel && *in->kernel >= std::pair{5U, 12U};
+    bool driver_ok = in->open_module && in->driver_branch && *in->driver_branch >= 515;
+    if (kernel_ok && driver_ok)
+        return result("gpudirect", Verdict::Ok, "dma-buf: " + kernel + ", " + driver);
+    if (!in->kernel || (in->open_module && !in->driver_branch))
+        return result("gpudirect", Verdict::Unknown,
+                      "no peer memory client; dma-buf undecided: " + kernel + ", " + driver);
+    return result("gpudirect", Verdict::Failed,
+                  "no peer memory client (nvidia_peermem not loaded) and no dma-buf path: " +
+                      kernel + ", " + driver +
+                      " (dma-buf needs Linux 5.12 or later and the open kernel module, 515 or "
+                      "later)");
+}
+
+ReadyCheck checkAcs(const Device& device, const std::vector<GpuPairing>* pairs,
+                    const std::map<std::string, AcsInputs>& bridges)
+{
+    if (!pairs)
+        return result("acs", Verdict::Unknown, "not read yet");
+    std::string unknown;
+    std::vector<std::string> clear;
+    std::set<std::string> seen;
+    bool any = false;
+    for (const auto& p : *pairs) {
+        if (!p.shares_switch)
+            continue;
+        any = true;
+        for (const auto& b : p.bridges) {
+            auto it = bridges.find(b);
+            if (it == bridges.end() || it->second.read == AcsInputs::Read::Failed) {
+                if (unknown.empty())
+                    unknown = "bridge " + b + ": config not read" +
+                              (it == bridges.end() || it->second.error.empty()
+                                   ? std::string()
+                                   : " (" + it->second.error + ")");
+                continue;
+            }
+            const auto& acs = it->second;
+            if (acs.read == AcsInputs::Read::Short) {
+                if (unknown.empty())
+                    unknown = "bridge " + b +
+                              ": its extended config space (ACS) is readable with "
+                              "CAP_SYS_ADMIN only, which nicd's unit does not have";
+                continue;
+            }
+            if (readiness::redirectsPeerTraffic(acs))
+                return result("acs", Verdict::Failed,
+                              fmt::format("ACS {} on bridge {} between {} and GPU {} (ACS "
+                                          "control 0x{:04x}): P2P traffic goes through the root "
+                                          "complex",
+                                          redirectBits(acs.control & kRedirect), b, device.ibdev,
+                                          p.gpu, acs.control));
+            if (seen.insert(b).second)
+                clear.push_back(acs.capability
+                                    ? fmt::format("{} (ACS control 0x{:04x})", b, acs.control)
+                                    : b + " (no ACS capability)");
+        }
+    }
+    if (!any)
+        return result("acs", Verdict::Skipped, "no GPU below a PCIe switch with it");
+    if (!unknown.empty())
+        return result("acs", Verdict::Unknown, unknown);
+    return result("acs", Verdict::Ok, fmt::format("no P2P redirect on {}", fmt::join(clear, ", ")));
+}
+
+ReadyCheck checkNuma(const Device& device, const std::vector<GpuPairing>* pairs)
+{
+    if (!pairs || pairs->empty())
+        return result("numa", Verdict::Skipped, "no GPU to pair with");
+    if (!device.numa_node)
+        return result("numa", Verdict::Unknown, "the NIC's NUMA node is unknown (-1)");
+    std::vector<std::string> others;
+    for (const auto& p : *pairs) {
+        if (p.gpu_numa == device.numa_node)
+            return result("numa", Verdict::Ok,
+                          fmt::format("NUMA node {} with GPU {}", *device.numa_node, p.gpu));
+        if (p.gpu_numa)
+            others.push_back(fmt::format("{} (node {})", p.gpu, *p.gpu_numa));
+    }
+    if (others.empty())
+        return result("numa", Verdict::Unknown, "its GPUs' NUMA nodes are unknown (-1)");
+    return result("numa", Verdict::Failed,
+                  fmt::format("NUMA node {}; the GPUs it serves are on other nodes: {}",
+                              *device.numa_node, fmt::join(others, ", ")));
+}
+
+bool judgedForReadiness(const Device& d)
+{
+    return d.role == Role::Compute && d.function != DeviceFunction::VirtualFunction;
+}
+
+PortChecks judgeReadiness(const Inventory& inventory, const ReadinessInputs& in, uint32_t min_mtu)
+{
+    PortChecks out;
+    if (!in.read)
+        return out;
+    auto judged = judgedForReadiness;
+    auto active = [](const Port& p) { return p.state == 4; };
+    auto inputsOf = [&](const Device& d, const Port& p) -> const PortReadinessInputs* {
+        auto it = in.ports.find({d.ibdev, p.num});
+        return it == in.ports.end() ? nullptr : &it->second;
+    };
+    std::vector<uint32_t> mtus; // every judged RoCE port's
+    for (const auto& d : inventory.devices)
+        if (judged(d))
+            for (const auto& p : d.ports)
+                if (const auto* pi = inputsOf(d, p); active(p) && !isInfiniBand(p) && pi && pi->mtu)
+                    mtus.push_back(*pi->mtu);
+    const auto reference = referenceMtu(mtus);
+    const bool gpus = !inventory.gpus.empty();
+    const GpuDirectInputs* gpudirect = in.gpudirect ? &*in.gpudirect : nullptr;
+    for (const auto& d : inventory.devices) {
+        if (!judged(d))
+            continue;
+        auto v = in.verbs.find(d.ibdev);
+        auto pr = in.pairings.find(d.ibdev);
+        const auto* pairs = pr == in.pairings.end() ? nullptr : &pr->second;
+        for (const auto& p : d.ports) {
+            if (!active(p))
+                continue;
+            const auto* pi = inputsOf(d, p);
+            out[{d.ibdev, p.num}] = {
+                checkGid(p, pi),
+                checkMtu(p, pi, reference, min_mtu),
+                checkUverbs(d, v == in.verbs.end() ? nullptr : &v->second),
+                checkGpuDirect(gpudirect, gpus),
+                checkAcs(d, pairs, in.bridges),
+                checkNuma(d, pairs),
+            };
+        }
+    }
+    return out;
+}
+
+const char* readyCode(const std::string& check)
+{
+    if (check == "gid")
+        return "ready.no_roce_gid";
+    if (check == "mtu")
+        return "ready.mtu_mismatch";
+    if (check == "uverbs")
+        return "ready.no_uverbs";
+    if (check == "gpudirect")
+        return "ready.no_gpudirect";
+    if (check == "acs")
+        return "ready.acs_redirect";
+    if (check == "numa")
+        return "ready.numa_far";
+    return "ready.unknown";
+}
+
+} // namespace nicd::health

@@ -1,0 +1,151 @@
+// Readiness of compute ports end to end on the simulated HGX-like node (four compute RoCE NICs,
+// each beside a GPU below its root port): the healthy node is all ready; each readiness fault of
+// nicd-sim raises exactly its ready.* condition on exactly the affected port(s) and recovers when
+// cleared; nicctl-facing values (nicd_port_ready) follow; a node without GPUs stays quiet. nicd
+// runs --once against the tree (state kept between runs).
+#include "sim.hpp"
+#include "support/process.hpp"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <regex>
+#include <set>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Strings = std::set<std::string>;
+const Strings kCompute = {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"};
+
+class ReadinessTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        dir_ = fs::temp_directory_path() /
+               ("nicd-ready-" + std::to_string(getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        root_ = dir_ / "node";
+        sim::create(root_, {});
+        config("");
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    void config(const std::string& extra)
+    {
+        std::ofstream(dir_ / "nicd.conf") << "[provision]\nMode=off\n[signals]\nIntervalSec=1\n"
+                                          << extra;
+    }
+    std::string once()
+    {
+        std::string out;
+        test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
+                   "--plugin-directory", NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
+                  out);
+        last_out_ = out;
+        return test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
+    }
+    // "code@device:port severity action" of every active ready.* condition.
+    static Strings ready(const std::string& text)
+    {
+        Strings out;
+        std::regex re("nicd_condition_active\\{device=\"([^\"]*)\",port=\"([0-9]+)\",code=\""
+                      "(ready\\.[a-z_]+)\",severity=\"([a-z]+)\",action=\"([a-z_]+)\"\\} 1");
+        for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it)
+            out.insert((*it)[3].str() + "@" + (*it)[1].str() + ":" + (*it)[2].str() + " " +
+                       (*it)[4].str() + " " + (*it)[5].str());
+        return out;
+    }
+    // device -> nicd_port_ready of port 1.
+    static std::map<std::string, int> readyGauge(const std::string& text)
+    {
+        std::map<std::string, int> out;
+        std::regex re("nicd_port_ready\\{device=\"([^\"]*)\",port=\"1\"\\} ([01])");
+        for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it)
+            out[(*it)[1].str()] = std::stoi((*it)[2].str());
+        return out;
+    }
+    void inject(const std::vector<std::string>& args)
+    {
+        std::vector<std::string> argv{NICD_SIM_BIN, "inject", root_.string()};
+        argv.insert(argv.end(), args.begin(), args.end());
+        std::string out;
+        ASSERT_EQ(test::run(argv, out), 0) << out;
+    }
+
+    fs::path dir_, root_;
+    std::string last_out_;
+};
+
+} // namespace
+
+TEST_F(ReadinessTest, TheHealthyNodeIsAllReady)
+{
+    auto text = once();
+    EXPECT_EQ(ready(text), Strings{}) << last_out_;
+    // The four compute PFs are judged and ready; the IB and LAG storage NICs, the VF and the
+    // uncabled port are not judged.
+    EXPECT_EQ(readyGauge(text), (std::map<std::string, int>{
+                                    {"mlx5_0", 1}, {"mlx5_1", 1}, {"mlx5_2", 1}, {"mlx5_3", 1}}));
+}
+
+TEST_F(ReadinessTest, EachFaultRaisesExactlyItsConditionOnTheAffectedPortAndRecovers)
+{
+    struct Case {
+        std::vector<std::string> fault; // inject arguments; the clear is fault[0] + "-clear"
+        Strings raised;
+    };
+    const std::vector<Case> cases = {
+        {{"gid-missing", "mlx5_1"}, {"ready.no_roce_gid@mlx5_1:1 fatal check_network_config"}},
+        {{"mtu", "mlx5_2"}, {"ready.mtu_mismatch@mlx5_2:1 degraded check_network_config"}},
+        {{"uverbs-missing", "mlx5_3"}, {"ready.no_uverbs@mlx5_3:1 fatal check_host_config"}},
+        {{"acs-on", "mlx5_0"}, {"ready.acs_redirect@mlx5_0:1 degraded check_host_config"}},
+        {{"peermem-unload"},
+         {"ready.no_gpudirect@mlx5_0:1 degraded check_host_config",
+          "ready.no_gpudirect@mlx5_1:1 degraded check_host_config",
+          "ready.no_gpudirect@mlx5_2:1 degraded check_host_config",
+          "ready.no_gpudirect@mlx5_3:1 degraded check_host_config"}},
+    };
+    EXPECT_EQ(ready(once()), Strings{});
+    for (const auto& c : cases) {
+        inject(c.fault);
+        auto text = once();
+        EXPECT_EQ(ready(text), c.raised) << c.fault[0] << "\n" << last_out_;
+        for (const auto& dev : kCompute) {
+            bool hit = false;
+            for (const auto& r : c.raised)
+                hit = hit || r.find("@" + dev + ":") != std::string::npos;
+            EXPECT_EQ(readyGauge(text)[dev], hit ? 0 : 1) << c.fault[0] << " " << dev;
+        }
+        auto clear = c.fault;
+        clear[0] += "-clear";
+        inject(clear);
+        EXPECT_EQ(ready(once()), Strings{}) << clear[0] << "\n" << last_out_;
+    }
+}
+
+TEST_F(ReadinessTest, ANodeWithoutGpusStaysQuiet)
+{
+    // The GPUs and their driver go: no NIC is compute any more, and nothing is judged.
+    for (const char* gpu : {"0000:1a:01.0", "0000:3b:01.0", "0000:4c:01.0", "0000:5d:01.0"}) {
+        auto dir = fs::canonical(root_ / "sys/bus/pci/devices" / gpu);
+        fs::remove(root_ / "sys/bus/pci/devices" / gpu);
+        fs::remove(root_ / "sys/bus/pci/drivers/nvidia" / gpu);
+        fs::remove_all(dir);
+    }
+    fs::remove_all(root_ / "proc/driver/nvidia");
+    fs::remove_all(root_ / "sys/module/nvidia_peermem");
+    auto text = once();
+    EXPECT_EQ(ready(text), Strings{}) << last_out_;
+    EXPECT_EQ(readyGauge(text), (std::map<std::string, int>{}));
+    // A NIC made compute by Role= is judged on its own checks; those about GPUs are skipped.
+    config("[device:mlx5_0]\nRole=compute\n");
+    text = once();
+    EXPECT_EQ(ready(text), Strings{}) << last_out_;
+    EXPECT_EQ(readyGauge(text), (std::map<std::string, int>{{"mlx5_0", 1}}));
+}
