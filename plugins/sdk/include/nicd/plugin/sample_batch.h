@@ -49,8 +49,8 @@ public:
         uint32_t port_;
         uint32_t slot_;
         v1::SampleKind kind_;
-        size_t end_ =
-            0; // the reference's series before end_, from the last scan on, are this run's
+        // The reference's series from where expected() last looked on, up to end_, are this run's.
+        size_t end_ = 0;
     };
 
 private:
