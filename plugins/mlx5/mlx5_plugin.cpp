@@ -155,10 +155,11 @@ private:
                                                       netdev);
             std::string_view text;
             s = file->read(read_buf_, text);
-            if (s)
-                forEachEthtoolStat(text, [&](std::string_view name, uint64_t value) {
-                    out.add("ethtool", port, netdev, name, pv1::SampleKind::Counter, value);
-                });
+            if (s) {
+                plugin::sdk::SampleBatchBuilder::Run run(out, "ethtool", port, netdev,
+                                                         pv1::SampleKind::Counter);
+                addEthtoolText(text, run);
+            }
         } else {
             s = readNetdevStats(host_.root(), false, netdev, stats_);
             if (s)

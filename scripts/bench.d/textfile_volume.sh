@@ -7,6 +7,8 @@
 # docs/performance.md.
 set -euo pipefail
 build=$(cd "$1" && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/scripts/lib/node_exporter.sh"
 work=$(mktemp -d /tmp/nicd-bench-volume.XXXXXX)
 pids=()
 cleanup() {
@@ -59,32 +61,11 @@ run() {
     cycle_ms=$(awk -v a="$t0" -v b="$t1" -v n="$((c1 - c0))" 'BEGIN { printf "%.2f", (b - a) / n / 1e6 }')
 }
 
-# scrape FILE: node_exporter's CPU per scrape of FILE, its textfile collector alone, 40 scrapes.
-scrape() {
-    local dir=$work/ne port pid t0 t1
-    rm -rf "$dir" && mkdir -p "$dir" && cp "$1" "$dir/nicd.prom"
-    port=$((20000 + RANDOM % 20000))
-    while ss -ltn | grep -q ":$port "; do port=$((20000 + RANDOM % 20000)); done
-    prometheus-node-exporter --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
-        --collector.textfile --collector.textfile.directory="$dir" --web.disable-exporter-metrics \
-        >"$work/ne.log" 2>&1 &
-    pid=$!
-    pids+=("$pid")
-    for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/metrics" >/dev/null 2>&1 && break; sleep 0.1; done
-    for _ in 1 2 3; do curl -fs "http://127.0.0.1:$port/metrics" >/dev/null; done
-    t0=$(cpu_ns "$pid")
-    for _ in $(seq 40); do curl -fs "http://127.0.0.1:$port/metrics" >/dev/null; done
-    t1=$(cpu_ns "$pid")
-    kill "$pid"
-    wait "$pid" 2>/dev/null || true
-    scrape_ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 40 / 1e6 }')
-}
-
 echo "== the textfile on $ports RoCE ports of 64 channels (about 6,900 ethtool statistics a netdev), a cycle a second, 15 cycles"
 printf '| %-18s | %-9s | %-12s | %-17s | %-26s |\n' "Counters=" "series" "series/port" "KiB/port" "nicd ms/cycle, ne ms/scrape"
 for counters in default all none; do
     run "$counters"
-    scrape "$work/$counters.prom"
+    textfile_scrape_ms "$work/$counters.prom" 40
     printf '| %-18s | %-9s | %-12s | %-17s | %-26s |\n' "$counters" "$series" "$(per "$series" "$ports")" \
         "$(per "$((bytes / 1024))" "$ports")" "$cycle_ms, $scrape_ms"
     [ "$counters" = default ] && default_per_port=$(per "$series" "$ports")

@@ -7,16 +7,20 @@
 // PmaIntervalMs: each RDMA device's ports/N/counters/* and ports/N/hw_counters/* (and a
 // device-wide hw_counters/*), each port's state, phys_state and rate, each of its netdevs'
 // operstate, carrier and ifindex, and the simulator's `ethtool -S` capture of each netdev
-// (run/nicd-sim/ethtool/<netdev>, what the mlx5 plugin reads under --root). Opens each once, then
-// every INTERVAL_MS (default 1000) reads each with one pread() at offset 0 and nothing else: no
+// (run/nicd-sim/ethtool/<netdev>, what the mlx5 plugin reads under --root; ~180 KB of text a
+// netdev of 64 channels). Opens each once, then every INTERVAL_MS (default 1000) reads each whole
+// with one pread() at offset 0 into a buffer larger than the largest file, and nothing else: no
 // parsing, no allocation, no output. Runs CYCLES cycles (default: until SIGTERM or SIGINT).
-// Prints "files N" and "bytes B" (read per cycle) on stdout once the first cycle is done.
+// Prints "files N", "bytes B" (read per cycle) and "ethtool_files E" on stdout once the first
+// cycle is done. A tree without run/nicd-sim/ethtool gives the floor without the ethtool part.
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -42,11 +46,19 @@ std::vector<std::string> entries(const std::string& dir)
     return out;
 }
 
-void addFile(std::vector<int>& fds, const std::string& path)
+size_t g_largest = 0;       // the largest file's size, for the read buffer
+size_t g_ethtool_files = 0; // of which the simulator's ethtool captures
+
+bool addFile(std::vector<int>& fds, const std::string& path)
 {
     int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0)
-        fds.push_back(fd);
+    if (fd < 0)
+        return false;
+    struct stat st {};
+    if (fstat(fd, &st) == 0 && static_cast<size_t>(st.st_size) > g_largest)
+        g_largest = static_cast<size_t>(st.st_size);
+    fds.push_back(fd);
+    return true;
 }
 
 void addDirFiles(std::vector<int>& fds, const std::string& dir)
@@ -72,7 +84,8 @@ std::vector<int> openFiles(const std::string& root)
         for (const auto& netdev : entries(d + "/device/net")) {
             for (const char* attr : {"operstate", "carrier", "ifindex"})
                 addFile(fds, root + "/sys/class/net/" + netdev + "/" + attr);
-            addFile(fds, root + "/run/nicd-sim/ethtool/" + netdev);
+            if (addFile(fds, root + "/run/nicd-sim/ethtool/" + netdev))
+                ++g_ethtool_files;
         }
     }
     return fds;
@@ -107,18 +120,21 @@ int main(int argc, char** argv)
         (void)std::fprintf(stderr, "read_floor_bench: no file to read under %s\n", argv[1]);
         return 1;
     }
-    static char buf[65536];
+    // Room for the largest file and then some (sysfs attributes are at most a page; the ethtool
+    // text grows a little as its values do): one pread reads any file whole.
+    std::vector<char> buf(std::max<size_t>(65536, g_largest * 2));
     timespec next{};
     clock_gettime(CLOCK_MONOTONIC, &next);
     for (long i = 0; !g_stop && (cycles == 0 || i < cycles); ++i) {
         size_t bytes = 0;
         for (int fd : fds) {
-            ssize_t n = pread(fd, buf, sizeof buf, 0);
+            ssize_t n = pread(fd, buf.data(), buf.size(), 0);
             if (n > 0)
                 bytes += static_cast<size_t>(n);
         }
         if (i == 0) {
-            (void)std::printf("files %zu\nbytes %zu\n", fds.size(), bytes);
+            (void)std::printf("files %zu\nbytes %zu\nethtool_files %zu\n", fds.size(), bytes,
+                              g_ethtool_files);
             (void)std::fflush(stdout);
         }
         sleepUntil(next, interval_ms);

@@ -2,12 +2,16 @@
 // text (what the simulator writes and the fixtures record), and as the kernel's ETHTOOL_GSTRINGS
 // name slots followed by the ETHTOOL_GSTATS values (32 bytes of name and 8 of value per
 // statistic). Neither throws: a crash, an exception or a sanitizer report is a finding. Names come
-// out trimmed and never empty.
+// out trimmed and never empty, and a poll checked against the last poll's names (the bytes read
+// twice: the second against the first's layout) reads what a whole parse reads.
 #include "ethtool_ioctl.hpp"
 #include "ethtool_text.hpp"
 
+#include <nicd/plugin/sample_batch.h>
+
 #include <linux/ethtool.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
@@ -51,6 +55,33 @@ void ioctlBuffers(const uint8_t* data, size_t size)
     checkStats(stats, size);
 }
 
+// The text polled twice into one batch, the second poll against the first's layout, then once
+// more after the first line's bytes are rotated (other names at each line): each poll must read
+// parseEthtoolText's statistics.
+void pollsAgainstTheLastLayout(std::string_view text)
+{
+    namespace pv1 = nicd::plugin::v1;
+    namespace sdk = nicd::plugin::sdk;
+    pv1::SampleBatch batch;
+    auto poll = [&batch](std::string_view t) {
+        sdk::SampleBatchBuilder out(batch);
+        sdk::SampleBatchBuilder::Run run(out, "ethtool", 1, "eth0", pv1::SampleKind::Counter);
+        mlx5::addEthtoolText(t, run);
+        out.finish();
+        const auto want = mlx5::parseEthtoolText(t);
+        const auto got = sdk::toSamples(batch);
+        require(got.size() == want.size());
+        for (size_t i = 0; i < got.size(); ++i)
+            require(got[i].name == want[i].first && got[i].value == want[i].second);
+    };
+    poll(text);
+    poll(text);
+    std::string rotated(text);
+    if (const auto nl = rotated.find('\n'); nl != std::string::npos && nl > 1)
+        std::rotate(rotated.begin(), rotated.begin() + 1, rotated.begin() + static_cast<long>(nl));
+    poll(rotated);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
@@ -58,5 +89,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     checkStats(mlx5::parseEthtoolText(std::string_view(reinterpret_cast<const char*>(data), size)),
                size);
     ioctlBuffers(data, size);
+    pollsAgainstTheLastLayout(std::string_view(reinterpret_cast<const char*>(data), size));
     return 0;
 }

@@ -76,6 +76,70 @@ TEST(EthtoolText, SkipsMalformedLines)
     EXPECT_EQ(m.at("e"), UINT64_MAX);
 }
 
+// A poll of a netdev's text into a batch, as the plugin makes it: the batch's layout is the last
+// poll's (the reference the builder checks each line's name against).
+mlx5::Stats pollText(pv1::SampleBatch& batch, std::string_view text)
+{
+    plugin::sdk::SampleBatchBuilder out(batch);
+    plugin::sdk::SampleBatchBuilder::Run run(out, "ethtool", 1, "eth0", pv1::SampleKind::Counter);
+    mlx5::addEthtoolText(text, run);
+    out.finish();
+    mlx5::Stats stats;
+    for (const auto& s : plugin::sdk::toSamples(batch))
+        stats.emplace_back(s.name, s.value);
+    return stats;
+}
+
+TEST(EthtoolText, APollAgainstTheLastLayoutReadsWhatAWholeParseReads)
+{
+    const std::string first =
+        "NIC statistics:\n" +
+        slurp(fs::path(NICD_SHARED_DIR) / "fixtures/ethtool/ethq-tests-mlx5_core.txt");
+    pv1::SampleBatch batch;
+    ASSERT_EQ(pollText(batch, first), mlx5::parseEthtoolText(first));
+    const auto* layout = batch.layout.get();
+    // The next poll: new values of other widths, then lines that are not what the layout says.
+    std::string next = first;
+    for (const auto& [from, to] :
+         {std::pair<std::string, std::string>{"rx_packets: 845320277", "rx_packets: 7"},
+          {"tx_bytes: 2655285206479", "tx_bytes:18446744073709551615 "}})
+        next.replace(next.find(from), from.size(), to);
+    EXPECT_EQ(pollText(batch, next), mlx5::parseEthtoolText(next));
+    EXPECT_EQ(batch.layout.get(), layout) << "the same statistics keep their layout";
+    EXPECT_EQ(asMap(pollText(batch, next)).at("tx_bytes"), UINT64_MAX);
+    for (const auto& [from, to] :
+         {std::pair<std::string, std::string>{"rx_bytes:", "rx_bytes_renamed:"},
+          {"tx_packets: ", "tx_packets: x"},
+          {"rx_csum_none: ", "rx_csum_none: 18446744073709551616"}}) {
+        std::string changed = first;
+        changed.replace(changed.find(from), from.size(), to);
+        pv1::SampleBatch b;
+        pollText(b, first);
+        EXPECT_EQ(pollText(b, changed), mlx5::parseEthtoolText(changed)) << to;
+    }
+}
+
+TEST(EthtoolText, ALineOfTheExpectedNameIsOnlyTheStatisticItself)
+{
+    // What ethtoolLine makes of each line, the check against an expected name must agree with.
+    for (std::string_view line :
+         {"     rx_packets: 12", "rx_packets:12", "\trx_packets \t: 12 \r", "rx_packets: 12 13",
+          "rx_packets: -12", "rx_packets: 12x", "rx_packets:", "rx_packets: 18446744073709551616",
+          "rx_packets_phy: 12", "x rx_packets: 12", "rx_packets: 1: 2", "rx_packets"}) {
+        std::string_view name;
+        uint64_t whole = 0;
+        uint64_t named = 0;
+        const bool stat = mlx5::detail::ethtoolLine(line, name, whole) && name == "rx_packets";
+        EXPECT_EQ(mlx5::detail::ethtoolLineNamed(line, "rx_packets", named), stat) << line;
+        if (stat) {
+            EXPECT_EQ(named, whole) << line;
+        }
+    }
+    uint64_t v = 0;
+    EXPECT_TRUE(mlx5::detail::ethtoolLineNamed("a:b: 5", "a:b", v));
+    EXPECT_FALSE(mlx5::detail::ethtoolLineNamed("a:b: 5", "a", v)) << "the last colon names it";
+}
+
 TEST(HwCounters, RealH100Node)
 {
     pv1::DeviceRef dev;

@@ -76,4 +76,44 @@ TEST(SampleBatch, DevicesThatDifferOnlyInTheirNetdevsShareALayout)
     EXPECT_EQ(toSamples(a)[2].netdev, "eth7");
 }
 
+TEST(SampleBatch, ARunOffersTheReferencesNamesWhileTheBatchFollowsIt)
+{
+    pv1::SampleBatch b;
+    read(b, "eth0", 1);
+    const auto* layout = b.layout.get();
+    {
+        SampleBatchBuilder out(b);
+        out.add("hw_counters", 1, "", "out_of_buffer", pv1::SampleKind::Counter, 5);
+        SampleBatchBuilder::Run other(out, "hw_counters", 2, "", pv1::SampleKind::Gauge);
+        EXPECT_EQ(other.expected(), nullptr) << "the reference's next series is port 1's";
+        out.add("hw_counters", 1, "", "lifespan", pv1::SampleKind::Gauge, 12);
+        SampleBatchBuilder::Run run(out, "ethtool", 1, "eth0", pv1::SampleKind::Counter);
+        ASSERT_NE(run.expected(), nullptr);
+        EXPECT_EQ(*run.expected(), "stat0");
+        run.addExpected(7);
+        run.add("stat1", 8); // compared, and the same
+        EXPECT_EQ(*run.expected(), "stat2");
+        run.add("renamed", 9); // from here the batch has its own layout
+        EXPECT_EQ(run.expected(), nullptr);
+        out.finish();
+    }
+    EXPECT_NE(b.layout.get(), layout);
+    auto samples = toSamples(b);
+    ASSERT_EQ(samples.size(), 5U);
+    EXPECT_EQ(samples[2].name, "stat0");
+    EXPECT_EQ(samples[2].value, 7U);
+    EXPECT_EQ(samples[3].netdev, "eth0");
+    EXPECT_EQ(samples[4].name, "renamed");
+    EXPECT_EQ(samples[4].value, 9U);
+    // Another netdev of the same layout is not this run's.
+    SampleBatchBuilder again(b);
+    again.add("hw_counters", 1, "", "out_of_buffer", pv1::SampleKind::Counter, 5);
+    again.add("hw_counters", 1, "", "lifespan", pv1::SampleKind::Gauge, 12);
+    SampleBatchBuilder::Run eth0(again, "ethtool", 1, "eth0", pv1::SampleKind::Counter);
+    EXPECT_NE(eth0.expected(), nullptr);
+    SampleBatchBuilder::Run eth1(again, "ethtool", 1, "eth1", pv1::SampleKind::Counter);
+    EXPECT_EQ(eth1.expected(), nullptr) << "eth1 is a netdev of its own";
+    again.finish();
+}
+
 } // namespace

@@ -36,7 +36,12 @@ uint32_t SampleBatchBuilder::netdevSlot(std::string_view netdev)
 void SampleBatchBuilder::add(std::string_view source, uint32_t port, std::string_view netdev,
                              std::string_view name, pv1::SampleKind kind, uint64_t value)
 {
-    const uint32_t slot = netdevSlot(netdev);
+    addSlot(source, port, netdevSlot(netdev), name, kind, value);
+}
+
+void SampleBatchBuilder::addSlot(std::string_view source, uint32_t port, uint32_t slot,
+                                 std::string_view name, pv1::SampleKind kind, uint64_t value)
+{
     const size_t i = out_.values.size();
     out_.values.push_back(value);
     if (!fresh_) {
@@ -54,6 +59,38 @@ void SampleBatchBuilder::add(std::string_view source, uint32_t port, std::string
                                   ref_->series.begin() + static_cast<std::ptrdiff_t>(i));
     }
     fresh_->series.push_back({std::string(source), port, slot, std::string(name), kind});
+}
+
+SampleBatchBuilder::Run::Run(SampleBatchBuilder& b, std::string_view source, uint32_t port,
+                             std::string_view netdev, pv1::SampleKind kind)
+    : b_(b), source_(source), port_(port), slot_(b.netdevSlot(netdev)), kind_(kind)
+{
+}
+
+const std::string* SampleBatchBuilder::Run::expected()
+{
+    const size_t i = b_.out_.values.size();
+    if (b_.fresh_ || !b_.ref_)
+        return nullptr;
+    const auto& series = b_.ref_->series;
+    if (i >= end_) {
+        // The reference's series of this run from here on, found once rather than at each value.
+        end_ = i;
+        while (end_ < series.size()) {
+            const auto& k = series[end_];
+            if (k.port != port_ || k.kind != kind_ || k.netdev != slot_ || k.source != source_)
+                break;
+            ++end_;
+        }
+        if (i >= end_)
+            return nullptr;
+    }
+    return &series[i].name;
+}
+
+void SampleBatchBuilder::Run::add(std::string_view name, uint64_t value)
+{
+    b_.addSlot(source_, port_, slot_, name, kind_, value);
 }
 
 void SampleBatchBuilder::finish()

@@ -29,8 +29,34 @@ public:
     // Done: the batch's layout is the reference or the new one.
     void finish();
 
+    // Values of one source, port, netdev and kind in a row (a netdev's statistics): the source
+    // and netdev are looked up once, and a reader that checked a value's name against
+    // expected() adds it with addExpected(), the name compared once in all.
+    class Run {
+    public:
+        Run(SampleBatchBuilder& b, std::string_view source, uint32_t port, std::string_view netdev,
+            v1::SampleKind kind);
+        // The name the next value has in the reference layout, while the batch follows it and
+        // the reference's next series is of this run; null otherwise.
+        const std::string* expected();
+        // The next value, whose name is the one expected() gave just before.
+        void addExpected(uint64_t value) { b_.out_.values.push_back(value); }
+        void add(std::string_view name, uint64_t value);
+
+    private:
+        SampleBatchBuilder& b_;
+        std::string_view source_;
+        uint32_t port_;
+        uint32_t slot_;
+        v1::SampleKind kind_;
+        // The reference's series from where expected() last looked on, up to end_, are this run's.
+        size_t end_ = 0;
+    };
+
 private:
     uint32_t netdevSlot(std::string_view netdev);
+    void addSlot(std::string_view source, uint32_t port, uint32_t slot, std::string_view name,
+                 v1::SampleKind kind, uint64_t value);
 
     v1::SampleBatch& out_;
     std::shared_ptr<const v1::SampleLayout> ref_;
