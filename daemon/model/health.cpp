@@ -41,6 +41,8 @@ const char* toString(EventKind k)
         return "baseline";
     case EventKind::Renamed:
         return "renamed";
+    case EventKind::Changed:
+        return "changed";
     }
     return "unknown";
 }
@@ -60,6 +62,8 @@ const char* toString(ConditionSource s)
         return "device";
     case ConditionSource::Signal:
         return "signal";
+    case ConditionSource::Inventory:
+        return "inventory";
     }
     return "unknown";
 }
