@@ -170,7 +170,8 @@ int main(int argc, char** argv)
             if (json)
                 printJson({{"forgotten", forget_device}, {"pci_address", pci}});
             else
-                print("forgot " + forget_device + (pci.empty() ? "" : " (PCI " + pci + ")") +
+                print("forgot " + forget_device +
+                      (pci.empty() || pci == forget_device ? "" : " (PCI " + pci + ")") +
                       ": it is not expected back\n");
             return 0;
         }
