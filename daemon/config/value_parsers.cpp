@@ -202,7 +202,7 @@ std::optional<ExpectPorts> parseExpectPorts(std::string_view v, std::string& why
         auto role = colon == std::string::npos ? std::nullopt
                                                : parseRole(std::string_view(word).substr(0, colon));
         if (!role) {
-            why = expected + "; '" + word + "' is not one";
+            why = expected + " ('" + word + "' is not one)";
             return std::nullopt;
         }
         auto count_text = std::string_view(word).substr(

@@ -2,6 +2,7 @@
 // checks them against what the code emits (the action set, every default counter rule, every
 // kernel line the mlx5 plugin recognises in the shared fixtures, the link, device and driver
 // conditions of a simulated failure, and the rename event).
+#include "config/value_parsers.hpp"
 #include "health/counter_rules.hpp"
 #include "health/health_engine.hpp"
 #include "health/kernel_rules.hpp"
@@ -375,4 +376,63 @@ TEST_F(ConditionsDoc, CongestionConditions)
                              {"mlx5_3", {"congestion.lossy degraded"}},
                              {"mlx5_4", {"congestion.pause_storm fatal"}}}));
     EXPECT_EQ(last.health.congestion.at({"mlx5_0", 1}).state, "ecn_working");
+}
+
+// Expected inventory and inventory across boots: the node's shortfalls by role, a NIC of the last
+// boot that did not come back, and the firmware and board events, each as documented.
+TEST_F(ConditionsDoc, InventoryConditions)
+{
+    Config config;
+    std::string why;
+    config.health.expect_ports = *config::parseExpectPorts("compute:2@400 storage:1@200", why);
+    HealthEngine engine{config};
+    auto nic = [](const std::string& name, const std::string& pci, Role role, double gbps) {
+        Device d;
+        d.ibdev = name;
+        d.pci_address = pci;
+        d.role = role;
+        d.fw_ver = "28.41.1000";
+        Port p;
+        p.num = 1;
+        p.state = 4;
+        p.rate_gbps = gbps;
+        d.ports.push_back(p);
+        return d;
+    };
+    Snapshot s;
+    s.inventory.devices = {nic("mlx5_0", "0000:1a:00.0", Role::Compute, 400),
+                           nic("mlx5_1", "0000:3b:00.0", Role::Compute, 400),
+                           nic("mlx5_2", "0000:e1:00.0", Role::Storage, 200)};
+    engine.evaluate(s, 1, 1);
+    engine.baseline("new boot", 2, engine.toJson());
+    Snapshot next;
+    next.inventory.devices = {nic("mlx5_0", "0000:1a:00.0", Role::Compute, 200),
+                              nic("mlx5_2", "0000:e1:00.0", Role::Storage, 100)};
+    next.inventory.devices[1].fw_ver = "28.43.1014";
+    auto events = engine.evaluate(next, 3, 3);
+    std::set<std::string> codes;
+    for (const auto& c : next.health.conditions) {
+        codes.insert(c.code);
+        EXPECT_TRUE(documented(c.code, toString(c.severity), toString(c.action)));
+    }
+    for (const char* want : {"inventory_short.compute", "inventory_slow.compute",
+                             "inventory_slow.storage", "device_missing"})
+        EXPECT_TRUE(codes.contains(want)) << want << " was not raised";
+    bool changed = false;
+    for (const auto& e : events)
+        if (e.kind == EventKind::Changed) {
+            changed = true;
+            EXPECT_TRUE(documented(e.code, toString(e.severity), toString(e.action)));
+        }
+    EXPECT_TRUE(changed) << "no firmware_changed event";
+    Snapshot storage_gone;
+    storage_gone.inventory.devices = {next.inventory.devices[0]};
+    engine.evaluate(storage_gone, 4, 4);
+    bool storage_short = false;
+    for (const auto& x : storage_gone.health.conditions)
+        if (x.code == "inventory_short.storage") {
+            storage_short = true;
+            EXPECT_TRUE(documented(x.code, toString(x.severity), toString(x.action)));
+        }
+    EXPECT_TRUE(storage_short);
 }
