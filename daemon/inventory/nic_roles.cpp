@@ -96,12 +96,14 @@ void assignRoles(Inventory& inv, const std::set<std::string>& default_route_netd
         }
         const GpuFunction* near = nullptr;
         bool same_switch = false;
+        bool same_socket = false;
         for (const auto& g : inv.gpus) {
             if (!d.pci_path.empty() && sharePciSwitch(d.pci_path, g.pci_path)) {
                 near = &g;
                 same_switch = true;
                 break;
             }
+            same_socket = same_socket || (d.numa_node && g.numa_node == d.numa_node);
             if (!near && !switched && d.numa_node && g.numa_node == d.numa_node)
                 near = &g;
         }
@@ -114,7 +116,7 @@ void assignRoles(Inventory& inv, const std::set<std::string>& default_route_netd
         }
         d.role = Role::Storage;
         d.role_reason = inv.gpus.empty() ? "no GPU on this node"
-                        : switched       ? "no GPU under its PCIe switch"
+                        : same_socket    ? "no GPU under its PCIe switch"
                                          : "no GPU beside it";
     }
 }
