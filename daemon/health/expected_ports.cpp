@@ -118,6 +118,9 @@ void countPorts(std::vector<InventoryCheck>& checks, const Snapshot& snap)
         c.not_up.clear();
         c.slow.clear();
         c.no_device = snap.inventory.devices.empty();
+        c.ignored.clear();
+        for (const auto& ig : snap.inventory.ignored)
+            c.ignored.push_back(ig.ibdev);
         for (const auto& d : snap.inventory.devices) {
             if (d.role != c.role || d.function == DeviceFunction::VirtualFunction)
                 continue;
@@ -144,16 +147,19 @@ std::string describe(const InventoryCheck& c)
     if (c.min_gbps > 0)
         out += fmt::format(" at ≥ {:g} Gb/s", c.min_gbps);
     out += " (" + c.why + "), ";
-    if (c.no_device)
+    if (c.no_device && c.ignored.empty())
         return out + "found no RDMA device";
     out += fmt::format("found {} up", c.up);
-    if (c.up == 0 && c.not_up.empty())
+    if (c.up == 0 && c.not_up.empty() && c.ignored.empty())
         return out + fmt::format(" (no {} device)", toString(c.role));
     if (!c.slow.empty())
         out += fmt::format(", {} at that rate", c.at_rate);
     std::vector<std::string> why;
-    if (isShort(c))
+    if (isShort(c)) {
         why = c.not_up;
+        for (const auto& name : c.ignored)
+            why.push_back(name + " is ignored (IgnoreDevices=)");
+    }
     if (isSlow(c))
         why.insert(why.end(), c.slow.begin(), c.slow.end());
     if (!why.empty())

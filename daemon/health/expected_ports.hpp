@@ -10,7 +10,9 @@
 // RoCE LAG device is one port, as NCCL sees it. A port is up when its IB state is ACTIVE (or
 // ACTIVE_DEFER) and none of its netdevs is known to be other than up: a compute port that is
 // down counts as short, like a NIC that is not there. An up port is at rate when its rate is at
-// least the expected one (a rate that could not be read is not held against it).
+// least the expected one (a rate that could not be read is not held against it). A device that
+// IgnoreDevices= takes out of sight is not counted (nothing of it is read), and a short node's
+// sentence names it.
 #pragma once
 
 #include "config/config.hpp"

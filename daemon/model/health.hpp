@@ -79,9 +79,10 @@ struct InventoryCheck {
     std::string why;       // "auto: 8 × NVIDIA H100 SXM5 80GB", "ExpectPorts=compute:8@400"
     uint32_t up = 0;       // ports of the role that are up
     uint32_t at_rate = 0;  // of those, the ones at least min_gbps fast
-    std::vector<std::string> not_up; // "mlx5_3/1 is down", for ports of the role not up
-    std::vector<std::string> slow;   // "mlx5_2/1 at 200 Gb/s", for up ports below the rate
-    bool no_device = false;          // the node has no RDMA device at all
+    std::vector<std::string> not_up;  // "mlx5_3/1 is down", for ports of the role not up
+    std::vector<std::string> slow;    // "mlx5_2/1 at 200 Gb/s", for up ports below the rate
+    std::vector<std::string> ignored; // devices IgnoreDevices= takes out of sight: not counted
+    bool no_device = false;           // the node has no RDMA device at all
     bool operator==(const InventoryCheck&) const = default;
 };
 

@@ -205,6 +205,12 @@ TEST(ExpectedPorts, SlowPortsAndAnEmptyNode)
     EXPECT_TRUE(isShort(none));
     EXPECT_EQ(describe(none), "expected 1 compute port (auto: 1 × NVIDIA H200 NVL), found no "
                               "RDMA device");
+    empty.inventory.ignored.push_back({"mlx5_7", "0000:cd:00.0", "mlx5_7"});
+    EXPECT_EQ(describe(counted("auto", empty).at(0)),
+              "expected 1 compute port (auto: 1 × NVIDIA H200 NVL), found 0 up (mlx5_7 is ignored "
+              "(IgnoreDevices=))")
+        << "an ignored device is not counted, and named";
+    empty.inventory.ignored.clear();
     empty.inventory.devices.push_back(nic("mlx5_0", Role::Storage, 4, 100));
     EXPECT_EQ(describe(counted("auto", empty).at(0)),
               "expected 1 compute port (auto: 1 × NVIDIA H200 NVL), found 0 up (no compute "
