@@ -73,10 +73,6 @@ uint32_t DaemonApp::clearCondition(const std::string& device, const std::string&
     return static_cast<uint32_t>(cleared);
 }
 
-} // namespace nicd
-
-namespace nicd {
-
 // A NIC taken out on purpose: what nicd remembered of it goes, with its device_missing, and the
 // health, the textfile, the bus and the state file show it at once.
 std::vector<health::KnownDevice> DaemonApp::forgetDevices(const std::string& device)

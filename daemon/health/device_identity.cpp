@@ -96,6 +96,14 @@ std::vector<KnownDevice> KnownDevices::missing(const Inventory& inv) const
     return sameAsLastUpdate(inv) ? last_missing_ : findMissing(inv);
 }
 
+bool KnownDevices::movedCard(const KnownDevice& k, const Inventory& inv) const
+{
+    const auto* hw = k.earlier_boot ? hardware(k.pci_address) : nullptr;
+    return hw && !hw->node_guid.empty() &&
+           std::any_of(inv.devices.begin(), inv.devices.end(),
+                       [&](const Device& d) { return d.node_guid == hw->node_guid; });
+}
+
 std::vector<KnownDevice> KnownDevices::findMissing(const Inventory& inv) const
 {
     std::set<std::string> addresses, names;
@@ -106,7 +114,8 @@ std::vector<KnownDevice> KnownDevices::findMissing(const Inventory& inv) const
     std::vector<KnownDevice> out;
     for (const auto& k : devices_)
         if (!k.vf &&
-            !(k.pci_address.empty() ? names.contains(k.name) : addresses.contains(k.pci_address)))
+            !(k.pci_address.empty() ? names.contains(k.name) : addresses.contains(k.pci_address)) &&
+            !movedCard(k, inv))
             out.push_back(k);
     return out;
 }
@@ -188,7 +197,7 @@ std::vector<HardwareChange> KnownDevices::update(const Inventory& inv)
     for (const auto& k : devices_) {
         bool here =
             k.pci_address.empty() ? names.contains(k.name) : addresses.contains(k.pci_address);
-        if (!here && !k.vf)
+        if (!here && !k.vf && !movedCard(k, inv))
             next.push_back(k);
     }
     std::sort(next.begin(), next.end(), byAddressThenName);

@@ -98,6 +98,9 @@ private:
     // an unchanged node pays one comparison per device, no lookup and no allocation.
     bool sameAsLastUpdate(const Inventory& inv) const;
     std::vector<KnownDevice> findMissing(const Inventory& inv) const;
+    // Whether `k`, a device of the last boot, is a card `inv` has at another PCI address (its
+    // node GUID: buses renumbered by a firmware update or a card added): not missing, forgotten.
+    bool movedCard(const KnownDevice& k, const Inventory& inv) const;
 
     std::vector<KnownDevice> devices_; // sorted by address, then name (by name only: first)
     std::map<std::string, DeviceHardware> hardware_;        // by PCI address, for devices_ with one

@@ -185,3 +185,21 @@ TEST_F(AcrossBootsTest, OnlyHardwareOfItsOwnIsRemembered)
     s = at(3, snap(without(node(), "mlx5_2")));
     EXPECT_TRUE(s.health.conditions.empty()) << "nothing remembered, nothing missing";
 }
+
+// A firmware update or a card added renumbers the PCI buses: the same cards (their node GUIDs) at
+// new addresses are not missing.
+TEST_F(AcrossBootsTest, CardsAtNewPciAddressesAreNotMissing)
+{
+    at(1, snap(node()));
+    reboot();
+    auto renumbered = node();
+    for (auto& d : renumbered)
+        d.pci_address[6] = 'f'; // 0000:1a:00.0 -> 0000:1f:00.0, ...
+    auto s = at(2, snap(renumbered));
+    EXPECT_TRUE(s.health.conditions.empty()) << s.health.conditions.at(0).message;
+    reboot();
+    s = at(3, snap(without(renumbered, "mlx5_2")));
+    ASSERT_NE(find(s, "device_missing", "mlx5_2"), nullptr) << "known at its new address";
+    EXPECT_NE(find(s, "device_missing", "mlx5_2")->message.find("PCI 0000:4f:00.0"),
+              std::string::npos);
+}
