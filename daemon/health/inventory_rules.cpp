@@ -1,5 +1,6 @@
 #include "health/inventory_rules.hpp"
 
+#include "health/boot_grace.hpp"
 #include "health/expected_ports.hpp"
 
 #include <set>
@@ -28,11 +29,13 @@ bool isInventoryCode(const std::string& code)
     return code.starts_with("inventory_short.") || code.starts_with("inventory_slow.");
 }
 
-void InventoryRules::evaluate(const Snapshot& snap, const Config& config, double /*now_mono*/,
+void InventoryRules::evaluate(const Snapshot& snap, const Config& config, double now_mono,
                               double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
     checks_ = expectedPorts(config.health.expect_ports, snap.inventory.gpus);
     countPorts(checks_, snap);
+    if (inBootGrace(now_mono))
+        return; // the drivers may not have probed every NIC yet (boot_grace.hpp)
     std::set<std::string> raised;
     for (const auto& c : checks_) {
         const std::string role = toString(c.role);

@@ -1,5 +1,6 @@
 #include "health/link_rules.hpp"
 
+#include "health/boot_grace.hpp"
 #include "health/json_integers.hpp"
 #include "model/device_keys.hpp"
 
@@ -226,6 +227,8 @@ void LinkRules::evaluate(const Snapshot& snap, const Config& config, double now_
     known_.forget(snap.inventory.ignored); // ignoring is not removal: never missing
     std::set<std::string> gone;
     for (const auto& k : known_.missing(snap.inventory)) {
+        if (k.earlier_boot && inBootGrace(now_mono))
+            continue; // not probed yet, perhaps (boot_grace.hpp)
         gone.insert(k.name);
         conditions.raise(missingCondition(k, known_.hardware(k.pci_address)), now_real, out);
         // Its ports' conditions stay as they were: the device being gone says more.

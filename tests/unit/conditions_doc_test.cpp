@@ -403,13 +403,13 @@ TEST_F(ConditionsDoc, InventoryConditions)
     s.inventory.devices = {nic("mlx5_0", "0000:1a:00.0", Role::Compute, 400),
                            nic("mlx5_1", "0000:3b:00.0", Role::Compute, 400),
                            nic("mlx5_2", "0000:e1:00.0", Role::Storage, 200)};
-    engine.evaluate(s, 1, 1);
-    engine.baseline("new boot", 2, engine.toJson());
+    engine.evaluate(s, 1001, 1001);
+    engine.baseline("new boot", 1002, engine.toJson());
     Snapshot next;
     next.inventory.devices = {nic("mlx5_0", "0000:1a:00.0", Role::Compute, 200),
                               nic("mlx5_2", "0000:e1:00.0", Role::Storage, 100)};
     next.inventory.devices[1].fw_ver = "28.43.1014";
-    auto events = engine.evaluate(next, 3, 3);
+    auto events = engine.evaluate(next, 1003, 1003); // past the boot grace
     std::set<std::string> codes;
     for (const auto& c : next.health.conditions) {
         codes.insert(c.code);
@@ -427,7 +427,7 @@ TEST_F(ConditionsDoc, InventoryConditions)
     EXPECT_TRUE(changed) << "no firmware_changed event";
     Snapshot storage_gone;
     storage_gone.inventory.devices = {next.inventory.devices[0]};
-    engine.evaluate(storage_gone, 4, 4);
+    engine.evaluate(storage_gone, 1004, 1004);
     bool storage_short = false;
     for (const auto& x : storage_gone.health.conditions)
         if (x.code == "inventory_short.storage") {

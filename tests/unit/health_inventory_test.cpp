@@ -2,6 +2,7 @@
 // and inventory_slow.<role> are conditions of the node (device "", port 0), raised and recovered
 // with the counts, that drive the node verdict and no device's health.
 #include "config/value_parsers.hpp"
+#include "health/boot_grace.hpp"
 #include "support/health_fixture.hpp"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,8 @@ namespace {
 
 class InventoryHealthTest : public HealthTest {
 protected:
+    // Times past the boot grace (boot_grace.hpp): the node has been up long enough to judge.
+    Snapshot at(double t, Snapshot s) { return HealthTest::at(kInventoryBootGraceSec + t, s); }
     // Eight H100 SXM5 GPUs and their eight compute NICs at 400, `down` of them down; a storage
     // NIC at 200.
     Snapshot hgx(size_t down = 0, double storage_gbps = 200)
@@ -129,4 +132,15 @@ TEST_F(InventoryHealthTest, GpusAndNoRdmaDeviceIsFatal)
     EXPECT_EQ(c->message, "expected 1 compute port (auto: 1 × NVIDIA H200 NVL), found no RDMA "
                           "device");
     EXPECT_EQ(s.health.node, Health::Fatal);
+}
+
+// Right after boot the drivers may not have probed every NIC: nothing is judged short yet.
+TEST_F(InventoryHealthTest, NothingIsShortWithinTheBootGrace)
+{
+    auto s = HealthTest::at(30, hgx(2));
+    EXPECT_EQ(find(s, "inventory_short.compute", ""), nullptr);
+    ASSERT_EQ(s.health.inventory.size(), 1U) << "counted and reported all the same";
+    EXPECT_EQ(s.health.inventory[0].up, 6U);
+    s = at(31, hgx(2));
+    EXPECT_NE(find(s, "inventory_short.compute", ""), nullptr);
 }

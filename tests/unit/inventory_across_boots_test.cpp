@@ -2,6 +2,7 @@
 // starts clean but for the hardware of the last one. A NIC of the last boot absent in this one is
 // device_missing (fatal for a compute NIC, action reseat_nic, its PCI address and hardware in the
 // message) until it comes back or an operator forgets it; a firmware or board change is an event.
+#include "health/boot_grace.hpp"
 #include "support/health_fixture.hpp"
 
 #include <gtest/gtest.h>
@@ -38,6 +39,8 @@ std::vector<Device> without(std::vector<Device> devices, const std::string& name
 
 class AcrossBootsTest : public HealthTest {
 protected:
+    // Times past the boot grace (boot_grace.hpp): the node has been up long enough to judge.
+    Snapshot at(double t, Snapshot s) { return HealthTest::at(kInventoryBootGraceSec + t, s); }
     // The last boot's engine saved what it knew; this one starts from it, as StateKeeper does on
     // a new boot ID.
     void reboot()
@@ -202,4 +205,16 @@ TEST_F(AcrossBootsTest, CardsAtNewPciAddressesAreNotMissing)
     ASSERT_NE(find(s, "device_missing", "mlx5_2"), nullptr) << "known at its new address";
     EXPECT_NE(find(s, "device_missing", "mlx5_2")->message.find("PCI 0000:4f:00.0"),
               std::string::npos);
+}
+
+// nicd may start before the drivers probe the NICs: a NIC of the last boot is not missing within
+// the boot grace, and is once the node has been up long enough.
+TEST_F(AcrossBootsTest, ANicNotProbedYetRightAfterBootIsNotMissing)
+{
+    at(1, snap(node()));
+    reboot();
+    auto s = HealthTest::at(20, snap(without(node(), "mlx5_2")));
+    EXPECT_TRUE(s.health.conditions.empty());
+    s = at(21, snap(without(node(), "mlx5_2")));
+    EXPECT_NE(find(s, "device_missing", "mlx5_2"), nullptr);
 }

@@ -26,7 +26,7 @@ protected:
     {
         StateKeeper keeper(HostPaths(dir_), "/var/lib/nicd", engine);
         keeper.restore();
-        double t = 0;
+        double t = 1000; // seconds since boot: past the inventory's boot grace
         for (auto s : snaps) {
             t += 1;
             engine.evaluate(s, t, 1700000000 + t);
