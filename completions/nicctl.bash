@@ -5,7 +5,7 @@
 # on the command line with --bus, if any), else from the RDMA devices under
 # ${NICCTL_COMPLETION_SYSFS:-/sys/class/infiniband}.
 
-_nicctl_subcommands="status show events verify apply counters clear"
+_nicctl_subcommands="status show events verify apply counters clear forget accept-inventory"
 
 # COMPREPLY: the words of $1 that start with $2.
 _nicctl_reply()

@@ -162,6 +162,21 @@ kill "$nicd_pid" 2>/dev/null; wait "$nicd_pid" 2>/dev/null || true
 
 bold "9. nicd's log"
 cat "$work/nicd.log"
+
+bold "10. Inventory across boots: an HGX H100 node (8 GPUs, a compute NIC beside each) and a NIC that does not come back after a reboot"
+hgx=$work/hgx
+"$sim" create "$hgx" --profile hgx-h100 >/dev/null
+printf '[provision]\nMode=off\n[signals]\nEnable=no\n' >"$work/hgx.conf"
+hgx_once() {
+    "$nicd" --root "$hgx" --config "$work/hgx.conf" --plugin-directory "$build/plugins" --no-dbus --once --log-level error |
+        grep -E '^(inventory:|node health:|fatal|degraded) ' || true
+}
+hgx_once
+echo
+echo "$ nicd-sim inject HGX remove mlx5_5; nicd-sim reboot HGX   (its firmware did not come up)"
+"$sim" inject "$hgx" remove mlx5_5
+"$sim" reboot "$hgx"
+hgx_once
 echo
 echo "demo done: nicd provisioned RoCE QoS (trust, PFC, ECN, ToS) and repaired drift on mlx5_1; it"
 echo "saw mlx5_2's FEC margin run out while its link was up (degraded, replace_cable_or_transceiver)"
@@ -170,4 +185,6 @@ echo "check_congestion_config), mlx5_0's symbol errors climb past the IBTA BER (
 echo "mlx5_1's firmware command timeout in the kernel log (fatal); the never-cabled mlx5_6, a storage"
 echo "NIC (no GPU on its socket), is reported, fatal only while all peers of its role are up. Every"
 echo "condition says what to do for a machine (ACTION, action=): check_cable,"
-echo "replace_cable_or_transceiver, reset_nic, ... (docs/conditions.md)."
+echo "replace_cable_or_transceiver, reset_nic, ... (docs/conditions.md). On an HGX H100 node a NIC"
+echo "gone across a reboot is device_missing with its PCI address (reseat_nic), and the node is short"
+echo "of the compute ports its GPUs expect (inventory_short.compute, fatal)."

@@ -4,10 +4,13 @@
 #include "dbus/bus_errors.hpp"
 #include "dbus/bus_handlers.hpp"
 #include "dbus/object_values.hpp"
+#include "health/device_identity.hpp"
 #include "health/health_engine.hpp"
 #include "log/log.hpp"
 #include "loop/clock.hpp"
 #include "provision/provision_scheduler.hpp"
+
+#include <algorithm>
 
 namespace nicd {
 
@@ -25,6 +28,19 @@ dbus::BusHandlers DaemonApp::busHandlers()
     h.events = [this](uint64_t since) { return health_->eventsSince(since); };
     h.clear_condition = [this](const std::string& device, const std::string& code) {
         return clearCondition(device, code);
+    };
+    h.forget_device = [this](const std::string& device) {
+        auto forgotten = forgetDevices(device);
+        if (forgotten.empty())
+            throw dbus::MethodFailure("NotFound", "nicd remembers no absent device " + device +
+                                                      " (nicctl status lists what is missing)");
+        return forgotten.front().pci_address;
+    };
+    h.accept_inventory = [this] {
+        std::vector<std::string> names;
+        for (const auto& k : forgetDevices(""))
+            names.push_back(k.name);
+        return names;
     };
     h.counters = [this](const std::string& device, uint32_t port) {
         auto counters = last_ ? dbus::countersOf(*last_, device, port) : std::nullopt;
@@ -55,6 +71,31 @@ uint32_t DaemonApp::clearCondition(const std::string& device, const std::string&
     }
     saveState(true);
     return static_cast<uint32_t>(cleared);
+}
+
+// A NIC taken out on purpose: what nicd remembered of it goes, with its device_missing, and the
+// health, the textfile, the bus and the state file show it at once.
+std::vector<health::KnownDevice> DaemonApp::forgetDevices(const std::string& device)
+{
+    if (!last_)
+        throw dbus::MethodFailure("Busy", "nicd has not finished its first cycle yet");
+    const auto& inv = last_->inventory;
+    if (!device.empty() && (inv.find(device) != nullptr ||
+                            std::any_of(inv.devices.begin(), inv.devices.end(),
+                                        [&](const Device& d) { return d.pci_address == device; })))
+        throw dbus::MethodFailure("InvalidArgument",
+                                  device + " is present: only a device that is gone can be "
+                                           "forgotten");
+    auto forgotten = health_->forgetMissing(device, inv, realtimeSeconds());
+    for (const auto& k : forgotten)
+        log::info({.device = k.name}, "{}{} forgotten by an operator: it is not expected back",
+                  k.name, k.pci_address.empty() ? "" : " (PCI " + k.pci_address + ")");
+    if (!forgotten.empty()) {
+        health_->report(*last_);
+        publish(*last_);
+        saveState(true);
+    }
+    return forgotten;
 }
 
 } // namespace nicd

@@ -44,7 +44,8 @@ class DevlinkEvents;
 } // namespace netlink
 namespace health {
 class HealthEngine;
-}
+struct KnownDevice;
+} // namespace health
 namespace dbus {
 class BusService;
 struct BusHandlers;
@@ -77,6 +78,9 @@ private:
     bool writeTextfile(const Snapshot& snap);
     void saveState(bool force = false);
     uint32_t clearCondition(const std::string& device, const std::string& code);
+    // Remembered NICs absent now forgotten by an operator: `device` (a name or PCI address), or
+    // with `device` empty every one. Returns those forgotten.
+    std::vector<health::KnownDevice> forgetDevices(const std::string& device);
     void onLinkEvent(const netlink::LinkEvent& ev);
     void addSignalSources();
     void startDevlinkEvents();

@@ -1,5 +1,7 @@
 #include "app/summary.hpp"
 
+#include "health/expected_ports.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -114,9 +116,13 @@ std::string onceReport(const Snapshot& snap)
             fmt::format("{:<14} ignored{} (IgnoreDevices={}): nothing under it is read\n", ig.ibdev,
                         ig.pci_address.empty() ? "" : " at " + ig.pci_address, ig.matched);
     for (const auto& c : snap.health.conditions)
-        out += fmt::format("{} {}{}: {} [{}] -> {}: {}\n", toString(c.severity), c.device,
+        out += fmt::format("{} {}{}: {} [{}] -> {}: {}\n", toString(c.severity),
+                           c.device.empty() ? "node" : c.device,
                            c.port ? fmt::format(" port {}", c.port) : "", c.message, c.code,
                            toString(c.action), c.advice);
+    // What the node should carry and what it has, in words (met or not).
+    for (const auto& c : snap.health.inventory)
+        out += "inventory: " + health::describe(c) + "\n";
     out += fmt::format("node health: {}\n", toString(snap.health.node));
     out += qosReport(snap.qos);
     for (const auto& p : snap.plugins) {

@@ -128,6 +128,24 @@ struct CounterRuleConfig {
     bool operator==(const CounterRuleConfig&) const = default;
 };
 
+// [health] ExpectPorts=: the RDMA ports a node must carry, by role (health/expected_ports.hpp).
+// auto: what its GPUs say (inventory/gpu_profiles.hpp), nothing on a node without a known GPU;
+// none: no expectation; listed: the items written, one per role.
+enum class ExpectMode : uint8_t { Auto, None, Listed };
+struct PortExpectation {
+    Role role = Role::Compute;
+    uint32_t count = 0;  // at least this many up ports of the role ...
+    double min_gbps = 0; // ... each at least this fast (Gb/s); 0: any rate
+
+    bool operator==(const PortExpectation&) const = default;
+};
+struct ExpectPorts {
+    ExpectMode mode = ExpectMode::Auto;
+    std::vector<PortExpectation> listed; // Listed only; by role, one each
+
+    bool operator==(const ExpectPorts&) const = default;
+};
+
 struct HealthConfig {
     uint32_t flap_count = 3; // FlapCount: downs within FlapWindowSec = flapping
     uint32_t flap_window_sec = 600;
@@ -145,6 +163,7 @@ struct HealthConfig {
     // MinMtu=: a compute RoCE netdev below this MTU is not ready (ready.mtu_mismatch); 0: no
     // minimum. The default is what a 4096-byte RoCE MTU needs (health/readiness_checks.hpp).
     uint32_t min_mtu = 4192;
+    ExpectPorts expect_ports; // ExpectPorts=
 
     bool operator==(const HealthConfig&) const = default;
 };

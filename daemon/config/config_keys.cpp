@@ -195,6 +195,10 @@ const Keys<HealthConfig>& healthKeys()
         {"DriverTimeoutMs", count(&HealthConfig::driver_timeout_ms, 10, 600000)},
         {"DriverFailCycles", count(&HealthConfig::driver_fail_cycles, 1, 1000)},
         {"EventRingSize", count(&HealthConfig::event_ring_size, 16, 1000000)},
+        {"ExpectPorts",
+         [](HealthConfig& c, std::string_view v, std::string& why) {
+             return assign(c.expect_ports, parseExpectPorts(v, why));
+         }},
     };
     return keys;
 }

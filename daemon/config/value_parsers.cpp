@@ -182,6 +182,57 @@ std::optional<TextfileCounters> parseTextfileCounters(std::string_view v, std::s
     return out;
 }
 
+std::optional<ExpectPorts> parseExpectPorts(std::string_view v, std::string& why)
+{
+    const std::string expected =
+        "expected auto, none, or ROLE:COUNT[@GBPS] items, one per role (compute:8@400 "
+        "storage:2@200; ROLE compute, storage or management)";
+    ExpectPorts out;
+    const auto words = split(v, "");
+    if (words.empty() || (words.size() == 1 && lower(words[0]) == "auto"))
+        return out;
+    if (words.size() == 1 && lower(words[0]) == "none") {
+        out.mode = ExpectMode::None;
+        return out;
+    }
+    out.mode = ExpectMode::Listed;
+    for (const auto& word : words) {
+        auto colon = word.find(':');
+        auto at = word.find('@');
+        auto role = colon == std::string::npos ? std::nullopt
+                                               : parseRole(std::string_view(word).substr(0, colon));
+        if (!role) {
+            why = expected + " ('" + word + "' is not one)";
+            return std::nullopt;
+        }
+        auto count_text = std::string_view(word).substr(
+            colon + 1, at == std::string::npos ? std::string::npos : at - colon - 1);
+        std::string ignored;
+        auto count = parseUint(count_text, 1, 4096, ignored);
+        if (!count) {
+            why = "'" + word + "': COUNT must be an integer from 1 to 4096";
+            return std::nullopt;
+        }
+        PortExpectation e{*role, static_cast<uint32_t>(*count), 0};
+        if (at != std::string::npos) {
+            auto gbps = parseDecimal(std::string_view(word).substr(at + 1), 0, 10000, ignored);
+            if (!gbps || *gbps <= 0) {
+                why = "'" + word + "': GBPS must be a number of Gb/s above 0 up to 10000";
+                return std::nullopt;
+            }
+            e.min_gbps = *gbps;
+        }
+        if (std::any_of(out.listed.begin(), out.listed.end(),
+                        [&](const PortExpectation& x) { return x.role == e.role; })) {
+            why =
+                fmt::format("'{}': {} is listed twice (one item per role)", word, toString(e.role));
+            return std::nullopt;
+        }
+        out.listed.push_back(e);
+    }
+    return out;
+}
+
 std::optional<std::vector<uint8_t>> parsePriorities(std::string_view v, std::string& why)
 {
     std::vector<uint8_t> out;

@@ -34,6 +34,9 @@ std::optional<std::vector<std::string>> parseDeviceSelectors(std::string_view v,
 // [textfile] Counters=: "default", "all" or "none", then (not after all) statistic-name globs to
 // add, e.g. "default rx_prio*_bytes np_cnp_sent". Empty: default.
 std::optional<TextfileCounters> parseTextfileCounters(std::string_view v, std::string& why);
+// [health] ExpectPorts=: "auto" (or empty), "none", or ROLE:COUNT[@GBPS] items, one per role,
+// e.g. "compute:8@400 storage:2@200" (COUNT 1..4096, GBPS a number above 0 up to 10000).
+std::optional<ExpectPorts> parseExpectPorts(std::string_view v, std::string& why);
 
 std::optional<ProvisionMode> parseProvisionMode(std::string_view v, std::string& why);
 std::optional<TrustMode> parseTrustMode(std::string_view v, std::string& why);

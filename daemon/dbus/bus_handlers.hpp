@@ -28,6 +28,10 @@ struct BusHandlers {
     std::function<std::vector<Event>(uint64_t since_seq)> events;
     // Manager.ClearCondition(device, code): how many conditions were cleared.
     std::function<uint32_t(const std::string& device, const std::string& code)> clear_condition;
+    // Manager.ForgetDevice(device): the PCI address forgotten. Manager.AcceptInventory(): the
+    // names forgotten.
+    std::function<std::string(const std::string& device)> forget_device;
+    std::function<std::vector<std::string>()> accept_inventory;
     // Device.GetCounters() (port 0) and Port.GetCounters(): "<source>.<name>" -> value as of the
     // last published cycle.
     std::function<std::map<std::string, uint64_t>(const std::string& device, uint32_t port)>

@@ -164,6 +164,34 @@ uint32_t ManagerObject::ClearCondition(const std::string& device, const std::str
     });
 }
 
+std::string ManagerObject::ForgetDevice(const std::string& device)
+{
+    if (auto refused = refuseUnlessRoot(getObject(), "ForgetDevice"))
+        throw *refused;
+    return guarded("ForgetDevice", [&] {
+        if (!handlers_.forget_device)
+            throw MethodFailure("NotSupported", "ForgetDevice is not available");
+        if (device.empty())
+            throw MethodFailure("InvalidArgument", "ForgetDevice needs a device name or PCI "
+                                                   "address");
+        return printable(handlers_.forget_device(device));
+    });
+}
+
+std::vector<std::string> ManagerObject::AcceptInventory()
+{
+    if (auto refused = refuseUnlessRoot(getObject(), "AcceptInventory"))
+        throw *refused;
+    return guarded("AcceptInventory", [&] {
+        if (!handlers_.accept_inventory)
+            throw MethodFailure("NotSupported", "AcceptInventory is not available");
+        std::vector<std::string> out;
+        for (const auto& name : handlers_.accept_inventory())
+            out.push_back(printable(name));
+        return out;
+    });
+}
+
 std::vector<NodeConditionWire> ManagerObject::Conditions()
 {
     std::vector<NodeConditionWire> out;

@@ -47,6 +47,8 @@ private:
     void Reload() override;
     std::vector<EventWire> GetEvents(const uint64_t& since_seq) override;
     uint32_t ClearCondition(const std::string& device, const std::string& code) override;
+    std::string ForgetDevice(const std::string& device) override;
+    std::vector<std::string> AcceptInventory() override;
 
     std::string Version() override { return v_.version; }
     std::string Health() override { return v_.health; }

@@ -1,7 +1,8 @@
-// The changing methods (Apply, Reload, ClearCondition) are root's, whatever the bus's policy
-// says: the bus policy is the first guard, this is the second (a policy file edited, a private
-// bus that allows everything). The caller is who the bus says it is: the uid the bus daemon
-// took from the caller's socket when it connected (GetConnectionCredentials), never /proc.
+// The changing methods (Apply, Reload, ClearCondition, ForgetDevice, AcceptInventory) are root's,
+// whatever the bus's policy says: the bus policy is the first guard, this is the second (a policy
+// file edited, a private bus that allows everything). The caller is who the bus says it is: the uid
+// the bus daemon took from the caller's socket when it connected (GetConnectionCredentials), never
+// /proc.
 #pragma once
 
 #include <sdbus-c++/IObject.h>

@@ -12,6 +12,8 @@ namespace nicd::health {
 namespace {
 std::string where(const std::string& device, uint32_t port)
 {
+    if (device.empty())
+        return "node";
     return port ? fmt::format("{} port {}", device, port) : device;
 }
 } // namespace
@@ -123,6 +125,13 @@ void ConditionSet::renamed(const std::string& device, const std::string& why, do
     emit({0, now_real, EventKind::Renamed, ConditionSeverity::Info, device, 0, "device_renamed",
           why},
          out);
+}
+
+void ConditionSet::changed(const std::string& device, const std::string& code,
+                           const std::string& why, double now_real, std::vector<Event>& out)
+{
+    log::info({.device = device}, "{}: {} ({})", device, why, code);
+    emit({0, now_real, EventKind::Changed, ConditionSeverity::Info, device, 0, code, why}, out);
 }
 
 void ConditionSet::baseline(const std::string& why, double now_real, std::vector<Event>& out)

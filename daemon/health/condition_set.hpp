@@ -48,6 +48,10 @@ public:
     // The "renamed" event (info, code device_renamed, action none) on `device`, saying `why`.
     void renamed(const std::string& device, const std::string& why, double now_real,
                  std::vector<Event>& out);
+    // The "changed" event (info, action none) of a known device whose hardware changed (`code`
+    // firmware_changed or board_changed), saying `why`.
+    void changed(const std::string& device, const std::string& code, const std::string& why,
+                 double now_real, std::vector<Event>& out);
     // A baseline (new boot): every condition is forgotten, without per-condition events.
     void baseline(const std::string& why, double now_real, std::vector<Event>& out);
 

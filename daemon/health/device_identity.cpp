@@ -60,11 +60,15 @@ std::vector<DeviceRename> findRenames(const std::vector<KnownDevice>& known, con
 
 bool KnownDevices::sameAsLastUpdate(const Inventory& inv) const
 {
-    return have_last_ &&
-           std::equal(inv.devices.begin(), inv.devices.end(), last_.begin(), last_.end(),
-                      [](const Device& d, const std::pair<std::string, std::string>& seen) {
-                          return d.ibdev == seen.first && d.pci_address == seen.second;
-                      });
+    if (!have_last_ || inv.devices.size() != last_.size())
+        return false;
+    for (size_t i = 0; i < inv.devices.size(); ++i) {
+        const auto& d = inv.devices[i];
+        if (d.ibdev != last_[i].first || d.pci_address != last_[i].second ||
+            !sameHardware(d, last_hardware_[i]))
+            return false;
+    }
+    return true;
 }
 
 std::vector<DeviceRename> KnownDevices::renames(const Inventory& now) const
@@ -92,6 +96,14 @@ std::vector<KnownDevice> KnownDevices::missing(const Inventory& inv) const
     return sameAsLastUpdate(inv) ? last_missing_ : findMissing(inv);
 }
 
+bool KnownDevices::movedCard(const KnownDevice& k, const Inventory& inv) const
+{
+    const auto* hw = k.earlier_boot ? hardware(k.pci_address) : nullptr;
+    return hw && !hw->node_guid.empty() &&
+           std::any_of(inv.devices.begin(), inv.devices.end(),
+                       [&](const Device& d) { return d.node_guid == hw->node_guid; });
+}
+
 std::vector<KnownDevice> KnownDevices::findMissing(const Inventory& inv) const
 {
     std::set<std::string> addresses, names;
@@ -102,7 +114,8 @@ std::vector<KnownDevice> KnownDevices::findMissing(const Inventory& inv) const
     std::vector<KnownDevice> out;
     for (const auto& k : devices_)
         if (!k.vf &&
-            !(k.pci_address.empty() ? names.contains(k.name) : addresses.contains(k.pci_address)))
+            !(k.pci_address.empty() ? names.contains(k.name) : addresses.contains(k.pci_address)) &&
+            !movedCard(k, inv))
             out.push_back(k);
     return out;
 }
@@ -112,27 +125,71 @@ void KnownDevices::forget(const std::vector<IgnoredDevice>& ignored)
     if (ignored.empty())
         return;
     auto erased = std::erase_if(devices_, [&](const KnownDevice& k) {
-        return std::any_of(ignored.begin(), ignored.end(), [&](const IgnoredDevice& ig) {
+        bool gone = std::any_of(ignored.begin(), ignored.end(), [&](const IgnoredDevice& ig) {
             return k.pci_address.empty() ? k.name == ig.ibdev : k.pci_address == ig.pci_address;
         });
+        if (gone)
+            hardware_.erase(k.pci_address);
+        return gone;
     });
     if (erased > 0)
         have_last_ = false; // what is missing changed
 }
 
-void KnownDevices::update(const Inventory& inv)
+const DeviceHardware* KnownDevices::hardware(const std::string& pci_address) const
+{
+    auto it = hardware_.find(pci_address);
+    return it == hardware_.end() ? nullptr : &it->second;
+}
+
+std::vector<KnownDevice> KnownDevices::forgetMissing(const std::string& device,
+                                                     const Inventory& inv)
+{
+    std::vector<KnownDevice> out;
+    for (const auto& k : findMissing(inv))
+        if (device.empty() || k.name == device ||
+            (!k.pci_address.empty() && k.pci_address == device))
+            out.push_back(k);
+    std::erase_if(devices_, [&](const KnownDevice& k) {
+        return std::find(out.begin(), out.end(), k) != out.end();
+    });
+    for (const auto& k : out)
+        if (!k.pci_address.empty())
+            hardware_.erase(k.pci_address);
+    if (!out.empty())
+        have_last_ = false;
+    return out;
+}
+
+std::vector<HardwareChange> KnownDevices::update(const Inventory& inv)
 {
     if (sameAsLastUpdate(inv))
-        return;
+        return {};
     const auto on = ownAddresses(inv);
     std::set<std::string> addresses, names;
     std::vector<KnownDevice> next;
+    std::vector<HardwareChange> changes;
     next.reserve(devices_.size() + inv.devices.size());
     for (const auto& d : inv.devices) {
         addresses.insert(d.pci_address);
         names.insert(d.ibdev);
-        next.push_back({on.contains(d.pci_address) ? d.pci_address : std::string(), d.ibdev,
-                        d.function == DeviceFunction::VirtualFunction});
+        bool vf = d.function == DeviceFunction::VirtualFunction;
+        bool own = on.contains(d.pci_address);
+        next.push_back({own ? d.pci_address : std::string(), d.ibdev, vf});
+        if (!own || vf)
+            continue;
+        auto now = hardwareOf(d);
+        if (auto it = hardware_.find(d.pci_address); it != hardware_.end()) {
+            auto k = std::find_if(devices_.begin(), devices_.end(), [&](const KnownDevice& x) {
+                return x.pci_address == d.pci_address;
+            });
+            bool across_boot = k != devices_.end() && k->earlier_boot;
+            for (auto& c : hardwareChanges(d.pci_address, it->second, now, across_boot))
+                changes.push_back(std::move(c));
+            it->second = std::move(now);
+        } else {
+            hardware_.emplace(d.pci_address, std::move(now));
+        }
     }
     // Known before and not in `inv`: kept (missing), except VFs. One known by name only whose
     // name `inv` has is that device, known by its address from now on when it has one of its own
@@ -140,23 +197,39 @@ void KnownDevices::update(const Inventory& inv)
     for (const auto& k : devices_) {
         bool here =
             k.pci_address.empty() ? names.contains(k.name) : addresses.contains(k.pci_address);
-        if (!here && !k.vf)
+        if (!here && !k.vf && !movedCard(k, inv))
             next.push_back(k);
     }
     std::sort(next.begin(), next.end(), byAddressThenName);
     devices_ = std::move(next);
+    std::erase_if(hardware_, [&](const auto& entry) { // VFs that are gone, devices now shared
+        return !std::any_of(devices_.begin(), devices_.end(), [&](const KnownDevice& k) {
+            return !k.vf && k.pci_address == entry.first;
+        });
+    });
     last_.clear();
-    for (const auto& d : inv.devices)
+    last_hardware_.clear();
+    for (const auto& d : inv.devices) {
         last_.emplace_back(d.ibdev, d.pci_address);
+        last_hardware_.push_back(hardwareOf(d));
+    }
     have_last_ = true;
     last_missing_ = findMissing(inv);
+    return changes;
 }
 
 nlohmann::json KnownDevices::toJson() const
 {
     auto out = nlohmann::json::array();
-    for (const auto& k : devices_)
-        out.push_back({{"pci_address", k.pci_address}, {"name", k.name}, {"vf", k.vf}});
+    for (const auto& k : devices_) {
+        nlohmann::json e{{"pci_address", k.pci_address},
+                         {"name", k.name},
+                         {"vf", k.vf},
+                         {"earlier_boot", k.earlier_boot}};
+        if (const auto* h = hardware(k.pci_address); h && !k.vf)
+            addHardwareJson(e, *h);
+        out.push_back(std::move(e));
+    }
     return out;
 }
 
@@ -164,13 +237,30 @@ KnownDevices KnownDevices::fromJson(const nlohmann::json& j)
 {
     KnownDevices r;
     for (const auto& e : j.get<nlohmann::json::array_t>()) {
-        if (e.is_string()) // nicd before identity by hardware: names only
+        if (e.is_string()) { // nicd before identity by hardware: names only
             r.devices_.push_back({"", e.get<std::string>(), false});
-        else
-            r.devices_.push_back({e.at("pci_address").get<std::string>(),
-                                  e.at("name").get<std::string>(), e.at("vf").get<bool>()});
+            continue;
+        }
+        KnownDevice k{e.at("pci_address").get<std::string>(), e.at("name").get<std::string>(),
+                      e.at("vf").get<bool>(), e.value("earlier_boot", false)};
+        if (!k.pci_address.empty() && !k.vf && e.contains("last_name"))
+            r.hardware_[k.pci_address] = hardwareFromJson(e);
+        r.devices_.push_back(std::move(k));
     }
     std::sort(r.devices_.begin(), r.devices_.end(), byAddressThenName);
+    return r;
+}
+
+KnownDevices KnownDevices::fromEarlierBoot(const nlohmann::json& j)
+{
+    auto r = fromJson(j);
+    std::erase_if(r.devices_, [](const KnownDevice& k) { return k.vf || k.pci_address.empty(); });
+    std::erase_if(r.hardware_, [&](const auto& entry) {
+        return std::none_of(r.devices_.begin(), r.devices_.end(),
+                            [&](const KnownDevice& k) { return k.pci_address == entry.first; });
+    });
+    for (auto& k : r.devices_)
+        k.earlier_boot = true;
     return r;
 }
 

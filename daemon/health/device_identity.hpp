@@ -10,12 +10,20 @@
 // then the link rules raise device_missing for hardware that is gone. A device without a PCI
 // address (software RDMA: rxe, siw) keeps its identity by name, and so do devices that share one
 // address (nothing tells them apart).
+//
+// Across boots (issue 28) the list is kept with each device's hardware (device_hardware.hpp):
+// a new boot starts from the last boot's devices, marked `earlier_boot` until they are seen in
+// this one (fromEarlierBoot), so a NIC that did not come back is missing. Only an operator
+// forgets one (forgetMissing: nicctl forget, accept-inventory).
 #pragma once
 
+#include "health/device_hardware.hpp"
 #include "model/inventory.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,10 +31,11 @@
 namespace nicd::health {
 
 struct KnownDevice {
-    std::string pci_address; // empty: known by name only (no PCI function, or a state file of
-                             // a nicd that kept names only, until the name is seen again)
-    std::string name;        // the last name it had
-    bool vf = false;         // VFs come and go with SR-IOV: followed, never missing
+    std::string pci_address;   // empty: known by name only (no PCI function, or a state file of
+                               // a nicd that kept names only, until the name is seen again)
+    std::string name;          // the last name it had
+    bool vf = false;           // VFs come and go with SR-IOV: followed, never missing
+    bool earlier_boot = false; // seen at an earlier boot, not yet in this one
     bool operator==(const KnownDevice&) const = default;
 };
 
@@ -60,15 +69,28 @@ public:
     // ignoring is not removal, so they are never missing.
     void forget(const std::vector<IgnoredDevice>& ignored);
     // Takes in every device of `inv` under its current name, by its PCI address when it has one
-    // of its own (so also one known by name only until now); keeps the missing ones; forgets VFs
-    // that are gone. Call after the renames of `inv` were followed.
-    void update(const Inventory& inv);
+    // of its own (so also one known by name only until now), with its hardware; keeps the
+    // missing ones; forgets VFs that are gone. Call after the renames of `inv` were followed.
+    // Returns what changed in the hardware of devices seen before (firmware, board).
+    std::vector<HardwareChange> update(const Inventory& inv);
 
-    // [{"pci_address": "0000:1a:00.0", "name": "mlx5_0", "vf": false}, ...]; fromJson also reads
-    // the names-only list of earlier versions (["mlx5_0", ...]). Throws nlohmann::json::exception
-    // on anything else.
+    // The remembered hardware of the device on `pci_address` (nullptr: none).
+    const DeviceHardware* hardware(const std::string& pci_address) const;
+    // Operator action: forgets the known device that `inv` lacks whose name or PCI address is
+    // `device` (none: there is no such device), or with `device` empty every one `inv` lacks;
+    // returns those forgotten.
+    std::vector<KnownDevice> forgetMissing(const std::string& device, const Inventory& inv);
+
+    // [{"pci_address": "0000:1a:00.0", "name": "mlx5_0", "vf": false, "earlier_boot": false,
+    //   "last_name": "mlx5_0", "board_id": ..., "fw_ver": ..., "node_guid": ..., "role": ...,
+    //   "ports": [[1, 400.0]]}, ...] (the hardware fields where known); fromJson also reads the
+    // names-only list of earlier versions (["mlx5_0", ...]). Throws nlohmann::json::exception on
+    // anything else.
     nlohmann::json toJson() const;
     static KnownDevices fromJson(const nlohmann::json& j);
+    // What a new boot starts from: the devices of the saved list `j` that have hardware of their
+    // own (a PCI address; not VFs, not software devices known by name), each `earlier_boot`.
+    static KnownDevices fromEarlierBoot(const nlohmann::json& j);
 
 private:
     // Whether `inv` has the names and addresses, in order, of the one update() last took in. Then
@@ -76,9 +98,14 @@ private:
     // an unchanged node pays one comparison per device, no lookup and no allocation.
     bool sameAsLastUpdate(const Inventory& inv) const;
     std::vector<KnownDevice> findMissing(const Inventory& inv) const;
+    // Whether `k`, a device of the last boot, is a card `inv` has at another PCI address (its
+    // node GUID: buses renumbered by a firmware update or a card added): not missing, forgotten.
+    bool movedCard(const KnownDevice& k, const Inventory& inv) const;
 
     std::vector<KnownDevice> devices_; // sorted by address, then name (by name only: first)
+    std::map<std::string, DeviceHardware> hardware_;        // by PCI address, for devices_ with one
     std::vector<std::pair<std::string, std::string>> last_; // (name, address) per device
+    std::vector<DeviceHardware> last_hardware_;             // per device, as update() took it
     bool have_last_ = false;
     std::vector<KnownDevice> last_missing_;
 };

@@ -4,6 +4,7 @@
 #include "health/counter_checks.hpp"
 #include "health/driver_rules.hpp"
 #include "health/fec_rules.hpp"
+#include "health/inventory_rules.hpp"
 #include "health/json_integers.hpp"
 #include "health/json_text.hpp"
 #include "health/optics_rules.hpp"
@@ -11,6 +12,7 @@
 #include "health/reporter_rules.hpp"
 #include "health/temperature_rules.hpp"
 #include "health/training_rules.hpp"
+#include "log/log.hpp"
 #include "model/device_keys.hpp"
 
 #include <fmt/format.h>
@@ -18,6 +20,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -35,6 +38,7 @@ HealthEngine::HealthEngine(Config config)
     families_.push_back(std::make_unique<TrainingRules>());
     families_.push_back(std::make_unique<CongestionRules>());
     families_.push_back(std::make_unique<ReadinessRules>());
+    families_.push_back(std::make_unique<InventoryRules>());
 }
 
 void HealthEngine::setConfig(Config config)
@@ -141,6 +145,23 @@ size_t HealthEngine::clear(const std::string& device, const std::string& code, d
     return conditions_.clear(device, code, now_real, ignored);
 }
 
+std::vector<KnownDevice> HealthEngine::forgetMissing(const std::string& device,
+                                                     const Inventory& inv, double now_real)
+{
+    auto forgotten = links_.forgetMissing(device, inv);
+    std::vector<Event> ignored;
+    for (const auto& k : forgotten) {
+        std::set<std::string> codes;
+        for (const auto& [key, c] : conditions_.active())
+            if (c.device == k.name)
+                codes.insert(c.code);
+        for (const auto& code : codes)
+            conditions_.clear(k.name, code, now_real, ignored);
+        roles_.erase(k.name);
+    }
+    return forgotten;
+}
+
 void HealthEngine::report(Snapshot& snap) const
 {
     auto& r = snap.health;
@@ -152,6 +173,8 @@ void HealthEngine::report(Snapshot& snap) const
     }
     for (const auto& [key, c] : conditions_.active()) {
         r.conditions.push_back(c);
+        if (c.device.empty())
+            continue; // the node's own (inventory_short.compute): nodeHealth weighs it
         auto h = healthOf(c.severity);
         auto& dev = r.devices[c.device];
         dev = std::max(dev, h);
@@ -171,10 +194,14 @@ void HealthEngine::report(Snapshot& snap) const
 
 // Fatal when a compute device is fatal; degraded when anything is not healthy. A device that
 // vanished is weighed by the role it had; one never seen counts as compute (its loss may be the
-// training fabric's).
+// training fabric's). A condition of the node itself counts as its severity says (a short
+// compute inventory is fatal, a short storage one degraded).
 Health HealthEngine::nodeHealth(const Inventory& inv, const HealthReport& r) const
 {
     Health node = Health::Healthy;
+    for (const auto& c : r.conditions)
+        if (c.device.empty())
+            node = std::max(node, healthOf(c.severity));
     for (const auto& [device, h] : r.devices) {
         if (h == Health::Healthy)
             continue;
@@ -270,8 +297,18 @@ void HealthEngine::restore(const nlohmann::json& j)
     }
 }
 
-void HealthEngine::baseline(const std::string& why, double now_real)
+void HealthEngine::baseline(const std::string& why, double now_real, const nlohmann::json& earlier)
 {
+    KnownDevices hardware;
+    if (earlier.is_object())
+        try {
+            hardware = KnownDevices::fromEarlierBoot(earlier.at("links").at("known_devices"));
+        } catch (const std::exception& e) {
+            log::warn({},
+                      "the hardware of the last boot cannot be read from the saved state "
+                      "({}): a NIC that did not come back is not known",
+                      e.what());
+        }
     uint64_t seq = conditions_.log().lastSeq();
     conditions_ = ConditionSet(config_.health.event_ring_size);
     conditions_.log().continueAfter(seq); // numbers are never reused
@@ -280,6 +317,10 @@ void HealthEngine::baseline(const std::string& why, double now_real)
     counter_checks_.reset();
     kernel_ = {};
     roles_.clear();
+    for (const auto& k : hardware.devices()) // a NIC that stays away is weighed by its role
+        if (const auto* hw = hardware.hardware(k.pci_address); hw && hw->role)
+            roles_[k.name] = *hw->role;
+    links_.rememberEarlierBoot(std::move(hardware));
     for (auto& family : families_)
         family->forget();
     std::vector<Event> ignored;

@@ -84,8 +84,16 @@ public:
     // Throws on a malformed or foreign-version document (the caller sets the state aside), and
     // then leaves this engine unchanged.
     void restore(const nlohmann::json& j);
-    // A new boot (or a first start): everything forgotten, and a "baseline" event says so.
-    void baseline(const std::string& why, double now_real);
+    // A new boot (or a first start): everything forgotten, and a "baseline" event says so; but
+    // for the hardware `earlier` (the health memory saved at the last boot, or nothing) knew:
+    // its devices are expected back (KnownDevices::fromEarlierBoot).
+    void baseline(const std::string& why, double now_real,
+                  const nlohmann::json& earlier = nlohmann::json());
+    // Operator action (nicctl forget DEV, accept-inventory): forgets the known device `device`
+    // (a name or PCI address) that `inv` lacks, or with `device` empty every one `inv` lacks,
+    // dropping its conditions with a "cleared" event each. Returns the devices forgotten.
+    std::vector<KnownDevice> forgetMissing(const std::string& device, const Inventory& inv,
+                                           double now_real);
     // Event numbers continue after those of a saved state (of any boot), so a client's
     // eventsSince(seq) never sees a number twice. Call before baseline(); ignores a document
     // that has no usable sequence.

@@ -1,5 +1,6 @@
 #include "health/link_rules.hpp"
 
+#include "health/boot_grace.hpp"
 #include "health/json_integers.hpp"
 #include "model/device_keys.hpp"
 
@@ -54,6 +55,36 @@ Condition linkCondition(std::string code, ConditionSeverity sev, const std::stri
     c.message = std::move(message);
     c.advice = std::move(advice);
     c.action = action;
+    return c;
+}
+
+// device_missing of `k`: within a boot a function that left the bus comes back with a reboot;
+// a NIC of the last boot that did not come back in this one needs hands on the card.
+Condition missingCondition(const KnownDevice& k, const DeviceHardware* hw)
+{
+    Condition c;
+    c.code = "device_missing";
+    c.severity = ConditionSeverity::Fatal;
+    c.source = ConditionSource::Device;
+    c.device = k.name;
+    if (k.earlier_boot) {
+        std::string was = hw && !hw->name.empty() && hw->name != k.name ? " as " + hw->name : "";
+        std::string what = hw ? describeHardware(*hw) : "";
+        c.message = fmt::format("RDMA device present at the last boot{} (PCI {}{}) is absent in "
+                                "this one",
+                                was, k.pci_address, what.empty() ? "" : ", " + what);
+        c.advice = "reseat the NIC (its firmware or PCIe link did not come up); after a "
+                   "deliberate removal: nicctl forget " +
+                   k.name;
+        c.action = Action::ReseatNic;
+        return c;
+    }
+    c.message = k.pci_address.empty() || k.pci_address == k.name
+                    ? "RDMA device disappeared"
+                    : "RDMA device disappeared (PCI " + k.pci_address + ")";
+    c.advice = "check the driver (dmesg), the PCIe link and the NIC; a reset or replacement "
+               "may be needed";
+    c.action = Action::RebootNode;
     return c;
 }
 
@@ -196,19 +227,10 @@ void LinkRules::evaluate(const Snapshot& snap, const Config& config, double now_
     known_.forget(snap.inventory.ignored); // ignoring is not removal: never missing
     std::set<std::string> gone;
     for (const auto& k : known_.missing(snap.inventory)) {
+        if (k.earlier_boot && inBootGrace(now_mono))
+            continue; // not probed yet, perhaps (boot_grace.hpp)
         gone.insert(k.name);
-        Condition c;
-        c.code = "device_missing";
-        c.severity = ConditionSeverity::Fatal;
-        c.source = ConditionSource::Device;
-        c.device = k.name;
-        c.message = k.pci_address.empty() || k.pci_address == k.name
-                        ? "RDMA device disappeared"
-                        : "RDMA device disappeared (PCI " + k.pci_address + ")";
-        c.advice = "check the driver (dmesg), the PCIe link and the NIC; a reset or replacement "
-                   "may be needed";
-        c.action = Action::RebootNode; // a function that left the bus comes back with a reboot
-        conditions.raise(std::move(c), now_real, out);
+        conditions.raise(missingCondition(k, known_.hardware(k.pci_address)), now_real, out);
         // Its ports' conditions stay as they were: the device being gone says more.
         for (const auto& [key, cond] : conditions.active())
             if (cond.device == k.name && isLinkCode(cond.code))
@@ -217,7 +239,8 @@ void LinkRules::evaluate(const Snapshot& snap, const Config& config, double now_
     conditions.recoverIf(
         [&](const Condition& c) { return c.code == "device_missing" && !gone.contains(c.device); },
         [](const Condition&) { return std::string("device is back"); }, now_real, out);
-    known_.update(snap.inventory);
+    for (const auto& change : known_.update(snap.inventory))
+        conditions.changed(change.device, change.code, change.message, now_real, out);
 
     for (const auto& d : snap.inventory.devices) {
         if (d.function == DeviceFunction::VirtualFunction)

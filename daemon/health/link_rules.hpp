@@ -12,9 +12,13 @@
 //   link_flapping    degraded: FlapCount or more up->down transitions within FlapWindowSec
 //   device_missing   fatal: hardware seen before (this boot, persisted) is gone: no device on
 //                    its PCI address any more (device_identity.hpp; a rename is no loss),
-//                    raised on its last name. VFs are not tracked: SR-IOV reconfiguration adds
-//                    and removes them; nor are devices IgnoreDevices= names (forgotten:
-//                    ignoring is not removal).
+//                    raised on its last name, action reboot_node; a NIC of the last boot that
+//                    did not come back in this one is the same, action reseat_nic, until it
+//                    returns or an operator forgets it (forgetMissing). VFs are not tracked:
+//                    SR-IOV reconfiguration adds and removes them; nor are devices
+//                    IgnoreDevices= names (forgotten: ignoring is not removal).
+//   firmware_changed, board_changed  events (kind changed) when a known device is seen with
+//                    another firmware or board (device_hardware.hpp)
 // A port whose state could not be read keeps its conditions and history (a transient read error
 // is no link event). Conditions recover when their cause is gone ("port is up again", "device
 // is back", "link stable again").
@@ -42,6 +46,13 @@ public:
                   ConditionSet& conditions, std::vector<Event>& out);
 
     const KnownDevices& knownDevices() const { return known_; }
+    // A new boot starts from the last boot's hardware (KnownDevices::fromEarlierBoot).
+    void rememberEarlierBoot(KnownDevices known) { known_ = std::move(known); }
+    // Operator action (KnownDevices::forgetMissing).
+    std::vector<KnownDevice> forgetMissing(const std::string& device, const Inventory& inv)
+    {
+        return known_.forgetMissing(device, inv);
+    }
     // The device's hardware is now called `to` (HealthEngine::followRenames).
     void rename(const std::string& from, const std::string& to);
 

@@ -40,6 +40,8 @@ std::vector<GpuFunction> readGpus(const HostPaths& paths, const std::vector<std:
         if (auto numa = sysfs::parseInt(sysfs::readValue(link / "numa_node").value_or(""));
             numa && *numa >= 0)
             g.numa_node = *numa;
+        g.device_id = sysfs::readValue(link / "device").value_or("");
+        g.virtual_function = fs::is_symlink(link / "physfn", ec2);
         out.push_back(std::move(g));
     }
     std::sort(out.begin(), out.end(),

@@ -1,5 +1,6 @@
 // The NVIDIA GPUs on the PCI bus (vendor 0x10de, display class 0x0300 VGA or 0x0302 3D), from
-// /sys/bus/pci/devices: where they sit decides which NICs are compute NICs (nic_roles.hpp).
+// /sys/bus/pci/devices: where they sit decides which NICs are compute NICs (nic_roles.hpp), and
+// their device IDs what ports the node should carry (gpu_profiles.hpp).
 // Read with the full inventory walk; a function that cannot be read is left out.
 #pragma once
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -73,6 +74,15 @@ bool sharePciSwitch(const std::string& a, const std::string& b)
 void assignRoles(Inventory& inv, const std::set<std::string>& default_route_netdevs,
                  const Config& config)
 {
+    // On a board whose NICs sit under the GPUs' PCIe switches (HGX), those are the compute NICs;
+    // the others on the GPUs' sockets (storage, north-south) are not. NUMA decides only where no
+    // NIC shares a switch with a GPU.
+    const bool switched = std::any_of(inv.devices.begin(), inv.devices.end(), [&](const Device& d) {
+        return !d.pci_path.empty() &&
+               std::any_of(inv.gpus.begin(), inv.gpus.end(), [&](const GpuFunction& g) {
+                   return sharePciSwitch(d.pci_path, g.pci_path);
+               });
+    });
     for (auto& d : inv.devices) {
         if (auto ov = config.devices.find(d.ibdev); ov != config.devices.end() && ov->second.role) {
             d.role = *ov->second.role;
@@ -86,13 +96,15 @@ void assignRoles(Inventory& inv, const std::set<std::string>& default_route_netd
         }
         const GpuFunction* near = nullptr;
         bool same_switch = false;
+        bool same_socket = false;
         for (const auto& g : inv.gpus) {
             if (!d.pci_path.empty() && sharePciSwitch(d.pci_path, g.pci_path)) {
                 near = &g;
                 same_switch = true;
                 break;
             }
-            if (!near && d.numa_node && g.numa_node == d.numa_node)
+            same_socket = same_socket || (d.numa_node && g.numa_node == d.numa_node);
+            if (!near && !switched && d.numa_node && g.numa_node == d.numa_node)
                 near = &g;
         }
         if (near) {
@@ -103,7 +115,9 @@ void assignRoles(Inventory& inv, const std::set<std::string>& default_route_netd
             continue;
         }
         d.role = Role::Storage;
-        d.role_reason = inv.gpus.empty() ? "no GPU on this node" : "no GPU beside it";
+        d.role_reason = inv.gpus.empty() ? "no GPU on this node"
+                        : same_socket    ? "no GPU under its PCIe switch"
+                                         : "no GPU beside it";
     }
 }
 

@@ -3,8 +3,9 @@
 //   2. management: a netdev of the device (or its bond) carries the default route, unless
 //      [provision] IncludeNetdevs= names it: the netdev provisioning leaves alone;
 //   3. compute: it shares a PCIe switch with an NVIDIA GPU (their paths meet below the host
-//      bridge: NVIDIA's PIX/PXB), or sits on the NUMA node of one (on GPU nodes each compute NIC
-//      sits beside its GPUs);
+//      bridge: NVIDIA's PIX/PXB), or, on a node where no NIC shares a switch with a GPU, sits on
+//      the NUMA node of one (on GPU nodes each compute NIC sits beside its GPUs; on an HGX board,
+//      where they share switches, the other NICs of the GPUs' sockets are storage);
 //   4. storage: any other RDMA device.
 // Pure: the GPUs and the default-route netdevs are read by the caller.
 #pragma once

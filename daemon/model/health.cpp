@@ -41,6 +41,8 @@ const char* toString(EventKind k)
         return "baseline";
     case EventKind::Renamed:
         return "renamed";
+    case EventKind::Changed:
+        return "changed";
     }
     return "unknown";
 }
@@ -62,6 +64,8 @@ const char* toString(ConditionSource s)
         return "signal";
     case ConditionSource::Readiness:
         return "readiness";
+    case ConditionSource::Inventory:
+        return "inventory";
     }
     return "unknown";
 }

@@ -4,6 +4,7 @@
 
 #include "model/action.hpp"
 #include "model/readiness.hpp"
+#include "model/role.hpp"
 
 #include <cstdint>
 #include <map>
@@ -28,13 +29,14 @@ enum class ConditionSource : uint8_t {
     Device,    // a known device disappeared
     Signal,    // a pre-failure signal: FEC, optics, temperature, firmware health, link training
     Readiness, // a compute port NCCL cannot use at full rate (ready.*)
+    Inventory, // the node carries fewer or slower ports than expected ([health] ExpectPorts=)
 };
 
 struct Condition {
     std::string code; // "port_down", "counter.symbol_error", "device_missing", ...
     ConditionSeverity severity = ConditionSeverity::Degraded;
-    std::string device;
-    uint32_t port = 0; // 0 = the device as a whole
+    std::string device; // "" for a condition of the node as a whole (inventory_short.compute)
+    uint32_t port = 0;  // 0 = the device as a whole
     std::string message;
     std::string advice;           // what the operator should do, in words
     Action action = Action::None; // the same for a machine (model/action.hpp)
@@ -44,8 +46,9 @@ struct Condition {
 };
 
 // Renamed: a device's hardware (its PCI address) got a new name, and what was known of it
-// follows the name (health/device_identity.hpp); an event only, never an active condition.
-enum class EventKind : uint8_t { Raised, Recovered, Cleared, Baseline, Renamed };
+// follows the name (health/device_identity.hpp); Changed: a known device's hardware changed
+// (firmware_changed, board_changed). Both are events only, never an active condition.
+enum class EventKind : uint8_t { Raised, Recovered, Cleared, Baseline, Renamed, Changed };
 
 struct Event {
     uint64_t seq = 0;
@@ -71,6 +74,21 @@ struct CongestionReport {
     bool operator==(const CongestionReport&) const = default;
 };
 
+// An expectation of [health] ExpectPorts= and what the node has (health/expected_ports.hpp).
+struct InventoryCheck {
+    Role role = Role::Compute;
+    uint32_t expected = 0; // at least this many up ports of the role ...
+    double min_gbps = 0;   // ... each at least this fast; 0: any rate
+    std::string why;       // "auto: 8 × NVIDIA H100 SXM5 80GB", "ExpectPorts=compute:8@400"
+    uint32_t up = 0;       // ports of the role that are up
+    uint32_t at_rate = 0;  // of those, the ones at least min_gbps fast
+    std::vector<std::string> not_up;  // "mlx5_3/1 is down", for ports of the role not up
+    std::vector<std::string> slow;    // "mlx5_2/1 at 200 Gb/s", for up ports below the rate
+    std::vector<std::string> ignored; // devices IgnoreDevices= takes out of sight: not counted
+    bool no_device = false;           // the node has no RDMA device at all
+    bool operator==(const InventoryCheck&) const = default;
+};
+
 struct HealthReport {
     // The node's verdict: fatal when a compute device (or a port of one) is fatal, degraded when
     // anything is not healthy (a dead management or storage NIC does not stop training).
@@ -89,6 +107,8 @@ struct HealthReport {
     std::map<std::pair<std::string, uint32_t>, CongestionReport> congestion;
     // The readiness checks of every judged compute port, by (ibdev, port), in a fixed order.
     std::map<std::pair<std::string, uint32_t>, std::vector<ReadyCheck>> readiness;
+    // Each role's expected ports and what was found ([health] ExpectPorts=); empty: none.
+    std::vector<InventoryCheck> inventory;
 };
 
 const char* toString(Health h);

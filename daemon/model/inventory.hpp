@@ -37,9 +37,11 @@ enum class DeviceFunction : uint8_t {
 
 // An NVIDIA GPU on the PCI bus (vendor 0x10de, class 0x0300 or 0x0302): what roles are found by.
 struct GpuFunction {
-    std::string pci_address;      // "0000:1b:00.0"
-    std::string pci_path;         // resolved: /sys/devices/pci0000:18/.../0000:1b:00.0
-    std::optional<int> numa_node; // absent when the kernel says -1
+    std::string pci_address;       // "0000:1b:00.0"
+    std::string pci_path;          // resolved: /sys/devices/pci0000:18/.../0000:1b:00.0
+    std::optional<int> numa_node;  // absent when the kernel says -1
+    std::string device_id{};       // the PCI device ID, "0x2330" (inventory/gpu_profiles.hpp)
+    bool virtual_function = false; // an SR-IOV VF of a GPU (vGPU): no GPU of its own
 };
 
 struct Device {

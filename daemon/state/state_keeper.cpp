@@ -24,7 +24,7 @@ StateKeeper::StateKeeper(const HostPaths& paths, const std::string& state_direct
 StateKeeper::~StateKeeper() = default;
 
 // Within one boot, nicd carries on where it stopped: counter windows, conditions, the journal
-// cursor. A new boot (new hardware, perhaps) starts from a clean baseline.
+// cursor. A new boot starts from a clean baseline, remembering only the hardware it had.
 void StateKeeper::restore()
 {
     for (const auto& stale : removeStaleTemporaries(store_->file()))
@@ -46,10 +46,12 @@ void StateKeeper::restore()
     // baseline and everything after it.
     if (saved)
         health_.continueSequence(saved->health);
+    // What the hardware was (a NIC of the last boot that did not come back is missing) is the
+    // one thing a new boot keeps.
     health_.baseline(saved ? "new boot " + boot_id_ + " (the saved state was for boot " +
                                  saved->boot_id + ")"
                            : "no saved state in " + store_->file().string(),
-                     realtimeSeconds());
+                     realtimeSeconds(), saved ? saved->health : nlohmann::json());
 }
 
 void StateKeeper::save(const std::optional<std::string>& journal_cursor, bool force)

@@ -1,10 +1,11 @@
 // nicd's memory across restarts within one boot, kept in StateDirectory/state.json: counter
 // windows, conditions and the event log (the health engine's), and the journal cursor. At start
 // the file is loaded into the health engine; a new boot, or a file that cannot be used, starts
-// from a baseline instead. Written when health changed and at most once a minute otherwise
-// (counter windows move every cycle; losing a minute of them on a crash costs nothing but a
-// slightly later alarm). A failed write keeps the state due and is tried again every 10 s, and
-// reported once (WriteFailures). Loop thread.
+// from a baseline instead, that keeps of the saved state only the hardware it names (the known
+// devices with their boards, firmware and rates: a NIC that did not come back is missing). Written
+// when health changed and at most once a minute otherwise (counter windows move every cycle; losing
+// a minute of them on a crash costs nothing but a slightly later alarm). A failed write keeps the
+// state due and is tried again every 10 s, and reported once (WriteFailures). Loop thread.
 #pragma once
 
 #include "config/host_paths.hpp"

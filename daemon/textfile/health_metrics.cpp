@@ -24,9 +24,24 @@ void renderHealthMetrics(const Snapshot& snap, MetricWriter& w)
         auto port = std::to_string(key.second);
         w.sample({{"device", key.first}, {"port", port}}, static_cast<double>(health));
     }
+    w.family("nicd_expected_ports", MetricType::Gauge,
+             "RDMA ports of the role the node must have up ([health] ExpectPorts=); absent "
+             "where nothing is expected.");
+    for (const auto& c : h.inventory)
+        w.sample({{"role", toString(c.role)}}, static_cast<double>(c.expected));
+    w.family("nicd_up_ports", MetricType::Gauge,
+             "RDMA ports of the role that are up (VFs left out), for each role with an "
+             "expectation.");
+    for (const auto& c : h.inventory)
+        w.sample({{"role", toString(c.role)}}, static_cast<double>(c.up));
+    w.family("nicd_up_ports_at_rate", MetricType::Gauge,
+             "Of nicd_up_ports, the ports at least as fast as expected.");
+    for (const auto& c : h.inventory)
+        w.sample({{"role", toString(c.role)}}, static_cast<double>(c.at_rate));
     w.family("nicd_condition_active", MetricType::Gauge,
              "1 for each active condition; code says what (port_down, counter.symbol_error, ...), "
-             "action what to do (docs/conditions.md), port 0 is the device as a whole.");
+             "action what to do (docs/conditions.md), port 0 is the device as a whole, device \"\" "
+             "the node (inventory_short.compute).");
     for (const auto& c : h.conditions) {
         auto port = std::to_string(c.port);
         w.sample({{"device", c.device},
@@ -52,9 +67,9 @@ void renderHealthMetrics(const Snapshot& snap, MetricWriter& w)
     w.sample({}, h.kernel_errors_unmapped);
     w.family("nicd_health_events_total", MetricType::Counter,
              "Health events since nicd started, by kind (raised, recovered, cleared, baseline, "
-             "renamed).");
-    constexpr std::array kinds{EventKind::Raised, EventKind::Recovered, EventKind::Cleared,
-                               EventKind::Baseline, EventKind::Renamed};
+             "renamed, changed).");
+    constexpr std::array kinds{EventKind::Raised,   EventKind::Recovered, EventKind::Cleared,
+                               EventKind::Baseline, EventKind::Renamed,   EventKind::Changed};
     for (auto k : kinds) {
         auto it = h.events_total.find(toString(k));
         w.sample({{"kind", toString(k)}}, it == h.events_total.end() ? uint64_t{0} : it->second);

@@ -351,9 +351,14 @@ TEST_F(DbusApiTest, AnyoneMayReadOnlyRootMayAct)
     EXPECT_LE(src, 2) << status;
     EXPECT_NE(status.find("mlx5_0"), std::string::npos) << status;
 
-    // Acts: Apply, Reload, ClearCondition are denied by the bus before nicd sees them.
-    for (const auto& call : std::vector<std::vector<std::string>>{
-             {"Apply", "b", "false"}, {"Reload"}, {"ClearCondition", "ss", "mlx5_0", "x"}}) {
+    // Acts: Apply, Reload, ClearCondition, ForgetDevice, AcceptInventory are denied by the bus
+    // before nicd sees them.
+    for (const auto& call :
+         std::vector<std::vector<std::string>>{{"Apply", "b", "false"},
+                                               {"Reload"},
+                                               {"ClearCondition", "ss", "mlx5_0", "x"},
+                                               {"ForgetDevice", "s", "mlx5_0"},
+                                               {"AcceptInventory"}}) {
         std::vector<std::string> args{"call", "io.nicd.Nicd1", "/io/nicd/Nicd1",
                                       "io.nicd.Nicd1.Manager"};
         args.insert(args.end(), call.begin(), call.end());

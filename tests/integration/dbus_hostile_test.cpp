@@ -203,8 +203,8 @@ protected:
 
 } // namespace
 
-// nicd refuses Apply, Reload and ClearCondition to anyone but root itself, naming the method and
-// the caller; root's calls and everyone's Verify still work.
+// nicd refuses Apply, Reload, ClearCondition, ForgetDevice and AcceptInventory to anyone but
+// root itself, naming the method and the caller; root's calls and everyone's Verify still work.
 TEST_F(AnyoneMayCall, ChangingMethodsAreRootsWhateverThePolicy)
 {
     const std::string mgr = "io.nicd.Nicd1.Manager";
@@ -214,6 +214,8 @@ TEST_F(AnyoneMayCall, ChangingMethodsAreRootsWhateverThePolicy)
         {"Apply", "boolean:true"},
         {"Reload"},
         {"ClearCondition", "string:mlx5_0", "string:port_down"},
+        {"ForgetDevice", "string:mlx5_0"},
+        {"AcceptInventory"},
     };
     for (const auto& c : changing) {
         std::vector<std::string> a{"dbus-send",      "--bus=" + bus_->address(),

@@ -67,14 +67,16 @@ TEST_F(DaemonTest, NothingOfAnIgnoredDeviceIsOpened)
         GTEST_SKIP() << "strace is not installed";
     // mlx5_1 (0000:3b:00.0, ens2f0np0) by its short PCI address, mlx5_2 (0000:4c:00.0,
     // ens3f0np0) by name.
-    writeConfig("IgnoreDevices=3b:00.0 mlx5_2\n");
+    // Two of the four compute NICs the node's four GPUs expect are out of sight: the operator
+    // says two are enough (an ignored device is not counted: docs/conditions.md).
+    writeConfig("IgnoreDevices=3b:00.0 mlx5_2\n[health]\nExpectPorts=compute:2\n");
     const auto trace = dir_ / "strace.out";
     auto argv = nicd({"--once"});
     // LeakSanitizer cannot run under ptrace (the sanitizer build's nicd would abort at exit), so
     // the traced run leaves leak checking to the other tests of --once.
-    argv.insert(argv.begin(), {"strace", "-f", "-y", "-qq", "-E",
-                               "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1", "-e",
-                               "trace=%file", "-o", trace.string()});
+    argv.insert(argv.begin(),
+                {"strace", "-f", "-y", "-qq", "-E", "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1",
+                 "-e", "trace=%file", "-o", trace.string()});
     std::string out;
     ASSERT_EQ(test::run(argv, out), 0) << out;
 
@@ -107,7 +109,7 @@ TEST_F(DaemonTest, AReloadAppliesANewIgnoreList)
 {
     test::Process daemon(nicd({}), {}, dir_ / "nicd.log");
     ASSERT_TRUE(textfileShows("nicd_device_info{device=\"mlx5_1\"", 10s));
-    writeConfig("IgnoreDevices=mlx5_1\n");
+    writeConfig("IgnoreDevices=mlx5_1\n[health]\nExpectPorts=compute:3\n");
     daemon.signal(SIGHUP);
     auto gone = [&] {
         auto text = test::readFile(textfile());

@@ -84,3 +84,22 @@ TEST_F(NpdMonitorTest, HealthyDegradedFatalAndUnknown)
     EXPECT_EQ(urc, 2) << unknown;
     EXPECT_NE(unknown.find("nicd: cannot ask nicd"), std::string::npos) << unknown;
 }
+
+namespace {
+// Nine compute ports expected on a node of four: the node itself is fatal, and no row of the
+// status table says so.
+class NpdNodeShortTest : public NpdMonitorTest {
+protected:
+    std::string extraConfig() const override
+    {
+        return NpdMonitorTest::extraConfig() + "[health]\nExpectPorts=compute:9\n";
+    }
+};
+} // namespace
+
+TEST_F(NpdNodeShortTest, AShortNodeIsAProblemNamedByItsCode)
+{
+    ASSERT_TRUE(test::waitFor([&] { return check().first == 1; }, 15s)) << check().second;
+    auto [rc, out] = check();
+    EXPECT_EQ(out, "nicd: fatal: node reseat_nic: inventory_short.compute\n") << rc;
+}

@@ -2,11 +2,13 @@
 // checks them against what the code emits (the action set, every default counter rule, every
 // kernel line the mlx5 plugin recognises in the shared fixtures, the link, device and driver
 // conditions of a simulated failure, and the rename event).
+#include "config/value_parsers.hpp"
 #include "health/counter_rules.hpp"
 #include "health/health_engine.hpp"
 #include "health/kernel_rules.hpp"
 #include "kernel_patterns.hpp"
 #include "model/action.hpp"
+#include "support/conditions_doc.hpp"
 #include "support/kernel_records.hpp"
 
 #include <fstream>
@@ -20,77 +22,7 @@
 
 using namespace nicd;
 using namespace nicd::health;
-
-namespace {
-
-struct Row {
-    std::regex code;
-    std::string code_text;
-    std::string severity;
-    std::string action;
-};
-
-std::string readDoc()
-{
-    std::ifstream in(std::string(NICD_SOURCE_DIR) + "/docs/conditions.md");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-// `counter.rx_prio*_pause.<netdev>` -> ^counter\.rx_prio[a-z0-9_]*_pause\.[^.]+$
-std::regex patternOf(const std::string& code)
-{
-    std::string re = "^";
-    for (size_t i = 0; i < code.size(); ++i) {
-        char c = code[i];
-        if (c == '<') {
-            i = code.find('>', i);
-            re += "[^.]+";
-        } else if (c == '*') {
-            re += "[a-z0-9_]*";
-        } else if (c == '.') {
-            re += "\\.";
-        } else {
-            re += c;
-        }
-    }
-    return std::regex(re + "$");
-}
-
-std::vector<Row> conditionRows(const std::string& doc)
-{
-    std::vector<Row> rows;
-    static const std::regex row(
-        R"(\| `([^`]+)`(?: \([^)]*\))? \| (fatal|degraded|info) \| `([a-z_]+)` \|)");
-    for (std::sregex_iterator it(doc.begin(), doc.end(), row), end; it != end; ++it)
-        rows.push_back({patternOf((*it)[1]), (*it)[1], (*it)[2], (*it)[3]});
-    return rows;
-}
-
-class ConditionsDoc : public ::testing::Test {
-protected:
-    // True when a row of the table documents `code` with this severity and action.
-    ::testing::AssertionResult documented(const std::string& code, const std::string& severity,
-                                          const std::string& action)
-    {
-        std::string seen;
-        for (const auto& r : rows_)
-            if (std::regex_match(code, r.code)) {
-                if (r.severity == severity && r.action == action)
-                    return ::testing::AssertionSuccess();
-                seen += " [" + r.code_text + ": " + r.severity + ", " + r.action + "]";
-            }
-        return ::testing::AssertionFailure()
-               << code << " (" << severity << ", " << action << ") is not in docs/conditions.md"
-               << (seen.empty() ? "" : "; rows for it say" + seen);
-    }
-
-    std::string doc_ = readDoc();
-    std::vector<Row> rows_ = conditionRows(doc_);
-};
-
-} // namespace
+using namespace nicd::test;
 
 TEST_F(ConditionsDoc, ListsExactlyTheActionSet)
 {
@@ -375,43 +307,4 @@ TEST_F(ConditionsDoc, CongestionConditions)
                              {"mlx5_3", {"congestion.lossy degraded"}},
                              {"mlx5_4", {"congestion.pause_storm fatal"}}}));
     EXPECT_EQ(last.health.congestion.at({"mlx5_0", 1}).state, "ecn_working");
-}
-
-TEST_F(ConditionsDoc, ReadinessConditions)
-{
-    // A compute NIC beside its GPU with every readiness input broken: six conditions, each as
-    // the table says.
-    const std::string sys = "/r/sys/devices/pci0000:18/0000:18:01.0/";
-    Snapshot s;
-    Device d;
-    d.ibdev = "mlx5_0";
-    d.role = Role::Compute;
-    d.pci_address = "0000:19:00.0";
-    d.pci_path = sys + d.pci_address;
-    d.numa_node = 1;
-    Port p;
-    p.num = 1;
-    p.link_layer = "Ethernet";
-    p.state = 4;
-    p.netdevs = {"ens1"};
-    d.ports.push_back(p);
-    s.inventory.devices.push_back(d);
-    s.inventory.gpus.push_back({"0000:19:01.0", sys + "0000:19:01.0", 0});
-    auto& in = s.readiness;
-    in.read = true;
-    in.ports[{"mlx5_0", 1}] = {true, {}, 0, "ens1", 1500, std::nullopt};
-    in.verbs["mlx5_0"] = {false, "", false};
-    in.pairings["mlx5_0"] = {{"0000:19:01.0", 0, true, {"0000:18:01.0"}}};
-    in.bridges["0000:18:01.0"] = {AcsInputs::Read::Ok, true, 0x000c, ""};
-    in.gpudirect = GpuDirectInputs{"", true, false, "535.183.01", 535, "6.8.0", std::pair{6U, 8U}};
-    HealthEngine engine{Config{}};
-    engine.evaluate(s, 1, 1);
-    std::set<std::string> codes;
-    for (const auto& c : s.health.conditions) {
-        EXPECT_TRUE(documented(c.code, toString(c.severity), toString(c.action))) << c.message;
-        codes.insert(c.code);
-    }
-    EXPECT_EQ(codes, (std::set<std::string>{"ready.no_roce_gid", "ready.mtu_mismatch",
-                                            "ready.no_uverbs", "ready.no_gpudirect",
-                                            "ready.acs_redirect", "ready.numa_far"}));
 }

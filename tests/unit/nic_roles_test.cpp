@@ -1,6 +1,7 @@
 // Roles found from where a NIC sits (inventory/nic_roles.hpp), on hand-built inventories: a real
-// PCIe switch shared with a GPU, a GPU on the same NUMA node only, neither, a common host bridge
-// that is no switch, the default route (and IncludeNetdevs=), and Role= over all of it.
+// PCIe switch shared with a GPU, a GPU on the same NUMA node only (which counts only on a node
+// where no NIC shares a switch with a GPU), neither, a common host bridge that is no switch, the
+// default route (and IncludeNetdevs=), and Role= over all of it.
 #include "inventory/nic_roles.hpp"
 
 #include <gtest/gtest.h>
@@ -58,14 +59,26 @@ const Device& dev(const Inventory& inv, const std::string& name)
 TEST(NicRoles, ASharedSwitchOrNumaNodeMakesAComputeNicElseStorage)
 {
     auto inv = node();
+    inv.devices.erase(inv.devices.begin()); // no NIC shares a switch with a GPU: NUMA decides
     assignRoles(inv, {}, Config{});
-    EXPECT_EQ(dev(inv, "mlx5_0").role, Role::Compute);
-    EXPECT_EQ(dev(inv, "mlx5_0").role_reason, "shares a PCIe switch with GPU 0000:1b:00.0");
     EXPECT_EQ(dev(inv, "mlx5_1").role, Role::Compute);
     EXPECT_EQ(dev(inv, "mlx5_1").role_reason, "on NUMA node 0 with GPU 0000:1b:00.0");
     EXPECT_EQ(dev(inv, "mlx5_2").role, Role::Storage);
     EXPECT_EQ(dev(inv, "mlx5_3").role, Role::Storage)
         << "a host bridge in common is not a switch, and an unknown NUMA node matches nothing";
+}
+
+// An HGX board: the NICs under the GPUs' switches are the compute NICs, and another NIC on a
+// GPU's socket (storage, north-south) is not one, as NCCL would not use it for that GPU.
+TEST(NicRoles, WhereNicsShareSwitchesWithGpusTheSocketAloneIsNoComputeNic)
+{
+    auto inv = node();
+    assignRoles(inv, {}, Config{});
+    EXPECT_EQ(dev(inv, "mlx5_0").role, Role::Compute);
+    EXPECT_EQ(dev(inv, "mlx5_0").role_reason, "shares a PCIe switch with GPU 0000:1b:00.0");
+    EXPECT_EQ(dev(inv, "mlx5_1").role, Role::Storage) << "on GPU 0's socket, not its switch";
+    EXPECT_EQ(dev(inv, "mlx5_1").role_reason, "no GPU under its PCIe switch");
+    EXPECT_EQ(dev(inv, "mlx5_2").role, Role::Storage);
 }
 
 TEST(NicRoles, WithoutGpusEveryNicIsStorage)

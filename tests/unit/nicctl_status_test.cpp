@@ -120,6 +120,37 @@ TEST(NicctlStatus, TheNodeVerdictDecidesTheSummary)
     EXPECT_EQ(statusJson(n)["devices"][0]["conditions"][0]["action"], "check_cable");
 }
 
+// Manager.Conditions: the node's own conditions and those of a NIC that is gone (no object of its
+// own) are printed under the table; a device's are on its rows already.
+TEST(NicctlStatus, TheNodesOwnConditionsAndGoneNicsFollowTheTable)
+{
+    auto n = nodeViewOf(node());
+    addNodeConditions(
+        n, {{"", "inventory_short.compute", "fatal", 0, "inventory",
+             "expected 8 compute ports at ≥ 400 Gb/s (auto: 8 × NVIDIA H100 SXM5 80GB), found 7 "
+             "up (mlx5_3/1 is down)",
+             "x", 5, "reseat_nic"},
+            {"mlx5_7", "device_missing", "fatal", 0, "device",
+             "RDMA device present at the last boot (PCI 0000:cd:00.0) is absent in this one", "x",
+             5, "reseat_nic"},
+            {"mlx5_2", "port_down", "fatal", 1, "link", "port went down", "x", 5, "check_cable"}});
+    ASSERT_EQ(n.node_conditions.size(), 2U) << "mlx5_2's is on its rows";
+    auto out = renderStatus(n, false);
+    EXPECT_NE(out.find("\nfatal node: inventory_short.compute: expected 8 compute ports at ≥ 400 "
+                       "Gb/s (auto: 8 × NVIDIA H100 SXM5 80GB), found 7 up (mlx5_3/1 is down) "
+                       "-> reseat_nic\n"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("\nfatal mlx5_7 (gone): device_missing: RDMA device present at the last "
+                       "boot (PCI 0000:cd:00.0) is absent in this one -> reseat_nic\n"),
+              std::string::npos)
+        << out;
+    auto j = statusJson(n);
+    EXPECT_EQ(j["node_conditions"][0]["device"], "");
+    EXPECT_EQ(j["node_conditions"][0]["code"], "inventory_short.compute");
+    EXPECT_EQ(j["node_conditions"][1]["device"], "mlx5_7");
+}
+
 TEST(NicctlStatus, ExitCodesForScripts)
 {
     EXPECT_EQ(healthExitCode("healthy"), 0);

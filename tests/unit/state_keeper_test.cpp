@@ -26,7 +26,7 @@ protected:
     {
         StateKeeper keeper(HostPaths(dir_), "/var/lib/nicd", engine);
         keeper.restore();
-        double t = 0;
+        double t = 1000; // seconds since boot: past the inventory's boot grace
         for (auto s : snaps) {
             t += 1;
             engine.evaluate(s, t, 1700000000 + t);
@@ -67,4 +67,35 @@ TEST_F(StateKeeperTest, EventNumbersContinueAfterARestartAndAfterANewBoot)
     EXPECT_EQ(since[0].kind, EventKind::Baseline);
     EXPECT_EQ(since[0].seq, n + 1);
     EXPECT_NE(since[0].message.find("new boot"), std::string::npos) << since[0].message;
+}
+
+// A new boot starts from a clean baseline but for the hardware of the last one (what the state
+// file says of it): a NIC that did not come back is missing, what else was known is not carried.
+TEST_F(StateKeeperTest, ANewBootKeepsTheHardwareOfTheLastOneAndNothingElse)
+{
+    boot("5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d");
+    auto a = device("mlx5_0", 4);
+    a.pci_address = "0000:1a:00.0";
+    auto b = device("mlx5_1", 4);
+    b.pci_address = "0000:3b:00.0";
+    auto b_down = b;
+    b_down.ports[0].state = 1;
+    Snapshot both;
+    both.inventory.devices = {a, b};
+    Snapshot one_down = both;
+    one_down.inventory.devices[1] = b_down;
+    Config config;
+    health::HealthEngine first(config);
+    run(first, {both, one_down});
+    ASSERT_NE(first.conditions().find({"mlx5_1", 1, "port_down"}), nullptr);
+
+    boot("11111111-2222-3333-4444-555555555555");
+    health::HealthEngine next_boot(config);
+    run(next_boot, {snapOf(a)});
+    const auto* missing = next_boot.conditions().find({"mlx5_1", 0, "device_missing"});
+    ASSERT_NE(missing, nullptr);
+    EXPECT_EQ(missing->action, Action::ReseatNic);
+    EXPECT_NE(missing->message.find("PCI 0000:3b:00.0"), std::string::npos) << missing->message;
+    EXPECT_EQ(next_boot.conditions().find({"mlx5_1", 1, "port_down"}), nullptr)
+        << "the last boot's port_down is not carried over";
 }

@@ -85,6 +85,14 @@ int main(int argc, char** argv)
     clear->add_option("DEV", device, "the device, e.g. mlx5_0")->required();
     clear->add_option("CODE", code, "the condition code, e.g. kernel.mlx5.cmd_timeout")->required();
 
+    auto* forget = app.add_subcommand(
+        "forget", "forget a NIC that is gone on purpose: it is not expected back (root)");
+    std::string forget_device;
+    forget->add_option("DEV", forget_device, "its name or PCI address, e.g. mlx5_3")->required();
+    auto* accept = app.add_subcommand(
+        "accept-inventory",
+        "after a deliberate hardware change: forget every NIC that is gone (root)");
+
     CLI11_PARSE(app, argc, argv);
 
     try {
@@ -155,6 +163,27 @@ int main(int argc, char** argv)
             else
                 print("cleared " + std::to_string(n) + " condition(s) " + code + " on " + device +
                       "\n");
+            return 0;
+        }
+        if (*forget) {
+            auto pci = client.forgetDevice(forget_device);
+            if (json)
+                printJson({{"forgotten", forget_device}, {"pci_address", pci}});
+            else
+                print("forgot " + forget_device +
+                      (pci.empty() || pci == forget_device ? "" : " (PCI " + pci + ")") +
+                      ": it is not expected back\n");
+            return 0;
+        }
+        if (*accept) {
+            auto names = client.acceptInventory();
+            if (json)
+                printJson({{"forgotten", names}});
+            else if (names.empty())
+                print("nothing to forget: every NIC nicd remembers is present\n");
+            else
+                for (const auto& n : names)
+                    print("forgot " + n + ": it is not expected back\n");
             return 0;
         }
     } catch (const CLI::Error& e) {

@@ -81,6 +81,7 @@ NodeView NicdClient::status()
     node.node_health = manager.NodeHealth();
     node.provision_mode = manager.ProvisionMode();
     node.last_cycle_usec = manager.LastCycleTimestamp();
+    addNodeConditions(node, manager.Conditions());
     return node;
 }
 
@@ -111,6 +112,18 @@ uint32_t NicdClient::clearCondition(const std::string& device, const std::string
 {
     ManagerProxy manager(*connection_);
     return manager.ClearCondition(device, code);
+}
+
+std::string NicdClient::forgetDevice(const std::string& device)
+{
+    ManagerProxy manager(*connection_);
+    return manager.ForgetDevice(device);
+}
+
+std::vector<std::string> NicdClient::acceptInventory()
+{
+    ManagerProxy manager(*connection_);
+    return manager.AcceptInventory();
 }
 
 std::map<std::string, uint64_t> NicdClient::counters(const std::string& device, uint32_t port)

@@ -27,6 +27,9 @@ public:
     std::vector<QosRow> verify();
     std::vector<QosRow> apply(bool dry_run);
     uint32_t clearCondition(const std::string& device, const std::string& code);
+    // The PCI address forgotten; the names forgotten.
+    std::string forgetDevice(const std::string& device);
+    std::vector<std::string> acceptInventory();
     // Counters of a device (port 0) or of one of its ports.
     std::map<std::string, uint64_t> counters(const std::string& device, uint32_t port);
 

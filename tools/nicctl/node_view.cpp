@@ -133,6 +133,20 @@ NodeView nodeViewOf(const ManagedObjects& objects)
     return node;
 }
 
+void addNodeConditions(NodeView& node, const std::vector<NodeConditionWire>& rows)
+{
+    for (const auto& r : rows) {
+        const auto& device = std::get<0>(r);
+        if (std::any_of(node.devices.begin(), node.devices.end(),
+                        [&](const DeviceView& d) { return d.name == device; }))
+            continue; // shown on its device's rows
+        node.node_conditions.push_back(
+            {device,
+             {std::get<1>(r), std::get<2>(r), std::get<3>(r), std::get<4>(r), std::get<5>(r),
+              std::get<6>(r), std::get<7>(r), std::get<8>(r)}});
+    }
+}
+
 int healthExitCode(const std::string& health)
 {
     if (health == "healthy")

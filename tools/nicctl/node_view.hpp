@@ -102,17 +102,33 @@ struct PluginView {
     std::string last_error;
 };
 
+// A condition of the node itself (device "": inventory_short.compute) or of a device that has no
+// object (device_missing of a NIC that is gone), from Manager.Conditions.
+struct NodeConditionView {
+    std::string device; // "" for the node
+    ConditionView condition;
+};
+
 struct NodeView {
     std::string version;
     std::string health;      // the worst of anything: healthy, degraded, fatal, unknown
     std::string node_health; // the node verdict (compute devices decide fatal)
     std::string provision_mode;
     uint64_t last_cycle_usec = 0;
-    std::vector<DeviceView> devices; // by name
-    std::vector<PluginView> plugins; // by name
+    std::vector<DeviceView> devices;                // by name
+    std::vector<PluginView> plugins;                // by name
+    std::vector<NodeConditionView> node_conditions; // the node's and gone devices' (addNode...)
 };
 
 NodeView nodeViewOf(const ManagedObjects& objects);
+
+// Manager.Conditions rows: (device, code, severity, port, source, message, advice, since_usec,
+// action).
+using NodeConditionWire =
+    sdbus::Struct<std::string, std::string, std::string, uint32_t, std::string, std::string,
+                  std::string, uint64_t, std::string>;
+// Keeps of `rows` those of the node itself and of devices `node` has no object for.
+void addNodeConditions(NodeView& node, const std::vector<NodeConditionWire>& rows);
 
 // 0 healthy, 1 degraded, 2 fatal; "unknown" counts as degraded (nothing judged yet).
 int healthExitCode(const std::string& health);

@@ -178,6 +178,11 @@ std::string renderStatus(const NodeView& node, bool color)
     if (!node.provision_mode.empty())
         out += ". Provisioning: " + node.provision_mode;
     out += ".\n";
+    // The node's own conditions (too few compute ports) and those of NICs that are gone.
+    for (const auto& [device, c] : node.node_conditions)
+        out += fmt::format("{} {}: {}: {} -> {}\n", color ? cell(c.severity, 0, true) : c.severity,
+                           device.empty() ? "node" : device + " (gone)", c.code, c.message,
+                           orDash(c.action));
     for (const auto& p : node.plugins)
         if (p.state != "running")
             out += fmt::format("plugin {}: {}{}\n", p.name, p.state,
@@ -196,12 +201,19 @@ nlohmann::json statusJson(const NodeView& node)
                            {"version", p.version},
                            {"state", p.state},
                            {"last_error", p.last_error}});
+    nlohmann::json node_conditions = nlohmann::json::array();
+    for (const auto& [device, c] : node.node_conditions) {
+        auto j = conditionJson(c);
+        j["device"] = device;
+        node_conditions.push_back(std::move(j));
+    }
     return {{"version", node.version},
             {"health", node.health},
             {"node_health", node.node_health},
             {"provision_mode", node.provision_mode},
             {"last_cycle_usec", node.last_cycle_usec},
             {"devices", devices},
+            {"node_conditions", node_conditions},
             {"plugins", plugins}};
 }
 

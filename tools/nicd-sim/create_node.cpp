@@ -3,6 +3,7 @@
 #include "ecn_state.hpp"
 #include "ethtool_catalog.hpp"
 #include "readiness_twins.hpp"
+#include "gpu_node.hpp"
 #include "signal_state.hpp"
 #include "tree_builder.hpp"
 
@@ -174,6 +175,8 @@ void create(const fs::path& root, const CreateOptions& options)
     if (options.devices < 0 || options.devices > kMaxDevices)
         throw SimError(fmt::format("--devices {}: must be from 1 to {} (0: the default node)",
                                    options.devices, kMaxDevices));
+    if (options.gpus >= 0 && options.devices > 0)
+        throw SimError("--devices and --gpus (or --profile) make different nodes: give one");
     if (options.channels < 1 || options.channels > kMaxChannels)
         throw SimError(
             fmt::format("--channels {}: must be from 1 to {}", options.channels, kMaxChannels));
@@ -199,7 +202,10 @@ void create(const fs::path& root, const CreateOptions& options)
     st.seed = options.seed;
     NodePlanner plan(root, st, options.channels);
     plan.managementNic();
-    if (options.devices > 0)
+    if (options.gpus >= 0)
+        buildGpuNode(plan.builder(), options,
+                     [&plan](SimDevice d, const fs::path& ib) { plan.add(std::move(d), ib); });
+    else if (options.devices > 0)
         plan.manyNode(options.devices);
     else
         plan.mixedNode();

@@ -52,9 +52,29 @@ struct CreateOptions {
     uint64_t seed = 1; // per-device traffic load (and so every data counter's rate) derives from it
     // Channels of every mlx5 netdev: its ethtool statistics print each one's (1..kMaxChannels).
     unsigned channels = kDefaultChannels;
+    // A GPU node (gpu_node.cpp) instead of the default one, when `gpus` is 0..kMaxGpus: that many
+    // GPUs of `gpu_model` (gpuModels()), each beside a compute NIC under its PCIe switch (the first
+    // `compute_nics`; -1: one per GPU), a storage card with `storage_ports` ports (0..2) and the
+    // management NIC. applyProfile() sets them for a named shape (hgx-h100: 8 H100s).
+    int gpus = -1;
+    std::string gpu_model = "h100";
+    int compute_nics = -1;
+    int storage_ports = 2;
 };
 
 void create(const fs::path& root, const CreateOptions& options);
+
+inline constexpr int kMaxGpus = 16;
+// The GPU models the simulator knows (h100, h200, b200, ...) and the shapes of applyProfile
+// (hgx-h100, hgx-b200, gb200, ...), for --help and errors.
+std::vector<std::string> gpuModels();
+std::vector<std::string> profiles();
+// Sets `options` to the node of the named shape; throws SimError listing them for another name.
+void applyProfile(CreateOptions& options, const std::string& profile);
+
+// A reboot of the simulated node: a new boot ID (`boot_id`, or the current one's next), nothing
+// else: a removed device stays removed, as a NIC whose firmware did not come up.
+void reboot(const fs::path& root, const std::string& boot_id = {});
 
 // Advances every counter as if `seconds` passed: data counters of up ports at realistic rates,
 // error counters by their injected rate only (0 by default). Counters overflow as the hardware's

@@ -56,9 +56,10 @@ fs::path TreeBuilder::hwmon(const fs::path& pci_dir)
     return dir;
 }
 
-fs::path TreeBuilder::gpu(const std::string& bdf, const std::string& root_port, int numa_node)
+fs::path TreeBuilder::gpu(const std::string& bdf, const std::string& root_port, int numa_node,
+                          const std::string& device_id)
 {
-    return pciFunction({bdf, root_port, "nvidia", "0x10de", "0x2330", "0x030200", numa_node});
+    return pciFunction({bdf, root_port, "nvidia", "0x10de", device_id, "0x030200", numa_node});
 }
 
 fs::path TreeBuilder::netdev(const fs::path& pci_dir, const NetdevPlan& p)

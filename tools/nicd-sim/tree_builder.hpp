@@ -43,8 +43,10 @@ public:
     explicit TreeBuilder(fs::path root);
 
     fs::path pciFunction(const PciPlan& plan);
-    // An NVIDIA H100 (vendor 0x10de, class 0x030200) behind `root_port`, on `numa_node`.
-    fs::path gpu(const std::string& bdf, const std::string& root_port, int numa_node);
+    // An NVIDIA GPU (vendor 0x10de, class 0x030200; `device_id` 0x2330: an H100 SXM5) behind
+    // `root_port`, on `numa_node`.
+    fs::path gpu(const std::string& bdf, const std::string& root_port, int numa_node,
+                 const std::string& device_id = "0x2330");
     fs::path netdev(const fs::path& pci_dir, const NetdevPlan& plan);
     // mlx5's hwmon on a PF (Linux >= 6.6): temp1 "asic", with its critical threshold.
     fs::path hwmon(const fs::path& pci_dir);

@@ -1,5 +1,6 @@
 // nicd-sim create DIR [--devices N] [--channels N] [--driver-ready] [--force] [--seed S] [--boot-id
-// ID]
+// ID] [--profile P | --gpus N [--gpu-model M]] [--compute-nics N] [--storage-ports N]
+#include "cli/gpu_node_options.hpp"
 #include "cli/registry.hpp"
 
 #include <fmt/format.h>
@@ -27,7 +28,11 @@ NICD_SIM_COMMAND(
         cmd.add_option("--seed", o->seed, "seed of the per-device traffic load (default 1)");
         cmd.add_option("--boot-id", o->boot_id,
                        "the node's boot ID (proc/sys/kernel/random/boot_id)");
-        return [o](const fs::path& dir) { create(dir, *o); };
+        auto gpu_node = addGpuNodeOptions(cmd, *o);
+        return [o, gpu_node](const fs::path& dir) {
+            gpu_node(*o);
+            create(dir, *o);
+        };
     },
     10);
 

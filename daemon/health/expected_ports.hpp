@@ -1,0 +1,48 @@
+// Expected inventory ([health] ExpectPorts=): the RDMA ports a node must carry, by role, and how
+// many it has. Pure: the GPUs, devices and netdev states come from the snapshot.
+//
+// What is expected: `none` nothing; listed items what they say; `auto` what the NVIDIA GPUs say
+// (inventory/gpu_profiles.hpp): the compute ports of every GPU of an HGX-class profile (one per
+// GPU), at least the largest per-node count of the others, at the lowest rate any of them asks;
+// nothing on a node without a GPU of a known profile.
+//
+// What is counted: the ports of the role's devices, a VF's excepted (its link is its PF's); a
+// RoCE LAG device is one port, as NCCL sees it. A port is up when its IB state is ACTIVE (or
+// ACTIVE_DEFER) and none of its netdevs is known to be other than up: a compute port that is
+// down counts as short, like a NIC that is not there. An up port is at rate when its rate is at
+// least the expected one (a rate that could not be read is not held against it). A device that
+// IgnoreDevices= takes out of sight is not counted (nothing of it is read), and a short node's
+// sentence names it.
+#pragma once
+
+#include "config/config.hpp"
+#include "model/health.hpp"
+#include "model/snapshot.hpp"
+
+#include <string>
+#include <vector>
+
+namespace nicd::health {
+
+// The expectations of `setting` on a node with `gpus`, by role (found counts left at 0).
+std::vector<InventoryCheck> expectedPorts(const ExpectPorts& setting,
+                                          const std::vector<GpuFunction>& gpus);
+
+// Counts, for each check, the up ports of its role in `snap` and those at its rate.
+void countPorts(std::vector<InventoryCheck>& checks, const Snapshot& snap);
+
+// Whether the node has fewer up ports of the role than expected / fewer at the rate.
+inline bool isShort(const InventoryCheck& c)
+{
+    return c.up < c.expected;
+}
+inline bool isSlow(const InventoryCheck& c)
+{
+    return !c.slow.empty() && c.at_rate < c.expected;
+}
+
+// In words, what was expected and what was found: "expected 8 compute ports at ≥ 400 Gb/s
+// (auto: 8 × NVIDIA H100 SXM5 80GB), found 7 up (mlx5_3/1 is down)".
+std::string describe(const InventoryCheck& c);
+
+} // namespace nicd::health

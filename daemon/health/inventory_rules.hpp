@@ -1,0 +1,32 @@
+// Expected inventory ([health] ExpectPorts=, expected_ports.hpp), node-level conditions (device
+// "", port 0), judged every evaluation from the snapshot:
+//   inventory_short.<role>  fewer ports of the role up than expected: fatal for compute (the
+//                           training fabric is short), degraded otherwise; action reseat_nic
+//   inventory_slow.<role>   fewer at the expected rate than expected, some up below it:
+//                           degraded, action check_cable
+// Each recovers when the count is back, and when its expectation goes (a reload, ExpectPorts=
+// none). Nothing to keep across restarts: the counts are the snapshot's.
+#pragma once
+
+#include "health/rule_family.hpp"
+
+#include <vector>
+
+namespace nicd::health {
+
+class InventoryRules : public StatelessRuleFamily {
+public:
+    const char* name() const override { return "inventory"; }
+    void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
+                  ConditionSet& conditions, std::vector<Event>& out) override;
+    // The expectations and what was found, for nicd --once and the textfile.
+    void annotate(HealthReport& report) const override { report.inventory = checks_; }
+
+private:
+    std::vector<InventoryCheck> checks_; // of the last evaluation
+};
+
+// Whether `code` is one of this family's.
+bool isInventoryCode(const std::string& code);
+
+} // namespace nicd::health

@@ -1,0 +1,134 @@
+#include "gpu_node.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace nicd::sim {
+
+namespace {
+
+struct NicModel {
+    const char* device; // PCI device ID
+    const char* hca;    // hca_type
+    const char* rate;   // ports/1/rate
+    int speed_mbps;     // the netdev's speed
+};
+
+constexpr NicModel kConnectX6{"0x101b", "MT4123", "200 Gb/sec (4X HDR)", 200000};
+constexpr NicModel kConnectX7{"0x1021", "MT4129", "400 Gb/sec (4X NDR)", 400000};
+constexpr NicModel kConnectX8{"0x1023", "MT4131", "800 Gb/sec (4X XDR)", 800000};
+
+struct GpuModel {
+    const char* name;      // --gpu-model
+    const char* device_id; // as pci.ids lists it under vendor 10de
+    const NicModel* nic;   // what the platform puts beside each GPU
+    int profile_gpus;      // GPUs of its --profile (hgx-<name>, or <name> for a tray); 0: none
+};
+
+constexpr std::array kModels{
+    GpuModel{"a100", "0x20b2", &kConnectX6, 8},     GpuModel{"h100", "0x2330", &kConnectX7, 8},
+    GpuModel{"h200", "0x2335", &kConnectX7, 8},     GpuModel{"h800", "0x2324", &kConnectX7, 8},
+    GpuModel{"h20", "0x2329", &kConnectX7, 8},      GpuModel{"b200", "0x2901", &kConnectX7, 8},
+    GpuModel{"b300", "0x3182", &kConnectX8, 8},     GpuModel{"gb200", "0x2941", &kConnectX7, 4},
+    GpuModel{"gb300", "0x31c2", &kConnectX8, 4},    GpuModel{"h100-pcie", "0x2331", &kConnectX7, 0},
+    GpuModel{"h200-nvl", "0x233b", &kConnectX7, 0}, GpuModel{"l40s", "0x26b9", &kConnectX7, 0},
+};
+
+// NVL72 compute trays are named by their superchip; HGX boards by their GPU.
+std::string profileName(const GpuModel& m)
+{
+    std::string name = m.name;
+    return name.starts_with("gb") ? name : "hgx-" + name;
+}
+
+const GpuModel& model(const std::string& name)
+{
+    for (const auto& m : kModels)
+        if (name == m.name)
+            return m;
+    throw SimError(
+        fmt::format("--gpu-model {}: expected one of {}", name, fmt::join(gpuModels(), ", ")));
+}
+
+// The bus of GPU/NIC pair i (each behind root port <bus-1>:01.0, the pair's switch).
+int pairBus(int i)
+{
+    return 0x18 + 12 * i;
+}
+
+void nic(TreeBuilder& b, const AddDevice& add, const std::string& name, const PciPlan& pci,
+         const NicModel& m, const std::string& netdev, int dev_port, unsigned channels)
+{
+    auto dir = b.pciFunction(pci);
+    b.hwmon(dir);
+    b.netdev(dir, {netdev, true, dev_port, fmt::format("p{}", dev_port), false, m.speed_mbps});
+    add({name, "pf", pci.bdf, "", {netdev}, {netdev}},
+        b.ibDevice(dir, name, m.hca, {{"Ethernet", true, m.rate}}, netdev));
+    b.ethtool(netdev, true, channels);
+}
+
+} // namespace
+
+std::vector<std::string> gpuModels()
+{
+    std::vector<std::string> out;
+    for (const auto& m : kModels)
+        out.emplace_back(m.name);
+    return out;
+}
+
+std::vector<std::string> profiles()
+{
+    std::vector<std::string> out;
+    for (const auto& m : kModels)
+        if (m.profile_gpus > 0)
+            out.push_back(profileName(m));
+    return out;
+}
+
+void applyProfile(CreateOptions& options, const std::string& profile)
+{
+    for (const auto& m : kModels)
+        if (m.profile_gpus > 0 && profile == profileName(m)) {
+            options.gpus = m.profile_gpus;
+            options.gpu_model = m.name;
+            return;
+        }
+    throw SimError(
+        fmt::format("--profile {}: expected one of {}", profile, fmt::join(profiles(), ", ")));
+}
+
+void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
+{
+    const auto& m = model(o.gpu_model);
+    if (o.gpus < 0 || o.gpus > kMaxGpus)
+        throw SimError(fmt::format("--gpus {}: must be from 0 to {}", o.gpus, kMaxGpus));
+    const int nics = o.compute_nics < 0 ? o.gpus : o.compute_nics;
+    if (nics > kMaxGpus)
+        throw SimError(fmt::format("--compute-nics {}: must be from 0 to {}", nics, kMaxGpus));
+    if (o.storage_ports < 0 || o.storage_ports > 2)
+        throw SimError(fmt::format("--storage-ports {}: must be 0, 1 or 2", o.storage_ports));
+    const int pairs = std::max(o.gpus, nics);
+    for (int i = 0; i < pairs; ++i) {
+        const int bus = pairBus(i);
+        const int numa = i < (pairs + 1) / 2 ? 0 : 1;
+        const auto root_port = fmt::format("0000:{:02x}:01.0", bus - 1);
+        if (i < o.gpus)
+            b.gpu(fmt::format("0000:{:02x}:01.0", bus), root_port, numa, m.device_id);
+        if (i < nics)
+            nic(b, add, fmt::format("mlx5_{}", i),
+                {fmt::format("0000:{:02x}:00.0", bus), root_port, "mlx5_core", "0x15b3",
+                 m.nic->device, "0x020000", numa},
+                *m.nic, fmt::format("ens{}f0np0", i + 1), 0, o.channels);
+    }
+    // Storage: both ports of one ConnectX-7 on socket 1, at 200G, under a switch with no GPU.
+    constexpr NicModel storage{kConnectX7.device, kConnectX7.hca, "200 Gb/sec (2X NDR)", 200000};
+    for (int port = 0; port < o.storage_ports; ++port)
+        nic(b, add, fmt::format("mlx5_{}", nics + port),
+            {fmt::format("0000:e1:00.{}", port), "0000:e0:01.0", "mlx5_core", "0x15b3",
+             storage.device, "0x020000", 1},
+            storage, fmt::format("ens{}f{}np{}", nics + 1, port, port), port, o.channels);
+}
+
+} // namespace nicd::sim
