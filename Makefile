@@ -16,12 +16,15 @@ CTEST_ARGS ?= --output-on-failure --timeout 300 -j $(CTEST_JOBS)
 # What the demo runs, and all it builds: no tests, no fuzz targets, no benchmarks.
 DEMO_TARGETS = nicd nicd-plugin-mlx5 nicctl nicd-sim
 
-.PHONY: all deps configure build build-demo build-asan check check-normal check-asan fuzz demo bench package format tidy clean
+.PHONY: all deps deps-demo configure build build-demo build-asan check check-normal check-asan fuzz demo bench package format tidy clean
 
 all: build
 
 deps:
 	@scripts/install-deps.sh
+
+deps-demo:
+	@scripts/install-deps.sh demo
 
 # The normal build folder with its tests (NICD_BUILD_TESTS=ON), whether new or configured by
 # make demo without them; make demo configures a new one without.
@@ -35,7 +38,7 @@ $(ASAN_DIR)/build.ninja: | deps
 build: configure
 	cmake --build $(BUILD_DIR)
 
-build-demo: deps
+build-demo: deps-demo
 	@[ -f $(BUILD_DIR)/build.ninja ] || \
 		cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DNICD_BUILD_TESTS=OFF
 	cmake --build $(BUILD_DIR) --target $(DEMO_TARGETS)
