@@ -3,7 +3,7 @@
 #                  what nicd saw
 #   make check   — every test, in a normal build and in an ASan+UBSan build
 #   make fuzz    — every libFuzzer target for SECONDS each (default 60), built with clang
-# Both install missing Debian packages first (as root).
+# Both install missing Debian packages first (as root; make demo only those the demo needs).
 
 BUILD_DIR  ?= build
 ASAN_DIR   ?= build-asan
