@@ -1,31 +1,47 @@
 # The two commands of the README's quick start, and a few more.
-#   make demo    — build, simulate a node, run nicd on it, inject faults, show what nicd saw
+#   make demo    — build what the demo runs, simulate a node, run nicd on it, inject faults, show
+#                  what nicd saw
 #   make check   — every test, in a normal build and in an ASan+UBSan build
 #   make fuzz    — every libFuzzer target for SECONDS each (default 60), built with clang
-# Both install missing Debian packages first (as root).
+# Both install missing Debian packages first (as root; make demo only those the demo needs).
 
 BUILD_DIR  ?= build
 ASAN_DIR   ?= build-asan
 FUZZ_DIR   ?= build-fuzz
 SECONDS    ?= 60
 BUILD_TYPE ?= RelWithDebInfo
-CTEST_ARGS ?= --output-on-failure --timeout 300
+# Tests run CTEST_JOBS at a time: most of them wait on the daemon's cycles, not on a CPU.
+CTEST_JOBS ?= $(shell echo $$(( $$(nproc) * 2 )))
+CTEST_ARGS ?= --output-on-failure --timeout 300 -j $(CTEST_JOBS)
+# What the demo runs, and all it builds: no tests, no fuzz targets, no benchmarks.
+DEMO_TARGETS = nicd nicd-plugin-mlx5 nicctl nicd-sim
 
-.PHONY: all deps build build-asan check check-normal check-asan fuzz demo bench package format tidy clean
+.PHONY: all deps deps-demo configure build build-demo build-asan check check-normal check-asan fuzz demo bench package format tidy clean
 
 all: build
 
 deps:
 	@scripts/install-deps.sh
 
-$(BUILD_DIR)/build.ninja: | deps
-	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+deps-demo:
+	@scripts/install-deps.sh demo
+
+# The normal build folder with its tests (NICD_BUILD_TESTS=ON), whether new or configured by
+# make demo without them; make demo configures a new one without.
+configure: deps
+	@grep -qs '^NICD_BUILD_TESTS:BOOL=ON$$' $(BUILD_DIR)/CMakeCache.txt || \
+		cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DNICD_BUILD_TESTS=ON
 
 $(ASAN_DIR)/build.ninja: | deps
 	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DNICD_SANITIZE=ON
 
-build: deps $(BUILD_DIR)/build.ninja
+build: configure
 	cmake --build $(BUILD_DIR)
+
+build-demo: deps-demo
+	@[ -f $(BUILD_DIR)/build.ninja ] || \
+		cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DNICD_BUILD_TESTS=OFF
+	cmake --build $(BUILD_DIR) --target $(DEMO_TARGETS)
 
 build-asan: deps $(ASAN_DIR)/build.ninja
 	cmake --build $(ASAN_DIR)
@@ -43,7 +59,7 @@ check: check-normal check-asan
 fuzz: deps
 	NICD_FUZZ_DIR=$(abspath $(FUZZ_DIR)) scripts/fuzz.sh all $(SECONDS)
 
-demo: build
+demo: build-demo
 	@scripts/demo.sh $(BUILD_DIR)
 
 # make soak [SECONDS=N]: nicd on a simulated 64-device node under faults, a kernel log flood and
