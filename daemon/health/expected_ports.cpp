@@ -66,10 +66,14 @@ std::string notUp(const Snapshot& snap, const Port& p)
 {
     if (!ibUp(p))
         return p.state_name.empty() ? "state unreadable" : "is " + lower(p.state_name);
-    for (const auto& n : p.netdevs)
-        if (auto it = snap.netdevs.find(n);
-            it != snap.netdevs.end() && it->second.operstate != "up")
-            return fmt::format("{} is {}", n, it->second.operstate);
+    // An InfiniBand port is up when the port is: its IPoIB interface is often left down on
+    // purpose (NCCL does not use it). A RoCE port needs its own netdev up, the first of its list;
+    // a VLAN or macvlan on it that is down is someone's choice, not a missing port.
+    if (p.link_layer == "InfiniBand" || p.netdevs.empty())
+        return {};
+    const auto& n = p.netdevs.front();
+    if (auto it = snap.netdevs.find(n); it != snap.netdevs.end() && it->second.operstate != "up")
+        return fmt::format("{} is {}", n, it->second.operstate);
     return {};
 }
 

@@ -248,7 +248,9 @@ ReadyCheck checkAcs(const Device& device, const std::vector<GpuPairing>* pairs,
 
 ReadyCheck checkNuma(const Device& device, const std::vector<GpuPairing>* pairs)
 {
-    if (!pairs || pairs->empty())
+    if (!pairs)
+        return result("numa", Verdict::Unknown, "the NIC's GPUs are not read yet");
+    if (pairs->empty())
         return result("numa", Verdict::Skipped, "no GPU to pair with");
     if (!device.numa_node)
         return result("numa", Verdict::Unknown, "the NIC's NUMA node is unknown (-1)");

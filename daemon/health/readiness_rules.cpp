@@ -1,5 +1,6 @@
 #include "health/readiness_rules.hpp"
 
+#include "health/boot_grace.hpp"
 #include "health/verdicts.hpp"
 
 #include <set>
@@ -61,12 +62,15 @@ const Rule* ruleOfCode(const std::string& code)
 
 } // namespace
 
-void ReadinessRules::evaluate(const Snapshot& snap, const Config& config, double /*now_mono*/,
+void ReadinessRules::evaluate(const Snapshot& snap, const Config& config, double now_mono,
                               double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
     last_ = judgeReadiness(snap.inventory, snap.readiness, config.health.min_mtu);
     // A failed check raises its code on the port; a passed one recovers it. An unknown one does
-    // neither: what was said stands until the check can tell again.
+    // neither: what was said stands until the check can tell again. In the first minutes after
+    // boot (boot_grace.hpp) a failure raises nothing yet: the port's address may come from DHCP
+    // after link-up, udev may not have made the uverbs node, nvidia_peermem may load later.
+    const bool booting = inBootGrace(now_mono);
     std::set<ConditionKey> passed;
     for (const auto& [key, checks] : last_) {
         const auto& [device, port] = key;
@@ -78,6 +82,8 @@ void ReadinessRules::evaluate(const Snapshot& snap, const Config& config, double
                 passed.insert({device, port, readyCode(c.check)});
                 continue;
             }
+            if (booting)
+                continue;
             auto cond = signalCondition(readyCode(c.check), rule->severity, device, port, c.saw,
                                         rule->advice, rule->action);
             cond.source = ConditionSource::Readiness;
@@ -87,6 +93,16 @@ void ReadinessRules::evaluate(const Snapshot& snap, const Config& config, double
     conditions.recoverIf(
         [&](const Condition& c) { return passed.contains(keyOf(c)); },
         [](const Condition& c) { return std::string(ruleOfCode(c.code)->recovered); }, now_real,
+        out);
+    // A port no longer judged (no longer active: disabled, uncabled) keeps nothing: port_down
+    // and the link rules say what it is now.
+    conditions.recoverIf(
+        [&](const Condition& c) {
+            const auto* d = snap.inventory.find(c.device);
+            return ruleOfCode(c.code) && d && judgedForReadiness(*d) &&
+                   !last_.contains({c.device, c.port});
+        },
+        [](const Condition&) { return std::string("the port is no longer active"); }, now_real,
         out);
     // A device that is no longer judged (its role changed with a reload) keeps nothing.
     conditions.recoverIf(

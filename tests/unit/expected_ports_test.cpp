@@ -185,6 +185,24 @@ TEST(ExpectedPorts, DownPortsAreShortAndSayWhich)
                            "lowerlayerdown)");
 }
 
+// What an operator leaves down on purpose is no missing port: an InfiniBand port whose IPoIB
+// interface is down (NCCL does not use it), a RoCE port whose VLAN netdev is down while its own
+// is up.
+TEST(ExpectedPorts, AnIpoibOrVlanInterfaceLeftDownIsNoShortPort)
+{
+    auto s = hgxNode();
+    s.inventory.devices[0].ports[0].link_layer = "InfiniBand";
+    s.netdevs["mlx5_0_eth"].operstate = "down";
+    s.inventory.devices[1].ports[0].link_layer = "Ethernet";
+    s.inventory.devices[1].ports[0].netdevs.push_back("mlx5_1_eth.100");
+    s.netdevs["mlx5_1_eth.100"] = {"mlx5_1_eth.100", "down", true, 20};
+    auto c = counted("auto", s).at(0);
+    EXPECT_EQ(c.up, 8U) << describe(c);
+    EXPECT_FALSE(isShort(c));
+    s.netdevs["mlx5_1_eth"].operstate = "down"; // the RoCE port's own netdev: short
+    EXPECT_EQ(counted("auto", s).at(0).up, 7U);
+}
+
 TEST(ExpectedPorts, SlowPortsAndAnEmptyNode)
 {
     auto s = hgxNode();

@@ -61,6 +61,10 @@ AcsInputs acs(uint16_t control)
 
 class ReadinessTest : public HealthTest {
 protected:
+    // Evaluates at t seconds after the boot grace (boot_grace.hpp); the grace has tests below.
+    Snapshot at(double t, Snapshot s) { return HealthTest::at(kAfterBoot + t, std::move(s)); }
+    static constexpr double kAfterBoot = 1000;
+
     // Two compute NICs and their GPUs, all ready.
     Snapshot node()
     {
@@ -271,4 +275,26 @@ TEST_F(ReadinessTest, AFailedGidCheckListsTheGidsWithoutTheirMacDerivedAddresses
     EXPECT_EQ(check(q, "mlx5_1", "gid").saw,
               "no RoCE v2 GID with an IP address (gid 0: IB/RoCE v1 link-local on ens1; gid 1: "
               "RoCE v2 link-local on ens1)");
+}
+
+// In the first minutes after boot a failed check raises nothing yet (an address from DHCP after
+// link-up, a uverbs node udev has not made); once past them the same failure raises its code.
+TEST_F(ReadinessTest, FailuresRaiseNothingInTheFirstMinutesAfterBoot)
+{
+    auto s = node();
+    s.readiness.ports[{"mlx5_1", 1}].gids.pop_back();
+    EXPECT_EQ(readyCodes(HealthTest::at(30, s)), Codes{});
+    EXPECT_EQ(check(HealthTest::at(31, s), "mlx5_1", "gid").verdict, Verdict::Failed);
+    EXPECT_EQ(readyCodes(at(0, s)), Codes{"ready.no_roce_gid@mlx5_1"});
+}
+
+// A port that stops being active (disabled, uncabled) keeps no ready.* condition: port_down and
+// the link rules say what it is now.
+TEST_F(ReadinessTest, APortThatIsNoLongerActiveKeepsNoReadyCondition)
+{
+    auto s = node();
+    s.readiness.ports[{"mlx5_1", 1}].gids.pop_back();
+    ASSERT_EQ(readyCodes(at(0, s)), Codes{"ready.no_roce_gid@mlx5_1"});
+    s.inventory.devices[1].ports[0].state = 1; // DOWN
+    EXPECT_EQ(readyCodes(at(1, s)), Codes{});
 }
