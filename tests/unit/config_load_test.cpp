@@ -188,7 +188,7 @@ TEST_F(ConfigLoad, ValueErrorsNameFileLineSectionKeyValueAndWhatIsAllowed)
               f + ":2: [counter:symbol_error] Action=call_someone: expected one of: none "
                   "check_cable replace_cable_or_transceiver check_switch_port check_qos_config "
                   "check_congestion_config check_cooling check_workload reset_nic reseat_nic "
-                  "replace_nic update_firmware reboot_node");
+                  "replace_nic update_firmware reboot_node check_network_config check_host_config");
     EXPECT_EQ(onlyError("[device:mlx5_0]\nRole=gpu\n"),
               f + ":2: [device:mlx5_0] Role=gpu: expected compute, storage or management");
     EXPECT_EQ(onlyError("[counter:symbol_error]\nRate=5/day\n"),

@@ -138,9 +138,10 @@ TEST(KnownDevices, ReadsTheNamesOnlyListOfAnEarlierNicd)
               (std::vector<KnownDevice>{{"", "mlx5_1"}, {kA, "mlx5_0"}, {kB, "rocep59s0f0"}}));
     auto again = KnownDevices::fromJson(k.toJson());
     EXPECT_EQ(again.devices(), k.devices());
-    EXPECT_EQ(
-        k.toJson()[1],
-        nlohmann::json::parse(R"({"pci_address": "0000:1a:00.0", "name": "mlx5_0", "vf": false})"));
+    const auto saved = k.toJson()[1]; // with the hardware an inventory showed (its own tests)
+    EXPECT_EQ(saved["pci_address"], "0000:1a:00.0");
+    EXPECT_EQ(saved["name"], "mlx5_0");
+    EXPECT_EQ(saved["vf"], false);
     for (const char* bad : {R"({"mlx5_0": 1})", R"([7])", R"([{"name": "mlx5_0"}])"})
         EXPECT_THROW(KnownDevices::fromJson(nlohmann::json::parse(bad)), nlohmann::json::exception)
             << bad;
