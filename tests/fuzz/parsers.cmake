@@ -54,6 +54,7 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/state/state_text.cpp
     # sysfs values
     ${daemon}/inventory/sysfs_values.cpp
+    ${daemon}/inventory/gpu_profiles.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/counter_dir.cpp
     # samples' layouts (the health engine reads snapshots through them)
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/sample_batch.cpp
