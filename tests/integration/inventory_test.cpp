@@ -5,9 +5,9 @@
 // removed and the node rebooted is device_missing with its PCI address; ExpectPorts=none and a
 // node without GPUs stay quiet. The forget path over D-Bus: tests/integration/inventory_bus_test.
 #include "sim.hpp"
+#include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
 
-#include <unistd.h>
 
 #include <fstream>
 
@@ -18,51 +18,34 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class InventoryTest : public ::testing::Test {
+class InventoryTest : public test::DaemonTest {
 protected:
     void SetUp() override
     {
-        dir_ = fs::temp_directory_path() /
-               ("nicd-inventory-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        root_ = dir_ / "node";
-        sim::CreateOptions o;
-        sim::applyProfile(o, "hgx-h100");
-        sim::create(root_, o);
+        DaemonTest::SetUp();
         config("");
     }
-    void TearDown() override { fs::remove_all(dir_); }
+    sim::CreateOptions nodeOptions() const override
+    {
+        sim::CreateOptions o;
+        sim::applyProfile(o, "hgx-h100");
+        return o;
+    }
 
     void config(const std::string& extra)
     {
-        std::ofstream(dir_ / "nicd.conf") << "[provision]\nMode=off\n[signals]\nEnable=no\n"
-                                          << extra;
-    }
-    std::string once()
-    {
-        std::string out;
-        test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
-                   "--plugin-directory", NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
-                  out);
-        return out;
-    }
-    std::string textfile() const
-    {
-        return test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
+        writeConfig("[provision]\nMode=off\n[signals]\nEnable=no\n" + extra);
     }
     // Every nicd_condition_active line of the textfile.
     std::string conditions() const
     {
         std::string out;
-        std::istringstream in(textfile());
+        std::istringstream in(textfileText());
         for (std::string line; std::getline(in, line);)
             if (line.starts_with("nicd_condition_active{"))
                 out += line + "\n";
         return out;
     }
-
-    fs::path dir_, root_;
 };
 
 constexpr const char* kShort = "nicd_condition_active{device=\"\",port=\"0\",code=\"inventory_"
@@ -79,7 +62,7 @@ TEST_F(InventoryTest, AFullHgxNodeIsQuietAndSaysWhatItExpected)
         << out;
     EXPECT_NE(out.find("node health: healthy"), std::string::npos) << out;
     EXPECT_EQ(conditions(), "");
-    auto text = textfile();
+    auto text = textfileText();
     EXPECT_NE(text.find("nicd_expected_ports{role=\"compute\"} 8\n"), std::string::npos) << text;
     EXPECT_NE(text.find("nicd_up_ports{role=\"compute\"} 8\n"), std::string::npos);
     EXPECT_NE(text.find("nicd_up_ports_at_rate{role=\"compute\"} 8\n"), std::string::npos);
@@ -107,7 +90,7 @@ TEST_F(InventoryTest, AComputePortDownIsAShortNodeUntilItIsBack)
         << "the link_downed the simulator bumped\n"
         << active;
     EXPECT_EQ(std::count(active.begin(), active.end(), '\n'), 4) << active;
-    EXPECT_NE(textfile().find("nicd_up_ports{role=\"compute\"} 7\n"), std::string::npos);
+    EXPECT_NE(textfileText().find("nicd_up_ports{role=\"compute\"} 7\n"), std::string::npos);
 
     sim::linkUp(root_, "mlx5_3", 1);
     out = once();
@@ -155,7 +138,7 @@ TEST_F(InventoryTest, NoneAndANodeWithoutGpusStayQuiet)
     auto out = once();
     EXPECT_EQ(out.find("inventory: "), std::string::npos) << out;
     EXPECT_EQ(conditions().find("inventory_"), std::string::npos) << conditions();
-    EXPECT_EQ(textfile().find("nicd_expected_ports{"), std::string::npos);
+    EXPECT_EQ(textfileText().find("nicd_expected_ports{"), std::string::npos);
 
     sim::CreateOptions o;
     o.gpus = 0;

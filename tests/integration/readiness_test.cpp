@@ -4,9 +4,9 @@
 // cleared; nicctl-facing values (nicd_port_ready) follow; a node without GPUs stays quiet. nicd
 // runs --once against the tree (state kept between runs).
 #include "sim.hpp"
+#include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
 
-#include <unistd.h>
 
 #include <fstream>
 #include <regex>
@@ -22,33 +22,22 @@ namespace {
 using Strings = std::set<std::string>;
 const Strings kCompute = {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"};
 
-class ReadinessTest : public ::testing::Test {
+class ReadinessTest : public test::DaemonTest {
 protected:
     void SetUp() override
     {
-        dir_ = fs::temp_directory_path() /
-               ("nicd-ready-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        root_ = dir_ / "node";
-        sim::create(root_, {});
+        DaemonTest::SetUp();
         config("");
     }
-    void TearDown() override { fs::remove_all(dir_); }
-
     void config(const std::string& extra)
     {
-        std::ofstream(dir_ / "nicd.conf") << "[provision]\nMode=off\n[signals]\nIntervalSec=1\n"
-                                          << extra;
+        writeConfig("[provision]\nMode=off\n[signals]\nIntervalSec=1\n" + extra);
     }
+    // The textfile after `nicd --once`; what it printed is kept for failure messages.
     std::string once()
     {
-        std::string out;
-        test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
-                   "--plugin-directory", NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
-                  out);
-        last_out_ = out;
-        return test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
+        last_out_ = DaemonTest::once();
+        return textfileText();
     }
     // "code@device:port severity action" of every active ready.* condition.
     static Strings ready(const std::string& text)
@@ -78,7 +67,6 @@ protected:
         ASSERT_EQ(test::run(argv, out), 0) << out;
     }
 
-    fs::path dir_, root_;
     std::string last_out_;
 };
 

@@ -2,9 +2,9 @@
 // compute NICs on socket 0; the default route on a management netdev), overridden by
 // [device:<ibdev>] Role=, and the node verdict that weighs devices by it.
 #include "sim.hpp"
+#include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
 
-#include <unistd.h>
 
 #include <fstream>
 #include <regex>
@@ -16,36 +16,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class RolesTest : public ::testing::Test {
+class RolesTest : public test::DaemonTest {
 protected:
     void SetUp() override
     {
-        dir_ = fs::temp_directory_path() /
-               ("nicd-roles-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        root_ = dir_ / "node";
-        sim::create(root_, {});
+        DaemonTest::SetUp();
         config("");
     }
-    void TearDown() override { fs::remove_all(dir_); }
-
-    void config(const std::string& extra)
-    {
-        std::ofstream(dir_ / "nicd.conf") << "[provision]\nMode=off\n" << extra;
-    }
-    std::string once()
-    {
-        std::string out;
-        test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
-                   "--plugin-directory", NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
-                  out);
-        return out;
-    }
-    std::string textfile()
-    {
-        return test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
-    }
+    void config(const std::string& extra) { writeConfig("[provision]\nMode=off\n" + extra); }
     // The role label of `device` on nicd_device_info.
     std::string roleOf(const std::string& text, const std::string& device)
     {
@@ -59,8 +37,6 @@ protected:
         return std::regex_search(text, m, std::regex("\nnicd_node_health ([0-9])\n")) ? m[1].str()
                                                                                       : "";
     }
-
-    fs::path dir_, root_;
 };
 
 } // namespace
@@ -68,7 +44,7 @@ protected:
 TEST_F(RolesTest, EachSimulatedDeviceHasItsRole)
 {
     auto out = once();
-    auto text = textfile();
+    auto text = textfileText();
     for (const char* d : {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_5"})
         EXPECT_EQ(roleOf(text, d), "compute") << d << " shares its root port with a GPU\n" << out;
     for (const char* d : {"mlx5_4", "mlx5_6", "mlx5_bond_0"})
@@ -90,7 +66,7 @@ TEST_F(RolesTest, TheDefaultRouteMakesAManagementNicAndRoleOverrides)
     std::ofstream(route_file) << route;
     config("[device:mlx5_6]\nRole=compute\n");
     once();
-    auto text = textfile();
+    auto text = textfileText();
     EXPECT_EQ(roleOf(text, "mlx5_1"), "management");
     EXPECT_EQ(roleOf(text, "mlx5_6"), "compute");
     EXPECT_EQ(roleOf(text, "mlx5_0"), "compute");
@@ -110,11 +86,11 @@ TEST_F(RolesTest, TheNodeVerdictWeighsDevicesByRole)
     once(); // mlx5_1 and mlx5_0 are known, up
     sim::linkDown(root_, "mlx5_1", 1);
     auto out = once();
-    auto text = textfile();
+    auto text = textfileText();
     EXPECT_NE(text.find("nicd_device_health{device=\"mlx5_1\"} 2"), std::string::npos) << out;
     EXPECT_EQ(nodeHealth(text), "1") << "a fatal management NIC leaves the node degraded\n" << out;
     EXPECT_NE(out.find("node health: degraded"), std::string::npos) << out;
     sim::linkDown(root_, "mlx5_0", 1);
     out = once();
-    EXPECT_EQ(nodeHealth(textfile()), "2") << "a fatal compute NIC is a fatal node\n" << out;
+    EXPECT_EQ(nodeHealth(textfileText()), "2") << "a fatal compute NIC is a fatal node\n" << out;
 }

@@ -29,17 +29,27 @@ protected:
         fs::remove_all(dir_);
         fs::create_directories(dir_);
         root_ = dir_ / "node";
-        sim::create(root_, {});
+        sim::create(root_, nodeOptions());
         conf_ = dir_ / "nicd.conf";
         writeConfig("");
     }
     void TearDown() override { fs::remove_all(dir_); }
+    // The node the test runs on: nicd-sim's default unless a fixture says otherwise.
+    virtual sim::CreateOptions nodeOptions() const { return {}; }
 
     void writeConfig(const std::string& extra)
     {
         std::ofstream(conf_) << "[daemon]\nPollIntervalMs=200\nPmaIntervalMs=1000\n" << extra;
     }
     fs::path textfile() const { return root_ / "var/lib/prometheus/node-exporter/nicd.prom"; }
+    std::string textfileText() const { return test::readFile(textfile()); }
+    // `nicd --once` on the node, as an operator runs it: what it prints.
+    std::string once() const
+    {
+        std::string out;
+        test::run(nicd({"--once"}), out);
+        return out;
+    }
     // Whether the textfile shows `text` within `limit`.
     bool textfileShows(const std::string& text, std::chrono::milliseconds limit) const
     {
