@@ -68,6 +68,16 @@ TEST_F(InventoryTest, AFullHgxNodeIsQuietAndSaysWhatItExpected)
     EXPECT_NE(text.find("nicd_up_ports_at_rate{role=\"compute\"} 8\n"), std::string::npos);
 }
 
+// With every source on (the pre-failure signals, readiness): the profile's two storage ports at
+// 200G are a card of their own, not a compute card's port trained down.
+TEST_F(InventoryTest, AFullHgxNodeWithEverySourceOnIsHealthy)
+{
+    writeConfig("[provision]\nMode=off\n");
+    auto out = once();
+    EXPECT_NE(out.find("node health: healthy"), std::string::npos) << out;
+    EXPECT_EQ(conditions(), "");
+}
+
 // Exactly its conditions on exactly the affected port and the node, and back when cleared.
 TEST_F(InventoryTest, AComputePortDownIsAShortNodeUntilItIsBack)
 {

@@ -9,10 +9,11 @@ namespace nicd::sim {
 namespace {
 
 struct NicModel {
-    const char* device; // PCI device ID
-    const char* hca;    // hca_type
-    const char* rate;   // ports/1/rate
-    int speed_mbps;     // the netdev's speed
+    const char* device;                     // PCI device ID
+    const char* hca;                        // hca_type
+    const char* rate;                       // ports/1/rate
+    int speed_mbps;                         // the netdev's speed
+    const char* board_id = "MT_0000000838"; // the card's PSID (board_id)
 };
 
 constexpr NicModel kConnectX6{"0x101b", "MT4123", "200 Gb/sec (4X HDR)", 200000};
@@ -64,7 +65,7 @@ void nic(TreeBuilder& b, const AddDevice& add, const std::string& name, const Pc
     b.hwmon(dir);
     b.netdev(dir, {netdev, true, dev_port, fmt::format("p{}", dev_port), false, m.speed_mbps});
     add({name, "pf", pci.bdf, "", {netdev}, {netdev}},
-        b.ibDevice(dir, name, m.hca, {{"Ethernet", true, m.rate}}, netdev));
+        b.ibDevice(dir, name, m.hca, {{"Ethernet", true, m.rate}}, netdev, m.board_id));
     b.ethtool(netdev, true, channels);
 }
 
@@ -123,7 +124,9 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
                 *m.nic, fmt::format("ens{}f0np0", i + 1), 0, o.channels);
     }
     // Storage: both ports of one ConnectX-7 on socket 1, at 200G, under a switch with no GPU.
-    constexpr NicModel storage{kConnectX7.device, kConnectX7.hca, "200 Gb/sec (2X NDR)", 200000};
+    // A card of its own (another board id): its 200G is no compute card's 400G trained down.
+    constexpr NicModel storage{kConnectX7.device, kConnectX7.hca, "200 Gb/sec (2X NDR)", 200000,
+                               "MT_0000000891"};
     for (int port = 0; port < o.storage_ports; ++port)
         nic(b, add, fmt::format("mlx5_{}", nics + port),
             {fmt::format("0000:e1:00.{}", port), "0000:e0:01.0", "mlx5_core", "0x15b3",

@@ -98,7 +98,7 @@ fs::path TreeBuilder::netdev(const fs::path& pci_dir, const NetdevPlan& p)
 
 fs::path TreeBuilder::ibDevice(const fs::path& pci_dir, const std::string& name,
                                const std::string& hca, const std::vector<PortPlan>& ports,
-                               const std::string& gid_netdev)
+                               const std::string& gid_netdev, const std::string& board_id)
 {
     auto dir = pci_dir / "infiniband" / name;
     fs::create_directories(dir);
@@ -106,7 +106,7 @@ fs::path TreeBuilder::ibDevice(const fs::path& pci_dir, const std::string& name,
     relativeSymlink(pci_dir, dir / "device");
     relativeSymlink(sys_ / "class/infiniband", dir / "subsystem");
     writeText(root_, dir / "fw_ver", "28.41.1000\n");
-    writeText(root_, dir / "board_id", "MT_0000000838\n");
+    writeText(root_, dir / "board_id", board_id + "\n");
     writeText(root_, dir / "hca_type", hca + "\n");
     writeText(root_, dir / "node_guid", fmt::format("b83f:d203:005a:{:04x}\n", 0x1a00 + guid));
     writeText(root_, dir / "sys_image_guid", fmt::format("b83f:d203:005a:{:04x}\n", 0x1a00 + guid));

@@ -50,8 +50,11 @@ public:
     fs::path netdev(const fs::path& pci_dir, const NetdevPlan& plan);
     // mlx5's hwmon on a PF (Linux >= 6.6): temp1 "asic", with its critical threshold.
     fs::path hwmon(const fs::path& pci_dir);
+    // board_id: the card's PSID; cards of one model and firmware share it (nicd compares a port's
+    // rate with its board's peers).
     fs::path ibDevice(const fs::path& pci_dir, const std::string& name, const std::string& hca,
-                      const std::vector<PortPlan>& ports, const std::string& gid_netdev);
+                      const std::vector<PortPlan>& ports, const std::string& gid_netdev,
+                      const std::string& board_id = "MT_0000000838");
     // A bond under /sys/devices/virtual/net with `slaves` (netdev dirs) enslaved to it.
     fs::path bond(const std::string& name, const std::vector<fs::path>& slaves);
     void sriov(const fs::path& pf_dir, const fs::path& vf_dir, int vf_index);
