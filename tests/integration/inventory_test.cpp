@@ -8,7 +8,6 @@
 #include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
 
-
 #include <fstream>
 
 #include <gtest/gtest.h>

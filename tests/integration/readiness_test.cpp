@@ -7,7 +7,6 @@
 #include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
 
-
 #include <fstream>
 #include <regex>
 #include <set>

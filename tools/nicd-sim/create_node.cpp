@@ -2,8 +2,8 @@
 #include "dcb_state.hpp"
 #include "ecn_state.hpp"
 #include "ethtool_catalog.hpp"
-#include "readiness_twins.hpp"
 #include "gpu_node.hpp"
+#include "readiness_twins.hpp"
 #include "signal_state.hpp"
 #include "tree_builder.hpp"
 
