@@ -1,8 +1,8 @@
-// Readiness of compute ports end to end on the simulated HGX-like node (four compute RoCE NICs,
-// each beside a GPU below its root port): the healthy node is all ready; each readiness fault of
-// nicd-sim raises exactly its ready.* condition on exactly the affected port(s) and recovers when
-// cleared; nicctl-facing values (nicd_port_ready) follow; a node without GPUs stays quiet. nicd
-// runs --once against the tree (state kept between runs).
+// Readiness of compute ports end to end on nicd-sim's default node (four compute RoCE NICs, each
+// beside a GPU below its root port) and on an HGX H100 node (--profile hgx-h100): the healthy node
+// is all ready; each readiness fault of nicd-sim raises exactly its ready.* condition on exactly
+// the affected port(s) and recovers when cleared; nicctl-facing values (nicd_port_ready) follow; a
+// node without GPUs stays quiet. nicd runs --once against the tree (state kept between runs).
 #include "sim.hpp"
 #include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
@@ -22,7 +22,7 @@ using Strings = std::set<std::string>;
 const Strings kCompute = {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"};
 
 class ReadinessTest : public test::DaemonTest {
-protected:
+public:
     void SetUp() override
     {
         DaemonTest::SetUp();
@@ -81,39 +81,67 @@ TEST_F(ReadinessTest, TheHealthyNodeIsAllReady)
                                     {"mlx5_0", 1}, {"mlx5_1", 1}, {"mlx5_2", 1}, {"mlx5_3", 1}}));
 }
 
-TEST_F(ReadinessTest, EachFaultRaisesExactlyItsConditionOnTheAffectedPortAndRecovers)
+// Each nicd-sim readiness fault raises exactly its condition on exactly the affected port (the
+// GPUDirect one on every compute port of the node), nicd_port_ready follows, and the clear
+// recovers it.
+void eachFaultRaisesExactlyItsConditionAndRecovers(ReadinessTest& t, const Strings& compute)
 {
     struct Case {
         std::vector<std::string> fault; // inject arguments; the clear is fault[0] + "-clear"
         Strings raised;
     };
+    Strings gpudirect;
+    for (const auto& dev : compute)
+        gpudirect.insert("ready.no_gpudirect@" + dev + ":1 degraded check_host_config");
     const std::vector<Case> cases = {
         {{"gid-missing", "mlx5_1"}, {"ready.no_roce_gid@mlx5_1:1 fatal check_network_config"}},
         {{"mtu", "mlx5_2"}, {"ready.mtu_mismatch@mlx5_2:1 degraded check_network_config"}},
         {{"uverbs-missing", "mlx5_3"}, {"ready.no_uverbs@mlx5_3:1 fatal check_host_config"}},
         {{"acs-on", "mlx5_0"}, {"ready.acs_redirect@mlx5_0:1 degraded check_host_config"}},
-        {{"peermem-unload"},
-         {"ready.no_gpudirect@mlx5_0:1 degraded check_host_config",
-          "ready.no_gpudirect@mlx5_1:1 degraded check_host_config",
-          "ready.no_gpudirect@mlx5_2:1 degraded check_host_config",
-          "ready.no_gpudirect@mlx5_3:1 degraded check_host_config"}},
+        {{"peermem-unload"}, gpudirect},
     };
-    EXPECT_EQ(ready(once()), Strings{});
+    EXPECT_EQ(ReadinessTest::ready(t.once()), Strings{});
     for (const auto& c : cases) {
-        inject(c.fault);
-        auto text = once();
-        EXPECT_EQ(ready(text), c.raised) << c.fault[0] << "\n" << last_out_;
-        for (const auto& dev : kCompute) {
+        t.inject(c.fault);
+        auto text = t.once();
+        EXPECT_EQ(ReadinessTest::ready(text), c.raised) << c.fault[0] << "\n" << t.last_out_;
+        for (const auto& dev : compute) {
             bool hit = false;
             for (const auto& r : c.raised)
                 hit = hit || r.find("@" + dev + ":") != std::string::npos;
-            EXPECT_EQ(readyGauge(text)[dev], hit ? 0 : 1) << c.fault[0] << " " << dev;
+            EXPECT_EQ(ReadinessTest::readyGauge(text)[dev], hit ? 0 : 1)
+                << c.fault[0] << " " << dev;
         }
         auto clear = c.fault;
         clear[0] += "-clear";
-        inject(clear);
-        EXPECT_EQ(ready(once()), Strings{}) << clear[0] << "\n" << last_out_;
+        t.inject(clear);
+        EXPECT_EQ(ReadinessTest::ready(t.once()), Strings{}) << clear[0] << "\n" << t.last_out_;
     }
+}
+
+TEST_F(ReadinessTest, EachFaultRaisesExactlyItsConditionOnTheAffectedPortAndRecovers)
+{
+    eachFaultRaisesExactlyItsConditionAndRecovers(*this, kCompute);
+}
+
+// The same on an HGX H100 node (nicd-sim create --profile hgx-h100: 8 GPUs, a compute NIC beside
+// each, 2 storage ports that are not judged).
+class HgxReadinessTest : public ReadinessTest {
+protected:
+    sim::CreateOptions nodeOptions() const override
+    {
+        sim::CreateOptions o;
+        sim::applyProfile(o, "hgx-h100");
+        return o;
+    }
+};
+
+TEST_F(HgxReadinessTest, EachFaultRaisesExactlyItsConditionOnTheAffectedPortAndRecovers)
+{
+    Strings compute;
+    for (int i = 0; i < 8; ++i)
+        compute.insert("mlx5_" + std::to_string(i));
+    eachFaultRaisesExactlyItsConditionAndRecovers(*this, compute);
 }
 
 TEST_F(ReadinessTest, ANodeWithoutGpusStaysQuiet)
