@@ -1,5 +1,7 @@
 #include "readiness/gid_text.hpp"
 
+#include "inventory/sysfs_values.hpp"
+
 #include <arpa/inet.h>
 #include <fmt/format.h>
 
@@ -20,20 +22,11 @@ std::optional<unsigned> hexDigit(char c)
     return std::nullopt;
 }
 
-std::string_view trimmed(std::string_view s)
-{
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return s;
-}
-
 } // namespace
 
 std::optional<Gid> parseGid(std::string_view text)
 {
-    text = trimmed(text);
+    text = sysfs::trim(text);
     Gid gid{};
     size_t group = 0;
     while (group < 8) {
