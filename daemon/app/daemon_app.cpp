@@ -24,10 +24,10 @@
 #include "provision/default_route_source.hpp"
 #include "provision/provision_scheduler.hpp"
 #include "readiness/readiness_source.hpp"
-#include "signals/devlink_health.hpp"
-#include "signals/function_sources.hpp"
-#include "signals/link_sources.hpp"
-#include "signals/reporter_source.hpp"
+#include "prefailure/devlink_health.hpp"
+#include "prefailure/function_sources.hpp"
+#include "prefailure/link_sources.hpp"
+#include "prefailure/reporter_source.hpp"
 #include "state/state_keeper.hpp"
 #include "text/printable.hpp"
 #include "textfile/atomic_file.hpp"
@@ -78,13 +78,13 @@ void DaemonApp::addSignalSources()
 {
     if (!config_.signals.enable)
         return;
-    signals::SourceTiming timing{std::chrono::milliseconds(config_.signals.interval_ms),
+    prefailure::SourceTiming timing{std::chrono::milliseconds(config_.signals.interval_ms),
                                  std::chrono::milliseconds(config_.health.driver_timeout_ms)};
-    for (auto& source : signals::makeLinkSources(paths_, timing))
+    for (auto& source : prefailure::makeLinkSources(paths_, timing))
         collector_->add(std::move(source));
-    collector_->add(signals::makeTemperatureSource(timing));
-    collector_->add(signals::makePcieSource(timing));
-    auto reporters = signals::makeReporterSource(paths_, timing);
+    collector_->add(prefailure::makeTemperatureSource(timing));
+    collector_->add(prefailure::makePcieSource(timing));
+    auto reporters = prefailure::makeReporterSource(paths_, timing);
     read_reporters_soon_ = reporters->readSoonFlag();
     collector_->add(std::move(reporters));
 }
@@ -353,7 +353,7 @@ void DaemonApp::onReporterEvent(std::vector<HealthReporter> reporters, bool over
     if (overrun || !last_)
         return;
     for (auto& r : reporters) {
-        if (last_->inventory.ignoresFunction(signals::pciAddressView(r.handle)))
+        if (last_->inventory.ignoresFunction(prefailure::pciAddressView(r.handle)))
             continue;
         log::info({}, "devlink health: {} {} is {} ({} errors, {} recovered)", r.handle, r.name,
                   r.state, r.errors, r.recovers);

@@ -14,7 +14,7 @@
 #include "app/options.hpp"
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
-#include "journal/kernel_watch.hpp"
+#include "kernel_log/kernel_watch.hpp"
 #include "loop/event_loop.hpp"
 #include "loop/pacer.hpp"
 #include "model/snapshot.hpp"

@@ -5,7 +5,7 @@
 #include "collect/deadline.hpp"
 #include "collect/ib_counters.hpp"
 #include "collect/source.hpp"
-#include "collect/verbs_prober.hpp"
+#include "collect/verbs_lane.hpp"
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
 #include "inventory/inventory_reader.hpp"
@@ -88,7 +88,7 @@ private:
     std::chrono::milliseconds driver_timeout_{2000};
     DeadlineRunner pma_runner_;    // counters/ reads
     DeadlineRunner plugin_runner_; // plugin polls (serialized)
-    VerbsProber verbs_;            // verbs probes (real root only)
+    VerbsLane verbs_;            // verbs probes (real root only)
     std::map<std::string, std::shared_ptr<std::atomic<bool>>>
         pma_stuck_;                                   // ibdev -> read returned yet?
     std::shared_ptr<std::atomic<bool>> plugin_stuck_; // a plugin call left behind

@@ -1,6 +1,6 @@
 #include "dbus/signal_values.hpp"
 
-#include "signals/devlink_health.hpp"
+#include "prefailure/devlink_health.hpp"
 #include "text/printable.hpp"
 
 #include <algorithm>
@@ -61,7 +61,7 @@ ReportersByPci reportersByPci(const Snapshot& snap)
 {
     ReportersByPci out;
     for (const auto& r : snap.reporters)
-        out.emplace(signals::pciAddressView(r.handle), &r);
+        out.emplace(prefailure::pciAddressView(r.handle), &r);
     return out;
 }
 

@@ -1,7 +1,7 @@
 #include "health/reporter_rules.hpp"
 
 #include "health/verdicts.hpp"
-#include "signals/devlink_health.hpp"
+#include "prefailure/devlink_health.hpp"
 
 #include <fmt/format.h>
 
@@ -54,7 +54,7 @@ void ReporterRules::evaluate(const Snapshot& snap, const Config& config, double 
     Verdicts v;
     std::map<std::string, std::pair<uint64_t, uint64_t>> counts;
     for (const auto& r : snap.reporters) {
-        auto dev = by_pci.find(signals::pciAddressView(r.handle));
+        auto dev = by_pci.find(prefailure::pciAddressView(r.handle));
         if (dev == by_pci.end() || !config.signals.enable)
             continue;
         const auto& ibdev = dev->second;

@@ -1,7 +1,7 @@
 #include "health/training_rules.hpp"
 
 #include "health/verdicts.hpp"
-#include "signals/pcie_link.hpp"
+#include "prefailure/pcie_link.hpp"
 
 #include <fmt/format.h>
 
@@ -40,7 +40,7 @@ void judgePcie(const Snapshot& snap, Verdicts& v)
 {
     for (const auto& [ibdev, link] : snap.pcie) {
         v.judged(ibdev, 0);
-        if (!signals::trainedDown(link))
+        if (!prefailure::trainedDown(link))
             continue;
         auto cap_gts = link.upstream_max_gts && link.max_gts
                            ? std::min(*link.max_gts, *link.upstream_max_gts)

@@ -6,7 +6,7 @@
 
 #include "loop/event_loop.hpp"
 #include "model/signals.hpp"
-#include "signals/devlink_netlink.hpp"
+#include "prefailure/devlink_netlink.hpp"
 
 #include <functional>
 #include <vector>
@@ -27,7 +27,7 @@ private:
     static int onReadable(sd_event_source*, int fd, uint32_t, void* self);
 
     Handler handler_;
-    signals::DevlinkMonitor monitor_;
+    prefailure::DevlinkMonitor monitor_;
     EventSource source_;
 };
 

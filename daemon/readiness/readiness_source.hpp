@@ -12,7 +12,7 @@
 
 #include "collect/source.hpp"
 #include "config/host_paths.hpp"
-#include "signals/guarded_reads.hpp"
+#include "prefailure/guarded_reads.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -36,7 +36,7 @@ public:
 private:
     HostPaths paths_;
     std::chrono::milliseconds interval_;
-    signals::GuardedReads guard_;
+    prefailure::GuardedReads guard_;
     ReadinessInputs last_;
     std::shared_ptr<std::atomic<bool>> soon_ = std::make_shared<std::atomic<bool>>(false);
 };

@@ -1,7 +1,7 @@
 #include "state/state_keeper.hpp"
 
 #include "health/health_engine.hpp"
-#include "journal/kernel_journal.hpp"
+#include "kernel_log/kernel_journal.hpp"
 #include "log/log.hpp"
 #include "loop/clock.hpp"
 #include "loop/event_loop.hpp"

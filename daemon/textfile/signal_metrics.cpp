@@ -1,6 +1,6 @@
 // The pre-failure signals: FEC, optical modules, temperature sensors, devlink health reporters
 // and PCIe link training. Units are in the names (SI: watts, amperes, volts, celsius).
-#include "signals/devlink_health.hpp"
+#include "prefailure/devlink_health.hpp"
 #include "textfile/render.hpp"
 
 #include <fmt/format.h>
@@ -179,7 +179,7 @@ void renderReporters(const Snapshot& snap, MetricWriter& w)
     for (const auto& d : snap.inventory.devices)
         by_pci.emplace(d.pci_address, d.ibdev);
     auto deviceOf = [&](const std::string& handle) {
-        auto it = by_pci.find(signals::pciAddressView(handle));
+        auto it = by_pci.find(prefailure::pciAddressView(handle));
         return it == by_pci.end() ? std::string_view() : it->second;
     };
     w.family("nicd_devlink_reporter_healthy", MetricType::Gauge,

@@ -3,7 +3,7 @@
 // anything else (a crash, a sanitizer report, another exception) is a finding. What a decoder
 // returns must also hold together: names present, state one of the three words. Built and run
 // by scripts/fuzz.sh (ctest -L fuzz, make fuzz).
-#include "signals/devlink_health.hpp"
+#include "prefailure/devlink_health.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -21,26 +21,26 @@ void require(bool ok)
 void decodeAttributes(std::span<const uint8_t> bytes)
 {
     try {
-        const auto r = nicd::signals::decodeReporterMessage(bytes);
+        const auto r = nicd::prefailure::decodeReporterMessage(bytes);
         if (!r)
             return;
         require(!r->name.empty() && r->handle.find('/') != std::string::npos);
         require(r->state == "healthy" || r->state == "error" || r->state == "unknown");
         require(r->healthy == (r->state == "healthy"));
-        (void)nicd::signals::pciAddressOf(r->handle);
-    } catch (const nicd::signals::DecodeError&) {
+        (void)nicd::prefailure::pciAddressOf(r->handle);
+    } catch (const nicd::prefailure::DecodeError&) {
     }
 }
 
 void parseJson(std::string_view text)
 {
     try {
-        for (const auto& r : nicd::signals::parseDevlinkHealthJson(text)) {
+        for (const auto& r : nicd::prefailure::parseDevlinkHealthJson(text)) {
             require(!r.name.empty() && !r.handle.empty());
             require(r.healthy == (r.state == "healthy"));
-            (void)nicd::signals::pciAddressOf(r.handle);
+            (void)nicd::prefailure::pciAddressOf(r.handle);
         }
-    } catch (const nicd::signals::DecodeError&) {
+    } catch (const nicd::prefailure::DecodeError&) {
     }
 }
 

@@ -4,8 +4,8 @@
 // DecodeError may come out; anything else (a crash, a sanitizer report, another exception) is a
 // finding. What a decoder returns must also hold together. Built and run by scripts/fuzz.sh
 // (ctest -L fuzz, make fuzz), with tests/data/fec and hand-built netlink replies as seeds.
-#include "signals/ethtool_netlink.hpp"
-#include "signals/fec_stats.hpp"
+#include "prefailure/ethtool_netlink.hpp"
+#include "prefailure/fec_stats.hpp"
 
 #include <linux/ethtool_netlink.h>
 
@@ -40,17 +40,17 @@ void checkStats(const nicd::FecStats& stats, size_t input_size)
 void decodeReply(std::span<const uint8_t> bytes)
 {
     try {
-        checkStats(nicd::signals::decodeFecReply(bytes), bytes.size());
-    } catch (const nicd::signals::DecodeError&) {
+        checkStats(nicd::prefailure::decodeFecReply(bytes), bytes.size());
+    } catch (const nicd::prefailure::DecodeError&) {
     }
 }
 
 void parseJson(std::string_view text)
 {
     try {
-        nicd::FecStats stats = nicd::signals::parseFecJson(text, "eth0");
+        nicd::FecStats stats = nicd::prefailure::parseFecJson(text, "eth0");
         require(stats.active != "None");
-    } catch (const nicd::signals::DecodeError&) {
+    } catch (const nicd::prefailure::DecodeError&) {
     }
 }
 
@@ -60,12 +60,12 @@ void absorb(std::span<const uint8_t> bytes)
     uint32_t seq = 0;
     if (bytes.size() >= sizeof seq)
         std::memcpy(&seq, bytes.data(), sizeof seq);
-    nicd::signals::ethtool_detail::Answer answer;
+    nicd::prefailure::ethtool_detail::Answer answer;
     try {
-        nicd::signals::ethtool_detail::absorbDatagram(bytes, seq, kFamily,
+        nicd::prefailure::ethtool_detail::absorbDatagram(bytes, seq, kFamily,
                                                       ETHTOOL_MSG_FEC_GET_REPLY, answer);
         require(!answer.has_reply || answer.reply.size() < bytes.size());
-    } catch (const nicd::signals::DecodeError&) {
+    } catch (const nicd::prefailure::DecodeError&) {
     }
 }
 
@@ -78,6 +78,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     decodeReply(bytes);
     parseJson(text);
     absorb(bytes);
-    (void)nicd::signals::ethtool_detail::eepromIoErrorMeansNoModule(text);
+    (void)nicd::prefailure::ethtool_detail::eepromIoErrorMeansNoModule(text);
     return 0;
 }

@@ -7,8 +7,8 @@
 // it names comes from the record (the device) or the line; a device-less match is never a line
 // about a user program; a confirmed lockup carries its header.
 #include "health/soft_lockup.hpp"
-#include "journal/trusted_fields.hpp"
-#include "journal/user_reports.hpp"
+#include "kernel_log/trusted_fields.hpp"
+#include "kernel_log/user_reports.hpp"
 #include "kernel_patterns.hpp"
 
 #include <cctype>

@@ -152,7 +152,7 @@ write("link_message", "newlink-down-and-dellink.bin",
       link(RTM_NEWLINK, 5, "enp1s0f1np1", IFF_UP, IF_OPER_DOWN, 0) +
       link(RTM_DELLINK, 7, "bond0", 0, IF_OPER_DOWN, 0))
 
-# ---- generic netlink: ethtool FEC (daemon/signals/fec_stats.hpp, ethtool_answer.hpp) ----
+# ---- generic netlink: ethtool FEC (daemon/prefailure/fec_stats.hpp, ethtool_answer.hpp) ----
 
 GENL_VERSION = 1
 ETHTOOL_MSG_FEC_GET_REPLY = 30
@@ -191,7 +191,7 @@ def genl_datagram(seq):
 first_len = len(genl_datagram(0)) - len(ack(0))
 write("fec_stats", "fec-get-datagram.bin", genl_datagram(first_len))
 
-# ---- generic netlink: devlink health (daemon/signals/devlink_health.hpp) ----
+# ---- generic netlink: devlink health (daemon/prefailure/devlink_health.hpp) ----
 
 DEVLINK_ATTR_BUS_NAME, DEVLINK_ATTR_DEV_NAME, DEVLINK_ATTR_PORT_INDEX = 1, 2, 3
 DEVLINK_ATTR_PAD = 61

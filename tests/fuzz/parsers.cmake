@@ -16,7 +16,7 @@ file(GLOB helper_sources CONFIGURE_DEPENDS ${daemon}/text/*.cpp)
 # The health engine, for the state file's health memory: every rule family restores its part.
 file(GLOB health_sources CONFIGURE_DEPENDS ${daemon}/health/*.cpp ${daemon}/model/*.cpp
      ${daemon}/log/*.cpp)
-list(APPEND health_sources ${daemon}/signals/pcie_link.cpp) # the training rules' verdict
+list(APPEND health_sources ${daemon}/prefailure/pcie_link.cpp) # the training rules' verdict
 
 add_library(nicd_fuzz_parsers STATIC
     # rtnetlink: links and DCB notifications (daemon), DCB replies (mlx5 plugin)
@@ -24,13 +24,13 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/netlink/dcb_notification.cpp
     ${mlx5}/qos/dcb_codec.cpp
     # generic netlink and JSON replies: ethtool FEC and module EEPROM, devlink health
-    ${daemon}/signals/ethtool_answer.cpp
-    ${daemon}/signals/fec_stats.cpp
-    ${daemon}/signals/devlink_health.cpp
-    ${daemon}/signals/module_eeprom.cpp
-    ${daemon}/signals/module_cmis.cpp
-    ${daemon}/signals/module_sff8472.cpp
-    ${daemon}/signals/module_sff8636.cpp
+    ${daemon}/prefailure/ethtool_answer.cpp
+    ${daemon}/prefailure/fec_stats.cpp
+    ${daemon}/prefailure/devlink_health.cpp
+    ${daemon}/prefailure/module_eeprom.cpp
+    ${daemon}/prefailure/module_cmis.cpp
+    ${daemon}/prefailure/module_sff8472.cpp
+    ${daemon}/prefailure/module_sff8636.cpp
     # RDMA netlink hw counters (plugin SDK)
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/rdma_stats_codec.cpp
     # netdev statistics (mlx5 plugin): ethtool -S text and the ioctl's buffers
@@ -39,8 +39,8 @@ add_library(nicd_fuzz_parsers STATIC
     ${mlx5}/guarded_buffer.cpp
     # kernel lines: their origin (journald's trusted fields), the user-program filter, the mlx5
     # patterns and the soft-lockup detector
-    ${daemon}/journal/trusted_fields.cpp
-    ${daemon}/journal/user_reports.cpp
+    ${daemon}/kernel_log/trusted_fields.cpp
+    ${daemon}/kernel_log/user_reports.cpp
     ${mlx5}/kernel_patterns.cpp
     # configuration: INI lines and every key's value parser
     ${daemon}/config/config.cpp

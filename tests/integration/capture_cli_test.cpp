@@ -4,7 +4,7 @@
 // (under 5 MB, replayable once unpacked), and a real node (this machine, read-only) captured
 // without failing whatever it lacks.
 #include "sim.hpp"
-#include "support/capture_replay.hpp"
+#include "support/capture_runs.hpp"
 
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>

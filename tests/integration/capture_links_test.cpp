@@ -5,7 +5,7 @@
 // left out; sysfs's own links stay links; a class link that leads out of the source's sys/ (to
 // a user's directory) is not walked.
 #include "sim.hpp"
-#include "support/capture_replay.hpp"
+#include "support/capture_runs.hpp"
 
 #include <nlohmann/json.hpp>
 

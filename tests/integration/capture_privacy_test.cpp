@@ -6,7 +6,7 @@
 // in a test that names the node itself (whatever this machine is called).
 #include "capture/module_scrub.hpp"
 #include "sim.hpp"
-#include "support/capture_replay.hpp"
+#include "support/capture_runs.hpp"
 #include "support/journal_writer.hpp"
 
 #include <nlohmann/json.hpp>

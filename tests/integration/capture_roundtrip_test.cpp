@@ -5,7 +5,7 @@
 // capture took along, run/nicd-sim/capture/said/nicd.prom). Kernel lines round-trip through the
 // journal export format too, and a real sysfs tree (the procfs fixture) captures as well.
 #include "sim.hpp"
-#include "support/capture_replay.hpp"
+#include "support/capture_runs.hpp"
 #include "support/journal_writer.hpp"
 
 #include <fstream>

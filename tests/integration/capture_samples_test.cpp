@@ -5,7 +5,7 @@
 // made it.
 #include "files.hpp"
 #include "sim.hpp"
-#include "support/capture_replay.hpp"
+#include "support/capture_runs.hpp"
 
 #include <nlohmann/json.hpp>
 #include <signal.h>

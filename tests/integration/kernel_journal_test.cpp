@@ -1,7 +1,7 @@
 // Kernel lines read from real journal files written by systemd-journal-remote: only the kernel
 // transport, only the current boot on first start, and nothing read twice or missed across a
 // restart (the cursor).
-#include "journal/kernel_journal.hpp"
+#include "kernel_log/kernel_journal.hpp"
 #include "support/journal_writer.hpp"
 
 #include <spdlog/sinks/ostream_sink.h>

@@ -1,11 +1,11 @@
 // verbs_check IBDEV TIMEOUT_MS ROUNDS INTERVAL_MS [LEASE_PATH RELEASE_AFTER_MS]
-// nicd's verbs probe as the collector runs it (VerbsProber: ibv_open_device + ibv_query_port
+// nicd's verbs probe as the collector runs it (VerbsLane: ibv_open_device + ibv_query_port
 // against the driver deadline), ROUNDS times INTERVAL_MS apart; one line per round:
 // "round N MS ok" or "round N MS <why the device is unresponsive>", MS being how long the round
 // held the caller. With LEASE_PATH (the device node), a read lease is taken on it first: an open
 // for writing then blocks in the kernel, like a driver that does not answer, until the lease is
 // let go RELEASE_AFTER_MS later.
-#include "collect/verbs_prober.hpp"
+#include "collect/verbs_lane.hpp"
 #include "log/log.hpp"
 
 #include <fcntl.h>
@@ -51,7 +51,7 @@ int main(int argc, char** argv)
             ::close(fd); // the blocked open goes on
         });
     }
-    nicd::VerbsProber prober;
+    nicd::VerbsLane prober;
     for (int i = 1; i <= rounds; ++i) {
         auto t0 = Clock::now();
         std::string why = prober.check(ibdev, timeout);

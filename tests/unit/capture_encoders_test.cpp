@@ -3,8 +3,8 @@
 // EEPROM images built page by page as nicd reads them from the kernel.
 #include "capture/tool_encoders.hpp"
 #include "ethtool_text.hpp"
-#include "signals/devlink_health.hpp"
-#include "signals/fec_stats.hpp"
+#include "prefailure/devlink_health.hpp"
+#include "prefailure/fec_stats.hpp"
 #include "support/module_images.hpp"
 
 #include <fstream>
@@ -42,11 +42,11 @@ TEST(CaptureEncoders, FecJsonDecodesToWhatTheKernelGave)
     s.corrected_blocks = FecCounter{120, {30, 30, 30, 30}};
     s.uncorrectable_blocks = FecCounter{0, {}};
     s.corrected_bits = FecCounter{360, {}};
-    EXPECT_EQ(signals::parseFecJson(fecJson(s), "ens1f0np0"), s);
+    EXPECT_EQ(prefailure::parseFecJson(fecJson(s), "ens1f0np0"), s);
 
     FecStats no_link; // no active mode, no statistics
     no_link.netdev = "ens2f0np0";
-    EXPECT_EQ(signals::parseFecJson(fecJson(no_link), "ens2f0np0"), no_link);
+    EXPECT_EQ(prefailure::parseFecJson(fecJson(no_link), "ens2f0np0"), no_link);
 }
 
 TEST(CaptureEncoders, FecCapturesOfRealCardsSurviveTheRoundTrip)
@@ -54,8 +54,8 @@ TEST(CaptureEncoders, FecCapturesOfRealCardsSurviveTheRoundTrip)
     for (const char* name :
          {"connectx7-enp1s0f0np0.json", "ice-ens21f0np0.json", "fbnic-eth0.json"}) {
         SCOPED_TRACE(name);
-        auto original = signals::parseFecJson(dataFile(std::string("fec/") + name), "");
-        EXPECT_EQ(signals::parseFecJson(fecJson(original), ""), original);
+        auto original = prefailure::parseFecJson(dataFile(std::string("fec/") + name), "");
+        EXPECT_EQ(prefailure::parseFecJson(fecJson(original), ""), original);
     }
 }
 
@@ -64,15 +64,15 @@ TEST(CaptureEncoders, DevlinkHealthJsonDecodesToTheSameReporters)
     for (const char* name :
          {"mlx5-pfs-vnic-ports.json", "mlx5-port-reporters.json", "mlxsw-fw-fatal-error.json"}) {
         SCOPED_TRACE(name);
-        auto original = signals::parseDevlinkHealthJson(dataFile(std::string("devlink/") + name));
+        auto original = prefailure::parseDevlinkHealthJson(dataFile(std::string("devlink/") + name));
         ASSERT_FALSE(original.empty());
-        EXPECT_EQ(signals::parseDevlinkHealthJson(devlinkHealthJson(original)), original);
+        EXPECT_EQ(prefailure::parseDevlinkHealthJson(devlinkHealthJson(original)), original);
     }
     HealthReporter r{
         "pci/0000:1a:00.0", "fw_fatal", false, "error", std::numeric_limits<uint64_t>::max(), 3};
     auto text = devlinkHealthJson({r});
     EXPECT_NE(text.find("\"unlimited\""), std::string::npos) << "as iproute2 prints u64 max";
-    EXPECT_EQ(signals::parseDevlinkHealthJson(text), std::vector<HealthReporter>{r});
+    EXPECT_EQ(prefailure::parseDevlinkHealthJson(text), std::vector<HealthReporter>{r});
 }
 
 TEST(CaptureEncoders, EthtoolTextReadsBackAsTheStatistics)
@@ -90,17 +90,17 @@ TEST(CaptureEncoders, ModuleBlobIsBuiltPageByPageAsNicdReadsIt)
                               std::pair{"sff8472_intel_e10gsfpsrx_ice.hex", size_t{512}}}) {
         SCOPED_TRACE(name);
         auto module = test::readCapture(name, size);
-        std::vector<signals::EepromRead> asked;
-        auto blob = readModuleBlob([&](const signals::EepromRead& r) {
+        std::vector<prefailure::EepromRead> asked;
+        auto blob = readModuleBlob([&](const prefailure::EepromRead& r) {
             asked.push_back(r);
             auto at = module.begin() + static_cast<std::ptrdiff_t>(r.blob_offset);
-            return signals::Reply<std::vector<uint8_t>>::success({at, at + r.length});
+            return prefailure::Reply<std::vector<uint8_t>>::success({at, at + r.length});
         });
         ASSERT_TRUE(blob.ok()) << blob.message;
         EXPECT_EQ(blob.value.size(), size);
-        EXPECT_EQ(signals::decodeModuleEeprom(blob.value), signals::decodeModuleEeprom(module));
+        EXPECT_EQ(prefailure::decodeModuleEeprom(blob.value), prefailure::decodeModuleEeprom(module));
         ASSERT_FALSE(asked.empty());
-        EXPECT_EQ(asked.front(), (signals::EepromRead{0x50, 0, 0, 0, 128, 0}));
+        EXPECT_EQ(asked.front(), (prefailure::EepromRead{0x50, 0, 0, 0, 128, 0}));
     }
 }
 
@@ -108,17 +108,17 @@ TEST(CaptureEncoders, AModuleReadThatFailsIsTheAnswer)
 {
     auto module = test::readCapture("cmis_osfp_800g_dr8_juniper.hex", 768);
     int calls = 0;
-    auto blob = readModuleBlob([&](const signals::EepromRead& r) {
+    auto blob = readModuleBlob([&](const prefailure::EepromRead& r) {
         if (++calls == 2)
-            return signals::Reply<std::vector<uint8_t>>::failed("page read: EIO");
+            return prefailure::Reply<std::vector<uint8_t>>::failed("page read: EIO");
         auto at = module.begin() + static_cast<std::ptrdiff_t>(r.blob_offset);
-        return signals::Reply<std::vector<uint8_t>>::success({at, at + r.length});
+        return prefailure::Reply<std::vector<uint8_t>>::success({at, at + r.length});
     });
     EXPECT_FALSE(blob.ok());
     EXPECT_EQ(blob.message, "page read: EIO");
 
-    auto absent = readModuleBlob([](const signals::EepromRead&) {
-        return signals::Reply<std::vector<uint8_t>>::unsupported("no module");
+    auto absent = readModuleBlob([](const prefailure::EepromRead&) {
+        return prefailure::Reply<std::vector<uint8_t>>::unsupported("no module");
     });
-    EXPECT_EQ(absent.status, signals::Reply<std::vector<uint8_t>>::Status::Unsupported);
+    EXPECT_EQ(absent.status, prefailure::Reply<std::vector<uint8_t>>::Status::Unsupported);
 }

@@ -4,7 +4,7 @@
 #include "health/counter_rules.hpp"
 #include "health/health_engine.hpp"
 #include "health/soft_lockup.hpp"
-#include "journal/kernel_watch.hpp"
+#include "kernel_log/kernel_watch.hpp"
 #include "loop/clock.hpp"
 #include "support/health_fixture.hpp"
 #include "support/kernel_records.hpp"

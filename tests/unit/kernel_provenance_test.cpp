@@ -7,8 +7,8 @@
 // "traps: <comm>[<pid>] general protection fault ..." and "traps: <comm>[<pid>] trap ...".
 #include "health/kernel_rules.hpp"
 #include "health/soft_lockup.hpp"
-#include "journal/trusted_fields.hpp"
-#include "journal/user_reports.hpp"
+#include "kernel_log/trusted_fields.hpp"
+#include "kernel_log/user_reports.hpp"
 #include "kernel_patterns.hpp"
 #include "support/health_fixture.hpp"
 #include "support/kernel_records.hpp"

@@ -2,7 +2,7 @@
 // built from (within each field's resolution): CMIS and SFF-8636 optics, the TX bias multiplier,
 // lane flags, copper cables without DOM. The two sides share no code.
 #include "module_image.hpp"
-#include "signals/module_eeprom.hpp"
+#include "prefailure/module_eeprom.hpp"
 
 #include <cmath>
 #include <span>
@@ -66,7 +66,7 @@ void expectSpec(const ModuleDom& dom, const sim::ModuleSpec& spec, double bias_m
 
 size_t readerBlobSize(const std::vector<uint8_t>& image)
 {
-    return signals::eepromBlobSize(std::span(image).first(128));
+    return prefailure::eepromBlobSize(std::span(image).first(128));
 }
 
 TEST(SimModuleImage, Cmis400gOpticRoundTrips)
@@ -77,7 +77,7 @@ TEST(SimModuleImage, Cmis400gOpticRoundTrips)
     auto image = sim::moduleImage(spec);
     EXPECT_EQ(image.size(), 768U);
     EXPECT_EQ(readerBlobSize(image), image.size());
-    ModuleDom dom = signals::decodeModuleEeprom(image);
+    ModuleDom dom = prefailure::decodeModuleEeprom(image);
     EXPECT_EQ(dom.standard, ModuleStandard::Cmis);
     expectSpec(dom, spec);
 }
@@ -90,7 +90,7 @@ TEST(SimModuleImage, Cmis800gOsfpWithLargeBiasUsesTheMultiplier)
     spec.lanes.resize(8, {180.0, 1.6, 1.4});
     spec.lanes[0].bias_ma = 175.5;
     spec.bias_ma_limits = {250, 20, 230, 40}; // above 131 mA: x2
-    ModuleDom dom = signals::decodeModuleEeprom(sim::moduleImage(spec));
+    ModuleDom dom = prefailure::decodeModuleEeprom(sim::moduleImage(spec));
     expectSpec(dom, spec, 2);
 }
 
@@ -102,7 +102,7 @@ TEST(SimModuleImage, Sff8636QsfpOpticRoundTrips)
     auto image = sim::moduleImage(spec);
     EXPECT_EQ(image.size(), 640U);
     EXPECT_EQ(readerBlobSize(image), image.size());
-    ModuleDom dom = signals::decodeModuleEeprom(image);
+    ModuleDom dom = prefailure::decodeModuleEeprom(image);
     EXPECT_EQ(dom.standard, ModuleStandard::Sff8636);
     expectSpec(dom, spec);
 }
@@ -117,7 +117,7 @@ TEST(SimModuleImage, CopperCablesHaveNoDom)
     for (const auto& spec : {cmis, qsfp}) {
         auto image = sim::moduleImage(spec);
         EXPECT_EQ(readerBlobSize(image), image.size());
-        ModuleDom dom = signals::decodeModuleEeprom(image);
+        ModuleDom dom = prefailure::decodeModuleEeprom(image);
         EXPECT_FALSE(dom.has_dom);
         EXPECT_EQ(dom.identifier, spec.identifier);
         EXPECT_NE(dom.standard, ModuleStandard::Unknown);

@@ -6,7 +6,7 @@
 // A forged line (text that merely looks like dev_printk's) is built with deviceLess().
 #pragma once
 
-#include "journal/trusted_fields.hpp"
+#include "kernel_log/trusted_fields.hpp"
 
 #include <nicd/plugin/plugin.h>
 

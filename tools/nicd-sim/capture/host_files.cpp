@@ -4,7 +4,7 @@
 #include "capture/text_util.hpp"
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
-#include "journal/kernel_journal.hpp"
+#include "kernel_log/kernel_journal.hpp"
 #include "paths/beneath.hpp"
 #include "provision/driver_ready.hpp"
 

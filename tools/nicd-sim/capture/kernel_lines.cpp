@@ -2,9 +2,9 @@
 
 #include "capture/spawn.hpp"
 #include "capture/text_util.hpp"
-#include "journal/kernel_journal.hpp"
-#include "journal/trusted_fields.hpp"
-#include "journal/user_reports.hpp"
+#include "kernel_log/kernel_journal.hpp"
+#include "kernel_log/trusted_fields.hpp"
+#include "kernel_log/user_reports.hpp"
 
 #include <fmt/format.h>
 #include <systemd/sd-journal.h>

@@ -7,8 +7,8 @@
 #include "ethtool_ioctl.hpp"
 #include "qos/dcb_client.hpp"
 #include "qos/dcb_sim_format.hpp"
-#include "signals/devlink_netlink.hpp"
-#include "signals/ethtool_netlink.hpp"
+#include "prefailure/devlink_netlink.hpp"
+#include "prefailure/ethtool_netlink.hpp"
 
 #include <net/if.h>
 
@@ -20,12 +20,12 @@ namespace {
 
 namespace pv1 = ::nicd::plugin::v1;
 
-template <typename T> ToolOutput fromReply(const signals::Reply<T>& r, std::string data)
+template <typename T> ToolOutput fromReply(const prefailure::Reply<T>& r, std::string data)
 {
     switch (r.status) {
-    case signals::Reply<T>::Status::Ok:
+    case prefailure::Reply<T>::Status::Ok:
         return ToolOutput::ok(std::move(data));
-    case signals::Reply<T>::Status::Unsupported:
+    case prefailure::Reply<T>::Status::Unsupported:
         return ToolOutput::absent(r.message);
     default:
         return ToolOutput::failed(r.message);
@@ -80,7 +80,7 @@ public:
     {
         if (auto no = notHere(netdev))
             return *no;
-        auto r = readModuleBlob([&](const signals::EepromRead& e) {
+        auto r = readModuleBlob([&](const prefailure::EepromRead& e) {
             return ethtool_.readModuleEeprom(netdev, e.i2c_address, e.page, e.bank, e.offset,
                                              e.length);
         });
@@ -106,8 +106,8 @@ public:
     }
 
 private:
-    signals::EthtoolNetlink ethtool_;
-    signals::DevlinkNetlink devlink_;
+    prefailure::EthtoolNetlink ethtool_;
+    prefailure::DevlinkNetlink devlink_;
     mlx5::DcbClient dcb_;
 };
 

@@ -1,6 +1,6 @@
 #include "capture/module_scrub.hpp"
 
-#include "signals/module_layout.hpp"
+#include "prefailure/module_layout.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -9,7 +9,7 @@ namespace nicd::sim::capture {
 
 namespace {
 
-namespace layout = signals::module_layout;
+namespace layout = prefailure::module_layout;
 
 constexpr size_t kSerialLength = 16;
 constexpr size_t kLotLength = 2;

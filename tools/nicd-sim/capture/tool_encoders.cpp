@@ -1,7 +1,7 @@
 #include "capture/tool_encoders.hpp"
 
 #include "files.hpp"
-#include "signals/decode_error.hpp"
+#include "prefailure/decode_error.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -72,19 +72,19 @@ std::string ethtoolText(const std::vector<std::pair<std::string, uint64_t>>& sta
     return formatEthtool(stats);
 }
 
-signals::Reply<std::vector<uint8_t>> readModuleBlob(const EepromReader& read)
+prefailure::Reply<std::vector<uint8_t>> readModuleBlob(const EepromReader& read)
 {
-    using Out = signals::Reply<std::vector<uint8_t>>;
-    const signals::EepromRead lower_read{0x50, 0, 0, 0, 128, 0};
+    using Out = prefailure::Reply<std::vector<uint8_t>>;
+    const prefailure::EepromRead lower_read{0x50, 0, 0, 0, 128, 0};
     auto lower = read(lower_read);
     if (!lower.ok())
         return lower;
     if (lower.value.size() != 128)
         return Out::failed(fmt::format("lower page: {} bytes, 128 asked", lower.value.size()));
     try {
-        std::vector<uint8_t> blob(signals::eepromBlobSize(lower.value));
+        std::vector<uint8_t> blob(prefailure::eepromBlobSize(lower.value));
         std::copy(lower.value.begin(), lower.value.end(), blob.begin());
-        for (const auto& r : signals::eepromReadPlan(lower.value)) {
+        for (const auto& r : prefailure::eepromReadPlan(lower.value)) {
             auto part = read(r);
             if (!part.ok())
                 return part;
@@ -95,7 +95,7 @@ signals::Reply<std::vector<uint8_t>> readModuleBlob(const EepromReader& read)
                       blob.begin() + static_cast<std::ptrdiff_t>(r.blob_offset));
         }
         return Out::success(std::move(blob));
-    } catch (const signals::DecodeError& e) {
+    } catch (const prefailure::DecodeError& e) {
         return Out::failed(e.what());
     }
 }

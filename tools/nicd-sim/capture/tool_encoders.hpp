@@ -5,8 +5,8 @@
 #pragma once
 
 #include "model/signals.hpp"
-#include "signals/module_eeprom.hpp"
-#include "signals/netlink_reply.hpp"
+#include "prefailure/module_eeprom.hpp"
+#include "prefailure/netlink_reply.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -28,10 +28,10 @@ std::string devlinkHealthJson(const std::vector<HealthReporter>& reporters);
 std::string ethtoolText(const std::vector<std::pair<std::string, uint64_t>>& stats);
 
 // A module's EEPROM image in nicd's blob layout, read as nicd reads it: the lower page (i2c 0x50,
-// page 0, offset 0, 128 bytes), then each read of signals::eepromReadPlan(lower page). `read`
+// page 0, offset 0, 128 bytes), then each read of prefailure::eepromReadPlan(lower page). `read`
 // does one ETHTOOL_MSG_MODULE_EEPROM_GET; the first read that is not Ok is the answer.
 using EepromReader =
-    std::function<signals::Reply<std::vector<uint8_t>>(const signals::EepromRead&)>;
-signals::Reply<std::vector<uint8_t>> readModuleBlob(const EepromReader& read);
+    std::function<prefailure::Reply<std::vector<uint8_t>>(const prefailure::EepromRead&)>;
+prefailure::Reply<std::vector<uint8_t>> readModuleBlob(const EepromReader& read);
 
 } // namespace nicd::sim::capture

@@ -1,0 +1,157 @@
+#include "kernel_log/kernel_watch.hpp"
+
+#include "health/health_engine.hpp"
+#include "kernel_log/kernel_journal.hpp"
+#include "kernel_log/trusted_fields.hpp"
+#include "kernel_log/user_reports.hpp"
+#include "log/log.hpp"
+#include "loop/clock.hpp"
+#include "loop/worker.hpp"
+#include "plugins/plugin_manager.hpp"
+#include "text/printable.hpp"
+
+#include <cstring>
+#include <exception>
+#include <utility>
+
+namespace nicd {
+
+KernelWatch::KernelWatch(HostPaths paths, std::string boot_id, std::optional<std::string> cursor)
+    : paths_(std::move(paths)), boot_id_(std::move(boot_id)), cursor_(std::move(cursor))
+{
+}
+
+KernelWatch::~KernelWatch() = default;
+
+void KernelWatch::open(const JournalConfig& config)
+{
+    if (!config.enable)
+        return;
+    try {
+        journal_ = std::make_unique<KernelJournal>(paths_.root(), boot_id_, cursor_);
+    } catch (const std::exception& e) {
+        log::warn({}, "kernel driver errors are not watched: {}", e.what());
+    }
+}
+
+std::optional<std::string> KernelWatch::cursor() const
+{
+    if (!journal_)
+        return cursor_;
+    return following_ ? applied_cursor_ : journal_->cursor();
+}
+
+void KernelWatch::applied(const Findings& f)
+{
+    if (f.cursor)
+        applied_cursor_ = f.cursor;
+}
+
+std::vector<KernelWatch::Record> KernelWatch::readRecords(size_t* entries)
+{
+    std::vector<Record> records;
+    if (!journal_)
+        return records;
+    size_t n = journal_->read([&](const KernelLine& l) {
+        auto origin = parseKernelOrigin(l.kernel_device, l.kernel_subsystem);
+        if (!origin) {
+            log::debug({},
+                       "kernel line with an origin the kernel does not write ({} {}), not "
+                       "judged",
+                       printable(l.kernel_device), printable(l.kernel_subsystem));
+            return;
+        }
+        if (origin->deviceLess() && isUserProgramReport(l.message))
+            return;
+        records.push_back({std::string(l.message), std::move(*origin)});
+    });
+    if (entries != nullptr)
+        *entries = n;
+    return records;
+}
+
+std::vector<std::string> KernelWatch::feedLockups(const std::vector<Record>& records)
+{
+    std::vector<std::string> found;
+    for (const auto& r : records)
+        if (auto hit = lockups_.feed(r.view()))
+            found.push_back(*hit);
+    return found;
+}
+
+KernelWatch::Findings KernelWatch::classify(const std::vector<Record>& records,
+                                            const PluginManager& plugins)
+{
+    Findings f;
+    for (const auto& r : records) {
+        health::KernelFinding k;
+        if (plugins.classifyKernelRecord(r.view(), k.match)) {
+            k.origin = r.origin;
+            f.matches.push_back(std::move(k));
+        }
+    }
+    return f;
+}
+
+KernelWatch::Findings KernelWatch::readAll(PluginManager& plugins)
+{
+    auto records = readRecords();
+    auto f = classify(records, plugins);
+    f.lockups = feedLockups(records);
+    return f;
+}
+
+void KernelWatch::follow(EventLoop& loop, Worker& worker, PluginManager& plugins,
+                         std::function<void(Findings)> found)
+{
+    if (!journal_)
+        return;
+    loop_ = &loop;
+    worker_ = &worker;
+    following_ = true;
+    applied_cursor_ = journal_->cursor(); // where reading starts: nothing read yet
+    plugins_ = &plugins;
+    found_ = std::move(found);
+    sd_event_source* src = nullptr;
+    int r = sd_event_add_io(
+        loop.get(), &src, journal_->fd(), static_cast<uint32_t>(journal_->events()),
+        [](sd_event_source*, int, uint32_t, void* self) -> int {
+            auto* watch = static_cast<KernelWatch*>(self);
+            watch->journal_->process();
+            watch->drain();
+            return 0;
+        },
+        this);
+    if (r < 0)
+        log::warn({}, "kernel log not followed live: {}", std::strerror(-r));
+    else
+        source_ = EventSource(src);
+    drain(); // this boot's lines so far, or those since the saved cursor
+}
+
+// New lines: soft lockups are recognised here, single lines by the plugins on the worker.
+void KernelWatch::drain()
+{
+    size_t entries = 0;
+    auto records = readRecords(&entries);
+    if (entries == 0)
+        return;
+    auto lockups = feedLockups(records); // an empty batch too: it moves the cursor
+    worker_->submit([this, records = std::move(records), lockups = std::move(lockups),
+                     cursor = journal_->cursor()] {
+        auto f = std::make_shared<Findings>(classify(records, *plugins_));
+        f->lockups = lockups;
+        f->cursor = cursor;
+        loop_->post([this, f] { found_(std::move(*f)); });
+    });
+}
+
+void KernelWatch::apply(const Findings& f, const Inventory& inventory, health::HealthEngine& health)
+{
+    for (const auto& m : f.matches)
+        health.kernelLine(m, inventory, monotonicSeconds(), realtimeSeconds());
+    for (const auto& evidence : f.lockups)
+        health.driverSoftLockup(evidence, inventory, monotonicSeconds(), realtimeSeconds());
+}
+
+} // namespace nicd

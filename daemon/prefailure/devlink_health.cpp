@@ -1,0 +1,299 @@
+// Decoders for devlink health reporters: iproute2's JSON (nlohmann) and the raw netlink
+// attributes, walked by hand with every length checked against the bytes actually there.
+#include "prefailure/devlink_health.hpp"
+
+#include <linux/devlink.h>
+#include <linux/netlink.h>
+#include <nlohmann/json.hpp>
+
+#include <cstring>
+#include <limits>
+#include <set>
+
+namespace nicd::prefailure {
+
+namespace {
+
+// ---- netlink attributes ----
+
+constexpr size_t kAttrHeaderSize = NLA_HDRLEN; // struct nlattr, already 4-aligned
+constexpr uint8_t kStateHealthy = 0;           // enum devlink_health_reporter_state (kernel)
+constexpr uint8_t kStateError = 1;
+
+// One attribute: its type without the NLA_F_NESTED / NLA_F_NET_BYTEORDER flags, where its header
+// starts (from the start of the attributes given to decodeReporterMessage) and its payload.
+struct Attr {
+    uint16_t type = 0;
+    size_t offset = 0;
+    std::span<const uint8_t> payload;
+};
+
+std::string at(size_t offset)
+{
+    return "offset " + std::to_string(offset);
+}
+
+// Splits `data`, which starts at `base` in the message, into attributes. Throws on a header that
+// does not fit, an nla_len shorter than the header, or one that runs past the end.
+std::vector<Attr> splitAttrs(std::span<const uint8_t> data, size_t base)
+{
+    std::vector<Attr> attrs;
+    size_t off = 0;
+    while (off < data.size()) {
+        const size_t left = data.size() - off;
+        if (left < kAttrHeaderSize)
+            throw DecodeError("devlink attribute at " + at(base + off) + ": truncated header (" +
+                              std::to_string(left) + " bytes left)");
+        nlattr hdr{};
+        std::memcpy(&hdr, data.data() + off, sizeof hdr);
+        const uint16_t type = hdr.nla_type & NLA_TYPE_MASK;
+        const std::string what =
+            "devlink attribute " + std::to_string(type) + " at " + at(base + off);
+        if (hdr.nla_len < kAttrHeaderSize)
+            throw DecodeError(what + ": nla_len " + std::to_string(hdr.nla_len) +
+                              " shorter than its header");
+        if (hdr.nla_len > left)
+            throw DecodeError(what + ": nla_len " + std::to_string(hdr.nla_len) +
+                              " past the end (" + std::to_string(left) + " bytes left)");
+        attrs.push_back(
+            {type, base + off, data.subspan(off + kAttrHeaderSize, hdr.nla_len - kAttrHeaderSize)});
+        // The last attribute may come without its alignment padding.
+        off += std::min<size_t>(NLA_ALIGN(hdr.nla_len), left);
+    }
+    return attrs;
+}
+
+template <class T> T integer(const Attr& attr, const char* name)
+{
+    if (attr.payload.size() != sizeof(T))
+        throw DecodeError(std::string(name) + " at " + at(attr.offset) + ": " +
+                          std::to_string(attr.payload.size()) + " bytes, want " +
+                          std::to_string(sizeof(T)));
+    T value{};
+    std::memcpy(&value, attr.payload.data(), sizeof(T));
+    return value;
+}
+
+// A NUL-terminated string attribute (the terminator is optional); empty is not a name.
+std::string name(const Attr& attr, const char* what)
+{
+    const auto* chars = reinterpret_cast<const char*>(attr.payload.data());
+    std::string text(chars, strnlen(chars, attr.payload.size()));
+    if (text.empty())
+        throw DecodeError(std::string(what) + " at " + at(attr.offset) + " is empty");
+    return text;
+}
+
+std::string stateName(uint8_t state)
+{
+    if (state == kStateHealthy)
+        return "healthy";
+    if (state == kStateError)
+        return "error";
+    return "unknown";
+}
+
+// The DEVLINK_ATTR_HEALTH_REPORTER nest into `out` (name, state, counters).
+void decodeReporterNest(const Attr& nest, HealthReporter& out)
+{
+    std::optional<uint8_t> state;
+    std::optional<uint64_t> errors, recovers;
+    for (const Attr& a : splitAttrs(nest.payload, nest.offset + kAttrHeaderSize)) {
+        switch (a.type) {
+        case DEVLINK_ATTR_HEALTH_REPORTER_NAME:
+            out.name = name(a, "DEVLINK_ATTR_HEALTH_REPORTER_NAME");
+            break;
+        case DEVLINK_ATTR_HEALTH_REPORTER_STATE:
+            state = integer<uint8_t>(a, "DEVLINK_ATTR_HEALTH_REPORTER_STATE");
+            break;
+        case DEVLINK_ATTR_HEALTH_REPORTER_ERR_COUNT:
+            errors = integer<uint64_t>(a, "DEVLINK_ATTR_HEALTH_REPORTER_ERR_COUNT");
+            break;
+        case DEVLINK_ATTR_HEALTH_REPORTER_RECOVER_COUNT:
+            recovers = integer<uint64_t>(a, "DEVLINK_ATTR_HEALTH_REPORTER_RECOVER_COUNT");
+            break;
+        default:
+            break; // pad, grace/burst period, auto_*, dump timestamps
+        }
+    }
+    const std::string where = "devlink health reporter nest at " + at(nest.offset);
+    if (out.name.empty())
+        throw DecodeError(where + ": no DEVLINK_ATTR_HEALTH_REPORTER_NAME");
+    if (!state || !errors || !recovers)
+        throw DecodeError(where + " ('" + out.name + "'): no " +
+                          (!state    ? "STATE"
+                           : !errors ? "ERR_COUNT"
+                                     : "RECOVER_COUNT"));
+    out.state = stateName(*state);
+    out.healthy = *state == kStateHealthy;
+    out.errors = *errors;
+    out.recovers = *recovers;
+}
+
+// ---- iproute2 JSON ----
+
+using nlohmann::json;
+
+constexpr std::string_view kJsonWhat = "devlink health JSON: ";
+constexpr std::string_view kUnlimited = "unlimited"; // how iproute2 prints a u64 of all ones
+constexpr std::string_view kHealthKey = "health";
+
+[[noreturn]] void jsonError(const std::string& where, const std::string& problem)
+{
+    throw DecodeError(std::string(kJsonWhat) + where + ": " + problem);
+}
+
+// The parsed document and its handles in the order they were printed (json objects are sorted
+// maps; nlohmann's ordered_json would keep the order but grows quadratically on many keys).
+struct Document {
+    json doc;
+    std::vector<std::string> handles;
+};
+
+// Parses the text, refusing a handle that appears twice under "health", or "health" twice (the
+// DOM would keep only the last and lose reporters silently).
+Document parseDocument(std::string_view text)
+{
+    Document out;
+    std::string top_key, duplicate;
+    std::set<std::string> seen;
+    size_t health_keys = 0;
+    const json::parser_callback_t watch = [&](int depth, json::parse_event_t event, json& parsed) {
+        if (event != json::parse_event_t::key)
+            return true;
+        if (depth == 1) {
+            top_key = parsed.get<std::string>();
+            health_keys += top_key == kHealthKey ? 1 : 0;
+        } else if (depth == 2 && top_key == kHealthKey) {
+            std::string handle = parsed.get<std::string>();
+            if (!seen.insert(handle).second && duplicate.empty())
+                duplicate = handle;
+            out.handles.push_back(std::move(handle));
+        }
+        return true;
+    };
+    try {
+        out.doc = json::parse(text, watch);
+    } catch (const json::exception& e) {
+        jsonError("document", e.what());
+    }
+    if (health_keys > 1)
+        jsonError("top level", "\"health\" appears twice");
+    if (!duplicate.empty())
+        jsonError("\"" + duplicate + "\"", "handle appears twice");
+    return out;
+}
+
+std::string requiredString(const json& entry, const char* key, const std::string& where)
+{
+    const auto it = entry.find(key);
+    if (it == entry.end() || !it->is_string())
+        jsonError(where, std::string("\"") + key + "\" missing or not a string");
+    return it->get<std::string>();
+}
+
+uint64_t counter(const json& entry, const char* key, const std::string& where)
+{
+    const auto it = entry.find(key);
+    if (it != entry.end() && it->is_number_unsigned())
+        return it->get<uint64_t>();
+    if (it != entry.end() && it->is_string() && it->get<std::string>() == kUnlimited)
+        return std::numeric_limits<uint64_t>::max();
+    jsonError(where, std::string("\"") + key + "\" missing or not an unsigned number");
+}
+
+HealthReporter reporterFrom(const json& entry, const std::string& handle, size_t index)
+{
+    const std::string where = "\"" + handle + "\"[" + std::to_string(index) + "]";
+    if (!entry.is_object())
+        jsonError(where, "not an object");
+    HealthReporter r;
+    r.handle = handle;
+    r.name = requiredString(entry, "reporter", where);
+    if (r.name.empty())
+        jsonError(where, "empty \"reporter\"");
+    r.state = requiredString(entry, "state", where);
+    r.healthy = r.state == "healthy";
+    r.errors = counter(entry, "error", where);
+    r.recovers = counter(entry, "recover", where);
+    return r;
+}
+
+} // namespace
+
+std::vector<HealthReporter> parseDevlinkHealthJson(std::string_view text)
+{
+    const Document parsed = parseDocument(text);
+    const json& doc = parsed.doc;
+    if (!doc.is_object())
+        jsonError("top level", "not an object");
+    const auto health = doc.find(kHealthKey);
+    if (health == doc.end() || !health->is_object())
+        jsonError("top level", "no \"health\" object");
+    std::vector<HealthReporter> out;
+    for (const std::string& handle : parsed.handles) {
+        if (handle.empty())
+            jsonError("\"\"", "empty handle");
+        const auto it = health->find(handle);
+        if (it == health->end())
+            jsonError("\"" + handle + "\"", "handle lost while parsing");
+        const json& reporters = *it;
+        if (!reporters.is_array())
+            jsonError("\"" + handle + "\"", "not an array");
+        for (size_t i = 0; i < reporters.size(); ++i)
+            out.push_back(reporterFrom(reporters[i], handle, i));
+    }
+    return out;
+}
+
+std::optional<HealthReporter> decodeReporterMessage(std::span<const uint8_t> attrs)
+{
+    std::optional<std::string> bus, dev;
+    std::optional<uint32_t> port;
+    std::optional<Attr> nest;
+    for (const Attr& a : splitAttrs(attrs, 0)) {
+        switch (a.type) {
+        case DEVLINK_ATTR_BUS_NAME:
+            bus = name(a, "DEVLINK_ATTR_BUS_NAME");
+            break;
+        case DEVLINK_ATTR_DEV_NAME:
+            dev = name(a, "DEVLINK_ATTR_DEV_NAME");
+            break;
+        case DEVLINK_ATTR_PORT_INDEX:
+            port = integer<uint32_t>(a, "DEVLINK_ATTR_PORT_INDEX");
+            break;
+        case DEVLINK_ATTR_HEALTH_REPORTER:
+            nest = a;
+            break;
+        default:
+            break;
+        }
+    }
+    if (!nest)
+        return std::nullopt;
+    if (!bus || !dev)
+        throw DecodeError(std::string("devlink health message without ") +
+                          (!bus ? "DEVLINK_ATTR_BUS_NAME" : "DEVLINK_ATTR_DEV_NAME"));
+    HealthReporter r;
+    r.handle = *bus + "/" + *dev;
+    if (port)
+        r.handle += "/" + std::to_string(*port);
+    decodeReporterNest(*nest, r);
+    return r;
+}
+
+std::string_view pciAddressView(std::string_view handle)
+{
+    constexpr std::string_view kPciBus = "pci/";
+    if (!handle.starts_with(kPciBus))
+        return {};
+    const std::string_view rest = handle.substr(kPciBus.size());
+    return rest.substr(0, rest.find('/'));
+}
+
+std::string pciAddressOf(const std::string& handle)
+{
+    return std::string(pciAddressView(handle));
+}
+
+} // namespace nicd::prefailure
