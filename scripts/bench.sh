@@ -40,8 +40,7 @@ cycles_in() { awk '$1 == "nicd_cycles_total" {print $2}' "$1" 2>/dev/null || tru
 bus_dir=$work/bus
 mkdir -p "$bus_dir"
 private_bus_conf "unix:path=$bus_dir/socket" >"$bus_dir/bus.conf"
-dbus-daemon --nofork --nopidfile --config-file="$bus_dir/bus.conf" >"$work/dbus.log" 2>&1 &
-pids+=($!)
+job dbus-daemon --nofork --nopidfile --config-file="$bus_dir/bus.conf" >"$work/dbus.log" 2>&1
 for _ in $(seq 100); do [ -S "$bus_dir/socket" ] && break; sleep 0.1; done
 bus="unix:path=$bus_dir/socket"
 
@@ -66,10 +65,9 @@ start_nicd() {
 PollIntervalMs=1000
 PmaIntervalMs=1000
 CONF
-    prlimit --nofile=1024:"$nofile_hard" "$build/daemon/nicd" --root "$work/node$1" --config "$work/nicd$1.conf" \
-        --plugin-directory "$build/plugins" --bus "$bus" --log-level warn >"$work/nicd$1.log" 2>&1 &
-    nicd_pid=$!
-    pids+=("$nicd_pid")
+    job prlimit --nofile=1024:"$nofile_hard" "$build/daemon/nicd" --root "$work/node$1" --config "$work/nicd$1.conf" \
+        --plugin-directory "$build/plugins" --bus "$bus" --log-level warn >"$work/nicd$1.log" 2>&1
+    nicd_pid=$job_pid
     textfile=$work/node$1/var/lib/prometheus/node-exporter/nicd.prom
     for _ in $(seq 300); do [ -n "$(cycles_in "$textfile")" ] && break; sleep 0.1; done
     [ -n "$(cycles_in "$textfile")" ] || { echo "bench: nicd wrote no textfile on $1 devices: $(cat "$work/nicd$1.log")" >&2; exit 1; }
@@ -94,20 +92,18 @@ ms() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e6 }'; }
 echo "== 64 devices: nicd, node_exporter (scraped once a cycle) and the read floor, side by side, a cycle every second, $cycles cycles"
 make_node 64
 node=$work/node64
-"$floor_bin" "$node" 1000 >"$work/floor.out" &
-floor_pid=$!
-pids+=("$floor_pid")
+job "$floor_bin" "$node" 1000 >"$work/floor.out"
+floor_pid=$job_pid
 port=$((20000 + RANDOM % 20000))
 while ss -ltn | grep -q ":$port "; do port=$((20000 + RANDOM % 20000)); done
-prometheus-node-exporter --web.listen-address="127.0.0.1:$port" --path.sysfs="$node/sys" \
+job prometheus-node-exporter --web.listen-address="127.0.0.1:$port" --path.sysfs="$node/sys" \
     --path.procfs="$node/proc" --collector.disable-defaults --collector.infiniband \
-    --web.disable-exporter-metrics >"$work/ne.log" 2>&1 &
-ne_pid=$!
-pids+=("$ne_pid")
+    --web.disable-exporter-metrics >"$work/ne.log" 2>&1
+ne_pid=$job_pid
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/metrics" >/dev/null 2>&1 && break; sleep 0.1; done
-(while :; do curl -fs "http://127.0.0.1:$port/metrics" >/dev/null; sleep 1; done) &
-scraper_pid=$!
-pids+=("$scraper_pid")
+scrape_every_second() { while :; do curl -fs "http://127.0.0.1:$port/metrics" >/dev/null; sleep 1; done; }
+job scrape_every_second
+scraper_pid=$job_pid
 start_nicd 64
 sleep 3 # past start-up: the first slow signal reads, the first provisioning round
 ne_t0=$(cpu_ns "$ne_pid")
@@ -123,8 +119,7 @@ anon64=$(status_kib "$nicd_pid" RssAnon)
 hwm64=$(status_kib "$nicd_pid" VmHWM)
 series=$(grep -c '^nicd_' "$textfile" || true)
 ne_series=$(curl -fs "http://127.0.0.1:$port/metrics" | grep -c '^node_infiniband' || true)
-kill "$scraper_pid" "$ne_pid" "$floor_pid" 2>/dev/null || true
-wait "$scraper_pid" "$ne_pid" "$floor_pid" 2>/dev/null || true
+job_stop "$scraper_pid" "$ne_pid" "$floor_pid"
 echo "nicd:          $(ms "$nicd_cpu") ms CPU per cycle ($nicd_cycles cycles, $series series)"
 echo "node_exporter: $(ms "$ne_cpu") ms CPU per scrape ($ne_series node_infiniband series)"
 echo "read floor:    $(ms "$floor_cpu") ms CPU per cycle ($(awk '$1 == "files" {print $2}' "$work/floor.out") files, $(awk '$1 == "ethtool_files" {print $2}' "$work/floor.out") of them ethtool captures, $(awk '$1 == "bytes" {printf "%.1f", $2 / 1048576}' "$work/floor.out") MiB, one pread each)"
@@ -132,8 +127,7 @@ echo "nicd memory:   RssAnon $anon64 KiB, VmHWM $hwm64 KiB"
 if [ "${NICD_BENCH_PROFILE:-1}" = 1 ]; then
     bash "$here/scripts/bench-profile.sh" "$nicd_pid" "$textfile" "$work" || echo "bench: no profile: see above"
 fi
-kill "$nicd_pid" 2>/dev/null || true
-wait "$nicd_pid" 2>/dev/null || true
+job_stop "$nicd_pid"
 cp "$textfile" "$work/nicd64.prom"
 textfile_scrape_ms "$work/nicd64.prom" 40
 ne_textfile_ms=$scrape_ms
@@ -141,9 +135,8 @@ echo "node_exporter: $ne_textfile_ms ms CPU per scrape of nicd's textfile ($seri
 
 echo "== the same node without the ethtool captures (what node_exporter reads, and the port and netdev state): nicd and the read floor, $cycles cycles"
 mv "$node/run/nicd-sim/ethtool" "$work/ethtool-aside"
-"$floor_bin" "$node" 1000 >"$work/floor-noeth.out" &
-floor_pid=$!
-pids+=("$floor_pid")
+job "$floor_bin" "$node" 1000 >"$work/floor-noeth.out"
+floor_pid=$job_pid
 start_nicd 64
 sleep 3
 floor_t0=$(cpu_ns "$floor_pid")
@@ -153,8 +146,7 @@ nicd_noeth_cpu=$m_cpu
 seconds=$(awk -v a="$t_start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 floor_noeth_cpu=$(awk -v a="$floor_t0" -v b="$(cpu_ns "$floor_pid")" -v s="$seconds" 'BEGIN { printf "%.0f", (b - a) / s }')
 series_noeth=$(grep -c '^nicd_' "$textfile" || true)
-kill "$nicd_pid" "$floor_pid" 2>/dev/null || true
-wait "$nicd_pid" "$floor_pid" 2>/dev/null || true
+job_stop "$nicd_pid" "$floor_pid"
 echo "nicd:          $(ms "$nicd_noeth_cpu") ms CPU per cycle ($m_cycles cycles, $series_noeth series)"
 echo "read floor:    $(ms "$floor_noeth_cpu") ms CPU per cycle ($(awk '$1 == "files" {print $2}' "$work/floor-noeth.out") files)"
 echo "the ethtool part: nicd $(ms "$((nicd_cpu - nicd_noeth_cpu))") ms, the floor $(ms "$((floor_cpu - floor_noeth_cpu))") ms per cycle"
@@ -175,8 +167,7 @@ if [ "$scale" = 1 ]; then
         measure_nicd "$nicd_pid" "$textfile"
         declare "cpu$n=$m_cpu"
         declare "anon$n=$(status_kib "$nicd_pid" RssAnon)"
-        kill "$nicd_pid"
-        wait "$nicd_pid" 2>/dev/null || true
+        job_stop "$nicd_pid"
         rm -rf "$work/node$n"
         echo "$n devices: $(ms "$m_cpu") ms CPU per cycle, $(awk -v c="$m_cpu" -v n="$n" 'BEGIN { printf "%.1f", c / n / 1000 }') µs per device; RssAnon $(eval echo "\$anon$n") KiB"
     done

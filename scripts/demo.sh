@@ -55,14 +55,11 @@ bold "2. nicd --once --dry-run: what provisioning would change on this fresh nod
     sed -n '/^QoS/,/^plugin/p' | grep -v '^plugin'
 
 bold "3. nicd as a daemon on a private D-Bus: it provisions DSCP trust, PFC 3 and ToS 106"
-dbus-daemon --nofork --nopidfile --config-file="$bus_dir/bus.conf" &
-pids+=($!)
+job dbus-daemon --nofork --nopidfile --config-file="$bus_dir/bus.conf"
 for _ in $(seq 50); do [ -S "$bus_dir/socket" ] && break; sleep 0.1; done
-"$sim" run "$root" --interval-ms 500 &
-pids+=($!)
-"$nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --bus "$bus" 2>"$work/nicd.log" &
-nicd_pid=$!
-pids+=($nicd_pid)
+job "$sim" run "$root" --interval-ms 500
+job "$nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --bus "$bus" 2>"$work/nicd.log"
+nicd_pid=$job_pid
 wait_cycles 3
 echo "textfile: $textfile ($(grep -c '^nicd_' "$textfile") samples)"
 grep -E '^nicd_(up|port_state|port_health|qos_compliant)\b' "$textfile" | head -24
@@ -157,7 +154,7 @@ echo "$ busctl tree io.nicd.Nicd1   (the first lines)"
 busctl --address="$bus" tree --list io.nicd.Nicd1 | head -8
 
 bold "8. One more cycle, as an operator would run it: nicd --once (state carries over)"
-kill "$nicd_pid" 2>/dev/null; wait "$nicd_pid" 2>/dev/null || true
+job_stop "$nicd_pid"
 "$nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --once --log-level error
 
 bold "9. nicd's log"

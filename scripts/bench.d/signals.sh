@@ -5,14 +5,9 @@
 # second, as CPU per read of all 64 devices. Method: docs/performance.md.
 set -euo pipefail
 build=$(cd "$1" && pwd)
-work=$(mktemp -d /tmp/nicd-bench-signals.XXXXXX)
-nicd_pid=
-cleanup() {
-    [ -n "$nicd_pid" ] && kill "$nicd_pid" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/scripts/lib/jobs.sh"
+jobs_work_dir nicd-bench-signals
 root=$work/node
 tick=$(getconf CLK_TCK)
 "$build/tools/nicd-sim/nicd-sim" create "$root" --devices 64 >/dev/null
@@ -21,7 +16,7 @@ sleep 2 # let the new tree settle (see bench.sh)
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 cycles_now() { awk '$1 == "nicd_cycles_total" {print $2}' "$root/var/lib/prometheus/node-exporter/nicd.prom" 2>/dev/null || true; }
 # run_daemon SIGNALS_SECTION SECONDS: sets per_cycle (CPU seconds), cycles and cpu (CPU seconds).
-# In this shell, not a subshell, so the EXIT trap knows the daemon's PID.
+# In this shell, not a subshell, so the EXIT trap knows the daemon's job.
 run_daemon() {
     cat >"$work/nicd.conf" <<CONF
 [daemon]
@@ -30,8 +25,8 @@ PollIntervalMs=200
 $1
 CONF
     rm -rf "$root/var/lib/nicd"
-    "$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --log-level warn >/dev/null &
-    nicd_pid=$!
+    job "$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --log-level warn >/dev/null
+    nicd_pid=$job_pid
     sleep 4 # startup and the first slow read
     local c0 t0 c1 t1
     c0=$(cycles_now)
@@ -39,9 +34,7 @@ CONF
     sleep "$2"
     c1=$(cycles_now)
     t1=$(cpu_ticks "$nicd_pid")
-    kill "$nicd_pid"
-    wait "$nicd_pid" 2>/dev/null || true
-    nicd_pid=
+    job_stop "$nicd_pid"
     if [ -z "$c0" ] || [ -z "$c1" ] || [ "$((c1 - c0))" -le 0 ]; then
         echo "bench: the daemon wrote no cycles (nicd_cycles_total '$c0' -> '$c1')" >&2
         exit 1

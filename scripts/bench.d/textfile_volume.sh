@@ -8,15 +8,9 @@
 set -euo pipefail
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/scripts/lib/jobs.sh"
 . "$here/scripts/lib/node_exporter.sh"
-work=$(mktemp -d /tmp/nicd-bench-volume.XXXXXX)
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+jobs_work_dir nicd-bench-volume
 ports=8
 root=$work/node
 textfile=$root/var/lib/prometheus/node-exporter/nicd.prom
@@ -36,10 +30,9 @@ per() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 run() {
     make_node
     printf '[daemon]\nPollIntervalMs=1000\nPmaIntervalMs=1000\n[signals]\nIntervalSec=1\n[textfile]\nCounters=%s\n' "$1" >"$work/nicd.conf"
-    "$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" \
-        --no-dbus --log-level warn >"$work/nicd.log" 2>&1 &
-    local pid=$! c0 t0 c1 t1
-    pids+=("$pid")
+    job "$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" \
+        --no-dbus --log-level warn >"$work/nicd.log" 2>&1
+    local pid=$job_pid c0 t0 c1 t1
     for _ in $(seq 300); do
         grep -q '^nicd_fec_pre_ber_ratio' "$textfile" 2>/dev/null && grep -q '^nicd_qos_changes_total' "$textfile" && break
         sleep 0.1
@@ -54,8 +47,7 @@ run() {
     t1=$(cpu_ns "$pid")
     c1=$(cycles_now)
     cp "$textfile" "$work/$1.prom"
-    kill "$pid"
-    wait "$pid" 2>/dev/null || true
+    job_stop "$pid"
     series=$(grep -c '^nicd_' "$work/$1.prom")
     bytes=$(wc -c <"$work/$1.prom")
     cycle_ms=$(awk -v a="$t0" -v b="$t1" -v n="$((c1 - c0))" 'BEGIN { printf "%.2f", (b - a) / n / 1e6 }')

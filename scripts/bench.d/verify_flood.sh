@@ -26,8 +26,7 @@ echo "== a Verify flood and the collection cycle: 64 devices, a cycle every ${in
 "$build/tools/nicd-sim/nicd-sim" create "$work/node" --devices 64 >/dev/null
 sleep 2 # let the new tree settle (see bench.sh)
 private_bus_conf "unix:path=$work/bus.socket" "$here/dbus/io.nicd.Nicd1.conf" >"$work/bus.conf"
-dbus-daemon --nofork --nopidfile --config-file="$work/bus.conf" >"$work/dbus.log" 2>&1 &
-pids+=($!)
+job dbus-daemon --nofork --nopidfile --config-file="$work/bus.conf" >"$work/dbus.log" 2>&1
 for _ in $(seq 100); do [ -S "$work/bus.socket" ] && break; sleep 0.1; done
 bus="unix:path=$work/bus.socket"
 cat >"$work/nicd.conf" <<CONF
@@ -35,10 +34,9 @@ cat >"$work/nicd.conf" <<CONF
 PollIntervalMs=$interval_ms
 PmaIntervalMs=$interval_ms
 CONF
-"$build/daemon/nicd" --root "$work/node" --config "$work/nicd.conf" --plugin-directory "$build/plugins" \
+job "$build/daemon/nicd" --root "$work/node" --config "$work/nicd.conf" --plugin-directory "$build/plugins" \
     --bus "$bus" --log-level warn \
-    >"$work/nicd.log" 2>&1 &
-pids+=($!)
+    >"$work/nicd.log" 2>&1
 textfile=$work/node/var/lib/prometheus/node-exporter/nicd.prom
 for _ in $(seq 300); do [ -s "$textfile" ] && break; sleep 0.1; done
 [ -s "$textfile" ] || { echo "bench: nicd wrote no textfile: $(cat "$work/nicd.log")" >&2; exit 1; }
@@ -71,9 +69,8 @@ mean() { awk '{ s += $1 } END { print s / NR }' "$1"; }
 maxof() { sort -n "$1" | tail -1 | awk '{print $1}'; }
 
 periods "$seconds" "$work/quiet"
-"$build/tests/bench/verify_flood_bench" "$bus" 8 $((seconds + 2)) >"$work/flood.out" 2>&1 &
-flood=$!
-pids+=("$flood")
+job "$build/tests/bench/verify_flood_bench" "$bus" 8 $((seconds + 2)) >"$work/flood.out" 2>&1
+flood=$job_pid
 sleep 1
 periods "$seconds" "$work/flooded"
 wait "$flood" || true

@@ -1,15 +1,51 @@
-# One way for a script to run background jobs: `jobs_work_dir PREFIX` makes $work (a new
-# directory /tmp/PREFIX.XXXXXX) and sets the EXIT trap; a job started with `cmd & pids+=($!)` is
-# killed (and waited for) and $work removed when the script exits, however it exits.
+# shellcheck shell=bash
+# One way for a script to run background jobs and clean up after itself: every job it started is
+# stopped, and its work directory removed, when the script exits, however it exits.
 #   . "$here/scripts/lib/jobs.sh"
-#   jobs_work_dir nicd-demo
-#   dbus-daemon ... & pids+=($!)
+#   jobs_work_dir nicd-demo        $work: a new directory /tmp/nicd-demo.XXXXXX; sets the EXIT trap
+#   job dbus-daemon ... >log       runs a program (or a shell function) in the background; $job_pid
+#   job_stop "$job_pid" ...        stops those jobs now and waits for them
+# A program runs in a process group of its own (setsid), so stopping it stops what it started. A
+# job is stopped with SIGTERM (its group's), then SIGKILL if it is still there 5 s later; at exit
+# in the reverse order of start (nicd before its bus). `cmd & pids+=($!)` (a command that reads a
+# here-document: a job's stdin is /dev/null) is stopped the same way.
 pids=()
 jobs_work=
+job_pid=
 
+job() {
+    if [ "$(type -t "$1")" = file ]; then setsid "$@" & else "$@" & fi
+    job_pid=$!
+    pids+=("$job_pid")
+}
+
+# A PID that is alive and not a zombie waiting for this shell.
+job_running() {
+    local _ state
+    { read -r _ _ state _ <"/proc/$1/stat"; } 2>/dev/null && [ "$state" != Z ]
+}
+
+job_stop() {
+    local p alive
+    for p in "$@"; do kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null || true; done
+    for _ in $(seq 50); do
+        alive=0
+        for p in "$@"; do job_running "$p" && alive=1; done
+        [ "$alive" = 0 ] && break
+        sleep 0.1
+    done
+    for p in "$@"; do
+        kill -KILL -- "-$p" 2>/dev/null || kill -KILL "$p" 2>/dev/null || true
+        wait "$p" 2>/dev/null || true
+    done
+}
+
+# shellcheck disable=SC2317 # called by the trap
 jobs_cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    wait 2>/dev/null || true
+    local i reversed=()
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do reversed+=("${pids[i]}"); done
+    [ "${#reversed[@]}" = 0 ] || job_stop "${reversed[@]}"
+    pids=()
     [ -z "$jobs_work" ] || rm -rf "$jobs_work"
 }
 

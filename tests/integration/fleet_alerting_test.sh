@@ -15,9 +15,8 @@ source "$(dirname "$0")/support/servers.sh"
 root="$work/node"
 "$build/tools/nicd-sim/nicd-sim" create "$root" >/dev/null
 printf '[daemon]\nPollIntervalMs=500\n[provision]\nMode=off\n[signals]\nEnable=no\n' >"$work/nicd.conf"
-"$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --log-level warn \
-    >"$work/nicd.log" 2>&1 &
-servers_pids+=($!)
+job "$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --log-level warn \
+    >"$work/nicd.log" 2>&1
 
 start_node_exporter "$root/var/lib/prometheus/node-exporter"
 
@@ -38,7 +37,7 @@ class Hook(http.server.BaseHTTPRequestHandler):
         self.end_headers()
 http.server.HTTPServer(("127.0.0.1", port), Hook).serve_forever()
 PY
-servers_pids+=($!)
+pids+=($!)
 touch "$work/hooks.jsonl"
 
 python3 - "$src/etc/alertmanager/nicd.yml" "$work/alertmanager.yml" "http://127.0.0.1:$hook_port/" <<'PY'

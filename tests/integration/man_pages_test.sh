@@ -31,18 +31,9 @@ for f in "$man_dir/nicd.8" "$man_dir/nicctl.8" "$man_dir/nicd-sim.1" \
     [ -f "$f" ] || { echo "FAIL: $f is missing"; exit 1; }
 done
 
-tmp=$(mktemp -d /tmp/nicd-man.XXXXXX)
-pids=()
-# shellcheck disable=SC2317 # called by the trap
-cleanup() {
-    local i
-    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do # nicd before its bus
-        kill "${pids[i]}" 2>/dev/null || true
-        wait "${pids[i]}" 2>/dev/null || true
-    done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$src/scripts/lib/jobs.sh"
+jobs_work_dir nicd-man
+tmp=$work
 
 # CLI11's --help: the long options of its "Options:" block, the names of its "Subcommands:" block.
 long_options() {
@@ -258,12 +249,10 @@ if command -v dbus-daemon >/dev/null 2>&1; then
   </policy>
 </busconfig>
 EOF
-    dbus-daemon --nofork --nopidfile --config-file="$tmp/bus.conf" >/dev/null 2>&1 &
-    pids+=($!)
+    job dbus-daemon --nofork --nopidfile --config-file="$tmp/bus.conf" >/dev/null 2>&1
     bus="unix:path=$tmp/bus"
     for _ in $(seq 100); do [ -S "$tmp/bus" ] && break; sleep 0.1; done
-    "$nicd" --root "$node" --bus "$bus" --log-level warn >/dev/null 2>"$tmp/nicd.log" &
-    pids+=($!)
+    job "$nicd" --root "$node" --bus "$bus" --log-level warn >/dev/null 2>"$tmp/nicd.log"
     rc=3
     deadline=$((SECONDS + 30))
     while [ "$SECONDS" -lt "$deadline" ]; do

@@ -1,21 +1,16 @@
 # shellcheck shell=bash
 # The real servers of the fleet tests, on 127.0.0.1: free ports, a scratch directory, and every
-# process started here stopped (and the directory removed) when the test exits. Source it; it sets
-# $work and provides:
+# process started here stopped (and the directory removed) when the test exits (scripts/lib/jobs.sh:
+# `job COMMAND...` starts one more). Source it; it sets $work and provides:
 #   freeport                       a TCP port nothing listens on
 #   started URL                    waits until URL answers (fails the test with the logs if not)
 #   start_node_exporter DIR        node_exporter's textfile collector on DIR; sets $ne_port
 #   start_prometheus YAML          prometheus with that configuration; sets $prom_port, $prom_url
 #   start_alertmanager YAML        alertmanager with that configuration; sets $am_port, $am_url
 #   prometheus_has QUERY           waits until QUERY returns a sample
-work=$(mktemp -d /tmp/nicd-servers.XXXXXX)
-servers_pids=()
-servers_stop() {
-    for p in "${servers_pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap servers_stop EXIT
+# shellcheck source=SCRIPTDIR/../../../scripts/lib/jobs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib/jobs.sh"
+jobs_work_dir nicd-servers
 
 freeport() {
     local p=$((20000 + RANDOM % 20000))
@@ -32,9 +27,8 @@ started() {
 
 start_node_exporter() {
     ne_port=$(freeport)
-    prometheus-node-exporter --web.listen-address="127.0.0.1:$ne_port" --collector.disable-defaults \
-        --collector.textfile --collector.textfile.directory="$1" >"$work/ne.log" 2>&1 &
-    servers_pids+=($!)
+    job prometheus-node-exporter --web.listen-address="127.0.0.1:$ne_port" --collector.disable-defaults \
+        --collector.textfile --collector.textfile.directory="$1" >"$work/ne.log" 2>&1
     started "http://127.0.0.1:$ne_port/metrics"
 }
 
@@ -42,18 +36,16 @@ start_prometheus() {
     prom_port=$(freeport)
     prom_url="http://127.0.0.1:$prom_port"
     printf '%s\n' "$1" >"$work/prometheus.yml"
-    prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
-        --web.listen-address="127.0.0.1:$prom_port" >"$work/prom.log" 2>&1 &
-    servers_pids+=($!)
+    job prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
+        --web.listen-address="127.0.0.1:$prom_port" >"$work/prom.log" 2>&1
     started "$prom_url/-/ready"
 }
 
 start_alertmanager() {
     am_port=$(freeport)
     am_url="http://127.0.0.1:$am_port"
-    prometheus-alertmanager --config.file="$1" --storage.path="$work/am" \
-        --web.listen-address="127.0.0.1:$am_port" --cluster.listen-address= >"$work/am.log" 2>&1 &
-    servers_pids+=($!)
+    job prometheus-alertmanager --config.file="$1" --storage.path="$work/am" \
+        --web.listen-address="127.0.0.1:$am_port" --cluster.listen-address= >"$work/am.log" 2>&1
     started "$am_url/-/ready"
 }
 
