@@ -66,8 +66,8 @@ demo: build-demo
 	@scripts/demo.sh $(BUILD_DIR)
 
 # make soak [SECONDS=N]: nicd on a simulated 64-device node under faults, a kernel log flood and
-# D-Bus clients for N seconds (default 600); scripts/soak.sh says what it asserts. make check runs
-# a 60-s variant (the ctest soak.short).
+# D-Bus clients for N seconds (default 600); scripts/soak/__main__.py says what it asserts. make
+# check runs a 60-s variant (the ctest soak.short).
 SOAK_SECONDS ?= $(if $(filter command line environment,$(origin SECONDS)),$(SECONDS),600)
 .PHONY: soak
 soak: build

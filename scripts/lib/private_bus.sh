@@ -1,4 +1,6 @@
-# Sourced by scripts/demo.sh, soak.sh and bench.sh: the configuration of a private D-Bus daemon.
+# shellcheck shell=bash
+# Sourced by scripts/demo.sh, bench.sh and bench.d/verify_flood.sh, and run by the soak
+# (scripts/soak/harness.py): the configuration of a private D-Bus daemon.
 #
 #   private_bus_conf LISTEN_ADDRESS POLICY_FILE   the system bus's default policy (nobody owns a
 #                                                 name or calls a method unless POLICY_FILE says
