@@ -5,9 +5,10 @@
 #   jobs_work_dir nicd-demo        $work: a new directory /tmp/nicd-demo.XXXXXX; sets the EXIT trap
 #   job dbus-daemon ... >log       runs a program (or a shell function) in the background; $job_pid
 #   job_stop "$job_pid" ...        stops those jobs now and waits for them
-# A program runs in a process group of its own (setsid), so stopping it stops what it started. A
-# job is stopped with SIGTERM (its group's), then SIGKILL if it is still there 5 s later; at exit
-# in the reverse order of start (nicd before its bus). `cmd & pids+=($!)` (a command that reads a
+# A program runs in a process group of its own (setsid), so stopping it stops what it started (a
+# shell function runs in a subshell: stopping it leaves what it runs then to finish). A job is
+# stopped with SIGTERM (its group's), then SIGKILL if it is still there 5 s later; at exit in the
+# reverse order of start (nicd before its bus). `cmd & pids+=($!)` (a command that reads a
 # here-document: a job's stdin is /dev/null) is stopped the same way.
 pids=()
 jobs_work=
@@ -38,6 +39,10 @@ job_stop() {
         kill -KILL -- "-$p" 2>/dev/null || kill -KILL "$p" 2>/dev/null || true
         wait "$p" 2>/dev/null || true
     done
+    # Forgotten: a PID the system gives to another process later is not stopped at exit.
+    local left=()
+    for p in "${pids[@]}"; do [[ " $* " == *" $p "* ]] || left+=("$p"); done
+    pids=("${left[@]}")
 }
 
 # shellcheck disable=SC2317 # called by the trap
@@ -45,7 +50,6 @@ jobs_cleanup() {
     local i reversed=()
     for ((i = ${#pids[@]} - 1; i >= 0; i--)); do reversed+=("${pids[i]}"); done
     [ "${#reversed[@]}" = 0 ] || job_stop "${reversed[@]}"
-    pids=()
     [ -z "$jobs_work" ] || rm -rf "$jobs_work"
 }
 

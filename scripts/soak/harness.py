@@ -100,7 +100,7 @@ class Harness:
     def run(self):
         try:
             self.setup()
-        except SetupError as e:
+        except (SetupError, OSError, subprocess.CalledProcessError) as e:
             print(f"soak: {e}", file=sys.stderr)
             return 1
         self.soak()

@@ -152,8 +152,9 @@ class Samplers:
             except OSError:
                 valid = "missing"
             else:
-                check = subprocess.run(["promtool", "check", "metrics"], stdin=open(sample, "rb"),
-                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                with open(sample, "rb") as metrics:
+                    check = subprocess.run(["promtool", "check", "metrics"], stdin=metrics,
+                                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
                 if check.returncode != 0:
                     valid = "invalid"
                     shutil.copyfile(sample, os.path.join(work, f"bad-{n}.prom"))
