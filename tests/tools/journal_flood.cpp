@@ -14,6 +14,8 @@
 // entries being ordered by monotonic time, a monotonic time derived from it. Stops early on
 // SIGTERM/SIGINT, when stdout closes, or once PATH exists. Prints the next line number to stderr at
 // the end.
+#include "usec_clock.hpp"
+
 #include <unistd.h>
 
 #include <csignal>
@@ -25,6 +27,8 @@
 #include <vector>
 
 namespace {
+
+using nicd::test_tools::usecNow;
 
 volatile std::sig_atomic_t g_stop = 0;
 
@@ -50,14 +54,6 @@ const char* const kNoise[] = {
     "mlx5_core 0000:10:00.0: Link up, %llu Mbps (%llu %llu)",
     "TCP: request_sock_TCP: Possible SYN flooding on port %llu. Sending cookies. (%llu %llu)",
 };
-
-unsigned long long nowUsec(clockid_t clock)
-{
-    timespec ts{};
-    clock_gettime(clock, &ts);
-    return static_cast<unsigned long long>(ts.tv_sec) * 1000000ULL +
-           static_cast<unsigned long long>(ts.tv_nsec) / 1000ULL;
-}
 
 } // namespace
 
@@ -90,15 +86,15 @@ int main(int argc, char** argv)
     std::signal(SIGPIPE, SIG_IGN);
 
     const unsigned long long per_tick = rate / 10;
-    const unsigned long long start = nowUsec(CLOCK_MONOTONIC);
+    const unsigned long long start = usecNow(CLOCK_MONOTONIC);
     const unsigned long long until = start + seconds * 1000000ULL;
     unsigned long long next = start;
-    const unsigned long long boot_offset = nowUsec(CLOCK_REALTIME) - start; // real - monotonic
+    const unsigned long long boot_offset = usecNow(CLOCK_REALTIME) - start; // real - monotonic
     char msg[512];
     bool ok = true;
-    while (ok && g_stop == 0 && nowUsec(CLOCK_MONOTONIC) < until &&
+    while (ok && g_stop == 0 && usecNow(CLOCK_MONOTONIC) < until &&
            (stop_file == nullptr || access(stop_file, F_OK) != 0)) {
-        const unsigned long long now = nowUsec(CLOCK_REALTIME);
+        const unsigned long long now = usecNow(CLOCK_REALTIME);
         for (unsigned long long i = 0; i < per_tick && ok; ++i) {
             ++n;
             int prio = 6;
@@ -126,7 +122,7 @@ int main(int argc, char** argv)
         }
         ok = ok && std::fflush(stdout) == 0;
         next += 100000;
-        const unsigned long long t = nowUsec(CLOCK_MONOTONIC);
+        const unsigned long long t = usecNow(CLOCK_MONOTONIC);
         if (next > t) {
             timespec d{static_cast<time_t>((next - t) / 1000000ULL),
                        static_cast<long>((next - t) % 1000000ULL * 1000ULL)};

@@ -5,6 +5,8 @@
 // Binds a unix datagram socket at SOCKET (give it to the daemon as NOTIFY_SOCKET) and prints one
 // line per message received, "<CLOCK_MONOTONIC microseconds> <message>", the message's newlines
 // as spaces; stdout is flushed after every line. Runs until SIGTERM or SIGINT; removes SOCKET.
+#include "usec_clock.hpp"
+
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -18,19 +20,13 @@
 
 namespace {
 
+using nicd::test_tools::usecNow;
+
 volatile std::sig_atomic_t stop = 0;
 
 void onSignal(int)
 {
     stop = 1;
-}
-
-unsigned long long monotonicUsec()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<unsigned long long>(ts.tv_sec) * 1000000ULL +
-           static_cast<unsigned long long>(ts.tv_nsec) / 1000ULL;
 }
 
 } // namespace
@@ -50,7 +46,7 @@ int main(int argc, char** argv)
     addr.sun_family = AF_UNIX;
     std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
 
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_handler = onSignal; // no SA_RESTART: recv() returns EINTR
     sigaction(SIGTERM, &sa, nullptr);
     sigaction(SIGINT, &sa, nullptr);
@@ -81,7 +77,7 @@ int main(int argc, char** argv)
         for (auto& c : msg)
             if (c == '\n')
                 c = ' ';
-        (void)std::printf("%llu %s\n", monotonicUsec(), msg.c_str());
+        (void)std::printf("%llu %s\n", usecNow(CLOCK_MONOTONIC), msg.c_str());
         (void)std::fflush(stdout);
     }
     close(fd);
