@@ -31,18 +31,25 @@ FAULTS = [
     ("remove", "restore", "device_missing"),
 ]
 
-CONDITION = re.compile(r'^nicd_condition_(active|since_timestamp_seconds)\{device="([^"]*)",'
-                       r'port="[0-9]+",code="([^"]*)"(\} ([0-9.e+]+)$)?', re.M)
+CONDITION = re.compile(r'nicd_condition_(active|since_timestamp_seconds)\{device="([^"]*)",'
+                       r'port="[0-9]+",code="([^"]*)"(\} ([0-9.e+]+)$)?')
 
 
 def conditions(text):
-    """The conditions a textfile shows: {(device, code)} and {(device, code): since_seconds}."""
+    """The conditions a textfile shows: {(device, code)} and {(device, code): since_seconds}.
+    The lines are found with str.find (a regular expression over the whole textfile of 64
+    devices, ~600 KB, takes 20 ms: a fifth of a CPU at the injector's pace)."""
     active, since = set(), {}
-    for m in CONDITION.finditer(text):
-        if m.group(1) == "active":
+    start = 0
+    while (i := text.find("nicd_condition_", start)) >= 0:
+        end = text.find("\n", i)
+        end = len(text) if end < 0 else end
+        m = CONDITION.match(text, i, end) if i == 0 or text[i - 1] == "\n" else None
+        if m and m.group(1) == "active":
             active.add((m.group(2), m.group(3)))
-        elif m.group(5):
+        elif m and m.group(5):
             since[(m.group(2), m.group(3))] = float(m.group(5))
+        start = end
     return active, since
 
 
