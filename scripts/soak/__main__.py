@@ -60,8 +60,12 @@ import shutil
 import signal
 import sys
 
-from harness import Harness
-from settings import UsageError, parse
+if sys.version_info < (3, 11):  # subprocess's process_group= (Debian 12 has 3.11)
+    print("soak: skipped, it needs Python 3.11 or later", file=sys.stderr)
+    sys.exit(77)
+
+from harness import Harness  # noqa: E402
+from settings import UsageError, parse  # noqa: E402
 
 
 def main():
