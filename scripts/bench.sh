@@ -17,7 +17,7 @@ build=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/scripts/lib/private_bus.sh"
 . "$here/scripts/lib/jobs.sh"
-. "$here/scripts/lib/node_exporter.sh"
+. "$here/scripts/lib/node_exporter.sh" # and lib/freeport.sh, lib/cpu_ns.sh
 build=$(cd "$here/$build" 2>/dev/null || cd "$build" && pwd)
 cycles=${NICD_BENCH_CYCLES:-15}
 jobs_work_dir nicd-bench
@@ -31,8 +31,6 @@ for tool in dbus-daemon prometheus-node-exporter curl prlimit; do
     command -v "$tool" >/dev/null || { echo "bench: $tool is not installed (scripts/install-deps.sh)" >&2; exit 1; }
 done
 
-# CPU time of every thread of a process, in ns (/proc/PID/task/*/schedstat: time on a CPU).
-cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {printf "%.0f", s}'; }
 status_kib() { awk -v k="$2:" '$1 == k {print $2}' "/proc/$1/status"; }
 cycles_in() { awk '$1 == "nicd_cycles_total" {print $2}' "$1" 2>/dev/null || true; }
 
@@ -94,8 +92,7 @@ make_node 64
 node=$work/node64
 job "$floor_bin" "$node" 1000 >"$work/floor.out"
 floor_pid=$job_pid
-port=$((20000 + RANDOM % 20000))
-while ss -ltn | grep -q ":$port "; do port=$((20000 + RANDOM % 20000)); done
+port=$(freeport)
 job prometheus-node-exporter --web.listen-address="127.0.0.1:$port" --path.sysfs="$node/sys" \
     --path.procfs="$node/proc" --collector.disable-defaults --collector.infiniband \
     --web.disable-exporter-metrics >"$work/ne.log" 2>&1

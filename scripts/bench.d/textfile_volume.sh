@@ -9,7 +9,7 @@ set -euo pipefail
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$here/scripts/lib/jobs.sh"
-. "$here/scripts/lib/node_exporter.sh"
+. "$here/scripts/lib/node_exporter.sh" # and lib/cpu_ns.sh
 jobs_work_dir nicd-bench-volume
 ports=8
 root=$work/node
@@ -21,7 +21,6 @@ make_node() {
     sleep 2 # let the new tree settle (see bench.sh)
 }
 
-cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {printf "%.0f", s}'; }
 cycles_now() { awk '$1 == "nicd_cycles_total" {print $2}' "$textfile" 2>/dev/null || true; }
 per() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 

@@ -2,7 +2,7 @@
 # The real servers of the fleet tests, on 127.0.0.1: free ports, a scratch directory, and every
 # process started here stopped (and the directory removed) when the test exits (scripts/lib/jobs.sh:
 # `job COMMAND...` starts one more). Source it; it sets $work and provides:
-#   freeport                       a TCP port nothing listens on
+#   freeport                       a TCP port nothing listens on (scripts/lib/freeport.sh)
 #   started URL                    waits until URL answers (fails the test with the logs if not)
 #   start_node_exporter DIR        node_exporter's textfile collector on DIR; sets $ne_port
 #   start_prometheus YAML          prometheus with that configuration; sets $prom_port, $prom_url
@@ -10,13 +10,9 @@
 #   prometheus_has QUERY           waits until QUERY returns a sample
 # shellcheck source=SCRIPTDIR/../../../scripts/lib/jobs.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib/jobs.sh"
+# shellcheck source=SCRIPTDIR/../../../scripts/lib/freeport.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib/freeport.sh"
 jobs_work_dir nicd-servers
-
-freeport() {
-    local p=$((20000 + RANDOM % 20000))
-    while ss -ltn | grep -q ":$p "; do p=$((20000 + RANDOM % 20000)); done
-    echo "$p"
-}
 
 started() {
     for _ in $(seq 300); do curl -fs "$1" >/dev/null 2>&1 && return 0; sleep 0.1; done
