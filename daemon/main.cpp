@@ -1,8 +1,8 @@
 // nicd: provisions RoCE QoS on RDMA NICs and watches their health.
 // A straight line: parse the command line, set up logging, load the configuration, run.
-#include "app/config_files.hpp"
 #include "app/daemon_app.hpp"
 #include "app/options.hpp"
+#include "config/config_files.hpp"
 #include "log/log.hpp"
 #include "privilege/write_limits.hpp"
 
@@ -93,18 +93,17 @@ int main(int argc, char** argv)
     log::setup(log::Target::Auto, options.log_level);
 
     HostPaths paths(options.root);
-    auto files = configFiles(options, paths);
+    auto files = configFiles(options.config_file, paths);
     if (options.check_config)
         return checkConfig(files, paths);
 
     try {
-        auto config = loadAndReport(files, paths);
+        auto config = loadAndReport(files, paths, options.dry_run);
         if (!config) {
             log::error(
                 {}, "not starting: fix the configuration (nicd --check-config shows every error)");
             return 1;
         }
-        config->provision.dry_run = config->provision.dry_run || options.dry_run;
         // Still one thread: the knob writer is forked, then this process's writes are limited.
         privilege::limitWrites(paths, *config);
         DaemonApp app(options, files, std::move(*config));

@@ -60,7 +60,7 @@ if command -v perf >/dev/null &&
     echo "stages:        counter and plugin reads (deadline lanes) $(share 'nicd::DeadlineRunner::Lane::serve')," \
         "inventory, port and netdev states, sources (collector thread) $(share 'nicd::Worker::run')"
     echo "               main thread $(share 'nicd::DaemonApp::finishCycle'): health rules $(share 'nicd::DaemonApp::judge')," \
-        "textfile $(share 'nicd::DaemonApp::writeTextfile'), D-Bus $(share 'nicd::dbus::BusService::publish')," \
+        "textfile $(share 'nicd::TextfileSink::write'), D-Bus $(share 'nicd::dbus::BusService::publish')," \
         "state file $(share 'nicd::DaemonApp::saveState')"
     echo "               of all: in system calls $(share 'entry_SYSCALL_64(_after_hwframe)?')," \
         "in malloc $(share '(__libc_)?malloc'), in free $(share '(__libc_)?free|cfree') (shares of the CPU samples of every thread)"

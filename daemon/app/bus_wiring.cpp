@@ -43,7 +43,8 @@ dbus::BusHandlers DaemonApp::busHandlers()
         return names;
     };
     h.counters = [this](const std::string& device, uint32_t port) {
-        auto counters = last_ ? dbus::countersOf(*last_, device, port) : std::nullopt;
+        const auto& last = published_.get();
+        auto counters = last ? dbus::countersOf(*last, device, port) : std::nullopt;
         if (!counters)
             throw dbus::MethodFailure("NotFound", port == 0
                                                       ? device + " is not in the last cycle"
@@ -65,10 +66,8 @@ uint32_t DaemonApp::clearCondition(const std::string& device, const std::string&
         throw dbus::MethodFailure("NotFound",
                                   "no active condition " + code + " on device " + device);
     log::info({.device = device}, "condition {} on {} cleared by an operator", code, device);
-    if (last_) {
-        health_->report(*last_);
-        publish(*last_);
-    }
+    published_.amend([](Snapshot&) {}, PublishedSnapshot::Judge::Report,
+                     PublishedSnapshot::Publish::Now);
     saveState(true);
     return static_cast<uint32_t>(cleared);
 }
@@ -77,9 +76,9 @@ uint32_t DaemonApp::clearCondition(const std::string& device, const std::string&
 // health, the textfile, the bus and the state file show it at once.
 std::vector<health::KnownDevice> DaemonApp::forgetDevices(const std::string& device)
 {
-    if (!last_)
+    if (!published_.get())
         throw dbus::MethodFailure("Busy", "nicd has not finished its first cycle yet");
-    const auto& inv = last_->inventory;
+    const auto& inv = published_.get()->inventory;
     if (!device.empty() && (inv.find(device) != nullptr ||
                             std::any_of(inv.devices.begin(), inv.devices.end(),
                                         [&](const Device& d) { return d.pci_address == device; })))
@@ -91,8 +90,8 @@ std::vector<health::KnownDevice> DaemonApp::forgetDevices(const std::string& dev
         log::info({.device = k.name}, "{}{} forgotten by an operator: it is not expected back",
                   k.name, k.pci_address.empty() ? "" : " (PCI " + k.pci_address + ")");
     if (!forgotten.empty()) {
-        health_->report(*last_);
-        publish(*last_);
+        published_.amend([](Snapshot&) {}, PublishedSnapshot::Judge::Report,
+                         PublishedSnapshot::Publish::Now);
         saveState(true);
     }
     return forgotten;

@@ -1,38 +1,32 @@
 #include "app/daemon_app.hpp"
 
-#include "app/summary.hpp"
 #include "collect/collector.hpp"
 #include "collect/cycle_scheduler.hpp"
 #include "collect/netdev_state_source.hpp"
-#include "dbus/bus_errors.hpp"
 #include "dbus/bus_handlers.hpp"
 #include "dbus/bus_service.hpp"
 #include "dbus/bus_views.hpp"
-#include "dbus/object_values.hpp"
 #include "health/health_engine.hpp"
 #include "inventory/nic_roles.hpp"
 #include "log/log.hpp"
 #include "loop/clock.hpp"
-#include "loop/event_loop.hpp"
 #include "loop/notify.hpp"
 #include "loop/worker.hpp"
 #include "netlink/dcb_monitor.hpp"
 #include "netlink/devlink_events.hpp"
 #include "netlink/link_monitor.hpp"
 #include "plugins/plugin_manager.hpp"
-#include "privilege/write_limits.hpp"
-#include "provision/default_route_source.hpp"
-#include "provision/provision_scheduler.hpp"
-#include "readiness/readiness_source.hpp"
 #include "prefailure/devlink_health.hpp"
 #include "prefailure/function_sources.hpp"
 #include "prefailure/link_sources.hpp"
 #include "prefailure/reporter_source.hpp"
+#include "provision/default_route_source.hpp"
+#include "provision/provision_scheduler.hpp"
+#include "readiness/readiness_source.hpp"
+#include "report/summary.hpp"
 #include "state/state_keeper.hpp"
 #include "text/printable.hpp"
-#include "textfile/atomic_file.hpp"
-#include "textfile/render.hpp"
-#include "textfile/textfile_dir.hpp"
+#include "textfile/textfile_sink.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -41,52 +35,64 @@
 
 namespace nicd {
 
+using Judge = PublishedSnapshot::Judge;
+using Publish = PublishedSnapshot::Publish;
+
 DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config)
     : options_(std::move(options)), files_(std::move(files)), config_(std::move(config)),
-      startup_config_(config_), paths_(options_.root), textfile_pace_(config_.textfile.interval_ms),
-      textfile_counters_(config_)
+      startup_config_(config_), paths_(options_.root),
+      published_({.evaluate = [this](Snapshot& s) { judge(s); },
+                  .report = [this](Snapshot& s) { health_->report(s); },
+                  .publish = [this](const Snapshot& s) { publish(s); }})
 {
     plugins_ = std::make_unique<PluginManager>(paths_, startup_config_);
-    collector_ = std::make_unique<Collector>(paths_, *plugins_);
-    collector_->setDriverTimeout(std::chrono::milliseconds(config_.health.driver_timeout_ms));
-    collector_->setReadSettings(config_.daemon);
-    collector_->add(std::make_unique<NetdevStateSource>(paths_));
-    collector_->add(std::make_unique<provision::DefaultRouteSource>(paths_));
-    addSignalSources();
-    auto readiness = std::make_unique<readiness::ReadinessSource>(
-        paths_, std::chrono::milliseconds(config_.signals.interval_ms),
-        std::chrono::milliseconds(config_.health.driver_timeout_ms));
-    read_readiness_soon_ = readiness->readSoonFlag();
-    collector_->add(std::move(readiness));
+    collector_ = std::make_unique<Collector>(paths_, *plugins_, config_);
+    addSources();
     health_ = std::make_unique<health::HealthEngine>(config_);
     state_ = std::make_unique<StateKeeper>(paths_, config_.daemon.state_directory, *health_);
     state_->restore();
     kernel_ = std::make_unique<KernelWatch>(paths_, state_->bootId(), state_->savedJournalCursor());
-    provision_ = std::make_unique<provision::ProvisionScheduler>(config_, paths_, *plugins_,
-                                                                 *collector_, last_);
+    provision_ =
+        std::make_unique<provision::ProvisionScheduler>(config_, paths_, *plugins_, *collector_);
     health_->setRenameListener(
         [this](const std::string& from, const std::string& to) { provision_->renamed(from, to); });
-    if (config_.textfile.enable)
-        for (const auto& stale : removeStaleTemporaries(paths_.host(config_.textfile.path)))
-            log::info({}, "removed {}, left by a nicd that stopped while writing it",
-                      stale.string());
+    textfile_ = std::make_unique<TextfileSink>(paths_, config_);
+    // A reload reaches each in this order; the cycle scheduler joins when the loop starts.
+    consumers_ = {
+        [this](const Config& c) { health_->configure(c); },
+        [this](const Config& c) { textfile_->configure(c); },
+        [this](const Config& c) { provision_->configure(c); },
+        [this](const Config& c) {
+            worker_->submit([this, c] {
+                collector_->configure(c); // IgnoreDevices=, dropped counter files read again
+                plugins_->configure(c);
+            });
+        },
+    };
 }
 
-// The pre-failure sources, each on [signals] IntervalSec= under the driver deadline. Read at
-// start: a reload does not change their interval.
-void DaemonApp::addSignalSources()
+// What the collector reads beside the inventory and counters. The pre-failure sources and the
+// readiness checks run on [signals] IntervalSec= under the driver deadline, read at start: a
+// reload does not change their interval.
+void DaemonApp::addSources()
 {
-    if (!config_.signals.enable)
-        return;
+    collector_->add(std::make_unique<NetdevStateSource>(paths_));
+    collector_->add(std::make_unique<provision::DefaultRouteSource>(paths_));
     prefailure::SourceTiming timing{std::chrono::milliseconds(config_.signals.interval_ms),
-                                 std::chrono::milliseconds(config_.health.driver_timeout_ms)};
-    for (auto& source : prefailure::makeLinkSources(paths_, timing))
-        collector_->add(std::move(source));
-    collector_->add(prefailure::makeTemperatureSource(timing));
-    collector_->add(prefailure::makePcieSource(timing));
-    auto reporters = prefailure::makeReporterSource(paths_, timing);
-    read_reporters_soon_ = reporters->readSoonFlag();
-    collector_->add(std::move(reporters));
+                                    std::chrono::milliseconds(config_.health.driver_timeout_ms)};
+    if (config_.signals.enable) {
+        for (auto& source : prefailure::makeLinkSources(paths_, timing))
+            collector_->add(std::move(source));
+        collector_->add(prefailure::makeTemperatureSource(timing));
+        collector_->add(prefailure::makePcieSource(timing));
+        auto reporters = prefailure::makeReporterSource(paths_, timing);
+        read_reporters_soon_ = reporters->readSoonFlag();
+        collector_->add(std::move(reporters));
+    }
+    auto readiness =
+        std::make_unique<readiness::ReadinessSource>(paths_, timing.interval, timing.timeout);
+    read_readiness_soon_ = readiness->readSoonFlag();
+    collector_->add(std::move(readiness));
 }
 
 DaemonApp::~DaemonApp()
@@ -111,12 +117,12 @@ int DaemonApp::runOnce()
     kernel_->open(config_.journal);
     KernelWatch::apply(kernel_->readAll(*plugins_), snap.inventory, *health_);
     judge(snap);
-    provision_->runOnce(snap);
+    snap.qos = provision_->runOnce(snap);
     saveState(true);
-    bool written = writeTextfile(snap);
+    bool written = textfile_->write(snap);
     (void)std::fputs(printableLines(onceReport(snap)).c_str(), stdout);
-    if (config_.textfile.enable && written)
-        (void)std::printf("textfile: %s\n", paths_.host(config_.textfile.path).c_str());
+    if (textfile_->enabled() && written)
+        (void)std::printf("textfile: %s\n", textfile_->path().c_str());
     (void)std::fflush(stdout);
     return written ? 0 : 1;
 }
@@ -134,41 +140,24 @@ int DaemonApp::runDaemon()
     loop_->onSignal(SIGHUP, [this] { reload(); });
     loop_->enableWatchdog();
     worker_ = std::make_unique<Worker>();
-    publish_alarm_ = &loop_->alarm([this] {
-        if (publish_pending_ && last_) {
-            (void)publish_pacer_.take(EventLoop::nowMonotonicUsec());
-            publish(*last_);
-        }
-    });
-    provision_->attach(*loop_, *worker_, [this] {
-        publishSoon();
-        maybeReady();
+    published_.attach(*loop_);
+    provision_->attach(*loop_, *worker_, published_.get(), [this](QosSummary qos, bool finished) {
+        published_.amend([&](Snapshot& s) { s.qos = std::move(qos); }, Judge::None,
+                         finished ? Publish::Paced : Publish::WithNext);
+        if (finished)
+            maybeReady();
     });
     startBus();
-    startLinkEvents();
-    startDevlinkEvents();
+    startEvents();
     worker_->submit([this] { loadPlugins(); });
     kernel_->open(config_.journal);
-    // Most kernel lines are nobody's business: they only move the cursor, saved with the next
-    // state save. A batch with a driver error is judged now; the state holding it is saved at
-    // the end of the next cycle, with the cursor after it (a crash before that reads the lines
-    // again, judged against the state they had not yet changed).
-    kernel_->follow(*loop_, *worker_, *plugins_, [this](KernelWatch::Findings f) {
-        if (!last_) {
-            pending_kernel_.push_back(std::move(f));
-            return;
-        }
-        kernel_->applied(f);
-        if (f.empty())
-            return;
-        KernelWatch::apply(f, last_->inventory, *health_);
-        health_->report(*last_);
-        state_->changed();
-        publishSoon();
-    });
-    cycles_ = std::make_unique<CycleScheduler>(
-        *loop_, *worker_, *collector_, [this](Snapshot snap) { finishCycle(std::move(snap)); });
-    cycles_->start(config_.daemon.poll_interval_ms, config_.daemon.pma_interval_ms);
+    kernel_->follow(*loop_, *worker_, *plugins_,
+                    [this](KernelWatch::Findings f) { onKernelFindings(std::move(f)); });
+    cycles_ =
+        std::make_unique<CycleScheduler>(*loop_, *worker_, *collector_, config_,
+                                         [this](Snapshot snap) { finishCycle(std::move(snap)); });
+    consumers_.push_back([this](const Config& c) { cycles_->configure(c); });
+    cycles_->start();
     log::info({}, "nicd {} started (root {}, poll every {} ms, PMA counters every {} ms)",
               NICD_VERSION, paths_.root().string(), config_.daemon.poll_interval_ms,
               config_.daemon.pma_interval_ms);
@@ -187,14 +176,16 @@ void DaemonApp::startBus()
     o.bus = options_.bus;
     o.version = NICD_VERSION;
     o.republish = [this] {
-        if (last_ && bus_)
-            bus_->publish(*last_, dbus::busViewsOf(last_->qos));
+        if (const auto& last = published_.get(); last && bus_)
+            bus_->publish(*last, dbus::busViewsOf(last->qos));
     };
     bus_ = std::make_unique<dbus::BusService>(loop_->get(), o, busHandlers());
     bus_->start();
 }
 
-void DaemonApp::startLinkEvents()
+// Link, DCB and devlink health events between cycles; without them, what they tell is read at
+// the next cycle or verify round.
+void DaemonApp::startEvents()
 {
     try {
         links_ = std::make_unique<netlink::LinkMonitor>(
@@ -212,127 +203,6 @@ void DaemonApp::startLinkEvents()
                   "VerifyIntervalSec instead",
                   e.what());
     }
-}
-
-void DaemonApp::finishCycle(Snapshot snap)
-{
-    live_links_.applyTo(snap);
-    for (const auto& f : pending_kernel_) {
-        KernelWatch::apply(f, snap.inventory, *health_);
-        kernel_->applied(f);
-    }
-    pending_kernel_.clear();
-    judge(snap);
-    provision_->forgetMissing(snap.inventory);
-    snap.qos = provision_->summary();
-    publish(snap);
-    auto line = statusLine(snap);
-    last_ = std::move(snap); // the previous snapshot is freed here, before the state is saved
-    saveState();
-    provision_->afterCycle(); // plans from this cycle's inventory, not the last one's
-    // No malloc_trim here: the peak is the cycle's own (two snapshots while the new one is made),
-    // and pages handed back after every cycle were faulted in and zeroed again by the next one
-    // (about 1 ms of CPU a cycle on 64 devices). So between cycles the resident size stays near
-    // the peak (glibc gives back only a free top of the heap beyond its trim threshold, which it
-    // raises once large blocks have been freed); the peak itself is unchanged.
-    if (ready_sent_)
-        notify::status(line);
-    else
-        maybeReady();
-}
-
-void DaemonApp::judge(Snapshot& snap)
-{
-    assignRoles(snap.inventory, snap.default_route_netdevs, config_);
-    if (!health_->evaluate(snap, monotonicSeconds(), snap.timestamp_seconds).empty())
-        state_->changed();
-}
-
-void DaemonApp::saveState(bool force)
-{
-    state_->save(kernel_->cursor(), force);
-}
-
-bool DaemonApp::writeTextfile(const Snapshot& snap)
-{
-    if (!config_.textfile.enable)
-        return true;
-    auto path = paths_.host(config_.textfile.path);
-    auto render = [this, &snap](const ChunkWriter& write) {
-        renderTextfileTo(snap, write, textfile_counters_);
-    };
-    // Installed before node_exporter (or pointed at a new place): the directory is made. It is
-    // opened on descriptors, never through a link its owner (not root) could swap in.
-    auto dir = openTextfileDir(path.parent_path());
-    for (const auto& made : dir.created)
-        log::info({}, "created the textfile directory {} (mode 0755)", made.string());
-    auto err = dir.error
-                   ? dir.error
-                   : writeFileAtomicallyAt(dir.fd.get(), path, render, Durability::Cache, 0644);
-    if (err) {
-        textfile_failures_.failed(*err, EventLoop::nowMonotonicUsec());
-        return false;
-    }
-    textfile_failures_.succeeded(path.string());
-    return true;
-}
-
-void DaemonApp::publish(const Snapshot& snap)
-{
-    publish_pending_ = false;
-    const uint64_t now = EventLoop::nowMonotonicUsec();
-    if (textfile_pace_.due(snap, now)) {
-        textfile_pace_.written(snap, now);
-        if (!writeTextfile(snap))
-            textfile_pace_.forceNext(); // tried again after the next cycle
-    }
-    if (bus_)
-        bus_->publish(snap, dbus::busViewsOf(snap.qos));
-}
-
-void DaemonApp::publishSoon()
-{
-    if (!last_)
-        return;
-    publish_pending_ = true;
-    if (publish_alarm_->armed())
-        return; // goes out with the one already waiting
-    uint64_t now = EventLoop::nowMonotonicUsec();
-    if (publish_pacer_.take(now))
-        publish(*last_);
-    else
-        publish_alarm_->armIn(publish_pacer_.waitUsec(now));
-}
-
-// A netdev changed: the model, health and textfile show it now, not at the next poll.
-void DaemonApp::onLinkEvent(const netlink::LinkEvent& ev)
-{
-    // An MTU change comes as a link event too: the readiness checks read again at the next cycle.
-    if (last_ && last_->netdevs.contains(ev.name))
-        read_readiness_soon_->store(true);
-    auto changed = live_links_.update(ev);
-    if (!changed || !last_ || !last_->netdevs.contains(ev.name))
-        return;
-    log::info({.netdev = ev.name}, "{}: link {} (carrier {})", ev.name, changed->operstate,
-              changed->carrier ? (*changed->carrier ? "on" : "off") : "unknown");
-    last_->netdevs[ev.name] = *changed;
-    rejudgeLast();
-    cycles_->rediscoverNext();
-}
-
-void DaemonApp::rejudgeLast()
-{
-    // Counters are judged on fresh reads only: the copy leaves the ~10,000 samples behind.
-    auto samples = std::move(last_->samples);
-    Snapshot without_samples = *last_;
-    last_->samples = std::move(samples);
-    judge(without_samples);
-    last_->health = std::move(without_samples.health);
-    publishSoon();
-}
-
-void DaemonApp::startDevlinkEvents()
-{
     if (paths_.simulated() || !read_reporters_soon_)
         return; // a simulated node has no devlink; [signals] Enable=no reads none
     try {
@@ -346,27 +216,101 @@ void DaemonApp::startDevlinkEvents()
     }
 }
 
+void DaemonApp::finishCycle(Snapshot snap)
+{
+    live_links_.applyTo(snap);
+    for (const auto& f : pending_kernel_) {
+        KernelWatch::apply(f, snap.inventory, *health_);
+        kernel_->applied(f);
+    }
+    pending_kernel_.clear();
+    judge(snap);
+    provision_->forgetMissing(snap.inventory);
+    snap.qos = provision_->summary();
+    published_.replace(std::move(snap)); // the previous one is freed before the state is saved
+    saveState();
+    provision_->afterCycle(); // plans from this cycle's inventory, not the last one's
+    if (ready_sent_)
+        notify::status(statusLine(*published_.get()));
+    else
+        maybeReady();
+}
+
+void DaemonApp::judge(Snapshot& snap)
+{
+    assignRoles(snap.inventory, snap.default_route_netdevs, config_);
+    if (!health_->evaluate(snap, monotonicSeconds(), snap.timestamp_seconds).empty())
+        state_->changed();
+}
+
+void DaemonApp::publish(const Snapshot& snap)
+{
+    textfile_->publish(snap, EventLoop::nowMonotonicUsec());
+    if (bus_)
+        bus_->publish(snap, dbus::busViewsOf(snap.qos));
+}
+
+void DaemonApp::saveState(bool force)
+{
+    state_->save(kernel_->cursor(), force);
+}
+
+// Most kernel lines are nobody's business: they only move the cursor, saved with the next state
+// save. A batch with a driver error is judged now; the state holding it is saved at the end of
+// the next cycle, with the cursor after it (a crash before that reads the lines again, judged
+// against the state they had not yet changed).
+void DaemonApp::onKernelFindings(KernelWatch::Findings f)
+{
+    if (!published_.get()) {
+        pending_kernel_.push_back(std::move(f));
+        return;
+    }
+    kernel_->applied(f);
+    if (f.empty())
+        return;
+    published_.amend([&](Snapshot& s) { KernelWatch::apply(f, s.inventory, *health_); },
+                     Judge::Report, Publish::Paced);
+    state_->changed();
+}
+
+// A netdev changed: the model, health and textfile show it now, not at the next poll.
+void DaemonApp::onLinkEvent(const netlink::LinkEvent& ev)
+{
+    const auto& last = published_.get();
+    // An MTU change comes as a link event too: the readiness checks read again at the next cycle.
+    if (last && last->netdevs.contains(ev.name))
+        read_readiness_soon_->store(true);
+    auto changed = live_links_.update(ev);
+    if (!changed || !last || !last->netdevs.contains(ev.name))
+        return;
+    log::info({.netdev = ev.name}, "{}: link {} (carrier {})", ev.name, changed->operstate,
+              changed->carrier ? (*changed->carrier ? "on" : "off") : "unknown");
+    published_.amend([&](Snapshot& s) { s.netdevs[ev.name] = *changed; }, Judge::Evaluate,
+                     Publish::Paced);
+    cycles_->rediscoverNext();
+}
+
 // A health reporter changed state: judged and published now, and the next cycle reads them all.
 void DaemonApp::onReporterEvent(std::vector<HealthReporter> reporters, bool overrun)
 {
     read_reporters_soon_->store(true);
-    if (overrun || !last_)
-        return;
-    for (auto& r : reporters) {
-        if (last_->inventory.ignoresFunction(prefailure::pciAddressView(r.handle)))
-            continue;
-        log::info({}, "devlink health: {} {} is {} ({} errors, {} recovered)", r.handle, r.name,
-                  r.state, r.errors, r.recovers);
-        auto same =
-            std::find_if(last_->reporters.begin(), last_->reporters.end(),
-                         [&](const auto& x) { return x.handle == r.handle && x.name == r.name; });
-        if (same != last_->reporters.end())
-            *same = std::move(r);
-        else
-            last_->reporters.push_back(std::move(r));
-    }
-    rejudgeLast();
-    state_->changed(); // saved at the end of the next cycle
+    auto merge = [&](Snapshot& s) {
+        for (auto& r : reporters) {
+            if (s.inventory.ignoresFunction(prefailure::pciAddressView(r.handle)))
+                continue;
+            log::info({}, "devlink health: {} {} is {} ({} errors, {} recovered)", r.handle, r.name,
+                      r.state, r.errors, r.recovers);
+            auto same = std::find_if(s.reporters.begin(), s.reporters.end(), [&](const auto& x) {
+                return x.handle == r.handle && x.name == r.name;
+            });
+            if (same != s.reporters.end())
+                *same = std::move(r);
+            else
+                s.reporters.push_back(std::move(r));
+        }
+    };
+    if (!overrun && published_.amend(merge, Judge::Evaluate, Publish::Paced))
+        state_->changed(); // saved at the end of the next cycle
 }
 
 // READY=1 once the first cycle is published and, where QoS is provisioned, the first round has
@@ -374,10 +318,10 @@ void DaemonApp::onReporterEvent(std::vector<HealthReporter> reporters, bool over
 // whose RoCE QoS is set, not merely watched.
 void DaemonApp::maybeReady()
 {
-    if (ready_sent_ || !last_ || !provision_->settled())
+    if (ready_sent_ || !published_.get() || !provision_->settled())
         return;
     ready_sent_ = true;
-    auto line = statusLine(*last_);
+    auto line = statusLine(*published_.get());
     notify::ready(line);
     log::info({}, "ready: {}", line);
 }
@@ -386,7 +330,7 @@ void DaemonApp::reload()
 {
     notify::reloading();
     log::info({}, "SIGHUP: reloading configuration from {}", files_.main.string());
-    auto fresh = loadAndReport(files_, paths_);
+    auto fresh = loadAndReport(files_, paths_, options_.dry_run);
     if (!fresh) {
         log::error({}, "configuration has errors; keeping the previous configuration");
         // READY=1 ends the reload RELOADING=1 began, or systemd waits out its timeout.
@@ -395,29 +339,9 @@ void DaemonApp::reload()
     }
     if (fresh->daemon.plugin_directory != config_.daemon.plugin_directory)
         log::warn({}, "PluginDirectory changed: takes effect after a restart");
-    if (fresh->textfile.enable &&
-        !privilege::mayWriteBeneath(paths_.host(fresh->textfile.path).parent_path())) {
-        log::warn({},
-                  "[textfile] Path={} is outside the directories nicd may write since it started: "
-                  "takes effect after a restart",
-                  fresh->textfile.path);
-        fresh->textfile.enable = config_.textfile.enable;
-        fresh->textfile.path = config_.textfile.path;
-    }
     config_ = std::move(*fresh);
-    config_.provision.dry_run = config_.provision.dry_run || options_.dry_run;
-    health_->setConfig(config_);
-    textfile_pace_.setInterval(config_.textfile.interval_ms);
-    textfile_pace_.forceNext();
-    textfile_counters_ = CounterBudget(config_);
-    provision_->reloaded();
-    worker_->submit([this, t = std::chrono::milliseconds(config_.health.driver_timeout_ms),
-                     daemon = config_.daemon] {
-        collector_->setDriverTimeout(t);
-        collector_->setReadSettings(daemon); // IgnoreDevices=, dropped counter files read again
-        plugins_->reloaded(daemon);
-    });
-    cycles_->setIntervals(config_.daemon.poll_interval_ms, config_.daemon.pma_interval_ms);
+    for (const auto& configure : consumers_)
+        configure(config_);
     log::info({}, "configuration reloaded");
     notify::ready("configuration reloaded");
 }

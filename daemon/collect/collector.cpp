@@ -31,9 +31,10 @@ std::shared_ptr<std::vector<Device>> ownedCopies(const Inventory& inventory,
 }
 } // namespace
 
-Collector::Collector(HostPaths paths, PluginManager& plugins)
+Collector::Collector(HostPaths paths, PluginManager& plugins, const Config& config)
     : paths_(std::move(paths)), plugins_(plugins), inventory_(paths_)
 {
+    configure(config);
 }
 
 void Collector::add(std::unique_ptr<Source> source)
@@ -53,12 +54,13 @@ bool Collector::devicesChanged(const Inventory& inv)
     return true;
 }
 
-void Collector::setReadSettings(const DaemonConfig& daemon)
+void Collector::configure(const Config& config)
 {
-    if (inventory_.setIgnore(IgnoreList(daemon.ignore_devices)))
+    driver_timeout_ = std::chrono::milliseconds(config.health.driver_timeout_ms);
+    if (inventory_.setIgnore(IgnoreList(config.daemon.ignore_devices)))
         for (auto& slot : sources_)
             slot.last_read_usec = 0; // due at the next cycle
-    ib_reader_.setDropAfter(daemon.drop_counter_after);
+    ib_reader_.setDropAfter(config.daemon.drop_counter_after);
 }
 
 void Collector::readSources(Snapshot& snap)

@@ -27,7 +27,8 @@ class PluginManager;
 
 class Collector {
 public:
-    Collector(HostPaths paths, PluginManager& plugins);
+    // Reads with the settings of `config` (configure()).
+    Collector(HostPaths paths, PluginManager& plugins, const Config& config);
 
     // `read_pma`: also read ports/N/counters (slow: one firmware command per file). Between
     // PMA reads the last values are carried over so every snapshot has every counter.
@@ -42,13 +43,13 @@ public:
         for (auto& slot : sources_)
             slot.source->rediscover();
     }
-    // How long one device's driver reads may take before it counts as unresponsive.
-    void setDriverTimeout(std::chrono::milliseconds t) { driver_timeout_ = t; }
-    // [daemon] IgnoreDevices= and DropCounterAfter= (at start and on reload): the next cycle
-    // leaves the ignored devices out of everything (every reader reads only what the inventory
-    // lists; the slow sources read again at once when the list changed, so that what they last
-    // said of a newly ignored device goes too) and reads the dropped counters/ files again.
-    void setReadSettings(const DaemonConfig& daemon);
+    // At start and on reload: [health] DriverTimeoutMs= (how long one device's driver reads may
+    // take before it counts as unresponsive), [daemon] IgnoreDevices= and DropCounterAfter=: the
+    // next cycle leaves the ignored devices out of everything (every reader reads only what the
+    // inventory lists; the slow sources read again at once when the list changed, so that what
+    // they last said of a newly ignored device goes too) and reads the dropped counters/ files
+    // again.
+    void configure(const Config& config);
     // True while a plugin call left behind by a deadline has not returned: no other plugin call
     // (a QoS round included) may start.
     bool pluginCallOutstanding() const { return plugin_stuck_ && !plugin_stuck_->load(); }
@@ -88,7 +89,7 @@ private:
     std::chrono::milliseconds driver_timeout_{2000};
     DeadlineRunner pma_runner_;    // counters/ reads
     DeadlineRunner plugin_runner_; // plugin polls (serialized)
-    VerbsLane verbs_;            // verbs probes (real root only)
+    VerbsLane verbs_;              // verbs probes (real root only)
     std::map<std::string, std::shared_ptr<std::atomic<bool>>>
         pma_stuck_;                                   // ibdev -> read returned yet?
     std::shared_ptr<std::atomic<bool>> plugin_stuck_; // a plugin call left behind

@@ -10,22 +10,23 @@
 namespace nicd {
 
 CycleScheduler::CycleScheduler(EventLoop& loop, Worker& worker, Collector& collector,
-                               Finished finished)
+                               const Config& config, Finished finished)
     : loop_(loop), worker_(worker), collector_(collector), finished_(std::move(finished))
 {
+    configure(config);
 }
 
-void CycleScheduler::start(uint32_t poll_interval_ms, uint32_t pma_interval_ms)
+void CycleScheduler::start()
 {
-    pma_interval_usec_ = uint64_t{pma_interval_ms} * 1000;
-    timer_ = &loop_.every(0, uint64_t{poll_interval_ms} * 1000, [this] { startCycle(); });
+    timer_ = &loop_.every(0, poll_interval_usec_, [this] { startCycle(); });
 }
 
-void CycleScheduler::setIntervals(uint32_t poll_interval_ms, uint32_t pma_interval_ms)
+void CycleScheduler::configure(const Config& config)
 {
-    pma_interval_usec_ = uint64_t{pma_interval_ms} * 1000;
+    poll_interval_usec_ = uint64_t{config.daemon.poll_interval_ms} * 1000;
+    pma_interval_usec_ = uint64_t{config.daemon.pma_interval_ms} * 1000;
     if (timer_)
-        timer_->setInterval(uint64_t{poll_interval_ms} * 1000);
+        timer_->setInterval(poll_interval_usec_);
 }
 
 void CycleScheduler::startCycle()

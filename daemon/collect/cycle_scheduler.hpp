@@ -4,6 +4,7 @@
 // worker; its snapshot comes back to the loop. Loop thread.
 #pragma once
 
+#include "config/config.hpp"
 #include "loop/event_loop.hpp"
 #include "model/snapshot.hpp"
 
@@ -19,12 +20,14 @@ class CycleScheduler {
 public:
     using Finished = std::function<void(Snapshot)>;
 
-    CycleScheduler(EventLoop& loop, Worker& worker, Collector& collector, Finished finished);
+    // Every [daemon] PollIntervalMs=, the counters/ every PmaIntervalMs= of `config`.
+    CycleScheduler(EventLoop& loop, Worker& worker, Collector& collector, const Config& config,
+                   Finished finished);
 
-    // The first cycle now, then every `poll_interval_ms`.
-    void start(uint32_t poll_interval_ms, uint32_t pma_interval_ms);
-    // A reload: from the next tick on.
-    void setIntervals(uint32_t poll_interval_ms, uint32_t pma_interval_ms);
+    // The first cycle now, then every poll interval.
+    void start();
+    // A reload: the new intervals from the next tick on.
+    void configure(const Config& config);
     // A link or device changed: the next cycle walks the whole sysfs tree again.
     void rediscoverNext() { rediscover_ = true; }
 
@@ -36,6 +39,7 @@ private:
     Collector& collector_;
     Finished finished_;
     EventLoop::Timer* timer_ = nullptr;
+    uint64_t poll_interval_usec_ = 0;
     uint64_t pma_interval_usec_ = 0;
     uint64_t last_pma_usec_ = 0;
     bool running_ = false;

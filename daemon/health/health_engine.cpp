@@ -41,9 +41,9 @@ HealthEngine::HealthEngine(Config config)
     families_.push_back(std::make_unique<InventoryRules>());
 }
 
-void HealthEngine::setConfig(Config config)
+void HealthEngine::configure(const Config& config)
 {
-    config_ = std::move(config);
+    config_ = config;
     rules_.reset(config_);
     rules_changed_ = true;
     conditions_.log().setCapacity(config_.health.event_ring_size);

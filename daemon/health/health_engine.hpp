@@ -44,7 +44,8 @@ public:
 
     explicit HealthEngine(Config config);
 
-    void setConfig(Config config);
+    // A reload: the rules follow `config` from the next evaluation on.
+    void configure(const Config& config);
     // For holders of per-device state outside the engine (provisioning's counts): called on
     // each move of a rename the engine follows, (from, to), as the engine's own holders are.
     using MoveDevice = std::function<void(const std::string& from, const std::string& to)>;

@@ -42,9 +42,9 @@ PluginManager::PluginManager(HostPaths paths, const Config& config)
 {
 }
 
-void PluginManager::reloaded(const DaemonConfig& daemon)
+void PluginManager::configure(const Config& config)
 {
-    daemon_settings_ = daemonSettings(daemon);
+    daemon_settings_ = daemonSettings(config.daemon);
     for (auto& lp : plugins_) {
         if (lp->host)
             lp->host->setDaemonSettings(daemon_settings_);

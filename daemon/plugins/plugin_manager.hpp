@@ -38,10 +38,11 @@ public:
     // Sets Device::plugin for the devices a plugin claims; attaches new ones, detaches gone ones
     // (an ignored device is gone to plugins).
     void assign(Inventory& inventory);
-    // A reload: the daemon's settings plugins follow are `daemon`'s from now on, and the next
-    // assign() detaches and attaches every device again, so that plugins start afresh with them
-    // (counter files a plugin dropped are read again).
-    void reloaded(const DaemonConfig& daemon);
+    // A reload: the daemon's settings plugins follow are `config.daemon`'s from now on, and the
+    // next assign() detaches and attaches every device again, so that plugins start afresh with
+    // them (counter files a plugin dropped are read again). Each plugin's own section stays the
+    // one it was loaded with.
+    void configure(const Config& config);
     // Reads the device's vendor counters through its plugin. A failed poll goes to out.errors;
     // a device whose polls keep failing is backed off (polls skipped 1, 2, 4 … times) and the
     // plugin shows Degraded after PollFailures::kDegradedAfter failures in a row, Running again

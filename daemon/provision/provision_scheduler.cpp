@@ -19,19 +19,19 @@
 namespace nicd::provision {
 
 ProvisionScheduler::ProvisionScheduler(const Config& config, const HostPaths& paths,
-                                       PluginManager& plugins, Collector& collector,
-                                       std::optional<Snapshot>& last)
-    : config_(config), paths_(paths), plugins_(plugins), collector_(collector), last_(last)
+                                       PluginManager& plugins, Collector& collector)
+    : config_(config), paths_(paths), plugins_(plugins), collector_(collector)
 {
     qos_.setConfig(config_);
 }
 
 void ProvisionScheduler::attach(EventLoop& loop, Worker& worker,
-                                std::function<void()> round_finished)
+                                const std::optional<Snapshot>& last, Reports reports)
 {
     loop_ = &loop;
     worker_ = &worker;
-    round_finished_ = std::move(round_finished);
+    last_ = &last;
+    reports_ = std::move(reports);
     started_usec_ = EventLoop::nowMonotonicUsec();
 }
 
@@ -45,19 +45,20 @@ bool ProvisionScheduler::settled() const
     return !enabled() || first_round_done_ || ready_timeout_logged_;
 }
 
-void ProvisionScheduler::runOnce(Snapshot& snap)
+QosSummary ProvisionScheduler::runOnce(const Snapshot& snap)
 {
     if (!enabled())
-        return;
+        return snap.qos;
     if (driverReady())
         qos_.record(
             runRound(directQosCall(plugins_), snap.inventory, planPorts(snap), periodicRound()),
             realtimeSeconds());
-    snap.qos = qos_.summary();
+    return qos_.summary();
 }
 
-void ProvisionScheduler::reloaded()
+void ProvisionScheduler::configure(const Config& config)
 {
+    config_ = config;
     qos_.setConfig(config_);
     plans_cycle_ = 0;         // planned again with the new settings
     request(periodicRound()); // the new settings, now
@@ -67,9 +68,9 @@ void ProvisionScheduler::reloaded()
 // once however many rounds start. A link event between cycles is planned at the next cycle.
 const std::vector<PortPlan>& ProvisionScheduler::currentPlans()
 {
-    if (plans_cycle_ != last_->cycle) {
-        plans_ = planPorts(*last_);
-        plans_cycle_ = last_->cycle;
+    if (plans_cycle_ != last()->cycle) {
+        plans_ = planPorts(*last());
+        plans_cycle_ = last()->cycle;
     }
     return plans_;
 }
@@ -176,7 +177,7 @@ void ProvisionScheduler::reportMissingAfterReadyTimeout()
         return;
     auto seconds = config_.provision.ready_timeout_ms / 1000;
     for (const auto& [ibdev, _] : config_.devices)
-        if (!last_->inventory.find(ibdev) && missing_reported_.insert(ibdev).second)
+        if (!last()->inventory.find(ibdev) && missing_reported_.insert(ibdev).second)
             log::error({.device = ibdev},
                        "{} is configured in [device:{}] but did not appear within {} s "
                        "(ReadyTimeoutSec=): check the driver and the device name",
@@ -195,7 +196,7 @@ void ProvisionScheduler::reportMissingAfterReadyTimeout()
 // (a link came up, a device (re)appeared, the configuration changed).
 void ProvisionScheduler::afterCycle()
 {
-    if (!enabled() || !last_)
+    if (!enabled() || !last())
         return;
     reportMissingAfterReadyTimeout();
     std::set<std::string> managed;
@@ -236,7 +237,7 @@ void ProvisionScheduler::request(RoundKind kind, std::optional<dbus::QosReply> r
 
 void ProvisionScheduler::maybeStart()
 {
-    if (running_ || queue_.empty() || !last_ || !worker_)
+    if (running_ || queue_.empty() || !last() || !worker_)
         return;
     if (!driverReady()) {
         // Callers on the bus are told at once; the periodic round waits for the driver.
@@ -244,7 +245,7 @@ void ProvisionScheduler::maybeStart()
             for (auto& reply : r.replies)
                 reply.fail("Busy", "the driver is not ready: " + qos_.summary().waiting);
         std::erase_if(queue_, [](const auto& r) { return !r.periodic; });
-        last_->qos = qos_.summary();
+        reports_(qos_.summary(), false);
         return;
     }
     auto next = std::move(queue_.front());
@@ -257,7 +258,7 @@ void ProvisionScheduler::maybeStart()
     // times the budget of one read.
     auto timeout = std::chrono::milliseconds(config_.health.driver_timeout_ms) * 5;
     worker_->submit([this, kind = next.kind, plans = std::move(plans), timeout,
-                     inventory = last_->inventory]() mutable {
+                     inventory = last()->inventory]() mutable {
         // A plugin call left behind by its deadline still holds the plugin: do not call in.
         auto round = std::make_shared<Round>(
             collector_.pluginCallOutstanding()
@@ -292,23 +293,21 @@ void ProvisionScheduler::finish(const Round& round)
     // Drift found by a read-only round is repaired at once where the configuration enforces.
     if (drifted && round.kind == RoundKind::Verify && periodicRound() == RoundKind::Apply)
         queue_.push_back({RoundKind::Apply, {}, true});
-    if (last_)
-        last_->qos = qos_.summary();
-    if (round_finished_)
-        round_finished_();
+    if (reports_)
+        reports_(qos_.summary(), true);
     maybeStart();
 }
 
 // Bursts (64 APP entries, one message each) coalesce into one queued round.
 void ProvisionScheduler::onDcbChange(const std::string& netdev)
 {
-    if (!last_)
+    if (!last())
         return;
     bool ours = netdev.empty();
-    for (const auto& d : last_->inventory.devices)
+    for (const auto& d : last()->inventory.devices)
         for (const auto& p : d.ports)
             ours = ours || std::find(p.netdevs.begin(), p.netdevs.end(), netdev) != p.netdevs.end();
-    if (!ours && !last_->netdevs.contains(netdev))
+    if (!ours && !last()->netdevs.contains(netdev))
         return;
     bool queued =
         std::any_of(queue_.begin(), queue_.end(), [](const auto& r) { return r.periodic; });

@@ -2,7 +2,8 @@
 // provisionable, a reload, a DCB change someone else made, a D-Bus Apply or Verify) and run one at
 // a time on the worker, through the collector's plugin lane against a deadline, once the driver
 // is ready. Drift found by a read-only round is repaired at once where the configuration
-// enforces. Loop thread, except where noted.
+// enforces. It reads the last published snapshot and hands back what it produced, the QoS
+// summary, through one callback; it never writes into a snapshot. Loop thread, except where noted.
 #pragma once
 
 #include "config/config.hpp"
@@ -33,15 +34,21 @@ namespace provision {
 
 class ProvisionScheduler {
 public:
-    // `config` is the daemon's current configuration (a reload changes it in place); `last` its
-    // last published snapshot, whose QoS summary the scheduler keeps up to date. Ports are
-    // planned from a snapshot, with the default-route netdevs its cycle read
+    // Ports are planned from a snapshot, with the default-route netdevs its cycle read
     // (provision/default_route_source.hpp).
     ProvisionScheduler(const Config& config, const HostPaths& paths, PluginManager& plugins,
-                       Collector& collector, std::optional<Snapshot>& last);
+                       Collector& collector);
 
-    // The daemon's loop and worker; `round_finished` runs on the loop after every round.
-    void attach(EventLoop& loop, Worker& worker, std::function<void()> round_finished);
+    // The QoS summary changed: after every round (`round_finished`), or while the driver is not
+    // ready (kept for the next publish).
+    using Reports = std::function<void(QosSummary qos, bool round_finished)>;
+    // The daemon's loop and worker, and its last published snapshot (read only: rounds are
+    // planned from it); `reports` runs on the loop.
+    void attach(EventLoop& loop, Worker& worker, const std::optional<Snapshot>& last,
+                Reports reports);
+
+    // A reload: plans again with the new settings and applies them now.
+    void configure(const Config& config);
 
     // Mode is not off, or a device has its own section.
     bool enabled() const;
@@ -58,8 +65,6 @@ public:
     // A device's hardware is now called `to` (health/device_identity.hpp): its ports' outcomes
     // and counts follow it.
     void renamed(const std::string& from, const std::string& to) { qos_.rename(from, to); }
-    // A reload: plans again with the new settings and applies them now.
-    void reloaded();
     // A round on request (D-Bus): `reply` is answered when it finished. Callers of the same kind
     // who ask while such a round waits to start are answered by that one round: however many
     // clients call Verify in a loop, at most one round runs and one more waits (the worker also
@@ -68,10 +73,11 @@ public:
     // Someone changed DCB on `netdev` (nicd's own writes notify too): verify again.
     void onDcbChange(const std::string& netdev);
 
-    // nicd --once: one round straight through the plugins, into snap.qos.
-    void runOnce(Snapshot& snap);
+    // nicd --once: one round straight through the plugins, planned from `snap`.
+    QosSummary runOnce(const Snapshot& snap);
 
 private:
+    const Snapshot* last() const { return last_ && *last_ ? &**last_ : nullptr; }
     std::vector<PortPlan> planPorts(const Snapshot& snap) const;
     const std::vector<PortPlan>& currentPlans();
     RoundKind periodicRound() const;
@@ -87,14 +93,14 @@ private:
         bool periodic = false;               // due by interval, link or DCB change, not a call
     };
 
-    const Config& config_;
+    Config config_;
     const HostPaths& paths_;
     PluginManager& plugins_;
     Collector& collector_;
-    std::optional<Snapshot>& last_;
+    const std::optional<Snapshot>* last_ = nullptr;
     EventLoop* loop_ = nullptr;
     Worker* worker_ = nullptr;
-    std::function<void()> round_finished_;
+    Reports reports_;
 
     QosTracker qos_;
     std::deque<Request> queue_;

@@ -41,7 +41,7 @@ int main(int argc, char** argv)
     nicd::PluginManager plugins(paths, config);
     if (argv[2][0] != '\0')
         plugins.loadDirectory(argv[2]);
-    nicd::Collector collector(paths, plugins);
+    nicd::Collector collector(paths, plugins, config);
     collector.add(std::make_unique<nicd::NetdevStateSource>(paths));
     size_t bytes = nicd::renderTextfile(collector.collect(true)).size(); // warm up
     double start = cpuSeconds();

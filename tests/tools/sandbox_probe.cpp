@@ -11,7 +11,8 @@
 // The first line says whether Landlock is in force. The unit sandbox test runs it under the
 // shipped unit (tests/integration/unit_sandbox_test.sh). Never point open: at a file whose write
 // does something: it opens, it does not write, but where nothing denies the open it succeeds.
-#include "app/config_files.hpp"
+#include "app/options.hpp"
+#include "config/config_files.hpp"
 #include "log/log.hpp"
 #include "privilege/knob_writer.hpp"
 #include "privilege/write_limits.hpp"
@@ -84,7 +85,7 @@ int main(int argc, char** argv)
     options.root = argv[1];
     options.config_file = argv[2];
     HostPaths paths(options.root);
-    auto config = loadAndReport(configFiles(options, paths), paths);
+    auto config = loadAndReport(configFiles(options.config_file, paths), paths, options.dry_run);
     if (!config)
         return 2;
     auto limits = privilege::limitWrites(paths, *config);

@@ -248,7 +248,7 @@ TEST_F(CounterRulesTest, DeviceOverridesWinOverCounterOverridesOverDefaults)
     EXPECT_DOUBLE_EQ(extra->threshold, 5);
     EXPECT_FALSE(ruleFor("rx_discards_phy", "mlx5_0", Config{}));
 
-    engine_.setConfig(c);
+    engine_.configure(c);
     at(0, {{"counters", "", "symbol_error", 0}}, 1);
     auto s = at(5, {{"counters", "", "symbol_error", 11}}, 5000001);
     ASSERT_TRUE(find(s, "counter.symbol_error"));
@@ -265,14 +265,14 @@ TEST_F(CounterRulesTest, AReloadAppliesToCountersAlreadyJudged)
 
     Config c;
     c.counter_rules["symbol_error"].severity = RuleSeverity::Fatal;
-    engine_.setConfig(c);
+    engine_.configure(c);
     s = at(10, {{"counters", "", "symbol_error", 1000}}, 10000001);
     ASSERT_TRUE(find(s, "counter.symbol_error"));
     EXPECT_EQ(find(s, "counter.symbol_error")->severity, ConditionSeverity::Fatal);
 
     // The rule is disabled: its condition recovers at the next evaluation, and stays recovered.
     c.counter_rules["symbol_error"].enable = false;
-    engine_.setConfig(c);
+    engine_.configure(c);
     s = at(15, {{"counters", "", "symbol_error", 1500}}, 15000001);
     EXPECT_FALSE(find(s, "counter.symbol_error"));
     bool recovered = false;

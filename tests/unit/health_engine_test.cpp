@@ -60,7 +60,7 @@ TEST_F(HealthTest, ExpectUpMakesANeverUpPortFatalAndExpectUpNoSilencesPeers)
     Config c;
     c.devices["mlx5_0"].expect_up = true;
     c.devices["mlx5_1"].expect_up = false;
-    engine_.setConfig(c);
+    engine_.configure(c);
     auto s = at(0, snap({device("mlx5_0", 1), device("mlx5_1", 1), device("mlx5_2", 4)}));
     EXPECT_EQ(portHealth(s, "mlx5_0"), Health::Fatal);
     EXPECT_NE(find(s, "port_never_up")->message.find("ExpectUp=yes"), std::string::npos);
@@ -190,7 +190,7 @@ TEST_F(HealthTest, ConfigurationOverridesAndDisablesRules)
     c.counter_rules["symbol_error"].rate = RateLimit{10, 3600};
     c.counter_rules["symbol_error"].severity = RuleSeverity::Fatal;
     c.counter_rules["symbol_error/mlx5_1"].enable = false;
-    engine_.setConfig(c);
+    engine_.configure(c);
     auto devs = [] { return std::vector<Device>{device("mlx5_0", 4), device("mlx5_1", 4)}; };
     at(0, snap(devs(), {{"mlx5_0", "symbol_error", 0}, {"mlx5_1", "symbol_error", 0}}));
     auto s = at(5, snap(devs(), {{"mlx5_0", "symbol_error", 11}, {"mlx5_1", "symbol_error", 999}}));

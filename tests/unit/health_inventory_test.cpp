@@ -41,7 +41,7 @@ protected:
     {
         std::string why;
         config_.health.expect_ports = *config::parseExpectPorts(setting, why);
-        engine_.setConfig(config_);
+        engine_.configure(config_);
     }
 };
 

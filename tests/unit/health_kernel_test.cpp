@@ -75,7 +75,7 @@ TEST_F(HealthTest, KernelConditionsHoldUntilClearedOrForKernelHoldSec)
     EXPECT_TRUE(find(s, "kernel.mlx5.cmd_timeout")) << "no natural recovery by default";
     Config c;
     c.health.kernel_hold_sec = 60;
-    engine_.setConfig(c);
+    engine_.configure(c);
     engine_.clear("mlx5_0", "kernel.mlx5.cmd_timeout", 1700100000);
     engine_.kernelLine(m, inv, 100010, 1700100010);
     s = at(100030, snap({inv.devices[0]}));
@@ -175,7 +175,7 @@ TEST_F(HealthTest, MultiLineSoftLockupReportEndToEnd)
     ASSERT_EQ(found.size(), 1U);
     Config c;
     c.health.kernel_hold_sec = 600;
-    engine_.setConfig(c);
+    engine_.configure(c);
     auto inv = kernelInventory();
     auto ev = engine_.driverSoftLockup(found[0], inv, 100, 1700000100);
     ASSERT_EQ(ev.size(), 1U);
@@ -193,7 +193,7 @@ TEST_F(HealthTest, FindingsFromTheJournalAreHeldForKernelHoldSec)
 {
     Config c;
     c.health.kernel_hold_sec = 60;
-    engine_.setConfig(c);
+    engine_.configure(c);
     auto inv = kernelInventory();
     KernelWatch::Findings f;
     f.lockups.push_back(

@@ -57,7 +57,7 @@ TEST(SignalRules, ConfiguredOpticsLimitWinsOverTheModules)
     engine.evaluate(s, 1, 1);
     EXPECT_FALSE(active(s, "optics_rx_power_low"));
     config.signals.optics_limits["rx_power"].low_warning = 2.5e-4; // OpticsRxPowerLowWarning=-6
-    engine.setConfig(config);
+    engine.configure(config);
     engine.evaluate(s, 2, 2);
     ConditionSeverity sev{};
     EXPECT_TRUE(active(s, "optics_rx_power_low", &sev));
@@ -153,7 +153,7 @@ TEST(SignalRules, TurningSignalsOffRecoversWhatTheySaid)
     engine.evaluate(s, 1, 1);
     ASSERT_TRUE(active(s, "asic_temperature_high"));
     config.signals.enable = false; // [signals] Enable=no, then a reload
-    engine.setConfig(config);
+    engine.configure(config);
     auto events = engine.evaluate(s, 2, 2);
     EXPECT_FALSE(active(s, "asic_temperature_high"));
     ASSERT_EQ(events.size(), 1U);

@@ -54,7 +54,7 @@ protected:
     // A reload as the daemon makes one: the new settings, then the next cycle's assignment.
     void reloaded(const Config& config)
     {
-        manager_->reloaded(config.daemon);
+        manager_->configure(config);
         inventory_ = discoverInventory(HostPaths(root_));
         manager_->assign(inventory_);
     }

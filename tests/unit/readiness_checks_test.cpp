@@ -172,7 +172,7 @@ TEST_F(ReadinessTest, MtuBelowTheMinimumEvenWhenAllAgree)
     EXPECT_EQ(readyCodes(at(0, s)),
               (Codes{"ready.mtu_mismatch@mlx5_0", "ready.mtu_mismatch@mlx5_1"}));
     config_.health.min_mtu = 0; // MinMtu=0: only a mismatch counts
-    engine_.setConfig(config_);
+    engine_.configure(config_);
     EXPECT_EQ(readyCodes(at(1, s)), Codes{});
 }
 

@@ -1,4 +1,5 @@
-// Human-readable views of a snapshot: the one-line STATUS= text and the --once report.
+// Human-readable views of a snapshot, the sinks for people: the one-line STATUS= text (sd_notify)
+// and the `nicd --once` report.
 #pragma once
 
 #include "model/snapshot.hpp"

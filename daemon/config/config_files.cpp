@@ -1,25 +1,28 @@
-#include "app/config_files.hpp"
+#include "config/config_files.hpp"
 
 #include "log/log.hpp"
 
 namespace nicd {
 
-ConfigFiles configFiles(const Options& options, const HostPaths& paths)
+ConfigFiles configFiles(const std::optional<std::filesystem::path>& config_file,
+                        const HostPaths& paths)
 {
-    if (options.config_file) {
-        auto main = *options.config_file;
+    if (config_file) {
+        auto main = *config_file;
         return {main, main.string() + ".d"};
     }
     return {paths.host("/etc/nicd/nicd.conf"), paths.host("/etc/nicd/nicd.conf.d")};
 }
 
-std::optional<Config> loadAndReport(const ConfigFiles& files, const HostPaths& paths)
+std::optional<Config> loadAndReport(const ConfigFiles& files, const HostPaths& paths, bool dry_run)
 {
     auto result = loadConfig(files.main, files.dropin_dir, paths);
     for (const auto& w : result.warnings)
         log::warn({}, "{}", w.format());
     for (const auto& e : result.errors)
         log::error({}, "{}", e.format());
+    if (result.config)
+        result.config->provision.dry_run = result.config->provision.dry_run || dry_run;
     return result.config;
 }
 

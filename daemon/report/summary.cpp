@@ -1,4 +1,4 @@
-#include "app/summary.hpp"
+#include "report/summary.hpp"
 
 #include "health/expected_ports.hpp"
 

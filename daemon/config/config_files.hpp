@@ -1,0 +1,27 @@
+// Which configuration files nicd reads, and loading them with every error logged.
+#pragma once
+
+#include "config/config.hpp"
+#include "config/host_paths.hpp"
+
+#include <filesystem>
+#include <optional>
+
+namespace nicd {
+
+struct ConfigFiles {
+    std::filesystem::path main;       // nicd.conf
+    std::filesystem::path dropin_dir; // nicd.conf.d
+};
+
+// --config FILE is taken as given (its drop-ins are FILE.d/); otherwise /etc/nicd/nicd.conf
+// under --root.
+ConfigFiles configFiles(const std::optional<std::filesystem::path>& config_file,
+                        const HostPaths& paths);
+
+// Loads the configuration (a tree's, under --root: config/tree_keys.hpp), with `dry_run`
+// (--dry-run) over DryRun=; logs every warning, and on error every problem (file, line, key), and
+// returns nullopt. At start and on every reload.
+std::optional<Config> loadAndReport(const ConfigFiles& files, const HostPaths& paths, bool dry_run);
+
+} // namespace nicd
