@@ -8,7 +8,8 @@
 # DaemonSet runs it: docs/fleet.md "Kubernetes".
 #   scripts/build-image.sh BUILD [TAG]   (default TAG: localhost/nicd:<package version>)
 # Environment: NICD_IMAGE_MIRROR (default http://deb.debian.org/debian), NICD_IMAGE_SUITE
-# (bookworm), NICD_PACKAGE_DIR (use the .deb there instead of running cpack).
+# (bookworm), NICD_PACKAGE_DIR (use the .deb there instead of running cpack), NICD_IMAGE_DIR (the
+# work directory, default BUILD/image: emptied first).
 # The entrypoint: nicd in the foreground, its configuration from the ConfigMap mounted on
 # /etc/nicd/kubernetes (the image carries the package's defaults there), on the pod's private bus
 # unix:path=/run/nicd-bus/bus, which the image's /usr/share/nicd/kubernetes/bus.conf describes
@@ -27,7 +28,7 @@ suite=${NICD_IMAGE_SUITE:-bookworm}
 bus_dir=/run/nicd-bus
 config_dir=/etc/nicd/kubernetes
 
-out=$build/image
+out=${NICD_IMAGE_DIR:-$build/image}
 rm -rf "$out" && mkdir -p "$out"
 if [ -n "${NICD_PACKAGE_DIR:-}" ] && ls "$NICD_PACKAGE_DIR"/nicd_*.deb >/dev/null 2>&1; then
     debs=$NICD_PACKAGE_DIR

@@ -37,10 +37,11 @@ key=$( (dpkg-deb --fsys-tarfile "$deb" | tar -xO; cat "$source_dir/scripts/build
     "$source_dir/deploy/image/nicd-liveness") | sha256sum | cut -c1-16)
 image=localhost/nicd-test:$key
 if ! podman image exists "$image"; then
-    if ! NICD_PACKAGE_DIR=$pkgs "$source_dir/scripts/build-image.sh" "$build" "$image" >"$out/build.log" 2>&1; then
+    if ! NICD_PACKAGE_DIR=$pkgs NICD_IMAGE_DIR=$out/image "$source_dir/scripts/build-image.sh" \
+        "$build" "$image" >"$out/build.log" 2>&1; then
         cat "$out/build.log"
         grep -qE 'Failed to fetch|Could not resolve|Temporary failure resolving|Unable to connect' \
-            "$build/image/mmdebstrap.log" 2>/dev/null &&
+            "$out/image/mmdebstrap.log" 2>/dev/null &&
             skip "the Debian mirror cannot be reached, so the image cannot be built here"
         echo "FAIL: scripts/build-image.sh failed"
         exit 1
