@@ -16,7 +16,7 @@ CTEST_ARGS ?= --output-on-failure --timeout 300 -j $(CTEST_JOBS)
 # What the demo runs, and all it builds: no tests, no fuzz targets, no benchmarks.
 DEMO_TARGETS = nicd nicd-plugin-mlx5 nicctl nicd-sim
 
-.PHONY: all deps deps-demo configure build build-demo build-asan check check-normal check-asan fuzz demo bench package format tidy clean
+.PHONY: all deps deps-demo configure build build-demo build-asan check check-normal check-asan fuzz demo bench package image format tidy clean
 
 all: build
 
@@ -78,6 +78,11 @@ bench: build
 
 package: build
 	cd $(BUILD_DIR) && cpack -G "DEB;RPM"
+
+# The OCI image (localhost/nicd:VERSION): the .deb above in a minimal Debian 12 root made by
+# mmdebstrap, imported by podman; nothing pulled from a registry (scripts/build-image.sh).
+image: build
+	scripts/build-image.sh $(BUILD_DIR)
 
 format:
 	git ls-files '*.cpp' '*.hpp' '*.h' | xargs clang-format -i

@@ -22,7 +22,12 @@ if [ "${1:-all}" != demo ]; then
         rpm rpmlint lintian file dpkg-dev man-db init-system-helpers
         clang-format clang-tidy
         clang libclang-rt-14-dev
+        # make image and its tests: the root, the image and its containers (runc where crun
+        # refuses a cgroup v1/v2 hybrid host), the manifest's client-side checks.
+        mmdebstrap podman runc
     )
+    # kubectl from another repository (Kubernetes' own, a cloud SDK) serves as well.
+    command -v kubectl >/dev/null || packages+=(kubernetes-client)
 fi
 
 missing=()

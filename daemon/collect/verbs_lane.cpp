@@ -55,6 +55,12 @@ std::string VerbsLane::probe(const std::string& ibdev, std::chrono::milliseconds
                            ibdev, timeout.count());
     }
     mtus_[ibdev] = result->port_active_mtus;
+    if (auto& said = refused_[ibdev]; said != result->refused && !result->refused.empty())
+        log::warn({.device = ibdev},
+                  "{}: verbs probe not run: {} (nicd may not open the device; in a container it "
+                  "needs it from a device plugin); not judged as a fault",
+                  ibdev, result->refused);
+    refused_[ibdev] = result->refused;
     return result->error; // sysfs may still read, but NCCL could not use the device
 }
 

@@ -16,8 +16,9 @@ namespace nicd {
 
 class VerbsLane {
 public:
-    // Empty when the device opened and answered in time (or rdma-core does not list it);
-    // otherwise why it is unresponsive, for the driver_unresponsive condition.
+    // Empty when the device opened and answered in time (or rdma-core does not list it, or nicd
+    // may not open it: said once in the log); otherwise why it is unresponsive, for the
+    // driver_unresponsive condition.
     std::string check(const std::string& ibdev, std::chrono::milliseconds timeout);
     // Between probes: what the last check() said, or that its probe is still out. Empty once a
     // probe left behind has returned (the next check() says how the device is).
@@ -37,6 +38,7 @@ private:
     std::map<std::string, std::shared_ptr<std::atomic<bool>>> stuck_; // ibdev -> returned yet?
     std::map<std::string, std::string> last_;                         // ibdev -> last check()
     std::map<std::string, std::vector<uint32_t>> mtus_;               // ibdev -> active MTUs
+    std::map<std::string, std::string> refused_; // ibdev -> why its open was refused, as logged
 };
 
 } // namespace nicd

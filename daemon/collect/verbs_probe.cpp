@@ -26,6 +26,10 @@ VerbsProbeResult probeVerbsDevice(const std::string& ibdev)
     errno = 0;
     ibv_context* ctx = ibv_open_device(dev);
     if (!ctx) {
+        if (errno == EPERM || errno == EACCES) {
+            r.refused = "ibv_open_device(" + ibdev + "): " + std::strerror(errno);
+            return r;
+        }
         // rdma-core does not always leave the cause in errno.
         r.error = "ibv_open_device(" + ibdev + ") failed" +
                   (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string());

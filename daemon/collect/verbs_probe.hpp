@@ -10,8 +10,11 @@
 namespace nicd {
 
 struct VerbsProbeResult {
-    bool listed = false;          // rdma-core knows the device (no provider for it: not probed)
-    std::string error;            // empty when the device opened and every port answered
+    bool listed = false; // rdma-core knows the device (no provider for it: not probed)
+    std::string error;   // empty when the device opened and every port answered
+    // The open was refused (EPERM, EACCES: a container not given the device, an LSM): nicd was not
+    // let probe it, which says nothing about the device. Not an error.
+    std::string refused;
     std::vector<int> port_states; // ibv_port_attr.state per port, from port 1
     // ibv_port_attr.active_mtu per port in bytes (256..4096), from port 1; 0 when out of range
     std::vector<uint32_t> port_active_mtus;

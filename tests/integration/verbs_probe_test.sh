@@ -9,6 +9,7 @@
 #   - a regular file under a read lease: the open blocks in the kernel (a driver that does not
 #     answer) -> caught at the deadline without holding the caller, not probed again while out,
 #     probed again once it returns
+#   - a node nicd may not open (EACCES, EPERM: a container without the device) -> not probed;
 #   - a device rdma-core does not list is not probed;
 # and nicd itself on the real root (the simulated node mounted on /sys) raises driver_unresponsive
 # for the device whose open fails.
@@ -63,6 +64,7 @@ mkdir -p /dev/infiniband
 mount -t tmpfs tmpfs /dev/infiniband
 case $mode in
 file | lease) : >/dev/infiniband/uverbs0 ;;
+refused) install -m 000 /dev/null /dev/infiniband/uverbs0 ;;
 nodriver) mknod /dev/infiniband/uverbs0 c 231 192 ;;
 esac
 SYSFS_PATH=$s "$@"
@@ -108,6 +110,13 @@ expect_line "$dir/nodriver.out" 1 "^round 1 [0-9]+ ibv_open_device\(rxe_fake0\) 
 # 3. A device rdma-core does not list (no provider, no uverbs) is not probed.
 run_case file "$dir/unlisted.out" mlx5_7 500 1 0
 expect_line "$dir/unlisted.out" 1 "^round 1 [0-9]+ ok$" "a device rdma-core does not list"
+
+# 3b. The open is refused (EACCES: root without CAP_DAC_OVERRIDE opening a mode-000 node; in a
+#     container, the device cgroup's EPERM): nicd may not probe the device, which is no fault.
+in_namespace refused "$dir/refused.out" setpriv --inh-caps=-dac_override,-dac_read_search \
+    --bounding-set=-dac_override,-dac_read_search "$check" rxe_fake0 500 1 0 ||
+    { echo "FAIL: verbs_check without CAP_DAC_OVERRIDE did not run:"; cat "$dir/refused.out"*; fail=1; }
+expect_line "$dir/refused.out" 1 "^round 1 [0-9]+ ok$" "an open refused by permissions is not a fault"
 
 # 4. The open blocks (read lease on the node) for 1.2 s; deadline 300 ms, a probe every 200 ms.
 run_case lease "$dir/lease.out" rxe_fake0 300 9 200 /dev/infiniband/uverbs0 1200
