@@ -2,6 +2,7 @@
 // taken down in nicd's network namespace shows in the textfile (and as a fatal condition) at once.
 #include "sim.hpp"
 #include "support/process.hpp"
+#include "support/temp_dir.hpp"
 
 #include <signal.h>
 #include <unistd.h>
@@ -22,9 +23,7 @@ TEST(LinkEvents, VethDownInTheNamespaceShowsWithoutPolling)
     std::string ns = "nicdl" + std::to_string(getpid());
     if (std::system(("ip netns add " + ns + " 2>/dev/null").c_str()) != 0)
         GTEST_SKIP() << "ip netns is not available here";
-    auto dir = fs::temp_directory_path() / ("nicd-links-" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    auto dir = test::makeTempDir("links");
     struct Cleanup {
         std::string ns;
         fs::path dir;
