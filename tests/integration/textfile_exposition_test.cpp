@@ -3,9 +3,9 @@
 // collector serves every nicd series with node_textfile_scrape_error 0, also while the file is
 // being replaced.
 #include "support/process.hpp"
+#include "support/render_textfile.hpp"
 #include "support/temp_dir.hpp"
 #include "textfile/atomic_file.hpp"
-#include "textfile/render.hpp"
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -22,6 +22,7 @@
 
 using namespace nicd;
 using namespace std::chrono_literals;
+using nicd::test::renderTextfile;
 namespace fs = std::filesystem;
 
 namespace {

@@ -3,14 +3,15 @@
 // counter with none, and statistic globs on top; the rest of the file does not change with it.
 #include "config/value_parsers.hpp"
 #include "support/config_files.hpp"
+#include "support/render_textfile.hpp"
 #include "textfile/counter_budget.hpp"
-#include "textfile/render.hpp"
 
 #include <regex>
 
 #include <gtest/gtest.h>
 
 using namespace nicd;
+using nicd::test::renderTextfile;
 using ConfigLoad = nicd::test::ConfigLoad;
 
 namespace {
