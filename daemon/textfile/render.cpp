@@ -37,20 +37,4 @@ void renderTextfileTo(const Snapshot& snap, const MetricWriter::Sink& sink,
     w.flush();
 }
 
-std::string renderTextfile(const Snapshot& snap, const CounterBudget& budget)
-{
-    // Reserving what the last render needed avoids the doubling reallocations of a ~500 KB text
-    // (64 devices), which would otherwise set the daemon's peak memory.
-    static thread_local size_t last_size = 0;
-    MetricWriter w;
-    size_t samples = 0;
-    for (const auto& ds : snap.samples)
-        samples += ds.size();
-    size_t estimate = 100 * samples + 1500 * snap.inventory.devices.size() + 4096; // first render
-    w.reserve(last_size > 0 ? last_size + last_size / 8 + 4096 : estimate);
-    renderAll(snap, budget, w);
-    last_size = w.text().size();
-    return w.take();
-}
-
 } // namespace nicd

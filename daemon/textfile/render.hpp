@@ -9,9 +9,8 @@
 
 namespace nicd {
 
+// The whole text, handed to `sink` a chunk at a time (no copy of the whole file in memory).
 // `budget`: the counter series written ([textfile] Counters=); by default every one.
-std::string renderTextfile(const Snapshot& snap, const CounterBudget& budget = CounterBudget());
-// The same text, handed to `sink` a chunk at a time (no copy of the whole file in memory).
 void renderTextfileTo(const Snapshot& snap, const MetricWriter::Sink& sink,
                       const CounterBudget& budget = CounterBudget());
 

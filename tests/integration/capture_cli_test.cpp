@@ -5,6 +5,7 @@
 // without failing whatever it lacks.
 #include "sim.hpp"
 #include "support/capture_runs.hpp"
+#include "support/temp_dir.hpp"
 
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
@@ -20,10 +21,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class CaptureCli : public ::testing::Test {
+class CaptureCli : public test::TempDirTest {
 protected:
-    void SetUp() override { dir_ = test::captureTestDir("capture-cli"); }
-    void TearDown() override { fs::remove_all(dir_); }
+    CaptureCli() : TempDirTest("capture-cli", test::TempOn::Memory) {}
 
     // Names in dir_ (no staging directory may be left behind).
     std::set<std::string> entries() const
@@ -33,8 +33,6 @@ protected:
             out.insert(e.path().filename().string());
         return out;
     }
-
-    fs::path dir_;
 };
 
 } // namespace

@@ -6,6 +6,7 @@
 // a user's directory) is not walked.
 #include "sim.hpp"
 #include "support/capture_runs.hpp"
+#include "support/temp_dir.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -20,11 +21,12 @@ namespace {
 
 constexpr const char* kSecret = "SECRET-TOKEN-4242";
 
-class CaptureLinks : public ::testing::Test {
+class CaptureLinks : public test::TempDirTest {
 protected:
+    CaptureLinks() : TempDirTest("capture-links", test::TempOn::Memory) {}
     void SetUp() override
     {
-        dir_ = test::captureTestDir("capture-links");
+        TempDirTest::SetUp();
         src_ = dir_ / "src";
         sim::create(src_, {});
         test::writeNodeConfig(src_);
@@ -32,7 +34,6 @@ protected:
         std::ofstream(dir_ / "outside/fw_ver") << kSecret << "\n";
         std::ofstream(dir_ / "outside/node_guid") << kSecret << "\n";
     }
-    void TearDown() override { fs::remove_all(dir_); }
 
     // Every place under `dir` (names, link targets, contents) and the tarball that holds `text`.
     std::vector<std::string> holding(const fs::path& dir, const std::string& text) const
@@ -54,7 +55,7 @@ protected:
         return found;
     }
 
-    fs::path dir_, src_;
+    fs::path src_;
 };
 
 } // namespace

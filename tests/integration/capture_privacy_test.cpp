@@ -8,6 +8,7 @@
 #include "sim.hpp"
 #include "support/capture_runs.hpp"
 #include "support/journal_writer.hpp"
+#include "support/temp_dir.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -102,11 +103,12 @@ std::set<std::string> foundIn(const fs::path& dir, const std::set<std::string>& 
     return found;
 }
 
-class CapturePrivacy : public ::testing::Test {
+class CapturePrivacy : public test::TempDirTest {
 protected:
+    CapturePrivacy() : TempDirTest("capture-privacy", test::TempOn::Memory) {}
     void SetUp() override
     {
-        dir_ = test::captureTestDir("capture-privacy");
+        TempDirTest::SetUp();
         src_ = dir_ / "src";
         sim::create(src_, {});
         test::writeNodeConfig(src_);
@@ -126,9 +128,8 @@ protected:
         ids_ = identifiersOf(src_);
         ASSERT_GT(ids_.size(), 25U);
     }
-    void TearDown() override { fs::remove_all(dir_); }
 
-    fs::path dir_, src_;
+    fs::path src_;
     std::string mac_;
     bool journal_ = false;
     std::set<std::string> ids_;

@@ -7,6 +7,7 @@
 #include "sim.hpp"
 #include "support/capture_runs.hpp"
 #include "support/journal_writer.hpp"
+#include "support/temp_dir.hpp"
 
 #include <fstream>
 #include <regex>
@@ -104,10 +105,9 @@ std::vector<std::string> injection(const fs::path& src, const std::string& fault
     return argv;
 }
 
-class CaptureRoundTrip : public ::testing::Test {
+class CaptureRoundTrip : public test::TempDirTest {
 protected:
-    void SetUp() override { dir_ = test::captureTestDir("capture"); }
-    void TearDown() override { fs::remove_all(dir_); }
+    CaptureRoundTrip() : TempDirTest("capture", test::TempOn::Memory) {}
 
     // Captures `src` (nicd having run on it) into `cap`, replays it, and compares.
     void expectSameReplay(const fs::path& src, const fs::path& cap, const test::OnceRun& said,
@@ -126,7 +126,6 @@ protected:
         EXPECT_EQ(test::onceVerdicts(replay_.output, cap), test::onceVerdicts(said.output, src));
     }
 
-    fs::path dir_;
     test::OnceRun replay_;
 };
 

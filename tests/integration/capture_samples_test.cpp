@@ -6,6 +6,7 @@
 #include "files.hpp"
 #include "sim.hpp"
 #include "support/capture_runs.hpp"
+#include "support/temp_dir.hpp"
 
 #include <nlohmann/json.hpp>
 #include <signal.h>
@@ -22,10 +23,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-class CaptureSamples : public ::testing::Test {
+class CaptureSamples : public test::TempDirTest {
 protected:
-    void SetUp() override { dir_ = test::captureTestDir("capture-samples"); }
-    void TearDown() override { fs::remove_all(dir_); }
+    CaptureSamples() : TempDirTest("capture-samples", test::TempOn::Memory) {}
 
     // device -> the congestion state whose one-hot sample is 1 (port 1).
     static std::map<std::string, std::string> states(const std::string& text)
@@ -37,8 +37,6 @@ protected:
             out[(*it)[1]] = (*it)[2];
         return out;
     }
-
-    fs::path dir_;
 };
 
 } // namespace

@@ -4,6 +4,7 @@
 // (ECN marks and CNPs at the simulator's default rates) stay ecn_working without a condition, and
 // clearing the scenarios recovers once the window has moved past them.
 #include "sim.hpp"
+#include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
 
 #include <unistd.h>
@@ -22,28 +23,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class CongestionTest : public ::testing::Test {
+class CongestionTest : public test::DaemonTest {
 protected:
-    void SetUp() override
+    std::string tempTag() const override { return "congestion"; }
+    std::string baseConfig() const override
     {
-        dir_ = fs::temp_directory_path() /
-               ("nicd-congestion-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        root_ = dir_ / "node";
-        sim::create(root_, {});
-        std::ofstream(dir_ / "nicd.conf")
-            << "[provision]\nMode=off\n[signals]\nEnable=no\n[health]\nCongestionWindowSec=2\n";
+        return "[provision]\nMode=off\n[signals]\nEnable=no\n[health]\nCongestionWindowSec=2\n";
     }
-    void TearDown() override { fs::remove_all(dir_); }
 
-    void once()
-    {
-        std::string out;
-        test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
-                   "--plugin-directory", NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
-                  out);
-    }
     // Two runs a window apart with 2 s of traffic between them.
     void window()
     {
@@ -57,10 +44,7 @@ protected:
         std::string out;
         ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), fault, dev}, out), 0) << out;
     }
-    std::string textfile() const
-    {
-        return test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
-    }
+    std::string textfile() const { return textfileText(); }
     // device -> the state whose one-hot sample is 1.
     std::map<std::string, std::string> states() const
     {
@@ -85,8 +69,6 @@ protected:
                        (*it)[4].str());
         return out;
     }
-
-    fs::path dir_, root_;
 };
 
 } // namespace

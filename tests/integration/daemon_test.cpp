@@ -80,13 +80,10 @@ TEST_F(DaemonTest, CreatesAMissingTextfileDirectory)
 {
     fs::remove_all(root_ / "var/lib/prometheus");
     writeConfig("[textfile]\nPath=/var/lib/prometheus/node-exporter/nicd.prom\n");
+    auto argv = nicd({"--once"});
+    argv.insert(argv.begin(), {"sh", "-c", "umask 077 && exec \"$@\"", "sh"});
     std::string out;
-    ASSERT_EQ(test::run({"sh", "-c", "umask 077 && exec \"$@\"", "sh", NICD_BIN, "--root",
-                         root_.string(), "--config", conf_.string(), "--plugin-directory",
-                         NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
-                        out),
-              0)
-        << out;
+    ASSERT_EQ(test::run(argv, out), 0) << out;
     EXPECT_TRUE(fs::exists(textfile())) << out;
     for (const auto& dir :
          {root_ / "var/lib/prometheus", root_ / "var/lib/prometheus/node-exporter"})

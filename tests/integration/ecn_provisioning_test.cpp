@@ -5,6 +5,7 @@
 // with Bonds=configure, the compliance series per setting; a plugin from before the knob writer
 // (ABI 1.3) that writes the knob itself is told why it cannot.
 #include "sim.hpp"
+#include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
 
 #include <unistd.h>
@@ -22,40 +23,20 @@ namespace {
 // Every netdev with an ecn/ tree and its enable bits, "np:00010000 rp:00010000".
 using EcnState = std::map<std::string, std::string>;
 
-class EcnProvisioningTest : public ::testing::Test {
+class EcnProvisioningTest : public test::DaemonTest {
 protected:
-    void SetUp() override
-    {
-        dir_ = fs::temp_directory_path() /
-               ("nicd-ecn-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        root_ = dir_ / "node";
-        sim::create(root_, {});
-    }
-    void TearDown() override { fs::remove_all(dir_); }
+    std::string tempTag() const override { return "ecn"; }
+    std::string baseConfig() const override { return "[provision]\n"; }
 
     std::string once(const std::string& provision, std::vector<std::string> extra = {})
     {
-        std::ofstream(dir_ / "nicd.conf") << "[provision]\n" << provision;
-        std::vector<std::string> argv{NICD_BIN,
-                                      "--root",
-                                      root_.string(),
-                                      "--config",
-                                      (dir_ / "nicd.conf").string(),
-                                      "--plugin-directory",
-                                      NICD_BUILD_PLUGIN_DIR,
-                                      "--no-dbus",
-                                      "--once"};
-        argv.insert(argv.end(), extra.begin(), extra.end());
+        writeConfig(provision);
+        extra.insert(extra.begin(), "--once");
         std::string out;
-        test::run(argv, out);
+        test::run(nicd(extra), out);
         return out;
     }
-    std::string textfile() const
-    {
-        return test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
-    }
+    std::string textfile() const { return textfileText(); }
     EcnState ecn() const
     {
         EcnState out;
@@ -77,8 +58,6 @@ protected:
     {
         return text.find(line + "\n") != std::string::npos;
     }
-
-    fs::path dir_, root_;
 };
 
 const std::string kOff = "np:00000000 rp:00000000";
@@ -178,11 +157,9 @@ TEST_F(EcnProvisioningTest, BondsConfigureWritesTheLagMembers)
 // write fails, the QoS report says why and what would work, and the knob is as it was.
 TEST_F(EcnProvisioningTest, APluginFromBeforeTheKnobWriterIsToldWhyItsWritesFail)
 {
-    std::ofstream(dir_ / "nicd.conf") << "[provision]\nMode=enforce\n";
+    writeConfig("Mode=enforce\n");
     std::string out;
-    test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
-               "--plugin-directory", NICD_TEST_PLUGIN_DIR "/old_abi_qos", "--no-dbus", "--once"},
-              out);
+    test::run(nicd({"--once"}, NICD_TEST_PLUGIN_DIR "/old_abi_qos"), out);
     if (out.find("writes limited by Landlock") == std::string::npos)
         GTEST_SKIP() << "no Landlock here: an old plugin's writes still land\n" << out;
     const auto knob = root_ / "sys/class/net/ens1f0np0/ecn/roce_np/enable/3";

@@ -3,6 +3,7 @@
 // test asserts what an operator relies on afterwards: whole files, one log line per problem, the
 // state carried on, collection going on.
 #include "sim.hpp"
+#include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
 
 #include <nlohmann/json.hpp>
@@ -34,41 +35,22 @@ size_t count(const std::string& text, const std::string& what)
     return n;
 }
 
-class FaultInjection : public ::testing::Test {
+class FaultInjection : public test::DaemonTest {
 protected:
-    void SetUp() override
+    std::string tempTag() const override { return "faults"; }
+    // A cycle every 100 ms (the shortest allowed).
+    std::string baseConfig() const override
     {
-        dir_ = fs::temp_directory_path() /
-               ("nicd-faults-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-        root_ = dir_ / "node";
-        sim::create(root_, {});
-        conf_ = dir_ / "nicd.conf";
-        writeConfig("");
+        return "[daemon]\nPollIntervalMs=100\nPmaIntervalMs=1000\n";
     }
     void TearDown() override
     {
+        nicd_.reset();
         if (mounted_)
             ::umount2((root_ / "faults").c_str(), MNT_DETACH);
-        fs::remove_all(dir_);
+        DaemonTest::TearDown();
     }
 
-    void writeConfig(const std::string& extra)
-    {
-        std::ofstream(conf_) << "[daemon]\nPollIntervalMs=100\nPmaIntervalMs=1000\n" << extra;
-    }
-    std::vector<std::string> nicd(std::vector<std::string> extra = {},
-                                  const std::string& plugins = NICD_BUILD_PLUGIN_DIR) const
-    {
-        std::vector<std::string> a{NICD_BIN,   "--root",       root_.string(),
-                                   "--config", conf_.string(), "--plugin-directory",
-                                   plugins,    "--no-dbus"};
-        a.insert(a.end(), extra.begin(), extra.end());
-        return a;
-    }
-    fs::path textfile() const { return root_ / "var/lib/prometheus/node-exporter/nicd.prom"; }
     fs::path stateFile() const { return root_ / "var/lib/nicd/state.json"; }
 
     // The number in "nicd_cycles_total N" of the textfile, or -1.
@@ -94,7 +76,6 @@ protected:
         return mounted_;
     }
 
-    fs::path dir_, root_, conf_;
     bool mounted_ = false;
 };
 

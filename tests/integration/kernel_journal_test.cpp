@@ -3,6 +3,7 @@
 // restart (the cursor).
 #include "kernel_log/kernel_journal.hpp"
 #include "support/journal_writer.hpp"
+#include "support/temp_dir.hpp"
 
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
@@ -25,14 +26,7 @@ const std::string kOldBoot = "22222222222222222222222222222222";
 
 class KernelJournalTest : public ::testing::Test {
 protected:
-    void SetUp() override
-    {
-        root_ = std::filesystem::temp_directory_path() /
-                ("nicd-journal-" + std::to_string(::getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        std::filesystem::remove_all(root_);
-        std::filesystem::create_directories(root_);
-    }
+    void SetUp() override { root_ = nicd::test::makeTempDir("journal"); }
     void TearDown() override { std::filesystem::remove_all(root_); }
 
     void write(const std::string& name, const std::vector<JournalEntry>& entries)

@@ -1,13 +1,13 @@
 // Netdev state comes from rtnetlink events, not polling: with a one-minute poll interval, a veth
 // taken down in nicd's network namespace shows in the textfile (and as a fatal condition) at once.
 #include "sim.hpp"
+#include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
 
 #include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -15,25 +15,36 @@ using namespace nicd;
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
-TEST(LinkEvents, VethDownInTheNamespaceShowsWithoutPolling)
+namespace {
+
+class LinkEvents : public test::DaemonTest {
+protected:
+    std::string tempTag() const override { return "links"; }
+    // A poll a minute: what shows sooner came from an event.
+    std::string baseConfig() const override
+    {
+        return "[daemon]\nPollIntervalMs=60000\nPmaIntervalMs=60000\n";
+    }
+    void TearDown() override
+    {
+        if (!ns_.empty())
+            (void)std::system(("ip netns del " + ns_ + " 2>/dev/null").c_str());
+        DaemonTest::TearDown();
+    }
+
+    std::string ns_; // the network namespace nicd runs in
+};
+
+} // namespace
+
+TEST_F(LinkEvents, VethDownInTheNamespaceShowsWithoutPolling)
 {
     if (geteuid() != 0)
         GTEST_SKIP() << "needs root for ip netns";
     std::string ns = "nicdl" + std::to_string(getpid());
     if (std::system(("ip netns add " + ns + " 2>/dev/null").c_str()) != 0)
         GTEST_SKIP() << "ip netns is not available here";
-    auto dir = fs::temp_directory_path() / ("nicd-links-" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    struct Cleanup {
-        std::string ns;
-        fs::path dir;
-        ~Cleanup()
-        {
-            (void)std::system(("ip netns del " + ns + " 2>/dev/null").c_str());
-            fs::remove_all(dir);
-        }
-    } cleanup{ns, dir};
+    ns_ = ns;
 
     // The veth carries the name of mlx5_0's netdev in the simulated tree.
     ASSERT_EQ(
@@ -41,26 +52,22 @@ TEST(LinkEvents, VethDownInTheNamespaceShowsWithoutPolling)
                      ns + " link set peer0 up && ip -n " + ns + " link set ens1f0np0 up")
                         .c_str()),
         0);
-    auto root = dir / "node";
-    sim::create(root, {});
-    std::ofstream(dir / "nicd.conf") << "[daemon]\nPollIntervalMs=60000\nPmaIntervalMs=60000\n";
-    auto textfile = root / "var/lib/prometheus/node-exporter/nicd.prom";
-    test::Process nicd({"ip", "netns", "exec", ns, NICD_BIN, "--root", root.string(), "--config",
-                        (dir / "nicd.conf").string(), "--plugin-directory", NICD_BUILD_PLUGIN_DIR,
-                        "--no-dbus"},
-                       {}, dir / "nicd.log");
+    auto argv = nicd();
+    argv.insert(argv.begin(), {"ip", "netns", "exec", ns});
+    test::Process daemon(argv, {}, dir_ / "nicd.log");
+    const auto textfile = this->textfile();
     const std::string up_line =
         "nicd_netdev_up{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\"} 1";
     const std::string down_line =
         "nicd_netdev_up{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\"} 0";
     ASSERT_TRUE(test::waitFor(
         [&] { return test::readFile(textfile).find(up_line) != std::string::npos; }, 10s))
-        << test::readFile(dir / "nicd.log");
+        << log();
 
     ASSERT_EQ(std::system(("ip -n " + ns + " link set ens1f0np0 down").c_str()), 0);
     EXPECT_TRUE(test::waitFor(
         [&] { return test::readFile(textfile).find(down_line) != std::string::npos; }, 3s))
-        << test::readFile(dir / "nicd.log");
+        << log();
     auto text = test::readFile(textfile);
     EXPECT_NE(
         text.find(
@@ -80,6 +87,6 @@ TEST(LinkEvents, VethDownInTheNamespaceShowsWithoutPolling)
                        "nicd_port_health{device=\"mlx5_0\",port=\"1\"} 0") != std::string::npos;
         },
         3s));
-    nicd.signal(SIGTERM);
-    EXPECT_EQ(nicd.wait(5s), 0);
+    daemon.signal(SIGTERM);
+    EXPECT_EQ(daemon.wait(5s), 0);
 }

@@ -3,6 +3,7 @@
 // once, a new boot starts from a clean baseline, a corrupt state file is set aside, and a device
 // renamed between two runs keeps what was known of it.
 #include "sim.hpp"
+#include "support/daemon_fixture.hpp"
 #include "support/journal_writer.hpp"
 #include "support/process.hpp"
 
@@ -21,34 +22,19 @@ namespace {
 // The simulated node's boot ID (sim::CreateOptions default), as journald writes it.
 const std::string kBoot = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d";
 
-class PersistenceTest : public ::testing::Test {
+class PersistenceTest : public test::DaemonTest {
 protected:
-    void SetUp() override
-    {
-        dir_ = fs::temp_directory_path() /
-               ("nicd-persist-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        root_ = dir_ / "node";
-        sim::create(root_, {});
-        std::ofstream(dir_ / "nicd.conf") << "";
-    }
-    void TearDown() override { fs::remove_all(dir_); }
+    std::string tempTag() const override { return "persist"; }
+    std::string baseConfig() const override { return ""; }
 
     std::string once()
     {
         std::string out;
-        int rc = test::run({NICD_BIN, "--root", root_.string(), "--config",
-                            (dir_ / "nicd.conf").string(), "--plugin-directory",
-                            NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
-                           out);
+        int rc = test::run(nicd({"--once"}), out);
         EXPECT_EQ(rc, 0) << out;
         return out;
     }
-    std::string textfile()
-    {
-        return test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
-    }
+    std::string textfile() const { return textfileText(); }
     void journal(const std::string& name, const std::vector<std::string>& messages, uint64_t t0)
     {
         std::vector<test::JournalEntry> entries;
@@ -57,8 +43,6 @@ protected:
         std::string error;
         ASSERT_TRUE(test::writeJournal(root_, name, entries, error)) << error;
     }
-
-    fs::path dir_, root_;
 };
 
 } // namespace
@@ -168,10 +152,7 @@ TEST_F(PersistenceTest, ACorruptStateFileIsSetAsideNotFatal)
     once();
     std::ofstream(root_ / "var/lib/nicd/state.json") << "{ this is not json";
     std::string out;
-    int rc =
-        test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
-                   "--plugin-directory", NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
-                  out);
+    int rc = test::run(nicd({"--once"}), out);
     EXPECT_EQ(rc, 0) << out;
     EXPECT_NE(out.find("is unusable"), std::string::npos) << out;
     bool aside = false;

@@ -3,6 +3,7 @@
 // recovers it; a healthy node, and a card whose sources are all absent, raise nothing. nicd runs
 // --once against the tree (state kept between runs, as across restarts within one boot).
 #include "sim.hpp"
+#include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
 
 #include <unistd.h>
@@ -34,28 +35,20 @@ bool isSignal(const std::string& code)
            code.starts_with("devlink_reporter.");
 }
 
-class PreFailureTest : public ::testing::Test {
+class PreFailureTest : public test::DaemonTest {
 protected:
-    void SetUp() override
+    std::string tempTag() const override { return "prefail"; }
+    std::string baseConfig() const override
     {
-        dir_ = fs::temp_directory_path() /
-               ("nicd-prefail-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        root_ = dir_ / "node";
-        sim::create(root_, {});
-        std::ofstream(dir_ / "nicd.conf") << "[provision]\nMode=off\n[signals]\nIntervalSec=1\n";
+        return "[provision]\nMode=off\n[signals]\nIntervalSec=1\n";
     }
-    void TearDown() override { fs::remove_all(dir_); }
 
     std::string once()
     {
         std::string out;
-        test::run({NICD_BIN, "--root", root_.string(), "--config", (dir_ / "nicd.conf").string(),
-                   "--plugin-directory", NICD_BUILD_PLUGIN_DIR, "--no-dbus", "--once"},
-                  out);
+        test::run(nicd({"--once"}), out);
         last_out_ = out;
-        return test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
+        return textfileText();
     }
     // The pre-failure conditions of the textfile.
     Conditions signalConditions(const std::string& text)
@@ -83,7 +76,6 @@ protected:
         ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), fault, dev}, out), 0) << out;
     }
 
-    fs::path dir_, root_;
     std::string last_out_;
 };
 

@@ -81,7 +81,7 @@ TEST_F(ProvisioningTest, DryRunSaysWhatWouldChangeAndChangesNothing)
     writeConfig("");
     auto before = dcb("ens1f0np0");
     std::string out;
-    ASSERT_EQ(test::run(nicd({"--no-dbus", "--once", "--dry-run"}), out), 0) << out;
+    ASSERT_EQ(test::run(nicd({"--once", "--dry-run"}), out), 0) << out;
     EXPECT_NE(out.find("QoS (Mode=enforce, dry run)"), std::string::npos) << out;
     EXPECT_TRUE(std::regex_search(out, std::regex(R"(pfc +want 3 +have none +DIFFERS)"))) << out;
     EXPECT_EQ(dcb("ens1f0np0"), before);
@@ -89,7 +89,7 @@ TEST_F(ProvisioningTest, DryRunSaysWhatWouldChangeAndChangesNothing)
                  tos("mlx5_0") == "106\n");
     // The same from the configuration file.
     writeConfig("DryRun=yes\n");
-    ASSERT_EQ(test::run(nicd({"--no-dbus", "--once"}), out), 0) << out;
+    ASSERT_EQ(test::run(nicd({"--once"}), out), 0) << out;
     EXPECT_EQ(dcb("ens1f0np0"), before);
 }
 
@@ -126,14 +126,14 @@ TEST_F(ProvisioningTest, BondsConfigureProvisionsTheLagMembersAndTheLagDevicesTo
     auto before = dcb("ens5f0np0");
     std::string out;
     writeConfig("");
-    ASSERT_EQ(test::run(nicd({"--no-dbus", "--once"}), out), 0) << out;
+    ASSERT_EQ(test::run(nicd({"--once"}), out), 0) << out;
     EXPECT_NE(out.find("mlx5_bond_0 port 1: skipped: RoCE LAG device (Bonds=skip)"),
               std::string::npos)
         << out;
     EXPECT_EQ(dcb("ens5f0np0"), before) << "Bonds=skip leaves the members alone";
 
     writeConfig("Bonds=configure\n");
-    ASSERT_EQ(test::run(nicd({"--no-dbus", "--once"}), out), 0) << out;
+    ASSERT_EQ(test::run(nicd({"--once"}), out), 0) << out;
     EXPECT_NE(out.find("mlx5_bond_0 port 1: compliant"), std::string::npos) << out;
     for (const char* member : {"ens5f0np0", "ens5f1np1"}) {
         EXPECT_NE(dcb(member).find("pfc_en=8\n"), std::string::npos) << member;
@@ -152,13 +152,13 @@ TEST_F(ProvisioningTest, TheDefaultRouteNetdevIsLeftAloneUnlessIncluded)
     auto before = dcb("ens1f0np0");
     std::string out;
     writeConfig("");
-    ASSERT_EQ(test::run(nicd({"--no-dbus", "--once"}), out), 0) << out;
+    ASSERT_EQ(test::run(nicd({"--once"}), out), 0) << out;
     EXPECT_NE(out.find("mlx5_0 port 1: skipped: netdev ens1f0np0 carries the default route"),
               std::string::npos)
         << out;
     EXPECT_EQ(dcb("ens1f0np0"), before);
     writeConfig("IncludeNetdevs=ens1f0*\n");
-    ASSERT_EQ(test::run(nicd({"--no-dbus", "--once"}), out), 0) << out;
+    ASSERT_EQ(test::run(nicd({"--once"}), out), 0) << out;
     EXPECT_NE(out.find("mlx5_0 port 1: compliant"), std::string::npos) << out;
 }
 

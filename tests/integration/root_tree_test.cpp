@@ -4,6 +4,7 @@
 // configuration that leads out of it is refused naming the key (and nothing is made there), and
 // the textfile is not written through a link that the textfile directory's owner planted.
 #include "sim.hpp"
+#include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
 
 #include <unistd.h>
@@ -18,18 +19,12 @@ using namespace std::chrono_literals;
 
 namespace {
 
-class RootTreeTest : public ::testing::Test {
+// nicd with the configuration of the tree (no --config, no --plugin-directory).
+class RootTreeTest : public test::DaemonTest {
 protected:
-    void SetUp() override
-    {
-        dir_ = fs::temp_directory_path() /
-               ("nicd-root-tree-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        root_ = dir_ / "a/b/node"; // deep enough that "/../../x" stays in dir_
-        sim::create(root_, {});
-    }
-    void TearDown() override { fs::remove_all(dir_); }
+    std::string tempTag() const override { return "root-tree"; }
+    // Deep enough that "/../../x" stays in dir_.
+    fs::path nodeDirectory() const override { return "a/b/node"; }
 
     void treeConfig(const std::string& text)
     {
@@ -50,7 +45,6 @@ protected:
     // plugin that ran can mark it.
     fs::path marker() const { return root_ / "var/lib/nicd/plugin-was-loaded"; }
 
-    fs::path dir_, root_;
     std::string output_;
 };
 

@@ -3,8 +3,9 @@
 // collector serves every nicd series with node_textfile_scrape_error 0, also while the file is
 // being replaced.
 #include "support/process.hpp"
+#include "support/render_textfile.hpp"
+#include "support/temp_dir.hpp"
 #include "textfile/atomic_file.hpp"
-#include "textfile/render.hpp"
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -21,6 +22,7 @@
 
 using namespace nicd;
 using namespace std::chrono_literals;
+using nicd::test::renderTextfile;
 namespace fs = std::filesystem;
 
 namespace {
@@ -233,10 +235,7 @@ class TextfileExposition : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        dir_ = fs::temp_directory_path() /
-               ("nicd-textfile-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
+        dir_ = test::makeTempDir("textfile");
         fs::create_directories(dir_ / "textfile");
         file_ = dir_ / "textfile" / "nicd.prom";
     }

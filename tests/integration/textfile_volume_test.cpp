@@ -3,6 +3,7 @@
 // series per port and no per-channel statistic; Counters=all brings back every statistic the
 // netdevs, hw_counters/ and counters/ hold; Counters=none keeps the verdicts and identities.
 #include "sim.hpp"
+#include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
 
 #include <signal.h>
@@ -23,49 +24,25 @@ namespace {
 
 constexpr int kPorts = 8;
 
-class TextfileVolumeTest : public ::testing::Test {
+class TextfileVolumeTest : public test::DaemonTest {
 protected:
-    void SetUp() override
+    std::string tempTag() const override { return "volume"; }
+    sim::CreateOptions nodeOptions() const override { return {.devices = kPorts}; }
+    void prepareNode() override { sim::tick(root_, 2); }
+    std::string baseConfig() const override
     {
-        dir_ = fs::temp_directory_path() /
-               ("nicd-volume-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        root_ = dir_ / "node";
-        sim::create(root_, {.devices = kPorts});
-        sim::tick(root_, 2);
+        return "[daemon]\nPollIntervalMs=500\nPmaIntervalMs=1000\n"
+               "[signals]\nIntervalSec=1\n[textfile]\n";
     }
-    void TearDown() override { fs::remove_all(dir_); }
 
-    void config(const std::string& textfile)
-    {
-        std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPollIntervalMs=500\nPmaIntervalMs=1000\n"
-                                          << "[signals]\nIntervalSec=1\n[textfile]\n"
-                                          << textfile;
-    }
-    std::vector<std::string> nicd(std::vector<std::string> more = {}) const
-    {
-        std::vector<std::string> argv{NICD_BIN,
-                                      "--root",
-                                      root_.string(),
-                                      "--config",
-                                      (dir_ / "nicd.conf").string(),
-                                      "--plugin-directory",
-                                      NICD_BUILD_PLUGIN_DIR,
-                                      "--no-dbus"};
-        argv.insert(argv.end(), more.begin(), more.end());
-        return argv;
-    }
+    void config(const std::string& textfile) { writeConfig(textfile); }
     std::string once()
     {
         std::string out;
         EXPECT_EQ(test::run(nicd({"--once"}), out), 0) << out;
         return textfile();
     }
-    std::string textfile() const
-    {
-        return test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
-    }
+    std::string textfile() const { return textfileText(); }
     static std::vector<std::string> series(const std::string& text)
     {
         std::vector<std::string> out;
@@ -93,8 +70,6 @@ protected:
             out.push_back(e.path().filename().string());
         return out;
     }
-
-    fs::path dir_, root_;
 };
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "health/health_engine.hpp"
 #include "model/action.hpp"
 #include "support/conditions_doc.hpp"
+#include "support/health_fixture.hpp"
 
 #include <set>
 
@@ -19,18 +20,12 @@ TEST_F(ConditionsDoc, ReadinessConditions)
     // the table says.
     const std::string sys = "/r/sys/devices/pci0000:18/0000:18:01.0/";
     Snapshot s;
-    Device d;
-    d.ibdev = "mlx5_0";
+    auto d = test::device("mlx5_0", 4);
     d.role = Role::Compute;
     d.pci_address = "0000:19:00.0";
     d.pci_path = sys + d.pci_address;
     d.numa_node = 1;
-    Port p;
-    p.num = 1;
-    p.link_layer = "Ethernet";
-    p.state = 4;
-    p.netdevs = {"ens1"};
-    d.ports.push_back(p);
+    d.ports[0].netdevs = {"ens1"};
     s.inventory.devices.push_back(d);
     s.inventory.gpus.push_back({"0000:19:01.0", sys + "0000:19:01.0", 0});
     auto& in = s.readiness;
@@ -61,16 +56,11 @@ TEST_F(ConditionsDoc, InventoryConditions)
     config.health.expect_ports = *config::parseExpectPorts("compute:2@400 storage:1@200", why);
     HealthEngine engine{config};
     auto nic = [](const std::string& name, const std::string& pci, Role role, double gbps) {
-        Device d;
-        d.ibdev = name;
+        auto d = test::device(name, 4);
         d.pci_address = pci;
         d.role = role;
         d.fw_ver = "28.41.1000";
-        Port p;
-        p.num = 1;
-        p.state = 4;
-        p.rate_gbps = gbps;
-        d.ports.push_back(p);
+        d.ports[0].rate_gbps = gbps;
         return d;
     };
     Snapshot s;

@@ -9,6 +9,7 @@
 #include "kernel_patterns.hpp"
 #include "model/action.hpp"
 #include "support/conditions_doc.hpp"
+#include "support/health_fixture.hpp"
 #include "support/kernel_records.hpp"
 
 #include <fstream>
@@ -97,18 +98,11 @@ TEST_F(ConditionsDoc, LinkDeviceAndDriverConditions)
         for (const char* name : {"mlx5_0", "mlx5_1"}) {
             if (std::string(name) == "mlx5_1" && !device_there)
                 continue;
-            Device d;
-            d.ibdev = name;
-            d.driver = "mlx5_core";
-            Port p;
-            p.num = 1;
-            p.link_layer = "Ethernet";
-            p.state = port_up ? 4 : 1;
-            p.phys_state = port_up ? 5 : 3;
-            p.netdevs = {std::string("eth_") + name};
-            d.ports.push_back(p);
+            auto d = test::device(name, port_up ? 4 : 1);
+            const std::string netdev = std::string("eth_") + name;
+            d.ports[0].netdevs = {netdev};
             s.inventory.devices.push_back(d);
-            s.netdevs[p.netdevs[0]] = {p.netdevs[0], netdev_up ? "up" : "down", netdev_up, 1};
+            s.netdevs[netdev] = {netdev, netdev_up ? "up" : "down", netdev_up, 1};
             DeviceSamples ds;
             ds.ibdev = name;
             if (wedged)
@@ -256,14 +250,7 @@ TEST_F(ConditionsDoc, CongestionConditions)
     auto node = [&](double t) {
         Snapshot s;
         for (const char* name : {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4"}) {
-            Device d;
-            d.ibdev = name;
-            Port p;
-            p.num = 1;
-            p.link_layer = "Ethernet";
-            p.state = 4;
-            d.ports.push_back(p);
-            s.inventory.devices.push_back(d);
+            s.inventory.devices.push_back(test::device(name, 4));
             DeviceSamples ds;
             ds.ibdev = name;
             ds.monotonic_usec = static_cast<uint64_t>(t * 1e6);

@@ -4,6 +4,7 @@
 #include "config/value_parsers.hpp"
 #include "health/expected_ports.hpp"
 #include "inventory/gpu_profiles.hpp"
+#include "support/health_fixture.hpp"
 
 #include <gtest/gtest.h>
 
@@ -38,17 +39,11 @@ std::string refused(const std::string& text)
 Device nic(const std::string& name, Role role, int state, double gbps,
            DeviceFunction function = DeviceFunction::Physical)
 {
-    Device d;
-    d.ibdev = name;
+    auto d = test::device(name, state);
     d.role = role;
     d.function = function;
-    Port p;
-    p.num = 1;
-    p.state = state;
-    p.state_name = state == 4 ? "ACTIVE" : "DOWN";
-    p.rate_gbps = gbps;
-    p.netdevs = {name + "_eth"};
-    d.ports.push_back(p);
+    d.ports[0].rate_gbps = gbps;
+    d.ports[0].netdevs = {name + "_eth"};
     return d;
 }
 

@@ -3,6 +3,7 @@
 // counter resets, the window carried across restarts through the state file).
 #include "health/congestion_rules.hpp"
 #include "health/congestion_verdict.hpp"
+#include "support/health_fixture.hpp"
 
 #include <gtest/gtest.h>
 
@@ -77,13 +78,7 @@ namespace {
 Snapshot portAt(double t, double pause_us_per_s, double ecn_per_s, double oos_total = 0)
 {
     Snapshot s;
-    Device d;
-    d.ibdev = "mlx5_0";
-    Port p;
-    p.num = 1;
-    p.link_layer = "Ethernet";
-    d.ports.push_back(p);
-    s.inventory.devices.push_back(d);
+    s.inventory.devices.push_back(test::device("mlx5_0", 4));
     DeviceSamples ds;
     ds.ibdev = "mlx5_0";
     ds.monotonic_usec = static_cast<uint64_t>(t * 1e6);

@@ -4,6 +4,7 @@
 #include "health/counter_rules.hpp"
 #include "health/counter_tracker.hpp"
 #include "health/health_engine.hpp"
+#include "support/health_fixture.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,18 +25,7 @@ protected:
     Snapshot snap(const std::vector<Reading>& readings, uint64_t pma_usec = 0)
     {
         Snapshot s;
-        Device d;
-        d.ibdev = "mlx5_0";
-        d.driver = "mlx5_core";
-        Port p;
-        p.num = 1;
-        p.state = 4;
-        p.state_name = "ACTIVE";
-        p.phys_state = 5;
-        p.phys_state_name = "LinkUp";
-        p.link_layer = "Ethernet";
-        d.ports.push_back(p);
-        s.inventory.devices.push_back(d);
+        s.inventory.devices.push_back(test::device("mlx5_0", 4));
         DeviceSamples ds;
         ds.ibdev = "mlx5_0";
         ds.pma_monotonic_usec = pma_usec;

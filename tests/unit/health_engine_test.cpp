@@ -264,19 +264,12 @@ Device ibDevice(const std::string& name, int state, int phys, const std::string&
 {
     static const char* states[] = {"NOP", "DOWN", "INIT", "ARMED", "ACTIVE"};
     static const char* phys_names[] = {"", "Sleep", "Polling", "Disabled", "Training", "LinkUp"};
-    Device d;
-    d.ibdev = name;
-    d.hca_type = "MT4129";
+    auto d = test::device(name, state);
     d.board_id = board;
-    d.driver = "mlx5_core";
-    Port p;
-    p.num = 1;
-    p.state = state;
-    p.state_name = states[state];
-    p.phys_state = phys;
-    p.phys_state_name = phys_names[phys];
-    p.link_layer = "InfiniBand";
-    d.ports.push_back(p);
+    d.ports[0].state_name = states[state];
+    d.ports[0].phys_state = phys;
+    d.ports[0].phys_state_name = phys_names[phys];
+    d.ports[0].link_layer = "InfiniBand";
     return d;
 }
 } // namespace

@@ -5,6 +5,7 @@
 #include "health/counter_rules.hpp"
 #include "health/counter_tracker.hpp"
 #include "health/health_engine.hpp"
+#include "support/health_fixture.hpp"
 
 #include <gtest/gtest.h>
 
@@ -181,14 +182,7 @@ TEST(RateWindow, ANewBootStartsEveryWindowAfresh)
 {
     HealthEngine engine{Config{}};
     Snapshot s;
-    Device d;
-    d.ibdev = "mlx5_0";
-    Port p;
-    p.num = 1;
-    p.state = 4;
-    p.phys_state = 5;
-    d.ports.push_back(p);
-    s.inventory.devices.push_back(d);
+    s.inventory.devices.push_back(test::device("mlx5_0", 4));
     DeviceSamples ds;
     ds.ibdev = "mlx5_0";
     addSamples(ds, {{"counters", 1, "", "symbol_error", 0, SampleKind::Counter}});

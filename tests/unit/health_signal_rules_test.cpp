@@ -4,6 +4,7 @@
 // events, uncorrectable FEC blocks hold and then recover.
 #include "health/fec_rules.hpp"
 #include "health/health_engine.hpp"
+#include "support/health_fixture.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,17 +16,11 @@ namespace {
 Snapshot node()
 {
     Snapshot s;
-    Device d;
-    d.ibdev = "mlx5_0";
+    auto d = test::device("mlx5_0", 4);
     d.pci_address = "0000:1a:00.0";
-    Port p;
-    p.num = 1;
-    p.link_layer = "Ethernet";
-    p.state = 4;
-    p.rate = "400 Gb/sec (4X NDR)";
-    p.rate_gbps = 400;
-    p.netdevs = {"eth0"};
-    d.ports.push_back(p);
+    d.ports[0].rate = "400 Gb/sec (4X NDR)";
+    d.ports[0].rate_gbps = 400;
+    d.ports[0].netdevs = {"eth0"};
     s.inventory.devices.push_back(d);
     s.uplinks.push_back({"mlx5_0", 1, "eth0", "Ethernet", 400.0, 4, true});
     return s;

@@ -3,6 +3,7 @@
 // where no NIC shares a switch with a GPU), neither, a common host bridge that is no switch, the
 // default route (and IncludeNetdevs=), and Role= over all of it.
 #include "inventory/nic_roles.hpp"
+#include "support/health_fixture.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,14 +14,10 @@ namespace {
 Device nic(const std::string& name, const std::string& path, std::optional<int> numa,
            const std::string& netdev)
 {
-    Device d;
-    d.ibdev = name;
+    auto d = test::device(name, 4);
     d.pci_path = path;
     d.numa_node = numa;
-    Port p;
-    p.num = 1;
-    p.netdevs = {netdev};
-    d.ports.push_back(p);
+    d.ports[0].netdevs = {netdev};
     return d;
 }
 

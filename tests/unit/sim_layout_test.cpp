@@ -217,7 +217,7 @@ TEST_F(SimLayoutTest, HostFilesAroundTheDevices)
         EXPECT_TRUE(fs::is_directory(dir_ / d)) << d;
     EXPECT_FALSE(fs::exists(dir_ / "run/mellanox/drivers/.driver-ready"));
 
-    auto other = test::makeSimTempDir("sim-ready");
+    auto other = test::makeTempDir("sim-ready", test::TempOn::Memory);
     sim::create(other, {.driver_ready = true});
     EXPECT_TRUE(fs::exists(other / "run/mellanox/drivers/.driver-ready"));
     fs::remove_all(other);
@@ -235,7 +235,7 @@ TEST_F(SimLayoutTest, CreateRefusesAnExistingNodeUnlessForced)
 
 TEST(SimManyDevices, SixtyFourRocePfsAllUp)
 {
-    auto dir = test::makeSimTempDir("sim64");
+    auto dir = test::makeTempDir("sim64", test::TempOn::Memory);
     sim::create(dir, {.devices = 64});
     auto names = namesIn(dir / "sys/class/infiniband");
     ASSERT_EQ(names.size(), 64U);
@@ -262,9 +262,9 @@ TEST(SimManyDevices, SixtyFourRocePfsAllUp)
 
 TEST(SimDeterminism, SameSeedSameNodeOtherSeedOtherLoad)
 {
-    auto a = test::makeSimTempDir("sim-a");
-    auto b = test::makeSimTempDir("sim-b");
-    auto c = test::makeSimTempDir("sim-c");
+    auto a = test::makeTempDir("sim-a", test::TempOn::Memory);
+    auto b = test::makeTempDir("sim-b", test::TempOn::Memory);
+    auto c = test::makeTempDir("sim-c", test::TempOn::Memory);
     sim::create(a, {});
     sim::create(b, {});
     sim::create(c, {.seed = 7});

@@ -3,14 +3,16 @@
 // counter with none, and statistic globs on top; the rest of the file does not change with it.
 #include "config/value_parsers.hpp"
 #include "support/config_files.hpp"
+#include "support/health_fixture.hpp"
+#include "support/render_textfile.hpp"
 #include "textfile/counter_budget.hpp"
-#include "textfile/render.hpp"
 
 #include <regex>
 
 #include <gtest/gtest.h>
 
 using namespace nicd;
+using nicd::test::renderTextfile;
 using ConfigLoad = nicd::test::ConfigLoad;
 
 namespace {
@@ -21,14 +23,8 @@ Snapshot roceNode(const std::vector<std::string>& devices)
 {
     Snapshot s;
     for (const auto& dev : devices) {
-        Device d;
-        d.ibdev = dev;
-        Port p;
-        p.num = 1;
-        p.state = 4;
-        p.link_layer = "Ethernet";
-        p.netdevs = {"eth_" + dev};
-        d.ports.push_back(p);
+        auto d = test::device(dev, 4);
+        d.ports[0].netdevs = {"eth_" + dev};
         s.inventory.devices.push_back(d);
         DeviceSamples ds;
         ds.ibdev = dev;

@@ -1,6 +1,6 @@
 // The textfile of one snapshot: the series and values an operator queries, one label set per
 // family, and nothing published for a value the kernel did not give.
-#include "textfile/render.hpp"
+#include "support/render_textfile.hpp"
 
 #include <map>
 #include <regex>
@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 using namespace nicd;
+using nicd::test::renderTextfile;
 
 namespace {
 

@@ -1,5 +1,6 @@
 // [textfile] IntervalMs= (textfile/write_pace.hpp): every cycle by default; with an interval, at
 // most that often, but a change of the verdicts at once.
+#include "support/health_fixture.hpp"
 #include "textfile/write_pace.hpp"
 
 #include <gtest/gtest.h>
@@ -12,13 +13,7 @@ constexpr uint64_t kMs = 1000;
 Snapshot node()
 {
     Snapshot s;
-    Device d;
-    d.ibdev = "mlx5_0";
-    Port p;
-    p.num = 1;
-    p.state = 4;
-    d.ports.push_back(p);
-    s.inventory.devices.push_back(d);
+    s.inventory.devices.push_back(test::device("mlx5_0", 4));
     s.health.devices["mlx5_0"] = Health::Healthy;
     s.health.ports[{"mlx5_0", 1}] = Health::Healthy;
     return s;

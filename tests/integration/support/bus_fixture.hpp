@@ -1,19 +1,16 @@
 // A test fixture: a simulated node, nicd serving it on a private dbus-daemon (with the shipped
 // bus policy), and the tools operators use against it (busctl, nicctl), as root or as nobody.
-// A test class may add config lines by overriding extraConfig(), change the node before nicd
-// starts by overriding prepareNode(), and run the bus with another policy by overriding
-// busPolicy().
+// The node, the configuration and nicd's process are support/daemon_fixture.hpp's: a test class
+// may add config lines by overriding extraConfig(), change the node before nicd starts by
+// overriding prepareNode(), and run the bus with another policy by overriding busPolicy().
 #pragma once
 
-#include "sim.hpp"
+#include "support/daemon_fixture.hpp"
 #include "support/private_bus.hpp"
 #include "support/process.hpp"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <utility>
@@ -23,44 +20,31 @@
 
 namespace nicd::test {
 
-class NicdOnBusTest : public ::testing::Test {
+class NicdOnBusTest : public DaemonTest {
 protected:
     virtual std::string extraConfig() const { return {}; }
-    // Changes to the simulated node before nicd starts on it.
-    virtual void prepareNode() {}
     virtual PrivateBus::Policy busPolicy() const { return PrivateBus::Policy::Shipped; }
+    std::string tempTag() const override { return "dbus"; }
 
     void SetUp() override
     {
         using namespace std::chrono_literals;
-        std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-        dir_ = std::filesystem::temp_directory_path() /
-               ("nicd-dbus-" + std::to_string(getpid()) + "-" + name);
-        std::filesystem::remove_all(dir_);
-        std::filesystem::create_directories(dir_);
-        root_ = dir_ / "node";
-        sim::create(root_, {});
-        prepareNode();
-        std::ofstream(dir_ / "nicd.conf") << "[daemon]\nPollIntervalMs=200\nPmaIntervalMs=1000\n"
-                                          << extraConfig();
+        DaemonTest::SetUp();
+        writeConfig(extraConfig());
         bus_ = std::make_unique<PrivateBus>(dir_ / "bus", busPolicy());
-        nicd_ = std::make_unique<Process>(
-            std::vector<std::string>{NICD_BIN, "--root", root_.string(), "--config",
-                                     (dir_ / "nicd.conf").string(), "--plugin-directory",
-                                     NICD_BUILD_PLUGIN_DIR, "--bus", bus_->address()},
-            std::map<std::string, std::string>{}, dir_ / "nicd.log");
+        start({"--bus", bus_->address()});
         ASSERT_TRUE(waitFor(
             [&] {
                 return busctl({"status", "io.nicd.Nicd1"}).first == 0;
             },
             15s))
-            << readFile(dir_ / "nicd.log");
+            << log();
     }
     void TearDown() override
     {
         nicd_.reset();
         bus_.reset();
-        std::filesystem::remove_all(dir_);
+        DaemonTest::TearDown();
     }
 
     // {exit status, stdout+stderr}
@@ -89,9 +73,7 @@ protected:
         return busctl({"get-property", "io.nicd.Nicd1", path, iface, name}).second;
     }
 
-    std::filesystem::path dir_, root_;
     std::unique_ptr<PrivateBus> bus_;
-    std::unique_ptr<Process> nicd_;
 };
 
 } // namespace nicd::test

@@ -4,8 +4,6 @@
 
 #include "support/process.hpp"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -17,20 +15,6 @@
 #include <gtest/gtest.h>
 
 namespace nicd::test {
-
-// A directory for one test on tmpfs when there is one (a node is a thousand small files).
-inline std::filesystem::path captureTestDir(const std::string& tag)
-{
-    namespace fs = std::filesystem;
-    fs::path base =
-        ::access("/dev/shm", W_OK) == 0 ? fs::path("/dev/shm") : fs::temp_directory_path();
-    auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    auto dir = base / ("nicd-" + tag + "-" + std::to_string(::getpid()) + "-" +
-                       (info ? info->name() : "x"));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
 
 // nicd's configuration for the tests, in the node (a capture takes it along): verify only, so
 // nicd changes nothing on the source and both runs see the same node.

@@ -1,15 +1,19 @@
-// The real nicd on a simulated node (nicd-sim's default node in a directory of the test's own),
-// with a configuration file the test writes, its textfile, and its command line.
+// The one fixture base of the integration tests that run the real nicd on a simulated node.
+// A directory of the test's own (dir_) holds the node (root_: nicd-sim's default node unless
+// nodeOptions() says otherwise), nicd's configuration file (conf_: baseConfig() and what the test
+// adds with writeConfig()) and nicd's log; nicd runs once (once()) or as a daemon (start(),
+// stopped at the end of the test). A fixture says what differs by overriding the hooks below.
 #pragma once
 
 #include "sim.hpp"
 #include "support/process.hpp"
-
-#include <unistd.h>
+#include "support/temp_dir.hpp"
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,23 +27,37 @@ class DaemonTest : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        dir_ = fs::temp_directory_path() /
-               ("nicd-daemon-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-        root_ = dir_ / "node";
+        dir_ = makeTempDir(tempTag());
+        root_ = dir_ / nodeDirectory();
         sim::create(root_, nodeOptions());
+        prepareNode();
         conf_ = dir_ / "nicd.conf";
         writeConfig("");
     }
-    void TearDown() override { fs::remove_all(dir_); }
+    void TearDown() override
+    {
+        nicd_.reset();
+        fs::remove_all(dir_);
+    }
+
+    // The hooks. The name of the test's directory: /tmp/nicd-TAG-PID-TEST.
+    virtual std::string tempTag() const { return "daemon"; }
     // The node the test runs on: nicd-sim's default unless a fixture says otherwise.
     virtual sim::CreateOptions nodeOptions() const { return {}; }
-
-    void writeConfig(const std::string& extra)
+    // Where in dir_ the node lies.
+    virtual fs::path nodeDirectory() const { return "node"; }
+    // Changes to the simulated node before nicd starts on it.
+    virtual void prepareNode() {}
+    // What the configuration file says before what a test adds.
+    virtual std::string baseConfig() const
     {
-        std::ofstream(conf_) << "[daemon]\nPollIntervalMs=200\nPmaIntervalMs=1000\n" << extra;
+        return "[daemon]\nPollIntervalMs=200\nPmaIntervalMs=1000\n";
+    }
+
+    // The configuration file: baseConfig(), then `extra`.
+    void writeConfig(const std::string& extra) const
+    {
+        std::ofstream(conf_) << baseConfig() << extra;
     }
     fs::path textfile() const { return root_ / "var/lib/prometheus/node-exporter/nicd.prom"; }
     std::string textfileText() const { return test::readFile(textfile()); }
@@ -56,21 +74,33 @@ protected:
         return test::waitFor(
             [&] { return test::readFile(textfile()).find(text) != std::string::npos; }, limit);
     }
-    std::vector<std::string> nicd(std::vector<std::string> extra) const
+    // nicd's command line on the node: its configuration file, the plugins of `plugins`, `extra`.
+    std::vector<std::string> nicdCommand(const std::vector<std::string>& extra,
+                                         const std::string& plugins = NICD_BUILD_PLUGIN_DIR) const
     {
-        std::vector<std::string> a{NICD_BIN,
-                                   "--root",
-                                   root_.string(),
-                                   "--config",
-                                   conf_.string(),
-                                   "--plugin-directory",
-                                   NICD_BUILD_PLUGIN_DIR,
-                                   "--no-dbus"};
+        std::vector<std::string> a{NICD_BIN,   "--root",       root_.string(),
+                                   "--config", conf_.string(), "--plugin-directory",
+                                   plugins};
         a.insert(a.end(), extra.begin(), extra.end());
         return a;
     }
+    // The same without D-Bus.
+    std::vector<std::string> nicd(std::vector<std::string> extra = {},
+                                  const std::string& plugins = NICD_BUILD_PLUGIN_DIR) const
+    {
+        extra.insert(extra.begin(), "--no-dbus");
+        return nicdCommand(extra, plugins);
+    }
+    // nicd started as a daemon (nicdCommand(extra)), its output in log(); stopped by the fixture.
+    void start(const std::vector<std::string>& extra = {"--no-dbus"})
+    {
+        nicd_ = std::make_unique<Process>(nicdCommand(extra), std::map<std::string, std::string>{},
+                                          dir_ / "nicd.log");
+    }
+    std::string log() const { return test::readFile(dir_ / "nicd.log"); }
 
     fs::path dir_, root_, conf_;
+    std::unique_ptr<Process> nicd_;
 };
 
 } // namespace nicd::test

@@ -3,8 +3,7 @@
 #pragma once
 
 #include "config/config.hpp"
-
-#include <unistd.h>
+#include "support/temp_dir.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -18,10 +17,7 @@ class ConfigLoad : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        dir_ = std::filesystem::temp_directory_path() /
-               ("nicd-config-" + std::to_string(::getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        std::filesystem::remove_all(dir_);
+        dir_ = makeTempDir("config");
         std::filesystem::create_directories(dir_ / "nicd.conf.d");
     }
     void TearDown() override { std::filesystem::remove_all(dir_); }

@@ -2,7 +2,7 @@
 // can say exactly which files a fault changed.
 #pragma once
 
-#include <unistd.h>
+#include "support/temp_dir.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -15,26 +15,10 @@
 
 namespace nicd::test {
 
-// A directory for one test, on tmpfs (/dev/shm) when there is one: a simulated node is about a
-// thousand small files, and creating them on a busy disk costs seconds.
-inline std::filesystem::path makeSimTempDir(const std::string& tag)
-{
-    namespace fs = std::filesystem;
-    fs::path base =
-        ::access("/dev/shm", W_OK) == 0 ? fs::path("/dev/shm") : fs::temp_directory_path();
-    auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    auto dir = base / ("nicd-" + tag + "-" + std::to_string(::getpid()) + "-" +
-                       (info ? info->name() : "x"));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
-
-class SimDirTest : public ::testing::Test {
+// A directory for one test on tmpfs (a simulated node is about a thousand small files).
+class SimDirTest : public TempDirTest {
 protected:
-    void SetUp() override { dir_ = makeSimTempDir("sim"); }
-    void TearDown() override { std::filesystem::remove_all(dir_); }
-    std::filesystem::path dir_;
+    SimDirTest() : TempDirTest("sim", TempOn::Memory) {}
 };
 
 inline std::string readFile(const std::filesystem::path& p)
