@@ -22,6 +22,7 @@ if [ "${1:-all}" != demo ]; then
         rpm rpmlint lintian file dpkg-dev man-db init-system-helpers
         clang-format clang-tidy
         clang libclang-rt-14-dev
+        munge slurm-wlm
     )
 fi
 
