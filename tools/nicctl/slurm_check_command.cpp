@@ -109,7 +109,7 @@ int healthCheck(const slurm::Observation& seen, const slurm::CheckSettings& sett
     }
     // Slurm is asked only when the answer matters: to drain, or to resume a node that is healthy.
     std::optional<std::string> reason = "";
-    if (seen.verdict == slurm::Verdict::Healthy || seen.verdict == slurm::Verdict::Fatal ||
+    if (seen.verdict == slurm::Verdict::Healthy ||
         slurm::decide(seen, "", {}, 0, settings.decision).node_bad) {
         std::string error;
         reason = slurm::currentDrainReason(node, error);
