@@ -123,3 +123,15 @@ TEST(SlurmSettings, ShippedFileListsEveryKeyWithItsDefault)
         EXPECT_EQ(s->state_file, kDefaultStateFile);
     }
 }
+
+TEST(SlurmScontrol, CommandsRunWithoutAShellAndSayWhyTheyFailed)
+{
+    auto r = runCommand({"sh", "-c", "echo out; echo err >&2; exit 3"});
+    EXPECT_EQ(r.status, 3);
+    EXPECT_EQ(r.output, "out\nerr\n");
+    auto literal = runCommand({"echo", "nodename=vm; reboot"}); // one argument, as given
+    EXPECT_EQ(literal.output, "nodename=vm; reboot\n");
+    auto missing = runCommand({"/nonexistent/scontrol", "show", "node", "vm"});
+    EXPECT_EQ(missing.status, 127);
+    EXPECT_EQ(missing.output, "cannot run /nonexistent/scontrol: not found\n");
+}

@@ -48,6 +48,12 @@ CommandResult runCommand(const std::vector<std::string>& argv)
         r.output = std::string("pipe: ") + std::strerror(errno);
         return r;
     }
+    // Everything the child needs is made before fork: only async-signal-safe calls after it.
+    std::vector<char*> args;
+    for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    const std::string cannot = "cannot run " + argv[0] + ": ";
     pid_t pid = fork();
     if (pid < 0) {
         r.output = std::string("fork: ") + std::strerror(errno);
@@ -58,13 +64,10 @@ CommandResult runCommand(const std::vector<std::string>& argv)
     if (pid == 0) {
         dup2(fds[1], STDOUT_FILENO);
         dup2(fds[1], STDERR_FILENO);
-        std::vector<char*> args;
-        for (const auto& a : argv)
-            args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
         execvp(args[0], args.data());
-        std::string why = "cannot run " + argv[0] + ": " + std::strerror(errno) + "\n";
-        (void)!write(STDERR_FILENO, why.data(), why.size());
+        const char* why = errno == ENOENT ? "not found\n" : "exec failed\n";
+        (void)!write(STDERR_FILENO, cannot.data(), cannot.size());
+        (void)!write(STDERR_FILENO, why, std::strlen(why));
         _exit(127);
     }
     close(fds[1]);
