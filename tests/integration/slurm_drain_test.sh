@@ -4,10 +4,11 @@
 # slurm.conf for this one node, and nicd on a simulated node on a private D-Bus. slurmd runs the
 # shipped health check (etc/slurm/nicd-slurm-health-check → nicctl slurm-check) as its
 # HealthCheckProgram; the test also runs it directly, as slurmd does, so as not to wait for
-# slurmd's interval. A compute NIC's link goes down → sinfo -R shows "nicd: mlx5_1/1 port_down
-# check_cable" (slurmd's own run); the prolog refuses jobs; the link comes back and nicd is
-# healthy for ResumeAfterSec → resumed; an administrator's drain → left alone, fatal or healthy;
-# nicd stopped → no drain, and the line in slurmd's log.
+# slurmd's interval. A degraded compute port → only a line in slurmd's log; a compute NIC's link
+# goes down → sinfo -R shows "nicd: mlx5_1/1 port_down check_cable" (slurmd's own run) and the
+# prolog refuses jobs; the link comes back and nicd is healthy for ResumeAfterSec → resumed; an
+# administrator's drain → left alone, fatal or healthy; nicd stopped → no drain, and the line in
+# slurmd's log.
 set -euo pipefail
 src=${NICD_SOURCE_DIR:?}
 build=${NICD_BUILD_DIR:?}
@@ -144,7 +145,26 @@ out=$(check) || fail "healthy node: health check exit $?: $out"
 [ -z "$(reason)" ] || fail "a healthy node is drained: $(reason)"
 check prolog >/dev/null || fail "the prolog refuses a job on a healthy node"
 
-# 1. A compute port goes down: slurmd's own run of the health check drains the node.
+# 1. A degraded compute port (trained at half its peers' rate): logged, not drained.
+"$sim" inject "$root" rate-downtrain mlx5_1
+wait_for "nicd judges the node degraded" nicd_says 1
+set +e
+out=$(check)
+rc=$?
+set -e
+[ "$rc" -eq 4 ] || fail "a degraded node's health check exits $rc, not 4: $out"
+# (port_rate_degraded of mlx5_1/1, or the node's inventory_slow.compute when nicd has judged only
+# that yet)
+grep -Eq 'degraded: (mlx5_1/1|node) [a-z_.]+ check_cable \(not drained: DrainOn=fatal\)' <<<"$out" ||
+    fail "said: $out"
+wait_for "slurmd logs the degraded line" \
+    grep -q 'health_check failed: rc:4 output:nicd-slurm-check: .*degraded' "$work/slurmd.log"
+[ -z "$(reason)" ] || fail "a degraded node is drained: $(reason)"
+check prolog >/dev/null || fail "the prolog refuses a job on a degraded node (DrainOn=fatal)"
+"$sim" inject "$root" rate-downtrain-clear mlx5_1
+wait_for "nicd judges the node healthy again" nicd_says 0
+
+# 2. A compute port goes down: slurmd's own run of the health check drains the node.
 "$sim" inject "$root" link-down mlx5_1
 wait_for "slurmd's health check drains the node" reason_is "nicd: mlx5_1/1 port_down check_cable"
 echo "drained by slurmd's health check: $(sinfo -R -n "$node" -o '%E|%T' | tail -n 1)"
@@ -155,7 +175,7 @@ set -e
 [ "$rc" -eq 1 ] || fail "the prolog of a fatal node exits $rc, not 1: $out"
 grep -q 'refusing the job: nicd: mlx5_1/1 port_down check_cable' <<<"$out" || fail "prolog said: $out"
 
-# 2. The link comes back: the node is resumed once nicd has been healthy for ResumeAfterSec.
+# 3. The link comes back: the node is resumed once nicd has been healthy for ResumeAfterSec.
 "$sim" inject "$root" link-up mlx5_1
 wait_for "nicd judges the node healthy again" nicd_says 0
 check >/dev/null || true
@@ -167,7 +187,7 @@ healthy_long_enough || [ "$before" = "nicd: mlx5_1/1 port_down check_cable" ] ||
 wait_for "the node is resumed" reason_is ""
 wait_for "the node is idle" state_is 'idle*'
 
-# 3. An administrator's drain is never touched: not while fatal, not when healthy.
+# 4. An administrator's drain is never touched: not while fatal, not when healthy.
 scontrol update nodename="$node" state=drain reason="admin: hw swap"
 "$sim" inject "$root" link-down mlx5_1
 wait_for "nicd judges the node fatal" nicd_says 2
@@ -181,7 +201,7 @@ check >/dev/null
 reason_is "admin: hw swap" || fail "the admin's drain was changed to '$(reason)'"
 scontrol update nodename="$node" state=resume
 
-# 4. nicd stopped: no drain, and slurmd's log says why.
+# 5. nicd stopped: no drain, and slurmd's log says why.
 kill "$nicd_pid"
 wait "$nicd_pid" 2>/dev/null || true
 set +e

@@ -23,6 +23,7 @@ constexpr int kMayRun = 0;
 constexpr int kKeptFromJobs = 1;
 constexpr int kSlurmFailed = 2;
 constexpr int kCannotAsk = 3;
+constexpr int kSaysWhy = 4; // the node may run jobs; its line is for slurmd's log
 
 struct Options {
     bool prolog = false;
@@ -135,7 +136,10 @@ int healthCheck(const slurm::Observation& seen, const slurm::CheckSettings& sett
     }
     if (d.node_bad)
         return kKeptFromJobs;
-    return seen.verdict == slurm::Verdict::Unreachable ? kCannotAsk : kMayRun;
+    if (seen.verdict == slurm::Verdict::Unreachable)
+        return kCannotAsk;
+    // Degraded (DrainOn=fatal) or not judged yet: slurmd logs only what a failing check prints.
+    return seen.verdict == slurm::Verdict::Healthy ? kMayRun : kSaysWhy;
 }
 
 } // namespace

@@ -5,8 +5,9 @@
 //
 // Exit status: 0 the node may run jobs; 1 it may not (drained, left drained, or, as Prolog, the
 // job refused: Slurm then drains the node and requeues the job); 2 Slurm could not be asked or
-// told (scontrol failed); 3 nicd cannot be asked (Unreachable=ignore;
-// as Prolog this is 0, the job runs). slurmd logs the output of a health check that exits non-zero.
+// told (scontrol failed); 3 nicd cannot be asked (Unreachable=ignore; as Prolog this is 0, the job
+// runs); 4 the node may run jobs but is degraded (DrainOn=fatal) or not judged yet (as Prolog: 0).
+// slurmd logs the output of a health check only when it exits non-zero, and acts on none.
 #pragma once
 
 #include <CLI/CLI.hpp>
