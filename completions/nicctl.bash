@@ -5,7 +5,7 @@
 # on the command line with --bus, if any), else from the RDMA devices under
 # ${NICCTL_COMPLETION_SYSFS:-/sys/class/infiniband}.
 
-_nicctl_subcommands="status show events verify apply counters clear forget accept-inventory"
+_nicctl_subcommands="status show events verify apply counters clear forget accept-inventory slurm-check"
 
 # COMPREPLY: the words of $1 that start with $2.
 _nicctl_reply()
@@ -168,8 +168,13 @@ _nicctl()
     case $sub in
         events) opts+=" --since -f --follow" ;;
         apply) opts+=" --dry-run" ;;
+        slurm-check) opts+=" --prolog --config --node --dry-run" ;;
     esac
-    [[ $prev == --since ]] && return
+    [[ $prev == --since || $prev == --node ]] && return
+    if [[ $prev == --config ]]; then
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+        return
+    fi
     if [[ $cur == -* ]]; then
         _nicctl_reply "$opts" "$cur"
         return

@@ -98,6 +98,7 @@ set(CPACK_RPM_NICD_POST_UNINSTALL_SCRIPT_FILE ${CMAKE_CURRENT_LIST_DIR}/rpm/post
 # excluded from the automatic list below so they are not listed twice).
 set(CPACK_RPM_NICD_USER_FILELIST
     "%config(noreplace) /etc/nicd/nicd.conf"
+    "%config(noreplace) /etc/nicd/slurm-check.conf"
     "%dir /etc/nicd/nicd.conf.d/"
     "%dir ${NICD_TEXTFILE_DIR}/"
     "%attr(0644,root,root) ${NICD_SYSTEMD_UNIT_DIR}/nicd.service"

@@ -25,6 +25,8 @@ if [ "${1:-all}" != demo ]; then
         # make image and its tests: the root, the image and its containers (runc where crun
         # refuses a cgroup v1/v2 hybrid host), the manifest's client-side checks.
         mmdebstrap podman runc
+        # the Slurm health check's end-to-end test: munged, slurmctld, slurmd.
+        munge slurm-wlm
     )
     # kubectl from another repository (Kubernetes' own, a cloud SDK) serves as well.
     command -v kubectl >/dev/null || packages+=(kubernetes-client)

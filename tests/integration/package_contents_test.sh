@@ -34,6 +34,9 @@ expected=(
     /usr/share/nicd/alertmanager/nicd.yml
     /usr/share/nicd/npd/nicd-monitor.json
     /usr/share/nicd/npd/nicd-npd-check
+    /usr/share/nicd/slurm/nicd-slurm-health-check
+    /usr/share/nicd/slurm/nicd-slurm-prolog
+    /etc/nicd/slurm-check.conf
     /usr/share/nicd/grafana/nicd.json
     /usr/share/man/man8/nicd.8.gz
     /usr/share/man/man5/nicd.conf.5.gz
@@ -74,7 +77,9 @@ grep -qx 'ExecStart=/usr/sbin/nicd' "$out/nicd.service" || { echo "FAIL: package
 info=$(dpkg-deb -I "$deb")
 grep -q 'Depends:.*libsystemd0' <<<"$info" || { echo "FAIL: deb has no shared-library dependencies"; fail=1; }
 dpkg-deb -e "$deb" "$out/control"
-grep -qx /etc/nicd/nicd.conf "$out/control/conffiles" || { echo "FAIL: nicd.conf is not a conffile"; fail=1; }
+for conf in nicd.conf slurm-check.conf; do
+    grep -qx "/etc/nicd/$conf" "$out/control/conffiles" || { echo "FAIL: $conf is not a conffile"; fail=1; }
+done
 for script in postinst prerm postrm; do
     [ -x "$out/control/$script" ] || { echo "FAIL: deb has no executable $script"; fail=1; }
 done
@@ -84,8 +89,10 @@ grep -q 'deb-systemd-helper' "$out/control/postinst" || { echo "FAIL: deb postin
 # %config(noreplace) is flag "n" next to "c"; nothing else is configuration (CPack would mark
 # every absolute install path %config).
 rpm -qp --qf '[%{FILEFLAGS:fflags} %{FILENAMES}\n]' "$rpm" 2>/dev/null >"$out/rpm.flags"
-grep -qx 'cn /etc/nicd/nicd.conf' "$out/rpm.flags" || { echo "FAIL: nicd.conf is not %config(noreplace)"; fail=1; }
-configs=$(grep '^[a-z]*c[a-z]* ' "$out/rpm.flags" | grep -v ' /etc/nicd/nicd.conf$' || true)
+for conf in nicd.conf slurm-check.conf; do
+    grep -qx "cn /etc/nicd/$conf" "$out/rpm.flags" || { echo "FAIL: $conf is not %config(noreplace)"; fail=1; }
+done
+configs=$(grep '^[a-z]*c[a-z]* ' "$out/rpm.flags" | grep -Ev ' /etc/nicd/(nicd|slurm-check)\.conf$' || true)
 [ -z "$configs" ] || { echo "FAIL: rpm marks non-configuration as %config: $configs"; fail=1; }
 requires=$(rpm -qp --requires "$rpm" 2>/dev/null)
 grep -q '^libsystemd.so.0' <<<"$requires" || { echo "FAIL: rpm has no library requirements"; fail=1; }

@@ -1,9 +1,10 @@
 // nicctl: what nicd knows, from the bus. Exit codes: `status` (the node) and `show` (a device)
 // 0 healthy, 1 degraded, 2 fatal; `verify`/`apply` 0 compliant (or, for a dry run, would be),
 // 1 not compliant, 2 errors; every command 3 when nicd cannot be asked (not running, bus down,
-// access denied) or refuses.
+// access denied) or refuses. `slurm-check`: slurm_check_command.hpp.
 #include "device_report.hpp"
 #include "nicd_client.hpp"
+#include "slurm_check_command.hpp"
 #include "status_table.hpp"
 
 #include <CLI/CLI.hpp>
@@ -92,6 +93,8 @@ int main(int argc, char** argv)
     auto* accept = app.add_subcommand(
         "accept-inventory",
         "after a deliberate hardware change: forget every NIC that is gone (root)");
+
+    nicctl::addSlurmCheck(app, bus);
 
     CLI11_PARSE(app, argc, argv);
 

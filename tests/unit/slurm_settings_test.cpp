@@ -1,0 +1,137 @@
+// /etc/nicd/slurm-check.conf and slurm-check's state file, as text (tools/nicctl/slurm_settings,
+// slurm_state), and what it reads from `scontrol show node` (slurm_scontrol).
+#include "slurm_scontrol.hpp"
+#include "slurm_settings.hpp"
+#include "slurm_state.hpp"
+#include "support/temp_dir.hpp"
+
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+using namespace nicctl::slurm;
+
+TEST(SlurmSettings, DefaultsAndEveryKey)
+{
+    CheckSettings s;
+    std::vector<std::string> errors;
+    parseSettings("", "f", s, errors);
+    EXPECT_FALSE(s.decision.drain_on_degraded);
+    EXPECT_FALSE(s.decision.drain_when_unreachable);
+    EXPECT_EQ(s.decision.resume_after_sec, 300u);
+    EXPECT_EQ(s.state_file, "/var/lib/nicd/slurm-check.state");
+
+    parseSettings("# site\nDrainOn = degraded\n\nUnreachable=drain\nResumeAfterSec=never\n"
+                  "StateFile=/run/nicd/s\n",
+                  "f", s, errors);
+    EXPECT_TRUE(errors.empty());
+    EXPECT_TRUE(s.decision.drain_on_degraded);
+    EXPECT_TRUE(s.decision.drain_when_unreachable);
+    EXPECT_FALSE(s.decision.resume_after_sec);
+    EXPECT_EQ(s.state_file, "/run/nicd/s");
+}
+
+TEST(SlurmSettings, ErrorsNameFileLineAndKey)
+{
+    CheckSettings s;
+    std::vector<std::string> errors;
+    parseSettings("DrainOn=sometimes\nResumeAfterSec=5m\nDrain=fatal\nnonsense\nStateFile=rel\n",
+                  "/etc/nicd/slurm-check.conf", s, errors);
+    ASSERT_EQ(errors.size(), 5u);
+    EXPECT_EQ(errors[0], "/etc/nicd/slurm-check.conf:1: DrainOn=: expected fatal or degraded");
+    EXPECT_EQ(errors[1], "/etc/nicd/slurm-check.conf:2: ResumeAfterSec=: expected seconds "
+                         "(0 to 31536000) or never");
+    EXPECT_NE(errors[2].find(":3: Drain=: unknown key"), std::string::npos) << errors[2];
+    EXPECT_EQ(errors[3], "/etc/nicd/slurm-check.conf:4: expected Key=Value");
+    EXPECT_NE(errors[4].find(":5: StateFile=: expected an absolute path"), std::string::npos);
+    EXPECT_FALSE(s.decision.drain_on_degraded); // a bad value changes nothing
+}
+
+TEST(SlurmState, RoundTripAndCorruptTextIsUnknown)
+{
+    EXPECT_EQ(parseHealthySince(healthySinceText(1'800'000'000)), 1'800'000'000u);
+    EXPECT_EQ(healthySinceText(std::nullopt), "");
+    EXPECT_FALSE(parseHealthySince(""));
+    EXPECT_FALSE(parseHealthySince("healthy_since=\n"));
+    EXPECT_FALSE(parseHealthySince("healthy_since=12x\n"));
+    EXPECT_FALSE(parseHealthySince("garbage"));
+}
+
+TEST(SlurmState, SavedAtomicallyIntoAMissingDirectory)
+{
+    auto dir = nicd::test::makeTempDir("slurm-state");
+    auto file = (dir / "sub" / "slurm-check.state").string();
+    EXPECT_EQ(loadHealthySince(file), std::nullopt);
+    EXPECT_EQ(saveHealthySince(file, 1234), "");
+    EXPECT_EQ(loadHealthySince(file), 1234u);
+    EXPECT_EQ(saveHealthySince(file, std::nullopt), "");
+    EXPECT_EQ(loadHealthySince(file), std::nullopt);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(SlurmScontrol, DrainReasonWithoutWhoAndWhen)
+{
+    // As Slurm 22.05 prints a drained node (abridged).
+    const std::string drained = "NodeName=vm Arch=x86_64 CoresPerSocket=1\n"
+                                "   State=IDLE+DRAIN ThreadsPerCore=1 TmpDisk=0 Weight=1\n"
+                                "   Partitions=debug\n"
+                                "   Reason=nicd: mlx5_3/1 port_down check_cable "
+                                "[root@2026-11-27T06:40:00]\n";
+    EXPECT_EQ(drainReasonOf(drained), "nicd: mlx5_3/1 port_down check_cable");
+    EXPECT_EQ(drainReasonOf("NodeName=vm Arch=x86_64\n   State=IDLE\n"), "");
+    EXPECT_EQ(drainReasonOf("Node vm not found\n"), std::nullopt);
+}
+
+TEST(SlurmScontrol, NodeNamesThatScontrolCouldMisread)
+{
+    EXPECT_TRUE(validNodeName("gpu-node07.rack3"));
+    EXPECT_FALSE(validNodeName(""));
+    EXPECT_FALSE(validNodeName("vm state=resume"));
+    EXPECT_FALSE(validNodeName("-h"));
+    EXPECT_FALSE(validNodeName("a,b"));
+}
+
+// The shipped file (etc/slurm/slurm-check.conf) lists every key with its default, commented out:
+// as shipped it changes nothing, and each "#Key=" line uncommented is valid and the default.
+TEST(SlurmSettings, ShippedFileListsEveryKeyWithItsDefault)
+{
+    std::ifstream in(NICD_SOURCE_DIR "/etc/slurm/slurm-check.conf");
+    ASSERT_TRUE(in);
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::string uncommented;
+    std::istringstream lines(text.str());
+    int keys = 0;
+    for (std::string line; std::getline(lines, line);)
+        if (line.size() > 2 && line[0] == '#' &&
+            std::isupper(static_cast<unsigned char>(line[1]))) {
+            uncommented += line.substr(1) + "\n";
+            ++keys;
+        }
+    EXPECT_EQ(keys, 4);
+    CheckSettings shipped, defaults;
+    std::vector<std::string> errors;
+    parseSettings(text.str(), "shipped", shipped, errors);
+    parseSettings(uncommented, "uncommented", defaults, errors);
+    EXPECT_TRUE(errors.empty()) << errors.front();
+    for (const auto* s : {&shipped, &defaults}) {
+        EXPECT_FALSE(s->decision.drain_on_degraded);
+        EXPECT_FALSE(s->decision.drain_when_unreachable);
+        EXPECT_EQ(s->decision.resume_after_sec, 300u);
+        EXPECT_EQ(s->state_file, kDefaultStateFile);
+    }
+}
+
+TEST(SlurmScontrol, CommandsRunWithoutAShellAndSayWhyTheyFailed)
+{
+    auto r = runCommand({"sh", "-c", "echo out; echo err >&2; exit 3"});
+    EXPECT_EQ(r.status, 3);
+    EXPECT_EQ(r.output, "out\nerr\n");
+    auto literal = runCommand({"echo", "nodename=vm; reboot"}); // one argument, as given
+    EXPECT_EQ(literal.output, "nodename=vm; reboot\n");
+    auto missing = runCommand({"/nonexistent/scontrol", "show", "node", "vm"});
+    EXPECT_EQ(missing.status, 127);
+    EXPECT_EQ(missing.output, "cannot run /nonexistent/scontrol: not found\n");
+}

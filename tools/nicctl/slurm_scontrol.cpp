@@ -1,0 +1,131 @@
+#include "slurm_scontrol.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <sstream>
+
+namespace nicctl::slurm {
+
+std::optional<std::string> drainReasonOf(const std::string& text)
+{
+    if (text.rfind("NodeName=", 0) != 0)
+        return std::nullopt;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        auto start = line.find_first_not_of(' ');
+        if (start == std::string::npos || line.compare(start, 7, "Reason=") != 0)
+            continue;
+        auto reason = line.substr(start + 7);
+        // "text [root@2026-11-27T06:40:00]": Slurm appends who set it and when.
+        if (auto open = reason.rfind(" ["); open != std::string::npos && reason.back() == ']')
+            reason.erase(open);
+        return reason == "(null)" ? "" : reason;
+    }
+    return "";
+}
+
+bool validNodeName(const std::string& name)
+{
+    if (name.empty() || name.size() > 64 || name.front() == '-')
+        return false;
+    for (char c : name)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-'))
+            return false;
+    return true;
+}
+
+CommandResult runCommand(const std::vector<std::string>& argv)
+{
+    CommandResult r;
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        r.output = std::string("pipe: ") + std::strerror(errno);
+        return r;
+    }
+    // Everything the child needs is made before fork: only async-signal-safe calls after it.
+    std::vector<char*> args;
+    for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    const std::string cannot = "cannot run " + argv[0] + ": ";
+    pid_t pid = fork();
+    if (pid < 0) {
+        r.output = std::string("fork: ") + std::strerror(errno);
+        close(fds[0]);
+        close(fds[1]);
+        return r;
+    }
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        dup2(fds[1], STDERR_FILENO);
+        execvp(args[0], args.data());
+        const char* why = errno == ENOENT ? "not found\n" : "exec failed\n";
+        (void)!write(STDERR_FILENO, cannot.data(), cannot.size());
+        (void)!write(STDERR_FILENO, why, std::strlen(why));
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(fds[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        if (r.output.size() < (1u << 20))
+            r.output.append(buf, static_cast<size_t>(n));
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+namespace {
+
+std::string firstLine(const std::string& s)
+{
+    auto line = s.substr(0, s.find('\n'));
+    return line.empty() ? "no output" : line;
+}
+
+std::string update(const std::vector<std::string>& argv)
+{
+    auto r = runCommand(argv);
+    return r.status == 0 ? "" : "scontrol update failed: " + firstLine(r.output);
+}
+
+} // namespace
+
+std::optional<std::string> currentDrainReason(const std::string& node, std::string& error)
+{
+    auto r = runCommand({"scontrol", "show", "node", node});
+    if (r.status != 0) {
+        error = "scontrol show node " + node + " failed: " + firstLine(r.output);
+        return std::nullopt;
+    }
+    auto reason = drainReasonOf(r.output);
+    if (!reason)
+        error = "scontrol show node " + node + ": not a node: " + firstLine(r.output);
+    return reason;
+}
+
+std::string drainNode(const std::string& node, const std::string& reason)
+{
+    return update({"scontrol", "update", "nodename=" + node, "state=drain", "reason=" + reason});
+}
+
+std::string resumeNode(const std::string& node)
+{
+    return update({"scontrol", "update", "nodename=" + node, "state=resume"});
+}
+
+} // namespace nicctl::slurm
