@@ -25,7 +25,7 @@ std::string pcieOf(double gts, uint32_t width)
            (width > 0 ? fmt::format(" x{}", width) : std::string(" x?"));
 }
 
-std::string pcieLine(const PcieLinkRow& p)
+std::string pcieLine(const bus::PcieLinkRow& p)
 {
     std::string out = pcieOf(p.current_gts, p.current_width);
     if (p.capable_gts > 0 || p.capable_width > 0)
@@ -60,13 +60,13 @@ std::string reporterLine(const DeviceView& d)
     return out;
 }
 
-const double* valueOf(const UplinkRow& u, const std::string& key)
+const double* valueOf(const bus::UplinkRow& u, const std::string& key)
 {
     auto it = u.values.find(key);
     return it == u.values.end() ? nullptr : &it->second;
 }
 
-std::string fecLine(const UplinkRow& u)
+std::string fecLine(const bus::UplinkRow& u)
 {
     bool any = !u.fec_mode.empty() || std::any_of(u.values.begin(), u.values.end(), [](auto& kv) {
         return kv.first.starts_with("fec_");
@@ -87,7 +87,7 @@ std::string fecLine(const UplinkRow& u)
 }
 
 // Lanes from 1 up to the last one the module reported.
-size_t laneCount(const UplinkRow& u)
+size_t laneCount(const bus::UplinkRow& u)
 {
     size_t n = 0;
     for (const auto& [key, _] : u.values)
@@ -103,7 +103,7 @@ size_t laneCount(const UplinkRow& u)
     return n;
 }
 
-std::string moduleLines(const UplinkRow& u, const std::string& indent)
+std::string moduleLines(const bus::UplinkRow& u, const std::string& indent)
 {
     if (u.module.empty())
         return "";
@@ -131,7 +131,7 @@ std::string moduleLines(const UplinkRow& u, const std::string& indent)
 }
 
 // "  ready: yes" and each check: "    gid        ok       gid 3: RoCE v2 ::ffff:10.0.0.5 ...".
-std::string readinessLines(const PortValues& p, bool color)
+std::string readinessLines(const bus::PortValues& p, bool color)
 {
     if (p.ready.empty() && p.ready_checks.empty())
         return "";
@@ -146,7 +146,7 @@ std::string readinessLines(const PortValues& p, bool color)
     return out;
 }
 
-nlohmann::json readinessJson(const PortValues& p)
+nlohmann::json readinessJson(const bus::PortValues& p)
 {
     nlohmann::json checks = nlohmann::json::array();
     for (const auto& c : p.ready_checks)
@@ -154,14 +154,14 @@ nlohmann::json readinessJson(const PortValues& p)
     return {{"ready", p.ready}, {"checks", checks}};
 }
 
-std::string conditionLine(const ConditionRow& c)
+std::string conditionLine(const bus::ConditionRow& c)
 {
     std::string where = c.port == 0 ? "" : fmt::format(" port {}", c.port);
     return fmt::format("    {}{} {}: {} [action: {}]\n", c.severity, where, c.code, c.message,
                        orDash(c.action));
 }
 
-nlohmann::json uplinksJson(const PortValues& p)
+nlohmann::json uplinksJson(const bus::PortValues& p)
 {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& u : p.uplinks)

@@ -78,19 +78,19 @@ NodeView NicdClient::status()
 std::vector<EventRow> NicdClient::events(uint64_t since_seq)
 {
     ManagerProxy manager(*connection_);
-    return nicd::dbus::rowsOf(manager.GetEvents(since_seq));
+    return bus::rowsOf(manager.GetEvents(since_seq));
 }
 
 std::vector<QosResultRow> NicdClient::verify()
 {
     ManagerProxy manager(*connection_);
-    return nicd::dbus::rowsOf(manager.Verify());
+    return bus::rowsOf(manager.Verify());
 }
 
 std::vector<QosResultRow> NicdClient::apply(bool dry_run)
 {
     ManagerProxy manager(*connection_);
-    return nicd::dbus::rowsOf(manager.Apply(dry_run));
+    return bus::rowsOf(manager.Apply(dry_run));
 }
 
 uint32_t NicdClient::clearCondition(const std::string& device, const std::string& code)

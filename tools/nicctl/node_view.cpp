@@ -11,8 +11,8 @@ namespace nicctl {
 
 namespace {
 
-using nicd::dbus::rowOf;
-using nicd::dbus::rowsOf;
+using bus::rowOf;
+using bus::rowsOf;
 
 constexpr const char* kManager = io::nicd::Nicd1::Manager_proxy::INTERFACE_NAME;
 constexpr const char* kDevice = io::nicd::Nicd1::Device_proxy::INTERFACE_NAME;
@@ -29,9 +29,9 @@ template <typename T> T read(const Properties& props, const std::string& name, T
     return it->second.get<T>();
 }
 
-std::vector<ConditionRow> conditionsOf(const Properties& props)
+std::vector<bus::ConditionRow> conditionsOf(const Properties& props)
 {
-    return rowsOf(read<std::vector<nicd::dbus::ConditionWire>>(props, "Conditions"));
+    return rowsOf(read<std::vector<bus::ConditionWire>>(props, "Conditions"));
 }
 
 DeviceView deviceOf(const Properties& p)
@@ -49,14 +49,14 @@ DeviceView deviceOf(const Properties& p)
     d.conditions = conditionsOf(p);
     d.signals.temperatures = read<std::map<std::string, double>>(p, "Temperatures");
     d.signals.temperature_limits = read<std::map<std::string, double>>(p, "TemperatureLimits");
-    d.signals.pcie = rowOf(read<nicd::dbus::PcieLinkWire>(p, "PcieLink"));
-    d.signals.reporters = rowsOf(read<std::vector<nicd::dbus::ReporterWire>>(p, "HealthReporters"));
+    d.signals.pcie = rowOf(read<bus::PcieLinkWire>(p, "PcieLink"));
+    d.signals.reporters = rowsOf(read<std::vector<bus::ReporterWire>>(p, "HealthReporters"));
     return d;
 }
 
-PortValues portOf(const Properties& p)
+bus::PortValues portOf(const Properties& p)
 {
-    PortValues v;
+    bus::PortValues v;
     v.device = read<std::string>(p, "Device");
     v.number = read<uint32_t>(p, "Number");
     v.state = read<std::string>(p, "State");
@@ -72,9 +72,9 @@ PortValues portOf(const Properties& p)
     v.qos_observed = read<std::map<std::string, std::string>>(p, "QosObserved");
     v.qos_compliant = read<std::map<std::string, bool>>(p, "QosCompliant");
     v.congestion = read<std::string>(p, "Congestion");
-    v.uplinks = rowsOf(read<std::vector<nicd::dbus::UplinkWire>>(p, "Uplinks"));
+    v.uplinks = rowsOf(read<std::vector<bus::UplinkWire>>(p, "Uplinks"));
     v.ready = read<std::string>(p, "Ready");
-    v.ready_checks = rowsOf(read<std::vector<nicd::dbus::ReadyCheckWire>>(p, "ReadyChecks"));
+    v.ready_checks = rowsOf(read<std::vector<bus::ReadyCheckWire>>(p, "ReadyChecks"));
     return v;
 }
 
@@ -86,7 +86,7 @@ NodeView nodeViewOf(const ManagedObjects& objects)
     node.health = "unknown";
     node.node_health = "unknown";
     std::map<std::string, DeviceView> devices;
-    std::vector<PortValues> ports;
+    std::vector<bus::PortValues> ports;
     for (const auto& [path, interfaces] : objects) {
         if (auto m = interfaces.find(kManager); m != interfaces.end()) { // when listed
             node.version = read<std::string>(m->second, "Version");
@@ -102,7 +102,7 @@ NodeView nodeViewOf(const ManagedObjects& objects)
         if (auto p = interfaces.find(kPort); p != interfaces.end())
             ports.push_back(portOf(p->second));
         if (auto p = interfaces.find(kPlugin); p != interfaces.end()) {
-            PluginValues plugin;
+            bus::PluginValues plugin;
             plugin.name = read<std::string>(p->second, "Name");
             plugin.version = read<std::string>(p->second, "Version");
             plugin.state = read<std::string>(p->second, "State");
@@ -114,8 +114,9 @@ NodeView nodeViewOf(const ManagedObjects& objects)
         if (auto it = devices.find(port.device); it != devices.end())
             it->second.ports.push_back(std::move(port));
     for (auto& [_, d] : devices) {
-        std::sort(d.ports.begin(), d.ports.end(),
-                  [](const PortValues& a, const PortValues& b) { return a.number < b.number; });
+        std::sort(
+            d.ports.begin(), d.ports.end(),
+            [](const bus::PortValues& a, const bus::PortValues& b) { return a.number < b.number; });
         node.devices.push_back(std::move(d));
     }
     // mlx5_2 before mlx5_10: shorter names first, then by name.
@@ -123,12 +124,13 @@ NodeView nodeViewOf(const ManagedObjects& objects)
         node.devices.begin(), node.devices.end(), [](const DeviceView& a, const DeviceView& b) {
             return a.name.size() != b.name.size() ? a.name.size() < b.name.size() : a.name < b.name;
         });
-    std::sort(node.plugins.begin(), node.plugins.end(),
-              [](const PluginValues& a, const PluginValues& b) { return a.name < b.name; });
+    std::sort(
+        node.plugins.begin(), node.plugins.end(),
+        [](const bus::PluginValues& a, const bus::PluginValues& b) { return a.name < b.name; });
     return node;
 }
 
-void addNodeConditions(NodeView& node, const std::vector<nicd::dbus::NodeConditionWire>& rows)
+void addNodeConditions(NodeView& node, const std::vector<bus::NodeConditionWire>& rows)
 {
     for (const auto& r : rows) {
         auto c = rowOf(r);

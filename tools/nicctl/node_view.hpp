@@ -19,19 +19,13 @@ namespace nicctl {
 using ManagedObjects =
     std::map<sdbus::ObjectPath, std::map<std::string, std::map<std::string, sdbus::Variant>>>;
 
-using nicd::dbus::ConditionRow;
-using nicd::dbus::DeviceValues;
-using nicd::dbus::PcieLinkRow;
-using nicd::dbus::PluginValues;
-using nicd::dbus::PortValues;
-using nicd::dbus::ReadyCheckRow;
-using nicd::dbus::ReporterRow;
-using nicd::dbus::UplinkRow;
+// nicd's values, as nicd publishes them (nicd_client).
+namespace bus = nicd::dbus;
 
 // A device as nicctl shows it: its object's properties (`conditions`: the device's and its
 // ports'), and its ports' objects by number.
-struct DeviceView : DeviceValues {
-    std::vector<PortValues> ports;
+struct DeviceView : bus::DeviceValues {
+    std::vector<bus::PortValues> ports;
 };
 
 struct NodeView {
@@ -40,18 +34,18 @@ struct NodeView {
     std::string node_health; // the node verdict (compute devices decide fatal)
     std::string provision_mode;
     uint64_t last_cycle_usec = 0;
-    std::vector<DeviceView> devices;   // by name
-    std::vector<PluginValues> plugins; // by name
+    std::vector<DeviceView> devices;        // by name
+    std::vector<bus::PluginValues> plugins; // by name
     // Conditions of the node itself (device "": inventory_short.compute) and of devices that
     // have no object (device_missing of a NIC that is gone), from Manager.Conditions.
-    std::vector<ConditionRow> node_conditions;
+    std::vector<bus::ConditionRow> node_conditions;
 };
 
 NodeView nodeViewOf(const ManagedObjects& objects);
 
 // Keeps of Manager.Conditions' `rows` those of the node itself and of devices `node` has no
 // object for.
-void addNodeConditions(NodeView& node, const std::vector<nicd::dbus::NodeConditionWire>& rows);
+void addNodeConditions(NodeView& node, const std::vector<bus::NodeConditionWire>& rows);
 
 // 0 healthy, 1 degraded, 2 fatal; "unknown" counts as degraded (nothing judged yet).
 int healthExitCode(const std::string& health);

@@ -47,7 +47,7 @@ std::string orDash(const std::string& s)
     return s.empty() ? "-" : s;
 }
 
-std::string linkOf(const PortValues& p)
+std::string linkOf(const bus::PortValues& p)
 {
     if (!p.operstate.empty() && p.operstate != "up" && p.state == "ACTIVE")
         return p.state + "/" + p.operstate;
@@ -67,7 +67,7 @@ int sourceRank(const std::string& source)
     return -1;
 }
 
-bool moreImportant(const ConditionRow& a, const ConditionRow& b)
+bool moreImportant(const bus::ConditionRow& a, const bus::ConditionRow& b)
 {
     if (rank(a.severity) != rank(b.severity))
         return rank(a.severity) > rank(b.severity);
@@ -77,10 +77,10 @@ bool moreImportant(const ConditionRow& a, const ConditionRow& b)
 } // namespace
 
 namespace {
-const ConditionRow* worstOf(const DeviceView& device, const PortValues& port)
+const bus::ConditionRow* worstOf(const DeviceView& device, const bus::PortValues& port)
 {
-    const ConditionRow* worst = nullptr;
-    auto consider = [&worst](const ConditionRow& c) {
+    const bus::ConditionRow* worst = nullptr;
+    auto consider = [&worst](const bus::ConditionRow& c) {
         if (!worst || moreImportant(c, *worst))
             worst = &c;
     };
@@ -93,7 +93,7 @@ const ConditionRow* worstOf(const DeviceView& device, const PortValues& port)
 }
 } // namespace
 
-nlohmann::json conditionJson(const ConditionRow& c)
+nlohmann::json conditionJson(const bus::ConditionRow& c)
 {
     return {{"code", c.code},     {"severity", c.severity},    {"port", c.port},
             {"source", c.source}, {"message", c.message},      {"advice", c.advice},
@@ -105,13 +105,13 @@ std::string healthWord(const std::string& health)
     return cell(health, 0, true);
 }
 
-std::string reasonOf(const DeviceView& device, const PortValues& port)
+std::string reasonOf(const DeviceView& device, const bus::PortValues& port)
 {
     const auto* worst = worstOf(device, port);
     return worst ? worst->code + ": " + worst->message : "";
 }
 
-std::string actionOf(const DeviceView& device, const PortValues& port)
+std::string actionOf(const DeviceView& device, const bus::PortValues& port)
 {
     const auto* worst = worstOf(device, port);
     return worst && !worst->action.empty() ? worst->action : "-";
@@ -128,8 +128,8 @@ std::string renderStatus(const NodeView& node, bool color)
     for (const auto& d : node.devices) {
         if (d.ports.empty()) {
             rows.push_back({d.name, orDash(d.role), "-", "-", "-", "-", "-", "-", d.health, "-",
-                            "-", actionOf(d, PortValues{}),
-                            d.conditions.empty() ? "" : reasonOf(d, PortValues{})});
+                            "-", actionOf(d, bus::PortValues{}),
+                            d.conditions.empty() ? "" : reasonOf(d, bus::PortValues{})});
             continue;
         }
         for (const auto& p : d.ports) {

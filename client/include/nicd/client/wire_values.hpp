@@ -55,22 +55,25 @@ UplinkRow rowOf(const UplinkWire& wire);
 EventRow rowOf(const EventWire& wire);
 QosResultRow rowOf(const QosResultWire& wire);
 
+namespace detail {
+template <typename T, typename Fn> auto eachOf(const std::vector<T>& in, Fn fn)
+{
+    std::vector<decltype(fn(in.front()))> out;
+    out.reserve(in.size());
+    for (const auto& x : in)
+        out.push_back(fn(x));
+    return out;
+}
+} // namespace detail
+
 // The same for every row of an array.
 template <typename Row> auto wireOf(const std::vector<Row>& rows)
 {
-    std::vector<decltype(wireOf(rows.front()))> out;
-    out.reserve(rows.size());
-    for (const auto& r : rows)
-        out.push_back(wireOf(r));
-    return out;
+    return detail::eachOf(rows, [](const Row& r) { return wireOf(r); });
 }
 template <typename Wire> auto rowsOf(const std::vector<Wire>& wire)
 {
-    std::vector<decltype(rowOf(wire.front()))> out;
-    out.reserve(wire.size());
-    for (const auto& w : wire)
-        out.push_back(rowOf(w));
-    return out;
+    return detail::eachOf(wire, [](const Wire& w) { return rowOf(w); });
 }
 
 } // namespace nicd::dbus
