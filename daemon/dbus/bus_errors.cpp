@@ -8,11 +8,6 @@
 
 namespace nicd::dbus {
 
-std::string errorName(const std::string& kind)
-{
-    return kErrorPrefix + kind;
-}
-
 std::string errorKindOf(plugin::v1::Errc code)
 {
     using plugin::v1::Errc;
@@ -37,13 +32,6 @@ std::string errorKindOf(plugin::v1::Errc code)
         return "Internal";
     }
     return "Failed";
-}
-
-std::string errorKindOf(const sdbus::Error& error)
-{
-    const std::string& name = error.getName();
-    std::string_view prefix = kErrorPrefix;
-    return name.rfind(prefix, 0) == 0 ? name.substr(prefix.size()) : name;
 }
 
 sdbus::Error currentExceptionAsError(const char* method)

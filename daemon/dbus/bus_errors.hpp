@@ -1,8 +1,10 @@
-// Typed D-Bus errors (io.nicd.Nicd1.Error.<Kind>) and the guard every method handler runs in:
+// Typed D-Bus errors (io.nicd.Nicd1.Error.<Kind>: nicd_client's error_names.hpp) as nicd raises
+// them, and the guard every method handler runs in:
 // sdbus-c++ 1.2 only catches sdbus::Error, so any other exception must be turned into one before
 // it reaches sd-bus's C frames.
 #pragma once
 
+#include <nicd/client/error_names.hpp>
 #include <nicd/plugin/plugin.h>
 
 #include <sdbus-c++/Error.h>
@@ -12,15 +14,7 @@
 
 namespace nicd::dbus {
 
-inline constexpr const char* kErrorPrefix = "io.nicd.Nicd1.Error.";
-
-// Kinds used by nicd: InvalidArgument, NotFound, NotSupported, Busy, Timeout, PermissionDenied,
-// Io, NoDevice, Failed, Internal.
-std::string errorName(const std::string& kind); // "io.nicd.Nicd1.Error.<kind>"
 std::string errorKindOf(plugin::v1::Errc code); // the plugin status as an error kind
-
-// "<Kind>" of an io.nicd.Nicd1.Error.<Kind>; the full name for any other error.
-std::string errorKindOf(const sdbus::Error& error);
 
 // Thrown by the daemon's handlers for a failure the caller should see by kind.
 class MethodFailure : public std::runtime_error {

@@ -1,10 +1,11 @@
 #include "dbus/bus_objects.hpp"
 
 #include "dbus/bus_errors.hpp"
-#include "dbus/object_path.hpp"
 #include "dbus/root_caller.hpp"
 #include "log/log.hpp"
 #include "text/printable.hpp"
+
+#include <nicd/client/object_path.hpp>
 
 #include <cmath>
 
@@ -20,16 +21,6 @@ template <typename Fn> void emitQuietly(const char* what, Fn&& fn)
     } catch (const std::exception& e) {
         log::debug({}, "D-Bus: {} not sent: {}", what, e.what());
     }
-}
-
-std::vector<ConditionWire> conditionsWire(const std::vector<ConditionRow>& rows)
-{
-    std::vector<ConditionWire> out;
-    out.reserve(rows.size());
-    for (const auto& c : rows)
-        out.emplace_back(c.code, c.severity, c.port, c.source, c.message, c.advice, c.since_usec,
-                         c.action);
-    return out;
 }
 
 template <typename Object, typename Values>
@@ -65,6 +56,13 @@ uint64_t usecOf(double seconds)
     return seconds > 0 ? static_cast<uint64_t>(std::llround(seconds * 1e6)) : 0;
 }
 
+EventRow eventRowOf(const Event& e)
+{
+    return {
+        e.seq,  usecOf(e.time),    toString(e.kind),     toString(e.severity), printable(e.device),
+        e.port, printable(e.code), printable(e.message), toString(e.action)};
+}
+
 } // namespace
 
 ManagerObject::ManagerObject(sdbus::IConnection& connection, const BusHandlers& handlers,
@@ -88,9 +86,9 @@ void ManagerObject::update(ManagerValues values)
 void ManagerObject::emitEvent(const Event& e)
 {
     emitQuietly("Event", [&] {
-        Manager_adaptor::emitEvent(e.seq, usecOf(e.time), toString(e.kind), toString(e.severity),
-                                   printable(e.device), e.port, printable(e.code),
-                                   printable(e.message), toString(e.action));
+        auto r = eventRowOf(e);
+        Manager_adaptor::emitEvent(r.seq, r.time_usec, r.kind, r.severity, r.device, r.port, r.code,
+                                   r.message, r.action);
     });
 }
 
@@ -144,9 +142,7 @@ std::vector<EventWire> ManagerObject::GetEvents(const uint64_t& since_seq)
             throw MethodFailure("NotSupported", "GetEvents is not available");
         std::vector<EventWire> out;
         for (const auto& e : handlers_.events(since_seq))
-            out.emplace_back(e.seq, usecOf(e.time), toString(e.kind), toString(e.severity),
-                             printable(e.device), e.port, printable(e.code), printable(e.message),
-                             toString(e.action));
+            out.push_back(wireOf(eventRowOf(e)));
         return out;
     });
 }
@@ -197,8 +193,7 @@ std::vector<NodeConditionWire> ManagerObject::Conditions()
     std::vector<NodeConditionWire> out;
     out.reserve(v_.conditions.size());
     for (const auto& c : v_.conditions)
-        out.emplace_back(c.device, c.code, c.severity, c.port, c.source, c.message, c.advice,
-                         c.since_usec, c.action);
+        out.push_back(nodeConditionWireOf(c));
     return out;
 }
 
@@ -227,22 +222,17 @@ void DeviceObject::update(DeviceValues values)
 
 std::vector<ConditionWire> DeviceObject::Conditions()
 {
-    return conditionsWire(v_.conditions);
+    return wireOf(v_.conditions);
 }
 
 PcieLinkWire DeviceObject::PcieLink()
 {
-    const auto& l = v_.signals.pcie;
-    return {l.current_gts, l.current_width, l.capable_gts, l.capable_width};
+    return wireOf(v_.signals.pcie);
 }
 
 std::vector<ReporterWire> DeviceObject::HealthReporters()
 {
-    std::vector<ReporterWire> out;
-    out.reserve(v_.signals.reporters.size());
-    for (const auto& r : v_.signals.reporters)
-        out.emplace_back(r.handle, r.name, r.state, r.errors, r.recovers);
-    return out;
+    return wireOf(v_.signals.reporters);
 }
 
 std::map<std::string, uint64_t> DeviceObject::GetCounters()
@@ -275,25 +265,17 @@ void PortObject::update(PortValues values)
 
 std::vector<ConditionWire> PortObject::Conditions()
 {
-    return conditionsWire(v_.conditions);
+    return wireOf(v_.conditions);
 }
 
 std::vector<UplinkWire> PortObject::Uplinks()
 {
-    std::vector<UplinkWire> out;
-    out.reserve(v_.uplinks.size());
-    for (const auto& u : v_.uplinks)
-        out.emplace_back(u.netdev, u.fec_mode, u.module, u.values);
-    return out;
+    return wireOf(v_.uplinks);
 }
 
-std::vector<sdbus::Struct<std::string, std::string, std::string>> PortObject::ReadyChecks()
+std::vector<ReadyCheckWire> PortObject::ReadyChecks()
 {
-    std::vector<sdbus::Struct<std::string, std::string, std::string>> out;
-    out.reserve(v_.ready_checks.size());
-    for (const auto& c : v_.ready_checks)
-        out.emplace_back(c.check, c.verdict, c.saw);
-    return out;
+    return wireOf(v_.ready_checks);
 }
 
 std::map<std::string, uint64_t> PortObject::GetCounters()

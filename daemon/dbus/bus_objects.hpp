@@ -8,6 +8,8 @@
 #include "dbus/object_values.hpp"
 #include "dbus/qos_reply.hpp"
 
+#include <nicd/client/wire_values.hpp>
+
 #include <io.nicd.Nicd1.Device.adaptor.h>
 #include <io.nicd.Nicd1.Manager.adaptor.h>
 #include <io.nicd.Nicd1.Plugin.adaptor.h>
@@ -17,18 +19,6 @@
 #include <memory>
 
 namespace nicd::dbus {
-
-using ConditionWire = sdbus::Struct<std::string, std::string, uint32_t, std::string, std::string,
-                                    std::string, uint64_t, std::string>;
-using NodeConditionWire =
-    sdbus::Struct<std::string, std::string, std::string, uint32_t, std::string, std::string,
-                  std::string, uint64_t, std::string>;
-using PcieLinkWire = sdbus::Struct<double, uint32_t, double, uint32_t>;
-using ReporterWire = sdbus::Struct<std::string, std::string, std::string, uint64_t, uint64_t>;
-using UplinkWire =
-    sdbus::Struct<std::string, std::string, std::string, std::map<std::string, double>>;
-using EventWire = sdbus::Struct<uint64_t, uint64_t, std::string, std::string, std::string, uint32_t,
-                                std::string, std::string, std::string>;
 
 class ManagerObject final
     : public sdbus::AdaptorInterfaces<io::nicd::Nicd1::Manager_adaptor,
@@ -138,7 +128,7 @@ private:
     std::string Congestion() override { return v_.congestion; }
     std::vector<UplinkWire> Uplinks() override;
     std::string Ready() override { return v_.ready; }
-    std::vector<sdbus::Struct<std::string, std::string, std::string>> ReadyChecks() override;
+    std::vector<ReadyCheckWire> ReadyChecks() override;
     std::map<std::string, uint64_t> GetCounters() override;
 
     const BusHandlers& handlers_;

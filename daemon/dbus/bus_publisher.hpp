@@ -29,8 +29,6 @@ public:
 
     void publish(TreeValues tree);
 
-    size_t objectCount() const { return devices_.size() + ports_.size() + plugins_.size(); }
-
 private:
     template <typename Object, typename Values>
     std::unique_ptr<Object> makeObject(const std::string& path, const Values& values);

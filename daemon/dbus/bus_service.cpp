@@ -1,10 +1,11 @@
 #include "dbus/bus_service.hpp"
 
-#include "dbus/bus_connection.hpp"
 #include "dbus/bus_publisher.hpp"
-#include "dbus/object_path.hpp"
 #include "dbus/sdevent_bridge.hpp"
 #include "log/log.hpp"
+
+#include <nicd/client/bus_connection.hpp>
+#include <nicd/client/object_path.hpp>
 
 #include <sdbus-c++/IConnection.h>
 

@@ -55,7 +55,6 @@ public:
     void publish(const Snapshot& snap, const BusViews& views);
 
     bool connected() const { return connection_ != nullptr; }
-    bool ownsName() const { return owns_name_; }
     uint64_t connects() const { return connects_; } // successful connections so far
 
 private:

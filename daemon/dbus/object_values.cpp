@@ -1,7 +1,8 @@
 #include "dbus/object_values.hpp"
 
-#include "dbus/object_path.hpp"
 #include "text/printable.hpp"
+
+#include <nicd/client/object_path.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -21,8 +21,9 @@ void PendingReplies::succeed(uint64_t id, const std::vector<QosResultRow>& rows)
     QosRowsWire wire;
     wire.reserve(rows.size());
     for (const auto& r : rows)
-        wire.emplace_back(printable(r.device), r.port, printable(r.setting), printable(r.desired),
-                          printable(r.observed), r.compliant, r.changed, printable(r.error));
+        wire.push_back(wireOf(QosResultRow{printable(r.device), r.port, printable(r.setting),
+                                           printable(r.desired), printable(r.observed), r.compliant,
+                                           r.changed, printable(r.error)}));
     try {
         node.mapped().returnResults(wire);
     } catch (const std::exception& e) {

@@ -4,6 +4,9 @@
 // does nothing; one dropped unanswered answers io.nicd.Nicd1.Error.Internal.
 #pragma once
 
+#include <nicd/client/object_values.hpp>
+#include <nicd/client/wire_values.hpp>
+
 #include <sdbus-c++/MethodResult.h>
 #include <sdbus-c++/Types.h>
 
@@ -14,21 +17,6 @@
 #include <vector>
 
 namespace nicd::dbus {
-
-// One row of Apply's and Verify's answer: one setting on one port.
-struct QosResultRow {
-    std::string device;
-    uint32_t port = 0;
-    std::string setting; // "trust", "pfc", "ecn_np", "ecn_rp", "roce_tos", ...
-    std::string desired;
-    std::string observed;
-    bool compliant = false;
-    bool changed = false; // written by this call (or would be, for a dry run)
-    std::string error;    // empty when none
-};
-
-using QosRowsWire = std::vector<sdbus::Struct<std::string, uint32_t, std::string, std::string,
-                                              std::string, bool, bool, std::string>>;
 
 class PendingReplies {
 public:

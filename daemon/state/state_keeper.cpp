@@ -6,7 +6,7 @@
 #include "loop/clock.hpp"
 #include "loop/event_loop.hpp"
 #include "state/state_store.hpp"
-#include "textfile/atomic_file.hpp"
+#include "paths/atomic_file.hpp"
 
 #include <exception>
 #include <utility>

@@ -2,7 +2,7 @@
 
 #include "health/json_text.hpp"
 #include "log/log.hpp"
-#include "textfile/atomic_file.hpp"
+#include "paths/atomic_file.hpp"
 
 #include <ctime>
 #include <fstream>

@@ -3,7 +3,7 @@
 #include "log/log.hpp"
 #include "loop/event_loop.hpp"
 #include "privilege/write_limits.hpp"
-#include "textfile/atomic_file.hpp"
+#include "paths/atomic_file.hpp"
 #include "textfile/render.hpp"
 #include "textfile/textfile_dir.hpp"
 

@@ -3,8 +3,9 @@
 // io.nicd.Nicd1.Manager.Verify in a loop (the next call as soon as the last one is answered) for
 // SECONDS; then one line: "N Verify calls answered (R/s), E failed". The load of
 // scripts/bench.d/verify_flood.sh, which measures nicd's collection cycle under it.
-#include "dbus/bus_connection.hpp"
 #include "dbus/qos_reply.hpp"
+
+#include <nicd/client/bus_connection.hpp>
 
 #include <grp.h>
 #include <pwd.h>

@@ -5,7 +5,7 @@
 #include "support/process.hpp"
 #include "support/render_textfile.hpp"
 #include "support/temp_dir.hpp"
-#include "textfile/atomic_file.hpp"
+#include "paths/atomic_file.hpp"
 
 #include <netinet/in.h>
 #include <sys/socket.h>

@@ -1,8 +1,9 @@
 // What each D-Bus object shows for a snapshot, and which property changes are signalled:
 // the cycle number never, const identity never (the object is replaced instead).
 #include "dbus/bus_views.hpp"
-#include "dbus/object_path.hpp"
 #include "dbus/object_values.hpp"
+
+#include <nicd/client/object_path.hpp>
 
 #include <gtest/gtest.h>
 

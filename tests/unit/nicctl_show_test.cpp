@@ -63,12 +63,12 @@ TEST(NicctlShow, SignalsAreReadFromTheBus)
     auto view = nodeViewOf(node());
     ASSERT_EQ(view.devices.size(), 1U);
     const auto& d = view.devices[0];
-    EXPECT_EQ(d.temperatures.at("asic"), 61.5);
-    EXPECT_EQ(d.temperature_limits.size(), 1U);
-    EXPECT_EQ(d.pcie.current_width, 8U);
-    EXPECT_EQ(d.pcie.capable_gts, 32);
-    ASSERT_EQ(d.reporters.size(), 2U);
-    EXPECT_EQ(d.reporters[1].errors, 3U);
+    EXPECT_EQ(d.signals.temperatures.at("asic"), 61.5);
+    EXPECT_EQ(d.signals.temperature_limits.size(), 1U);
+    EXPECT_EQ(d.signals.pcie.current_width, 8U);
+    EXPECT_EQ(d.signals.pcie.capable_gts, 32);
+    ASSERT_EQ(d.signals.reporters.size(), 2U);
+    EXPECT_EQ(d.signals.reporters[1].errors, 3U);
     ASSERT_EQ(d.ports.size(), 1U);
     ASSERT_EQ(d.ports[0].uplinks.size(), 2U);
     EXPECT_EQ(d.ports[0].uplinks[0].module, "cmis");
@@ -84,8 +84,8 @@ TEST(NicctlShow, AnOlderNicdWithoutSignalsReadsAsNone)
     o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_0/port/1")]["io.nicd.Nicd1.Port"].erase(
         "Uplinks");
     auto d = nodeViewOf(o).devices.at(0);
-    EXPECT_TRUE(d.temperatures.empty());
-    EXPECT_EQ(d.pcie.current_gts, 0);
+    EXPECT_TRUE(d.signals.temperatures.empty());
+    EXPECT_EQ(d.signals.pcie.current_gts, 0);
     EXPECT_TRUE(d.ports.at(0).uplinks.empty());
     auto text = renderDevice(d, false);
     EXPECT_NE(text.find("  pcie:        -\n"), std::string::npos) << text;

@@ -169,8 +169,8 @@ TEST(NicctlStatus, JsonCarriesTheFullQosReason)
 
 TEST(NicctlReplies, QosRowsAndEvents)
 {
-    std::vector<QosRow> rows{{"mlx5_0", 1, "pfc", "3", "4", false, true, ""},
-                             {"mlx5_0", 1, "trust", "dscp", "dscp", true, false, ""}};
+    std::vector<QosResultRow> rows{{"mlx5_0", 1, "pfc", "3", "4", false, true, ""},
+                                   {"mlx5_0", 1, "trust", "dscp", "dscp", true, false, ""}};
     auto out = renderQosRows(rows, true);
     EXPECT_NE(out.find("mlx5_0/1 pfc     3       4        noncompliant, would change"),
               std::string::npos)

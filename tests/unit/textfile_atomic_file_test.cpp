@@ -1,7 +1,7 @@
 // Replacing a file so that a reader (node_exporter, the next nicd start) sees the old content or
 // the new one, never a mix, with no temporary file left behind, and a clear error otherwise.
 #include "support/temp_dir.hpp"
-#include "textfile/atomic_file.hpp"
+#include "paths/atomic_file.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

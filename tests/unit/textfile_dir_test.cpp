@@ -4,7 +4,7 @@
 // admin's own link (root's, in a directory only root can write) is followed.
 #include "support/sim_tree.hpp"
 #include "support/temp_dir.hpp"
-#include "textfile/atomic_file.hpp"
+#include "paths/atomic_file.hpp"
 #include "textfile/textfile_dir.hpp"
 
 #include <sys/stat.h>

@@ -25,7 +25,7 @@ std::string pcieOf(double gts, uint32_t width)
            (width > 0 ? fmt::format(" x{}", width) : std::string(" x?"));
 }
 
-std::string pcieLine(const PcieView& p)
+std::string pcieLine(const bus::PcieLinkRow& p)
 {
     std::string out = pcieOf(p.current_gts, p.current_width);
     if (p.capable_gts > 0 || p.capable_width > 0)
@@ -36,11 +36,12 @@ std::string pcieLine(const PcieView& p)
 std::string temperatureLine(const DeviceView& d)
 {
     std::string out;
-    for (const auto& [label, celsius] : d.temperatures) {
+    for (const auto& [label, celsius] : d.signals.temperatures) {
         if (!out.empty())
             out += ", ";
         out += fmt::format("{} {:.1f} °C", label, celsius);
-        if (auto it = d.temperature_limits.find(label); it != d.temperature_limits.end())
+        if (auto it = d.signals.temperature_limits.find(label);
+            it != d.signals.temperature_limits.end())
             out += fmt::format(" (crit {:.1f} °C)", it->second);
     }
     return out;
@@ -49,7 +50,7 @@ std::string temperatureLine(const DeviceView& d)
 std::string reporterLine(const DeviceView& d)
 {
     std::string out;
-    for (const auto& r : d.reporters) {
+    for (const auto& r : d.signals.reporters) {
         if (!out.empty())
             out += ", ";
         out += r.name + " " + r.state;
@@ -59,13 +60,13 @@ std::string reporterLine(const DeviceView& d)
     return out;
 }
 
-const double* valueOf(const UplinkView& u, const std::string& key)
+const double* valueOf(const bus::UplinkRow& u, const std::string& key)
 {
     auto it = u.values.find(key);
     return it == u.values.end() ? nullptr : &it->second;
 }
 
-std::string fecLine(const UplinkView& u)
+std::string fecLine(const bus::UplinkRow& u)
 {
     bool any = !u.fec_mode.empty() || std::any_of(u.values.begin(), u.values.end(), [](auto& kv) {
         return kv.first.starts_with("fec_");
@@ -86,7 +87,7 @@ std::string fecLine(const UplinkView& u)
 }
 
 // Lanes from 1 up to the last one the module reported.
-size_t laneCount(const UplinkView& u)
+size_t laneCount(const bus::UplinkRow& u)
 {
     size_t n = 0;
     for (const auto& [key, _] : u.values)
@@ -102,7 +103,7 @@ size_t laneCount(const UplinkView& u)
     return n;
 }
 
-std::string moduleLines(const UplinkView& u, const std::string& indent)
+std::string moduleLines(const bus::UplinkRow& u, const std::string& indent)
 {
     if (u.module.empty())
         return "";
@@ -130,7 +131,7 @@ std::string moduleLines(const UplinkView& u, const std::string& indent)
 }
 
 // "  ready: yes" and each check: "    gid        ok       gid 3: RoCE v2 ::ffff:10.0.0.5 ...".
-std::string readinessLines(const PortView& p, bool color)
+std::string readinessLines(const bus::PortValues& p, bool color)
 {
     if (p.ready.empty() && p.ready_checks.empty())
         return "";
@@ -145,7 +146,7 @@ std::string readinessLines(const PortView& p, bool color)
     return out;
 }
 
-nlohmann::json readinessJson(const PortView& p)
+nlohmann::json readinessJson(const bus::PortValues& p)
 {
     nlohmann::json checks = nlohmann::json::array();
     for (const auto& c : p.ready_checks)
@@ -153,14 +154,14 @@ nlohmann::json readinessJson(const PortView& p)
     return {{"ready", p.ready}, {"checks", checks}};
 }
 
-std::string conditionLine(const ConditionView& c)
+std::string conditionLine(const bus::ConditionRow& c)
 {
     std::string where = c.port == 0 ? "" : fmt::format(" port {}", c.port);
     return fmt::format("    {}{} {}: {} [action: {}]\n", c.severity, where, c.code, c.message,
                        orDash(c.action));
 }
 
-nlohmann::json uplinksJson(const PortView& p)
+nlohmann::json uplinksJson(const bus::PortValues& p)
 {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& u : p.uplinks)
@@ -192,10 +193,10 @@ std::string renderDevice(const DeviceView& d, bool color)
         for (const auto& c : d.conditions)
             out += conditionLine(c);
     }
-    out += fmt::format("  {:<13}{}\n", "pcie:", pcieLine(d.pcie));
-    if (!d.temperatures.empty())
+    out += fmt::format("  {:<13}{}\n", "pcie:", pcieLine(d.signals.pcie));
+    if (!d.signals.temperatures.empty())
         out += fmt::format("  {:<13}{}\n", "temperature:", temperatureLine(d));
-    if (!d.reporters.empty())
+    if (!d.signals.reporters.empty())
         out += fmt::format("  {:<13}{}\n", "firmware:", reporterLine(d));
     for (const auto& p : d.ports) {
         out += fmt::format("\nport {}: {} {} {} {}, ", p.number, orDash(p.netdev), orDash(p.state),
@@ -245,7 +246,7 @@ nlohmann::json deviceJson(const DeviceView& d)
     for (const auto& c : d.conditions)
         conditions.push_back(conditionJson(c));
     nlohmann::json reporters = nlohmann::json::array();
-    for (const auto& r : d.reporters)
+    for (const auto& r : d.signals.reporters)
         reporters.push_back({{"handle", r.handle},
                              {"name", r.name},
                              {"state", r.state},
@@ -262,13 +263,13 @@ nlohmann::json deviceJson(const DeviceView& d)
             {"health", d.health},
             {"conditions", conditions},
             {"ports", ports},
-            {"temperatures", d.temperatures},
-            {"temperature_limits", d.temperature_limits},
+            {"temperatures", d.signals.temperatures},
+            {"temperature_limits", d.signals.temperature_limits},
             {"pcie",
-             {{"current_gts", d.pcie.current_gts},
-              {"current_width", d.pcie.current_width},
-              {"capable_gts", d.pcie.capable_gts},
-              {"capable_width", d.pcie.capable_width}}},
+             {{"current_gts", d.signals.pcie.current_gts},
+              {"current_width", d.signals.pcie.current_width},
+              {"capable_gts", d.signals.pcie.capable_gts},
+              {"capable_width", d.signals.pcie.capable_width}}},
             {"reporters", reporters}};
 }
 

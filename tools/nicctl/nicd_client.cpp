@@ -1,7 +1,7 @@
 #include "nicd_client.hpp"
 
-#include "dbus/bus_connection.hpp"
-#include "dbus/object_path.hpp"
+#include <nicd/client/bus_connection.hpp>
+#include <nicd/client/object_path.hpp>
 
 #include <io.nicd.Nicd1.Device.proxy.h>
 #include <io.nicd.Nicd1.Manager.proxy.h>
@@ -55,16 +55,6 @@ public:
     ~PlainProxy() { this->unregisterProxy(); }
 };
 
-template <typename Wire> std::vector<QosRow> qosRowsOf(const Wire& wire)
-{
-    std::vector<QosRow> rows;
-    rows.reserve(wire.size());
-    for (const auto& r : wire)
-        rows.push_back({std::get<0>(r), std::get<1>(r), std::get<2>(r), std::get<3>(r),
-                        std::get<4>(r), std::get<5>(r), std::get<6>(r), std::get<7>(r)});
-    return rows;
-}
-
 } // namespace
 
 NicdClient::NicdClient(const std::string& bus) : connection_(nicd::dbus::openBus(bus)) {}
@@ -88,24 +78,19 @@ NodeView NicdClient::status()
 std::vector<EventRow> NicdClient::events(uint64_t since_seq)
 {
     ManagerProxy manager(*connection_);
-    std::vector<EventRow> out;
-    for (const auto& e : manager.GetEvents(since_seq))
-        out.push_back({std::get<0>(e), std::get<1>(e), std::get<2>(e), std::get<3>(e),
-                       std::get<4>(e), std::get<5>(e), std::get<6>(e), std::get<7>(e),
-                       std::get<8>(e)});
-    return out;
+    return bus::rowsOf(manager.GetEvents(since_seq));
 }
 
-std::vector<QosRow> NicdClient::verify()
+std::vector<QosResultRow> NicdClient::verify()
 {
     ManagerProxy manager(*connection_);
-    return qosRowsOf(manager.Verify());
+    return bus::rowsOf(manager.Verify());
 }
 
-std::vector<QosRow> NicdClient::apply(bool dry_run)
+std::vector<QosResultRow> NicdClient::apply(bool dry_run)
 {
     ManagerProxy manager(*connection_);
-    return qosRowsOf(manager.Apply(dry_run));
+    return bus::rowsOf(manager.Apply(dry_run));
 }
 
 uint32_t NicdClient::clearCondition(const std::string& device, const std::string& code)

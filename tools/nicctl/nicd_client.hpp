@@ -24,8 +24,8 @@ public:
 
     NodeView status();
     std::vector<EventRow> events(uint64_t since_seq);
-    std::vector<QosRow> verify();
-    std::vector<QosRow> apply(bool dry_run);
+    std::vector<QosResultRow> verify();
+    std::vector<QosResultRow> apply(bool dry_run);
     uint32_t clearCondition(const std::string& device, const std::string& code);
     // The PCI address forgotten; the names forgotten.
     std::string forgetDevice(const std::string& device);

@@ -1,15 +1,23 @@
 #include "node_view.hpp"
 
+#include <io.nicd.Nicd1.Device.proxy.h>
+#include <io.nicd.Nicd1.Manager.proxy.h>
+#include <io.nicd.Nicd1.Plugin.proxy.h>
+#include <io.nicd.Nicd1.Port.proxy.h>
+
 #include <algorithm>
 
 namespace nicctl {
 
 namespace {
 
-constexpr const char* kManager = "io.nicd.Nicd1.Manager";
-constexpr const char* kDevice = "io.nicd.Nicd1.Device";
-constexpr const char* kPort = "io.nicd.Nicd1.Port";
-constexpr const char* kPlugin = "io.nicd.Nicd1.Plugin";
+using bus::rowOf;
+using bus::rowsOf;
+
+constexpr const char* kManager = io::nicd::Nicd1::Manager_proxy::INTERFACE_NAME;
+constexpr const char* kDevice = io::nicd::Nicd1::Device_proxy::INTERFACE_NAME;
+constexpr const char* kPort = io::nicd::Nicd1::Port_proxy::INTERFACE_NAME;
+constexpr const char* kPlugin = io::nicd::Nicd1::Plugin_proxy::INTERFACE_NAME;
 
 using Properties = std::map<std::string, sdbus::Variant>;
 
@@ -21,23 +29,10 @@ template <typename T> T read(const Properties& props, const std::string& name, T
     return it->second.get<T>();
 }
 
-using ConditionWire = sdbus::Struct<std::string, std::string, uint32_t, std::string, std::string,
-                                    std::string, uint64_t, std::string>;
-
-std::vector<ConditionView> conditionsOf(const Properties& props)
+std::vector<bus::ConditionRow> conditionsOf(const Properties& props)
 {
-    std::vector<ConditionView> out;
-    for (const auto& c : read<std::vector<ConditionWire>>(props, "Conditions"))
-        out.push_back({std::get<0>(c), std::get<1>(c), std::get<2>(c), std::get<3>(c),
-                       std::get<4>(c), std::get<5>(c), std::get<6>(c), std::get<7>(c)});
-    return out;
+    return rowsOf(read<std::vector<bus::ConditionWire>>(props, "Conditions"));
 }
-
-using PcieWire = sdbus::Struct<double, uint32_t, double, uint32_t>;
-using ReporterWire = sdbus::Struct<std::string, std::string, std::string, uint64_t, uint64_t>;
-using ReadyCheckWire = sdbus::Struct<std::string, std::string, std::string>;
-using UplinkWire =
-    sdbus::Struct<std::string, std::string, std::string, std::map<std::string, double>>;
 
 DeviceView deviceOf(const Properties& p)
 {
@@ -52,19 +47,17 @@ DeviceView deviceOf(const Properties& p)
     d.netdevs = read<std::vector<std::string>>(p, "Netdevs");
     d.health = read<std::string>(p, "Health", "unknown");
     d.conditions = conditionsOf(p);
-    d.temperatures = read<std::map<std::string, double>>(p, "Temperatures");
-    d.temperature_limits = read<std::map<std::string, double>>(p, "TemperatureLimits");
-    auto pcie = read<PcieWire>(p, "PcieLink");
-    d.pcie = {std::get<0>(pcie), std::get<1>(pcie), std::get<2>(pcie), std::get<3>(pcie)};
-    for (const auto& r : read<std::vector<ReporterWire>>(p, "HealthReporters"))
-        d.reporters.push_back(
-            {std::get<0>(r), std::get<1>(r), std::get<2>(r), std::get<3>(r), std::get<4>(r)});
+    d.signals.temperatures = read<std::map<std::string, double>>(p, "Temperatures");
+    d.signals.temperature_limits = read<std::map<std::string, double>>(p, "TemperatureLimits");
+    d.signals.pcie = rowOf(read<bus::PcieLinkWire>(p, "PcieLink"));
+    d.signals.reporters = rowsOf(read<std::vector<bus::ReporterWire>>(p, "HealthReporters"));
     return d;
 }
 
-PortView portOf(const Properties& p)
+bus::PortValues portOf(const Properties& p)
 {
-    PortView v;
+    bus::PortValues v;
+    v.device = read<std::string>(p, "Device");
     v.number = read<uint32_t>(p, "Number");
     v.state = read<std::string>(p, "State");
     v.phys_state = read<std::string>(p, "PhysState");
@@ -79,11 +72,9 @@ PortView portOf(const Properties& p)
     v.qos_observed = read<std::map<std::string, std::string>>(p, "QosObserved");
     v.qos_compliant = read<std::map<std::string, bool>>(p, "QosCompliant");
     v.congestion = read<std::string>(p, "Congestion");
-    for (const auto& u : read<std::vector<UplinkWire>>(p, "Uplinks"))
-        v.uplinks.push_back({std::get<0>(u), std::get<1>(u), std::get<2>(u), std::get<3>(u)});
+    v.uplinks = rowsOf(read<std::vector<bus::UplinkWire>>(p, "Uplinks"));
     v.ready = read<std::string>(p, "Ready");
-    for (const auto& c : read<std::vector<ReadyCheckWire>>(p, "ReadyChecks"))
-        v.ready_checks.push_back({std::get<0>(c), std::get<1>(c), std::get<2>(c)});
+    v.ready_checks = rowsOf(read<std::vector<bus::ReadyCheckWire>>(p, "ReadyChecks"));
     return v;
 }
 
@@ -95,7 +86,7 @@ NodeView nodeViewOf(const ManagedObjects& objects)
     node.health = "unknown";
     node.node_health = "unknown";
     std::map<std::string, DeviceView> devices;
-    std::vector<std::pair<std::string, PortView>> ports; // (device, port)
+    std::vector<bus::PortValues> ports;
     for (const auto& [path, interfaces] : objects) {
         if (auto m = interfaces.find(kManager); m != interfaces.end()) { // when listed
             node.version = read<std::string>(m->second, "Version");
@@ -109,18 +100,23 @@ NodeView nodeViewOf(const ManagedObjects& objects)
             devices[dev.name] = std::move(dev);
         }
         if (auto p = interfaces.find(kPort); p != interfaces.end())
-            ports.emplace_back(read<std::string>(p->second, "Device"), portOf(p->second));
-        if (auto p = interfaces.find(kPlugin); p != interfaces.end())
-            node.plugins.push_back(
-                {read<std::string>(p->second, "Name"), read<std::string>(p->second, "Version"),
-                 read<std::string>(p->second, "State"), read<std::string>(p->second, "LastError")});
+            ports.push_back(portOf(p->second));
+        if (auto p = interfaces.find(kPlugin); p != interfaces.end()) {
+            bus::PluginValues plugin;
+            plugin.name = read<std::string>(p->second, "Name");
+            plugin.version = read<std::string>(p->second, "Version");
+            plugin.state = read<std::string>(p->second, "State");
+            plugin.last_error = read<std::string>(p->second, "LastError");
+            node.plugins.push_back(std::move(plugin));
+        }
     }
-    for (auto& [device, port] : ports)
-        if (auto it = devices.find(device); it != devices.end())
+    for (auto& port : ports)
+        if (auto it = devices.find(port.device); it != devices.end())
             it->second.ports.push_back(std::move(port));
     for (auto& [_, d] : devices) {
-        std::sort(d.ports.begin(), d.ports.end(),
-                  [](const PortView& a, const PortView& b) { return a.number < b.number; });
+        std::sort(
+            d.ports.begin(), d.ports.end(),
+            [](const bus::PortValues& a, const bus::PortValues& b) { return a.number < b.number; });
         node.devices.push_back(std::move(d));
     }
     // mlx5_2 before mlx5_10: shorter names first, then by name.
@@ -128,22 +124,20 @@ NodeView nodeViewOf(const ManagedObjects& objects)
         node.devices.begin(), node.devices.end(), [](const DeviceView& a, const DeviceView& b) {
             return a.name.size() != b.name.size() ? a.name.size() < b.name.size() : a.name < b.name;
         });
-    std::sort(node.plugins.begin(), node.plugins.end(),
-              [](const PluginView& a, const PluginView& b) { return a.name < b.name; });
+    std::sort(
+        node.plugins.begin(), node.plugins.end(),
+        [](const bus::PluginValues& a, const bus::PluginValues& b) { return a.name < b.name; });
     return node;
 }
 
-void addNodeConditions(NodeView& node, const std::vector<NodeConditionWire>& rows)
+void addNodeConditions(NodeView& node, const std::vector<bus::NodeConditionWire>& rows)
 {
     for (const auto& r : rows) {
-        const auto& device = std::get<0>(r);
+        auto c = rowOf(r);
         if (std::any_of(node.devices.begin(), node.devices.end(),
-                        [&](const DeviceView& d) { return d.name == device; }))
+                        [&](const DeviceView& d) { return d.name == c.device; }))
             continue; // shown on its device's rows
-        node.node_conditions.push_back(
-            {device,
-             {std::get<1>(r), std::get<2>(r), std::get<3>(r), std::get<4>(r), std::get<5>(r),
-              std::get<6>(r), std::get<7>(r), std::get<8>(r)}});
+        node.node_conditions.push_back(std::move(c));
     }
 }
 

@@ -46,7 +46,7 @@ nlohmann::json eventJson(const EventRow& e)
             {"code", e.code},         {"message", e.message},     {"action", e.action}};
 }
 
-std::string renderQosRows(const std::vector<QosRow>& rows, bool dry_run)
+std::string renderQosRows(const std::vector<QosResultRow>& rows, bool dry_run)
 {
     std::string out;
     size_t w_where = 4, w_setting = 7, w_desired = 7, w_observed = 8;
@@ -77,7 +77,7 @@ std::string renderQosRows(const std::vector<QosRow>& rows, bool dry_run)
     return out;
 }
 
-nlohmann::json qosRowsJson(const std::vector<QosRow>& rows)
+nlohmann::json qosRowsJson(const std::vector<QosResultRow>& rows)
 {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : rows)
@@ -92,7 +92,7 @@ nlohmann::json qosRowsJson(const std::vector<QosRow>& rows)
     return out;
 }
 
-int qosExitCode(const std::vector<QosRow>& rows, bool dry_run)
+int qosExitCode(const std::vector<QosResultRow>& rows, bool dry_run)
 {
     int code = 0;
     for (const auto& r : rows) {

@@ -1,6 +1,8 @@
-// The rows nicd's methods answer with (events; QoS results of Apply and Verify), and how nicctl
-// prints them as text and as JSON. Pure.
+// How nicctl prints the rows nicd's methods answer with (events; QoS results of Apply and
+// Verify: nicd_client's object_values.hpp) as text and as JSON. Pure.
 #pragma once
+
+#include <nicd/client/object_values.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -11,41 +13,21 @@
 
 namespace nicctl {
 
-struct EventRow {
-    uint64_t seq = 0;
-    uint64_t time_usec = 0;
-    std::string kind;     // raised, recovered, cleared, baseline
-    std::string severity; // info, degraded, fatal
-    std::string device;
-    uint32_t port = 0;
-    std::string code;
-    std::string message;
-    std::string action; // the condition's action when raised ("none" otherwise)
-};
-
-struct QosRow {
-    std::string device;
-    uint32_t port = 0;
-    std::string setting;
-    std::string desired;
-    std::string observed;
-    bool compliant = false;
-    bool changed = false;
-    std::string error;
-};
+using nicd::dbus::EventRow;
+using nicd::dbus::QosResultRow;
 
 // "2026-11-23T10:01:02Z #42 fatal raised mlx5_1/1 port_down: ..." (UTC, ISO 8601).
 std::string formatEvent(const EventRow& e);
 nlohmann::json eventJson(const EventRow& e);
 
 // A table of the rows, and a last line saying how many settings are compliant/changed/failed.
-std::string renderQosRows(const std::vector<QosRow>& rows, bool dry_run);
-nlohmann::json qosRowsJson(const std::vector<QosRow>& rows);
+std::string renderQosRows(const std::vector<QosResultRow>& rows, bool dry_run);
+nlohmann::json qosRowsJson(const std::vector<QosResultRow>& rows);
 
 // `nicctl verify` / `apply`: 0 every setting compliant (for a dry run: compliant or would be
 // changed), 1 some setting is not (and is not being changed: Mode=verify, or verify), 2 some
 // setting or port had an error.
-int qosExitCode(const std::vector<QosRow>& rows, bool dry_run);
+int qosExitCode(const std::vector<QosResultRow>& rows, bool dry_run);
 
 // A counters map as "name value" lines, sorted by name.
 std::string renderCounters(const std::map<std::string, uint64_t>& counters);

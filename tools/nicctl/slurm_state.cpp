@@ -1,6 +1,6 @@
 #include "slurm_state.hpp"
 
-#include "textfile/atomic_file.hpp"
+#include "paths/atomic_file.hpp"
 
 #include <charconv>
 #include <filesystem>

@@ -1,6 +1,6 @@
 // What `nicctl slurm-check` remembers between runs (slurmd starts it anew each time): since when
 // nicd has been healthy, in a small file ("healthy_since=<unix seconds>\n", or empty when it is
-// not), written atomically (textfile/atomic_file.hpp). A file that cannot be read or parsed is
+// not), written atomically (paths/atomic_file.hpp). A file that cannot be read or parsed is
 // taken as "not known": the healthy time starts again, which only delays a resume.
 #pragma once
 

@@ -47,7 +47,7 @@ std::string orDash(const std::string& s)
     return s.empty() ? "-" : s;
 }
 
-std::string linkOf(const PortView& p)
+std::string linkOf(const bus::PortValues& p)
 {
     if (!p.operstate.empty() && p.operstate != "up" && p.state == "ACTIVE")
         return p.state + "/" + p.operstate;
@@ -67,7 +67,7 @@ int sourceRank(const std::string& source)
     return -1;
 }
 
-bool moreImportant(const ConditionView& a, const ConditionView& b)
+bool moreImportant(const bus::ConditionRow& a, const bus::ConditionRow& b)
 {
     if (rank(a.severity) != rank(b.severity))
         return rank(a.severity) > rank(b.severity);
@@ -77,10 +77,10 @@ bool moreImportant(const ConditionView& a, const ConditionView& b)
 } // namespace
 
 namespace {
-const ConditionView* worstOf(const DeviceView& device, const PortView& port)
+const bus::ConditionRow* worstOf(const DeviceView& device, const bus::PortValues& port)
 {
-    const ConditionView* worst = nullptr;
-    auto consider = [&worst](const ConditionView& c) {
+    const bus::ConditionRow* worst = nullptr;
+    auto consider = [&worst](const bus::ConditionRow& c) {
         if (!worst || moreImportant(c, *worst))
             worst = &c;
     };
@@ -93,7 +93,7 @@ const ConditionView* worstOf(const DeviceView& device, const PortView& port)
 }
 } // namespace
 
-nlohmann::json conditionJson(const ConditionView& c)
+nlohmann::json conditionJson(const bus::ConditionRow& c)
 {
     return {{"code", c.code},     {"severity", c.severity},    {"port", c.port},
             {"source", c.source}, {"message", c.message},      {"advice", c.advice},
@@ -105,13 +105,13 @@ std::string healthWord(const std::string& health)
     return cell(health, 0, true);
 }
 
-std::string reasonOf(const DeviceView& device, const PortView& port)
+std::string reasonOf(const DeviceView& device, const bus::PortValues& port)
 {
     const auto* worst = worstOf(device, port);
     return worst ? worst->code + ": " + worst->message : "";
 }
 
-std::string actionOf(const DeviceView& device, const PortView& port)
+std::string actionOf(const DeviceView& device, const bus::PortValues& port)
 {
     const auto* worst = worstOf(device, port);
     return worst && !worst->action.empty() ? worst->action : "-";
@@ -128,8 +128,8 @@ std::string renderStatus(const NodeView& node, bool color)
     for (const auto& d : node.devices) {
         if (d.ports.empty()) {
             rows.push_back({d.name, orDash(d.role), "-", "-", "-", "-", "-", "-", d.health, "-",
-                            "-", actionOf(d, PortView{}),
-                            d.conditions.empty() ? "" : reasonOf(d, PortView{})});
+                            "-", actionOf(d, bus::PortValues{}),
+                            d.conditions.empty() ? "" : reasonOf(d, bus::PortValues{})});
             continue;
         }
         for (const auto& p : d.ports) {
@@ -179,9 +179,9 @@ std::string renderStatus(const NodeView& node, bool color)
         out += ". Provisioning: " + node.provision_mode;
     out += ".\n";
     // The node's own conditions (too few compute ports) and those of NICs that are gone.
-    for (const auto& [device, c] : node.node_conditions)
+    for (const auto& c : node.node_conditions)
         out += fmt::format("{} {}: {}: {} -> {}\n", color ? cell(c.severity, 0, true) : c.severity,
-                           device.empty() ? "node" : device + " (gone)", c.code, c.message,
+                           c.device.empty() ? "node" : c.device + " (gone)", c.code, c.message,
                            orDash(c.action));
     for (const auto& p : node.plugins)
         if (p.state != "running")
@@ -202,9 +202,9 @@ nlohmann::json statusJson(const NodeView& node)
                            {"state", p.state},
                            {"last_error", p.last_error}});
     nlohmann::json node_conditions = nlohmann::json::array();
-    for (const auto& [device, c] : node.node_conditions) {
+    for (const auto& c : node.node_conditions) {
         auto j = conditionJson(c);
-        j["device"] = device;
+        j["device"] = c.device;
         node_conditions.push_back(std::move(j));
     }
     return {{"version", node.version},

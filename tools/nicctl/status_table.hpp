@@ -17,10 +17,10 @@ nlohmann::json statusJson(const NodeView& node);
 
 // The most important reason a port (or its device) is not healthy: "<code>: <message>", or "",
 // and that condition's action ("-" when none).
-std::string reasonOf(const DeviceView& device, const PortView& port);
-std::string actionOf(const DeviceView& device, const PortView& port);
+std::string reasonOf(const DeviceView& device, const bus::PortValues& port);
+std::string actionOf(const DeviceView& device, const bus::PortValues& port);
 
-nlohmann::json conditionJson(const ConditionView& c);
+nlohmann::json conditionJson(const bus::ConditionRow& c);
 
 // A health word in its ANSI colour.
 std::string healthWord(const std::string& health);

@@ -158,14 +158,6 @@ std::shared_ptr<const pv1::SampleLayout> internLayout(std::shared_ptr<pv1::Sampl
     return kept;
 }
 
-size_t internedLayouts()
-{
-    auto& r = registry();
-    std::lock_guard lock(r.mutex);
-    return static_cast<size_t>(std::count_if(r.layouts.begin(), r.layouts.end(),
-                                             [](const auto& e) { return !e.second.expired(); }));
-}
-
 std::vector<pv1::Sample> toSamples(const pv1::SampleBatch& batch)
 {
     std::vector<pv1::Sample> out;

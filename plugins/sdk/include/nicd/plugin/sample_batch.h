@@ -68,8 +68,6 @@ private:
 // is that one; otherwise `layout` itself, remembered. One registry per module (the daemon and
 // each plugin), thread-safe.
 std::shared_ptr<const v1::SampleLayout> internLayout(std::shared_ptr<v1::SampleLayout> layout);
-// Layouts the registry holds now (for tests).
-size_t internedLayouts();
 
 // The batch as Samples (names copied): for tests and callers of the ABI 1.0 poll().
 std::vector<v1::Sample> toSamples(const v1::SampleBatch& batch);

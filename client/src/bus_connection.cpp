@@ -1,4 +1,4 @@
-#include "dbus/bus_connection.hpp"
+#include <nicd/client/bus_connection.hpp>
 
 namespace nicd::dbus {
 

@@ -1,4 +1,4 @@
-#include "textfile/atomic_file.hpp"
+#include "paths/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

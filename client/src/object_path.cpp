@@ -1,4 +1,4 @@
-#include "dbus/object_path.hpp"
+#include <nicd/client/object_path.hpp>
 
 namespace nicd::dbus {
 
