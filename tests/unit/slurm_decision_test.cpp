@@ -12,10 +12,10 @@ namespace {
 using Kind = Decision::Kind;
 constexpr uint64_t kNow = 1'800'000'000;
 
-ConditionView condition(const std::string& code, const std::string& severity, uint32_t port,
-                        const std::string& action)
+nicd::dbus::ConditionRow condition(const std::string& code, const std::string& severity,
+                                   uint32_t port, const std::string& action)
 {
-    ConditionView c;
+    nicd::dbus::ConditionRow c;
     c.code = code;
     c.severity = severity;
     c.port = port;
@@ -24,7 +24,7 @@ ConditionView condition(const std::string& code, const std::string& severity, ui
 }
 
 DeviceView device(const std::string& name, const std::string& role, const std::string& health,
-                  std::vector<ConditionView> conditions = {})
+                  std::vector<nicd::dbus::ConditionRow> conditions = {})
 {
     DeviceView d;
     d.name = name;
@@ -64,8 +64,7 @@ TEST(SlurmObserve, FatalComputePortNamesDevicePortCodeAndAction)
 TEST(SlurmObserve, NodeConditionAndHostileNamesStayOneSafeLine)
 {
     auto n = node("fatal");
-    n.node_conditions.push_back(
-        {"", condition("inventory_short.compute", "fatal", 0, "replace_nic")});
+    n.node_conditions.push_back(condition("inventory_short.compute", "fatal", 0, "replace_nic"));
     EXPECT_EQ(observe(n).problem, "node inventory_short.compute replace_nic");
 
     auto evil = node("fatal", {device("mlx5_9 state=resume\n", "compute", "fatal",

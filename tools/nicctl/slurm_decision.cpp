@@ -19,12 +19,12 @@ std::string token(const std::string& s)
     return out.empty() ? "-" : out;
 }
 
-std::string problemOf(const std::string& who, const ConditionView& c)
+std::string problemOf(const std::string& who, const bus::ConditionRow& c)
 {
     return token(who) + " " + token(c.code) + " " + token(c.action.empty() ? "none" : c.action);
 }
 
-std::string deviceWho(const DeviceView& d, const ConditionView& c)
+std::string deviceWho(const DeviceView& d, const bus::ConditionRow& c)
 {
     return c.port == 0 ? d.name : d.name + "/" + std::to_string(c.port);
 }
@@ -33,7 +33,7 @@ std::string deviceWho(const DeviceView& d, const ConditionView& c)
 // port's or device's own verdict) before a family's (netdev_down.<netdev>, counter.*, kernel.*,
 // which follow from it), then the older, then by code; so the reason stays the same from run to
 // run while the same things are wrong.
-bool better(const ConditionView& a, const ConditionView& b)
+bool better(const bus::ConditionRow& a, const bus::ConditionRow& b)
 {
     bool a_plain = a.code.find('.') == std::string::npos;
     bool b_plain = b.code.find('.') == std::string::npos;
@@ -48,7 +48,7 @@ bool better(const ConditionView& a, const ConditionView& b)
 // `compute_only`), else of the node itself or of a device that is gone.
 std::string firstProblem(const NodeView& node, const std::string& severity, bool compute_only)
 {
-    const ConditionView* best = nullptr;
+    const bus::ConditionRow* best = nullptr;
     std::string who;
     for (const auto& d : node.devices) {
         if (compute_only && !d.role.empty() && d.role != "compute")
@@ -62,8 +62,8 @@ std::string firstProblem(const NodeView& node, const std::string& severity, bool
     if (best)
         return problemOf(who, *best);
     for (const auto& n : node.node_conditions)
-        if (n.condition.severity == severity && (!best || better(n.condition, *best))) {
-            best = &n.condition;
+        if (n.severity == severity && (!best || better(n, *best))) {
+            best = &n;
             who = n.device.empty() ? "node" : n.device;
         }
     return best ? problemOf(who, *best) : "";
