@@ -15,6 +15,7 @@ namespace {
 using plugin::sdk::DecodeError;
 using plugin::sdk::NetlinkAttr;
 using plugin::sdk::NetlinkAttrs;
+
 template <typename T> T load(const uint8_t* p)
 {
     T v;
