@@ -121,10 +121,10 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
     std::map<std::pair<std::string, std::string>, int> first_line;
     config::IniVisitor visitor;
     visitor.on_section = [&](int line, const std::string& section) {
-        std::string why;
-        skipping = !config::checkSection(section, why);
+        auto known = config::checkSection(section);
+        skipping = !known;
         if (skipping)
-            errors.push_back({file_name, line, section, "", why});
+            errors.push_back({file_name, line, section, "", known.error().message});
     };
     visitor.on_entry = [&](int line, const std::string& section, const std::string& key,
                            const std::string& value) {
@@ -138,11 +138,10 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
                               value});
             return;
         }
-        std::string why;
         if (paths.simulated() && config::ignoredInTree(section, key)) {
             Config scratch; // the value is checked, not used
-            if (!config::applyKey(scratch, section, key, value, why))
-                errors.push_back({file_name, line, section, key, why, value});
+            if (auto applied = config::applyKey(scratch, section, key, value); !applied)
+                errors.push_back({file_name, line, section, key, applied.error().message, value});
             else if (warnings)
                 warnings->push_back(
                     {file_name, line, section, key, config::ignoredInTreeWhy(), value});
@@ -150,8 +149,8 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
         }
         if (auto out = config::leavesTree(paths, section, key, value))
             errors.push_back({file_name, line, section, key, *out, value});
-        else if (!config::applyKey(config, section, key, value, why))
-            errors.push_back({file_name, line, section, key, why, value});
+        else if (auto applied = config::applyKey(config, section, key, value); !applied)
+            errors.push_back({file_name, line, section, key, applied.error().message, value});
     };
     visitor.on_syntax_error = [&](int line, const std::string& section, const std::string& why) {
         errors.push_back({file_name, line, section, "", why});

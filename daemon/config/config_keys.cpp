@@ -17,35 +17,33 @@ namespace nicd::config {
 namespace {
 
 // "…Sec=" keys stored in milliseconds.
-std::optional<uint32_t> parseSecondsAsMs(std::string_view v, uint64_t min, uint64_t max,
-                                         std::string& why)
+Result<uint32_t> parseSecondsAsMs(std::string_view v, uint64_t min, uint64_t max)
 {
-    auto n = parseUint(v, min, max, why);
-    return n ? std::optional<uint32_t>(static_cast<uint32_t>(*n * 1000)) : std::nullopt;
+    auto n = parseUint(v, min, max);
+    if (!n)
+        return n.error();
+    return static_cast<uint32_t>(*n * 1000);
 }
 
-std::optional<std::string> parsePromPath(std::string_view v, std::string& why)
+Result<std::string> parsePromPath(std::string_view v)
 {
-    auto p = parseAbsolutePath(v, why);
+    auto p = parseAbsolutePath(v);
     if (p && p->ends_with(".prom") && p->size() > 6 && (*p)[p->size() - 6] != '/')
         return p;
-    why = "expected an absolute path ending in .prom (node_exporter reads only *.prom)";
-    return std::nullopt;
+    return Error{"expected an absolute path ending in .prom (node_exporter reads only *.prom)"};
 }
 
 // DriverReadyFile: a path, empty (never wait) or "auto" (the network-operator's file if present).
-std::optional<std::optional<std::string>> parseReadyFile(std::string_view v, std::string& why)
+Result<std::optional<std::string>> parseReadyFile(std::string_view v)
 {
     auto t = trim(v);
     if (t == "auto")
         return std::optional<std::string>();
     if (t.empty())
         return std::optional<std::string>(std::string());
-    auto p = parseAbsolutePath(t, why);
-    if (!p) {
-        why = "expected an absolute path, empty (do not wait) or auto";
-        return std::nullopt;
-    }
+    auto p = parseAbsolutePath(t);
+    if (!p)
+        return Error{"expected an absolute path, empty (do not wait) or auto"};
     return std::optional<std::string>(*p);
 }
 
@@ -54,26 +52,23 @@ std::optional<std::optional<std::string>> parseReadyFile(std::string_view v, std
 template <typename T> Keys<T> settingKeys()
 {
     return {
-        {"Mode",
-         [](T& t, auto v, auto& why) { return assign(t.mode, parseProvisionMode(v, why)); }},
-        {"Trust", [](T& t, auto v, auto& why) { return assign(t.trust, parseTrustMode(v, why)); }},
+        {"Mode", [](T& t, auto v) { return assign(t.mode, parseProvisionMode(v)); }},
+        {"Trust", [](T& t, auto v) { return assign(t.trust, parseTrustMode(v)); }},
         {"PfcPriorities",
-         [](T& t, auto v, auto& why) { return assign(t.pfc_priorities, parsePriorities(v, why)); }},
+         [](T& t, auto v) { return assign(t.pfc_priorities, parsePriorities(v)); }},
         {"RoceTos",
-         [](T& t, auto v, auto& why) {
-             return assign(t.roce_tos, parseNumber<uint8_t>(v, 0, 255, why));
-         }},
-        {"Ecn", [](T& t, auto v, auto& why) { return assign(t.ecn, parseBool(v, why)); }},
+         [](T& t, auto v) { return assign(t.roce_tos, parseNumber<uint8_t>(v, 0, 255)); }},
+        {"Ecn", [](T& t, auto v) { return assign(t.ecn, parseBool(v)); }},
         // Empty: left as it is (in [device:], inherited from [provision]).
         {"CnpDscp",
-         [](T& t, auto v, auto& why) {
-             return v.empty() ? (t.cnp_dscp.reset(), true)
-                              : assign(t.cnp_dscp, parseNumber<uint8_t>(v, 0, 63, why));
+         [](T& t, auto v) {
+             return v.empty() ? (t.cnp_dscp.reset(), Result<void>())
+                              : assign(t.cnp_dscp, parseNumber<uint8_t>(v, 0, 63));
          }},
         {"CnpPriority",
-         [](T& t, auto v, auto& why) {
-             return v.empty() ? (t.cnp_priority.reset(), true)
-                              : assign(t.cnp_priority, parseNumber<uint8_t>(v, 0, 7, why));
+         [](T& t, auto v) {
+             return v.empty() ? (t.cnp_priority.reset(), Result<void>())
+                              : assign(t.cnp_priority, parseNumber<uint8_t>(v, 0, 7));
          }},
     };
 }
@@ -82,28 +77,22 @@ const Keys<DaemonConfig>& daemonKeys()
 {
     static const Keys<DaemonConfig> keys{
         {"PluginDirectory",
-         [](auto& c, auto v, auto& why) {
-             return assign(c.plugin_directory, parseAbsolutePath(v, why));
-         }},
+         [](auto& c, auto v) { return assign(c.plugin_directory, parseAbsolutePath(v)); }},
         {"PollIntervalMs",
-         [](auto& c, auto v, auto& why) {
-             return assign(c.poll_interval_ms, parseNumber<uint32_t>(v, 100, 3600000, why));
+         [](auto& c, auto v) {
+             return assign(c.poll_interval_ms, parseNumber<uint32_t>(v, 100, 3600000));
          }},
         {"PmaIntervalMs",
-         [](auto& c, auto v, auto& why) {
-             return assign(c.pma_interval_ms, parseNumber<uint32_t>(v, 1000, 3600000, why));
+         [](auto& c, auto v) {
+             return assign(c.pma_interval_ms, parseNumber<uint32_t>(v, 1000, 3600000));
          }},
         {"StateDirectory",
-         [](auto& c, auto v, auto& why) {
-             return assign(c.state_directory, parseAbsolutePath(v, why));
-         }},
+         [](auto& c, auto v) { return assign(c.state_directory, parseAbsolutePath(v)); }},
         {"IgnoreDevices",
-         [](auto& c, auto v, auto& why) {
-             return assign(c.ignore_devices, parseDeviceSelectors(v, why));
-         }},
+         [](auto& c, auto v) { return assign(c.ignore_devices, parseDeviceSelectors(v)); }},
         {"DropCounterAfter",
-         [](auto& c, auto v, auto& why) {
-             return assign(c.drop_counter_after, parseNumber<uint32_t>(v, 0, 1000, why));
+         [](auto& c, auto v) {
+             return assign(c.drop_counter_after, parseNumber<uint32_t>(v, 0, 1000));
          }},
     };
     return keys;
@@ -112,14 +101,13 @@ const Keys<DaemonConfig>& daemonKeys()
 const Keys<TextfileConfig>& textfileKeys()
 {
     static const Keys<TextfileConfig> keys{
-        {"Enable", [](auto& c, auto v, auto& why) { return assign(c.enable, parseBool(v, why)); }},
-        {"Path", [](auto& c, auto v, auto& why) { return assign(c.path, parsePromPath(v, why)); }},
+        {"Enable", [](auto& c, auto v) { return assign(c.enable, parseBool(v)); }},
+        {"Path", [](auto& c, auto v) { return assign(c.path, parsePromPath(v)); }},
         {"IntervalMs",
-         [](auto& c, auto v, auto& why) {
-             return assign(c.interval_ms, parseNumber<uint32_t>(v, 0, 3600000, why));
+         [](auto& c, auto v) {
+             return assign(c.interval_ms, parseNumber<uint32_t>(v, 0, 3600000));
          }},
-        {"Counters", [](auto& c, auto v,
-                        auto& why) { return assign(c.counters, parseTextfileCounters(v, why)); }},
+        {"Counters", [](auto& c, auto v) { return assign(c.counters, parseTextfileCounters(v)); }},
     };
     return keys;
 }
@@ -129,32 +117,28 @@ const Keys<ProvisionConfig>& provisionKeys()
     static const Keys<ProvisionConfig> keys = [] {
         Keys<ProvisionConfig> k;
         for (auto& [name, set] : settingKeys<ProvisionSettings>())
-            k.emplace_back(name, [set = set](ProvisionConfig& c, auto v, auto& why) {
-                return set(c.settings, v, why);
-            });
+            k.emplace_back(name,
+                           [set = set](ProvisionConfig& c, auto v) { return set(c.settings, v); });
         auto globs = [](std::vector<std::string> ProvisionConfig::*field) {
-            return [field](ProvisionConfig& c, std::string_view v, std::string&) {
+            return [field](ProvisionConfig& c, std::string_view v) -> Result<void> {
                 c.*field = splitWords(v);
-                return true;
+                return {};
             };
         };
-        k.emplace_back("Bonds", [](auto& c, auto v, auto& why) {
-            return assign(c.bonds, parseBondPolicy(v, why));
-        });
-        k.emplace_back("DryRun", [](auto& c, auto v, auto& why) {
-            return assign(c.dry_run, parseBool(v, why));
-        });
+        k.emplace_back("Bonds",
+                       [](auto& c, auto v) { return assign(c.bonds, parseBondPolicy(v)); });
+        k.emplace_back("DryRun", [](auto& c, auto v) { return assign(c.dry_run, parseBool(v)); });
         k.emplace_back("ExcludeDevices", globs(&ProvisionConfig::exclude_devices));
         k.emplace_back("ExcludeNetdevs", globs(&ProvisionConfig::exclude_netdevs));
         k.emplace_back("IncludeNetdevs", globs(&ProvisionConfig::include_netdevs));
-        k.emplace_back("DriverReadyFile", [](auto& c, auto v, auto& why) {
-            return assign(c.driver_ready_file, parseReadyFile(v, why));
+        k.emplace_back("DriverReadyFile", [](auto& c, auto v) {
+            return assign(c.driver_ready_file, parseReadyFile(v));
         });
-        k.emplace_back("ReadyTimeoutSec", [](auto& c, auto v, auto& why) {
-            return assign(c.ready_timeout_ms, parseSecondsAsMs(v, 1, 86400, why));
+        k.emplace_back("ReadyTimeoutSec", [](auto& c, auto v) {
+            return assign(c.ready_timeout_ms, parseSecondsAsMs(v, 1, 86400));
         });
-        k.emplace_back("VerifyIntervalSec", [](auto& c, auto v, auto& why) {
-            return assign(c.verify_interval_ms, parseSecondsAsMs(v, 5, 86400, why));
+        k.emplace_back("VerifyIntervalSec", [](auto& c, auto v) {
+            return assign(c.verify_interval_ms, parseSecondsAsMs(v, 5, 86400));
         });
         return k;
     }();
@@ -164,7 +148,7 @@ const Keys<ProvisionConfig>& provisionKeys()
 const Keys<JournalConfig>& journalKeys()
 {
     static const Keys<JournalConfig> keys{
-        {"Enable", [](auto& c, auto v, auto& why) { return assign(c.enable, parseBool(v, why)); }},
+        {"Enable", [](auto& c, auto v) { return assign(c.enable, parseBool(v)); }},
     };
     return keys;
 }
@@ -172,8 +156,8 @@ const Keys<JournalConfig>& journalKeys()
 const Keys<HealthConfig>& healthKeys()
 {
     auto count = [](uint32_t HealthConfig::*field, uint64_t min, uint64_t max) {
-        return [=](HealthConfig& c, std::string_view v, std::string& why) {
-            return assign(c.*field, parseNumber<uint32_t>(v, min, max, why));
+        return [=](HealthConfig& c, std::string_view v) {
+            return assign(c.*field, parseNumber<uint32_t>(v, min, max));
         };
     };
     static const Keys<HealthConfig> keys{
@@ -184,20 +168,20 @@ const Keys<HealthConfig>& healthKeys()
         {"KernelHoldSec", count(&HealthConfig::kernel_hold_sec, 0, 31536000)},
         {"CongestionWindowSec", count(&HealthConfig::congestion_window_sec, 2, 86400)},
         {"CongestionPauseRatio",
-         [](HealthConfig& c, std::string_view v, std::string& why) {
-             return assign(c.congestion_pause_ratio, parseDecimal(v, 1e-6, 1, why));
+         [](HealthConfig& c, std::string_view v) {
+             return assign(c.congestion_pause_ratio, parseDecimal(v, 1e-6, 1));
          }},
         {"CongestionStormRatio",
-         [](HealthConfig& c, std::string_view v, std::string& why) {
-             return assign(c.congestion_storm_ratio, parseDecimal(v, 1e-6, 1, why));
+         [](HealthConfig& c, std::string_view v) {
+             return assign(c.congestion_storm_ratio, parseDecimal(v, 1e-6, 1));
          }},
         {"MinMtu", count(&HealthConfig::min_mtu, 0, 65535)},
         {"DriverTimeoutMs", count(&HealthConfig::driver_timeout_ms, 10, 600000)},
         {"DriverFailCycles", count(&HealthConfig::driver_fail_cycles, 1, 1000)},
         {"EventRingSize", count(&HealthConfig::event_ring_size, 16, 1000000)},
         {"ExpectPorts",
-         [](HealthConfig& c, std::string_view v, std::string& why) {
-             return assign(c.expect_ports, parseExpectPorts(v, why));
+         [](HealthConfig& c, std::string_view v) {
+             return assign(c.expect_ports, parseExpectPorts(v));
          }},
     };
     return keys;
@@ -207,12 +191,14 @@ const Keys<DeviceOverride>& deviceKeys()
 {
     static const Keys<DeviceOverride> keys = [] {
         auto k = settingKeys<DeviceOverride>();
-        k.emplace_back("ExpectUp", [](auto& d, auto v, auto& why) {
-            return assign(d.expect_up, parseBool(v, why));
-        });
-        k.emplace_back("Role", [](auto& d, auto v, auto& why) {
-            why = "expected compute, storage or management";
-            return assign(d.role, parseRole(trim(v)));
+        k.emplace_back("ExpectUp",
+                       [](auto& d, auto v) { return assign(d.expect_up, parseBool(v)); });
+        k.emplace_back("Role", [](auto& d, auto v) -> Result<void> {
+            auto role = parseRole(trim(v));
+            if (!role)
+                return Error{"expected compute, storage or management"};
+            d.role = *role;
+            return {};
         });
         return k;
     }();
@@ -222,14 +208,11 @@ const Keys<DeviceOverride>& deviceKeys()
 const Keys<CounterRuleConfig>& counterKeys()
 {
     static const Keys<CounterRuleConfig> keys{
-        {"Enable", [](auto& c, auto v, auto& why) { return assign(c.enable, parseBool(v, why)); }},
-        {"Delta", [](auto& c, auto v,
-                     auto& why) { return assign(c.delta, parseUint(v, 0, UINT64_MAX, why)); }},
-        {"Rate", [](auto& c, auto v, auto& why) { return assign(c.rate, parseRate(v, why)); }},
-        {"Action",
-         [](auto& c, auto v, auto& why) { return assign(c.action, parseActionValue(v, why)); }},
-        {"Severity",
-         [](auto& c, auto v, auto& why) { return assign(c.severity, parseRuleSeverity(v, why)); }},
+        {"Enable", [](auto& c, auto v) { return assign(c.enable, parseBool(v)); }},
+        {"Delta", [](auto& c, auto v) { return assign(c.delta, parseUint(v, 0, UINT64_MAX)); }},
+        {"Rate", [](auto& c, auto v) { return assign(c.rate, parseRate(v)); }},
+        {"Action", [](auto& c, auto v) { return assign(c.action, parseActionValue(v)); }},
+        {"Severity", [](auto& c, auto v) { return assign(c.severity, parseRuleSeverity(v)); }},
     };
     return keys;
 }
@@ -253,16 +236,15 @@ std::string afterPrefix(const std::string& section, std::string_view prefix)
 
 } // namespace
 
-bool checkSection(const std::string& s, std::string& why)
+Result<void> checkSection(const std::string& s)
 {
     if (s == "daemon" || s == "textfile" || s == "provision" || s == "journal" || s == "health" ||
         s == "signals")
-        return true;
+        return {};
     if (s.starts_with("device:")) {
         if (nameMadeOf(afterPrefix(s, "device:"), ""))
-            return true;
-        why = "unknown section; an RDMA device name is made of letters, digits and '_'";
-        return false;
+            return {};
+        return Error{"unknown section; an RDMA device name is made of letters, digits and '_'"};
     }
     if (s.starts_with("counter:")) {
         auto rest = afterPrefix(s, "counter:");
@@ -271,77 +253,68 @@ bool checkSection(const std::string& s, std::string& why)
         bool good = nameMadeOf(counter, ".-") &&
                     (slash == std::string::npos || nameMadeOf(rest.substr(slash + 1), ""));
         if (good)
-            return true;
-        why = "unknown section; expected [counter:NAME] or [counter:NAME/IBDEV] (NAME made of "
-              "letters, digits and _ . -, IBDEV of letters, digits and _)";
-        return false;
+            return {};
+        return Error{
+            "unknown section; expected [counter:NAME] or [counter:NAME/IBDEV] (NAME made of "
+            "letters, digits and _ . -, IBDEV of letters, digits and _)"};
     }
     if (s.starts_with("plugin:")) {
         if (nameMadeOf(afterPrefix(s, "plugin:"), "-"))
-            return true;
-        why = "unknown section; a plugin name is made of letters, digits, '_' and '-'";
-        return false;
+            return {};
+        return Error{"unknown section; a plugin name is made of letters, digits, '_' and '-'"};
     }
     for (const char* known : {"daemon", "textfile", "provision", "journal", "health", "signals"})
-        if (strcasecmp(known, s.c_str()) == 0) {
-            why = std::string("unknown section; did you mean [") + known +
-                  "]? (section names are case-sensitive)";
-            return false;
-        }
-    why = std::string("unknown section; ") + kSectionsAllowed;
-    return false;
+        if (strcasecmp(known, s.c_str()) == 0)
+            return Error{std::string("unknown section; did you mean [") + known +
+                         "]? (section names are case-sensitive)"};
+    return Error{std::string("unknown section; ") + kSectionsAllowed};
 }
 
-bool applyKey(Config& config, const std::string& section, const std::string& key,
-              std::string_view value, std::string& why)
+Result<void> applyKey(Config& config, const std::string& section, const std::string& key,
+                      std::string_view value)
 {
-    if (section.empty()) {
-        why = std::string("key outside of any section; ") + kSectionsAllowed;
-        return false;
-    }
+    if (section.empty())
+        return Error{std::string("key outside of any section; ") + kSectionsAllowed};
     if (section == "daemon")
-        return applyFrom(daemonKeys(), config.daemon, "[daemon]", key, value, why);
+        return applyFrom(daemonKeys(), config.daemon, "[daemon]", key, value);
     if (section == "textfile")
-        return applyFrom(textfileKeys(), config.textfile, "[textfile]", key, value, why);
+        return applyFrom(textfileKeys(), config.textfile, "[textfile]", key, value);
     if (section == "provision")
-        return applyFrom(provisionKeys(), config.provision, "[provision]", key, value, why);
+        return applyFrom(provisionKeys(), config.provision, "[provision]", key, value);
     if (section == "journal")
-        return applyFrom(journalKeys(), config.journal, "[journal]", key, value, why);
+        return applyFrom(journalKeys(), config.journal, "[journal]", key, value);
     if (section == "health")
-        return applyFrom(healthKeys(), config.health, "[health]", key, value, why);
+        return applyFrom(healthKeys(), config.health, "[health]", key, value);
     if (section == "signals")
-        return applyFrom(signalKeys(), config.signals, "[signals]", key, value, why);
+        return applyFrom(signalKeys(), config.signals, "[signals]", key, value);
     if (section.starts_with("device:")) {
         auto name = afterPrefix(section, "device:");
         DeviceOverride d =
             config.devices.contains(name) ? config.devices.at(name) : DeviceOverride{};
-        if (!applyFrom(deviceKeys(), d, "[device:IBDEV]", key, value, why))
-            return false;
+        if (auto applied = applyFrom(deviceKeys(), d, "[device:IBDEV]", key, value); !applied)
+            return applied;
         config.devices[name] = std::move(d);
-        return true;
+        return {};
     }
     if (section.starts_with("counter:")) {
         auto name = afterPrefix(section, "counter:");
         CounterRuleConfig r = config.counter_rules.contains(name) ? config.counter_rules.at(name)
                                                                   : CounterRuleConfig{};
-        if (!applyFrom(counterKeys(), r, "[counter:NAME]", key, value, why))
-            return false;
+        if (auto applied = applyFrom(counterKeys(), r, "[counter:NAME]", key, value); !applied)
+            return applied;
         config.counter_rules[name] = r;
-        return true;
+        return {};
     }
     if (section.starts_with("plugin:")) {
         // Plugins validate their own keys; only Enabled means something to the daemon.
-        if (key == "Enabled" && !parseBool(value, why))
-            return false;
-        if (strcasecmp(key.c_str(), "Enabled") == 0 && key != "Enabled") {
-            why = "unknown key; did you mean Enabled? (keys are case-sensitive)";
-            return false;
-        }
+        if (auto enabled = key == "Enabled" ? parseBool(value) : Result<bool>(true); !enabled)
+            return enabled.error();
+        if (strcasecmp(key.c_str(), "Enabled") == 0 && key != "Enabled")
+            return Error{"unknown key; did you mean Enabled? (keys are case-sensitive)"};
         config.plugins[afterPrefix(section, "plugin:")][key] = std::string(trim(value));
-        return true;
+        return {};
     }
-    why = std::string("unknown section; ") + kSectionsAllowed;
-    return false;
+    return Error{std::string("unknown section; ") + kSectionsAllowed};
 }
 
 } // namespace nicd::config

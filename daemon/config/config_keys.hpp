@@ -3,6 +3,7 @@
 #pragma once
 
 #include "config/config.hpp"
+#include "text/result.hpp"
 
 #include <string>
 #include <string_view>
@@ -10,13 +11,13 @@
 namespace nicd::config {
 
 // Whether nicd knows `section`: daemon, textfile, provision, journal, health, device:<ibdev>,
-// counter:<name>, counter:<name>/<ibdev>, plugin:<name>. If not, `why` says what is allowed.
-bool checkSection(const std::string& section, std::string& why);
+// counter:<name>, counter:<name>/<ibdev>, plugin:<name>. If not, an Error says what is allowed.
+Result<void> checkSection(const std::string& section);
 
 // Stores `key`=`value` of a section that passed checkSection (or "" for a key before any
-// section) in `config`. False, with `why` saying what is allowed, for an unknown key or a bad
-// value; `config` is then unchanged.
-bool applyKey(Config& config, const std::string& section, const std::string& key,
-              std::string_view value, std::string& why);
+// section) in `config`. An Error saying what is allowed for an unknown key or a bad value;
+// `config` is then unchanged.
+Result<void> applyKey(Config& config, const std::string& section, const std::string& key,
+                      std::string_view value);
 
 } // namespace nicd::config

@@ -17,22 +17,23 @@
 namespace nicd::config {
 
 // One key of a section: its name and how it stores a value into the section's struct.
-template <typename T> using Setter = std::function<bool(T&, std::string_view, std::string&)>;
+template <typename T> using Setter = std::function<Result<void>(T&, std::string_view)>;
 template <typename T> using Keys = std::vector<std::pair<std::string, Setter<T>>>;
 
-template <typename Field, typename Value> bool assign(Field& field, std::optional<Value> parsed)
+template <typename Field, typename Value> Result<void> assign(Field& field, Result<Value> parsed)
 {
     if (!parsed)
-        return false;
+        return parsed.error();
     field = std::move(*parsed);
-    return true;
+    return {};
 }
 
-template <typename N>
-std::optional<N> parseNumber(std::string_view v, uint64_t min, uint64_t max, std::string& why)
+template <typename N> Result<N> parseNumber(std::string_view v, uint64_t min, uint64_t max)
 {
-    auto n = parseUint(v, min, max, why);
-    return n ? std::optional<N>(static_cast<N>(*n)) : std::nullopt;
+    auto n = parseUint(v, min, max);
+    if (!n)
+        return n.error();
+    return static_cast<N>(*n);
 }
 
 template <typename T> std::vector<std::string> namesOf(const Keys<T>& keys)
@@ -56,19 +57,18 @@ inline std::string unknownKey(const std::vector<std::string>& names, const std::
 }
 
 template <typename T>
-bool applyFrom(const Keys<T>& keys, T& target, const std::string& label, const std::string& key,
-               std::string_view value, std::string& why)
+Result<void> applyFrom(const Keys<T>& keys, T& target, const std::string& label,
+                       const std::string& key, std::string_view value)
 {
     for (const auto& [name, set] : keys)
         if (name == key) {
             T candidate = target; // a failed parse leaves the target as it was
-            if (!set(candidate, value, why))
-                return false;
+            if (auto set_ok = set(candidate, value); !set_ok)
+                return set_ok;
             target = std::move(candidate);
-            return true;
+            return {};
         }
-    why = unknownKey(namesOf(keys), label, key);
-    return false;
+    return Error{unknownKey(namesOf(keys), label, key)};
 }
 
 } // namespace nicd::config

@@ -6,9 +6,9 @@ namespace nicd::config {
 
 namespace {
 
-bool setBool(bool& field, std::string_view v, std::string& why)
+Result<void> setBool(bool& field, std::string_view v)
 {
-    return assign(field, parseBool(v, why));
+    return assign(field, parseBool(v));
 }
 
 // One Optics<Quantity><Level>= key: the threshold `level` of `quantity`, written in `unit`
@@ -50,19 +50,16 @@ void addOpticsKeys(Keys<SignalConfig>& keys)
     for (const auto& q : kOpticsQuantities)
         for (const auto& [level_name, level] : kLevels) {
             // Captured by copy-init: clang before 16 cannot capture a structured binding.
-            auto setter = [q, level = level](SignalConfig& c, std::string_view v,
-                                             std::string& why) {
+            auto setter = [q, level = level](SignalConfig& c, std::string_view v) -> Result<void> {
                 if (trim(v).empty()) { // the module's own threshold again
                     c.optics_limits[q.name].*level = std::nullopt;
-                    return true;
+                    return {};
                 }
-                auto n = parseDecimal(v, q.min, q.max, why);
-                if (!n) {
-                    why += std::string(" (") + q.unit + ")";
-                    return false;
-                }
+                auto n = parseDecimal(v, q.min, q.max);
+                if (!n)
+                    return Error{n.error().message + " (" + q.unit + ")"};
                 c.optics_limits[q.name].*level = toSi(q, *n);
-                return true;
+                return {};
             };
             keys.emplace_back(std::string("Optics") + q.key + level_name, setter);
         }
@@ -74,50 +71,45 @@ const Keys<SignalConfig>& signalKeys()
 {
     static const Keys<SignalConfig> keys = [] {
         Keys<SignalConfig> k{
-            {"Enable", [](auto& c, auto v, auto& why) { return setBool(c.enable, v, why); }},
+            {"Enable", [](auto& c, auto v) { return setBool(c.enable, v); }},
             {"IntervalSec",
-             [](auto& c, auto v, auto& why) {
-                 auto n = parseNumber<uint32_t>(v, 1, 86400, why);
-                 return assign(c.interval_ms, n ? std::optional<uint32_t>(*n * 1000) : n);
+             [](auto& c, auto v) {
+                 auto n = parseNumber<uint32_t>(v, 1, 86400);
+                 return assign(c.interval_ms, n ? Result<uint32_t>(*n * 1000) : n);
              }},
             {"FecMarginFraction",
-             [](auto& c, auto v, auto& why) {
-                 return assign(c.fec_margin_fraction, parseDecimal(v, 1e-6, 1, why));
+             [](auto& c, auto v) {
+                 return assign(c.fec_margin_fraction, parseDecimal(v, 1e-6, 1));
              }},
             {"FecBerLimit",
-             [](auto& c, auto v, auto& why) {
+             [](auto& c, auto v) -> Result<void> {
                  if (trim(v).empty()) { // the FEC mode's own limit
                      c.fec_ber_limit = std::nullopt;
-                     return true;
+                     return {};
                  }
-                 auto n = parseDecimal(v, 1e-18, 0.5, why);
+                 auto n = parseDecimal(v, 1e-18, 0.5);
                  if (!n)
-                     return false;
+                     return n.error();
                  c.fec_ber_limit = *n;
-                 return true;
+                 return {};
              }},
             {"FecUncorrectableFatal",
-             [](auto& c, auto v, auto& why) {
-                 return assign(c.fec_uncorrectable_fatal, parseRate(v, why));
-             }},
+             [](auto& c, auto v) { return assign(c.fec_uncorrectable_fatal, parseRate(v)); }},
             {"AsicCritCelsius",
-             [](auto& c, auto v, auto& why) {
+             [](auto& c, auto v) -> Result<void> {
                  if (trim(v).empty()) { // the sensor's own temp*_crit
                      c.asic_crit_celsius = std::nullopt;
-                     return true;
+                     return {};
                  }
-                 auto n = parseDecimal(v, 0, 200, why);
+                 auto n = parseDecimal(v, 0, 200);
                  if (!n)
-                     return false;
+                     return n.error();
                  c.asic_crit_celsius = *n;
-                 return true;
+                 return {};
              }},
-            {"PcieTraining",
-             [](auto& c, auto v, auto& why) { return setBool(c.pcie_training, v, why); }},
-            {"PortRatePeers",
-             [](auto& c, auto v, auto& why) { return setBool(c.port_rate_peers, v, why); }},
-            {"FirmwarePeers",
-             [](auto& c, auto v, auto& why) { return setBool(c.firmware_peers, v, why); }},
+            {"PcieTraining", [](auto& c, auto v) { return setBool(c.pcie_training, v); }},
+            {"PortRatePeers", [](auto& c, auto v) { return setBool(c.port_rate_peers, v); }},
+            {"FirmwarePeers", [](auto& c, auto v) { return setBool(c.firmware_peers, v); }},
         };
         addOpticsKeys(k);
         return k;

@@ -33,10 +33,10 @@ std::optional<std::string> leavesTree(const HostPaths& paths, const std::string&
     auto path = trim(value);
     if (!paths.simulated() || !namesHostPath(section, key) || !path.starts_with('/'))
         return std::nullopt;
-    std::string why;
-    if (paths::resolveBeneath(paths.root(), path, why))
+    const auto resolved = paths::resolveBeneath(paths.root(), path);
+    if (resolved)
         return std::nullopt;
-    return "leads out of --root " + paths.root().string() + ": " + why +
+    return "leads out of --root " + paths.root().string() + ": " + resolved.error().message +
            "; a tree's configuration names only paths inside the tree";
 }
 

@@ -46,21 +46,20 @@ std::vector<std::string> split(std::string_view v, std::string_view separators)
 
 // Case-insensitive lookup of `v` among `names`; `why` lists them.
 template <typename E>
-std::optional<E> parseName(std::string_view v,
-                           std::initializer_list<std::pair<const char*, E>> names, std::string& why)
+Result<E> parseName(std::string_view v, std::initializer_list<std::pair<const char*, E>> names)
 {
     auto wanted = lower(trim(v));
     for (const auto& [name, value] : names)
         if (wanted == name)
             return value;
-    why = "expected one of";
+    std::string why = "expected one of";
     const char* sep = " ";
     for (const auto& [name, value] : names) {
         why += sep;
         why += name;
         sep = ", ";
     }
-    return std::nullopt;
+    return Error{why};
 }
 
 } // namespace
@@ -74,35 +73,33 @@ std::string_view trim(std::string_view v)
     return v;
 }
 
-std::optional<bool> parseBool(std::string_view v, std::string& why)
+Result<bool> parseBool(std::string_view v)
 {
     auto s = lower(trim(v));
     if (s == "yes" || s == "true" || s == "1" || s == "on")
         return true;
     if (s == "no" || s == "false" || s == "0" || s == "off")
         return false;
-    why = "expected a boolean (yes/no, true/false, on/off, 1/0)";
-    return std::nullopt;
+    return Error{"expected a boolean (yes/no, true/false, on/off, 1/0)"};
 }
 
-std::optional<uint64_t> parseUint(std::string_view v, uint64_t min, uint64_t max, std::string& why)
+Result<uint64_t> parseUint(std::string_view v, uint64_t min, uint64_t max)
 {
     v = trim(v);
     uint64_t out = 0;
     auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
     if (v.empty() || ec != std::errc() || ptr != v.data() + v.size() || out < min || out > max) {
-        why = "expected an integer from " + std::to_string(min) + " to " + std::to_string(max);
-        return std::nullopt;
+        return Error{"expected an integer from " + std::to_string(min) + " to " +
+                     std::to_string(max)};
     }
     return out;
 }
 
-std::optional<std::string> parseAbsolutePath(std::string_view v, std::string& why)
+Result<std::string> parseAbsolutePath(std::string_view v)
 {
     v = trim(v);
     if (v.empty() || v.front() != '/') {
-        why = "expected an absolute path";
-        return std::nullopt;
+        return Error{"expected an absolute path"};
     }
     return std::string(v);
 }
@@ -112,7 +109,7 @@ std::vector<std::string> splitWords(std::string_view v)
     return split(v, "");
 }
 
-std::optional<std::vector<std::string>> parseDeviceSelectors(std::string_view v, std::string& why)
+Result<std::vector<std::string>> parseDeviceSelectors(std::string_view v)
 {
     auto isHex = [](std::string_view t) {
         return std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isxdigit(c); });
@@ -137,16 +134,15 @@ std::optional<std::vector<std::string>> parseDeviceSelectors(std::string_view v,
         } else if (std::all_of(word.begin(), word.end(), globChar)) {
             out.push_back(std::move(word));
         } else {
-            why = "expected RDMA device names, globs over them (mlx5_1*) or PCI addresses "
-                  "(0000:3b:00.0 or 3b:00.0), separated by spaces ('" +
-                  word + "' is none of these)";
-            return std::nullopt;
+            return Error{"expected RDMA device names, globs over them (mlx5_1*) or PCI addresses "
+                         "(0000:3b:00.0 or 3b:00.0), separated by spaces ('" +
+                         word + "' is none of these)"};
         }
     }
     return out;
 }
 
-std::optional<TextfileCounters> parseTextfileCounters(std::string_view v, std::string& why)
+Result<TextfileCounters> parseTextfileCounters(std::string_view v)
 {
     auto words = splitWords(v);
     TextfileCounters out;
@@ -154,35 +150,31 @@ std::optional<TextfileCounters> parseTextfileCounters(std::string_view v, std::s
         return out;
     auto set = parseName<CounterSet>(
         words.front(),
-        {{"default", CounterSet::Default}, {"all", CounterSet::All}, {"none", CounterSet::None}},
-        why);
-    why = "expected default, all or none, then (not after all) statistic-name globs to add, e.g. "
-          "'default rx_prio*_bytes np_cnp_sent'";
+        {{"default", CounterSet::Default}, {"all", CounterSet::All}, {"none", CounterSet::None}});
     if (!set)
-        return std::nullopt;
+        return Error{"expected default, all or none, then (not after all) statistic-name globs to "
+                     "add, e.g. 'default rx_prio*_bytes np_cnp_sent'"};
     out.set = *set;
-    if (out.set == CounterSet::All && words.size() > 1) {
-        why = "all writes every statistic already: a glob after it ('" + words[1] +
-              "') adds nothing; use default or none with globs";
-        return std::nullopt;
-    }
+    if (out.set == CounterSet::All && words.size() > 1)
+        return Error{"all writes every statistic already: a glob after it ('" + words[1] +
+                     "') adds nothing; use default or none with globs"};
     for (size_t i = 1; i < words.size(); ++i) {
         bool good = std::all_of(words[i].begin(), words[i].end(), [](char c) {
             return std::isalnum(static_cast<unsigned char>(c)) ||
                    std::string_view("_.:-*?[]!").find(c) != std::string_view::npos;
         });
         if (!good) {
-            why = "'" + words[i] +
-                  "' is not a statistic glob: letters, digits, _ . : - and the glob characters "
-                  "* ? [ ] !";
-            return std::nullopt;
+            return Error{
+                "'" + words[i] +
+                "' is not a statistic glob: letters, digits, _ . : - and the glob characters "
+                "* ? [ ] !"};
         }
         out.extra.push_back(words[i]);
     }
     return out;
 }
 
-std::optional<ExpectPorts> parseExpectPorts(std::string_view v, std::string& why)
+Result<ExpectPorts> parseExpectPorts(std::string_view v)
 {
     const std::string expected =
         "expected auto, none, or ROLE:COUNT[@GBPS] items, one per role (compute:8@400 "
@@ -202,55 +194,47 @@ std::optional<ExpectPorts> parseExpectPorts(std::string_view v, std::string& why
         auto role = colon == std::string::npos ? std::nullopt
                                                : parseRole(std::string_view(word).substr(0, colon));
         if (!role) {
-            why = expected + " ('" + word + "' is not one)";
-            return std::nullopt;
+            return Error{expected + " ('" + word + "' is not one)"};
         }
         auto count_text = std::string_view(word).substr(
             colon + 1, at == std::string::npos ? std::string::npos : at - colon - 1);
-        std::string ignored;
-        auto count = parseUint(count_text, 1, 4096, ignored);
+        auto count = parseUint(count_text, 1, 4096);
         if (!count) {
-            why = "'" + word + "': COUNT must be an integer from 1 to 4096";
-            return std::nullopt;
+            return Error{"'" + word + "': COUNT must be an integer from 1 to 4096"};
         }
         PortExpectation e{*role, static_cast<uint32_t>(*count), 0};
         if (at != std::string::npos) {
-            auto gbps = parseDecimal(std::string_view(word).substr(at + 1), 0, 10000, ignored);
+            auto gbps = parseDecimal(std::string_view(word).substr(at + 1), 0, 10000);
             if (!gbps || *gbps <= 0) {
-                why = "'" + word + "': GBPS must be a number of Gb/s above 0 up to 10000";
-                return std::nullopt;
+                return Error{"'" + word + "': GBPS must be a number of Gb/s above 0 up to 10000"};
             }
             e.min_gbps = *gbps;
         }
         if (std::any_of(out.listed.begin(), out.listed.end(),
                         [&](const PortExpectation& x) { return x.role == e.role; })) {
-            why =
-                fmt::format("'{}': {} is listed twice (one item per role)", word, toString(e.role));
-            return std::nullopt;
+            return Error{fmt::format("'{}': {} is listed twice (one item per role)", word,
+                                     toString(e.role))};
         }
         out.listed.push_back(e);
     }
     return out;
 }
 
-std::optional<std::vector<uint8_t>> parsePriorities(std::string_view v, std::string& why)
+Result<std::vector<uint8_t>> parsePriorities(std::string_view v)
 {
     std::vector<uint8_t> out;
     auto t = trim(v);
     if (t.empty() || lower(t) == "none")
         return out;
     for (const auto& word : split(t, ",")) {
-        std::string ignored;
-        auto p = parseUint(word, 0, 7, ignored);
+        auto p = parseUint(word, 0, 7);
         if (!p) {
-            why = "expected priorities 0 to 7 separated by spaces or commas, or none ('" + word +
-                  "' is not a priority)";
-            return std::nullopt;
+            return Error{"expected priorities 0 to 7 separated by spaces or commas, or none ('" +
+                         word + "' is not a priority)"};
         }
         auto prio = static_cast<uint8_t>(*p);
         if (std::find(out.begin(), out.end(), prio) != out.end()) {
-            why = "priority " + word + " is listed twice";
-            return std::nullopt;
+            return Error{"priority " + word + " is listed twice"};
         }
         out.push_back(prio);
     }
@@ -258,20 +242,20 @@ std::optional<std::vector<uint8_t>> parsePriorities(std::string_view v, std::str
     return out;
 }
 
-std::optional<RateLimit> parseRate(std::string_view v, std::string& why)
+Result<RateLimit> parseRate(std::string_view v)
 {
-    why = "expected a rate N/s, N/min or N/h (N >= 0, e.g. 10/s, 5/min, 120/h)";
+    const Error why{"expected a rate N/s, N/min or N/h (N >= 0, e.g. 10/s, 5/min, 120/h)"};
     v = trim(v);
     auto slash = v.find('/');
     if (slash == std::string_view::npos)
-        return std::nullopt;
+        return why;
     auto num = trim(v.substr(0, slash));
     auto unit = lower(trim(v.substr(slash + 1)));
     double n = 0;
     auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), n);
     if (num.empty() || ec != std::errc() || ptr != num.data() + num.size() || !std::isfinite(n) ||
         n < 0)
-        return std::nullopt;
+        return why;
     double seconds = 0;
     if (unit == "s" || unit == "sec" || unit == "second")
         seconds = 1;
@@ -280,54 +264,53 @@ std::optional<RateLimit> parseRate(std::string_view v, std::string& why)
     else if (unit == "h" || unit == "hour")
         seconds = 3600;
     else
-        return std::nullopt;
+        return why;
     return RateLimit{n, seconds};
 }
 
-std::optional<double> parseDecimal(std::string_view v, double min, double max, std::string& why)
+Result<double> parseDecimal(std::string_view v, double min, double max)
 {
-    why = fmt::format("expected a number from {} to {}", min, max);
     v = trim(v);
     double n = 0;
     auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
     if (v.empty() || ec != std::errc() || ptr != v.data() + v.size() || !std::isfinite(n) ||
         n < min || n > max)
-        return std::nullopt;
+        return Error{fmt::format("expected a number from {} to {}", min, max)};
     return n;
 }
 
-std::optional<ProvisionMode> parseProvisionMode(std::string_view v, std::string& why)
+Result<ProvisionMode> parseProvisionMode(std::string_view v)
 {
-    return parseName<ProvisionMode>(v,
-                                    {{"enforce", ProvisionMode::Enforce},
-                                     {"verify", ProvisionMode::Verify},
-                                     {"off", ProvisionMode::Off}},
-                                    why);
+    return parseName<ProvisionMode>(v, {{"enforce", ProvisionMode::Enforce},
+                                        {"verify", ProvisionMode::Verify},
+                                        {"off", ProvisionMode::Off}});
 }
 
-std::optional<TrustMode> parseTrustMode(std::string_view v, std::string& why)
+Result<TrustMode> parseTrustMode(std::string_view v)
 {
-    return parseName<TrustMode>(v, {{"dscp", TrustMode::Dscp}, {"pcp", TrustMode::Pcp}}, why);
+    return parseName<TrustMode>(v, {{"dscp", TrustMode::Dscp}, {"pcp", TrustMode::Pcp}});
 }
 
-std::optional<BondPolicy> parseBondPolicy(std::string_view v, std::string& why)
+Result<BondPolicy> parseBondPolicy(std::string_view v)
 {
     return parseName<BondPolicy>(
-        v, {{"skip", BondPolicy::Skip}, {"configure", BondPolicy::Configure}}, why);
+        v, {{"skip", BondPolicy::Skip}, {"configure", BondPolicy::Configure}});
 }
 
-std::optional<RuleSeverity> parseRuleSeverity(std::string_view v, std::string& why)
+Result<RuleSeverity> parseRuleSeverity(std::string_view v)
 {
     return parseName<RuleSeverity>(
-        v, {{"fatal", RuleSeverity::Fatal}, {"non-fatal", RuleSeverity::NonFatal}}, why);
+        v, {{"fatal", RuleSeverity::Fatal}, {"non-fatal", RuleSeverity::NonFatal}});
 }
 
-std::optional<Action> parseActionValue(std::string_view v, std::string& why)
+Result<Action> parseActionValue(std::string_view v)
 {
-    why = "expected one of:";
+    if (auto action = parseAction(trim(v)))
+        return *action;
+    std::string why = "expected one of:";
     for (auto a : kAllActions)
         why += std::string(" ") + toString(a);
-    return parseAction(trim(v));
+    return Error{why};
 }
 
 } // namespace nicd::config

@@ -9,6 +9,10 @@ namespace nicd::netlink {
 
 namespace {
 
+using plugin::sdk::DecodeError;
+using plugin::sdk::NetlinkAttr;
+using plugin::sdk::NetlinkAttrs;
+
 constexpr size_t kDcbMsgLen = 4;       // struct dcbmsg: family, cmd, pad
 constexpr uint16_t kDcbAttrIfname = 1; // DCB_ATTR_IFNAME
 
@@ -31,26 +35,24 @@ uint32_t u32(std::span<const uint8_t> b, size_t off)
 std::optional<std::string> parseDcbNotification(std::span<const uint8_t> msg)
 {
     if (msg.size() < NLMSG_HDRLEN + kDcbMsgLen)
-        return std::nullopt;
+        throw DecodeError("DCB notification of " + std::to_string(msg.size()) +
+                          " bytes is too short for its headers");
     uint32_t len = u32(msg, 0);
     uint16_t type = u16(msg, 4);
-    if (len < NLMSG_HDRLEN + kDcbMsgLen || len > msg.size() ||
-        (type != RTM_GETDCB && type != RTM_SETDCB))
+    if (len < NLMSG_HDRLEN + kDcbMsgLen || len > msg.size())
+        throw DecodeError("DCB notification has length " + std::to_string(len) + " (" +
+                          std::to_string(msg.size()) + " bytes)");
+    if (type != RTM_GETDCB && type != RTM_SETDCB)
         return std::nullopt;
-    size_t off = NLMSG_HDRLEN + kDcbMsgLen;
-    while (off + NLA_HDRLEN <= len) {
-        uint16_t alen = u16(msg, off);
-        uint16_t atype = u16(msg, off + 2) & NLA_TYPE_MASK;
-        if (alen < NLA_HDRLEN || off + alen > len)
-            return std::nullopt;
-        if (atype == kDcbAttrIfname) {
-            const char* s = reinterpret_cast<const char*>(msg.data() + off + NLA_HDRLEN);
-            size_t n = strnlen(s, alen - NLA_HDRLEN);
-            if (n == 0)
-                return std::nullopt;
-            return std::string(s, n);
-        }
-        off += NLA_ALIGN(alen);
+    const size_t attrs_at = NLMSG_HDRLEN + kDcbMsgLen;
+    for (const NetlinkAttr& a :
+         NetlinkAttrs(msg.subspan(attrs_at, len - attrs_at), "DCB notification", attrs_at)) {
+        if (a.type != kDcbAttrIfname)
+            continue;
+        if (a.string().empty())
+            throw DecodeError("DCB notification: DCB_ATTR_IFNAME at offset " +
+                              std::to_string(a.offset) + " is empty");
+        return std::string(a.string());
     }
     return std::nullopt;
 }
@@ -63,8 +65,12 @@ std::vector<std::string> parseDcbNotifications(std::span<const uint8_t> buffer)
         uint32_t len = u32(buffer, off);
         if (len < NLMSG_HDRLEN || off + len > buffer.size())
             break;
-        if (auto name = parseDcbNotification(buffer.subspan(off, len)))
-            out.push_back(std::move(*name));
+        try {
+            if (auto name = parseDcbNotification(buffer.subspan(off, len)))
+                out.push_back(std::move(*name));
+        } catch (const DecodeError&) {
+            // one malformed message: the others in the datagram still count
+        }
         off += NLMSG_ALIGN(len);
     }
     return out;

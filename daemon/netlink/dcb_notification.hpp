@@ -3,6 +3,8 @@
 // name matters to nicd: that netdev's QoS is verified again.
 #pragma once
 
+#include <nicd/plugin/netlink_attrs.h>
+
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -12,10 +14,12 @@
 namespace nicd::netlink {
 
 // The netdev named by one RTM_GETDCB/RTM_SETDCB message (header included); nullopt when it is
-// not one or is malformed.
+// another message or names none. Throws plugin::sdk::DecodeError on a malformed one (truncated,
+// a length past the end, an attribute that overruns it, an empty DCB_ATTR_IFNAME).
 std::optional<std::string> parseDcbNotification(std::span<const uint8_t> message);
 
-// Every netdev named in a buffer received from the socket, in order (repeats kept).
+// Every netdev named in a buffer received from the socket, in order (repeats kept); malformed
+// messages are skipped.
 std::vector<std::string> parseDcbNotifications(std::span<const uint8_t> buffer);
 
 } // namespace nicd::netlink

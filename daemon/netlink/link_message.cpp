@@ -5,11 +5,17 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace nicd::netlink {
 
 namespace {
+
+using plugin::sdk::DecodeError;
+using plugin::sdk::NetlinkAttr;
+using plugin::sdk::NetlinkAttrs;
+
 template <typename T> T load(const uint8_t* p)
 {
     T v;
@@ -21,15 +27,18 @@ template <typename T> T load(const uint8_t* p)
 std::optional<LinkEvent> parseLinkMessage(std::span<const uint8_t> message)
 {
     if (message.size() < sizeof(nlmsghdr))
-        return std::nullopt;
+        throw DecodeError("link message of " + std::to_string(message.size()) +
+                          " bytes is shorter than a netlink header");
     auto hdr = load<nlmsghdr>(message.data());
     if (hdr.nlmsg_len < sizeof(nlmsghdr) || hdr.nlmsg_len > message.size())
-        return std::nullopt;
+        throw DecodeError("link message has length " + std::to_string(hdr.nlmsg_len) + " (" +
+                          std::to_string(message.size()) + " bytes)");
     if (hdr.nlmsg_type != RTM_NEWLINK && hdr.nlmsg_type != RTM_DELLINK)
         return std::nullopt;
     const size_t body_at = NLMSG_HDRLEN;
     if (hdr.nlmsg_len < body_at + sizeof(ifinfomsg))
-        return std::nullopt;
+        throw DecodeError("link message of " + std::to_string(hdr.nlmsg_len) +
+                          " bytes is too short for struct ifinfomsg");
     auto ifi = load<ifinfomsg>(message.data() + body_at);
 
     LinkEvent ev;
@@ -37,31 +46,25 @@ std::optional<LinkEvent> parseLinkMessage(std::span<const uint8_t> message)
     ev.ifindex = ifi.ifi_index;
     ev.flags = ifi.ifi_flags;
 
-    size_t off = body_at + NLMSG_ALIGN(sizeof(ifinfomsg));
-    const size_t end = hdr.nlmsg_len;
-    while (off + sizeof(rtattr) <= end) {
-        auto rta = load<rtattr>(message.data() + off);
-        if (rta.rta_len < sizeof(rtattr) || off + rta.rta_len > end)
-            return std::nullopt; // an attribute that overruns the message: reject the message
-        const uint8_t* payload = message.data() + off + RTA_LENGTH(0);
-        const size_t len = rta.rta_len - RTA_LENGTH(0);
-        switch (rta.rta_type) {
+    const size_t attrs_at = body_at + NLMSG_ALIGN(sizeof(ifinfomsg));
+    const auto attrs =
+        message.first(hdr.nlmsg_len).subspan(std::min<size_t>(attrs_at, hdr.nlmsg_len));
+    for (const NetlinkAttr& a : NetlinkAttrs(attrs, "link message", attrs_at)) {
+        switch (a.type) {
         case IFLA_IFNAME:
-            ev.name.assign(reinterpret_cast<const char*>(payload),
-                           strnlen(reinterpret_cast<const char*>(payload), len));
+            ev.name.assign(a.string());
             break;
         case IFLA_OPERSTATE:
-            if (len >= 1)
-                ev.operstate = payload[0];
+            if (!a.payload.empty())
+                ev.operstate = a.payload[0];
             break;
         case IFLA_CARRIER:
-            if (len >= 1)
-                ev.carrier = payload[0] != 0;
+            if (!a.payload.empty())
+                ev.carrier = a.payload[0] != 0;
             break;
         default:
             break;
         }
-        off += RTA_ALIGN(rta.rta_len);
     }
     if (ev.ifindex <= 0 || ev.name.empty())
         return std::nullopt;
@@ -76,8 +79,12 @@ std::vector<LinkEvent> parseLinkMessages(std::span<const uint8_t> buffer)
         auto hdr = load<nlmsghdr>(buffer.data() + off);
         if (hdr.nlmsg_len < sizeof(nlmsghdr) || off + hdr.nlmsg_len > buffer.size())
             break;
-        if (auto ev = parseLinkMessage(buffer.subspan(off, hdr.nlmsg_len)))
-            out.push_back(std::move(*ev));
+        try {
+            if (auto ev = parseLinkMessage(buffer.subspan(off, hdr.nlmsg_len)))
+                out.push_back(std::move(*ev));
+        } catch (const DecodeError&) {
+            // one malformed message: the others in the datagram still count
+        }
         off += NLMSG_ALIGN(hdr.nlmsg_len);
     }
     return out;

@@ -1,6 +1,9 @@
-// Pure decoding of rtnetlink link messages (RTM_NEWLINK / RTM_DELLINK). Every length is checked:
-// a truncated or malformed message yields nothing rather than a bad read.
+// Pure decoding of rtnetlink link messages (RTM_NEWLINK / RTM_DELLINK). Every length is checked
+// (the SDK's attribute reader): a truncated or malformed message throws DecodeError rather than
+// reading past the end.
 #pragma once
+
+#include <nicd/plugin/netlink_attrs.h>
 
 #include <cstdint>
 #include <optional>
@@ -19,10 +22,13 @@ struct LinkEvent {
     uint32_t flags = 0;               // ifi_flags (IFF_UP, IFF_LOWER_UP, ...)
 };
 
-// Decodes one netlink message (header included). nullopt when it is not a valid link message.
+// Decodes one netlink message (header included). nullopt when it is another type of message or a
+// link message without ifindex or name; throws plugin::sdk::DecodeError, naming the offset, on a
+// truncated header, a length past the end or an attribute that overruns the message.
 std::optional<LinkEvent> parseLinkMessage(std::span<const uint8_t> message);
 
-// Decodes every link message in a buffer received from the socket; others are skipped.
+// Decodes every link message in a buffer received from the socket; others, and malformed ones,
+// are skipped.
 std::vector<LinkEvent> parseLinkMessages(std::span<const uint8_t> buffer);
 
 // "up", "down", "lowerlayerdown", "dormant", "notpresent", "testing", "unknown" as sysfs prints

@@ -269,22 +269,17 @@ int openBeneath(int top, std::string_view rel, int flags, Links links)
     return w.fd.release();
 }
 
-std::optional<std::string> resolveBeneath(const std::filesystem::path& root, std::string_view path,
-                                          std::string& why)
+Result<std::string> resolveBeneath(const std::filesystem::path& root, std::string_view path)
 {
     Fd top(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-    if (!top.valid()) {
-        why = "cannot open " + root.string() + ": " + std::strerror(errno);
-        return std::nullopt;
-    }
+    if (!top.valid())
+        return Error{"cannot open " + root.string() + ": " + std::strerror(errno)};
     WalkOptions o;
     o.links = Links::Beneath;
     o.missing_ok = true;
     auto w = walkBeneath(top.get(), path, o);
-    if (!w.ok()) {
-        why = w.why;
-        return std::nullopt;
-    }
+    if (!w.ok())
+        return Error{w.why};
     return w.rel;
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "paths/fd.hpp"
+#include "text/result.hpp"
 
 #include <fcntl.h>
 #include <sys/types.h>
@@ -67,9 +68,8 @@ int openBeneath(int top, std::string_view rel, int flags, Links links);
 
 // Where the host path `path` (as --root relocates it: "/var/lib/nicd" under `root`) leads,
 // relative to `root`: ".." and symlinks are followed as the kernel would while they stay beneath
-// root, a missing tail is taken as written. nullopt with `why` (naming the component) when ".."
-// or a symlink (an absolute one, or one that climbs) leads out of root, or root cannot be opened.
-std::optional<std::string> resolveBeneath(const std::filesystem::path& root, std::string_view path,
-                                          std::string& why);
+// root, a missing tail is taken as written. An Error naming the component when ".." or a symlink
+// (an absolute one, or one that climbs) leads out of root, or root cannot be opened.
+Result<std::string> resolveBeneath(const std::filesystem::path& root, std::string_view path);
 
 } // namespace nicd::paths

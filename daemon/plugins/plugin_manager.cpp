@@ -23,9 +23,7 @@ bool enabledIn(const std::map<std::string, std::string>& section)
     auto it = section.find("Enabled");
     if (it == section.end())
         return true;
-    std::string why;
-    return config::parseBool(it->second, why)
-        .value_or(true); // the config loader rejects bad values
+    return config::parseBool(it->second).value_or(true); // the config loader rejects bad values
 }
 
 // The daemon's settings plugins follow (nicd/plugin/backoff.h), as IHost::config() gives them.

@@ -1,5 +1,5 @@
 // Decoders for devlink health reporters: iproute2's JSON (nlohmann) and the raw netlink
-// attributes, walked by hand with every length checked against the bytes actually there.
+// attributes, walked with the SDK's attribute reader (every length checked against the bytes).
 #include "prefailure/devlink_health.hpp"
 
 #include <linux/devlink.h>
@@ -16,69 +16,22 @@ namespace {
 
 // ---- netlink attributes ----
 
-constexpr size_t kAttrHeaderSize = NLA_HDRLEN; // struct nlattr, already 4-aligned
-constexpr uint8_t kStateHealthy = 0;           // enum devlink_health_reporter_state (kernel)
-constexpr uint8_t kStateError = 1;
+using plugin::sdk::NetlinkAttr;
+using plugin::sdk::NetlinkAttrs;
 
-// One attribute: its type without the NLA_F_NESTED / NLA_F_NET_BYTEORDER flags, where its header
-// starts (from the start of the attributes given to decodeReporterMessage) and its payload.
-struct Attr {
-    uint16_t type = 0;
-    size_t offset = 0;
-    std::span<const uint8_t> payload;
-};
+constexpr std::string_view kAttrsWhat = "devlink";
+constexpr uint8_t kStateHealthy = 0; // enum devlink_health_reporter_state (kernel)
+constexpr uint8_t kStateError = 1;
 
 std::string at(size_t offset)
 {
     return "offset " + std::to_string(offset);
 }
 
-// Splits `data`, which starts at `base` in the message, into attributes. Throws on a header that
-// does not fit, an nla_len shorter than the header, or one that runs past the end.
-std::vector<Attr> splitAttrs(std::span<const uint8_t> data, size_t base)
-{
-    std::vector<Attr> attrs;
-    size_t off = 0;
-    while (off < data.size()) {
-        const size_t left = data.size() - off;
-        if (left < kAttrHeaderSize)
-            throw DecodeError("devlink attribute at " + at(base + off) + ": truncated header (" +
-                              std::to_string(left) + " bytes left)");
-        nlattr hdr{};
-        std::memcpy(&hdr, data.data() + off, sizeof hdr);
-        const uint16_t type = hdr.nla_type & NLA_TYPE_MASK;
-        const std::string what =
-            "devlink attribute " + std::to_string(type) + " at " + at(base + off);
-        if (hdr.nla_len < kAttrHeaderSize)
-            throw DecodeError(what + ": nla_len " + std::to_string(hdr.nla_len) +
-                              " shorter than its header");
-        if (hdr.nla_len > left)
-            throw DecodeError(what + ": nla_len " + std::to_string(hdr.nla_len) +
-                              " past the end (" + std::to_string(left) + " bytes left)");
-        attrs.push_back(
-            {type, base + off, data.subspan(off + kAttrHeaderSize, hdr.nla_len - kAttrHeaderSize)});
-        // The last attribute may come without its alignment padding.
-        off += std::min<size_t>(NLA_ALIGN(hdr.nla_len), left);
-    }
-    return attrs;
-}
-
-template <class T> T integer(const Attr& attr, const char* name)
-{
-    if (attr.payload.size() != sizeof(T))
-        throw DecodeError(std::string(name) + " at " + at(attr.offset) + ": " +
-                          std::to_string(attr.payload.size()) + " bytes, want " +
-                          std::to_string(sizeof(T)));
-    T value{};
-    std::memcpy(&value, attr.payload.data(), sizeof(T));
-    return value;
-}
-
 // A NUL-terminated string attribute (the terminator is optional); empty is not a name.
-std::string name(const Attr& attr, const char* what)
+std::string name(const NetlinkAttr& attr, const char* what)
 {
-    const auto* chars = reinterpret_cast<const char*>(attr.payload.data());
-    std::string text(chars, strnlen(chars, attr.payload.size()));
+    std::string text(attr.string());
     if (text.empty())
         throw DecodeError(std::string(what) + " at " + at(attr.offset) + " is empty");
     return text;
@@ -94,23 +47,23 @@ std::string stateName(uint8_t state)
 }
 
 // The DEVLINK_ATTR_HEALTH_REPORTER nest into `out` (name, state, counters).
-void decodeReporterNest(const Attr& nest, HealthReporter& out)
+void decodeReporterNest(const NetlinkAttr& nest, HealthReporter& out)
 {
     std::optional<uint8_t> state;
     std::optional<uint64_t> errors, recovers;
-    for (const Attr& a : splitAttrs(nest.payload, nest.offset + kAttrHeaderSize)) {
+    for (const NetlinkAttr& a : NetlinkAttrs(nest.payload, kAttrsWhat, nest.payloadOffset())) {
         switch (a.type) {
         case DEVLINK_ATTR_HEALTH_REPORTER_NAME:
             out.name = name(a, "DEVLINK_ATTR_HEALTH_REPORTER_NAME");
             break;
         case DEVLINK_ATTR_HEALTH_REPORTER_STATE:
-            state = integer<uint8_t>(a, "DEVLINK_ATTR_HEALTH_REPORTER_STATE");
+            state = a.u8("DEVLINK_ATTR_HEALTH_REPORTER_STATE");
             break;
         case DEVLINK_ATTR_HEALTH_REPORTER_ERR_COUNT:
-            errors = integer<uint64_t>(a, "DEVLINK_ATTR_HEALTH_REPORTER_ERR_COUNT");
+            errors = a.u64("DEVLINK_ATTR_HEALTH_REPORTER_ERR_COUNT");
             break;
         case DEVLINK_ATTR_HEALTH_REPORTER_RECOVER_COUNT:
-            recovers = integer<uint64_t>(a, "DEVLINK_ATTR_HEALTH_REPORTER_RECOVER_COUNT");
+            recovers = a.u64("DEVLINK_ATTR_HEALTH_REPORTER_RECOVER_COUNT");
             break;
         default:
             break; // pad, grace/burst period, auto_*, dump timestamps
@@ -250,8 +203,8 @@ std::optional<HealthReporter> decodeReporterMessage(std::span<const uint8_t> att
 {
     std::optional<std::string> bus, dev;
     std::optional<uint32_t> port;
-    std::optional<Attr> nest;
-    for (const Attr& a : splitAttrs(attrs, 0)) {
+    std::optional<NetlinkAttr> nest;
+    for (const NetlinkAttr& a : NetlinkAttrs(attrs, kAttrsWhat)) {
         switch (a.type) {
         case DEVLINK_ATTR_BUS_NAME:
             bus = name(a, "DEVLINK_ATTR_BUS_NAME");
@@ -260,7 +213,7 @@ std::optional<HealthReporter> decodeReporterMessage(std::span<const uint8_t> att
             dev = name(a, "DEVLINK_ATTR_DEV_NAME");
             break;
         case DEVLINK_ATTR_PORT_INDEX:
-            port = integer<uint32_t>(a, "DEVLINK_ATTR_PORT_INDEX");
+            port = a.u32("DEVLINK_ATTR_PORT_INDEX");
             break;
         case DEVLINK_ATTR_HEALTH_REPORTER:
             nest = a;

@@ -46,12 +46,9 @@ std::string extackMessage(std::span<const uint8_t> message, uint16_t flags)
     if (embedded < NLMSG_HDRLEN || tlv_offset > message.size())
         return {};
     try {
-        for (const auto& attr : splitAttributes(message.subspan(tlv_offset), "extack")) {
-            if (attr.type != NLMSGERR_ATTR_MSG)
-                continue;
-            const auto* text = reinterpret_cast<const char*>(attr.payload.data());
-            return std::string(text, strnlen(text, attr.payload.size()));
-        }
+        for (const auto& attr : plugin::sdk::NetlinkAttrs(message.subspan(tlv_offset), "extack"))
+            if (attr.type == NLMSGERR_ATTR_MSG)
+                return std::string(attr.string());
     } catch (const DecodeError&) {
         // A malformed extack must not hide the errno it came with.
     }

@@ -193,7 +193,8 @@ bool takeAnswer(const Outcome& outcome, const Request& request, bool unsupported
 std::string eepromDataOf(const Answer& answer, uint8_t length, std::vector<uint8_t>& data)
 {
     try {
-        for (const auto& attr : splitAttributes(answer.reply, "MODULE_EEPROM_GET reply")) {
+        for (const auto& attr :
+             plugin::sdk::NetlinkAttrs(answer.reply, "MODULE_EEPROM_GET reply")) {
             if (attr.type == ETHTOOL_A_MODULE_EEPROM_DATA)
                 data.assign(attr.payload.begin(), attr.payload.end());
         }
@@ -218,7 +219,8 @@ std::string eepromDataOf(const Answer& answer, uint8_t length, std::vector<uint8
 int familyIdOf(const Answer& answer)
 {
     try {
-        for (const auto& attr : splitAttributes(answer.reply, "CTRL_CMD_NEWFAMILY reply")) {
+        for (const auto& attr :
+             plugin::sdk::NetlinkAttrs(answer.reply, "CTRL_CMD_NEWFAMILY reply")) {
             if (attr.type == CTRL_ATTR_FAMILY_ID && attr.payload.size() >= sizeof(uint16_t)) {
                 uint16_t id = 0;
                 std::memcpy(&id, attr.payload.data(), sizeof id);

@@ -1,5 +1,5 @@
-// FEC statistics decoders: netlink attributes of ETHTOOL_MSG_FEC_GET_REPLY walked over raw bytes
-// with every length checked, and ethtool's JSON output read with nlohmann::json. Pure functions;
+// FEC statistics decoders: netlink attributes of ETHTOOL_MSG_FEC_GET_REPLY walked with the SDK's
+// attribute reader, and ethtool's JSON output read with nlohmann::json. Pure functions;
 // facts from shared/reference/pre-failure.md §1.
 #include "prefailure/fec_stats.hpp"
 
@@ -18,6 +18,8 @@ namespace nicd::prefailure {
 namespace {
 
 using Json = nlohmann::json;
+using plugin::sdk::NetlinkAttr;
+using plugin::sdk::NetlinkAttrs;
 
 // ETHTOOL_A_FEC_STAT_HIST (Linux 6.18) is newer than the uapi headers this builds against.
 constexpr uint16_t kFecStatHist = 5;
@@ -47,13 +49,6 @@ constexpr StatName kStats[] = {
      &FecStats::corrected_bits},
 };
 
-uint16_t loadU16(std::span<const uint8_t> bytes, size_t offset)
-{
-    uint16_t value;
-    std::memcpy(&value, bytes.data() + offset, sizeof value);
-    return value;
-}
-
 // A u64 array statistic: empty = the driver does not count it; element 0 is the total.
 std::optional<FecCounter> decodeCounter(std::span<const uint8_t> payload, const char* attr_name)
 {
@@ -73,8 +68,7 @@ std::optional<FecCounter> decodeCounter(std::span<const uint8_t> payload, const 
 
 void decodeStatsNest(std::span<const uint8_t> nest, FecStats& out)
 {
-    for (const NetlinkAttribute& attr :
-         splitAttributes(nest, "FEC_GET reply: ETHTOOL_A_FEC_STATS")) {
+    for (const NetlinkAttr& attr : NetlinkAttrs(nest, "FEC_GET reply: ETHTOOL_A_FEC_STATS")) {
         if (attr.type == ETHTOOL_A_FEC_STAT_PAD || attr.type == kFecStatHist)
             continue;
         for (const StatName& stat : kStats) {
@@ -87,12 +81,9 @@ void decodeStatsNest(std::span<const uint8_t> nest, FecStats& out)
 std::string decodeHeaderName(std::span<const uint8_t> nest)
 {
     std::string name;
-    for (const NetlinkAttribute& attr :
-         splitAttributes(nest, "FEC_GET reply: ETHTOOL_A_FEC_HEADER")) {
-        if (attr.type != ETHTOOL_A_HEADER_DEV_NAME)
-            continue;
-        const auto* text = reinterpret_cast<const char*>(attr.payload.data());
-        name.assign(text, strnlen(text, attr.payload.size()));
+    for (const NetlinkAttr& attr : NetlinkAttrs(nest, "FEC_GET reply: ETHTOOL_A_FEC_HEADER")) {
+        if (attr.type == ETHTOOL_A_HEADER_DEV_NAME)
+            name.assign(attr.string());
     }
     return name;
 }
@@ -206,33 +197,6 @@ Json parseJsonText(std::string_view text)
 
 } // namespace
 
-std::vector<NetlinkAttribute> splitAttributes(std::span<const uint8_t> buffer,
-                                              std::string_view where)
-{
-    std::vector<NetlinkAttribute> attrs;
-    size_t offset = 0;
-    while (offset < buffer.size()) {
-        size_t left = buffer.size() - offset;
-        if (left < NLA_HDRLEN)
-            throw DecodeError(fmt::format("{}: {} bytes at offset {} are too few for an "
-                                          "attribute header",
-                                          where, left, offset));
-        uint16_t len = loadU16(buffer, offset);
-        uint16_t type = loadU16(buffer, offset + 2) & NLA_TYPE_MASK;
-        if (len < NLA_HDRLEN)
-            throw DecodeError(fmt::format("{}: attribute type {} at offset {} has nla_len {}, "
-                                          "less than its header",
-                                          where, type, offset, len));
-        if (len > left)
-            throw DecodeError(fmt::format("{}: attribute type {} at offset {} has nla_len {}, "
-                                          "past the end ({} bytes left)",
-                                          where, type, offset, len, left));
-        attrs.push_back({type, buffer.subspan(offset + NLA_HDRLEN, len - NLA_HDRLEN)});
-        offset += std::min<size_t>(NLA_ALIGN(len), left);
-    }
-    return attrs;
-}
-
 std::string fecModeName(uint32_t link_mode_bit)
 {
     switch (link_mode_bit) {
@@ -252,7 +216,7 @@ std::string fecModeName(uint32_t link_mode_bit)
 FecStats decodeFecReply(std::span<const uint8_t> attrs)
 {
     FecStats out;
-    for (const NetlinkAttribute& attr : splitAttributes(attrs, "FEC_GET reply")) {
+    for (const NetlinkAttr& attr : NetlinkAttrs(attrs, "FEC_GET reply")) {
         switch (attr.type) {
         case ETHTOOL_A_FEC_HEADER:
             out.netdev = decodeHeaderName(attr.payload);

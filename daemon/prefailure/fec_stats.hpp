@@ -32,17 +32,4 @@ FecStats decodeFecReply(std::span<const uint8_t> attrs);
 // kernel named no active mode) becomes empty, as decodeFecReply gives it.
 FecStats parseFecJson(std::string_view text, std::string_view netdev);
 
-// One netlink attribute: its type without the NLA_F_NESTED / NLA_F_NET_BYTEORDER bits, and its
-// payload (a view into the buffer it was split from).
-struct NetlinkAttribute {
-    uint16_t type = 0;
-    std::span<const uint8_t> payload;
-};
-
-// Splits a run of netlink attributes, checking every nla_len against the buffer. `where` names
-// the buffer in the DecodeError thrown for a truncated header, an nla_len below 4 or one that
-// runs past the end. The last attribute may lack its alignment padding.
-std::vector<NetlinkAttribute> splitAttributes(std::span<const uint8_t> buffer,
-                                              std::string_view where);
-
 } // namespace nicd::prefailure

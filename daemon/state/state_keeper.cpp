@@ -68,9 +68,9 @@ void StateKeeper::save(const std::optional<std::string>& journal_cursor, bool fo
     // on a 512-device node), and was the daemon's peak of memory once a minute.
     std::string health;
     health_.appendJson(health);
-    if (auto err = store_->saveText(stateText(boot_id_, journal_cursor, health))) {
+    if (auto saved = store_->saveText(stateText(boot_id_, journal_cursor, health)); !saved) {
         dirty_ = true; // nothing written: still due
-        failures_.failed(*err, now);
+        failures_.failed(saved.error().message, now);
         return;
     }
     dirty_ = false;

@@ -20,21 +20,21 @@ std::optional<PersistentState> StateStore::load()
     std::stringstream ss;
     ss << in.rdbuf();
     std::string text = ss.str();
-    std::string why;
-    if (auto s = parseStateText(text, why)) {
+    auto parsed = parseStateText(text);
+    if (parsed) {
         has_last_ = true;
         last_digest_ = std::hash<std::string>{}(text);
-        return s;
+        return std::move(*parsed);
     }
     auto aside = file_;
     aside += ".corrupt-" + std::to_string(std::time(nullptr));
     std::filesystem::rename(file_, aside, ec);
     log::error({}, "state file {} is unusable ({}); set aside as {} and starting afresh",
-               file_.string(), why, aside.string());
+               file_.string(), parsed.error().message, aside.string());
     return std::nullopt;
 }
 
-std::optional<std::string> StateStore::save(PersistentState state)
+Result<void> StateStore::save(PersistentState state)
 {
     std::string health;
     health::appendJsonText(health, state.health);
@@ -42,20 +42,20 @@ std::optional<std::string> StateStore::save(PersistentState state)
     return saveText(stateText(state.boot_id, state.journal_cursor, health));
 }
 
-std::optional<std::string> StateStore::saveText(const std::string& text)
+Result<void> StateStore::saveText(const std::string& text)
 {
     // Only a digest of the last content is kept: the file itself is ~500 KB on a 64-device node.
     size_t digest = std::hash<std::string>{}(text);
     if (has_last_ && digest == last_digest_)
-        return std::nullopt;
+        return {};
     std::error_code ec;
     std::filesystem::create_directories(file_.parent_path(), ec);
     // 0600 whatever the umask: the journal cursor and the node's history are nobody else's.
     if (auto err = writeFileAtomically(file_, text, Durability::Synced, 0600))
-        return err;
+        return Error{*err};
     has_last_ = true;
     last_digest_ = digest;
-    return std::nullopt;
+    return {};
 }
 
 } // namespace nicd

@@ -6,21 +6,17 @@
 
 namespace nicd {
 
-std::optional<PersistentState> parseStateText(std::string_view text, std::string& why)
+Result<PersistentState> parseStateText(std::string_view text)
 {
     try {
         auto j = nlohmann::json::parse(text);
-        if (!j.is_object()) {
-            why = "not a JSON object";
-            return std::nullopt;
-        }
+        if (!j.is_object())
+            return Error{"not a JSON object"};
         // Compared as JSON, never converted: 1e300 or 2^64 must not be cast to int.
         const auto& version = j.at("version");
-        if (!version.is_number_integer() || version != PersistentState::kVersion) {
-            why = "version " + version.dump() + " (this nicd writes " +
-                  std::to_string(PersistentState::kVersion) + ")";
-            return std::nullopt;
-        }
+        if (!version.is_number_integer() || version != PersistentState::kVersion)
+            return Error{"version " + version.dump() + " (this nicd writes " +
+                         std::to_string(PersistentState::kVersion) + ")"};
         PersistentState s;
         s.boot_id = j.at("boot_id").get<std::string>();
         if (auto cursor = j.find("journal_cursor"); cursor != j.end() && cursor->is_string())
@@ -29,8 +25,7 @@ std::optional<PersistentState> parseStateText(std::string_view text, std::string
             s.health = std::move(*health); // moved: ~1 MB on a large node, and copying recurses
         return s;
     } catch (const nlohmann::json::exception& e) {
-        why = e.what();
-        return std::nullopt;
+        return Error{e.what()};
     }
 }
 

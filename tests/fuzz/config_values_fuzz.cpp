@@ -1,6 +1,6 @@
 // libFuzzer target for the configuration value parsers: the same bytes, as one value, go to every
 // parser of config/value_parsers.hpp. None throws; each returns a value within what it documents,
-// or nullopt with `why` saying what is allowed.
+// or an Error whose message says what is allowed.
 #include "config/value_parsers.hpp"
 
 #include <algorithm>
@@ -27,30 +27,25 @@ bool isSpace(char c)
     return std::isspace(static_cast<unsigned char>(c)) != 0;
 }
 
-// A parser's answer: a value, or nullopt and the reason.
-template <class T> bool answered(const std::optional<T>& value, const std::string& why)
+// A parser's answer: a value, or an Error with the reason.
+template <class T> bool answered(const nicd::Result<T>& value)
 {
-    require(value.has_value() || !why.empty());
+    require(value.has_value() || !value.error().message.empty());
     return value.has_value();
 }
 
 void numbers(std::string_view v)
 {
-    std::string why;
-    if (auto n = cfg::parseUint(v, 100, 3600000, why); answered(n, why))
+    if (auto n = cfg::parseUint(v, 100, 3600000); answered(n))
         require(*n >= 100 && *n <= 3600000);
-    why.clear();
-    (void)answered(cfg::parseUint(v, 0, std::numeric_limits<uint64_t>::max(), why), why);
-    why.clear();
-    if (auto d = cfg::parseDecimal(v, -40.0, 10.0, why); answered(d, why))
+    (void)answered(cfg::parseUint(v, 0, std::numeric_limits<uint64_t>::max()));
+    if (auto d = cfg::parseDecimal(v, -40.0, 10.0); answered(d))
         require(*d >= -40.0 && *d <= 10.0);
-    why.clear();
-    if (auto r = cfg::parseRate(v, why); answered(r, why)) {
+    if (auto r = cfg::parseRate(v); answered(r)) {
         require(std::isfinite(r->count) && r->count >= 0);
         require(r->window_sec == 1 || r->window_sec == 60 || r->window_sec == 3600);
     }
-    why.clear();
-    if (auto p = cfg::parsePriorities(v, why); answered(p, why)) {
+    if (auto p = cfg::parsePriorities(v); answered(p)) {
         require(std::is_sorted(p->begin(), p->end()));
         require(std::adjacent_find(p->begin(), p->end()) == p->end());
         require(p->empty() || p->back() <= 7);
@@ -59,21 +54,14 @@ void numbers(std::string_view v)
 
 void words(std::string_view v)
 {
-    std::string why;
-    (void)answered(cfg::parseBool(v, why), why);
-    why.clear();
-    if (auto path = cfg::parseAbsolutePath(v, why); answered(path, why))
+    (void)answered(cfg::parseBool(v));
+    if (auto path = cfg::parseAbsolutePath(v); answered(path))
         require(path->front() == '/' && !isSpace(path->back()));
-    why.clear();
-    (void)answered(cfg::parseProvisionMode(v, why), why);
-    why.clear();
-    (void)answered(cfg::parseTrustMode(v, why), why);
-    why.clear();
-    (void)answered(cfg::parseBondPolicy(v, why), why);
-    why.clear();
-    (void)answered(cfg::parseRuleSeverity(v, why), why);
-    why.clear();
-    (void)answered(cfg::parseActionValue(v, why), why);
+    (void)answered(cfg::parseProvisionMode(v));
+    (void)answered(cfg::parseTrustMode(v));
+    (void)answered(cfg::parseBondPolicy(v));
+    (void)answered(cfg::parseRuleSeverity(v));
+    (void)answered(cfg::parseActionValue(v));
     for (const auto& w : cfg::splitWords(v))
         require(!w.empty() && std::none_of(w.begin(), w.end(), isSpace));
     auto t = cfg::trim(v);

@@ -1,7 +1,7 @@
 // libFuzzer target for the mlx5 plugin's DCB codec: the same bytes go, as the replies the kernel
 // sends to IEEE_GET and to IEEE_SET/IEEE_DEL, to replyComplete, decodeGetReply and
-// decodeSetReply, and as a PFC attribute to decodePfc. The codec reports malformed input as a
-// DecodeError value and throws nothing: any exception, crash or sanitizer report is a finding.
+// decodeSetReply, and as a PFC attribute to decodePfc. The codec throws DecodeError on malformed
+// input and nothing else: any other exception, crash or sanitizer report is a finding.
 // What it decodes must hold together, and a decoded PFC must survive encodePfc unchanged.
 #include "qos/dcb_codec.hpp"
 
@@ -37,32 +37,40 @@ uint32_t seqOf(std::span<const uint8_t> bytes)
 
 void getReply(std::span<const uint8_t> bytes, uint32_t seq)
 {
-    auto r = dcb::decodeGetReply(bytes, seq);
-    if (const auto* reply = std::get_if<dcb::GetReply>(&r)) {
-        require(reply->error >= 0 && reply->error <= kMaxErrno);
-        // Every APP entry took a 4-byte attribute header and 4 bytes of payload.
-        require(reply->state.apps.size() * 8 <= bytes.size());
-        require(reply->state.ifname.size() < bytes.size());
-        require(reply->state.ifname.find('\0') == std::string::npos);
+    dcb::GetReply r;
+    try {
+        r = dcb::decodeGetReply(bytes, seq);
+    } catch (const nicd::plugin::sdk::DecodeError&) {
+        return;
     }
+    require(r.error >= 0 && r.error <= kMaxErrno);
+    // Every APP entry took a 4-byte attribute header and 4 bytes of payload.
+    require(r.state.apps.size() * 8 <= bytes.size());
+    require(r.state.ifname.size() < bytes.size());
+    require(r.state.ifname.find('\0') == std::string::npos);
 }
 
 void setReply(std::span<const uint8_t> bytes, uint32_t seq, uint8_t cmd)
 {
-    auto r = dcb::decodeSetReply(bytes, seq, cmd);
-    if (const auto* reply = std::get_if<dcb::SetReply>(&r)) {
-        require(reply->error >= 0 && reply->error <= kMaxErrno);
-        require(!reply->in_band || (reply->error > 0 && reply->error <= 128));
+    dcb::SetReply r;
+    try {
+        r = dcb::decodeSetReply(bytes, seq, cmd);
+    } catch (const nicd::plugin::sdk::DecodeError&) {
+        return;
     }
+    require(r.error >= 0 && r.error <= kMaxErrno);
+    require(!r.in_band || (r.error > 0 && r.error <= 128));
 }
 
 void pfc(std::span<const uint8_t> bytes)
 {
-    auto r = dcb::decodePfc(bytes);
-    if (const auto* p = std::get_if<dcb::Pfc>(&r)) {
-        auto again = dcb::decodePfc(dcb::encodePfc(*p));
-        require(std::holds_alternative<dcb::Pfc>(again) && std::get<dcb::Pfc>(again) == *p);
+    dcb::Pfc p;
+    try {
+        p = dcb::decodePfc(bytes);
+    } catch (const nicd::plugin::sdk::DecodeError&) {
+        return;
     }
+    require(dcb::decodePfc(dcb::encodePfc(p)) == p); // throws nothing on its own encoding
 }
 
 } // namespace
@@ -71,7 +79,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     std::span<const uint8_t> bytes(data, size);
     uint32_t seq = seqOf(bytes);
-    (void)dcb::replyComplete(bytes, seq);
+    try {
+        (void)dcb::replyComplete(bytes, seq);
+    } catch (const nicd::plugin::sdk::DecodeError&) {
+    }
     getReply(bytes, seq);
     setReply(bytes, seq, size > kCmdOffset ? data[kCmdOffset] : dcb::kCmdIeeeSet);
     pfc(bytes);

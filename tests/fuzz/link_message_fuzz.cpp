@@ -1,6 +1,7 @@
 // libFuzzer target for the rtnetlink link-message decoder: the bytes are one buffer as received
-// from the socket, and also one message. Neither decoder throws: a crash, an exception or a
-// sanitizer report is a finding. What comes out is a link with an index and a name.
+// from the socket, and also one message. The one-message decoder may throw DecodeError, the
+// buffer decoder nothing: a crash, another exception or a sanitizer report is a finding. What
+// comes out is a link with an index and a name.
 #include "netlink/link_message.hpp"
 
 #include <cstdint>
@@ -29,8 +30,12 @@ void checkEvent(const nicd::netlink::LinkEvent& ev, size_t input_size)
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     std::span<const uint8_t> bytes(data, size);
-    if (auto ev = nicd::netlink::parseLinkMessage(bytes))
-        checkEvent(*ev, size);
+    try {
+        if (auto ev = nicd::netlink::parseLinkMessage(bytes))
+            checkEvent(*ev, size);
+    } catch (const nicd::plugin::sdk::DecodeError&) {
+        // malformed bytes: the one error a decoder may throw
+    }
     auto events = nicd::netlink::parseLinkMessages(bytes);
     // Each message is at least a netlink header, an ifinfomsg and a one-byte IFLA_IFNAME.
     require(events.size() * 37 <= size);

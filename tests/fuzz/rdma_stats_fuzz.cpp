@@ -1,7 +1,7 @@
 // libFuzzer target for the RDMA netlink hw counter codec (plugin SDK): the same bytes go to the
 // STAT_GET reply decoder and the device message decoder as one message's attributes, and to the
 // datagram matcher that RdmaStatsClient feeds every received datagram to (as a single-message
-// answer and as a dump), whose messages are decoded in turn. Only RdmaDecodeError may come out;
+// answer and as a dump), whose messages are decoded in turn. Only DecodeError may come out;
 // anything else (a crash, a sanitizer report, another exception) is a finding. What a decoder
 // returns must also hold together: names non-empty, without NUL or '/', sorted and unique. Built
 // and run by scripts/fuzz.sh (ctest -L fuzz, make fuzz), with hand-built replies as seeds.
@@ -38,7 +38,7 @@ void decodeStat(std::span<const uint8_t> attrs)
             require(i == 0 || counters.name(i - 1) < name);
         }
         require(counters.size() * 16 <= attrs.size()); // an entry takes at least 16 bytes
-    } catch (const sdk::RdmaDecodeError&) {
+    } catch (const sdk::DecodeError&) {
     }
 }
 
@@ -47,7 +47,7 @@ void decodeDevice(std::span<const uint8_t> attrs)
     try {
         const sdk::RdmaDevice d = sdk::decodeDeviceMessage(attrs);
         require(!d.name.empty() && d.name.size() < attrs.size());
-    } catch (const sdk::RdmaDecodeError&) {
+    } catch (const sdk::DecodeError&) {
     }
 }
 
@@ -61,7 +61,7 @@ void absorb(std::span<const uint8_t> bytes, uint8_t cmd, bool dump)
     sdk::RdmaAnswer answer;
     try {
         sdk::absorbRdmaDatagram(bytes, seq, sdk::rdmaNldevType(cmd), dump, answer);
-    } catch (const sdk::RdmaDecodeError&) {
+    } catch (const sdk::DecodeError&) {
         return;
     }
     require(answer.extack.empty() || answer.finished); // the kernel's text comes with its end

@@ -46,10 +46,9 @@ void restore(const nlohmann::json& health)
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     std::string_view text(reinterpret_cast<const char*>(data), size);
-    std::string why;
-    auto state = nicd::parseStateText(text, why);
+    auto state = nicd::parseStateText(text);
     if (!state) {
-        require(!why.empty());
+        require(!state.error().message.empty());
         return 0;
     }
     restore(state->health);

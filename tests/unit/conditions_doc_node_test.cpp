@@ -52,8 +52,7 @@ TEST_F(ConditionsDoc, ReadinessConditions)
 TEST_F(ConditionsDoc, InventoryConditions)
 {
     Config config;
-    std::string why;
-    config.health.expect_ports = *config::parseExpectPorts("compute:2@400 storage:1@200", why);
+    config.health.expect_ports = *config::parseExpectPorts("compute:2@400 storage:1@200");
     HealthEngine engine{config};
     auto nic = [](const std::string& name, const std::string& pci, Role role, double gbps) {
         auto d = test::device(name, 4);

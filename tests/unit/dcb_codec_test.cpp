@@ -11,6 +11,7 @@
 
 using namespace nicd::mlx5::dcb;
 using Bytes = std::vector<uint8_t>;
+using nicd::plugin::sdk::DecodeError;
 
 namespace {
 
@@ -97,19 +98,30 @@ Bytes app(uint8_t sel, uint8_t prio, uint16_t proto, uint16_t type = 1)
                 {sel, prio, static_cast<uint8_t>(proto & 0xff), static_cast<uint8_t>(proto >> 8)});
 }
 
-template <class T> const T& ok(const Decoded<T>& d)
+// What a decoder returned; a DecodeError it threw is a test failure.
+template <class F> auto okOf(F&& decode) -> decltype(decode())
 {
-    if (auto* e = std::get_if<DecodeError>(&d))
-        ADD_FAILURE() << "decode error: " << e->what;
-    static const T empty{};
-    return std::holds_alternative<T>(d) ? std::get<T>(d) : empty;
+    try {
+        return decode();
+    } catch (const DecodeError& e) {
+        ADD_FAILURE() << "decode error: " << e.what();
+    }
+    return {};
 }
 
-template <class T> std::string error(const Decoded<T>& d)
+// The message of the DecodeError the decoder threw; "" when it threw none.
+template <class F> std::string errorOf(F&& decode)
 {
-    auto* e = std::get_if<DecodeError>(&d);
-    return e ? e->what : "";
+    try {
+        (void)decode();
+    } catch (const DecodeError& e) {
+        return e.what();
+    }
+    return "";
 }
+
+#define OK_DECODE(...) okOf([&] { return __VA_ARGS__; })
+#define DECODE_ERROR(...) errorOf([&] { return __VA_ARGS__; })
 
 } // namespace
 
@@ -193,15 +205,15 @@ TEST(DcbCodecEncode, PfcRoundTrip)
     p.requests[3] = 99;
     p.indications[7] = ~0ULL;
     auto bytes = encodePfc(p);
-    EXPECT_EQ(ok(decodePfc(bytes)), p);
+    EXPECT_EQ(OK_DECODE(decodePfc(bytes)), p);
 }
 
 TEST(DcbCodecDecode, GetReplyWithPfcAppsAndDcbx)
 {
     auto reply =
         getReply(kSeq, app(5, 3, 26) + app(5, 0, 0) + app(255, 1, 2, 2)) + nlmsgError(0, kSeq);
-    EXPECT_TRUE(ok(replyComplete(reply, kSeq)));
-    auto r = ok(decodeGetReply(reply, kSeq));
+    EXPECT_TRUE(OK_DECODE(replyComplete(reply, kSeq)));
+    auto r = OK_DECODE(decodeGetReply(reply, kSeq));
     EXPECT_EQ(r.error, 0);
     EXPECT_EQ(r.state.ifname, "eth0");
     ASSERT_TRUE(r.state.pfc);
@@ -218,7 +230,7 @@ TEST(DcbCodecDecode, GetReplyEmptyAppTableAndNestedFlags)
     Bytes ieee = attr(2 | 0x8000, pfcPayload(8, 0, 0, 7, 0)) + attr(3 | 0x8000, {}) +
                  attr(12 | 0x8000, {}) + attr(99, {1, 2, 3});
     auto reply = sized(header(0, 78, 0x05, kSeq, 1, 21) + ifnameEth0() + attr(13 | 0x8000, ieee));
-    auto r = ok(decodeGetReply(reply, kSeq));
+    auto r = OK_DECODE(decodeGetReply(reply, kSeq));
     EXPECT_TRUE(r.state.apps.empty());
     ASSERT_TRUE(r.state.pfc);
     EXPECT_EQ(r.state.pfc->enabled, 0);
@@ -228,23 +240,23 @@ TEST(DcbCodecDecode, GetReplyEmptyAppTableAndNestedFlags)
 TEST(DcbCodecDecode, UnknownAppEntryTypesAreSkipped)
 {
     auto reply = getReply(kSeq, app(5, 3, 26) + attr(7, {1}));
-    EXPECT_EQ(ok(decodeGetReply(reply, kSeq)).state.apps, (std::vector<App>{{5, 3, 26}}));
+    EXPECT_EQ(OK_DECODE(decodeGetReply(reply, kSeq)).state.apps, (std::vector<App>{{5, 3, 26}}));
 }
 
 TEST(DcbCodecDecode, GetRefusedByNlmsgError)
 {
     auto reply = nlmsgError(-EOPNOTSUPP, kSeq);
-    EXPECT_TRUE(ok(replyComplete(reply, kSeq)));
-    EXPECT_EQ(ok(decodeGetReply(reply, kSeq)).error, EOPNOTSUPP);
+    EXPECT_TRUE(OK_DECODE(replyComplete(reply, kSeq)));
+    EXPECT_EQ(OK_DECODE(decodeGetReply(reply, kSeq)).error, EOPNOTSUPP);
 }
 
 TEST(DcbCodecDecode, MessagesOfOtherRequestsAreIgnored)
 {
     auto reply = nlmsgError(-EPERM, kSeq + 1) + getReply(kSeq, {}) + nlmsgError(0, kSeq);
-    EXPECT_FALSE(ok(replyComplete(getReply(kSeq, {}), kSeq)));
-    EXPECT_FALSE(ok(replyComplete(nlmsgError(0, kSeq + 1), kSeq)));
-    EXPECT_EQ(ok(decodeGetReply(reply, kSeq)).error, 0);
-    EXPECT_NE(error(decodeGetReply(nlmsgError(0, kSeq + 1), kSeq)), "");
+    EXPECT_FALSE(OK_DECODE(replyComplete(getReply(kSeq, {}), kSeq)));
+    EXPECT_FALSE(OK_DECODE(replyComplete(nlmsgError(0, kSeq + 1), kSeq)));
+    EXPECT_EQ(OK_DECODE(decodeGetReply(reply, kSeq)).error, 0);
+    EXPECT_NE(DECODE_ERROR(decodeGetReply(nlmsgError(0, kSeq + 1), kSeq)), "");
 }
 
 TEST(DcbCodecDecode, SetReplyStatusByteFromTheReference)
@@ -254,7 +266,7 @@ TEST(DcbCodecDecode, SetReplyStatusByteFromTheReference)
                    0x00, 0x00, 0xd2, 0x04, 0x00, 0x00, 0x00, 0x14, 0x00, 0x00,
                    0x05, 0x00, 0x0d, 0x00, 0xea, 0x00, 0x00, 0x00};
     reply = reply + nlmsgError(0, 3);
-    auto r = ok(decodeSetReply(reply, 3, kCmdIeeeSet));
+    auto r = OK_DECODE(decodeSetReply(reply, 3, kCmdIeeeSet));
     EXPECT_EQ(r.error, EINVAL);
     EXPECT_TRUE(r.in_band);
 }
@@ -264,20 +276,20 @@ TEST(DcbCodecDecode, SetReplySuccessAndOtherStatusBytes)
     auto status = [](uint8_t cmd, uint8_t byte) {
         return sized(header(0, 79, 0x05, kSeq, 1, cmd) + attr(13, {byte})) + nlmsgError(0, kSeq);
     };
-    auto r = ok(decodeSetReply(status(20, 0), kSeq, kCmdIeeeSet));
+    auto r = OK_DECODE(decodeSetReply(status(20, 0), kSeq, kCmdIeeeSet));
     EXPECT_EQ(r.error, 0);
     EXPECT_FALSE(r.in_band);
-    EXPECT_EQ(ok(decodeSetReply(status(27, 0xfe), kSeq, kCmdIeeeDel)).error, ENOENT);
-    EXPECT_EQ(ok(decodeSetReply(status(20, 0xa1), kSeq, kCmdIeeeSet)).error, EOPNOTSUPP);
-    EXPECT_EQ(ok(decodeSetReply(status(20, 0xde), kSeq, kCmdIeeeSet)).error, ERANGE);
+    EXPECT_EQ(OK_DECODE(decodeSetReply(status(27, 0xfe), kSeq, kCmdIeeeDel)).error, ENOENT);
+    EXPECT_EQ(OK_DECODE(decodeSetReply(status(20, 0xa1), kSeq, kCmdIeeeSet)).error, EOPNOTSUPP);
+    EXPECT_EQ(OK_DECODE(decodeSetReply(status(20, 0xde), kSeq, kCmdIeeeSet)).error, ERANGE);
     // A positive byte is not an errno; a reply for another command is not ours.
-    EXPECT_NE(error(decodeSetReply(status(20, 0x05), kSeq, kCmdIeeeSet)), "");
-    EXPECT_NE(error(decodeSetReply(status(27, 0), kSeq, kCmdIeeeSet)), "");
+    EXPECT_NE(DECODE_ERROR(decodeSetReply(status(20, 0x05), kSeq, kCmdIeeeSet)), "");
+    EXPECT_NE(DECODE_ERROR(decodeSetReply(status(27, 0), kSeq, kCmdIeeeSet)), "");
 }
 
 TEST(DcbCodecDecode, SetRefusedByNlmsgError)
 {
-    auto r = ok(decodeSetReply(nlmsgError(-EPERM, kSeq), kSeq, kCmdIeeeSet));
+    auto r = OK_DECODE(decodeSetReply(nlmsgError(-EPERM, kSeq), kSeq, kCmdIeeeSet));
     EXPECT_EQ(r.error, EPERM);
     EXPECT_FALSE(r.in_band);
 }
@@ -288,48 +300,52 @@ TEST(DcbCodecDecode, MalformedRepliesAreErrors)
     // Truncated anywhere: never a crash, never a state.
     for (size_t n = 0; n < good.size(); ++n) {
         Bytes cut(good.begin(), good.begin() + static_cast<long>(n));
-        EXPECT_NE(error(decodeGetReply(cut, kSeq)), "") << n;
+        EXPECT_NE(DECODE_ERROR(decodeGetReply(cut, kSeq)), "") << n;
     }
     // nlmsg_len below the header, or beyond the buffer.
     auto small = good;
     small[0] = 8;
-    EXPECT_NE(error(decodeGetReply(small, kSeq)), "");
+    EXPECT_NE(DECODE_ERROR(decodeGetReply(small, kSeq)), "");
     auto big = good;
     big[0] = static_cast<uint8_t>(big[0] + 4);
-    EXPECT_NE(error(decodeGetReply(big, kSeq)), "");
+    EXPECT_NE(DECODE_ERROR(decodeGetReply(big, kSeq)), "");
     // An attribute longer than what is left, or shorter than its header.
     auto bad_attr = good;
     bad_attr[20] = 0xff; // IFNAME nla_len
-    EXPECT_NE(error(decodeGetReply(bad_attr, kSeq)), "");
+    EXPECT_NE(DECODE_ERROR(decodeGetReply(bad_attr, kSeq)), "");
     bad_attr[20] = 2;
-    EXPECT_NE(error(decodeGetReply(bad_attr, kSeq)), "");
+    EXPECT_NE(DECODE_ERROR(decodeGetReply(bad_attr, kSeq)), "");
     // A PFC payload shorter than struct ieee_pfc; an APP entry shorter than struct dcb_app.
     auto short_pfc = sized(header(0, 78, 5, kSeq, 1, 21) + attr(13, attr(2, Bytes(12, 0))));
-    EXPECT_NE(error(decodeGetReply(short_pfc, kSeq)).find("PFC"), std::string::npos);
+    EXPECT_NE(DECODE_ERROR(decodeGetReply(short_pfc, kSeq)).find("PFC"), std::string::npos);
     auto short_app = sized(header(0, 78, 5, kSeq, 1, 21) + attr(13, attr(3, attr(1, {5, 3}))));
-    EXPECT_NE(error(decodeGetReply(short_app, kSeq)).find("APP"), std::string::npos);
+    EXPECT_NE(DECODE_ERROR(decodeGetReply(short_app, kSeq)).find("APP"), std::string::npos);
     // No IEEE nest; an empty DCBX; a reply for another command.
-    EXPECT_NE(error(decodeGetReply(sized(header(0, 78, 5, kSeq, 1, 21) + ifnameEth0()), kSeq)), "");
-    EXPECT_NE(error(decodeGetReply(
+    EXPECT_NE(
+        DECODE_ERROR(decodeGetReply(sized(header(0, 78, 5, kSeq, 1, 21) + ifnameEth0()), kSeq)),
+        "");
+    EXPECT_NE(DECODE_ERROR(decodeGetReply(
                   sized(header(0, 78, 5, kSeq, 1, 21) + attr(13, {}) + attr(14, {})), kSeq)),
               "");
-    EXPECT_NE(error(decodeGetReply(sized(header(0, 78, 5, kSeq, 1, 22) + attr(13, {})), kSeq)), "");
+    EXPECT_NE(
+        DECODE_ERROR(decodeGetReply(sized(header(0, 78, 5, kSeq, 1, 22) + attr(13, {})), kSeq)),
+        "");
     // An NLMSG_ERROR too short for struct nlmsgerr, or with a positive error.
     auto short_err = nlmsgError(-EPERM, kSeq);
     short_err.resize(20);
     short_err = sized(short_err);
-    EXPECT_NE(error(decodeGetReply(short_err, kSeq)), "");
-    EXPECT_NE(error(decodeSetReply(short_err, kSeq, kCmdIeeeSet)), "");
-    EXPECT_NE(error(decodeSetReply(nlmsgError(5, kSeq), kSeq, kCmdIeeeSet)), "");
+    EXPECT_NE(DECODE_ERROR(decodeGetReply(short_err, kSeq)), "");
+    EXPECT_NE(DECODE_ERROR(decodeSetReply(short_err, kSeq, kCmdIeeeSet)), "");
+    EXPECT_NE(DECODE_ERROR(decodeSetReply(nlmsgError(5, kSeq), kSeq, kCmdIeeeSet)), "");
     // A status attribute that is not exactly one byte; a SET reply without one; nothing at all.
-    EXPECT_NE(error(decodeSetReply(sized(header(0, 79, 5, kSeq, 1, 20) + attr(13, {0, 0})), kSeq,
-                                   kCmdIeeeSet)),
+    EXPECT_NE(DECODE_ERROR(decodeSetReply(sized(header(0, 79, 5, kSeq, 1, 20) + attr(13, {0, 0})),
+                                          kSeq, kCmdIeeeSet)),
               "");
-    EXPECT_NE(error(decodeSetReply(sized(header(0, 79, 5, kSeq, 1, 20) + ifnameEth0()), kSeq,
-                                   kCmdIeeeSet)),
+    EXPECT_NE(DECODE_ERROR(decodeSetReply(sized(header(0, 79, 5, kSeq, 1, 20) + ifnameEth0()), kSeq,
+                                          kCmdIeeeSet)),
               "");
-    EXPECT_NE(error(decodeSetReply({}, kSeq, kCmdIeeeSet)), "");
-    EXPECT_NE(error(replyComplete(Bytes{1, 2, 3}, kSeq)), "");
+    EXPECT_NE(DECODE_ERROR(decodeSetReply({}, kSeq, kCmdIeeeSet)), "");
+    EXPECT_NE(DECODE_ERROR(replyComplete(Bytes{1, 2, 3}, kSeq)), "");
 }
 
 TEST(DcbCodecDecode, GarbageNeverCrashes)
@@ -342,9 +358,10 @@ TEST(DcbCodecDecode, GarbageNeverCrashes)
         for (int f = 0; f < flips; ++f)
             b[rng() % b.size()] = static_cast<uint8_t>(rng());
         b.resize(rng() % (b.size() + 1));
-        (void)decodeGetReply(b, kSeq);
-        (void)decodeSetReply(b, kSeq, kCmdIeeeSet);
-        (void)replyComplete(b, kSeq);
+        // Malformed bytes are a DecodeError, never a crash or another exception.
+        (void)DECODE_ERROR(decodeGetReply(b, kSeq));
+        (void)DECODE_ERROR(decodeSetReply(b, kSeq, kCmdIeeeSet));
+        (void)DECODE_ERROR(replyComplete(b, kSeq));
     }
     SUCCEED();
 }

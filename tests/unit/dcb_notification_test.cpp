@@ -45,18 +45,18 @@ TEST(DcbNotification, NamesTheNetdevOfASetOrGet)
     EXPECT_EQ(parseDcbNotification(dcbMessage(RTM_GETDCB, "eth0", true)), "eth0");
 }
 
-TEST(DcbNotification, OtherMessagesAndMalformedOnesYieldNothing)
+TEST(DcbNotification, OtherMessagesYieldNothingMalformedOnesThrow)
 {
     EXPECT_FALSE(parseDcbNotification(dcbMessage(RTM_NEWLINK, "eth0")));
     auto m = dcbMessage(RTM_SETDCB, "eth0");
     for (size_t cut = 0; cut < m.size(); ++cut) {
         auto part = std::vector<uint8_t>(m.begin(), m.begin() + static_cast<long>(cut));
-        EXPECT_FALSE(parseDcbNotification(part)) << cut;
+        EXPECT_THROW(parseDcbNotification(part), nicd::plugin::sdk::DecodeError) << cut;
     }
     auto bad = m;
     bad[NLMSG_HDRLEN + 4] = 0xff; // attribute length beyond the message
     bad[NLMSG_HDRLEN + 5] = 0x00;
-    EXPECT_FALSE(parseDcbNotification(bad));
+    EXPECT_THROW(parseDcbNotification(bad), nicd::plugin::sdk::DecodeError);
 }
 
 TEST(DcbNotification, ABufferOfSeveralMessages)

@@ -23,17 +23,16 @@ std::vector<GpuFunction> gpus(size_t n, const std::string& device_id)
 
 ExpectPorts parse(const std::string& text)
 {
-    std::string why;
-    auto v = config::parseExpectPorts(text, why);
-    EXPECT_TRUE(v.has_value()) << text << ": " << why;
+    auto v = config::parseExpectPorts(text);
+    EXPECT_TRUE(v.has_value()) << text << ": " << v.error().message;
     return v.value_or(ExpectPorts{});
 }
 
 std::string refused(const std::string& text)
 {
-    std::string why;
-    EXPECT_FALSE(config::parseExpectPorts(text, why).has_value()) << text;
-    return why;
+    auto v = config::parseExpectPorts(text);
+    EXPECT_FALSE(v.has_value()) << text;
+    return v ? "" : v.error().message;
 }
 
 Device nic(const std::string& name, Role role, int state, double gbps,

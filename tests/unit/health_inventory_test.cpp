@@ -39,8 +39,7 @@ protected:
     }
     void expect(const std::string& setting)
     {
-        std::string why;
-        config_.health.expect_ports = *config::parseExpectPorts(setting, why);
+        config_.health.expect_ports = *config::parseExpectPorts(setting);
         engine_.configure(config_);
     }
 };

@@ -94,7 +94,8 @@ TEST(LinkMessage, TruncatedAndOverrunningMessagesAreRejected)
         MessageBuilder(RTM_NEWLINK, 7, 0).name("ens1f0np0").u8(IFLA_OPERSTATE, IF_OPER_UP).build();
     for (size_t cut = 0; cut < msg.size(); ++cut) {
         std::vector<uint8_t> part(msg.begin(), msg.begin() + static_cast<long>(cut));
-        EXPECT_FALSE(parseLinkMessage(part)) << "accepted a message cut at " << cut;
+        EXPECT_THROW(parseLinkMessage(part), nicd::plugin::sdk::DecodeError)
+            << "accepted a message cut at " << cut;
     }
     // An attribute whose length runs past the message.
     auto bad = msg;
@@ -102,7 +103,14 @@ TEST(LinkMessage, TruncatedAndOverrunningMessagesAreRejected)
     std::memcpy(&rta, bad.data() + NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(ifinfomsg)), sizeof rta);
     rta.rta_len = 200;
     std::memcpy(bad.data() + NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(ifinfomsg)), &rta, sizeof rta);
-    EXPECT_FALSE(parseLinkMessage(bad));
+    try {
+        parseLinkMessage(bad);
+        ADD_FAILURE() << "accepted an attribute past the end";
+    } catch (const nicd::plugin::sdk::DecodeError& e) {
+        EXPECT_NE(std::string(e.what()).find("attribute 3 at offset 32: nla_len 200 past the end"),
+                  std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(LinkMessage, OtherTypesAndNamelessMessagesAreIgnored)

@@ -36,8 +36,9 @@ protected:
 
     std::optional<std::string> resolve(std::string_view path)
     {
-        why_.clear();
-        return resolveBeneath(root_, path, why_);
+        auto resolved = resolveBeneath(root_, path);
+        why_ = resolved ? "" : resolved.error().message;
+        return resolved ? std::optional<std::string>(*resolved) : std::nullopt;
     }
 
     // {errno or 0, what the walk says} of openBeneath and of the walk alone, which must agree.

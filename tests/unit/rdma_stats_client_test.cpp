@@ -202,7 +202,7 @@ TEST(RdmaStatsClient, AMalformedAnswerIsAnErrorThatSaysWhere)
     EXPECT_EQ(s.code, pv1::Errc::Io);
     EXPECT_EQ(s.sys_errno, EBADMSG);
     EXPECT_NE(s.message.find("RDMA netlink STAT_GET mlx5_0 port 1: malformed answer: hw counter "
-                             "value (attribute 83 at byte 56): 4 bytes, want 8"),
+                             "value (attribute 83 at offset 56): 4 bytes, want 8"),
               std::string::npos)
         << s.message;
 }

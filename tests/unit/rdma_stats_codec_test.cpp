@@ -16,8 +16,8 @@
 #include <gtest/gtest.h>
 
 using namespace nicd::test;
+using nicd::plugin::sdk::DecodeError;
 using nicd::plugin::sdk::RdmaAnswer;
-using nicd::plugin::sdk::RdmaDecodeError;
 using nicd::plugin::sdk::RdmaHwCounters;
 
 namespace sdk = nicd::plugin::sdk;
@@ -44,7 +44,7 @@ std::string complaint(const Bytes& attrs)
     try {
         decode(attrs);
         return "";
-    } catch (const RdmaDecodeError& e) {
+    } catch (const DecodeError& e) {
         return e.what();
     }
 }
@@ -132,7 +132,7 @@ TEST(RdmaStatsCodec, ATruncatedAttributeIsRefused)
     attrs.resize(attrs.size() - 6); // the value cut short, as a message that ends early
     EXPECT_NE(complaint(attrs).find("past the end"), std::string::npos) << complaint(attrs);
     Bytes half_header = cat({handle(), {8, 0}}); // two bytes of an attribute's header
-    EXPECT_NE(complaint(half_header).find("at byte 28: truncated header (2 bytes left)"),
+    EXPECT_NE(complaint(half_header).find("at offset 28: truncated header (2 bytes left)"),
               std::string::npos)
         << complaint(half_header);
 }
@@ -143,7 +143,7 @@ TEST(RdmaStatsCodec, BadLengthsAreRefusedWithTheirOffset)
     Bytes attrs = handle();
     Bytes shorter = {2, 0, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS, 0};
     EXPECT_NE(
-        complaint(cat({attrs, shorter})).find("at byte 28: nla_len 2 shorter than its header"),
+        complaint(cat({attrs, shorter})).find("at offset 28: nla_len 2 shorter than its header"),
         std::string::npos)
         << complaint(cat({attrs, shorter}));
 
@@ -163,7 +163,7 @@ TEST(RdmaStatsCodec, AnAttributeOfTheWrongSizeOrKindIsRefused)
     u32_value.str(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "out_of_buffer")
         .u32(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, 41);
     EXPECT_NE(complaint(withTable(Attrs().nest(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY, u32_value)))
-                  .find("hw counter value (attribute 83 at byte 56): 4 bytes, want 8"),
+                  .find("hw counter value (attribute 83 at offset 56): 4 bytes, want 8"),
               std::string::npos)
         << complaint(withTable(Attrs().nest(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY, u32_value)));
 
@@ -217,7 +217,7 @@ TEST(RdmaStatsCodec, DeviceMessageOfTheDump)
     EXPECT_EQ(dev.index, 12U);
     EXPECT_EQ(dev.name, "rxe0");
     EXPECT_THROW(sdk::decodeDeviceMessage(Attrs().u32(RDMA_NLDEV_ATTR_DEV_INDEX, 1).bytes),
-                 RdmaDecodeError);
+                 DecodeError);
 }
 
 TEST(RdmaStatsCodec, RequestsAreLaidOutAsTheKernelParsesThem)
@@ -303,12 +303,12 @@ TEST(RdmaStatsCodec, MalformedDatagramsAreRefused)
     RdmaAnswer answer;
     Bytes too_long = statReply(kSeq, 3, "mlx5_0", 1, {{"a", 1}});
     too_long[0] = static_cast<uint8_t>(too_long[0] + 4);
-    EXPECT_THROW(sdk::absorbRdmaDatagram(too_long, kSeq, type, false, answer), RdmaDecodeError);
+    EXPECT_THROW(sdk::absorbRdmaDatagram(too_long, kSeq, type, false, answer), DecodeError);
     Bytes short_error = nlmsg(NLMSG_ERROR, 0, kSeq, {0xa1, 0xff, 0xff, 0xff});
-    EXPECT_THROW(sdk::absorbRdmaDatagram(short_error, kSeq, type, false, answer), RdmaDecodeError);
+    EXPECT_THROW(sdk::absorbRdmaDatagram(short_error, kSeq, type, false, answer), DecodeError);
     Bytes not_an_errno = nlmsg(NLMSG_DONE, NLM_F_MULTI, kSeq, {0, 0, 0, 0x80}); // INT32_MIN
-    EXPECT_THROW(sdk::absorbRdmaDatagram(not_an_errno, kSeq, type, true, answer), RdmaDecodeError);
+    EXPECT_THROW(sdk::absorbRdmaDatagram(not_an_errno, kSeq, type, true, answer), DecodeError);
     Bytes other_type = nlmsg(rdmaType(RDMA_NLDEV_CMD_PORT_GET), 0, kSeq, handle());
-    EXPECT_THROW(sdk::absorbRdmaDatagram(other_type, kSeq, type, false, answer), RdmaDecodeError);
+    EXPECT_THROW(sdk::absorbRdmaDatagram(other_type, kSeq, type, false, answer), DecodeError);
     EXPECT_FALSE(answer.finished);
 }

@@ -16,8 +16,8 @@ TEST_F(StateStoreTest, TheStateFileIsPrivateWhateverTheUmask)
 {
     StateStore store(dir_ / "state.json");
     const mode_t old = ::umask(0);
-    auto err = store.saveText("{\"version\":1}\n");
+    auto saved = store.saveText("{\"version\":1}\n");
     ::umask(old);
-    ASSERT_FALSE(err) << *err;
+    ASSERT_TRUE(saved) << saved.error().message;
     EXPECT_EQ(fs::status(dir_ / "state.json").permissions(), fs::perms(0600));
 }

@@ -8,11 +8,9 @@ using namespace nicd;
 
 TEST(StateText, ReadsWhatNicdWrites)
 {
-    std::string why;
     auto s = parseStateText(R"({"version":1,"boot_id":"5b1f","journal_cursor":"s=abc;i=1",)"
-                            R"("health":{"version":2}})",
-                            why);
-    ASSERT_TRUE(s) << why;
+                            R"("health":{"version":2}})");
+    ASSERT_TRUE(s) << s.error().message;
     EXPECT_EQ(s->boot_id, "5b1f");
     EXPECT_EQ(s->journal_cursor, "s=abc;i=1");
     EXPECT_EQ(s->health, nlohmann::json({{"version", 2}}));
@@ -29,18 +27,16 @@ TEST(StateText, TheTextIsTheWholeDocumentDumped)
     whole["journal_cursor"] = nullptr;
     const auto text = stateText("5b1f\"\n", std::nullopt, health.dump());
     EXPECT_EQ(text, whole.dump() + "\n");
-    std::string why;
-    auto s = parseStateText(text, why);
-    ASSERT_TRUE(s) << why;
+    auto s = parseStateText(text);
+    ASSERT_TRUE(s) << s.error().message;
     EXPECT_EQ(s->boot_id, "5b1f\"\n");
     EXPECT_EQ(s->health, health);
 }
 
 TEST(StateText, NoCursorAndNoHealthAreFine)
 {
-    std::string why;
-    auto s = parseStateText(R"({"version":1,"boot_id":"5b1f","journal_cursor":null})", why);
-    ASSERT_TRUE(s) << why;
+    auto s = parseStateText(R"({"version":1,"boot_id":"5b1f","journal_cursor":null})");
+    ASSERT_TRUE(s) << s.error().message;
     EXPECT_FALSE(s->journal_cursor);
     EXPECT_EQ(s->health, nlohmann::json::object());
 }
@@ -52,9 +48,9 @@ TEST(StateText, UnusableFilesAreRefusedWithAReason)
           R"({"version":1,"boot_id":7})", R"({"version":2,"boot_id":"x"})",
           R"({"version":"1","boot_id":"x"})", R"({"version":true,"boot_id":"x"})",
           R"({"version":1.0,"boot_id":"x"})"}) {
-        std::string why;
-        EXPECT_FALSE(parseStateText(text, why)) << text;
-        EXPECT_FALSE(why.empty()) << text;
+        auto s = parseStateText(text);
+        ASSERT_FALSE(s) << text;
+        EXPECT_FALSE(s.error().message.empty()) << text;
     }
 }
 
@@ -66,8 +62,9 @@ TEST(StateText, AVersionOutOfIntRangeIsRefused)
     for (const char* text :
          {R"({"version":1e300,"boot_id":"x"})", R"({"version":18446744073709551615,"boot_id":"x"})",
           R"({"version":-4294967295,"boot_id":"x"})"}) {
-        std::string why;
-        EXPECT_FALSE(parseStateText(text, why)) << text;
-        EXPECT_NE(why.find("this nicd writes 1"), std::string::npos) << why;
+        auto s = parseStateText(text);
+        ASSERT_FALSE(s) << text;
+        EXPECT_NE(s.error().message.find("this nicd writes 1"), std::string::npos)
+            << s.error().message;
     }
 }

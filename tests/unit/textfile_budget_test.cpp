@@ -63,9 +63,8 @@ std::set<std::string> written(const std::string& text, const std::string& family
 
 Config configWith(const std::string& counters)
 {
-    std::string why;
     Config c = defaultConfig();
-    c.textfile.counters = *config::parseTextfileCounters(counters, why);
+    c.textfile.counters = *config::parseTextfileCounters(counters);
     return c;
 }
 

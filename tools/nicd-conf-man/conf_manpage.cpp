@@ -178,9 +178,10 @@ std::string accepts(const std::string& generic, const std::string& key)
     else if (generic == "plugin:")
         section = "plugin:mlx5";
     Config scratch = defaultConfig();
-    std::string why;
-    if (config::applyKey(scratch, section, key, "?", why))
+    auto applied = config::applyKey(scratch, section, key, "?");
+    if (applied)
         return {};
+    std::string why = applied.error().message;
     if (why.starts_with("expected "))
         why = why.substr(9);
     // The parser quotes the bad value back ("('?' is not a priority)"): not part of the range.

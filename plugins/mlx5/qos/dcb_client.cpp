@@ -22,10 +22,11 @@ pv1::Status badName(std::string_view netdev)
                              "netdev " + std::string(netdev) + ": not a valid interface name");
 }
 
-pv1::Status malformed(std::string_view netdev, const char* op, const dcb::DecodeError& e)
+pv1::Status malformed(std::string_view netdev, const char* op,
+                      const nicd::plugin::sdk::DecodeError& e)
 {
     return pv1::Status::fail(pv1::Errc::Io, "netdev " + std::string(netdev) + ": " + op +
-                                                ": malformed reply: " + e.what);
+                                                ": malformed reply: " + e.what());
 }
 
 } // namespace
@@ -85,11 +86,12 @@ pv1::Status DcbClient::exchange(std::string_view netdev, const char* op,
         if (from.nl_pid == 0) // only the kernel answers; ignore anything else
             reply.insert(reply.end(), buf, buf + n);
         std::free(buf);
-        auto done = dcb::replyComplete(reply, seq);
-        if (auto* e = std::get_if<dcb::DecodeError>(&done))
-            return malformed(netdev, op, *e);
-        if (std::get<bool>(done))
-            return pv1::Status::ok();
+        try {
+            if (dcb::replyComplete(reply, seq))
+                return pv1::Status::ok();
+        } catch (const nicd::plugin::sdk::DecodeError& e) {
+            return malformed(netdev, op, e);
+        }
     }
     return pv1::Status::fail(pv1::Errc::Io, where + "reply never completed");
 }
@@ -104,10 +106,12 @@ pv1::Status DcbClient::get(std::string_view netdev, dcb::DcbState& out)
     std::vector<uint8_t> reply;
     if (auto s = exchange(netdev, "IEEE_GET", dcb::encodeIeeeGet(netdev, seq), seq, reply); !s)
         return s;
-    auto decoded = dcb::decodeGetReply(reply, seq);
-    if (auto* e = std::get_if<dcb::DecodeError>(&decoded))
-        return malformed(netdev, "IEEE_GET", *e);
-    auto& r = std::get<dcb::GetReply>(decoded);
+    dcb::GetReply r;
+    try {
+        r = dcb::decodeGetReply(reply, seq);
+    } catch (const nicd::plugin::sdk::DecodeError& e) {
+        return malformed(netdev, "IEEE_GET", e);
+    }
     if (r.error != 0)
         return dcbFailure(netdev, "IEEE_GET", r.error);
     out = std::move(r.state);
@@ -121,10 +125,12 @@ pv1::Status DcbClient::setOrDel(std::string_view netdev, uint8_t cmd,
     std::vector<uint8_t> reply;
     if (auto s = exchange(netdev, op, request, seq, reply); !s)
         return s;
-    auto decoded = dcb::decodeSetReply(reply, seq, cmd);
-    if (auto* e = std::get_if<dcb::DecodeError>(&decoded))
-        return malformed(netdev, op, *e);
-    const auto& r = std::get<dcb::SetReply>(decoded);
+    dcb::SetReply r;
+    try {
+        r = dcb::decodeSetReply(reply, seq, cmd);
+    } catch (const nicd::plugin::sdk::DecodeError& e) {
+        return malformed(netdev, op, e);
+    }
     if (r.error != 0)
         return dcbFailure(netdev, op, r.error, r.in_band);
     return pv1::Status::ok();

@@ -5,6 +5,8 @@
 
 namespace nicd::mlx5::dcb {
 
+using plugin::sdk::DecodeError;
+
 namespace {
 
 constexpr size_t kNlmsgHeader = 16; // struct nlmsghdr
@@ -12,7 +14,6 @@ constexpr size_t kNlmsgErr = 20;    // struct nlmsgerr: int error + the request'
 constexpr size_t kDcbmsg = 4;       // struct dcbmsg
 constexpr size_t kNlaHeader = 4;    // struct nlattr
 constexpr uint16_t kNlmsgError = 2;
-constexpr uint16_t kNlaTypeMask = 0x3fff; // without NLA_F_NESTED / NLA_F_NET_BYTEORDER
 
 constexpr size_t align4(size_t n)
 {
@@ -93,30 +94,8 @@ void appTable(MessageWriter& w, std::span<const App> apps)
     w.end(table);
 }
 
-struct Attr {
-    uint16_t type; // flags stripped
-    std::span<const uint8_t> payload;
-};
-
-// Splits a run of attributes; every nla_len is checked against what is left.
-Decoded<std::vector<Attr>> splitAttrs(std::span<const uint8_t> bytes, const char* where)
-{
-    std::vector<Attr> out;
-    size_t at = 0;
-    while (at < bytes.size()) {
-        if (bytes.size() - at < kNlaHeader)
-            return DecodeError{std::string(where) + ": truncated attribute header"};
-        auto len = load<uint16_t>(bytes, at);
-        auto type = static_cast<uint16_t>(load<uint16_t>(bytes, at + 2) & kNlaTypeMask);
-        if (len < kNlaHeader || len > bytes.size() - at)
-            return DecodeError{std::string(where) + ": attribute " + std::to_string(type) +
-                               " has length " + std::to_string(len) + ", " +
-                               std::to_string(bytes.size() - at) + " bytes left"};
-        out.push_back({type, bytes.subspan(at + kNlaHeader, len - kNlaHeader)});
-        at += std::min(align4(len), bytes.size() - at);
-    }
-    return out;
-}
+using Attr = plugin::sdk::NetlinkAttr;
+using plugin::sdk::NetlinkAttrs;
 
 struct Message {
     uint16_t type;
@@ -124,18 +103,18 @@ struct Message {
     std::span<const uint8_t> payload;
 };
 
-Decoded<std::vector<Message>> splitMessages(std::span<const uint8_t> bytes)
+std::vector<Message> splitMessages(std::span<const uint8_t> bytes)
 {
     std::vector<Message> out;
     size_t at = 0;
     while (at < bytes.size()) {
         if (bytes.size() - at < kNlmsgHeader)
-            return DecodeError{"truncated netlink header (" + std::to_string(bytes.size() - at) +
-                               " bytes)"};
+            throw DecodeError("truncated netlink header (" + std::to_string(bytes.size() - at) +
+                              " bytes)");
         auto len = load<uint32_t>(bytes, at);
         if (len < kNlmsgHeader || len > bytes.size() - at)
-            return DecodeError{"netlink message length " + std::to_string(len) + ", " +
-                               std::to_string(bytes.size() - at) + " bytes left"};
+            throw DecodeError("netlink message length " + std::to_string(len) + ", " +
+                              std::to_string(bytes.size() - at) + " bytes left");
         out.push_back({load<uint16_t>(bytes, at + 4), load<uint32_t>(bytes, at + 8),
                        bytes.subspan(at + kNlmsgHeader, len - kNlmsgHeader)});
         at += std::min<size_t>(align4(len), bytes.size() - at);
@@ -144,79 +123,65 @@ Decoded<std::vector<Message>> splitMessages(std::span<const uint8_t> bytes)
 }
 
 // The errno an NLMSG_ERROR carries: 0 for an ACK, positive otherwise.
-Decoded<int> errorOf(const Message& m)
+int errorOf(const Message& m)
 {
     if (m.payload.size() < kNlmsgErr)
-        return DecodeError{"NLMSG_ERROR payload of " + std::to_string(m.payload.size()) +
-                           " bytes, want at least " + std::to_string(kNlmsgErr)};
+        throw DecodeError("NLMSG_ERROR payload of " + std::to_string(m.payload.size()) +
+                          " bytes, want at least " + std::to_string(kNlmsgErr));
     auto err = load<int32_t>(m.payload, 0);
     if (err > 0 || err < -4095)
-        return DecodeError{"NLMSG_ERROR with invalid error " + std::to_string(err)};
+        throw DecodeError("NLMSG_ERROR with invalid error " + std::to_string(err));
     return -err;
 }
 
-// The dcbmsg of a DCB reply and its attributes.
-Decoded<std::vector<Attr>> dcbAttrs(const Message& m, uint8_t want_cmd)
+// The attributes after the dcbmsg of a DCB reply (read with NetlinkAttrs).
+std::span<const uint8_t> dcbAttrs(const Message& m, uint8_t want_cmd)
 {
     if (m.payload.size() < kDcbmsg)
-        return DecodeError{"DCB reply shorter than struct dcbmsg"};
+        throw DecodeError("DCB reply shorter than struct dcbmsg");
     if (m.payload[1] != want_cmd)
-        return DecodeError{"DCB reply for command " + std::to_string(m.payload[1]) + ", expected " +
-                           std::to_string(want_cmd)};
-    return splitAttrs(m.payload.subspan(kDcbmsg), "DCB reply");
+        throw DecodeError("DCB reply for command " + std::to_string(m.payload[1]) + ", expected " +
+                          std::to_string(want_cmd));
+    return m.payload.subspan(kDcbmsg);
 }
 
-Decoded<std::vector<App>> decodeAppTable(std::span<const uint8_t> bytes)
+std::vector<App> decodeAppTable(std::span<const uint8_t> bytes)
 {
-    auto entries = splitAttrs(bytes, "APP table");
-    if (auto* e = std::get_if<DecodeError>(&entries))
-        return *e;
     std::vector<App> out;
-    for (const auto& a : std::get<std::vector<Attr>>(entries)) {
+    for (const Attr& a : NetlinkAttrs(bytes, "APP table")) {
         if (a.type != kAppIeee && a.type != kAppDcb)
             continue; // the kernel skips other types too
         if (a.payload.size() < kAppSize)
-            return DecodeError{"APP entry of " + std::to_string(a.payload.size()) +
-                               " bytes, want " + std::to_string(kAppSize)};
+            throw DecodeError("APP entry of " + std::to_string(a.payload.size()) + " bytes, want " +
+                              std::to_string(kAppSize));
         out.push_back({a.payload[0], a.payload[1], load<uint16_t>(a.payload, 2)});
     }
     return out;
 }
 
-Decoded<DcbState> decodeState(const std::vector<Attr>& attrs)
+DcbState decodeState(std::span<const uint8_t> attrs)
 {
     DcbState st;
     bool have_ieee = false;
-    for (const auto& a : attrs) {
+    for (const Attr& a : NetlinkAttrs(attrs, "DCB reply")) {
         if (a.type == kAttrIfname) {
-            std::string_view s(reinterpret_cast<const char*>(a.payload.data()), a.payload.size());
-            st.ifname = std::string(s.substr(0, s.find('\0')));
+            st.ifname = std::string(a.string());
         } else if (a.type == kAttrDcbx) {
             if (a.payload.empty())
-                return DecodeError{"DCBX attribute is empty"};
+                throw DecodeError("DCBX attribute is empty");
             st.dcbx = a.payload[0];
         } else if (a.type == kAttrIeee) {
             have_ieee = true;
-            auto nested = splitAttrs(a.payload, "IEEE nest");
-            if (auto* e = std::get_if<DecodeError>(&nested))
-                return *e;
-            for (const auto& n : std::get<std::vector<Attr>>(nested)) {
-                if (n.type == kIeeePfc) {
-                    auto pfc = decodePfc(n.payload);
-                    if (auto* e = std::get_if<DecodeError>(&pfc))
-                        return *e;
-                    st.pfc = std::get<Pfc>(pfc);
-                } else if (n.type == kIeeeAppTable) {
-                    auto apps = decodeAppTable(n.payload);
-                    if (auto* e = std::get_if<DecodeError>(&apps))
-                        return *e;
-                    st.apps = std::move(std::get<std::vector<App>>(apps));
-                }
+            for (const Attr& n : NetlinkAttrs(a.payload, "IEEE nest", a.payloadOffset())) {
+                if (n.type == kIeeePfc)
+                    st.pfc = decodePfc(n.payload);
+                else if (n.type == kIeeeAppTable)
+                    st.apps = decodeAppTable(n.payload);
             }
         }
     }
     if (!have_ieee)
-        return DecodeError{"IEEE_GET reply has no DCB_ATTR_IEEE"};
+        throw DecodeError("IEEE_GET reply has no DCB_ATTR_IEEE");
     return st;
 }
 
@@ -273,12 +238,12 @@ std::array<uint8_t, kPfcSize> encodePfc(const Pfc& pfc)
     return out;
 }
 
-Decoded<Pfc> decodePfc(std::span<const uint8_t> payload)
+Pfc decodePfc(std::span<const uint8_t> payload)
 {
     // The kernel accepts longer payloads and reads the struct's size; so do we.
     if (payload.size() < kPfcSize)
-        return DecodeError{"PFC attribute of " + std::to_string(payload.size()) + " bytes, want " +
-                           std::to_string(kPfcSize)};
+        throw DecodeError("PFC attribute of " + std::to_string(payload.size()) + " bytes, want " +
+                          std::to_string(kPfcSize));
     Pfc pfc;
     pfc.cap = payload[0];
     pfc.enabled = payload[1];
@@ -291,85 +256,61 @@ Decoded<Pfc> decodePfc(std::span<const uint8_t> payload)
     return pfc;
 }
 
-Decoded<bool> replyComplete(std::span<const uint8_t> bytes, uint32_t seq)
+bool replyComplete(std::span<const uint8_t> bytes, uint32_t seq)
 {
-    auto msgs = splitMessages(bytes);
-    if (auto* e = std::get_if<DecodeError>(&msgs))
-        return *e;
-    for (const auto& m : std::get<std::vector<Message>>(msgs))
+    for (const auto& m : splitMessages(bytes))
         if (m.seq == seq && m.type == kNlmsgError)
             return true;
     return false;
 }
 
-Decoded<GetReply> decodeGetReply(std::span<const uint8_t> bytes, uint32_t seq)
+GetReply decodeGetReply(std::span<const uint8_t> bytes, uint32_t seq)
 {
-    auto msgs = splitMessages(bytes);
-    if (auto* e = std::get_if<DecodeError>(&msgs))
-        return *e;
     std::optional<DcbState> state;
-    for (const auto& m : std::get<std::vector<Message>>(msgs)) {
+    for (const auto& m : splitMessages(bytes)) {
         if (m.seq != seq)
             continue;
         if (m.type == kNlmsgError) {
-            auto err = errorOf(m);
-            if (auto* e = std::get_if<DecodeError>(&err))
-                return *e;
-            if (int errnum = std::get<int>(err); errnum != 0)
+            if (int errnum = errorOf(m); errnum != 0)
                 return GetReply{errnum, {}};
         } else if (m.type == kRtmGetDcb) {
-            auto attrs = dcbAttrs(m, kCmdIeeeGet);
-            if (auto* e = std::get_if<DecodeError>(&attrs))
-                return *e;
-            auto st = decodeState(std::get<std::vector<Attr>>(attrs));
-            if (auto* e = std::get_if<DecodeError>(&st))
-                return *e;
-            state = std::move(std::get<DcbState>(st));
+            state = decodeState(dcbAttrs(m, kCmdIeeeGet));
         }
     }
     if (!state)
-        return DecodeError{"no IEEE_GET reply for sequence " + std::to_string(seq)};
+        throw DecodeError("no IEEE_GET reply for sequence " + std::to_string(seq));
     return GetReply{0, std::move(*state)};
 }
 
-Decoded<SetReply> decodeSetReply(std::span<const uint8_t> bytes, uint32_t seq, uint8_t cmd)
+SetReply decodeSetReply(std::span<const uint8_t> bytes, uint32_t seq, uint8_t cmd)
 {
-    auto msgs = splitMessages(bytes);
-    if (auto* e = std::get_if<DecodeError>(&msgs))
-        return *e;
     std::optional<SetReply> status;
-    for (const auto& m : std::get<std::vector<Message>>(msgs)) {
+    for (const auto& m : splitMessages(bytes)) {
         if (m.seq != seq)
             continue;
         if (m.type == kNlmsgError) {
-            auto err = errorOf(m);
-            if (auto* e = std::get_if<DecodeError>(&err))
-                return *e;
-            if (int errnum = std::get<int>(err); errnum != 0)
+            if (int errnum = errorOf(m); errnum != 0)
                 return SetReply{errnum, false};
         } else if (m.type == kRtmSetDcb) {
-            auto attrs = dcbAttrs(m, cmd);
-            if (auto* e = std::get_if<DecodeError>(&attrs))
-                return *e;
-            for (const auto& a : std::get<std::vector<Attr>>(attrs)) {
+            for (const Attr& a : NetlinkAttrs(dcbAttrs(m, cmd), "DCB reply")) {
                 if (a.type != kAttrIeee)
                     continue;
                 if (a.payload.size() != 1)
-                    return DecodeError{"SET/DEL status attribute of " +
-                                       std::to_string(a.payload.size()) + " bytes, want 1"};
+                    throw DecodeError("SET/DEL status attribute of " +
+                                      std::to_string(a.payload.size()) + " bytes, want 1");
                 // The errno truncated to 8 bits: read it as int8_t and negate.
                 int errnum = -static_cast<int>(static_cast<int8_t>(a.payload[0]));
                 if (errnum < 0)
-                    return DecodeError{"SET/DEL status byte " + std::to_string(a.payload[0]) +
-                                       " is not a negative errno"};
+                    throw DecodeError("SET/DEL status byte " + std::to_string(a.payload[0]) +
+                                      " is not a negative errno");
                 status = SetReply{errnum, errnum != 0};
             }
             if (!status)
-                return DecodeError{"SET/DEL reply has no status attribute"};
+                throw DecodeError("SET/DEL reply has no status attribute");
         }
     }
     if (!status)
-        return DecodeError{"no SET/DEL reply for sequence " + std::to_string(seq)};
+        throw DecodeError("no SET/DEL reply for sequence " + std::to_string(seq));
     return *status;
 }
 

@@ -1,9 +1,11 @@
 // rtnetlink DCB (dcbnl) messages as bytes: the IEEE_GET/IEEE_SET/IEEE_DEL requests nicd sends and
 // the kernel's replies to them. Pure: no sockets, no I/O. Layouts are the uapi ones
 // (linux/netlink.h, linux/dcbnl.h) in host byte order; see shared/reference/qos-provisioning.md §1.
-// Every length in a reply is checked: malformed input yields a DecodeError, never a read past
-// the end.
+// Every length in a reply is checked (attributes with the SDK's reader): a decoder throws
+// plugin::sdk::DecodeError on malformed input, never reads past the end.
 #pragma once
+
+#include <nicd/plugin/netlink_attrs.h>
 
 #include <array>
 #include <cstdint>
@@ -12,7 +14,6 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <variant>
 #include <vector>
 
 namespace nicd::mlx5::dcb {
@@ -84,12 +85,6 @@ struct DcbState {
     bool operator==(const DcbState&) const = default;
 };
 
-struct DecodeError {
-    std::string what;
-};
-
-template <class T> using Decoded = std::variant<T, DecodeError>;
-
 // The outcome of one request as its reply messages tell it. `error` is a positive errno: from an
 // NLMSG_ERROR (the request was refused before the driver saw it) or, for SET/DEL, from the status
 // byte of a successful reply (`in_band`: the driver or DCB core refused it). 0: success.
@@ -114,13 +109,14 @@ std::vector<uint8_t> encodeIeeeDel(std::string_view ifname, uint32_t seq,
                                    std::span<const App> apps);
 
 std::array<uint8_t, kPfcSize> encodePfc(const Pfc& pfc);
-Decoded<Pfc> decodePfc(std::span<const uint8_t> payload);
+Pfc decodePfc(std::span<const uint8_t> payload);
 
 // True once `bytes` (every datagram received so far, concatenated) holds the NLMSG_ERROR that
 // ends the reply to request `seq` (the ACK or the error).
-Decoded<bool> replyComplete(std::span<const uint8_t> bytes, uint32_t seq);
-// Messages with another sequence number are ignored.
-Decoded<GetReply> decodeGetReply(std::span<const uint8_t> bytes, uint32_t seq);
-Decoded<SetReply> decodeSetReply(std::span<const uint8_t> bytes, uint32_t seq, uint8_t cmd);
+bool replyComplete(std::span<const uint8_t> bytes, uint32_t seq);
+// Messages with another sequence number are ignored. Each throws DecodeError on bytes it cannot
+// trust (a length past the end, a reply without its status, no reply for `seq`).
+GetReply decodeGetReply(std::span<const uint8_t> bytes, uint32_t seq);
+SetReply decodeSetReply(std::span<const uint8_t> bytes, uint32_t seq, uint8_t cmd);
 
 } // namespace nicd::mlx5::dcb

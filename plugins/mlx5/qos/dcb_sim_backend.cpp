@@ -50,10 +50,11 @@ pv1::Status SimDcb::read(std::string_view netdev, const char* op, dcb::DcbState&
     }
     std::stringstream text;
     text << in.rdbuf();
-    auto parsed = parseDcbSimState(text.str());
-    if (auto* e = std::get_if<dcb::DecodeError>(&parsed))
-        return pv1::Status::fail(pv1::Errc::Io, path.string() + ": " + e->what);
-    out = std::move(std::get<dcb::DcbState>(parsed));
+    try {
+        out = parseDcbSimState(text.str());
+    } catch (const plugin::sdk::DecodeError& e) {
+        return pv1::Status::fail(pv1::Errc::Io, path.string() + ": " + e.what());
+    }
     out.ifname = std::string(netdev);
     return pv1::Status::ok();
 }

@@ -43,7 +43,7 @@ std::string formatDcbSimState(const dcb::DcbState& state)
     return s;
 }
 
-dcb::Decoded<dcb::DcbState> parseDcbSimState(std::string_view text)
+dcb::DcbState parseDcbSimState(std::string_view text)
 {
     static const std::map<std::string_view, uint32_t> kScalars = {
         {"pfc_cap", 255}, {"pfc_en", 255}, {"mbc", 255}, {"delay", 65535}};
@@ -57,7 +57,7 @@ dcb::Decoded<dcb::DcbState> parseDcbSimState(std::string_view text)
             continue;
         auto eq = line.find('=');
         if (eq == std::string_view::npos)
-            return dcb::DecodeError{where + "not key=value"};
+            throw plugin::sdk::DecodeError(where + "not key=value");
         auto key = line.substr(0, eq);
         auto value = line.substr(eq + 1);
         if (key == "app") {
@@ -65,25 +65,25 @@ dcb::Decoded<dcb::DcbState> parseDcbSimState(std::string_view text)
             uint32_t sel = 0, prio = 0, proto = 0;
             if (parts.size() != 3 || !parseNumber(parts[0], 255, sel) ||
                 !parseNumber(parts[1], 7, prio) || !parseNumber(parts[2], 65535, proto))
-                return dcb::DecodeError{where + "app wants selector,priority(0-7),protocol"};
+                throw plugin::sdk::DecodeError(where + "app wants selector,priority(0-7),protocol");
             st.apps.push_back({static_cast<uint8_t>(sel), static_cast<uint8_t>(prio),
                                static_cast<uint16_t>(proto)});
             continue;
         }
         auto known = kScalars.find(key);
         if (known == kScalars.end())
-            return dcb::DecodeError{where + "unknown key '" + std::string(key) + "'"};
+            throw plugin::sdk::DecodeError(where + "unknown key '" + std::string(key) + "'");
         if (values.contains(key))
-            return dcb::DecodeError{where + std::string(key) + " given twice"};
+            throw plugin::sdk::DecodeError(where + std::string(key) + " given twice");
         uint32_t v = 0;
         if (!parseNumber(value, known->second, v))
-            return dcb::DecodeError{where + std::string(key) + " wants a number from 0 to " +
-                                    std::to_string(known->second)};
+            throw plugin::sdk::DecodeError(where + std::string(key) + " wants a number from 0 to " +
+                                           std::to_string(known->second));
         values[known->first] = v;
     }
     for (const auto& [key, max] : kScalars)
         if (!values.contains(key))
-            return dcb::DecodeError{"missing " + std::string(key)};
+            throw plugin::sdk::DecodeError("missing " + std::string(key));
     dcb::Pfc pfc;
     pfc.cap = static_cast<uint8_t>(values["pfc_cap"]);
     pfc.enabled = static_cast<uint8_t>(values["pfc_en"]);

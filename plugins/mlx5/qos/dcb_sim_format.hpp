@@ -21,6 +21,7 @@
 namespace nicd::mlx5 {
 
 std::string formatDcbSimState(const dcb::DcbState& state); // state.pfc must be set
-dcb::Decoded<dcb::DcbState> parseDcbSimState(std::string_view text);
+// Throws plugin::sdk::DecodeError naming the line on text it cannot read.
+dcb::DcbState parseDcbSimState(std::string_view text);
 
 } // namespace nicd::mlx5

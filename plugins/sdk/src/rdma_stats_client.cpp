@@ -201,7 +201,7 @@ pv1::Status RdmaStatsClient::exchange(Describe&& describe, uint16_t type, bool d
             absorbRdmaDatagram({buffer_.data(), static_cast<size_t>(n)}, seq_, type, dump, answer_);
             for (auto message : answer_.messages)
                 on_message(message);
-        } catch (const RdmaDecodeError& e) {
+        } catch (const DecodeError& e) {
             return fail(pv1::Errc::Io, std::string("malformed answer: ") + e.what(), EBADMSG);
         }
     }

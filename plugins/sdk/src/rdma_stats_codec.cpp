@@ -1,5 +1,5 @@
 // RDMA netlink hw counters as bytes: requests laid out as the kernel parses them, answers walked
-// by hand with every length checked before it is used (systemd-networkd style). No socket here.
+// with the SDK's attribute reader, every length checked before it is used. No socket here.
 #include <nicd/plugin/rdma_stats_codec.h>
 
 #include <linux/netlink.h>
@@ -15,6 +15,7 @@ namespace {
 
 constexpr size_t kErrorPayload = sizeof(int32_t) + NLMSG_HDRLEN; // error + the request's header
 constexpr int32_t kMaxErrno = 4095;                              // the kernel's MAX_ERRNO
+constexpr std::string_view kWhat = "RDMA netlink";
 
 template <class T> T load(std::span<const uint8_t> bytes, size_t offset)
 {
@@ -23,53 +24,12 @@ template <class T> T load(std::span<const uint8_t> bytes, size_t offset)
     return value;
 }
 
-// One attribute: its type without the NLA_F_NESTED / NLA_F_NET_BYTEORDER flags, where its header
-// starts in the attributes given to the decoder, and its payload.
-struct Attr {
-    uint16_t type = 0;
-    size_t offset = 0;
-    std::span<const uint8_t> payload;
-};
+using Attr = NetlinkAttr;
 
 std::string where(const char* what, const Attr& a)
 {
-    return std::string(what) + " (attribute " + std::to_string(a.type) + " at byte " +
+    return std::string(what) + " (attribute " + std::to_string(a.type) + " at offset " +
            std::to_string(a.offset) + ")";
-}
-
-// Calls `fn(attr)` for each attribute of `data`, which starts at `base` in the decoded bytes.
-// Throws on a header that does not fit, an nla_len shorter than the header, or one that runs
-// past the end of `data` (the enclosing nest or message).
-template <class Fn> void forEachAttr(std::span<const uint8_t> data, size_t base, Fn&& fn)
-{
-    size_t off = 0;
-    while (off < data.size()) {
-        const size_t left = data.size() - off;
-        if (left < NLA_HDRLEN)
-            throw RdmaDecodeError("RDMA netlink attribute at byte " + std::to_string(base + off) +
-                                  ": truncated header (" + std::to_string(left) + " bytes left)");
-        const auto len = load<uint16_t>(data, off);
-        const auto type = static_cast<uint16_t>(load<uint16_t>(data, off + 2) & NLA_TYPE_MASK);
-        const std::string what = "RDMA netlink attribute " + std::to_string(type) + " at byte " +
-                                 std::to_string(base + off);
-        if (len < NLA_HDRLEN)
-            throw RdmaDecodeError(what + ": nla_len " + std::to_string(len) +
-                                  " shorter than its header");
-        if (len > left)
-            throw RdmaDecodeError(what + ": nla_len " + std::to_string(len) + " past the end (" +
-                                  std::to_string(left) + " bytes left)");
-        fn(Attr{type, base + off, data.subspan(off + NLA_HDRLEN, len - NLA_HDRLEN)});
-        // The last attribute may come without its alignment padding.
-        off += std::min<size_t>(NLA_ALIGN(len), left);
-    }
-}
-
-template <class T> T integer(const Attr& a, const char* what)
-{
-    if (a.payload.size() != sizeof(T))
-        throw RdmaDecodeError(where(what, a) + ": " + std::to_string(a.payload.size()) +
-                              " bytes, want " + std::to_string(sizeof(T)));
-    return load<T>(a.payload, 0);
 }
 
 // A non-empty NUL-terminated string with no other NUL.
@@ -78,10 +38,10 @@ std::string_view string(const Attr& a, const char* what)
     const auto* chars = reinterpret_cast<const char*>(a.payload.data());
     const size_t n = a.payload.size();
     if (n == 0 || chars[n - 1] != '\0')
-        throw RdmaDecodeError(where(what, a) + ": not a NUL-terminated string");
+        throw DecodeError(where(what, a) + ": not a NUL-terminated string");
     const std::string_view text(chars, n - 1);
     if (text.empty() || text.find('\0') != std::string_view::npos)
-        throw RdmaDecodeError(where(what, a) + ": an empty name or one with a NUL inside");
+        throw DecodeError(where(what, a) + ": an empty name or one with a NUL inside");
     return text;
 }
 
@@ -89,7 +49,7 @@ std::string_view string(const Attr& a, const char* what)
 template <class T> void once(std::optional<T>& slot, T value, const Attr& a, const char* what)
 {
     if (slot)
-        throw RdmaDecodeError(where(what, a) + ": appears twice");
+        throw DecodeError(where(what, a) + ": appears twice");
     slot = value;
 }
 
@@ -97,27 +57,26 @@ void decodeEntry(const Attr& entry, RdmaHwCounters& counters)
 {
     std::optional<std::string_view> name;
     std::optional<uint64_t> value;
-    forEachAttr(entry.payload, entry.offset + NLA_HDRLEN, [&](const Attr& a) {
+    for (const Attr& a : NetlinkAttrs(entry.payload, kWhat, entry.payloadOffset())) {
         if (a.type == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME)
             once(name, string(a, "hw counter name"), a, "hw counter name");
         else if (a.type == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE)
-            once(value, integer<uint64_t>(a, "hw counter value"), a, "hw counter value");
-    });
+            once(value, a.u64("hw counter value"), a, "hw counter value");
+    }
     if (!name || !value)
-        throw RdmaDecodeError(where("hw counter entry", entry) + ": no " +
-                              (name ? "value" : "name"));
+        throw DecodeError(where("hw counter entry", entry) + ": no " + (name ? "value" : "name"));
     if (name->find('/') != std::string_view::npos)
-        throw RdmaDecodeError(where("hw counter entry", entry) + ": name '" + std::string(*name) +
-                              "' has a '/'");
+        throw DecodeError(where("hw counter entry", entry) + ": name '" + std::string(*name) +
+                          "' has a '/'");
     counters.add(*name, *value);
 }
 
 void checkMessageLength(std::span<const uint8_t> rest, size_t offset, uint32_t len)
 {
     if (len < NLMSG_HDRLEN || len > rest.size())
-        throw RdmaDecodeError("RDMA netlink message at byte " + std::to_string(offset) +
-                              " has length " + std::to_string(len) + " (" +
-                              std::to_string(rest.size()) + " bytes left)");
+        throw DecodeError("RDMA netlink message at offset " + std::to_string(offset) +
+                          " has length " + std::to_string(len) + " (" +
+                          std::to_string(rest.size()) + " bytes left)");
 }
 
 // NLMSGERR_ATTR_MSG of an error or done message, when its TLVs are there and well formed.
@@ -128,13 +87,10 @@ std::string extackOf(std::span<const uint8_t> message, size_t tlvs)
         return {};
     std::string text;
     try {
-        forEachAttr(message.subspan(tlvs), tlvs, [&](const Attr& a) {
-            if (a.type != NLMSGERR_ATTR_MSG)
-                return;
-            const auto* chars = reinterpret_cast<const char*>(a.payload.data());
-            text.assign(chars, strnlen(chars, a.payload.size()));
-        });
-    } catch (const RdmaDecodeError&) {
+        for (const Attr& a : NetlinkAttrs(message.subspan(tlvs), kWhat, tlvs))
+            if (a.type == NLMSGERR_ATTR_MSG)
+                text.assign(a.string());
+    } catch (const DecodeError&) {
         // A malformed extack must not hide the errno it came with.
     }
     return text;
@@ -145,16 +101,16 @@ int errnoAt(std::span<const uint8_t> message, const char* what)
 {
     const auto status = load<int32_t>(message, NLMSG_HDRLEN);
     if (status > 0 || status < -kMaxErrno)
-        throw RdmaDecodeError(std::string("RDMA netlink ") + what + " with status " +
-                              std::to_string(status) + ", not 0 or a negative errno");
+        throw DecodeError(std::string("RDMA netlink ") + what + " with status " +
+                          std::to_string(status) + ", not 0 or a negative errno");
     return -status;
 }
 
 void absorbError(std::span<const uint8_t> message, uint16_t flags, RdmaAnswer& answer)
 {
     if (message.size() < NLMSG_HDRLEN + kErrorPayload)
-        throw RdmaDecodeError("RDMA netlink error message of " + std::to_string(message.size()) +
-                              " bytes is too short for struct nlmsgerr");
+        throw DecodeError("RDMA netlink error message of " + std::to_string(message.size()) +
+                          " bytes is too short for struct nlmsgerr");
     answer.error = errnoAt(message, "error message");
     answer.finished = true;
     if (!(flags & NLM_F_ACK_TLVS))
@@ -170,8 +126,8 @@ void absorbError(std::span<const uint8_t> message, uint16_t flags, RdmaAnswer& a
 void absorbDone(std::span<const uint8_t> message, uint16_t flags, RdmaAnswer& answer)
 {
     if (message.size() < NLMSG_HDRLEN + sizeof(int32_t))
-        throw RdmaDecodeError("RDMA netlink NLMSG_DONE of " + std::to_string(message.size()) +
-                              " bytes has no status");
+        throw DecodeError("RDMA netlink NLMSG_DONE of " + std::to_string(message.size()) +
+                          " bytes has no status");
     answer.error = errnoAt(message, "NLMSG_DONE");
     answer.finished = true;
     if (flags & NLM_F_ACK_TLVS)
@@ -204,7 +160,7 @@ void RdmaHwCounters::sortByName()
         std::adjacent_find(entries_.begin(), entries_.end(),
                            [&](const Entry& a, const Entry& b) { return nameOf(a) == nameOf(b); });
     if (twice != entries_.end())
-        throw RdmaDecodeError("hw counter '" + std::string(nameOf(*twice)) + "' appears twice");
+        throw DecodeError("hw counter '" + std::string(nameOf(*twice)) + "' appears twice");
 }
 
 uint16_t rdmaNldevType(uint8_t cmd)
@@ -257,36 +213,35 @@ RdmaStatHeader decodeStatGetReply(std::span<const uint8_t> attrs, RdmaHwCounters
     std::optional<uint32_t> index, port;
     std::optional<std::string_view> name;
     bool table = false;
-    forEachAttr(attrs, 0, [&](const Attr& a) {
+    for (const Attr& a : NetlinkAttrs(attrs, kWhat)) {
         switch (a.type) {
         case RDMA_NLDEV_ATTR_DEV_INDEX:
-            once(index, integer<uint32_t>(a, "device index"), a, "device index");
+            once(index, a.u32("device index"), a, "device index");
             break;
         case RDMA_NLDEV_ATTR_DEV_NAME:
             once(name, string(a, "device name"), a, "device name");
             break;
         case RDMA_NLDEV_ATTR_PORT_INDEX:
-            once(port, integer<uint32_t>(a, "port index"), a, "port index");
+            once(port, a.u32("port index"), a, "port index");
             break;
         case RDMA_NLDEV_ATTR_STAT_HWCOUNTERS:
             if (table)
-                throw RdmaDecodeError(where("hw counter table", a) + ": appears twice");
+                throw DecodeError(where("hw counter table", a) + ": appears twice");
             table = true;
-            forEachAttr(a.payload, a.offset + NLA_HDRLEN, [&](const Attr& entry) {
+            for (const Attr& entry : NetlinkAttrs(a.payload, kWhat, a.payloadOffset()))
                 if (entry.type == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY)
                     decodeEntry(entry, counters);
-            });
             break;
         default:
             break; // padding, or what a later kernel adds
         }
-    });
+    }
     if (!index || !name || !port || !table)
-        throw RdmaDecodeError(std::string("RDMA netlink STAT_GET reply without its ") +
-                              (!index  ? "device index"
-                               : !name ? "device name"
-                               : !port ? "port index"
-                                       : "hw counter table"));
+        throw DecodeError(std::string("RDMA netlink STAT_GET reply without its ") +
+                          (!index  ? "device index"
+                           : !name ? "device name"
+                           : !port ? "port index"
+                                   : "hw counter table"));
     counters.sortByName();
     return {*index, *name, *port};
 }
@@ -295,15 +250,15 @@ RdmaDevice decodeDeviceMessage(std::span<const uint8_t> attrs)
 {
     std::optional<uint32_t> index;
     std::optional<std::string_view> name;
-    forEachAttr(attrs, 0, [&](const Attr& a) {
+    for (const Attr& a : NetlinkAttrs(attrs, kWhat)) {
         if (a.type == RDMA_NLDEV_ATTR_DEV_INDEX)
-            once(index, integer<uint32_t>(a, "device index"), a, "device index");
+            once(index, a.u32("device index"), a, "device index");
         else if (a.type == RDMA_NLDEV_ATTR_DEV_NAME)
             once(name, string(a, "device name"), a, "device name");
-    });
+    }
     if (!index || !name)
-        throw RdmaDecodeError(std::string("RDMA netlink device message without its ") +
-                              (!index ? "device index" : "device name"));
+        throw DecodeError(std::string("RDMA netlink device message without its ") +
+                          (!index ? "device index" : "device name"));
     return {*index, std::string(*name)};
 }
 
@@ -332,9 +287,9 @@ void absorbRdmaDatagram(std::span<const uint8_t> datagram, uint32_t seq, uint16_
             answer.interrupted = answer.interrupted || (flags & NLM_F_DUMP_INTR) != 0;
             answer.finished = !dump;
         } else {
-            throw RdmaDecodeError("RDMA netlink message at byte " + std::to_string(at) +
-                                  " has type " + std::to_string(msg_type) + ", expected " +
-                                  std::to_string(type));
+            throw DecodeError("RDMA netlink message at offset " + std::to_string(at) +
+                              " has type " + std::to_string(msg_type) + ", expected " +
+                              std::to_string(type));
         }
     }
 }

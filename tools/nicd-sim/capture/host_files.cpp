@@ -117,8 +117,8 @@ std::optional<std::string> insideSource(const fs::path& src, const fs::path& pat
     auto host = (fs::path("/") / path.lexically_relative(src)).lexically_normal();
     if (host.relative_path().empty() || path.lexically_relative(src).empty())
         return std::nullopt;
-    std::string why;
-    return paths::resolveBeneath(src, host.string(), why);
+    auto resolved = paths::resolveBeneath(src, host.string());
+    return resolved ? std::optional<std::string>(std::move(*resolved)) : std::nullopt;
 }
 
 HostNames captureHostFiles(const NodeRoot& root, NodeKind kind, const CapturedNode& node,

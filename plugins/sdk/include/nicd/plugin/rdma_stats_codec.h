@@ -15,19 +15,15 @@
 // earlier kernels, and devices whose driver keeps no port counters, refuse with EINVAL.
 #pragma once
 
+#include <nicd/plugin/netlink_attrs.h>
+
 #include <cstdint>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace nicd::plugin::sdk {
-
-// Bytes that cannot be trusted: the message names the attribute, its offset and what was wrong.
-struct RdmaDecodeError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 // One port's hw counters: names and values, the names kept in one buffer so that a reader
 // that reuses it allocates nothing once it has seen a port's reply.
@@ -42,7 +38,7 @@ public:
     uint64_t value(size_t i) const { return entries_[i].value; }
     void clear();
     void add(std::string_view name, uint64_t value);
-    // Sorts by name, bytewise (the order of a sorted directory listing). Throws RdmaDecodeError
+    // Sorts by name, bytewise (the order of a sorted directory listing). Throws DecodeError
     // on a name that appears twice.
     void sortByName();
 
@@ -85,7 +81,7 @@ void buildDeviceDumpRequest(uint32_t seq, std::vector<uint8_t>& out);
 // non-empty NUL-terminated string without '/', as a sysfs file name) and one 8-byte value.
 // Padding attributes (type 0) and attribute types it does not know are skipped; a name that
 // appears twice, a length that runs past its nest, or a known attribute of the wrong size throws
-// RdmaDecodeError.
+// DecodeError.
 RdmaStatHeader decodeStatGetReply(std::span<const uint8_t> attrs, RdmaHwCounters& counters);
 
 // Decodes the attributes of one RDMA_NLDEV_CMD_GET message: the device's index and name.
@@ -115,7 +111,7 @@ struct RdmaAnswer {
 // with another sequence number are skipped (the late reply to a request given up on); NLMSG_NOOP
 // too. A message of `type` is kept; for a single-message request (`dump` false) it finishes the
 // answer, for a dump NLMSG_DONE does. NLMSG_ERROR finishes either with its errno (0: an ack).
-// Throws RdmaDecodeError on a message whose length runs past the datagram, a truncated error or
+// Throws DecodeError on a message whose length runs past the datagram, a truncated error or
 // done message, or a message with the sequence number but of another type.
 void absorbRdmaDatagram(std::span<const uint8_t> datagram, uint32_t seq, uint16_t type, bool dump,
                         RdmaAnswer& answer);
