@@ -1,6 +1,7 @@
 #include "health/kernel_rules.hpp"
 
 #include "health/json_integers.hpp"
+#include "health/verdicts.hpp"
 #include "log/log.hpp"
 
 #include <fmt/format.h>
@@ -143,15 +144,12 @@ void KernelRules::kernelLine(const KernelFinding& f, const Inventory& inv,
         active && active->severity == ConditionSeverity::Fatal)
         fatal = true;
     hold(key, config, now_mono);
-    Condition c;
-    c.code = std::get<2>(key);
-    c.severity = fatal ? ConditionSeverity::Fatal : ConditionSeverity::Degraded;
-    c.source = ConditionSource::Kernel;
-    c.device = d->ibdev;
-    c.message = message + (m.netdev.empty() ? "" : " on " + m.netdev);
-    c.advice = m.action;
-    c.action = kernelAction(m, fatal);
-    conditions.raise(std::move(c), now_real, out);
+    conditions.raise(makeCondition(ConditionSource::Kernel, std::get<2>(key),
+                                   fatal ? ConditionSeverity::Fatal : ConditionSeverity::Degraded,
+                                   d->ibdev, 0,
+                                   message + (m.netdev.empty() ? "" : " on " + m.netdev), m.action,
+                                   kernelAction(m, fatal)),
+                     now_real, out);
 }
 
 void KernelRules::driverSoftLockup(const std::string& evidence, const Inventory& inv,
@@ -167,15 +165,12 @@ void KernelRules::driverSoftLockup(const std::string& evidence, const Inventory&
         ConditionKey key{d.ibdev, 0, std::string("kernel.") + kSoftLockupCode};
         ++counts_[{d.ibdev, kSoftLockupCode}];
         hold(key, config, now_mono);
-        Condition c;
-        c.code = std::get<2>(key);
-        c.severity = ConditionSeverity::Fatal;
-        c.source = ConditionSource::Kernel;
-        c.device = d.ibdev;
-        c.message = "kernel soft lockup: " + evidence;
-        c.advice = "drain and reboot the node; the mlx5 driver is wedged";
-        c.action = Action::RebootNode;
-        conditions.raise(std::move(c), now_real, out);
+        conditions.raise(makeCondition(ConditionSource::Kernel, std::get<2>(key),
+                                       ConditionSeverity::Fatal, d.ibdev, 0,
+                                       "kernel soft lockup: " + evidence,
+                                       "drain and reboot the node; the mlx5 driver is wedged",
+                                       Action::RebootNode),
+                         now_real, out);
     }
     if (!any) {
         ++unmapped_;
