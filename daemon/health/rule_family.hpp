@@ -1,8 +1,8 @@
 // One family of health rules: link state, counters, kernel lines, the driver's answers, each
 // pre-failure signal. A family judges every cycle's snapshot (and the kernel lines in between)
 // into conditions, and keeps what it must remember across restarts within one boot under its own
-// key of the state file. A new family is a class implementing this plus one line in
-// HealthEngine's list (ruleFamilies() in health_engine.cpp).
+// key of the state file. A new family is a class implementing this (its own file set) plus its
+// name in HealthEngine's one list, ruleFamilies() in health_engine.cpp.
 #pragma once
 
 #include "config/config.hpp"
