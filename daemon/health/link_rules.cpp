@@ -93,13 +93,14 @@ const NetdevState* netdevState(const Snapshot& snap, const std::string& name)
     auto it = snap.netdevs.find(name);
     return it == snap.netdevs.end() ? nullptr : &it->second;
 }
-} // namespace
 
+// Whether a link-rule code belongs to LinkRules (what it may recover when the cause is gone).
 bool isLinkCode(const std::string& code)
 {
     return code == "port_down" || code == "port_not_active" || code == "port_never_up" ||
            code == "link_flapping" || code.starts_with("netdev_down.");
 }
+} // namespace
 
 void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& p,
                              const Config& config, double now_mono, double now_real,

@@ -75,7 +75,4 @@ private:
     KnownDevices known_;
 };
 
-// Whether a link-rule code belongs to LinkRules (what it may recover when the cause is gone).
-bool isLinkCode(const std::string& code);
-
 } // namespace nicd::health
