@@ -377,22 +377,12 @@ nlohmann::json windowJson(const std::pair<std::string, uint32_t>& port,
 
 } // namespace
 
-nlohmann::json CongestionRules::toJson() const
-{
-    auto j = nlohmann::json::array();
-    for (const auto& [key, w] : windows_)
-        j.push_back(windowJson(key, w.readings, keys_));
-    return j;
-}
-
 void CongestionRules::appendJson(std::string& out) const
 {
     out += '[';
     bool first = true;
     for (const auto& [key, w] : windows_) {
-        if (!first)
-            out += ',';
-        first = false;
+        appendJsonComma(out, first);
         appendJsonText(out, windowJson(key, w.readings, keys_));
     }
     out += ']';

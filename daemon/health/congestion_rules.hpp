@@ -28,7 +28,6 @@ public:
                   ConditionSet& conditions, std::vector<Event>& out) override;
     void annotate(HealthReport& report) const override;
 
-    nlohmann::json toJson() const override;
     // Port by port: the windows of a 512-device node are ~14 MB as one JSON tree.
     void appendJson(std::string& out) const override;
     void restore(const nlohmann::json& j) override;

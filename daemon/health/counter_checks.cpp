@@ -4,6 +4,7 @@
 
 #include <limits>
 #include <set>
+#include <utility>
 
 namespace nicd::health {
 
@@ -32,10 +33,34 @@ bool sameLayout(const SampleBatch& b, const std::shared_ptr<const SampleLayout>&
 
 } // namespace
 
-void CounterChecks::reset()
+void CounterChecks::forgetSeries()
 {
     index_.clear();
     device_rules_.clear();
+}
+
+void CounterChecks::configure(const Config& config)
+{
+    rules_.reset(config);
+    rules_changed_ = true;
+}
+
+void CounterChecks::restore(const nlohmann::json& j)
+{
+    tracker_ = CounterTracker::fromJson(j);
+    forgetSeries();
+}
+
+void CounterChecks::forget()
+{
+    tracker_ = {};
+    forgetSeries();
+}
+
+void CounterChecks::rename(const std::string& from, const std::string& to)
+{
+    tracker_.rename(from, to);
+    forgetSeries(); // it worked out its series by device name
 }
 
 CounterChecks::Entry& CounterChecks::entryFor(const DeviceSamples& ds, const Config& config,
@@ -166,14 +191,12 @@ void CounterChecks::recoverUnfollowed(const Snapshot& snap, const Config& config
         }
 }
 
-void CounterChecks::evaluate(const Snapshot& snap, const Config& config, CounterRuleCache& rules,
-                             bool rules_changed, double now_mono, double now_real,
-                             CounterTracker& tracker, ConditionSet& conditions,
-                             std::vector<Event>& out)
+void CounterChecks::evaluate(const Snapshot& snap, const Config& config, double now_mono,
+                             double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
-    if (rules_changed) {
-        reset();
-        recoverUnfollowed(snap, config, rules, now_real, conditions, out);
+    if (std::exchange(rules_changed_, false)) {
+        forgetSeries();
+        recoverUnfollowed(snap, config, rules_, now_real, conditions, out);
     }
     // The devices with a counter condition now: only theirs can recover.
     std::set<std::string> with_conditions;
@@ -183,10 +206,10 @@ void CounterChecks::evaluate(const Snapshot& snap, const Config& config, Counter
     for (auto& [ibdev, e] : index_)
         e.used = false;
     for (const auto& ds : snap.samples) {
-        const Entry& e = entryFor(ds, config, rules, tracker);
+        const Entry& e = entryFor(ds, config, rules_, tracker_);
         const bool may_recover = with_conditions.contains(ds.ibdev);
         for (const auto& slot : e.slots)
-            check(ds, slot, may_recover, now_mono, now_real, tracker, conditions, out);
+            check(ds, slot, may_recover, now_mono, now_real, tracker_, conditions, out);
     }
     std::erase_if(index_, [](const auto& kv) { return !kv.second.used; });
 }

@@ -1,7 +1,9 @@
-// The counter rules applied to one snapshot's samples: "counter.<name>[.<netdev>]" conditions are
-// raised on a breach and recovered once back under the threshold or when the counter is reset
-// (driver reload, admin clear: "counter reset"). A counter stuck at its maximum cannot show
-// growth any more: "counter_saturated.<name>" (info) says so until it is cleared.
+// The counter rules (counter_rules.hpp) applied to each snapshot's samples, over the windows of
+// counter_tracker.hpp (what the family keeps across restarts, under "counters"):
+// "counter.<name>[.<netdev>]" conditions are raised on a breach and recovered once back under the
+// threshold or when the counter is reset (driver reload, admin clear: "counter reset"). A counter
+// stuck at its maximum cannot show growth any more: "counter_saturated.<name>" (info) says so until
+// it is cleared.
 //
 // Which series a rule follows is worked out once per device and layout (model/samples.hpp), not
 // at every cycle: a cycle then touches only the few counters a rule follows (a node reads
@@ -9,11 +11,9 @@
 // given (no lookup by name).
 #pragma once
 
-#include "config/config.hpp"
-#include "health/condition_set.hpp"
 #include "health/counter_rules.hpp"
 #include "health/counter_tracker.hpp"
-#include "model/snapshot.hpp"
+#include "health/rule_family.hpp"
 
 #include <map>
 #include <memory>
@@ -23,22 +23,21 @@
 
 namespace nicd::health {
 
-class CounterChecks {
+class CounterChecks : public RuleFamily {
 public:
-    // Forgets what was worked out: call when the configuration changes (with the rule cache's
-    // reset) and when the tracker is assigned over (restore, baseline).
-    void reset();
-
+    const char* name() const override { return "counters"; }
+    // The rules of `config` (CounterRuleCache); the next evaluate() recovers the conditions of
+    // counters no rule follows any more.
+    void configure(const Config& config) override;
     // Times: a sample's own monotonic read time when the snapshot carries one (IB PMA counters
-    // are re-read less often than the cycle: pma_monotonic_usec), else `now_mono` (seconds). With
-    // `rules_changed` (the first evaluation after a reload), the conditions of counters no rule
-    // follows any more are recovered.
-    void evaluate(const Snapshot& snap, const Config& config, CounterRuleCache& rules,
-                  bool rules_changed, double now_mono, double now_real, CounterTracker& tracker,
-                  ConditionSet& conditions, std::vector<Event>& out);
+    // are re-read less often than the cycle: pma_monotonic_usec), else `now_mono` (seconds).
+    void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
+                  ConditionSet& conditions, std::vector<Event>& out) override;
 
-    // Devices whose rule-bearing series are worked out now (for tests).
-    size_t devicesIndexed() const { return index_.size(); }
+    void appendJson(std::string& out) const override { appendJsonText(out, tracker_.toJson()); }
+    void restore(const nlohmann::json& j) override;
+    void forget() override;
+    void rename(const std::string& from, const std::string& to) override;
 
 private:
     struct Slot {
@@ -62,6 +61,13 @@ private:
     void recoverUnfollowed(const Snapshot& snap, const Config& config, CounterRuleCache& rules,
                            double now_real, ConditionSet& conditions, std::vector<Event>& out);
 
+    // Forgets which series a rule follows: when the configuration changes and whenever the
+    // tracker's histories (the slots point into them) are replaced or renamed.
+    void forgetSeries();
+
+    CounterTracker tracker_;
+    CounterRuleCache rules_;    // follows the configuration
+    bool rules_changed_ = true; // a new configuration (or a restart) since the last evaluate
     std::map<std::string, Entry> index_; // by ibdev
     // Rules configured for one device ([counter:NAME/DEVICE]), by (counter, device): the rule
     // cache does not keep those, slots point here.

@@ -1,5 +1,7 @@
 #include "health/driver_rules.hpp"
 
+#include "health/verdicts.hpp"
+
 #include <fmt/format.h>
 
 namespace nicd::health {
@@ -20,15 +22,12 @@ void DriverRules::evaluate(const Snapshot& snap, const Config& full_config, doub
                                now_real, out);
             continue;
         }
-        Condition c;
-        c.code = "driver_unresponsive";
-        c.severity = ConditionSeverity::Fatal;
-        c.source = ConditionSource::Driver;
-        c.device = ds.ibdev;
-        c.message = "the driver does not answer: " + why;
-        c.advice = "drain the node; reset the NIC (or reboot); replace it if it recurs";
-        c.action = Action::ResetNic;
-        conditions.raise(std::move(c), now_real, out);
+        conditions.raise(
+            makeCondition(ConditionSource::Driver, "driver_unresponsive", ConditionSeverity::Fatal,
+                          ds.ibdev, 0, "the driver does not answer: " + why,
+                          "drain the node; reset the NIC (or reboot); replace it if it recurs",
+                          Action::ResetNic),
+            now_real, out);
     }
 }
 

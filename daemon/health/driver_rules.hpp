@@ -17,7 +17,7 @@ public:
     void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
                   ConditionSet& conditions, std::vector<Event>& out) override;
 
-    nlohmann::json toJson() const override { return failing_cycles_; }
+    void appendJson(std::string& out) const override { appendJsonText(out, failing_cycles_); }
     void restore(const nlohmann::json& j) override
     {
         failing_cycles_ = getIntegers<std::map<std::string, uint32_t>>(j);

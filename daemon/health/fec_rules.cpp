@@ -211,7 +211,7 @@ void FecRules::annotate(HealthReport& report) const
             report.pre_fec_ber[netdev] = {t.ber, t.limit};
 }
 
-nlohmann::json FecRules::toJson() const
+void FecRules::appendJson(std::string& out) const
 {
     auto j = nlohmann::json::object();
     for (const auto& [netdev, t] : tracks_)
@@ -222,7 +222,7 @@ nlohmann::json FecRules::toJson() const
                      {"limit", t.limit},
                      {"growth", t.growth},
                      {"held_until", t.held_until}};
-    return j;
+    appendJsonText(out, j);
 }
 
 void FecRules::restore(const nlohmann::json& j)

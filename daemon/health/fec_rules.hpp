@@ -32,7 +32,7 @@ public:
                   ConditionSet& conditions, std::vector<Event>& out) override;
     void annotate(HealthReport& report) const override;
 
-    nlohmann::json toJson() const override;
+    void appendJson(std::string& out) const override;
     void restore(const nlohmann::json& j) override;
     void forget() override { tracks_.clear(); }
     void rename(const std::string& /*from*/, const std::string& /*to*/) override {} // by netdev

@@ -7,6 +7,7 @@
 #include "health/inventory_rules.hpp"
 #include "health/json_integers.hpp"
 #include "health/json_text.hpp"
+#include "health/kernel_rules.hpp"
 #include "health/optics_rules.hpp"
 #include "health/readiness_rules.hpp"
 #include "health/reporter_rules.hpp"
@@ -21,31 +22,65 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 namespace nicd::health {
 
+namespace {
+
+template <class... Family> std::vector<std::unique_ptr<RuleFamily>> make()
+{
+    std::vector<std::unique_ptr<RuleFamily>> families;
+    (families.push_back(std::make_unique<Family>()), ...);
+    return families;
+}
+
+// Every rule family, in the order they judge a snapshot: a new family is one name here.
+std::vector<std::unique_ptr<RuleFamily>> ruleFamilies()
+{
+    return make<LinkRules,        // link_rules.hpp
+                CounterChecks,    // counter_checks.hpp
+                DriverRules,      // driver_rules.hpp
+                FecRules,         // fec_rules.hpp
+                OpticsRules,      // optics_rules.hpp
+                TemperatureRules, // temperature_rules.hpp
+                ReporterRules,    // reporter_rules.hpp
+                TrainingRules,    // training_rules.hpp
+                CongestionRules,  // congestion_rules.hpp
+                ReadinessRules,   // readiness_rules.hpp
+                InventoryRules,   // inventory_rules.hpp
+                KernelRules>();   // kernel_rules.hpp: holds run out after all else is judged
+}
+
+} // namespace
+
 HealthEngine::HealthEngine(Config config)
     : config_(std::move(config)), conditions_(config_.health.event_ring_size)
 {
-    rules_.reset(config_);
-    families_.push_back(std::make_unique<DriverRules>());
-    families_.push_back(std::make_unique<FecRules>());
-    families_.push_back(std::make_unique<OpticsRules>());
-    families_.push_back(std::make_unique<TemperatureRules>());
-    families_.push_back(std::make_unique<ReporterRules>());
-    families_.push_back(std::make_unique<TrainingRules>());
-    families_.push_back(std::make_unique<CongestionRules>());
-    families_.push_back(std::make_unique<ReadinessRules>());
-    families_.push_back(std::make_unique<InventoryRules>());
+    auto families = ruleFamilies();
+    for (auto& family : families)
+        family->configure(config_);
+    adopt(std::move(families));
+}
+
+void HealthEngine::adopt(std::vector<std::unique_ptr<RuleFamily>> families)
+{
+    families_ = std::move(families);
+    links_ = nullptr;
+    for (auto& family : families_)
+        if (auto* links = dynamic_cast<LinkRules*>(family.get()))
+            links_ = links;
+    if (links_ == nullptr)
+        throw std::logic_error("the rule families lack LinkRules");
 }
 
 void HealthEngine::configure(const Config& config)
 {
     config_ = config;
-    rules_.reset(config_);
-    rules_changed_ = true;
+    for (auto& family : families_)
+        family->configure(config_);
     conditions_.log().setCapacity(config_.health.event_ring_size);
 }
 
@@ -65,9 +100,6 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
             },
             [](const Condition&) { return std::string("device ignored (IgnoreDevices=)"); },
             now_real, out);
-    links_.evaluate(snap, config_, now_mono, now_real, conditions_, out);
-    counter_checks_.evaluate(snap, config_, rules_, std::exchange(rules_changed_, false), now_mono,
-                             now_real, counters_, conditions_, out);
     for (auto& family : families_)
         family->evaluate(snap, config_, now_mono, now_real, conditions_, out);
     // Turned off by a reload: what the signals said no longer stands (nothing judges it again).
@@ -78,32 +110,39 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
                 return std::string("pre-failure signals are off ([signals] Enable=no)");
             },
             now_real, out);
-    kernel_.expire(config_.health, now_mono, now_real, conditions_, out);
     report(snap);
+    return out;
+}
+
+std::vector<Event> HealthEngine::betweenCycles(const Inventory& inv, double now_real,
+                                               const FamilyHook& hook)
+{
+    std::vector<Event> out;
+    followRenames(inv, now_real, out);
+    for (auto& family : families_)
+        hook(*family, out);
     return out;
 }
 
 std::vector<Event> HealthEngine::kernelLine(const KernelFinding& f, const Inventory& inv,
                                             double now_mono, double now_real)
 {
-    std::vector<Event> out;
-    followRenames(inv, now_real, out);
-    kernel_.onLine(f, inv, config_.health, now_mono, now_real, conditions_, out);
-    return out;
+    return betweenCycles(inv, now_real, [&](RuleFamily& family, std::vector<Event>& out) {
+        family.kernelLine(f, inv, config_, now_mono, now_real, conditions_, out);
+    });
 }
 
 std::vector<Event> HealthEngine::driverSoftLockup(const std::string& evidence, const Inventory& inv,
                                                   double now_mono, double now_real)
 {
-    std::vector<Event> out;
-    followRenames(inv, now_real, out);
-    kernel_.onSoftLockup(evidence, inv, config_.health, now_mono, now_real, conditions_, out);
-    return out;
+    return betweenCycles(inv, now_real, [&](RuleFamily& family, std::vector<Event>& out) {
+        family.driverSoftLockup(evidence, inv, config_, now_mono, now_real, conditions_, out);
+    });
 }
 
 void HealthEngine::followRenames(const Inventory& inv, double now_real, std::vector<Event>& out)
 {
-    auto renames = links_.knownDevices().renames(inv);
+    auto renames = links_->knownDevices().renames(inv);
     if (renames.empty())
         return;
     // Every old name to a placeholder first (no device name holds a '/'), then to its new name:
@@ -127,10 +166,6 @@ void HealthEngine::followRenames(const Inventory& inv, double now_real, std::vec
 void HealthEngine::moveDevice(const std::string& from, const std::string& to)
 {
     conditions_.moveDevice(from, to);
-    links_.rename(from, to);
-    counters_.rename(from, to);
-    counter_checks_.reset(); // it worked out its series by device name
-    kernel_.rename(from, to);
     moveDeviceKeys(roles_, from, to);
     for (auto& family : families_)
         family->rename(from, to);
@@ -141,14 +176,15 @@ void HealthEngine::moveDevice(const std::string& from, const std::string& to)
 size_t HealthEngine::clear(const std::string& device, const std::string& code, double now_real)
 {
     std::vector<Event> ignored;
-    kernel_.forget(device, code);
+    for (auto& family : families_)
+        family->cleared(device, code);
     return conditions_.clear(device, code, now_real, ignored);
 }
 
 std::vector<KnownDevice> HealthEngine::forgetMissing(const std::string& device,
                                                      const Inventory& inv, double now_real)
 {
-    auto forgotten = links_.forgetMissing(device, inv);
+    auto forgotten = links_->forgetMissing(device, inv);
     std::vector<Event> ignored;
     for (const auto& k : forgotten) {
         std::set<std::string> codes;
@@ -185,8 +221,6 @@ void HealthEngine::report(Snapshot& snap) const
     }
     r.node = nodeHealth(snap.inventory, r);
     r.events_total = conditions_.log().totals();
-    r.kernel_errors = kernel_.counts();
-    r.kernel_errors_unmapped = kernel_.unmapped();
     r.last_event_seq = conditions_.log().lastSeq();
     for (const auto& family : families_)
         family->annotate(r);
@@ -216,20 +250,6 @@ Health HealthEngine::nodeHealth(const Inventory& inv, const HealthReport& r) con
     return node;
 }
 
-nlohmann::json HealthEngine::toJson() const
-{
-    nlohmann::json j{{"version", kStateVersion},           {"events", conditions_.log().toJson()},
-                     {"conditions", conditions_.toJson()}, {"links", links_.toJson()},
-                     {"counters", counters_.toJson()},     {"kernel", kernel_.toJson()}};
-    auto roles = nlohmann::json::object();
-    for (const auto& [device, role] : roles_)
-        roles[device] = toString(role);
-    j["roles"] = std::move(roles);
-    for (const auto& family : families_)
-        j[family->name()] = family->toJson();
-    return j;
-}
-
 void HealthEngine::appendJson(std::string& out) const
 {
     // The keys in the order a JSON object of nlohmann's (a std::map) dumps them.
@@ -237,9 +257,6 @@ void HealthEngine::appendJson(std::string& out) const
         {"version", [](std::string& o) { appendJsonText(o, kStateVersion); }},
         {"events", [this](std::string& o) { appendJsonText(o, conditions_.log().toJson()); }},
         {"conditions", [this](std::string& o) { appendJsonText(o, conditions_.toJson()); }},
-        {"links", [this](std::string& o) { appendJsonText(o, links_.toJson()); }},
-        {"counters", [this](std::string& o) { appendJsonText(o, counters_.toJson()); }},
-        {"kernel", [this](std::string& o) { appendJsonText(o, kernel_.toJson()); }},
         {"roles",
          [this](std::string& o) {
              auto roles = nlohmann::json::object();
@@ -250,14 +267,14 @@ void HealthEngine::appendJson(std::string& out) const
     };
     for (const auto& family : families_) {
         const RuleFamily* f = family.get();
-        parts[f->name()] = [f](std::string& o) { f->appendJson(o); };
+        if (!parts.emplace(f->name(), [f](std::string& o) { f->appendJson(o); }).second)
+            throw std::logic_error(std::string("two parts of the health state are called ") +
+                                   f->name());
     }
     out += '{';
     bool first = true;
     for (const auto& [key, append] : parts) {
-        if (!first)
-            out += ',';
-        first = false;
+        appendJsonComma(out, first);
         appendJsonKey(out, key);
         append(out);
     }
@@ -270,31 +287,23 @@ void HealthEngine::restore(const nlohmann::json& j)
     if (version != kStateVersion)
         throw std::runtime_error("health state version " + std::to_string(version) +
                                  " (this nicd reads " + std::to_string(kStateVersion) + ")");
-    // Parse everything before touching this object.
+    // Everything is read into new objects before any of this engine's is replaced.
     auto log = EventLog::fromJson(j.at("events"), config_.health.event_ring_size);
     auto active = ConditionSet::conditionsFromJson(j.at("conditions"));
-    auto links = LinkRules::fromJson(j.at("links"));
-    auto counters = CounterTracker::fromJson(j.at("counters"));
-    auto kernel = KernelRules::fromJson(j.at("kernel"));
     std::map<std::string, Role> roles;
     if (auto it = j.find("roles"); it != j.end())
         for (const auto& [device, name] : it->items())
             if (auto role = parseRole(name.get<std::string>()))
                 roles[device] = *role;
-    conditions_.restore(std::move(active), std::move(log));
-    links_ = std::move(links);
-    counters_ = std::move(counters);
-    counter_checks_.reset(); // its histories were the old tracker's
-    kernel_ = std::move(kernel);
-    roles_ = std::move(roles);
-    // A family with nothing saved (added by an upgrade) starts afresh. One that throws leaves the
-    // engine to the caller's baseline().
-    for (auto& family : families_) {
+    auto families = ruleFamilies();
+    for (auto& family : families) {
+        family->configure(config_);
         if (auto it = j.find(family->name()); it != j.end())
             family->restore(*it);
-        else
-            family->forget();
     }
+    conditions_.restore(std::move(active), std::move(log));
+    roles_ = std::move(roles);
+    adopt(std::move(families));
 }
 
 void HealthEngine::baseline(const std::string& why, double now_real, const nlohmann::json& earlier)
@@ -312,17 +321,13 @@ void HealthEngine::baseline(const std::string& why, double now_real, const nlohm
     uint64_t seq = conditions_.log().lastSeq();
     conditions_ = ConditionSet(config_.health.event_ring_size);
     conditions_.log().continueAfter(seq); // numbers are never reused
-    links_ = {};
-    counters_ = {};
-    counter_checks_.reset();
-    kernel_ = {};
+    for (auto& family : families_)
+        family->forget();
     roles_.clear();
     for (const auto& k : hardware.devices()) // a NIC that stays away is weighed by its role
         if (const auto* hw = hardware.hardware(k.pci_address); hw && hw->role)
             roles_[k.name] = *hw->role;
-    links_.rememberEarlierBoot(std::move(hardware));
-    for (auto& family : families_)
-        family->forget();
+    links_->rememberEarlierBoot(std::move(hardware));
     std::vector<Event> ignored;
     conditions_.baseline(why, now_real, ignored);
 }

@@ -1,12 +1,13 @@
 // The health engine: turns each snapshot (and kernel findings) into conditions, per-port and
-// per-device health, and events for every change. It composes the rule families
+// per-device health, and events for every change. Every rule is in a family (rule_family.hpp),
+// and the families judge in the order of one list (ruleFamilies() in health_engine.cpp):
 //   link_rules.hpp      port state, netdevs, flaps, never-up ports, device disappearance
 //   counter_checks.hpp  counter thresholds (counter_rules.hpp) over counter_tracker.hpp
-//   kernel_rules.hpp    kernel lines and soft lockups
-// and the families of rule_family.hpp, one line each in the constructor:
 //   driver_rules.hpp    a driver that does not answer
 //   fec_rules.hpp, optics_rules.hpp, temperature_rules.hpp, reporter_rules.hpp,
-//   training_rules.hpp  the pre-failure signals
+//   training_rules.hpp, congestion_rules.hpp  the pre-failure signals
+//   readiness_rules.hpp, inventory_rules.hpp  what NCCL needs of a port, the expected inventory
+//   kernel_rules.hpp    kernel lines and soft lockups, held until they expire
 // over one ConditionSet and its EventLog. A device is its hardware (device_identity.hpp): every
 // entry point that is given an inventory first follows the renames in it (followRenames), so what
 // the engine knows of a device stays with it under its new name. Runs on the loop thread; pure
@@ -16,9 +17,7 @@
 
 #include "config/config.hpp"
 #include "health/condition_set.hpp"
-#include "health/counter_checks.hpp"
-#include "health/counter_tracker.hpp"
-#include "health/kernel_rules.hpp"
+#include "health/kernel_finding.hpp"
 #include "health/link_rules.hpp"
 #include "health/rule_family.hpp"
 #include "model/health.hpp"
@@ -39,7 +38,7 @@ namespace nicd::health {
 
 class HealthEngine {
 public:
-    // The layout of toJson(); restore() refuses any other.
+    // The layout of appendJson(); restore() refuses any other.
     static constexpr int kStateVersion = 2;
 
     explicit HealthEngine(Config config);
@@ -55,7 +54,7 @@ public:
     // (seconds; what events show), fills snap.health and returns the new events.
     std::vector<Event> evaluate(Snapshot& snap, double now_mono, double now_real);
 
-    // A kernel line a plugin recognised (kernel_rules.hpp).
+    // A kernel line a plugin recognised (kernel_rules.hpp, and any family that listens).
     std::vector<Event> kernelLine(const KernelFinding& f, const Inventory& inv, double now_mono,
                                   double now_real);
     // A confirmed soft lockup in the mlx5 poll loop: fatal for every mlx5 device, held like any
@@ -65,7 +64,6 @@ public:
 
     // Fills snap.health from the current conditions without evaluating anything.
     void report(Snapshot& snap) const;
-    uint64_t kernelLinesUnmapped() const { return kernel_.unmapped(); }
 
     // Operator action: drops the active condition `code` of `device` (all its ports) with a
     // "cleared" event; it is raised again if its cause persists. How many were active (0: none).
@@ -75,15 +73,16 @@ public:
     uint64_t lastEventSeq() const { return conditions_.log().lastSeq(); }
     const ConditionSet& conditions() const { return conditions_; }
 
-    // Memory across restarts within one boot: counter baselines and windows, port history, known
-    // devices, conditions, kernel hits and hold times, the event log. Monotonic times stay valid
-    // within one boot only: across boots use baseline().
-    nlohmann::json toJson() const;
-    // The same as JSON text (toJson() dumped by appendJsonText, byte for byte), made part by part
-    // so a save holds one part's tree at a time, never the whole engine's.
+    // Memory across restarts within one boot, as the JSON text of the state file's "health": the
+    // event log, the conditions, the roles and each family's memory under its name (counter
+    // baselines and windows, port history, known devices, kernel hits and hold times...), keys in
+    // the order nlohmann's objects dump them. Made part by part, so a save holds one part's tree at
+    // a time, never the whole engine's. Monotonic times stay valid within one boot only: across
+    // boots use baseline().
     void appendJson(std::string& out) const;
-    // Throws on a malformed or foreign-version document (the caller sets the state aside), and
-    // then leaves this engine unchanged.
+    // Reads back what appendJson() wrote (parsed). A family the document lacks (added by an
+    // upgrade) starts afresh. Throws on a malformed or foreign-version document (the caller sets
+    // the state aside), and then leaves this engine unchanged.
     void restore(const nlohmann::json& j);
     // A new boot (or a first start): everything forgotten, and a "baseline" event says so; but
     // for the hardware `earlier` (the health memory saved at the last boot, or nothing) knew:
@@ -101,6 +100,12 @@ public:
     void continueSequence(const nlohmann::json& saved) noexcept;
 
 private:
+    // Takes `families` (ruleFamilies(), configured) as the engine's.
+    void adopt(std::vector<std::unique_ptr<RuleFamily>> families);
+    // An entry point between cycles (kernelLine, driverSoftLockup): the renames in `inv` are
+    // followed, then `hook` is called on every family; returns the events of both.
+    using FamilyHook = std::function<void(RuleFamily& family, std::vector<Event>& out)>;
+    std::vector<Event> betweenCycles(const Inventory& inv, double now_real, const FamilyHook& hook);
     Health nodeHealth(const Inventory& inv, const HealthReport& r) const;
     // The devices of `inv` whose hardware was known under another name: everything kept by the
     // old name moves to the new one, with a "renamed" event each.
@@ -110,13 +115,8 @@ private:
 
     Config config_;
     ConditionSet conditions_;
-    LinkRules links_;
-    CounterTracker counters_;
-    CounterRuleCache rules_; // follows config_
-    CounterChecks counter_checks_;
-    bool rules_changed_ = true; // a new configuration (or a restart) since the last evaluate
-    KernelRules kernel_;
-    std::vector<std::unique_ptr<RuleFamily>> families_;
+    std::vector<std::unique_ptr<RuleFamily>> families_; // in the order they judge
+    LinkRules* links_ = nullptr; // among families_: the known devices (renames, forgetMissing)
     std::map<std::string, Role> roles_; // the last role of every device seen this boot
     MoveDevice rename_listener_;
 };

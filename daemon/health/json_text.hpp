@@ -22,4 +22,12 @@ inline void appendJsonKey(std::string& out, std::string_view key)
     out += ':';
 }
 
+// The ',' before each element of an array or object written piece by piece but the first.
+inline void appendJsonComma(std::string& out, bool& first)
+{
+    if (!first)
+        out += ',';
+    first = false;
+}
+
 } // namespace nicd::health

@@ -1,6 +1,7 @@
 #include "health/kernel_rules.hpp"
 
 #include "health/json_integers.hpp"
+#include "health/verdicts.hpp"
 #include "log/log.hpp"
 
 #include <fmt/format.h>
@@ -111,10 +112,11 @@ Action kernelAction(const plugin::v1::KernelLineMatch& m, bool fatal)
     return *a;
 }
 
-void KernelRules::onLine(const KernelFinding& f, const Inventory& inv, const HealthConfig& config,
-                         double now_mono, double now_real, ConditionSet& conditions,
-                         std::vector<Event>& out)
+void KernelRules::kernelLine(const KernelFinding& f, const Inventory& inv,
+                             const Config& full_config, double now_mono, double now_real,
+                             ConditionSet& conditions, std::vector<Event>& out)
 {
+    const HealthConfig& config = full_config.health;
     const auto& m = f.match;
     const Device* d = deviceForKernelLine(f, inv);
     if (d == nullptr) {
@@ -142,21 +144,19 @@ void KernelRules::onLine(const KernelFinding& f, const Inventory& inv, const Hea
         active && active->severity == ConditionSeverity::Fatal)
         fatal = true;
     hold(key, config, now_mono);
-    Condition c;
-    c.code = std::get<2>(key);
-    c.severity = fatal ? ConditionSeverity::Fatal : ConditionSeverity::Degraded;
-    c.source = ConditionSource::Kernel;
-    c.device = d->ibdev;
-    c.message = message + (m.netdev.empty() ? "" : " on " + m.netdev);
-    c.advice = m.action;
-    c.action = kernelAction(m, fatal);
-    conditions.raise(std::move(c), now_real, out);
+    conditions.raise(makeCondition(ConditionSource::Kernel, std::get<2>(key),
+                                   fatal ? ConditionSeverity::Fatal : ConditionSeverity::Degraded,
+                                   d->ibdev, 0,
+                                   message + (m.netdev.empty() ? "" : " on " + m.netdev), m.action,
+                                   kernelAction(m, fatal)),
+                     now_real, out);
 }
 
-void KernelRules::onSoftLockup(const std::string& evidence, const Inventory& inv,
-                               const HealthConfig& config, double now_mono, double now_real,
-                               ConditionSet& conditions, std::vector<Event>& out)
+void KernelRules::driverSoftLockup(const std::string& evidence, const Inventory& inv,
+                                   const Config& full_config, double now_mono, double now_real,
+                                   ConditionSet& conditions, std::vector<Event>& out)
 {
+    const HealthConfig& config = full_config.health;
     bool any = false;
     for (const auto& d : inv.devices) {
         if (d.driver != "mlx5_core" || d.function == DeviceFunction::VirtualFunction)
@@ -165,15 +165,12 @@ void KernelRules::onSoftLockup(const std::string& evidence, const Inventory& inv
         ConditionKey key{d.ibdev, 0, std::string("kernel.") + kSoftLockupCode};
         ++counts_[{d.ibdev, kSoftLockupCode}];
         hold(key, config, now_mono);
-        Condition c;
-        c.code = std::get<2>(key);
-        c.severity = ConditionSeverity::Fatal;
-        c.source = ConditionSource::Kernel;
-        c.device = d.ibdev;
-        c.message = "kernel soft lockup: " + evidence;
-        c.advice = "drain and reboot the node; the mlx5 driver is wedged";
-        c.action = Action::RebootNode;
-        conditions.raise(std::move(c), now_real, out);
+        conditions.raise(makeCondition(ConditionSource::Kernel, std::get<2>(key),
+                                       ConditionSeverity::Fatal, d.ibdev, 0,
+                                       "kernel soft lockup: " + evidence,
+                                       "drain and reboot the node; the mlx5 driver is wedged",
+                                       Action::RebootNode),
+                         now_real, out);
     }
     if (!any) {
         ++unmapped_;
@@ -182,8 +179,8 @@ void KernelRules::onSoftLockup(const std::string& evidence, const Inventory& inv
     }
 }
 
-void KernelRules::expire(const HealthConfig& config, double now_mono, double now_real,
-                         ConditionSet& conditions, std::vector<Event>& out)
+void KernelRules::evaluate(const Snapshot& /*snap*/, const Config& config, double now_mono,
+                           double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
     for (auto it = expiry_.begin(); it != expiry_.end();) {
         if (it->second > now_mono) {
@@ -192,9 +189,9 @@ void KernelRules::expire(const HealthConfig& config, double now_mono, double now
         }
         auto key = it->first;
         it = expiry_.erase(it);
-        conditions.recover(key,
-                           fmt::format("no repeat within KernelHoldSec={}", config.kernel_hold_sec),
-                           now_real, out);
+        conditions.recover(
+            key, fmt::format("no repeat within KernelHoldSec={}", config.health.kernel_hold_sec),
+            now_real, out);
     }
 }
 
@@ -205,7 +202,7 @@ void KernelRules::rename(const std::string& from, const std::string& to)
     moveDeviceKeys(counts_, from, to);
 }
 
-void KernelRules::forget(const std::string& device, const std::string& code)
+void KernelRules::cleared(const std::string& device, const std::string& code)
 {
     auto same = [&](const auto& kv) {
         return std::get<0>(kv.first) == device && std::get<2>(kv.first) == code;
@@ -214,7 +211,21 @@ void KernelRules::forget(const std::string& device, const std::string& code)
     std::erase_if(expiry_, same);
 }
 
-nlohmann::json KernelRules::toJson() const
+void KernelRules::forget()
+{
+    hits_.clear();
+    expiry_.clear();
+    counts_.clear();
+    unmapped_ = 0;
+}
+
+void KernelRules::annotate(HealthReport& report) const
+{
+    report.kernel_errors = counts_;
+    report.kernel_errors_unmapped = unmapped_;
+}
+
+void KernelRules::appendJson(std::string& out) const
 {
     auto hits = nlohmann::json::array();
     for (const auto& [k, times] : hits_)
@@ -225,21 +236,30 @@ nlohmann::json KernelRules::toJson() const
     auto counts = nlohmann::json::array();
     for (const auto& [k, n] : counts_)
         counts.push_back({k.first, k.second, n});
-    return {{"hits", hits}, {"expiry", expiry}, {"counts", counts}, {"unmapped", unmapped_}};
+    appendJsonText(out, {{"hits", std::move(hits)},
+                         {"expiry", std::move(expiry)},
+                         {"counts", std::move(counts)},
+                         {"unmapped", unmapped_}});
 }
 
-KernelRules KernelRules::fromJson(const nlohmann::json& j)
+void KernelRules::restore(const nlohmann::json& j)
 {
-    KernelRules r;
+    // Parsed aside first: a document that throws leaves this object as it was.
+    decltype(hits_) hits;
     for (const auto& h : j.at("hits"))
-        r.hits_[keyFrom(h.at("key"))] = h.at("times").get<std::deque<double>>();
+        hits[keyFrom(h.at("key"))] = h.at("times").get<std::deque<double>>();
+    decltype(expiry_) expiry;
     for (const auto& e : j.at("expiry"))
-        r.expiry_[keyFrom(e.at("key"))] = e.at("at").get<double>();
+        expiry[keyFrom(e.at("key"))] = e.at("at").get<double>();
+    decltype(counts_) counts;
     for (const auto& c : j.at("counts"))
-        r.counts_[{c.at(0).get<std::string>(), c.at(1).get<std::string>()}] =
+        counts[{c.at(0).get<std::string>(), c.at(1).get<std::string>()}] =
             getIntegers<uint64_t>(c.at(2));
-    r.unmapped_ = getIntegers<uint64_t>(j.at("unmapped"));
-    return r;
+    const auto unmapped = getIntegers<uint64_t>(j.at("unmapped"));
+    hits_ = std::move(hits);
+    expiry_ = std::move(expiry);
+    counts_ = std::move(counts);
+    unmapped_ = unmapped;
 }
 
 } // namespace nicd::health

@@ -8,15 +8,10 @@
 // also forgets the repeat history. Lines naming no known device are counted, nothing else.
 #pragma once
 
-#include "config/config.hpp"
-#include "health/condition_set.hpp"
-#include "model/device_keys.hpp"
-#include "model/inventory.hpp"
-#include "model/kernel_origin.hpp"
+#include "health/kernel_finding.hpp"
+#include "health/rule_family.hpp"
 
 #include <nicd/plugin/plugin.h>
-
-#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <deque>
@@ -26,12 +21,6 @@
 #include <vector>
 
 namespace nicd::health {
-
-// A line a plugin recognised, and the device the kernel said it was about.
-struct KernelFinding {
-    plugin::v1::KernelLineMatch match;
-    KernelOrigin origin;
-};
 
 // The device a line counts against. A line the kernel printed about a PCI function counts against
 // the device of that function, or, printed by an upstream port (AER, DPC), against the function
@@ -46,35 +35,30 @@ const Device* deviceForKernelLine(const KernelFinding& f, const Inventory& inv);
 // is reset_nic.
 Action kernelAction(const plugin::v1::KernelLineMatch& m, bool fatal);
 
-class KernelRules {
+class KernelRules : public RuleFamily {
 public:
-    void onLine(const KernelFinding& f, const Inventory& inv, const HealthConfig& config,
-                double now_mono, double now_real, ConditionSet& conditions,
-                std::vector<Event>& out);
-    // A confirmed soft lockup in mlx5 polling (`evidence`: the report's header and frame). The
-    // report names no device and one driver serves them all: fatal on every mlx5 PF/LAG device;
-    // counted as unmapped when there is none.
-    void onSoftLockup(const std::string& evidence, const Inventory& inv, const HealthConfig& config,
-                      double now_mono, double now_real, ConditionSet& conditions,
-                      std::vector<Event>& out);
+    const char* name() const override { return "kernel"; }
     // Recovers conditions whose KernelHoldSec ran out.
-    void expire(const HealthConfig& config, double now_mono, double now_real,
-                ConditionSet& conditions, std::vector<Event>& out);
-    // The device's hardware is now called `to`: its hits, hold times and counts move there.
-    void rename(const std::string& from, const std::string& to);
+    void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
+                  ConditionSet& conditions, std::vector<Event>& out) override;
+    void kernelLine(const KernelFinding& f, const Inventory& inv, const Config& config,
+                    double now_mono, double now_real, ConditionSet& conditions,
+                    std::vector<Event>& out) override;
+    // The report names no device and one driver serves them all: fatal on every mlx5 PF/LAG
+    // device; counted as unmapped when there is none.
+    void driverSoftLockup(const std::string& evidence, const Inventory& inv, const Config& config,
+                          double now_mono, double now_real, ConditionSet& conditions,
+                          std::vector<Event>& out) override;
     // An operator cleared `code` ("kernel.<pattern>") on `device`: its history is forgotten.
-    void forget(const std::string& device, const std::string& code);
+    void cleared(const std::string& device, const std::string& code) override;
+    // Recognised lines per (device, pattern code), and those naming no known device.
+    void annotate(HealthReport& report) const override;
 
-    uint64_t unmapped() const { return unmapped_; }
-    // Recognised lines per (device, pattern code).
-    const std::map<std::pair<std::string, std::string>, uint64_t>& counts() const
-    {
-        return counts_;
-    }
-
-    nlohmann::json toJson() const;
-    // Throws nlohmann::json::exception on a malformed document.
-    static KernelRules fromJson(const nlohmann::json& j);
+    void appendJson(std::string& out) const override;
+    void restore(const nlohmann::json& j) override;
+    void forget() override;
+    // The device's hardware is now called `to`: its hits, hold times and counts move there.
+    void rename(const std::string& from, const std::string& to) override;
 
 private:
     void hold(const ConditionKey& key, const HealthConfig& config, double now_mono);

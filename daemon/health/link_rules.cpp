@@ -93,13 +93,14 @@ const NetdevState* netdevState(const Snapshot& snap, const std::string& name)
     auto it = snap.netdevs.find(name);
     return it == snap.netdevs.end() ? nullptr : &it->second;
 }
-} // namespace
 
+// Whether a link-rule code belongs to LinkRules (what it may recover when the cause is gone).
 bool isLinkCode(const std::string& code)
 {
     return code == "port_down" || code == "port_not_active" || code == "port_never_up" ||
            code == "link_flapping" || code.starts_with("netdev_down.");
 }
+} // namespace
 
 void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& p,
                              const Config& config, double now_mono, double now_real,
@@ -265,7 +266,14 @@ void LinkRules::rename(const std::string& from, const std::string& to)
     known_.rename(from, to);
 }
 
-nlohmann::json LinkRules::toJson() const
+void LinkRules::forget()
+{
+    ports_.clear();
+    netdev_up_.clear();
+    known_ = {};
+}
+
+void LinkRules::appendJson(std::string& out) const
 {
     auto ports = nlohmann::json::array();
     for (const auto& [k, m] : ports_)
@@ -274,23 +282,28 @@ nlohmann::json LinkRules::toJson() const
                          {"ever_up", m.ever_up},
                          {"was_up", m.was_up},
                          {"downs", m.downs}});
-    return {{"known_devices", known_.toJson()}, {"netdev_up", netdev_up_}, {"ports", ports}};
+    appendJsonText(out, {{"known_devices", known_.toJson()},
+                         {"netdev_up", netdev_up_},
+                         {"ports", std::move(ports)}});
 }
 
-LinkRules LinkRules::fromJson(const nlohmann::json& j)
+void LinkRules::restore(const nlohmann::json& j)
 {
-    LinkRules r;
-    r.known_ = KnownDevices::fromJson(j.at("known_devices"));
-    r.netdev_up_ = j.at("netdev_up").get<std::map<std::string, bool>>();
+    // Parsed aside first: a document that throws leaves this object as it was.
+    auto known = KnownDevices::fromJson(j.at("known_devices"));
+    auto netdev_up = j.at("netdev_up").get<std::map<std::string, bool>>();
+    std::map<PortKey, PortMemory> ports;
     for (const auto& p : j.at("ports")) {
         PortMemory m;
         m.ever_up = p.at("ever_up").get<bool>();
         m.was_up = p.at("was_up").get<bool>();
         m.downs = p.at("downs").get<std::deque<double>>();
-        r.ports_[{p.at("device").get<std::string>(), getIntegers<uint32_t>(p.at("port"))}] =
+        ports[{p.at("device").get<std::string>(), getIntegers<uint32_t>(p.at("port"))}] =
             std::move(m);
     }
-    return r;
+    known_ = std::move(known);
+    netdev_up_ = std::move(netdev_up);
+    ports_ = std::move(ports);
 }
 
 } // namespace nicd::health

@@ -24,12 +24,8 @@
 // is back", "link stable again").
 #pragma once
 
-#include "config/config.hpp"
-#include "health/condition_set.hpp"
 #include "health/device_identity.hpp"
-#include "model/snapshot.hpp"
-
-#include <nlohmann/json.hpp>
+#include "health/rule_family.hpp"
 
 #include <deque>
 #include <map>
@@ -40,10 +36,11 @@
 
 namespace nicd::health {
 
-class LinkRules {
+class LinkRules : public RuleFamily {
 public:
+    const char* name() const override { return "links"; }
     void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
-                  ConditionSet& conditions, std::vector<Event>& out);
+                  ConditionSet& conditions, std::vector<Event>& out) override;
 
     const KnownDevices& knownDevices() const { return known_; }
     // A new boot starts from the last boot's hardware (KnownDevices::fromEarlierBoot).
@@ -54,11 +51,12 @@ public:
         return known_.forgetMissing(device, inv);
     }
     // The device's hardware is now called `to` (HealthEngine::followRenames).
-    void rename(const std::string& from, const std::string& to);
+    void rename(const std::string& from, const std::string& to) override;
 
-    nlohmann::json toJson() const;
-    // Throws nlohmann::json::exception on a malformed document.
-    static LinkRules fromJson(const nlohmann::json& j);
+    void appendJson(std::string& out) const override;
+    void restore(const nlohmann::json& j) override;
+    // Everything, the known devices too (a new boot gives them back: rememberEarlierBoot).
+    void forget() override;
 
 private:
     struct PortMemory {
@@ -76,8 +74,5 @@ private:
     std::map<std::string, bool> netdev_up_; // netdevs seen up
     KnownDevices known_;
 };
-
-// Whether a link-rule code belongs to LinkRules (what it may recover when the cause is gone).
-bool isLinkCode(const std::string& code);
 
 } // namespace nicd::health

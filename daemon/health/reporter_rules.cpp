@@ -5,44 +5,61 @@
 
 #include <fmt/format.h>
 
-namespace nicd::health {
+#include <iterator>
+#include <string_view>
 
-std::string reporterCode(const std::string& name)
-{
-    if (name == "fw_fatal")
-        return "firmware_fatal";
-    if (name == "fw")
-        return "firmware_error";
-    return "devlink_reporter." + name;
-}
+namespace nicd::health {
 
 namespace {
 
+// What a reporter in error means: the firmware's two, and any other (a queue the driver could not
+// recover).
+struct ReporterVerdict {
+    std::string_view name; // empty: any other reporter
+    std::string_view code; // empty: devlink_reporter.<name>
+    ConditionSeverity severity;
+    const char* advice;
+    Action action;
+};
+
+constexpr ReporterVerdict kVerdicts[] = {
+    {"fw_fatal", "firmware_fatal", ConditionSeverity::Fatal,
+     "the firmware hit a fatal error: drain the node and reset the NIC (devlink dev reload, "
+     "mlxfwreset); replace it if it recurs",
+     Action::ResetNic},
+    {"fw", "firmware_error", ConditionSeverity::Degraded,
+     "the firmware reports a problem (a health syndrome or a stalled health counter): update the "
+     "firmware, or reset the NIC",
+     Action::UpdateFirmware},
+    {"", "", ConditionSeverity::Degraded, "the driver could not recover a queue: reset the NIC",
+     Action::ResetNic},
+};
+
+const ReporterVerdict& verdictOf(std::string_view name)
+{
+    for (const auto& v : kVerdicts)
+        if (v.name == name || v.name.empty())
+            return v;
+    return kVerdicts[std::size(kVerdicts) - 1];
+}
+
 Condition reporterCondition(const HealthReporter& r, const std::string& ibdev)
 {
-    auto code = reporterCode(r.name);
-    auto counts = fmt::format("{} errors, {} recovered", r.errors, r.recovers);
-    if (r.name == "fw_fatal")
-        return signalCondition(code, ConditionSeverity::Fatal, ibdev, 0,
-                               fmt::format("devlink health reporter fw_fatal of {} is in {} ({})",
-                                           r.handle, r.state, counts),
-                               "the firmware hit a fatal error: drain the node and reset the NIC "
-                               "(devlink dev reload, mlxfwreset); replace it if it recurs",
-                               Action::ResetNic);
-    if (r.name == "fw")
-        return signalCondition(code, ConditionSeverity::Degraded, ibdev, 0,
-                               fmt::format("devlink health reporter fw of {} is in {} ({})",
-                                           r.handle, r.state, counts),
-                               "the firmware reports a problem (a health syndrome or a stalled "
-                               "health counter): update the firmware, or reset the NIC",
-                               Action::UpdateFirmware);
-    return signalCondition(code, ConditionSeverity::Degraded, ibdev, 0,
-                           fmt::format("devlink health reporter {} of {} is in {} ({})", r.name,
-                                       r.handle, r.state, counts),
-                           "the driver could not recover a queue: reset the NIC", Action::ResetNic);
+    const auto& v = verdictOf(r.name);
+    return signalCondition(reporterCode(r.name), v.severity, ibdev, 0,
+                           fmt::format("devlink health reporter {} of {} is in {} ({} errors, {} "
+                                       "recovered)",
+                                       r.name, r.handle, r.state, r.errors, r.recovers),
+                           v.advice, v.action);
 }
 
 } // namespace
+
+std::string reporterCode(const std::string& name)
+{
+    const auto& v = verdictOf(name);
+    return v.code.empty() ? "devlink_reporter." + name : std::string(v.code);
+}
 
 void ReporterRules::evaluate(const Snapshot& snap, const Config& config, double /*now_mono*/,
                              double now_real, ConditionSet& conditions, std::vector<Event>& out)

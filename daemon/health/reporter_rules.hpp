@@ -28,7 +28,7 @@ public:
     void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
                   ConditionSet& conditions, std::vector<Event>& out) override;
 
-    nlohmann::json toJson() const override { return counts_; }
+    void appendJson(std::string& out) const override { appendJsonText(out, counts_); }
     void restore(const nlohmann::json& j) override
     {
         counts_ = getIntegers<std::map<std::string, std::pair<uint64_t, uint64_t>>>(j);

@@ -1,13 +1,16 @@
-// One family of health rules over the snapshot: the driver's answers today, each pre-failure
-// signal next. A family judges every cycle's snapshot into conditions, and keeps what it must
-// remember across restarts within one boot under its own key of the state file. A new family is
-// a class implementing this plus one line in HealthEngine's constructor.
+// One family of health rules: link state, counters, kernel lines, the driver's answers, each
+// pre-failure signal. A family judges every cycle's snapshot (and the kernel lines in between)
+// into conditions, and keeps what it must remember across restarts within one boot under its own
+// key of the state file. A new family is a class implementing this (its own file set) plus its
+// name in HealthEngine's one list, ruleFamilies() in health_engine.cpp.
 #pragma once
 
 #include "config/config.hpp"
 #include "health/condition_set.hpp"
 #include "health/json_text.hpp"
+#include "health/kernel_finding.hpp"
 #include "model/device_keys.hpp"
+#include "model/inventory.hpp"
 #include "model/snapshot.hpp"
 
 #include <nlohmann/json.hpp>
@@ -23,23 +26,40 @@ public:
 
     // The family's key in the state file ("drivers").
     virtual const char* name() const = 0;
+    // The configuration, when the engine is made and on every reload (before the next
+    // evaluate()): what the family worked out from the last one no longer holds.
+    virtual void configure(const Config& /*config*/) {}
     // Judges `snap` at monotonic `now_mono` and wall `now_real` seconds; raises and recovers its
     // conditions in `conditions`, appending the events to `out`.
     virtual void evaluate(const Snapshot& snap, const Config& config, double now_mono,
                           double now_real, ConditionSet& conditions, std::vector<Event>& out) = 0;
+    // Between cycles, as the kernel log is read: a line a plugin recognised, and a confirmed soft
+    // lockup in the mlx5 poll loop (`evidence`: the report's header and frame, soft_lockup.hpp).
+    virtual void kernelLine(const KernelFinding& /*f*/, const Inventory& /*inv*/,
+                            const Config& /*config*/, double /*now_mono*/, double /*now_real*/,
+                            ConditionSet& /*conditions*/, std::vector<Event>& /*out*/)
+    {
+    }
+    virtual void driverSoftLockup(const std::string& /*evidence*/, const Inventory& /*inv*/,
+                                  const Config& /*config*/, double /*now_mono*/,
+                                  double /*now_real*/, ConditionSet& /*conditions*/,
+                                  std::vector<Event>& /*out*/)
+    {
+    }
+    // An operator cleared `code` of `device` (HealthEngine::clear): what the family remembers of
+    // it is forgotten, so that a new cause starts from nothing.
+    virtual void cleared(const std::string& /*device*/, const std::string& /*code*/) {}
 
     // Adds what the family derived (a pre-FEC BER) to the published report; called whenever
     // the report is rebuilt, after evaluate() or without it.
     virtual void annotate(HealthReport& /*report*/) const {}
 
-    // Memory across restarts within one boot.
-    virtual nlohmann::json toJson() const = 0;
-    // The same as JSON text appended to `out` (what the state file holds: toJson() dumped by
-    // appendJsonText). A family with much to keep writes it piece by piece, so a save never holds
-    // its whole tree (a JSON tree takes ~10 times the memory of its text).
-    virtual void appendJson(std::string& out) const { appendJsonText(out, toJson()); }
-    // Throws nlohmann::json::exception (or std::exception) on a malformed document; the engine
-    // then starts from a baseline.
+    // Memory across restarts within one boot, as the JSON text the state file holds under name()
+    // (written with json_text.hpp). A family with much to keep writes it piece by piece, so a save
+    // never holds its whole tree (a JSON tree takes ~10 times the memory of its text).
+    virtual void appendJson(std::string& out) const = 0;
+    // Reads back what appendJson() wrote. Throws nlohmann::json::exception (or std::exception) on
+    // a malformed document; the engine then starts from a baseline.
     virtual void restore(const nlohmann::json& j) = 0;
     // A new boot, or nothing saved: forget everything.
     virtual void forget() = 0;
@@ -53,7 +73,7 @@ public:
 // nothing of its own to keep across restarts.
 class StatelessRuleFamily : public RuleFamily {
 public:
-    nlohmann::json toJson() const final { return nlohmann::json::object(); }
+    void appendJson(std::string& out) const final { out += "{}"; }
     void restore(const nlohmann::json& /*j*/) final {}
     void forget() final {}
     void rename(const std::string& /*from*/, const std::string& /*to*/) final {}

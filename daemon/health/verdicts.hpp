@@ -49,10 +49,10 @@ private:
     std::set<std::pair<std::string, uint32_t>> judged_;
 };
 
-// A pre-failure condition.
-inline Condition signalCondition(std::string code, ConditionSeverity severity, std::string device,
-                                 uint32_t port, std::string message, std::string advice,
-                                 Action action)
+// A condition of `source` on `device` (port 0: the device as a whole), as a rule raises it.
+inline Condition makeCondition(ConditionSource source, std::string code, ConditionSeverity severity,
+                               std::string device, uint32_t port, std::string message,
+                               std::string advice, Action action)
 {
     Condition c;
     c.code = std::move(code);
@@ -62,8 +62,17 @@ inline Condition signalCondition(std::string code, ConditionSeverity severity, s
     c.message = std::move(message);
     c.advice = std::move(advice);
     c.action = action;
-    c.source = ConditionSource::Signal;
+    c.source = source;
     return c;
+}
+
+// A pre-failure condition.
+inline Condition signalCondition(std::string code, ConditionSeverity severity, std::string device,
+                                 uint32_t port, std::string message, std::string advice,
+                                 Action action)
+{
+    return makeCondition(ConditionSource::Signal, std::move(code), severity, std::move(device),
+                         port, std::move(message), std::move(advice), action);
 }
 
 } // namespace nicd::health

@@ -1,6 +1,5 @@
 #include "state/state_store.hpp"
 
-#include "health/json_text.hpp"
 #include "log/log.hpp"
 #include "paths/atomic_file.hpp"
 
@@ -32,14 +31,6 @@ std::optional<PersistentState> StateStore::load()
     log::error({}, "state file {} is unusable ({}); set aside as {} and starting afresh",
                file_.string(), parsed.error().message, aside.string());
     return std::nullopt;
-}
-
-Result<void> StateStore::save(PersistentState state)
-{
-    std::string health;
-    health::appendJsonText(health, state.health);
-    state.health = nlohmann::json::object(); // freed before the file is written
-    return saveText(stateText(state.boot_id, state.journal_cursor, health));
 }
 
 Result<void> StateStore::saveText(const std::string& text)

@@ -19,10 +19,8 @@ public:
     // nullopt when there is no usable state (none yet, or corrupt/foreign: then set aside as
     // state.json.corrupt-<unix time> with a log line saying why).
     std::optional<PersistentState> load();
-    // Writes when the content differs from the last load/save; an Error naming the file on
-    // failure.
-    Result<void> save(PersistentState state);
-    // The same for the file's whole text (stateText()).
+    // Writes the file's whole text (stateText()) when it differs from the last load/save; an
+    // Error naming the file on failure.
     Result<void> saveText(const std::string& text);
 
     const std::filesystem::path& file() const { return file_; }

@@ -22,6 +22,13 @@ void require(bool ok)
         std::abort();
 }
 
+nlohmann::json saved(const nicd::health::HealthEngine& engine)
+{
+    std::string text;
+    engine.appendJson(text);
+    return nlohmann::json::parse(text);
+}
+
 void restore(const nlohmann::json& health)
 {
     nicd::health::HealthEngine engine(nicd::defaultConfig());
@@ -31,14 +38,14 @@ void restore(const nlohmann::json& health)
     } catch (const std::exception&) {
         return;
     }
-    const nlohmann::json saved = engine.toJson();
+    const nlohmann::json first = saved(engine);
     nicd::health::HealthEngine again(nicd::defaultConfig());
     try {
-        again.restore(saved);
+        again.restore(first);
     } catch (const std::exception&) {
         std::abort(); // what the engine saved, it must read back
     }
-    require(again.toJson() == saved);
+    require(saved(again) == first);
 }
 
 } // namespace

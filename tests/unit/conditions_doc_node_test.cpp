@@ -67,7 +67,7 @@ TEST_F(ConditionsDoc, InventoryConditions)
                            nic("mlx5_1", "0000:3b:00.0", Role::Compute, 400),
                            nic("mlx5_2", "0000:e1:00.0", Role::Storage, 200)};
     engine.evaluate(s, 1001, 1001);
-    engine.baseline("new boot", 1002, engine.toJson());
+    engine.baseline("new boot", 1002, test::savedState(engine));
     Snapshot next;
     next.inventory.devices = {nic("mlx5_0", "0000:1a:00.0", Role::Compute, 200),
                               nic("mlx5_2", "0000:e1:00.0", Role::Storage, 100)};

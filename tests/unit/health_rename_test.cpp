@@ -50,7 +50,7 @@ protected:
     // The engine's memory (what the state file holds) but its event history, as text.
     std::string memory(const HealthEngine& engine)
     {
-        auto j = engine.toJson();
+        auto j = savedState(engine);
         j.erase("events");
         return j.dump();
     }
@@ -109,7 +109,7 @@ TEST_F(RenameTest, WhileRunningEverythingFollowsTheHardwareWithOneEvent)
 {
     beforeTheRename(engine_);
     for (const char* part : {"conditions", "links", "counters", "kernel", "roles", "congestion"})
-        EXPECT_NE(engine_.toJson().at(part).dump().find("mlx5_0"), std::string::npos) << part;
+        EXPECT_NE(savedState(engine_).at(part).dump().find("mlx5_0"), std::string::npos) << part;
 
     auto s = at(10, node("rocep26s0f0", false, 1130, 10));
     expectFollowed(s, last_events_);
@@ -123,7 +123,7 @@ TEST_F(RenameTest, ARestartBetweenTheTwoNamesCarriesItAllToo)
 {
     beforeTheRename(engine_);
     HealthEngine next{Config{}};
-    next.restore(engine_.toJson());
+    next.restore(savedState(engine_));
     Snapshot s = node("rocep26s0f0", false, 1130, 10);
     auto events = next.evaluate(s, 10, 1700000010);
     expectFollowed(s, events);
@@ -198,7 +198,7 @@ TEST_F(RenameTest, ANameOtherHardwareTookStartsClean)
 TEST_F(RenameTest, TheStateFileOfAnEarlierNicdIsMigrated)
 {
     at(0, node("mlx5_0", true, 1000, 0));
-    auto saved = engine_.toJson();
+    auto saved = savedState(engine_);
     saved["links"]["known_devices"] = {"mlx5_0", "mlx5_1", "mlx5_7"};
     HealthEngine next{Config{}};
     next.restore(saved);

@@ -45,7 +45,7 @@ protected:
     // a new boot ID.
     void reboot()
     {
-        auto saved = engine_.toJson();
+        auto saved = savedState(engine_);
         engine_.baseline("new boot", 1700000100, saved);
     }
     bool event(EventKind kind, const std::string& device, const std::string& code) const

@@ -31,6 +31,14 @@ inline Device device(const std::string& name, int state, const std::string& hca 
     return d;
 }
 
+// What `engine` saves (the state file's "health"), parsed.
+inline nlohmann::json savedState(const HealthEngine& engine)
+{
+    std::string text;
+    engine.appendJson(text);
+    return nlohmann::json::parse(text);
+}
+
 class HealthTest : public ::testing::Test {
 protected:
     Snapshot snap(std::vector<Device> devices,
