@@ -69,9 +69,8 @@ constexpr std::string_view kStateFileOfTheLastVersion =
 
 TEST_F(HealthTest, AStateFileOfTheLastVersionLoadsAndSavesUnchanged)
 {
-    std::string why;
-    auto state = parseStateText(kStateFileOfTheLastVersion, why);
-    ASSERT_TRUE(state) << why;
+    auto state = parseStateText(kStateFileOfTheLastVersion);
+    ASSERT_TRUE(state) << state.error().message;
     engine_.restore(state->health);
     std::string health;
     engine_.appendJson(health);
