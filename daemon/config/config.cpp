@@ -147,8 +147,8 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
                     {file_name, line, section, key, config::ignoredInTreeWhy(), value});
             return;
         }
-        if (auto out = config::leavesTree(paths, section, key, value))
-            errors.push_back({file_name, line, section, key, *out, value});
+        if (auto inside = config::staysInTree(paths, section, key, value); !inside)
+            errors.push_back({file_name, line, section, key, inside.error().message, value});
         else if (auto applied = config::applyKey(config, section, key, value); !applied)
             errors.push_back({file_name, line, section, key, applied.error().message, value});
     };
