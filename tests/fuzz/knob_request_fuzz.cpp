@@ -37,9 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         return 0;
     require(encodeKnobRequest(*request) == bytes);
     auto matched = matchKnob(request->op, request->path);
-    auto* t = std::get_if<KnobTarget>(&matched);
-    if (t == nullptr)
+    if (!matched)
         return 0;
+    const KnobTarget* t = &*matched;
     require(t->anchor == KnobAnchor::ClassNet ? validNetdevName(t->device)
                                               : validIbdevName(t->device));
     for (const auto& c : t->beneath)
