@@ -123,8 +123,8 @@ int healthCheck(const slurm::Observation& seen, const slurm::CheckSettings& sett
     auto d = slurm::decide(seen, *reason, before, nowSeconds(), settings.decision);
     say(node + ": " + d.message + (o.dry_run ? " (dry run: nothing changed)" : ""));
     if (!o.dry_run && d.healthy_since != before)
-        if (auto why = slurm::saveHealthySince(settings.state_file, d.healthy_since); !why.empty())
-            say(why + " (the healthy time starts again next run)");
+        if (auto saved = slurm::saveHealthySince(settings.state_file, d.healthy_since); !saved)
+            say(saved.error().message + " (the healthy time starts again next run)");
     std::string failed;
     if (!o.dry_run && d.kind == slurm::Decision::Kind::Drain)
         failed = slurm::drainNode(node, d.reason);
