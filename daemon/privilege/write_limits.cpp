@@ -57,8 +57,8 @@ WriteLimits limitWrites(const HostPaths& paths, const Config& config)
         auto made = openTextfileDir(paths.host(config.textfile.path).parent_path());
         for (const auto& dir : made.created)
             log::info({}, "created the textfile directory {} (mode 0755)", dir.string());
-        if (made.error)
-            log::warn({}, "{}", *made.error);
+        if (!made.fd)
+            log::warn({}, "{}", made.fd.error().message);
     }
 
     std::string error;

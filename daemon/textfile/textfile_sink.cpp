@@ -57,8 +57,8 @@ bool TextfileSink::write(const Snapshot& snap)
     for (const auto& made : dir.created)
         log::info({}, "created the textfile directory {} (mode 0755)", made.string());
     auto written =
-        dir.error ? Result<void>(Error{*dir.error})
-                  : writeFileAtomicallyAt(dir.fd.get(), path_, render, Durability::Cache, 0644);
+        dir.fd ? writeFileAtomicallyAt(dir.fd->get(), path_, render, Durability::Cache, 0644)
+               : Result<void>(dir.fd.error());
     if (!written) {
         failures_.failed(written.error().message, EventLoop::nowMonotonicUsec());
         return false;

@@ -23,10 +23,10 @@ protected:
     Result<void> writeInto(const fs::path& dir)
     {
         auto d = openTextfileDir(dir);
-        if (d.error)
-            return Error{*d.error};
+        if (!d.fd)
+            return d.fd.error();
         return writeFileAtomicallyAt(
-            d.fd.get(), dir / "nicd.prom", [](const ChunkWriter& w) { w("nicd_up 1\n"); },
+            d.fd->get(), dir / "nicd.prom", [](const ChunkWriter& w) { w("nicd_up 1\n"); },
             Durability::Cache, 0644);
     }
 };
@@ -38,7 +38,7 @@ TEST_F(TextfileDirTest, MissingDirectoriesAreMadeReadableByNodeExporter)
     const mode_t old = ::umask(077);
     auto d = openTextfileDir(dir_ / "prometheus/node-exporter");
     ::umask(old);
-    ASSERT_FALSE(d.error) << *d.error;
+    ASSERT_TRUE(d.fd) << d.fd.error().message;
     EXPECT_EQ(d.created,
               (std::vector<fs::path>{dir_ / "prometheus", dir_ / "prometheus/node-exporter"}));
     for (const char* made : {"prometheus", "prometheus/node-exporter"})
