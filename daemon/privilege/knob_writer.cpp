@@ -65,20 +65,18 @@ KnobWriter* g_writer = nullptr; // set once before any thread starts; never free
 
 } // namespace
 
-std::unique_ptr<KnobWriter> KnobWriter::start(const std::filesystem::path& root, bool simulated,
-                                              std::string& error)
+Result<std::unique_ptr<KnobWriter>> KnobWriter::start(const std::filesystem::path& root,
+                                                      bool simulated)
 {
     int sv[2];
-    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
-        error = std::string("socketpair: ") + std::strerror(errno);
-        return nullptr;
-    }
+    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+        return Error{std::string("socketpair: ") + std::strerror(errno)};
     pid_t pid = ::fork();
     if (pid < 0) {
-        error = std::string("fork: ") + std::strerror(errno);
+        Error error{std::string("fork: ") + std::strerror(errno)};
         ::close(sv[0]);
         ::close(sv[1]);
-        return nullptr;
+        return error;
     }
     if (pid == 0) {
         ::close(sv[0]);
