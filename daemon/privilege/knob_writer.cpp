@@ -47,13 +47,13 @@ KnobWriter* g_writer = nullptr; // set once before any thread starts; never free
         }
         KnobReply reply;
         try {
-            auto decoded = decodeKnobRequest({buf, static_cast<size_t>(n)});
-            if (auto* why = std::get_if<std::string>(&decoded))
-                reply = {EPROTO, "nicd's knob writer refused " + *why};
-            else if (root_err != 0)
+            auto request = decodeKnobRequest({buf, static_cast<size_t>(n)});
+            if (root_err != 0)
                 reply = {root_err, root.string() + ": " + std::strerror(root_err)};
             else
-                reply = applyKnobRequest(r, std::get<KnobRequest>(decoded));
+                reply = applyKnobRequest(r, request);
+        } catch (const plugin::sdk::DecodeError& e) {
+            reply = {EPROTO, std::string("nicd's knob writer refused ") + e.what()};
         } catch (...) {
             reply = {ENOMEM, "nicd's knob writer ran out of memory"};
         }

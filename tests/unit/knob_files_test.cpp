@@ -193,6 +193,9 @@ TEST_F(KnobFiles, TheWriterProcessServesTheSameAndSaysWhenItIsGone)
     r = writer->submit(
         {KnobOp::Write, "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/remove", "1\n"});
     EXPECT_EQ(r.err, EPERM);
+    r = writer->submit({KnobOp::Write, "", "1\n"}); // bytes the writer cannot decode
+    EXPECT_EQ(r.err, EPROTO);
+    EXPECT_EQ(r.message, "nicd's knob writer refused a request without a path");
     EXPECT_EQ(slurp(dev_ / "remove"), "untouched\n");
 
     ASSERT_EQ(::kill(writer->pid(), SIGKILL), 0);
