@@ -18,18 +18,17 @@ namespace nicd {
 
 namespace {
 
-enum class ReadOutcome { Read, Missing, Failed };
-
-// The whole file, or why not (a missing file is told apart: the main file may be absent).
-ReadOutcome readWholeFile(const std::filesystem::path& file, std::string& text, std::string& error)
+// The whole file, nullopt when it is missing (told apart: the main file may be absent), or an
+// Error saying why it cannot be read.
+Result<std::optional<std::string>> readWholeFile(const std::filesystem::path& file)
 {
     int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         if (errno == ENOENT)
-            return ReadOutcome::Missing;
-        error = std::string("cannot open: ") + std::strerror(errno);
-        return ReadOutcome::Failed;
+            return std::optional<std::string>();
+        return Error{std::string("cannot open: ") + std::strerror(errno)};
     }
+    std::string text;
     char buffer[8192];
     for (;;) {
         ssize_t n = ::read(fd, buffer, sizeof buffer);
@@ -39,12 +38,15 @@ ReadOutcome readWholeFile(const std::filesystem::path& file, std::string& text, 
         }
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0)
-            error = std::string("cannot read: ") + std::strerror(errno);
+        if (n < 0) {
+            Error error{std::string("cannot read: ") + std::strerror(errno)};
+            ::close(fd);
+            return error;
+        }
         break;
     }
     ::close(fd);
-    return error.empty() ? ReadOutcome::Read : ReadOutcome::Failed;
+    return std::optional<std::string>(std::move(text));
 }
 
 // The *.conf files of the drop-in directory in lexical order; hidden files are skipped.
@@ -147,8 +149,8 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
                     {file_name, line, section, key, config::ignoredInTreeWhy(), value});
             return;
         }
-        if (auto out = config::leavesTree(paths, section, key, value))
-            errors.push_back({file_name, line, section, key, *out, value});
+        if (auto inside = config::staysInTree(paths, section, key, value); !inside)
+            errors.push_back({file_name, line, section, key, inside.error().message, value});
         else if (auto applied = config::applyKey(config, section, key, value); !applied)
             errors.push_back({file_name, line, section, key, applied.error().message, value});
     };
@@ -167,18 +169,16 @@ ConfigResult loadConfig(const std::filesystem::path& main_file,
     auto dropins = dropinFiles(dropin_dir, result.errors);
     files.insert(files.end(), dropins.begin(), dropins.end());
     for (const auto& file : files) {
-        std::string text;
-        std::string error;
-        auto outcome = readWholeFile(file, text, error);
-        if (outcome == ReadOutcome::Missing && file == main_file)
+        auto read = readWholeFile(file);
+        if (read && !*read && file == main_file)
             continue; // no nicd.conf: the defaults
-        if (outcome == ReadOutcome::Missing)
-            error = "cannot open: " + std::string(std::strerror(ENOENT));
-        if (outcome != ReadOutcome::Read) {
+        if (!read || !*read) {
+            const std::string error =
+                read ? "cannot open: " + std::string(std::strerror(ENOENT)) : read.error().message;
             result.errors.push_back({file.string(), 0, "", "", error});
             continue;
         }
-        parseConfigText(text, file.string(), config, result.errors, paths, &result.warnings);
+        parseConfigText(**read, file.string(), config, result.errors, paths, &result.warnings);
         config.sources.push_back(file);
     }
     if (result.errors.empty())

@@ -27,17 +27,17 @@ std::string ignoredInTreeWhy()
            "load from --plugin-directory DIR, or else from " NICD_DEFAULT_PLUGIN_DIR;
 }
 
-std::optional<std::string> leavesTree(const HostPaths& paths, const std::string& section,
-                                      const std::string& key, std::string_view value)
+Result<void> staysInTree(const HostPaths& paths, const std::string& section, const std::string& key,
+                         std::string_view value)
 {
     auto path = trim(value);
     if (!paths.simulated() || !namesHostPath(section, key) || !path.starts_with('/'))
-        return std::nullopt;
+        return {};
     const auto resolved = paths::resolveBeneath(paths.root(), path);
     if (resolved)
-        return std::nullopt;
-    return "leads out of --root " + paths.root().string() + ": " + resolved.error().message +
-           "; a tree's configuration names only paths inside the tree";
+        return {};
+    return Error{"leads out of --root " + paths.root().string() + ": " + resolved.error().message +
+                 "; a tree's configuration names only paths inside the tree"};
 }
 
 std::vector<ConfigError> defaultsLeavingTree(const Config& config, const HostPaths& paths,
@@ -55,8 +55,9 @@ std::vector<ConfigError> defaultsLeavingTree(const Config& config, const HostPat
         in_force.push_back({"textfile", "Path", config.textfile.path});
     std::vector<ConfigError> errors;
     for (const auto& v : in_force)
-        if (auto out = leavesTree(paths, v.section, v.key, v.value))
-            errors.push_back({file, 0, v.section, v.key, "(the default) " + *out, v.value});
+        if (auto inside = staysInTree(paths, v.section, v.key, v.value); !inside)
+            errors.push_back(
+                {file, 0, v.section, v.key, "(the default) " + inside.error().message, v.value});
     return errors;
 }
 

@@ -5,8 +5,8 @@
 
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
+#include "text/result.hpp"
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,12 +18,13 @@ namespace nicd::config {
 bool ignoredInTree(const std::string& section, const std::string& key);
 std::string ignoredInTreeWhy();
 
-// Why `value`, given for a key that names a host path ([daemon] StateDirectory=, [textfile]
-// Path=, [provision] DriverReadyFile=), leads out of the tree `paths` relocates into: ".." above
-// it, or a symlink in it that leads out (named). nullopt when it stays beneath, for other keys
-// and values that are no absolute path (their parser says what is wrong), and on the host.
-std::optional<std::string> leavesTree(const HostPaths& paths, const std::string& section,
-                                      const std::string& key, std::string_view value);
+// Whether `value`, given for a key that names a host path ([daemon] StateDirectory=, [textfile]
+// Path=, [provision] DriverReadyFile=), stays in the tree `paths` relocates into; an Error saying
+// why it leads out (".." above it, or a symlink in it that leads out, named). Success also for
+// other keys and values that are no absolute path (their parser says what is wrong), and on the
+// host.
+Result<void> staysInTree(const HostPaths& paths, const std::string& section, const std::string& key,
+                         std::string_view value);
 
 // The same for the values in force once every file is read: a default no line set (nicd's own
 // /var/lib/nicd) may lead out of the tree through its links as well. Errors naming `file` (the

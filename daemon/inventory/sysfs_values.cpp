@@ -102,7 +102,7 @@ namespace {
 // Reads `fd` to its end (at most 64 KiB: sysfs attributes are one page) and closes it. With
 // `short_read_ends`, a read shorter than asked is taken as the end (a sysfs attribute is
 // printed whole; a regular file reads whole): one read() instead of two.
-std::optional<std::string> readAndClose(int fd, bool short_read_ends, std::string& error)
+Result<std::string> readAndClose(int fd, bool short_read_ends)
 {
     std::string out;
     char buf[4096];
@@ -111,9 +111,9 @@ std::optional<std::string> readAndClose(int fd, bool short_read_ends, std::strin
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
-            error = std::strerror(errno);
+            Error error{std::strerror(errno)};
             ::close(fd);
-            return std::nullopt;
+            return error;
         }
         out.append(buf, static_cast<size_t>(n));
         if (n == 0 || (short_read_ends && static_cast<size_t>(n) < sizeof buf) ||
@@ -125,19 +125,17 @@ std::optional<std::string> readAndClose(int fd, bool short_read_ends, std::strin
 }
 } // namespace
 
-std::optional<std::string> readFile(const std::filesystem::path& path, std::string& error)
+Result<std::string> readFile(const std::filesystem::path& path)
 {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        error = std::strerror(errno);
-        return std::nullopt;
-    }
-    return readAndClose(fd, false, error);
+    if (fd < 0)
+        return Error{std::strerror(errno)};
+    return readAndClose(fd, false);
 }
 
 namespace {
 // A file's text as a value: trimmed, and absent when empty.
-std::optional<std::string> asValue(const std::optional<std::string>& text)
+std::optional<std::string> asValue(const Result<std::string>& text)
 {
     auto t = text ? trim(*text) : std::string_view();
     if (t.empty())
@@ -148,8 +146,7 @@ std::optional<std::string> asValue(const std::optional<std::string>& text)
 
 std::optional<std::string> readValue(const std::filesystem::path& path)
 {
-    std::string error;
-    return asValue(readFile(path, error));
+    return asValue(readFile(path));
 }
 
 Directory::Directory(const std::filesystem::path& dir)
@@ -170,8 +167,7 @@ std::optional<std::string> Directory::value(const char* name) const
     int fd = ::openat(fd_, name, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return std::nullopt;
-    std::string error;
-    return asValue(readAndClose(fd, true, error));
+    return asValue(readAndClose(fd, true));
 }
 
 } // namespace nicd::sysfs

@@ -3,6 +3,8 @@
 // the caller treats it as absent and carries on.
 #pragma once
 
+#include "text/result.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -42,8 +44,8 @@ bool isPciAddress(std::string_view text);
 
 std::string_view trim(std::string_view text);
 
-// Reads a whole small sysfs file. On failure returns nullopt and sets `error` (strerror text).
-std::optional<std::string> readFile(const std::filesystem::path& path, std::string& error);
+// Reads a whole small sysfs file; on failure an Error whose message is the strerror text.
+Result<std::string> readFile(const std::filesystem::path& path);
 
 // readFile, trimmed; an empty value is nullopt.
 std::optional<std::string> readValue(const std::filesystem::path& path);

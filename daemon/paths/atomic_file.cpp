@@ -15,9 +15,9 @@ namespace nicd {
 
 namespace {
 
-std::string failure(const std::filesystem::path& target, const std::string& step, int err)
+Error failure(const std::filesystem::path& target, const std::string& step, int err)
 {
-    return "cannot write " + target.string() + ": " + step + ": " + std::strerror(err);
+    return Error{"cannot write " + target.string() + ": " + step + ": " + std::strerror(err)};
 }
 
 // ".<name>.<pid>.<n>": unique per call within this process (threads may write at once), and
@@ -47,20 +47,18 @@ bool writeAll(int fd, std::string_view content, int& err)
 
 } // namespace
 
-std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
-                                               std::string_view content, Durability durability,
-                                               mode_t mode)
+Result<void> writeFileAtomically(const std::filesystem::path& path, std::string_view content,
+                                 Durability durability, mode_t mode)
 {
     return writeFileAtomically(
         path, [content](const ChunkWriter& write) { write(content); }, durability, mode);
 }
 
-std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
-                                               const ChunkProducer& produce, Durability durability,
-                                               mode_t mode)
+Result<void> writeFileAtomically(const std::filesystem::path& path, const ChunkProducer& produce,
+                                 Durability durability, mode_t mode)
 {
     if (path.filename().empty())
-        return "cannot write '" + path.string() + "': not a file name";
+        return Error{"cannot write '" + path.string() + "': not a file name"};
     auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
     int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0)
@@ -70,14 +68,13 @@ std::optional<std::string> writeFileAtomically(const std::filesystem::path& path
     return err;
 }
 
-std::optional<std::string> writeFileAtomicallyAt(int dir, const std::filesystem::path& path,
-                                                 const ChunkProducer& produce,
-                                                 Durability durability, mode_t mode)
+Result<void> writeFileAtomicallyAt(int dir, const std::filesystem::path& path,
+                                   const ChunkProducer& produce, Durability durability, mode_t mode)
 {
     const bool synced = durability == Durability::Synced;
     const std::string name = path.filename().string();
     if (name.empty() || name == "." || name == "..")
-        return "cannot write '" + path.string() + "': not a file name";
+        return Error{"cannot write '" + path.string() + "': not a file name"};
     const std::string tmp = tempNameFor(path);
     const auto shown_tmp = path.parent_path() / tmp;
     // O_EXCL: never an existing file, and (with O_CREAT) never through a symlink, dangling or not.
@@ -125,7 +122,7 @@ std::optional<std::string> writeFileAtomicallyAt(int dir, const std::filesystem:
     // undone and readers already see the new file, so it is not reported as a failed write.
     if (synced)
         (void)::fsync(dir);
-    return std::nullopt;
+    return {};
 }
 
 namespace {

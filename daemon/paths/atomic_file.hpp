@@ -9,46 +9,43 @@
 // rename() replaces a planted link at the target itself, not what it points to.
 #pragma once
 
+#include "text/result.hpp"
+
 #include <sys/types.h>
 
 #include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace nicd {
 
-// Returns nullopt on success, else "cannot write <path>: <step>: <strerror>". Never throws; leaves
+// On failure an Error "cannot write <path>: <step>: <strerror>". Never throws; leaves
 // no temporary file behind on failure; does not create missing directories. The file gets `mode`
 // (0644: node_exporter reads the textfile as its own user) whatever the umask, and so does the
 // temporary file from its creation. The temporary file ".<name>.<pid>.<n>" lives in the same
 // directory (rename is atomic only within one filesystem) and starts with '.', so *.prom globs
 // skip it. Safe to call from several threads at once.
 enum class Durability : uint8_t { Synced, Cache };
-std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
-                                               std::string_view content,
-                                               Durability durability = Durability::Synced,
-                                               mode_t mode = 0644);
+Result<void> writeFileAtomically(const std::filesystem::path& path, std::string_view content,
+                                 Durability durability = Durability::Synced, mode_t mode = 0644);
 
 // The same, with the content streamed: `produce` calls `write` with each piece in order. After a
 // failed write the rest are dropped and the file is not replaced; an exception from `produce`
 // removes the temporary file and propagates.
 using ChunkWriter = std::function<void(std::string_view)>;
 using ChunkProducer = std::function<void(const ChunkWriter&)>;
-std::optional<std::string> writeFileAtomically(const std::filesystem::path& path,
-                                               const ChunkProducer& produce,
-                                               Durability durability = Durability::Synced,
-                                               mode_t mode = 0644);
+Result<void> writeFileAtomically(const std::filesystem::path& path, const ChunkProducer& produce,
+                                 Durability durability = Durability::Synced, mode_t mode = 0644);
 
 // The same into the directory open as `dir` (the file is `path`'s file name there; `path` names
 // it in messages): everything happens on that descriptor (openat, renameat), so no symlink on the
 // way to the directory is followed once it is open (textfile/textfile_dir.hpp opens it).
-std::optional<std::string> writeFileAtomicallyAt(int dir, const std::filesystem::path& path,
-                                                 const ChunkProducer& produce,
-                                                 Durability durability, mode_t mode);
+Result<void> writeFileAtomicallyAt(int dir, const std::filesystem::path& path,
+                                   const ChunkProducer& produce, Durability durability,
+                                   mode_t mode);
 
 // Removes the temporary files of `path` (".<name>.<pid>.<n>") that a process no longer running
 // left behind — nicd killed between creating and renaming one — and returns their paths. Call it

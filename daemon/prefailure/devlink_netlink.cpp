@@ -3,6 +3,7 @@
 #include "prefailure/devlink_netlink.hpp"
 
 #include "prefailure/devlink_health.hpp"
+#include "text/result.hpp"
 
 #include <linux/devlink.h>
 #include <netlink/errno.h>
@@ -53,22 +54,16 @@ bool setReceiveTimeout(nl_sock* sock, std::chrono::milliseconds timeout)
     return setsockopt(nl_socket_get_fd(sock), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) == 0;
 }
 
-// A generic netlink socket with a receive timeout, or null with `why` set.
-Socket connectGenl(std::chrono::milliseconds timeout, std::string& why)
+// A generic netlink socket with a receive timeout, or an Error saying why not.
+Result<Socket> connectGenl(std::chrono::milliseconds timeout)
 {
     Socket sock(nl_socket_alloc(), &nl_socket_free);
-    if (!sock) {
-        why = "cannot allocate a netlink socket";
-        return noSocket();
-    }
-    if (int err = genl_connect(sock.get()); err < 0) {
-        why = "generic netlink: " + nlError(err);
-        return noSocket();
-    }
-    if (!setReceiveTimeout(sock.get(), timeout)) {
-        why = "cannot set the netlink receive timeout";
-        return noSocket();
-    }
+    if (!sock)
+        return Error{"cannot allocate a netlink socket"};
+    if (int err = genl_connect(sock.get()); err < 0)
+        return Error{"generic netlink: " + nlError(err)};
+    if (!setReceiveTimeout(sock.get(), timeout))
+        return Error{"cannot set the netlink receive timeout"};
     nl_socket_enable_msg_peek(sock.get()); // a dump part may not fit libnl's default buffer
     return sock;
 }
@@ -146,10 +141,10 @@ bool unsupportedError(int err)
 Reply<std::vector<HealthReporter>> dumpOnce(std::chrono::milliseconds timeout, bool& interrupted)
 {
     using Result = Reply<std::vector<HealthReporter>>;
-    std::string why;
-    Socket sock = connectGenl(timeout, why);
-    if (!sock)
-        return Result::failed(std::string(kDumpCommand) + ": " + why);
+    auto connected = connectGenl(timeout);
+    if (!connected)
+        return Result::failed(std::string(kDumpCommand) + ": " + connected.error().message);
+    Socket sock = std::move(*connected);
     nl_socket_disable_auto_ack(sock.get());
     DumpContext ctx;
     ctx.family = genl_ctrl_resolve(sock.get(), DEVLINK_GENL_NAME);
@@ -196,9 +191,12 @@ bool DevlinkMonitor::open()
     if (sock_)
         return true;
     error_.clear();
-    Socket sock = connectGenl(kMonitorResolveTimeout, error_);
-    if (!sock)
+    auto connected = connectGenl(kMonitorResolveTimeout);
+    if (!connected) {
+        error_ = connected.error().message;
         return false;
+    }
+    Socket sock = std::move(*connected);
     const int family = genl_ctrl_resolve(sock.get(), DEVLINK_GENL_NAME);
     const int group = family < 0 ? family
                                  : genl_ctrl_resolve_grp(sock.get(), DEVLINK_GENL_NAME,

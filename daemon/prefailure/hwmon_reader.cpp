@@ -45,11 +45,11 @@ void readChannels(const fs::path& hwmon, HwmonRead& out)
         if (int ch = inputChannel(e.path().filename().string()); ch > 0)
             inputs[ch] = e.path();
     for (const auto& [ch, input] : inputs) {
-        std::string error;
-        auto text = sysfs::readFile(input, error);
+        auto text = sysfs::readFile(input);
         auto celsius = text ? parseMillidegrees(*text) : std::nullopt;
         if (!celsius) {
-            out.errors.push_back(input.string() + ": " + (text ? "not a number" : error));
+            out.errors.push_back(input.string() + ": " +
+                                 (text ? "not a number" : text.error().message));
             continue;
         }
         auto prefix = hwmon / ("temp" + std::to_string(ch));

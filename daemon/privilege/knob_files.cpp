@@ -188,11 +188,13 @@ KnobReply makeGroup(const KnobRoot& root, const KnobRequest& r, const KnobTarget
 KnobReply applyKnobRequest(const KnobRoot& root, const KnobRequest& request)
 {
     auto matched = matchKnob(request.op, request.path);
-    if (auto* why = std::get_if<std::string>(&matched))
-        return {EPERM, shownPath(root, request.path).string() + ": " + *why + " (refused)"};
-    const auto& target = std::get<KnobTarget>(matched);
-    if (auto bad = checkKnobValue(target.kind, request.value))
-        return {EINVAL, shownPath(root, request.path).string() + ": " + *bad + " (refused)"};
+    if (!matched)
+        return {EPERM, shownPath(root, request.path).string() + ": " + matched.error().message +
+                           " (refused)"};
+    const auto& target = *matched;
+    if (auto value = checkKnobValue(target.kind, request.value); !value)
+        return {EINVAL, shownPath(root, request.path).string() + ": " + value.error().message +
+                            " (refused)"};
     return request.op == KnobOp::MakeGroup ? makeGroup(root, request, target)
                                            : writeKnob(root, request, target);
 }

@@ -5,6 +5,8 @@
 
 namespace nicd::privilege {
 
+using plugin::sdk::DecodeError;
+
 std::string encodeKnobRequest(const KnobRequest& r)
 {
     std::string out(1, static_cast<char>(r.op));
@@ -14,27 +16,28 @@ std::string encodeKnobRequest(const KnobRequest& r)
     return out;
 }
 
-std::variant<KnobRequest, std::string> decodeKnobRequest(std::string_view bytes)
+KnobRequest decodeKnobRequest(std::string_view bytes)
 {
     if (bytes.size() > kKnobMessageMax)
-        return std::string("a request longer than ") + std::to_string(kKnobMessageMax) + " bytes";
+        throw DecodeError(std::string("a request longer than ") + std::to_string(kKnobMessageMax) +
+                          " bytes");
     if (bytes.empty())
-        return std::string("an empty request");
+        throw DecodeError("an empty request");
     KnobRequest r;
     const char op = bytes.front();
     if (op != static_cast<char>(KnobOp::Write) && op != static_cast<char>(KnobOp::MakeGroup))
-        return std::string("an unknown operation");
+        throw DecodeError("an unknown operation");
     r.op = static_cast<KnobOp>(op);
     bytes.remove_prefix(1);
     auto nul = bytes.find('\0');
     if (nul == std::string_view::npos)
-        return std::string("a request without the NUL after its path");
+        throw DecodeError("a request without the NUL after its path");
     r.path = bytes.substr(0, nul);
     r.value = bytes.substr(nul + 1);
     if (r.path.empty())
-        return std::string("a request without a path");
+        throw DecodeError("a request without a path");
     if (r.value.find('\0') != std::string::npos)
-        return std::string("a value with a NUL in it");
+        throw DecodeError("a value with a NUL in it");
     return r;
 }
 

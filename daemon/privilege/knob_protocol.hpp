@@ -6,10 +6,11 @@
 
 #include "privilege/knob_shapes.hpp"
 
+#include <nicd/plugin/netlink_attrs.h>
+
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <variant>
 
 namespace nicd::privilege {
 
@@ -27,8 +28,8 @@ struct KnobReply {
 };
 
 std::string encodeKnobRequest(const KnobRequest& r);
-// The request, or why the bytes are none.
-std::variant<KnobRequest, std::string> decodeKnobRequest(std::string_view bytes);
+// The request; throws plugin::sdk::DecodeError saying why the bytes are none.
+KnobRequest decodeKnobRequest(std::string_view bytes);
 
 std::string encodeKnobReply(const KnobReply& r);
 // A reply too short to hold its errno is an EPROTO failure.

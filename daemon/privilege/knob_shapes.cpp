@@ -107,26 +107,25 @@ bool validIbdevName(std::string_view name)
     });
 }
 
-std::variant<KnobTarget, std::string> matchKnob(KnobOp op, std::string_view rel)
+Result<KnobTarget> matchKnob(KnobOp op, std::string_view rel)
 {
     auto parts = split(rel);
     if (op == KnobOp::MakeGroup) {
         if (starts(parts, {"sys", "kernel", "config", "rdma_cm"}) && parts.size() == 5 &&
             validIbdevName(parts[4]))
             return KnobTarget{KnobKind::RdmaCmGroup, KnobAnchor::RdmaCm, std::string(parts[4]), {}};
-        return std::string("not an rdma_cm group of an IB device");
+        return Error{"not an rdma_cm group of an IB device"};
     }
     if (op == KnobOp::Write)
         if (auto t = writeKnob(parts))
             return *t;
-    return std::string("not a knob nicd's writer may change");
+    return Error{"not a knob nicd's writer may change"};
 }
 
-std::optional<std::string> checkKnobValue(KnobKind kind, std::string_view text)
+Result<void> checkKnobValue(KnobKind kind, std::string_view text)
 {
     if (kind == KnobKind::RdmaCmGroup)
-        return text.empty() ? std::nullopt
-                            : std::optional<std::string>("a group is made, not written");
+        return text.empty() ? Result<void>() : Error{"a group is made, not written"};
     unsigned max = 255;
     const char* want = "a number from 0 to 255";
     if (kind == KnobKind::EcnEnable) {
@@ -142,8 +141,8 @@ std::optional<std::string> checkKnobValue(KnobKind kind, std::string_view text)
     if (text.ends_with('\n'))
         text.remove_suffix(1);
     if (!decimal(text, max))
-        return std::string("the value must be ") + want;
-    return std::nullopt;
+        return Error{std::string("the value must be ") + want};
+    return {};
 }
 
 std::optional<std::vector<std::string>> classLinkTarget(KnobAnchor anchor, std::string_view device,

@@ -5,11 +5,12 @@
 // matched target, following no link it does not expect.
 #pragma once
 
+#include "text/result.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 namespace nicd::privilege {
@@ -43,12 +44,12 @@ struct KnobTarget {
 };
 
 // The knob `rel` (a path relative to the daemon's root, as "sys/class/net/…") names for `op`,
-// or why it is none.
-std::variant<KnobTarget, std::string> matchKnob(KnobOp op, std::string_view rel);
+// or an Error saying why it is none.
+Result<KnobTarget> matchKnob(KnobOp op, std::string_view rel);
 
-// Nullopt when `text` is a value the knob takes (a decimal number in its range, an optional
-// newline after it), else why not.
-std::optional<std::string> checkKnobValue(KnobKind kind, std::string_view text);
+// Success when `text` is a value the knob takes (a decimal number in its range, an optional
+// newline after it), else an Error saying why not.
+Result<void> checkKnobValue(KnobKind kind, std::string_view text);
 
 // The device directory a class link of sysfs points to, as components under the root
 // ({"sys", "devices", …, "net", "<netdev>"}), when `link` is what the kernel makes:

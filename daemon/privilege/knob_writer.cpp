@@ -47,13 +47,13 @@ KnobWriter* g_writer = nullptr; // set once before any thread starts; never free
         }
         KnobReply reply;
         try {
-            auto decoded = decodeKnobRequest({buf, static_cast<size_t>(n)});
-            if (auto* why = std::get_if<std::string>(&decoded))
-                reply = {EPROTO, "nicd's knob writer refused " + *why};
-            else if (root_err != 0)
+            auto request = decodeKnobRequest({buf, static_cast<size_t>(n)});
+            if (root_err != 0)
                 reply = {root_err, root.string() + ": " + std::strerror(root_err)};
             else
-                reply = applyKnobRequest(r, std::get<KnobRequest>(decoded));
+                reply = applyKnobRequest(r, request);
+        } catch (const plugin::sdk::DecodeError& e) {
+            reply = {EPROTO, std::string("nicd's knob writer refused ") + e.what()};
         } catch (...) {
             reply = {ENOMEM, "nicd's knob writer ran out of memory"};
         }
@@ -65,20 +65,18 @@ KnobWriter* g_writer = nullptr; // set once before any thread starts; never free
 
 } // namespace
 
-std::unique_ptr<KnobWriter> KnobWriter::start(const std::filesystem::path& root, bool simulated,
-                                              std::string& error)
+Result<std::unique_ptr<KnobWriter>> KnobWriter::start(const std::filesystem::path& root,
+                                                      bool simulated)
 {
     int sv[2];
-    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
-        error = std::string("socketpair: ") + std::strerror(errno);
-        return nullptr;
-    }
+    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+        return Error{std::string("socketpair: ") + std::strerror(errno)};
     pid_t pid = ::fork();
     if (pid < 0) {
-        error = std::string("fork: ") + std::strerror(errno);
+        Error error{std::string("fork: ") + std::strerror(errno)};
         ::close(sv[0]);
         ::close(sv[1]);
-        return nullptr;
+        return error;
     }
     if (pid == 0) {
         ::close(sv[0]);

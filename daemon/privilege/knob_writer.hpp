@@ -8,6 +8,7 @@
 #pragma once
 
 #include "privilege/knob_protocol.hpp"
+#include "text/result.hpp"
 
 #include <sys/types.h>
 
@@ -20,9 +21,9 @@ namespace nicd::privilege {
 
 class KnobWriter {
 public:
-    // Forks the writer for `root`; nullptr and `error` when it cannot.
-    static std::unique_ptr<KnobWriter> start(const std::filesystem::path& root, bool simulated,
-                                             std::string& error);
+    // Forks the writer for `root`; an Error ("fork: <strerror>") when it cannot.
+    static Result<std::unique_ptr<KnobWriter>> start(const std::filesystem::path& root,
+                                                     bool simulated);
     ~KnobWriter(); // the writer sees its socket close, exits, and is reaped
     KnobWriter(const KnobWriter&) = delete;
     KnobWriter& operator=(const KnobWriter&) = delete;

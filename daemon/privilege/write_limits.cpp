@@ -57,21 +57,20 @@ WriteLimits limitWrites(const HostPaths& paths, const Config& config)
         auto made = openTextfileDir(paths.host(config.textfile.path).parent_path());
         for (const auto& dir : made.created)
             log::info({}, "created the textfile directory {} (mode 0755)", dir.string());
-        if (made.error)
-            log::warn({}, "{}", *made.error);
+        if (!made.fd)
+            log::warn({}, "{}", made.fd.error().message);
     }
 
-    std::string error;
-    auto writer = KnobWriter::start(paths.root(), paths.simulated(), error);
+    auto writer = KnobWriter::start(paths.root(), paths.simulated());
     if (!writer) {
         log::error({},
                    "no knob writer ({}): nicd writes QoS knobs itself and its writes are "
                    "limited by its unit's sandbox only",
-                   error);
+                   writer.error().message);
         return out;
     }
-    const pid_t pid = writer->pid();
-    installKnobWriter(std::move(writer));
+    const pid_t pid = (*writer)->pid();
+    installKnobWriter(std::move(*writer));
     out.writer = true;
     out.landlock = restrictWritesTo(out.writable);
     if (!out.landlock.enforced) {

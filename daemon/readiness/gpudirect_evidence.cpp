@@ -92,8 +92,7 @@ GpuDirectInputs readGpuDirect(const HostPaths& paths)
             break;
         }
     }
-    std::string error;
-    if (auto text = sysfs::readFile(paths.host("/proc/driver/nvidia/version"), error)) {
+    if (auto text = sysfs::readFile(paths.host("/proc/driver/nvidia/version"))) {
         in.driver_loaded = true;
         if (auto m = parseNvidiaVersion(*text)) {
             in.open_module = m->open;

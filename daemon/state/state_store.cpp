@@ -42,8 +42,8 @@ Result<void> StateStore::saveText(const std::string& text)
     std::error_code ec;
     std::filesystem::create_directories(file_.parent_path(), ec);
     // 0600 whatever the umask: the journal cursor and the node's history are nobody else's.
-    if (auto err = writeFileAtomically(file_, text, Durability::Synced, 0600))
-        return Error{*err};
+    if (auto written = writeFileAtomically(file_, text, Durability::Synced, 0600); !written)
+        return written;
     has_last_ = true;
     last_digest_ = digest;
     return {};

@@ -5,10 +5,9 @@
 #pragma once
 
 #include "paths/fd.hpp"
+#include "text/result.hpp"
 
 #include <filesystem>
-#include <optional>
-#include <string>
 #include <vector>
 
 namespace nicd {
@@ -19,11 +18,11 @@ namespace nicd {
 // (node_exporter runs as its own user and must traverse them); a symlink on the way is followed
 // only as systemd-tmpfiles follows one (the link and the directory holding it are root's and
 // writable by root alone: an admin's own layout), and refused, naming it, in a directory another
-// user can write. `created`: the directories made, outermost first.
+// user can write. `created`: the directories made, outermost first (also when it then failed).
 struct TextfileDir {
-    paths::Fd fd; // O_RDONLY | O_DIRECTORY; closed on error
     std::vector<std::filesystem::path> created;
-    std::optional<std::string> error; // "cannot use the textfile directory <dir>: <why>"
+    // O_RDONLY | O_DIRECTORY, or an Error "cannot use the textfile directory <dir>: <why>".
+    Result<paths::Fd> fd;
 };
 TextfileDir openTextfileDir(const std::filesystem::path& dir);
 

@@ -2,8 +2,8 @@
 
 #include "log/log.hpp"
 #include "loop/event_loop.hpp"
-#include "privilege/write_limits.hpp"
 #include "paths/atomic_file.hpp"
+#include "privilege/write_limits.hpp"
 #include "textfile/render.hpp"
 #include "textfile/textfile_dir.hpp"
 
@@ -56,11 +56,11 @@ bool TextfileSink::write(const Snapshot& snap)
     auto dir = openTextfileDir(path_.parent_path());
     for (const auto& made : dir.created)
         log::info({}, "created the textfile directory {} (mode 0755)", made.string());
-    auto err = dir.error
-                   ? dir.error
-                   : writeFileAtomicallyAt(dir.fd.get(), path_, render, Durability::Cache, 0644);
-    if (err) {
-        failures_.failed(*err, EventLoop::nowMonotonicUsec());
+    auto written =
+        dir.fd ? writeFileAtomicallyAt(dir.fd->get(), path_, render, Durability::Cache, 0644)
+               : Result<void>(dir.fd.error());
+    if (!written) {
+        failures_.failed(written.error().message, EventLoop::nowMonotonicUsec());
         return false;
     }
     failures_.succeeded(path_.string());

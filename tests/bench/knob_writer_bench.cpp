@@ -41,12 +41,12 @@ int main(int argc, char** argv)
     o.devices = 1;
     nicd::sim::create(dir, o);
     const KnobRequest request{KnobOp::Write, "sys/class/net/ens1f0np0/ecn/roce_np/enable/3", "1\n"};
-    std::string error;
-    auto writer = KnobWriter::start(dir, true, error);
-    if (!writer) {
-        std::fprintf(stderr, "knob_writer_bench: %s\n", error.c_str());
+    auto started = KnobWriter::start(dir, true);
+    if (!started) {
+        std::fprintf(stderr, "knob_writer_bench: %s\n", started.error().message.c_str());
         return 1;
     }
+    auto writer = std::move(*started);
     auto time = [&](auto&& write) {
         auto t0 = Clock::now();
         for (int i = 0; i < writes; ++i)

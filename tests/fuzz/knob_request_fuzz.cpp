@@ -1,9 +1,9 @@
 // libFuzzer target for what nicd's knob writer takes from the daemon (the side it trusts least):
 // the bytes are one request datagram, decoded, matched against the knob shapes and its value
 // checked, as the writer does before it touches a file; the value is also tried as a class link.
-// Nothing may throw or crash, and whatever is accepted must be a knob: a device name the kernel
-// could have, components below it without ".", ".." or "", a link that resolves under
-// sys/devices to that device.
+// Nothing but DecodeError may be thrown, nothing may crash, and whatever is accepted must be a
+// knob: a device name the kernel could have, components below it without ".", ".." or "", a link
+// that resolves under sys/devices to that device.
 #include "privilege/knob_protocol.hpp"
 #include "privilege/knob_shapes.hpp"
 
@@ -31,15 +31,18 @@ bool plain(const std::string& c)
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     std::string_view bytes(reinterpret_cast<const char*>(data), size);
-    auto decoded = decodeKnobRequest(bytes);
-    auto* request = std::get_if<KnobRequest>(&decoded);
-    if (request == nullptr)
+    KnobRequest decoded;
+    try {
+        decoded = decodeKnobRequest(bytes);
+    } catch (const nicd::plugin::sdk::DecodeError&) {
         return 0;
+    }
+    const KnobRequest* request = &decoded;
     require(encodeKnobRequest(*request) == bytes);
     auto matched = matchKnob(request->op, request->path);
-    auto* t = std::get_if<KnobTarget>(&matched);
-    if (t == nullptr)
+    if (!matched)
         return 0;
+    const KnobTarget* t = &*matched;
     require(t->anchor == KnobAnchor::ClassNet ? validNetdevName(t->device)
                                               : validIbdevName(t->device));
     for (const auto& c : t->beneath)

@@ -2,10 +2,10 @@
 // it, passes `promtool check metrics` without a lint warning, and node_exporter's textfile
 // collector serves every nicd series with node_textfile_scrape_error 0, also while the file is
 // being replaced.
+#include "paths/atomic_file.hpp"
 #include "support/process.hpp"
 #include "support/render_textfile.hpp"
 #include "support/temp_dir.hpp"
-#include "paths/atomic_file.hpp"
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -243,8 +243,8 @@ protected:
 
     void write(const Snapshot& s)
     {
-        auto err = writeFileAtomically(file_, renderTextfile(s));
-        ASSERT_FALSE(err) << *err;
+        auto written = writeFileAtomically(file_, renderTextfile(s));
+        ASSERT_TRUE(written) << written.error().message;
     }
 
     // Starts node_exporter with only the textfile collector on a free loopback port.
@@ -295,7 +295,7 @@ TEST_F(TextfileExposition, PromtoolWouldCatchABrokenFile)
 {
     // The check above can fail: a counter without _total and a timestamp are reported.
     std::string bad = "# HELP nicd_errors x\n# TYPE nicd_errors counter\nnicd_errors 1 1700000\n";
-    ASSERT_FALSE(writeFileAtomically(file_, bad));
+    ASSERT_TRUE(writeFileAtomically(file_, bad));
     std::string out;
     test::run({"sh", "-c", "promtool check metrics < '" + file_.string() + "'"}, out, 60s);
     EXPECT_NE(out, "");
@@ -338,9 +338,9 @@ TEST_F(TextfileExposition, NodeExporterNeverSeesAHalfWrittenFile)
     auto second = renderTextfile(realisticNode(2));
     std::thread writer([&] {
         while (!stop) {
-            auto err = writeFileAtomically(file_, writes % 2 ? first : second);
-            if (err)
-                ADD_FAILURE() << *err;
+            auto written = writeFileAtomically(file_, writes % 2 ? first : second);
+            if (!written)
+                ADD_FAILURE() << written.error().message;
             ++writes;
         }
     });

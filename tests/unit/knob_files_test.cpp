@@ -184,15 +184,18 @@ TEST_F(KnobFiles, RdmaCmGroupsAsTheKernelMakesThem)
 
 TEST_F(KnobFiles, TheWriterProcessServesTheSameAndSaysWhenItIsGone)
 {
-    std::string error;
-    auto writer = KnobWriter::start(dir_, true, error);
-    ASSERT_TRUE(writer) << error;
+    auto started = KnobWriter::start(dir_, true);
+    ASSERT_TRUE(started) << started.error().message;
+    auto writer = std::move(*started);
     auto r = writer->submit({KnobOp::Write, kEnable3, "1\n"});
     EXPECT_EQ(r.err, 0) << r.message;
     EXPECT_EQ(slurp(net_ / "ecn/roce_np/enable/3"), "1\n");
     r = writer->submit(
         {KnobOp::Write, "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/remove", "1\n"});
     EXPECT_EQ(r.err, EPERM);
+    r = writer->submit({KnobOp::Write, "", "1\n"}); // bytes the writer cannot decode
+    EXPECT_EQ(r.err, EPROTO);
+    EXPECT_EQ(r.message, "nicd's knob writer refused a request without a path");
     EXPECT_EQ(slurp(dev_ / "remove"), "untouched\n");
 
     ASSERT_EQ(::kill(writer->pid(), SIGKILL), 0);
@@ -207,9 +210,9 @@ TEST_F(KnobFiles, TheWriterProcessServesTheSameAndSaysWhenItIsGone)
 
 TEST_F(KnobFiles, TheWriterEndsWithTheDaemonsSocket)
 {
-    std::string error;
-    auto writer = KnobWriter::start(dir_, true, error);
-    ASSERT_TRUE(writer) << error;
+    auto started = KnobWriter::start(dir_, true);
+    ASSERT_TRUE(started) << started.error().message;
+    auto writer = std::move(*started);
     const pid_t pid = writer->pid();
     writer.reset(); // closes the socket and reaps the writer: no process is left
     EXPECT_EQ(::kill(pid, 0), -1);

@@ -216,6 +216,19 @@ TEST_F(SysfsDirectory, AFileThatCannotBeReadIsAbsent)
     EXPECT_EQ(d.value("sub"), std::nullopt); // EISDIR
 }
 
+TEST_F(SysfsDirectory, ReadFileGivesTheTextOrTheReasonItCouldNot)
+{
+    writeFile(dir_ / "version", "NVRM version: 550\n");
+    std::filesystem::create_directories(dir_ / "sub");
+    EXPECT_EQ(nicd::sysfs::readFile(dir_ / "version"), "NVRM version: 550\n"); // untrimmed
+    auto missing = nicd::sysfs::readFile(dir_ / "gone");
+    ASSERT_FALSE(missing.has_value());
+    EXPECT_EQ(missing.error().message, "No such file or directory");
+    auto directory = nicd::sysfs::readFile(dir_ / "sub");
+    ASSERT_FALSE(directory.has_value());
+    EXPECT_EQ(directory.error().message, "Is a directory");
+}
+
 // The real kernel: every network namespace has lo.
 TEST(SysfsDirectoryOnSysfs, ReadsTheLoopbackInterface)
 {

@@ -109,29 +109,29 @@ int healthCheck(const slurm::Observation& seen, const slurm::CheckSettings& sett
         return kSlurmFailed;
     }
     // Slurm is asked only when the answer matters: to drain, or to resume a node that is healthy.
-    std::optional<std::string> reason = "";
+    std::string reason;
     if (seen.verdict == slurm::Verdict::Healthy ||
         slurm::decide(seen, "", {}, 0, settings.decision).node_bad) {
-        std::string error;
-        reason = slurm::currentDrainReason(node, error);
-        if (!reason) {
-            say(error);
+        auto current = slurm::currentDrainReason(node);
+        if (!current) {
+            say(current.error().message);
             return kSlurmFailed;
         }
+        reason = *current;
     }
     auto before = slurm::loadHealthySince(settings.state_file);
-    auto d = slurm::decide(seen, *reason, before, nowSeconds(), settings.decision);
+    auto d = slurm::decide(seen, reason, before, nowSeconds(), settings.decision);
     say(node + ": " + d.message + (o.dry_run ? " (dry run: nothing changed)" : ""));
     if (!o.dry_run && d.healthy_since != before)
-        if (auto why = slurm::saveHealthySince(settings.state_file, d.healthy_since); !why.empty())
-            say(why + " (the healthy time starts again next run)");
-    std::string failed;
+        if (auto saved = slurm::saveHealthySince(settings.state_file, d.healthy_since); !saved)
+            say(saved.error().message + " (the healthy time starts again next run)");
+    nicd::Result<void> changed;
     if (!o.dry_run && d.kind == slurm::Decision::Kind::Drain)
-        failed = slurm::drainNode(node, d.reason);
+        changed = slurm::drainNode(node, d.reason);
     if (!o.dry_run && d.kind == slurm::Decision::Kind::Resume)
-        failed = slurm::resumeNode(node);
-    if (!failed.empty()) {
-        say(node + ": " + failed);
+        changed = slurm::resumeNode(node);
+    if (!changed) {
+        say(node + ": " + changed.error().message);
         return kSlurmFailed;
     }
     if (d.node_bad)

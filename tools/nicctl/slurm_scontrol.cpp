@@ -97,33 +97,33 @@ std::string firstLine(const std::string& s)
     return line.empty() ? "no output" : line;
 }
 
-std::string update(const std::vector<std::string>& argv)
+nicd::Result<void> update(const std::vector<std::string>& argv)
 {
     auto r = runCommand(argv);
-    return r.status == 0 ? "" : "scontrol update failed: " + firstLine(r.output);
+    if (r.status != 0)
+        return nicd::Error{"scontrol update failed: " + firstLine(r.output)};
+    return {};
 }
 
 } // namespace
 
-std::optional<std::string> currentDrainReason(const std::string& node, std::string& error)
+nicd::Result<std::string> currentDrainReason(const std::string& node)
 {
     auto r = runCommand({"scontrol", "show", "node", node});
-    if (r.status != 0) {
-        error = "scontrol show node " + node + " failed: " + firstLine(r.output);
-        return std::nullopt;
-    }
+    if (r.status != 0)
+        return nicd::Error{"scontrol show node " + node + " failed: " + firstLine(r.output)};
     auto reason = drainReasonOf(r.output);
     if (!reason)
-        error = "scontrol show node " + node + ": not a node: " + firstLine(r.output);
-    return reason;
+        return nicd::Error{"scontrol show node " + node + ": not a node: " + firstLine(r.output)};
+    return *reason;
 }
 
-std::string drainNode(const std::string& node, const std::string& reason)
+nicd::Result<void> drainNode(const std::string& node, const std::string& reason)
 {
     return update({"scontrol", "update", "nodename=" + node, "state=drain", "reason=" + reason});
 }
 
-std::string resumeNode(const std::string& node)
+nicd::Result<void> resumeNode(const std::string& node)
 {
     return update({"scontrol", "update", "nodename=" + node, "state=resume"});
 }

@@ -3,6 +3,8 @@
 // runs a health check with a minimal environment: execvp then searches /bin:/usr/bin).
 #pragma once
 
+#include "text/result.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,11 +26,11 @@ struct CommandResult {
 };
 CommandResult runCommand(const std::vector<std::string>& argv);
 
-// The node's drain reason (drainReasonOf); nullopt with `error` saying why (scontrol's own words
-// included) when scontrol cannot tell.
-std::optional<std::string> currentDrainReason(const std::string& node, std::string& error);
-// "" on success, else what went wrong, scontrol's own words included.
-std::string drainNode(const std::string& node, const std::string& reason);
-std::string resumeNode(const std::string& node);
+// The node's drain reason (drainReasonOf); an Error saying why (scontrol's own words included)
+// when scontrol cannot tell.
+nicd::Result<std::string> currentDrainReason(const std::string& node);
+// On failure an Error saying what went wrong, scontrol's own words included.
+nicd::Result<void> drainNode(const std::string& node, const std::string& reason);
+nicd::Result<void> resumeNode(const std::string& node);
 
 } // namespace nicctl::slurm

@@ -43,15 +43,14 @@ std::optional<uint64_t> loadHealthySince(const std::string& file)
     return parseHealthySince(text.str().substr(0, 256));
 }
 
-std::string saveHealthySince(const std::string& file, std::optional<uint64_t> since)
+nicd::Result<void> saveHealthySince(const std::string& file, std::optional<uint64_t> since)
 {
     std::filesystem::path path(file);
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec)
-        return "cannot create " + path.parent_path().string() + ": " + ec.message();
-    auto error = nicd::writeFileAtomically(path, healthySinceText(since));
-    return error ? *error : "";
+        return nicd::Error{"cannot create " + path.parent_path().string() + ": " + ec.message()};
+    return nicd::writeFileAtomically(path, healthySinceText(since));
 }
 
 } // namespace nicctl::slurm

@@ -4,6 +4,8 @@
 // taken as "not known": the healthy time starts again, which only delays a resume.
 #pragma once
 
+#include "text/result.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,7 +16,7 @@ std::optional<uint64_t> parseHealthySince(const std::string& text);
 std::string healthySinceText(std::optional<uint64_t> since);
 
 std::optional<uint64_t> loadHealthySince(const std::string& file);
-// "" on success, else "cannot write FILE: ...". Creates the file's directory (0755) if missing.
-std::string saveHealthySince(const std::string& file, std::optional<uint64_t> since);
+// On failure an Error "cannot write FILE: ...". Creates the file's directory (0755) if missing.
+nicd::Result<void> saveHealthySince(const std::string& file, std::optional<uint64_t> since);
 
 } // namespace nicctl::slurm
