@@ -5,8 +5,8 @@
 #include "log/log.hpp"
 #include "loop/clock.hpp"
 #include "loop/event_loop.hpp"
-#include "state/state_store.hpp"
 #include "paths/atomic_file.hpp"
+#include "state/state_store.hpp"
 
 #include <exception>
 #include <utility>

@@ -63,7 +63,7 @@ void absorb(std::span<const uint8_t> bytes)
     nicd::prefailure::ethtool_detail::Answer answer;
     try {
         nicd::prefailure::ethtool_detail::absorbDatagram(bytes, seq, kFamily,
-                                                      ETHTOOL_MSG_FEC_GET_REPLY, answer);
+                                                         ETHTOOL_MSG_FEC_GET_REPLY, answer);
         require(!answer.has_reply || answer.reply.size() < bytes.size());
     } catch (const nicd::prefailure::DecodeError&) {
     }

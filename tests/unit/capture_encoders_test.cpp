@@ -64,7 +64,8 @@ TEST(CaptureEncoders, DevlinkHealthJsonDecodesToTheSameReporters)
     for (const char* name :
          {"mlx5-pfs-vnic-ports.json", "mlx5-port-reporters.json", "mlxsw-fw-fatal-error.json"}) {
         SCOPED_TRACE(name);
-        auto original = prefailure::parseDevlinkHealthJson(dataFile(std::string("devlink/") + name));
+        auto original =
+            prefailure::parseDevlinkHealthJson(dataFile(std::string("devlink/") + name));
         ASSERT_FALSE(original.empty());
         EXPECT_EQ(prefailure::parseDevlinkHealthJson(devlinkHealthJson(original)), original);
     }
@@ -98,7 +99,8 @@ TEST(CaptureEncoders, ModuleBlobIsBuiltPageByPageAsNicdReadsIt)
         });
         ASSERT_TRUE(blob.ok()) << blob.message;
         EXPECT_EQ(blob.value.size(), size);
-        EXPECT_EQ(prefailure::decodeModuleEeprom(blob.value), prefailure::decodeModuleEeprom(module));
+        EXPECT_EQ(prefailure::decodeModuleEeprom(blob.value),
+                  prefailure::decodeModuleEeprom(module));
         ASSERT_FALSE(asked.empty());
         EXPECT_EQ(asked.front(), (prefailure::EepromRead{0x50, 0, 0, 0, 128, 0}));
     }

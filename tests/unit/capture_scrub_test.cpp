@@ -5,8 +5,8 @@
 #include "capture/identifier_map.hpp"
 #include "capture/module_scrub.hpp"
 #include "capture/scrub_text.hpp"
-#include "provision/default_route.hpp"
 #include "prefailure/module_eeprom.hpp"
+#include "provision/default_route.hpp"
 #include "support/module_images.hpp"
 
 #include <set>
@@ -202,7 +202,8 @@ TEST(CaptureScrub, AModulesOwnBytesGoAndWhatNicdDecodesStays)
         EXPECT_EQ(moduleSerial(out), "SN00000000000001");
         std::string bytes(out.begin(), out.end());
         EXPECT_EQ(bytes.find(serial), std::string::npos);
-        EXPECT_EQ(nicd::prefailure::decodeModuleEeprom(out), nicd::prefailure::decodeModuleEeprom(blob));
+        EXPECT_EQ(nicd::prefailure::decodeModuleEeprom(out),
+                  nicd::prefailure::decodeModuleEeprom(blob));
         auto own = [&](size_t i) {
             return std::any_of(c.own.begin(), c.own.end(),
                                [i](const auto& r) { return i >= r.first && i < r.second; });

@@ -1,6 +1,6 @@
 // The simulated twins of what nicd's readiness checks read (daemon/readiness/), made by `create`
-// after the devices, and the faults that break each (cli/readiness_fault_commands.cpp). Every value is
-// what a healthy HGX node shows:
+// after the devices, and the faults that break each (cli/readiness_fault_commands.cpp). Every value
+// is what a healthy HGX node shows:
 //   sys/class/infiniband/<dev>/ports/N/gids/0..15   RoCE: link-local GIDs 0-1, the netdev's IPv4
 //       address as ::ffff:10.<n>.0.1 in 2-3 (n as in proc/net/route), then unused zero entries
 //   <function>/infiniband_verbs/uverbs<K>/{ibdev,dev}, sys/class/infiniband_verbs/uverbs<K> and

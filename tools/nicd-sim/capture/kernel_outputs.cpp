@@ -5,10 +5,10 @@
 #include "capture/tool_encoders.hpp"
 #include "capture/tool_outputs.hpp"
 #include "ethtool_ioctl.hpp"
-#include "qos/dcb_client.hpp"
-#include "qos/dcb_sim_format.hpp"
 #include "prefailure/devlink_netlink.hpp"
 #include "prefailure/ethtool_netlink.hpp"
+#include "qos/dcb_client.hpp"
+#include "qos/dcb_sim_format.hpp"
 
 #include <net/if.h>
 
