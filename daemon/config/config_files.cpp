@@ -8,7 +8,7 @@ ConfigFiles configFiles(const std::optional<std::filesystem::path>& config_file,
                         const HostPaths& paths)
 {
     if (config_file) {
-        auto main = *config_file;
+        const auto& main = *config_file;
         return {main, main.string() + ".d"};
     }
     return {paths.host("/etc/nicd/nicd.conf"), paths.host("/etc/nicd/nicd.conf.d")};

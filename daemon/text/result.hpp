@@ -20,12 +20,14 @@ struct Error {
 
 template <class T> class [[nodiscard]] Result {
 public:
+    // NOLINTBEGIN(bugprone-forwarding-reference-overload): the requires clause excludes Result
     template <class U = T>
     requires(std::is_constructible_v<T, U&&> && !std::is_same_v<std::remove_cvref_t<U>, Error> &&
              !std::is_same_v<std::remove_cvref_t<U>, Result>) Result(U&& value)
         : v_(std::in_place_index<0>, std::forward<U>(value))
     {
     }
+    // NOLINTEND(bugprone-forwarding-reference-overload)
     Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}
 
     bool has_value() const noexcept { return v_.index() == 0; }

@@ -50,6 +50,7 @@ CommandResult runCommand(const std::vector<std::string>& argv)
     }
     // Everything the child needs is made before fork: only async-signal-safe calls after it.
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const auto& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
