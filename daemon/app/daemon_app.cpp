@@ -156,7 +156,7 @@ int DaemonApp::runDaemon()
     cycles_ =
         std::make_unique<CycleScheduler>(*loop_, *worker_, *collector_, config_,
                                          [this](Snapshot snap) { finishCycle(std::move(snap)); });
-    consumers_.push_back([this](const Config& c) { cycles_->configure(c); });
+    consumers_.emplace_back([this](const Config& c) { cycles_->configure(c); });
     cycles_->start();
     log::info({}, "nicd {} started (root {}, poll every {} ms, PMA counters every {} ms)",
               NICD_VERSION, paths_.root().string(), config_.daemon.poll_interval_ms,
