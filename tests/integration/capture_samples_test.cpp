@@ -86,8 +86,19 @@ TEST_F(CaptureSamples, PlayedSamplesGiveTheNodesRatesAndVerdicts)
         nlohmann::json::parse(test::readFile(cap / "run/nicd-sim/capture/samples/0001.json"));
     EXPECT_LT(sample3["files"].size(), sample1["files"].size() / 2)
         << "a later sample holds what moved only (error counters stand still)";
+    // The counter as the last sample that recorded it holds it (a sample holds what moved since
+    // the one before: on a loaded machine the traffic may not have moved it by sample 3).
     const std::string rel = fs::relative(fs::canonical(counter), cap).string();
-    EXPECT_EQ(test::readFile(counter), sample3["files"][rel].get<std::string>());
+    std::string recorded;
+    for (const char* n : {"0003", "0002", "0001"}) {
+        auto sample = nlohmann::json::parse(
+            test::readFile(cap / "run/nicd-sim/capture/samples" / (std::string(n) + ".json")));
+        if (sample["files"].contains(rel)) {
+            recorded = sample["files"][rel].get<std::string>();
+            break;
+        }
+    }
+    EXPECT_EQ(test::readFile(counter), recorded) << rel;
     EXPECT_NE(test::readFile(counter), at_sample_1) << "the counters moved between samples";
 
     auto second = test::once(cap);
