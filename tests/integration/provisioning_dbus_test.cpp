@@ -69,7 +69,7 @@ TEST_F(ProvisioningTest, ApplyAndVerifyOverDbus)
 // Clients calling Verify all at once (or in a loop) are answered, and the rounds they cause stay
 // bounded: calls made while a verify round waits to start share it, so the worker that also runs
 // the collection cycles is never queued a round per caller. The calls go out together on one
-// connection (sd-bus, asynchronously), so they reach nicd while the first round runs.
+// connection (sd-bus, asynchronously), so most reach nicd while the first round runs.
 TEST_F(ProvisioningTest, ManyVerifyCallsAtOnceShareRounds)
 {
     // No periodic round in the count: on a busy machine the calls and the wait for the next
@@ -150,7 +150,10 @@ TEST_F(ProvisioningTest, ManyVerifyCallsAtOnceShareRounds)
     ASSERT_TRUE(test::waitFor([&] { return verifyRounds() > before; }, 5s)) << textfile();
     std::this_thread::sleep_for(500ms);
     int rounds = verifyRounds() - before;
-    EXPECT_LE(rounds, 2) << kCalls << " calls at once made " << rounds << " verify rounds";
+    // One round for the first call, one for the calls that came while it ran, and on a loaded
+    // machine one more for calls the loop read only after that one had started: never a round a
+    // caller (12).
+    EXPECT_LE(rounds, 3) << kCalls << " calls at once made " << rounds << " verify rounds";
 }
 
 TEST_F(ProvisioningTest, DryRunApplyOverDbusInEnforceMode)
