@@ -1,5 +1,7 @@
 #include "slurm_settings.hpp"
 
+#include "text/result.hpp"
+
 #include <fmt/format.h>
 
 #include <charconv>
@@ -17,35 +19,35 @@ std::string_view trim(std::string_view s)
     return s.substr(b, s.find_last_not_of(space) - b + 1);
 }
 
-// "" when `value` was taken, else what is allowed.
-std::string apply(CheckSettings& out, std::string_view key, std::string_view value)
+// Takes `value`, or says what is allowed (nicd's edge convention: text/result.hpp).
+nicd::Result<void> apply(CheckSettings& out, std::string_view key, std::string_view value)
 {
     if (key == "DrainOn") {
         if (value != "fatal" && value != "degraded")
-            return "expected fatal or degraded";
+            return nicd::Error{"expected fatal or degraded"};
         out.decision.drain_on_degraded = value == "degraded";
     } else if (key == "Unreachable") {
         if (value != "ignore" && value != "drain")
-            return "expected ignore or drain";
+            return nicd::Error{"expected ignore or drain"};
         out.decision.drain_when_unreachable = value == "drain";
     } else if (key == "ResumeAfterSec") {
         if (value == "never") {
             out.decision.resume_after_sec.reset();
-            return "";
+            return {};
         }
         uint64_t n = 0;
         auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
         if (ec != std::errc() || end != value.data() + value.size() || n > 31'536'000)
-            return "expected seconds (0 to 31536000) or never";
+            return nicd::Error{"expected seconds (0 to 31536000) or never"};
         out.decision.resume_after_sec = n;
     } else if (key == "StateFile") {
         if (value.empty() || value.front() != '/')
-            return "expected an absolute path";
+            return nicd::Error{"expected an absolute path"};
         out.state_file = std::string(value);
     } else {
-        return "unknown key (DrainOn, Unreachable, ResumeAfterSec, StateFile)";
+        return nicd::Error{"unknown key (DrainOn, Unreachable, ResumeAfterSec, StateFile)"};
     }
-    return "";
+    return {};
 }
 
 } // namespace
@@ -67,9 +69,9 @@ void parseSettings(std::string_view text, const std::string& file, CheckSettings
             continue;
         }
         auto key = trim(line.substr(0, eq));
-        auto why = apply(out, key, trim(line.substr(eq + 1)));
-        if (!why.empty())
-            errors.push_back(fmt::format("{}:{}: {}=: {}", file, number, key, why));
+        if (auto taken = apply(out, key, trim(line.substr(eq + 1))); !taken)
+            errors.push_back(
+                fmt::format("{}:{}: {}=: {}", file, number, key, taken.error().message));
     }
 }
 
