@@ -323,6 +323,20 @@ bool PluginManager::classifyKernelRecord(const pv1::KernelRecord& rec,
     return false;
 }
 
+bool PluginManager::classifyKernelReport(const pv1::KernelReport& report, std::string& plugin,
+                                         pv1::KernelLineMatch& out) const
+{
+    for (const auto& lp : plugins_) {
+        if (lp->plugin == nullptr || lp->status.abi_minor < 5)
+            continue;
+        if (lp->plugin->classifyKernelReport(report, out)) {
+            plugin = lp->status.name;
+            return true;
+        }
+    }
+    return false;
+}
+
 std::vector<PluginStatus> PluginManager::statuses() const
 {
     std::lock_guard lock(mutex_);

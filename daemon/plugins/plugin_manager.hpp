@@ -57,6 +57,10 @@ public:
     // the messages of records about a device (IPlugin::classifyKernelRecord's default).
     bool classifyKernelRecord(const plugin::v1::KernelRecord& rec,
                               plugin::v1::KernelLineMatch& out) const;
+    // The first running plugin that recognises the multi-line report, its name in `plugin`. A
+    // plugin of ABI < 1.5 is not asked (its vtable ends before classifyKernelReport).
+    bool classifyKernelReport(const plugin::v1::KernelReport& report, std::string& plugin,
+                              plugin::v1::KernelLineMatch& out) const;
 
     std::vector<PluginStatus> statuses() const;
     // shutdown() then destroy() on every running plugin. The libraries stay mapped.
