@@ -29,6 +29,15 @@ const PluginStatus* find(const std::vector<PluginStatus>& all, const std::string
     return nullptr;
 }
 
+// The one plugin `m` loaded runs, at ABI 1.`minor`.
+void expectOneRunning(const PluginManager& m, uint32_t minor)
+{
+    auto st = m.statuses();
+    ASSERT_EQ(st.size(), 1U);
+    ASSERT_EQ(st[0].state, PluginState::Running) << st[0].last_error;
+    ASSERT_EQ(st[0].abi_minor, minor);
+}
+
 size_t claimedBy(const Inventory& inv, const std::string& plugin)
 {
     size_t n = 0;
@@ -227,10 +236,7 @@ TEST(PluginManagerKernelLines, AnOlderPluginSeesOnlyLinesAboutADevice)
 {
     PluginManager manager(HostPaths("/nonexistent"), Config{});
     manager.loadDirectory(caseDir("kernel_v13"));
-    auto st = manager.statuses();
-    ASSERT_EQ(st.size(), 1U);
-    ASSERT_EQ(st[0].state, PluginState::Running) << st[0].last_error;
-    ASSERT_EQ(st[0].abi_minor, 3U);
+    ASSERT_NO_FATAL_FAILURE(expectOneRunning(manager, 3));
     const std::string text = "mlx5_core 0000:3b:00.0: poll_health:694:(pid 0): Fatal error 1";
     plugin::v1::KernelLineMatch m;
     EXPECT_FALSE(manager.classifyKernelRecord({"prog[1]: segfault at 0 in " + text, {}, {}}, m));
@@ -249,10 +255,7 @@ TEST(PluginManagerKernelReports, OnlyAPluginOfAbi15IsAskedAboutReports)
 
     PluginManager old_manager(HostPaths("/nonexistent"), Config{});
     old_manager.loadDirectory(caseDir("kernel_reports_v14"));
-    auto st = old_manager.statuses();
-    ASSERT_EQ(st.size(), 1U);
-    ASSERT_EQ(st[0].state, PluginState::Running) << st[0].last_error;
-    ASSERT_EQ(st[0].abi_minor, 4U);
+    ASSERT_NO_FATAL_FAILURE(expectOneRunning(old_manager, 4));
     std::string name;
     plugin::v1::KernelLineMatch m;
     EXPECT_FALSE(old_manager.classifyKernelReport(report, name, m));
@@ -260,10 +263,7 @@ TEST(PluginManagerKernelReports, OnlyAPluginOfAbi15IsAskedAboutReports)
 
     PluginManager manager(HostPaths("/nonexistent"), Config{});
     manager.loadDirectory(caseDir("kernel_reports"));
-    st = manager.statuses();
-    ASSERT_EQ(st.size(), 1U);
-    ASSERT_EQ(st[0].state, PluginState::Running) << st[0].last_error;
-    ASSERT_EQ(st[0].abi_minor, NICD_PLUGIN_ABI_MINOR);
+    ASSERT_NO_FATAL_FAILURE(expectOneRunning(manager, NICD_PLUGIN_ABI_MINOR));
     ASSERT_TRUE(manager.classifyKernelReport(report, name, m));
     EXPECT_EQ(name, "reports");
     EXPECT_EQ(m.code, "test.report");

@@ -3,9 +3,10 @@
 // comments, and fails on a vendor name left in code or text, except the few listed below with the
 // reason each stays. NVIDIA is a GPU vendor to the daemon (the GPU inventory and GPUDirect
 // readiness read NVIDIA's PCI IDs and driver files): allowed there, and only there.
+#include "support/sim_tree.hpp"
+
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -111,12 +112,6 @@ const std::set<std::pair<std::string, std::string>> kAllowed{
     {"config/value_parsers.cpp", "mlx5"},
 };
 
-std::string readFile(const fs::path& p)
-{
-    std::ifstream in(p);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 } // namespace
 
 TEST(VendorBoundary, CommentsAreBlankedAndCodeIsNot)
@@ -144,7 +139,7 @@ TEST(VendorBoundary, TheDaemonNamesNoNicVendorOutsideComments)
             continue;
         ++files;
         const std::string rel = fs::relative(e.path(), daemon).string();
-        for (const auto& f : vendorNames(rel, readFile(e.path()))) {
+        for (const auto& f : vendorNames(rel, nicd::test::readFile(e.path()))) {
             if (kAllowed.contains({f.file, f.word}))
                 used.insert({f.file, f.word});
             else
