@@ -83,6 +83,13 @@ private:
         std::map<std::string, std::shared_ptr<const plugin::v1::SampleLayout>> layouts;
     };
     Loaded* pluginFor(const Device& dev) const;
+    // verifyQos and applyQos: through the device's plugin, its denied knobs explained.
+    using QosCall = plugin::v1::Status (plugin::v1::IPlugin::*)(const plugin::v1::DeviceRef&,
+                                                                const plugin::v1::PortRef&,
+                                                                const plugin::v1::QosDesired&,
+                                                                plugin::v1::QosReport&) noexcept;
+    plugin::v1::Status qos(QosCall call, const Device& dev, const Port& port,
+                           const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out);
     void load(const std::filesystem::path& file);
     void record(std::unique_ptr<Loaded> entry);
     void assignOne(Loaded& lp, Inventory& inventory);
