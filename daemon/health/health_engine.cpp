@@ -132,11 +132,11 @@ std::vector<Event> HealthEngine::kernelLine(const KernelFinding& f, const Invent
     });
 }
 
-std::vector<Event> HealthEngine::driverSoftLockup(const std::string& evidence, const Inventory& inv,
-                                                  double now_mono, double now_real)
+std::vector<Event> HealthEngine::kernelReport(const KernelReportFinding& f, const Inventory& inv,
+                                              double now_mono, double now_real)
 {
     return betweenCycles(inv, now_real, [&](RuleFamily& family, std::vector<Event>& out) {
-        family.driverSoftLockup(evidence, inv, config_, now_mono, now_real, conditions_, out);
+        family.kernelReport(f, inv, config_, now_mono, now_real, conditions_, out);
     });
 }
 

@@ -57,10 +57,11 @@ public:
     // A kernel line a plugin recognised (kernel_rules.hpp, and any family that listens).
     std::vector<Event> kernelLine(const KernelFinding& f, const Inventory& inv, double now_mono,
                                   double now_real);
-    // A confirmed soft lockup in the mlx5 poll loop: fatal for every mlx5 device, held like any
-    // kernel condition (KernelHoldSec from `now_mono`).
-    std::vector<Event> driverSoftLockup(const std::string& evidence, const Inventory& inv,
-                                        double now_mono, double now_real);
+    // A multi-line report a plugin recognised (a soft lockup in its driver's poll loop): raised
+    // on every device of that plugin, held like any kernel condition (KernelHoldSec from
+    // `now_mono`).
+    std::vector<Event> kernelReport(const KernelReportFinding& f, const Inventory& inv,
+                                    double now_mono, double now_real);
 
     // Fills snap.health from the current conditions without evaluating anything.
     void report(Snapshot& snap) const;
@@ -102,7 +103,7 @@ public:
 private:
     // Takes `families` (ruleFamilies(), configured) as the engine's.
     void adopt(std::vector<std::unique_ptr<RuleFamily>> families);
-    // An entry point between cycles (kernelLine, driverSoftLockup): the renames in `inv` are
+    // An entry point between cycles (kernelLine, kernelReport): the renames in `inv` are
     // followed, then `hook` is called on every family; returns the events of both.
     using FamilyHook = std::function<void(RuleFamily& family, std::vector<Event>& out)>;
     std::vector<Event> betweenCycles(const Inventory& inv, double now_real, const FamilyHook& hook);

@@ -9,7 +9,6 @@
 namespace nicd::health {
 
 namespace {
-constexpr const char* kSoftLockupCode = "driver_soft_lockup";
 
 nlohmann::json keyJson(const ConditionKey& k)
 {
@@ -152,30 +151,32 @@ void KernelRules::kernelLine(const KernelFinding& f, const Inventory& inv,
                      now_real, out);
 }
 
-void KernelRules::driverSoftLockup(const std::string& evidence, const Inventory& inv,
-                                   const Config& full_config, double now_mono, double now_real,
-                                   ConditionSet& conditions, std::vector<Event>& out)
+void KernelRules::kernelReport(const KernelReportFinding& f, const Inventory& inv,
+                               const Config& full_config, double now_mono, double now_real,
+                               ConditionSet& conditions, std::vector<Event>& out)
 {
     const HealthConfig& config = full_config.health;
+    const auto& m = f.match;
+    const bool fatal = m.severity == plugin::v1::Severity::Fatal;
     bool any = false;
     for (const auto& d : inv.devices) {
-        if (d.driver != "mlx5_core" || d.function == DeviceFunction::VirtualFunction)
+        if (f.plugin.empty() || d.plugin != f.plugin ||
+            d.function == DeviceFunction::VirtualFunction)
             continue;
         any = true;
-        ConditionKey key{d.ibdev, 0, std::string("kernel.") + kSoftLockupCode};
-        ++counts_[{d.ibdev, kSoftLockupCode}];
+        ConditionKey key{d.ibdev, 0, "kernel." + m.code};
+        ++counts_[{d.ibdev, m.code}];
         hold(key, config, now_mono);
-        conditions.raise(makeCondition(ConditionSource::Kernel, std::get<2>(key),
-                                       ConditionSeverity::Fatal, d.ibdev, 0,
-                                       "kernel soft lockup: " + evidence,
-                                       "drain and reboot the node; the mlx5 driver is wedged",
-                                       Action::RebootNode),
-                         now_real, out);
+        conditions.raise(
+            makeCondition(ConditionSource::Kernel, std::get<2>(key),
+                          fatal ? ConditionSeverity::Fatal : ConditionSeverity::Degraded, d.ibdev,
+                          0, m.message, m.action, kernelAction(m, fatal)),
+            now_real, out);
     }
     if (!any) {
         ++unmapped_;
-        log::warn({}, "kernel soft lockup in mlx5 polling, but no mlx5 device is known: {}",
-                  evidence);
+        log::warn({}, "{} (recognised by plugin {}), but the plugin manages no device: {}", m.code,
+                  f.plugin, m.message);
     }
 }
 

@@ -2,7 +2,8 @@
 //   kernel.<code>              a recognised line's condition on its device (port 0), at the
 //                              pattern's severity; the same non-fatal code on one device
 //                              KernelRepeatCount times within KernelRepeatWindowSec is fatal
-//   kernel.driver_soft_lockup  fatal: a soft lockup in mlx5 NAPI/CQ polling (soft_lockup.hpp)
+//   kernel.<code> of a report  a multi-line report a plugin recognised (mlx5: driver_soft_lockup,
+//                              a soft lockup in its NAPI/CQ polling) on every device it manages
 // Kernel lines have no natural recovery: a condition holds for KernelHoldSec after its last line
 // (0 = the rest of the boot, persisted across restarts) or until an operator clears it; a clear
 // also forgets the repeat history. Lines naming no known device are counted, nothing else.
@@ -44,11 +45,11 @@ public:
     void kernelLine(const KernelFinding& f, const Inventory& inv, const Config& config,
                     double now_mono, double now_real, ConditionSet& conditions,
                     std::vector<Event>& out) override;
-    // The report names no device and one driver serves them all: fatal on every mlx5 PF/LAG
-    // device; counted as unmapped when there is none.
-    void driverSoftLockup(const std::string& evidence, const Inventory& inv, const Config& config,
-                          double now_mono, double now_real, ConditionSet& conditions,
-                          std::vector<Event>& out) override;
+    // The report names no device and one driver serves them all: raised on every PF/LAG device
+    // the plugin that recognised it manages; counted as unmapped when there is none.
+    void kernelReport(const KernelReportFinding& f, const Inventory& inv, const Config& config,
+                      double now_mono, double now_real, ConditionSet& conditions,
+                      std::vector<Event>& out) override;
     // An operator cleared `code` ("kernel.<pattern>") on `device`: its history is forgotten.
     void cleared(const std::string& device, const std::string& code) override;
     // Recognised lines per (device, pattern code), and those naming no known device.

@@ -33,17 +33,17 @@ public:
     // conditions in `conditions`, appending the events to `out`.
     virtual void evaluate(const Snapshot& snap, const Config& config, double now_mono,
                           double now_real, ConditionSet& conditions, std::vector<Event>& out) = 0;
-    // Between cycles, as the kernel log is read: a line a plugin recognised, and a confirmed soft
-    // lockup in the mlx5 poll loop (`evidence`: the report's header and frame, soft_lockup.hpp).
+    // Between cycles, as the kernel log is read: a line a plugin recognised, and a multi-line
+    // report one recognised (a soft lockup in its driver's poll loop,
+    // kernel_log/report_window.hpp).
     virtual void kernelLine(const KernelFinding& /*f*/, const Inventory& /*inv*/,
                             const Config& /*config*/, double /*now_mono*/, double /*now_real*/,
                             ConditionSet& /*conditions*/, std::vector<Event>& /*out*/)
     {
     }
-    virtual void driverSoftLockup(const std::string& /*evidence*/, const Inventory& /*inv*/,
-                                  const Config& /*config*/, double /*now_mono*/,
-                                  double /*now_real*/, ConditionSet& /*conditions*/,
-                                  std::vector<Event>& /*out*/)
+    virtual void kernelReport(const KernelReportFinding& /*f*/, const Inventory& /*inv*/,
+                              const Config& /*config*/, double /*now_mono*/, double /*now_real*/,
+                              ConditionSet& /*conditions*/, std::vector<Event>& /*out*/)
     {
     }
     // An operator cleared `code` of `device` (HealthEngine::clear): what the family remembers of

@@ -70,15 +70,6 @@ std::vector<KernelWatch::Record> KernelWatch::readRecords(size_t* entries)
     return records;
 }
 
-std::vector<std::string> KernelWatch::feedLockups(const std::vector<Record>& records)
-{
-    std::vector<std::string> found;
-    for (const auto& r : records)
-        if (auto hit = lockups_.feed(r.view()))
-            found.push_back(*hit);
-    return found;
-}
-
 KernelWatch::Findings KernelWatch::classify(const std::vector<Record>& records,
                                             const PluginManager& plugins)
 {
@@ -89,6 +80,12 @@ KernelWatch::Findings KernelWatch::classify(const std::vector<Record>& records,
             k.origin = r.origin;
             f.matches.push_back(std::move(k));
         }
+        health::KernelReportFinding report;
+        if (reports_.feed(r.view()) &&
+            plugins.classifyKernelReport(reports_.report(), report.plugin, report.match)) {
+            reports_.close();
+            f.reports.push_back(std::move(report));
+        }
     }
     return f;
 }
@@ -96,9 +93,7 @@ KernelWatch::Findings KernelWatch::classify(const std::vector<Record>& records,
 KernelWatch::Findings KernelWatch::readAll(PluginManager& plugins)
 {
     auto records = readRecords();
-    auto f = classify(records, plugins);
-    f.lockups = feedLockups(records);
-    return f;
+    return classify(records, plugins);
 }
 
 void KernelWatch::follow(EventLoop& loop, Worker& worker, PluginManager& plugins,
@@ -129,18 +124,15 @@ void KernelWatch::follow(EventLoop& loop, Worker& worker, PluginManager& plugins
     drain(); // this boot's lines so far, or those since the saved cursor
 }
 
-// New lines: soft lockups are recognised here, single lines by the plugins on the worker.
+// New lines (an empty batch too: it moves the cursor), classified by the plugins on the worker.
 void KernelWatch::drain()
 {
     size_t entries = 0;
     auto records = readRecords(&entries);
     if (entries == 0)
         return;
-    auto lockups = feedLockups(records); // an empty batch too: it moves the cursor
-    worker_->submit([this, records = std::move(records), lockups = std::move(lockups),
-                     cursor = journal_->cursor()] {
+    worker_->submit([this, records = std::move(records), cursor = journal_->cursor()] {
         auto f = std::make_shared<Findings>(classify(records, *plugins_));
-        f->lockups = lockups;
         f->cursor = cursor;
         loop_->post([this, f] { found_(std::move(*f)); });
     });
@@ -150,8 +142,8 @@ void KernelWatch::apply(const Findings& f, const Inventory& inventory, health::H
 {
     for (const auto& m : f.matches)
         health.kernelLine(m, inventory, monotonicSeconds(), realtimeSeconds());
-    for (const auto& evidence : f.lockups)
-        health.driverSoftLockup(evidence, inventory, monotonicSeconds(), realtimeSeconds());
+    for (const auto& r : f.reports)
+        health.kernelReport(r, inventory, monotonicSeconds(), realtimeSeconds());
 }
 
 } // namespace nicd

@@ -1,15 +1,16 @@
 // Kernel driver errors, from the journal into health. New lines are read on the loop (their
 // cursor goes to the state file) with the device journald's trusted fields say each is about
 // (trusted_fields.hpp); a line whose origin the kernel would not write, and the kernel's reports
-// about user programs, go no further. Soft lockups are recognised on the loop, in order (a report
-// spans lines); single lines are classified by the plugins on the worker, and what they found
-// comes back to the loop to be judged against the inventory.
+// about user programs, go no further. The plugins classify single lines, and multi-line reports
+// through the window the daemon runs over them (report_window.hpp), on the worker, in order (a
+// report spans batches); what they found comes back to the loop to be judged against the
+// inventory.
 #pragma once
 
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
 #include "health/kernel_rules.hpp"
-#include "health/soft_lockup.hpp"
+#include "kernel_log/report_window.hpp"
 #include "loop/event_loop.hpp"
 #include "model/inventory.hpp"
 #include "model/kernel_origin.hpp"
@@ -34,10 +35,10 @@ class HealthEngine;
 class KernelWatch {
 public:
     struct Findings {
-        std::vector<health::KernelFinding> matches; // lines a plugin recognised
-        std::vector<std::string> lockups;           // confirmed soft lockups in mlx5 polling
-        std::optional<std::string> cursor;          // the journal's, after these lines
-        bool empty() const { return matches.empty() && lockups.empty(); }
+        std::vector<health::KernelFinding> matches;       // lines a plugin recognised
+        std::vector<health::KernelReportFinding> reports; // multi-line reports a plugin recognised
+        std::optional<std::string> cursor;                // the journal's, after these lines
+        bool empty() const { return matches.empty() && reports.empty(); }
     };
 
     // `cursor`: where the last run stopped in this boot (nullopt: the boot's beginning).
@@ -79,8 +80,8 @@ public:
 private:
     // The new entries' records worth judging; `entries`: how many entries were read.
     std::vector<Record> readRecords(size_t* entries = nullptr);
-    std::vector<std::string> feedLockups(const std::vector<Record>& records);
-    static Findings classify(const std::vector<Record>& records, const PluginManager& plugins);
+    // Classifies `records` (single lines and the reports they continue); worker thread.
+    Findings classify(const std::vector<Record>& records, const PluginManager& plugins);
     void drain();
 
     HostPaths paths_;
@@ -89,7 +90,7 @@ private:
     std::optional<std::string> applied_cursor_; // following: of the last batch judged
     bool following_ = false;
     std::unique_ptr<KernelJournal> journal_;
-    health::SoftLockupDetector lockups_; // loop thread: lines arrive in order
+    KernelReportWindow reports_; // worker thread: batches are classified in order
     EventSource source_;
     EventLoop* loop_ = nullptr;
     Worker* worker_ = nullptr;

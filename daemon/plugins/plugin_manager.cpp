@@ -285,26 +285,27 @@ pv1::Status explainDeniedKnobs(const PluginStatus& st, pv1::Status s, pv1::QosRe
 
 } // namespace
 
-pv1::Status PluginManager::verifyQos(const Device& dev, const Port& port,
-                                     const pv1::QosDesired& desired, pv1::QosReport& out)
+pv1::Status PluginManager::qos(QosCall call, const Device& dev, const Port& port,
+                               const pv1::QosDesired& desired, pv1::QosReport& out)
 {
     Loaded* lp = pluginFor(dev);
     if (lp == nullptr)
         return pv1::Status::fail(pv1::Errc::NoDevice,
                                  dev.ibdev + " is not managed by a running plugin");
     return explainDeniedKnobs(
-        lp->status, lp->plugin->verifyQos(toDeviceRef(dev), toPortRef(port), desired, out), out);
+        lp->status, (lp->plugin->*call)(toDeviceRef(dev), toPortRef(port), desired, out), out);
+}
+
+pv1::Status PluginManager::verifyQos(const Device& dev, const Port& port,
+                                     const pv1::QosDesired& desired, pv1::QosReport& out)
+{
+    return qos(&pv1::IPlugin::verifyQos, dev, port, desired, out);
 }
 
 pv1::Status PluginManager::applyQos(const Device& dev, const Port& port,
                                     const pv1::QosDesired& desired, pv1::QosReport& out)
 {
-    Loaded* lp = pluginFor(dev);
-    if (lp == nullptr)
-        return pv1::Status::fail(pv1::Errc::NoDevice,
-                                 dev.ibdev + " is not managed by a running plugin");
-    return explainDeniedKnobs(
-        lp->status, lp->plugin->applyQos(toDeviceRef(dev), toPortRef(port), desired, out), out);
+    return qos(&pv1::IPlugin::applyQos, dev, port, desired, out);
 }
 
 bool PluginManager::classifyKernelRecord(const pv1::KernelRecord& rec,
@@ -319,6 +320,20 @@ bool PluginManager::classifyKernelRecord(const pv1::KernelRecord& rec,
                        : !rec.deviceLess() && lp->plugin->classifyKernelLine(rec.message, out);
         if (hit)
             return true;
+    }
+    return false;
+}
+
+bool PluginManager::classifyKernelReport(const pv1::KernelReport& report, std::string& plugin,
+                                         pv1::KernelLineMatch& out) const
+{
+    for (const auto& lp : plugins_) {
+        if (lp->plugin == nullptr || lp->status.abi_minor < 5)
+            continue;
+        if (lp->plugin->classifyKernelReport(report, out)) {
+            plugin = lp->status.name;
+            return true;
+        }
     }
     return false;
 }

@@ -57,6 +57,10 @@ public:
     // the messages of records about a device (IPlugin::classifyKernelRecord's default).
     bool classifyKernelRecord(const plugin::v1::KernelRecord& rec,
                               plugin::v1::KernelLineMatch& out) const;
+    // The first running plugin that recognises the multi-line report, its name in `plugin`. A
+    // plugin of ABI < 1.5 is not asked (its vtable ends before classifyKernelReport).
+    bool classifyKernelReport(const plugin::v1::KernelReport& report, std::string& plugin,
+                              plugin::v1::KernelLineMatch& out) const;
 
     std::vector<PluginStatus> statuses() const;
     // shutdown() then destroy() on every running plugin. The libraries stay mapped.
@@ -79,6 +83,13 @@ private:
         std::map<std::string, std::shared_ptr<const plugin::v1::SampleLayout>> layouts;
     };
     Loaded* pluginFor(const Device& dev) const;
+    // verifyQos and applyQos: through the device's plugin, its denied knobs explained.
+    using QosCall = plugin::v1::Status (plugin::v1::IPlugin::*)(const plugin::v1::DeviceRef&,
+                                                                const plugin::v1::PortRef&,
+                                                                const plugin::v1::QosDesired&,
+                                                                plugin::v1::QosReport&) noexcept;
+    plugin::v1::Status qos(QosCall call, const Device& dev, const Port& port,
+                           const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out);
     void load(const std::filesystem::path& file);
     void record(std::unique_ptr<Loaded> entry);
     void assignOne(Loaded& lp, Inventory& inventory);

@@ -5,6 +5,7 @@
 #include "hw_counter_source.hpp"
 #include "hw_counters.hpp"
 #include "kernel_patterns.hpp"
+#include "kernel_reports.hpp"
 #include "netdev_stats.hpp"
 #include "qos/qos.hpp"
 
@@ -120,6 +121,12 @@ public:
                               pv1::KernelLineMatch& out) const noexcept override
     {
         return mlx5::classifyKernelRecord(rec, out);
+    }
+
+    bool classifyKernelReport(const pv1::KernelReport& report,
+                              pv1::KernelLineMatch& out) const noexcept override
+    {
+        return mlx5::classifyKernelReport(report, out);
     }
 
     void shutdown() noexcept override

@@ -2,14 +2,16 @@
 // _KERNEL_DEVICE value and its second a _KERNEL_SUBSYSTEM value (read by parseKernelOrigin), the
 // rest journal MESSAGEs: each goes to the user-program filter, to the mlx5 plugin's classifier
 // both as a record about that device and as a device-less record, and, in order, to the
-// multi-line soft-lockup detector, as the journal delivers them. Nothing throws: a crash, an
+// daemon's window over multi-line reports and the mlx5 plugin's report classifier, as the
+// journal delivers them. Nothing throws: a crash, an
 // exception or a sanitizer report is a finding. A match is complete (code, message, action); what
 // it names comes from the record (the device) or the line; a device-less match is never a line
 // about a user program; a confirmed lockup carries its header.
-#include "health/soft_lockup.hpp"
+#include "kernel_log/report_window.hpp"
 #include "kernel_log/trusted_fields.hpp"
 #include "kernel_log/user_reports.hpp"
 #include "kernel_patterns.hpp"
+#include "kernel_reports.hpp"
 
 #include <cctype>
 #include <cstdint>
@@ -76,16 +78,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     auto origin = nicd::parseKernelOrigin(device_field, subsystem_field);
     if (origin && !origin->deviceLess())
         require(!origin->subsystem.empty());
-    nicd::health::SoftLockupDetector detector;
+    nicd::KernelReportWindow window;
     while (!text.empty()) {
         auto line = nextLine(text);
         (void)nicd::isUserProgramReport(line);
         classify({line, {}, {}});
         if (origin)
             classify({line, origin->subsystem, origin->device});
-        if (auto hit = detector.feed({line, {}, {}})) {
-            require(hit->find("BUG: soft lockup - CPU#") != std::string::npos);
-            require(hit->size() <= size + 64); // the armed header, and the frame's name
+        pv1::KernelLineMatch hit;
+        if (window.feed({line, {}, {}}) && nicd::mlx5::classifyKernelReport(window.report(), hit)) {
+            window.close();
+            require(hit.message.find("BUG: soft lockup - CPU#") != std::string::npos);
+            require(hit.message.size() <= size + 64); // the header, and the frame's name
         }
     }
     return 0;

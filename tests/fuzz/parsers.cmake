@@ -40,10 +40,13 @@ add_library(nicd_fuzz_parsers STATIC
     ${mlx5}/ethtool_ioctl.cpp
     ${mlx5}/guarded_buffer.cpp
     # kernel lines: their origin (journald's trusted fields), the user-program filter, the mlx5
-    # patterns and the soft-lockup detector
+    # patterns; multi-line reports: the daemon's window, the trace-line reader, mlx5's reports
     ${daemon}/kernel_log/trusted_fields.cpp
     ${daemon}/kernel_log/user_reports.cpp
     ${mlx5}/kernel_patterns.cpp
+    ${daemon}/kernel_log/report_window.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/stack_frame.cpp
+    ${mlx5}/kernel_reports.cpp
     # configuration: INI lines and every key's value parser
     ${daemon}/config/config.cpp
     ${daemon}/config/config_keys.cpp

@@ -21,6 +21,8 @@ namespace pv1 = nicd::plugin::v1;
 #define NICD_CASE_OLD_QOS 5 // writes a host knob itself, as plugins before ABI 1.4 do
 // Classifies every line with "Fatal" in it (built as an ABI 1.3 one).
 #define NICD_CASE_KERNEL_LINES 6
+// Recognises every multi-line report (built as an ABI 1.4 one, and as one of this ABI).
+#define NICD_CASE_KERNEL_REPORTS 7
 
 namespace {
 
@@ -127,6 +129,18 @@ public:
                               pv1::KernelLineMatch& out) const noexcept override
     {
         out.code = "test.any";
+        return true;
+    }
+#endif
+#if NICD_TEST_CASE == NICD_CASE_KERNEL_REPORTS
+    // Built against this SDK, so its vtable has the slot; a plugin really built for ABI 1.4 has
+    // none, and the daemon must not call past the end of its vtable: a descriptor saying 1.4
+    // means this is never asked.
+    bool classifyKernelReport(const pv1::KernelReport& report,
+                              pv1::KernelLineMatch& out) const noexcept override
+    {
+        out.code = "test.report";
+        out.message = std::string(report.kind) + ": " + std::string(report.header);
         return true;
     }
 #endif

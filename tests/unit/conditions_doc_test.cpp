@@ -1,7 +1,7 @@
 // docs/conditions.md is the contract of condition codes and actions: this reads its tables and
 // checks them against what the code emits (the action set, every default counter rule, every
 // kernel line the mlx5 plugin recognises in the shared fixtures, the link, device and driver
-// conditions of a simulated failure, and the rename event).
+// conditions of a simulated failure, the mlx5 plugin's soft-lockup report, and the rename event).
 #include "config/value_parsers.hpp"
 #include "health/counter_rules.hpp"
 #include "health/health_engine.hpp"
@@ -11,6 +11,7 @@
 #include "support/conditions_doc.hpp"
 #include "support/health_fixture.hpp"
 #include "support/kernel_records.hpp"
+#include "support/mlx5_reports.hpp"
 
 #include <fstream>
 #include <map>
@@ -99,6 +100,7 @@ TEST_F(ConditionsDoc, LinkDeviceAndDriverConditions)
             if (std::string(name) == "mlx5_1" && !device_there)
                 continue;
             auto d = test::device(name, port_up ? 4 : 1);
+            d.plugin = "mlx5";
             const std::string netdev = std::string("eth_") + name;
             d.ports[0].netdevs = {netdev};
             s.inventory.devices.push_back(d);
@@ -121,8 +123,8 @@ TEST_F(ConditionsDoc, LinkDeviceAndDriverConditions)
     run(node(true, false, true, false), 2);
     run(node(false, false, true, false), 3);
     run(node(true, true, false, true), 4);
-    engine.driverSoftLockup("BUG: soft lockup - CPU#3 stuck for 23s! [mlx5e_napi_poll]",
-                            node(true, true, true, false).inventory, 5, 5);
+    engine.kernelReport(test::mlx5SoftLockup("BUG: soft lockup - CPU#3 stuck for 23s! [a:1]"),
+                        node(true, true, true, false).inventory, 5, 5);
     Snapshot s = node(true, true, true, false);
     engine.report(s);
     raised.insert(raised.end(), s.health.conditions.begin(), s.health.conditions.end());

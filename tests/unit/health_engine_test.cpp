@@ -4,7 +4,6 @@
 // health_kernel_test.cpp).
 #include "health/counter_rules.hpp"
 #include "health/health_engine.hpp"
-#include "health/soft_lockup.hpp"
 #include "support/health_fixture.hpp"
 
 #include <gtest/gtest.h>

@@ -1,13 +1,14 @@
 // The health engine and kernel log lines: mapping a line to its device by PCI address, upstream
-// port or netdev, repeats escalating to fatal, holding until cleared or KernelHoldSec, soft
-// lockups confirmed by an mlx5 poll frame, and an operator's clear.
+// port or netdev, repeats escalating to fatal, holding until cleared or KernelHoldSec, multi-line
+// reports (soft lockups the mlx5 plugin confirms by its poll frame) on the devices of the plugin
+// that recognised them, and an operator's clear.
 #include "health/counter_rules.hpp"
 #include "health/health_engine.hpp"
-#include "health/soft_lockup.hpp"
 #include "kernel_log/kernel_watch.hpp"
 #include "loop/clock.hpp"
 #include "support/health_fixture.hpp"
 #include "support/kernel_records.hpp"
+#include "support/mlx5_reports.hpp"
 
 #include <gtest/gtest.h>
 
@@ -83,33 +84,25 @@ TEST_F(HealthTest, KernelConditionsHoldUntilClearedOrForKernelHoldSec)
     EXPECT_FALSE(find(s, "kernel.mlx5.cmd_timeout"));
 }
 
-namespace {
-// Feeds device-less kernel lines, as the journal delivers a soft-lockup report.
-struct Detector {
-    SoftLockupDetector d;
-    std::optional<std::string> feed(const std::string& line)
-    {
-        return d.feed(test::deviceLess(line).record());
-    }
-};
-} // namespace
-
 TEST(SoftLockup, ConfirmedByAnMlx5PollFrameWithinTheWindow)
 {
-    Detector d;
+    test::Mlx5Reports d;
     EXPECT_FALSE(
         d.feed("watchdog: BUG: soft lockup - CPU#94 stuck for 226906s! [ksoftirqd/94:485]"));
     EXPECT_FALSE(d.feed("RIP: 0010:native_queued_spin_lock_slowpath+0x12/0x20"));
     EXPECT_FALSE(d.feed(" ? mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]")) << "speculative frame";
     auto hit = d.feed(" mlx5e_poll_ico_cq+0x8b/0x1a0 [mlx5_core]");
     ASSERT_TRUE(hit);
-    EXPECT_NE(hit->find("CPU#94 stuck for 226906s"), std::string::npos);
+    EXPECT_EQ(hit->code, "driver_soft_lockup");
+    EXPECT_EQ(hit->action_code, "reboot_node");
+    EXPECT_NE(hit->message.find("CPU#94 stuck for 226906s"), std::string::npos);
+    EXPECT_NE(hit->message.find("(mlx5e_poll_ico_cq)"), std::string::npos);
     EXPECT_FALSE(d.feed(" mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]")) << "one event per report";
 }
 
 TEST(SoftLockup, FramesOutsideTheWindowOrWithoutAHeaderDoNotCount)
 {
-    Detector d;
+    test::Mlx5Reports d;
     EXPECT_FALSE(d.feed(" mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]"));
     d.feed("BUG: soft lockup - CPU#3 stuck for 23s! [kworker:1]");
     for (int i = 0; i < 150; ++i)
@@ -117,14 +110,45 @@ TEST(SoftLockup, FramesOutsideTheWindowOrWithoutAHeaderDoNotCount)
     EXPECT_FALSE(d.feed(" mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]"));
 }
 
-TEST_F(HealthTest, SoftLockupIsFatalForEveryMlx5Device)
+TEST(SoftLockup, ALockupElsewhereIsNoPluginsAndAnotherKindOfReportIsNotALockup)
+{
+    test::Mlx5Reports d;
+    d.feed("watchdog: BUG: soft lockup - CPU#3 stuck for 23s! [java:991]");
+    for (const char* l : {"RIP: 0010:ext4_writepages+0x1f/0x2a0", " ? mlx5e_napi_poll+0x1f/0x2a0",
+                          " mlx5e_napi_poll_x+0x1f/0x2a0 [mlx5_core]", " net_rx_action+0x11/0x300"})
+        EXPECT_FALSE(d.feed(l)) << l;
+    // The window hands the plugin the report's kind: a frame in another kind of report (none
+    // opened here) is not a soft lockup.
+    plugin::v1::KernelLineMatch m;
+    const std::vector<std::string> lines{" mlx5e_napi_poll+0x1f/0x2a0 [mlx5_core]"};
+    EXPECT_FALSE(mlx5::classifyKernelReport({"hung_task", "INFO: task x blocked", lines}, m));
+    EXPECT_TRUE(mlx5::classifyKernelReport({"soft_lockup", "BUG: soft lockup", lines}, m));
+}
+
+TEST_F(HealthTest, AReportIsFatalForEveryDeviceOfThePluginThatRecognisedIt)
 {
     auto inv = kernelInventory();
-    auto ev =
-        engine_.driverSoftLockup("BUG: soft lockup - CPU#3 stuck for 23s!", inv, 1, 1700000000);
-    ASSERT_EQ(ev.size(), 1U) << "the VF shares its PF's driver state";
+    auto other = device("bnxt_re0", 4);
+    other.driver = "bnxt_en";
+    other.plugin = "bnxt";
+    inv.devices.push_back(other);
+    auto unmanaged = device("mlx5_9", 4);
+    inv.devices.push_back(unmanaged); // mlx5_core, but no plugin manages it
+    auto ev = engine_.kernelReport(mlx5SoftLockup("BUG: soft lockup - CPU#3 stuck for 23s!"), inv,
+                                   1, 1700000000);
+    ASSERT_EQ(ev.size(), 1U) << "the VF shares its PF's driver state; other plugins' devices "
+                                "and unmanaged ones are not the plugin's to judge";
+    EXPECT_EQ(ev[0].device, "mlx5_0");
     EXPECT_EQ(ev[0].code, "kernel.driver_soft_lockup");
     EXPECT_EQ(ev[0].severity, ConditionSeverity::Fatal);
+    EXPECT_EQ(ev[0].action, Action::RebootNode);
+    // The same report recognised by another plugin lands on that plugin's device only.
+    auto theirs = mlx5SoftLockup("BUG: soft lockup - CPU#4 stuck for 23s!");
+    theirs.plugin = "bnxt";
+    theirs.match.code = "bnxt.driver_soft_lockup";
+    ev = engine_.kernelReport(theirs, inv, 2, 1700000002);
+    ASSERT_EQ(ev.size(), 1U);
+    EXPECT_EQ(ev[0].device, "bnxt_re0");
 }
 
 TEST_F(HealthTest, AnEscalatedKernelConditionStaysFatalUntilCleared)
@@ -166,17 +190,17 @@ TEST_F(HealthTest, MultiLineSoftLockupReportEndToEnd)
         " mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]",
         " net_rx_action+0x146/0x3e0",
     };
-    Detector detector;
-    std::vector<std::string> found;
+    test::Mlx5Reports reports;
+    std::vector<health::KernelReportFinding> found;
     for (const auto& l : report)
-        if (auto hit = detector.feed(l))
-            found.push_back(*hit);
+        if (auto hit = reports.feed(l))
+            found.push_back({"mlx5", *hit});
     ASSERT_EQ(found.size(), 1U);
     Config c;
     c.health.kernel_hold_sec = 600;
     engine_.configure(c);
     auto inv = kernelInventory();
-    auto ev = engine_.driverSoftLockup(found[0], inv, 100, 1700000100);
+    auto ev = engine_.kernelReport(found[0], inv, 100, 1700000100);
     ASSERT_EQ(ev.size(), 1U);
     EXPECT_EQ(ev[0].device, "mlx5_0");
     EXPECT_NE(ev[0].message.find("CPU#94 stuck for 226906s"), std::string::npos);
@@ -195,8 +219,7 @@ TEST_F(HealthTest, FindingsFromTheJournalAreHeldForKernelHoldSec)
     engine_.configure(c);
     auto inv = kernelInventory();
     KernelWatch::Findings f;
-    f.lockups.push_back(
-        "BUG: soft lockup - CPU#3 stuck for 23s! in mlx5 polling (mlx5e_napi_poll)");
+    f.reports.push_back(mlx5SoftLockup("BUG: soft lockup - CPU#3 stuck for 23s!"));
     f.matches.push_back(
         kernelMatch("mlx5.cmd_timeout", plugin::v1::Severity::Fatal, "0004:01:00.0"));
     const double now = monotonicSeconds();
@@ -209,10 +232,11 @@ TEST_F(HealthTest, FindingsFromTheJournalAreHeldForKernelHoldSec)
     EXPECT_FALSE(find(s, "kernel.mlx5.cmd_timeout"));
 }
 
-TEST_F(HealthTest, ASoftLockupWithoutAnMlx5DeviceIsOnlyCounted)
+TEST_F(HealthTest, AReportWithoutADeviceOfItsPluginIsOnlyCounted)
 {
     Inventory inv;
-    auto ev = engine_.driverSoftLockup("BUG: soft lockup - CPU#1 stuck for 30s!", inv, 1, 2);
+    auto ev =
+        engine_.kernelReport(mlx5SoftLockup("BUG: soft lockup - CPU#1 stuck for 30s!"), inv, 1, 2);
     EXPECT_TRUE(ev.empty());
     Snapshot s;
     engine_.report(s);

@@ -6,12 +6,14 @@
 // both the comm (up to 15 bytes) and the file name are the user's choice, printed unescaped),
 // "traps: <comm>[<pid>] general protection fault ..." and "traps: <comm>[<pid>] trap ...".
 #include "health/kernel_rules.hpp"
-#include "health/soft_lockup.hpp"
 #include "kernel_log/trusted_fields.hpp"
 #include "kernel_log/user_reports.hpp"
 #include "kernel_patterns.hpp"
 #include "support/health_fixture.hpp"
 #include "support/kernel_records.hpp"
+#include "support/mlx5_reports.hpp"
+
+#include <nicd/plugin/stack_frame.h>
 
 #include <gtest/gtest.h>
 
@@ -160,7 +162,7 @@ TEST(KernelProvenance, DeviceLessReportsCountWhereTheKernelsReportStarts)
 
 TEST(KernelProvenance, ForgedSoftLockupHeadersAndFramesDoNotCount)
 {
-    health::SoftLockupDetector d;
+    test::Mlx5Reports d;
     // Forged headers: no genuine header armed, so no frame counts after them.
     for (const auto& l : forgedLines())
         EXPECT_FALSE(d.feed(deviceLess(l).record())) << l;
@@ -178,12 +180,12 @@ TEST(KernelProvenance, ForgedSoftLockupHeadersAndFramesDoNotCount)
     // The genuine frame still confirms it.
     auto hit = d.feed(deviceLess("  mlx5e_napi_poll+0x1f/0x2a0 [mlx5_core]").record());
     ASSERT_TRUE(hit);
-    EXPECT_NE(hit->find("CPU#3 stuck for 23s"), std::string::npos);
+    EXPECT_NE(hit->message.find("CPU#3 stuck for 23s"), std::string::npos);
 }
 
 TEST(KernelProvenance, StackFramesAreWholeTraceLines)
 {
-    using health::runningFrame;
+    using plugin::sdk::runningFrame;
     EXPECT_EQ(runningFrame(" mlx5e_napi_poll+0x1f/0x2a0 [mlx5_core]"), "mlx5e_napi_poll");
     EXPECT_EQ(runningFrame("RIP: 0010:mlx5e_poll_ico_cq+0x8b/0x1a0 [mlx5_core]"),
               "mlx5e_poll_ico_cq");

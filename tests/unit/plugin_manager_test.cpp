@@ -29,6 +29,15 @@ const PluginStatus* find(const std::vector<PluginStatus>& all, const std::string
     return nullptr;
 }
 
+// The one plugin `m` loaded runs, at ABI 1.`minor`.
+void expectOneRunning(const PluginManager& m, uint32_t minor)
+{
+    auto st = m.statuses();
+    ASSERT_EQ(st.size(), 1U);
+    ASSERT_EQ(st[0].state, PluginState::Running) << st[0].last_error;
+    ASSERT_EQ(st[0].abi_minor, minor);
+}
+
 size_t claimedBy(const Inventory& inv, const std::string& plugin)
 {
     size_t n = 0;
@@ -227,14 +236,36 @@ TEST(PluginManagerKernelLines, AnOlderPluginSeesOnlyLinesAboutADevice)
 {
     PluginManager manager(HostPaths("/nonexistent"), Config{});
     manager.loadDirectory(caseDir("kernel_v13"));
-    auto st = manager.statuses();
-    ASSERT_EQ(st.size(), 1U);
-    ASSERT_EQ(st[0].state, PluginState::Running) << st[0].last_error;
-    ASSERT_EQ(st[0].abi_minor, 3U);
+    ASSERT_NO_FATAL_FAILURE(expectOneRunning(manager, 3));
     const std::string text = "mlx5_core 0000:3b:00.0: poll_health:694:(pid 0): Fatal error 1";
     plugin::v1::KernelLineMatch m;
     EXPECT_FALSE(manager.classifyKernelRecord({"prog[1]: segfault at 0 in " + text, {}, {}}, m));
     EXPECT_FALSE(manager.classifyKernelRecord({text, {}, {}}, m));
     ASSERT_TRUE(manager.classifyKernelRecord({text, "pci", "0000:3b:00.0"}, m));
     EXPECT_EQ(m.code, "test.fatal");
+}
+
+// A plugin of ABI 1.5 is asked about multi-line reports and named as the one that recognised it;
+// one whose descriptor says 1.4 still loads and runs, and is never asked (its vtable, were it
+// really built for 1.4, would end before classifyKernelReport).
+TEST(PluginManagerKernelReports, OnlyAPluginOfAbi15IsAskedAboutReports)
+{
+    const std::vector<std::string> lines{" some_frame+0x1f/0x2a0"};
+    const plugin::v1::KernelReport report{"soft_lockup", "BUG: soft lockup - CPU#3", lines};
+
+    PluginManager old_manager(HostPaths("/nonexistent"), Config{});
+    old_manager.loadDirectory(caseDir("kernel_reports_v14"));
+    ASSERT_NO_FATAL_FAILURE(expectOneRunning(old_manager, 4));
+    std::string name;
+    plugin::v1::KernelLineMatch m;
+    EXPECT_FALSE(old_manager.classifyKernelReport(report, name, m));
+    EXPECT_TRUE(name.empty());
+
+    PluginManager manager(HostPaths("/nonexistent"), Config{});
+    manager.loadDirectory(caseDir("kernel_reports"));
+    ASSERT_NO_FATAL_FAILURE(expectOneRunning(manager, NICD_PLUGIN_ABI_MINOR));
+    ASSERT_TRUE(manager.classifyKernelReport(report, name, m));
+    EXPECT_EQ(name, "reports");
+    EXPECT_EQ(m.code, "test.report");
+    EXPECT_EQ(m.message, "soft_lockup: BUG: soft lockup - CPU#3");
 }

@@ -10,4 +10,10 @@ bool IPlugin::classifyKernelRecord(const KernelRecord& rec, KernelLineMatch& out
     return !rec.deviceLess() && classifyKernelLine(rec.message, out);
 }
 
+// A plugin that names no stack frame of its own recognises no multi-line report.
+bool IPlugin::classifyKernelReport(const KernelReport&, KernelLineMatch&) const noexcept
+{
+    return false;
+}
+
 } // namespace nicd::plugin::v1

@@ -101,10 +101,12 @@ inline health::KernelFinding kernelMatch(const std::string& code, plugin::v1::Se
     return f;
 }
 
+// A PF and its VF, both managed by the mlx5 plugin.
 inline Inventory kernelInventory()
 {
     Inventory inv;
     auto d = device("mlx5_0", 4);
+    d.plugin = "mlx5";
     d.pci_address = "0004:01:00.0";
     d.pci_path = "/sys/devices/pci0004:00/0004:00:00.0/0004:01:00.0";
     d.ports[0].netdevs = {"ens1f0np0"};
@@ -113,6 +115,7 @@ inline Inventory kernelInventory()
     v.pci_address = "0004:01:00.2";
     v.pci_path = "/sys/devices/pci0004:00/0004:00:00.0/0004:01:00.2";
     v.function = DeviceFunction::VirtualFunction;
+    v.plugin = "mlx5";
     inv.devices.push_back(v);
     return inv;
 }

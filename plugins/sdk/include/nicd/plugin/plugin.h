@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -125,6 +126,20 @@ struct KernelRecord {
     bool deviceLess() const noexcept { return device.empty(); }
 };
 
+// ABI 1.5: a report the kernel prints over several device-less lines: a header its own watchdog
+// writes, then a stack trace. The daemon runs the window: it opens a report at a header of one of
+// the kernel's report shapes, appends the device-less records that follow, in order (records
+// about a device are not part of it), at most kKernelReportLines of them, and asks the plugins
+// after each line appended, until one recognises the report (which closes it) or the next header
+// opens another. The plugin names its own stack frames: only it knows which functions are its
+// driver's (nicd/plugin/stack_frame.h reads a trace line).
+inline constexpr size_t kKernelReportLines = 150;
+struct KernelReport {
+    std::string_view kind;              // "soft_lockup": "BUG: soft lockup - CPU#N stuck for Ss!"
+    std::string_view header;            // the header, the watchdog's own prefix removed
+    std::span<const std::string> lines; // the lines after it so far, oldest first
+};
+
 // RoCE QoS wanted on one port.
 struct QosDesired {
     bool trust_dscp = true;              // false = trust PCP
@@ -220,6 +235,13 @@ public:
     // default passes the message of a record about a device to classifyKernelLine and classifies
     // no device-less record.
     virtual bool classifyKernelRecord(const KernelRecord& rec, KernelLineMatch& out) const noexcept;
+    // ABI 1.5 (called only when the plugin's descriptor says abi_minor >= 5): true and `out`
+    // filled when the report is one of this vendor's driver failures (a soft lockup in its poll
+    // loop). It names no device: the daemon raises `out.code` on every device the plugin manages
+    // (VFs aside), with `out.message`, `out.action` and `out.action_code` as for a line. The
+    // default recognises none.
+    virtual bool classifyKernelReport(const KernelReport& report,
+                                      KernelLineMatch& out) const noexcept;
 
 protected:
     ~IPlugin() = default;

@@ -1,28 +1,11 @@
-#include "health/soft_lockup.hpp"
+#include <nicd/plugin/stack_frame.h>
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 
-namespace nicd::health {
+namespace nicd::plugin::sdk {
 
 namespace {
-
-constexpr int kWindowLines = 150;
-constexpr std::array<std::string_view, 5> kFrames{"mlx5e_napi_poll", "mlx5e_poll_ico_cq",
-                                                  "mlx5e_poll_rx_cq", "mlx5e_poll_tx_cq",
-                                                  "mlx5_cq_tasklet_cb"};
-constexpr std::string_view kHeader = "BUG: soft lockup - CPU#";
-
-// The header at the start of the message, after the prefix the watchdog prints it with
-// ("watchdog: " since 4.x, "NMI watchdog: " before).
-std::optional<std::string_view> header(std::string_view m)
-{
-    for (std::string_view prefix : {"", "watchdog: ", "NMI watchdog: "})
-        if (m.starts_with(prefix) && m.substr(prefix.size()).starts_with(kHeader))
-            return m.substr(prefix.size());
-    return std::nullopt;
-}
 
 bool isSymbolChar(char c)
 {
@@ -88,23 +71,4 @@ std::optional<std::string_view> runningFrame(std::string_view line)
     return symbol;
 }
 
-std::optional<std::string> SoftLockupDetector::feed(const plugin::v1::KernelRecord& rec)
-{
-    if (!rec.deviceLess())
-        return std::nullopt;
-    if (auto h = header(rec.message)) {
-        header_ = std::string(*h);
-        lines_left_ = kWindowLines;
-        return std::nullopt;
-    }
-    if (lines_left_ <= 0)
-        return std::nullopt;
-    --lines_left_;
-    auto frame = runningFrame(rec.message);
-    if (!frame || std::find(kFrames.begin(), kFrames.end(), *frame) == kFrames.end())
-        return std::nullopt;
-    lines_left_ = 0;
-    return header_ + " in mlx5 polling (" + std::string(*frame) + ")";
-}
-
-} // namespace nicd::health
+} // namespace nicd::plugin::sdk
