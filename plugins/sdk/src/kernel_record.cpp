@@ -16,4 +16,7 @@ bool IPlugin::classifyKernelReport(const KernelReport&, KernelLineMatch&) const 
     return false;
 }
 
+// A plugin older than ABI 1.5 names no meaning.
+void IPlugin::describeLayout(const SampleLayout&, std::vector<SeriesMeaning>&) const noexcept {}
+
 } // namespace nicd::plugin::v1

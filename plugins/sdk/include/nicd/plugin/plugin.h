@@ -95,6 +95,53 @@ struct SampleBatch {
     }
 };
 
+// ABI 1.5: what a series means to the daemon's rules, said by the plugin that reads it. The counter
+// rules, the congestion verdict and the textfile's series budget read meanings, never a vendor's
+// counter names, so one rule judges mlx5's `local_ack_timeout_err` and bnxt_re's `to_retransmits`
+// alike. The numbers are part of the ABI: new meanings are appended, never renumbered; the daemon
+// reads a number it does not know as None. Per-priority meanings carry the priority (0..7) in
+// SeriesMeaning::priority.
+enum class Meaning : uint16_t {
+    None = 0, // no rule reads it (the textfile keeps it only when the series budget allows)
+    // RDMA transport, per port (hw_counters)
+    LocalAckTimeout = 1,    // a request timed out waiting for its ACK and was sent again
+    OutOfBuffer = 2,        // a packet dropped for lack of a posted receive buffer
+    OutOfSequence = 3,      // a packet the responder received out of order (one was lost)
+    SequenceErrorNak = 4,   // a NAK for a sequence error received: the requester retransmits
+    AdaptiveRetransmit = 5, // a retransmission by adaptive retransmission
+    SlowRestart = 6,        // a retransmission fell back to slow restart
+    RnrRetryExceeded = 7,   // RNR NAK retries were exhausted (the QP failed)
+    // DCQCN (hw_counters)
+    EcnMarked = 8,   // an ECN-marked RoCE packet received (notification point)
+    CnpSent = 9,     // a CNP sent (notification point)
+    CnpHandled = 10, // a CNP received and acted upon (reaction point)
+    CnpIgnored = 11, // a CNP received and ignored
+    // The netdev's MAC and PHY (ethtool), per priority where SeriesMeaning::priority is set
+    RxPauseFrames = 12,      // PFC pause frames received (the switch paused us)
+    TxPauseFrames = 13,      // PFC pause frames sent (we paused the switch)
+    RxPauseDuration = 14,    // time paused by received pauses, microseconds
+    TxPauseDuration = 15,    // time the switch was paused by our pauses, microseconds
+    RxPauseTransitions = 16, // transitions into the paused state
+    RxPriorityDrops = 17,    // packets of the priority dropped on receive
+    PauseStormWarning = 18,  // the NIC's pause-storm detector reached its warning level
+    PauseStormError = 19,    // it stopped sending pauses (lossless traffic may now drop)
+    FecCorrectedBits = 20,   // bits the FEC corrected on the PHY (the pre-FEC error count)
+    RxCrcErrors = 21,        // frames received with a bad FCS on the PHY
+    RxDiscards = 22,         // received frames the port discarded (all priorities)
+    TxDiscards = 23,         // frames the port discarded before sending
+};
+
+inline constexpr uint8_t kNoPriority = 0xff;
+
+// One series' meaning; a layout's meanings are in the layout's order (describeLayout).
+struct SeriesMeaning {
+    Meaning meaning = Meaning::None;
+    uint8_t priority = kNoPriority; // 0..7 for per-priority meanings
+    // The counter is 64 bits wide: a value below the last one is a reset, never a 32-bit wrap.
+    // False: the driver's counter may wrap at 2^32 (mlx5's Q counters, most hw_counters).
+    bool wide = false;
+};
+
 enum class Level : uint8_t { Trace, Debug, Info, Warn, Error, Critical };
 
 enum class Severity : uint8_t { NonFatal, Fatal };
@@ -242,6 +289,14 @@ public:
     // default recognises none.
     virtual bool classifyKernelReport(const KernelReport& report,
                                       KernelLineMatch& out) const noexcept;
+    // ABI 1.5 (called only when the plugin's descriptor says abi_minor >= 5): what each series
+    // of `layout` means, in its order (`out` comes empty; fewer entries than series leave the
+    // rest None). Called once per layout the plugin gives (layouts are shared and immutable),
+    // not per poll; pure. A plugin names its own counters here, in one table: the daemon knows
+    // no vendor's counter names. The default says nothing (every series None): an older
+    // plugin's counters are published, and judged only by the rules [counter:NAME] configures.
+    virtual void describeLayout(const SampleLayout& layout,
+                                std::vector<SeriesMeaning>& out) const noexcept;
 
 protected:
     ~IPlugin() = default;
