@@ -167,8 +167,8 @@ TEST(SignalRules, PhyCounterBerWindowsAndANetdevGoneDown)
         DeviceSamples ds;
         ds.ibdev = "mlx5_0";
         ds.monotonic_usec = static_cast<uint64_t>(t * 1e6);
-        addSamples(ds, {{"ethtool", 1, "eth0", "rx_corrected_bits_phy", corrected_bits,
-                         SampleKind::Counter}});
+        test::addMlx5Samples(ds, {{"ethtool", 1, "eth0", "rx_corrected_bits_phy", corrected_bits,
+                                   SampleKind::Counter}});
         s.samples = {ds};
         FecStats mode_only; // a kernel whose FEC reply has the mode but no statistics
         mode_only.netdev = "eth0";
