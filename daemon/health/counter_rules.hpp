@@ -58,8 +58,8 @@ std::optional<CounterRule> ruleFor(const std::string& counter, Meaning meaning,
 
 // ruleFor, remembered: the rules depend only on the configuration, so each counter name and
 // meaning is matched against the rules once, not at every cycle (a node reads ~10,000 counters a
-// cycle). Counters the configuration names per device ([counter:NAME/DEVICE])
-// are looked up every time. reset() with the new configuration whenever it changes.
+// cycle). Counters the configuration names per device ([counter:NAME/DEVICE]) are looked up
+// every time. reset() with the new configuration whenever it changes.
 class CounterRuleCache {
 public:
     void reset(const Config& config);
@@ -81,8 +81,7 @@ private:
     };
     using Rules =
         std::unordered_map<std::string, std::optional<CounterRule>, Hash, std::equal_to<>>;
-    std::map<Meaning, Rules> rules_; // by meaning, then name
-
+    std::map<Meaning, Rules> rules_;                                    // by meaning, then name
     std::unordered_set<std::string, Hash, std::equal_to<>> per_device_; // counters named per device
     std::optional<CounterRule> uncached_;
 };
