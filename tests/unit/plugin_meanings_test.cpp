@@ -6,7 +6,7 @@
 #include "plugins/layout_meanings.hpp"
 #include "plugins/plugin_manager.hpp"
 #include "sim.hpp"
-#include "support/temp_dir.hpp"
+#include "support/sim_tree.hpp"
 
 #include <nicd/plugin/sample_batch.h>
 
@@ -15,19 +15,18 @@
 #include <gtest/gtest.h>
 
 using namespace nicd;
-namespace fs = std::filesystem;
 namespace pv1 = nicd::plugin::v1;
 
 namespace {
 
-class PluginMeanings : public test::TempDirTest {
+class PluginMeanings : public test::SimDirTest {
 protected:
     // The test plugin of `test_case` on a simulated node: its third poll of mlx5_0.
     DeviceSamples thirdPoll(const std::string& test_case)
     {
         sim::create(dir_ / "root", {});
         PluginManager manager(HostPaths(dir_ / "root"), Config{});
-        manager.loadDirectory(fs::path(NICD_TEST_PLUGIN_DIR) / test_case);
+        manager.loadDirectory(std::filesystem::path(NICD_TEST_PLUGIN_DIR) / test_case);
         auto inventory = discoverInventory(HostPaths(dir_ / "root"));
         manager.assign(inventory);
         DeviceSamples ds;
