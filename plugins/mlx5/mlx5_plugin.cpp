@@ -1,6 +1,7 @@
 // The mlx5 plugin: claims devices bound to mlx5_core; reads their hw_counters (over RDMA netlink
 // on a real root, else the files: hw_counter_source.hpp) and netdev statistics; provisions and
 // verifies RoCE QoS; recognises mlx5 driver errors in kernel logs.
+#include "counter_meanings.hpp"
 #include "ethtool_text.hpp"
 #include "hw_counter_source.hpp"
 #include "hw_counters.hpp"
@@ -127,6 +128,16 @@ public:
                               pv1::KernelLineMatch& out) const noexcept override
     {
         return mlx5::classifyKernelReport(report, out);
+    }
+
+    void describeLayout(const pv1::SampleLayout& layout,
+                        std::vector<pv1::SeriesMeaning>& out) const noexcept override
+    {
+        try {
+            describeCounters(layout, out);
+        } catch (const std::exception&) {
+            out.clear(); // out of memory: every series None, published but judged by name only
+        }
     }
 
     void shutdown() noexcept override

@@ -11,6 +11,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -266,4 +267,38 @@ TEST(Mlx5PluginOnARealRoot, ADeviceTheKernelCannotGiveCountersForIsReadFromItsFi
               1U)
         << "said once, with why: " << log.text();
     fs::remove_all(root.parent_path());
+}
+
+// The plugin says what its series mean (ABI 1.5), so the daemon's rules judge them: on the
+// simulated ConnectX-7, each meaning the rules read is there, the per-priority ones with their
+// priority (the netdev, as mlx5e does, prints the PFC statistics of its PFC priority, 3, and the
+// discards of every priority), and the congestion counters are 64 bits wide.
+TEST_F(Mlx5Plugin, SaysWhatTheSeriesTheRulesReadMean)
+{
+    auto ds = poll("mlx5_0");
+    ASSERT_TRUE(ds.meanings);
+    std::map<Meaning, std::set<uint8_t>> priorities;
+    std::map<std::string, SeriesMeaning> by_name;
+    for (const auto& s : ds.samples()) {
+        if (s.meaning != Meaning::None)
+            priorities[s.meaning].insert(s.priority);
+        by_name[s.name] = {s.meaning, s.priority, s.wide};
+    }
+    const std::set<uint8_t> none{plugin::v1::kNoPriority};
+    const std::set<uint8_t> pfc{3};
+    const std::set<uint8_t> all{0, 1, 2, 3, 4, 5, 6, 7};
+    for (auto m : {Meaning::LocalAckTimeout, Meaning::OutOfBuffer, Meaning::OutOfSequence,
+                   Meaning::SequenceErrorNak, Meaning::RnrRetryExceeded, Meaning::EcnMarked,
+                   Meaning::CnpSent, Meaning::CnpHandled, Meaning::FecCorrectedBits,
+                   Meaning::RxCrcErrors, Meaning::RxDiscards, Meaning::TxDiscards})
+        EXPECT_EQ(priorities[m], none) << static_cast<int>(m);
+    for (auto m : {Meaning::RxPauseFrames, Meaning::TxPauseFrames, Meaning::RxPauseDuration,
+                   Meaning::TxPauseDuration, Meaning::RxPauseTransitions})
+        EXPECT_EQ(priorities[m], pfc) << static_cast<int>(m);
+    EXPECT_EQ(priorities[Meaning::RxPriorityDrops], all);
+    EXPECT_EQ(by_name.at("tx_prio3_pause_duration").meaning, Meaning::TxPauseDuration);
+    EXPECT_TRUE(by_name.at("np_cnp_sent").wide);
+    EXPECT_FALSE(by_name.at("out_of_buffer").wide) << "a Q counter: 32 bits, wraps";
+    EXPECT_EQ(by_name.at("rx_packets").meaning, Meaning::None);
+    EXPECT_EQ(poll("mlx5_0").meanings, ds.meanings) << "asked once per layout";
 }

@@ -130,6 +130,9 @@ enum class Meaning : uint16_t {
     RxDiscards = 22,         // received frames the port discarded (all priorities)
     TxDiscards = 23,         // frames the port discarded before sending
 };
+// The newest meaning: a daemon reads a larger number (a newer plugin's) as None. Moves with each
+// meaning appended.
+inline constexpr Meaning kLastMeaning = Meaning::TxDiscards;
 
 inline constexpr uint8_t kNoPriority = 0xff;
 
