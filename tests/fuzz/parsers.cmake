@@ -35,10 +35,10 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/prefailure/module_sff8636.cpp
     # RDMA netlink hw counters (plugin SDK)
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/rdma_stats_codec.cpp
-    # netdev statistics (mlx5 plugin): ethtool -S text and the ioctl's buffers
-    ${mlx5}/ethtool_text.cpp
-    ${mlx5}/ethtool_ioctl.cpp
-    ${mlx5}/guarded_buffer.cpp
+    # netdev statistics (plugin SDK): ethtool -S text and the ioctl's buffers
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/ethtool_text.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/ethtool_ioctl.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/guarded_buffer.cpp
     # kernel lines: their origin (journald's trusted fields), the user-program filter, the mlx5
     # patterns; multi-line reports: the daemon's window, the trace-line reader, mlx5's reports
     ${daemon}/kernel_log/trusted_fields.cpp
