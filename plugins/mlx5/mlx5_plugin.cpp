@@ -5,40 +5,21 @@
 #include "kernel_reports.hpp"
 #include "qos/qos.hpp"
 
-#include <nicd/plugin/counter_poller.h>
 #include <nicd/plugin/declare.h>
+#include <nicd/plugin/nic_plugin.h>
 
 namespace nicd::mlx5 {
 
 namespace pv1 = ::nicd::plugin::v1;
 
-class Mlx5Plugin final : public pv1::IPlugin {
+// Devices attached, detached and polled as sdk::NicPlugin does for every RDMA NIC.
+class Mlx5Plugin final : public plugin::sdk::NicPlugin {
 public:
-    explicit Mlx5Plugin(pv1::IHost& host) : host_(host), counters_(host) {}
-
-    pv1::Status init() noexcept override { return pv1::Status::ok(); }
+    explicit Mlx5Plugin(pv1::IHost& host) : NicPlugin(host) {}
 
     bool claims(const pv1::DeviceRef& dev) const noexcept override
     {
         return dev.driver == "mlx5_core";
-    }
-
-    pv1::Status attach(const pv1::DeviceRef&) noexcept override
-    {
-        counters_.attach();
-        return pv1::Status::ok();
-    }
-
-    void detach(const pv1::DeviceRef& dev) noexcept override { counters_.detach(dev); }
-
-    pv1::Status poll(const pv1::DeviceRef& dev, std::vector<pv1::Sample>& out) noexcept override
-    {
-        return counters_.poll(dev, out);
-    }
-
-    pv1::Status pollBatch(const pv1::DeviceRef& dev, pv1::SampleBatch& out) noexcept override
-    {
-        return counters_.pollBatch(dev, out);
     }
 
     pv1::Status verifyQos(const pv1::DeviceRef& dev, const pv1::PortRef& port,
@@ -53,13 +34,6 @@ public:
         return mlx5::applyQos(host_, dev, port, desired, out);
     }
 
-    // ABI < 1.4: a line without its origin. Never called: this nicd calls classifyKernelRecord,
-    // and an older one refuses this plugin (its ABI minor is newer).
-    bool classifyKernelLine(std::string_view, pv1::KernelLineMatch&) const noexcept override
-    {
-        return false;
-    }
-
     bool classifyKernelRecord(const pv1::KernelRecord& rec,
                               pv1::KernelLineMatch& out) const noexcept override
     {
@@ -71,12 +45,6 @@ public:
     {
         return mlx5::classifyKernelReport(report, out);
     }
-
-    void shutdown() noexcept override { counters_.shutdown(); }
-
-private:
-    pv1::IHost& host_;
-    plugin::sdk::CounterPoller counters_; // hw_counters and ethtool statistics, every device
 };
 
 } // namespace nicd::mlx5

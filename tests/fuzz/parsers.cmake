@@ -43,9 +43,11 @@ add_library(nicd_fuzz_parsers STATIC
     # patterns; multi-line reports: the daemon's window, the trace-line reader, mlx5's reports
     ${daemon}/kernel_log/trusted_fields.cpp
     ${daemon}/kernel_log/user_reports.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/printed_record.cpp
     ${mlx5}/kernel_patterns.cpp
     ${daemon}/kernel_log/report_window.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/stack_frame.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/soft_lockup.cpp
     ${mlx5}/kernel_reports.cpp
     # configuration: INI lines and every key's value parser
     ${daemon}/config/config.cpp
