@@ -1,11 +1,14 @@
 // The bnxt plugin: claims RDMA devices of Broadcom NetXtreme-E/Thor functions (bnxt_en, with
 // bnxt_re on top); reads bnxt_re's hw_counters and bnxt_en's ethtool statistics and says what
-// they mean (counter_meanings.hpp); provisions and verifies RoCE QoS (qos/qos.hpp).
+// they mean (counter_meanings.hpp); provisions and verifies RoCE QoS (qos/qos.hpp); recognises
+// bnxt driver errors in kernel logs.
 //
 // The counters need no freshness check of their own that nicd could make cheaply: bnxt_re stops
 // refreshing its error and ext counters for good after one failed firmware query
 // (hw_counters.c bnxt_re_ib_get_hw_stats clears BNXT_RE_FLAG_ISSUE_ROCE_STATS), and says so
 // nowhere but in the values, which then stay as they were.
+#include "bnxt_kernel_lines.hpp"
+#include "bnxt_kernel_reports.hpp"
 #include "counter_meanings.hpp"
 #include "qos/qos.hpp"
 
@@ -50,6 +53,18 @@ public:
                          const pv1::QosDesired& desired, pv1::QosReport& out) noexcept override
     {
         return bnxt::applyQos(host_, dev, port, desired, out);
+    }
+
+    bool classifyKernelRecord(const pv1::KernelRecord& rec,
+                              pv1::KernelLineMatch& out) const noexcept override
+    {
+        return bnxt::classifyKernelRecord(rec, out);
+    }
+
+    bool classifyKernelReport(const pv1::KernelReport& report,
+                              pv1::KernelLineMatch& out) const noexcept override
+    {
+        return bnxt::classifyKernelReport(report, out);
     }
 };
 

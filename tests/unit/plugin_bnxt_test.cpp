@@ -1,7 +1,9 @@
 // The built bnxt plugin, loaded by the daemon's plugin manager beside mlx5's against a simulated
 // root holding one bnxt_en function: it claims that device (and no mlx5_core one), polls
-// bnxt_re's port hw_counters (its levels as gauges) and the netdev's ethtool statistics.
+// bnxt_re's port hw_counters (its levels as gauges) and the netdev's ethtool statistics, and
+// recognises bnxt's kernel lines and soft lockups.
 #include "plugins/plugin_manager.hpp"
+#include "support/kernel_records.hpp"
 #include "support/temp_dir.hpp"
 
 #include <fstream>
@@ -89,4 +91,23 @@ TEST_F(BnxtPlugin, PollsHwCountersAndEthtoolStatistics)
     EXPECT_EQ(by["hw_counters/np_cnp_pkts"].value, 30U);
     EXPECT_EQ(by["ethtool/rx_pfc_ena_frames_pri3"].value, 11U);
     EXPECT_EQ(by["ethtool/rx_pfc_ena_frames_pri3"].netdev, "ens2f0np0");
+}
+
+TEST_F(BnxtPlugin, RecognisesBnxtKernelLinesAndLockups)
+{
+    plugin::v1::KernelLineMatch m;
+    ASSERT_TRUE(manager_->classifyKernelRecord(
+        test::logged("bnxt_en 0000:41:00.0 ens2f0np0: TX timeout detected, starting reset task!")
+            .record(),
+        m));
+    EXPECT_EQ(m.code, "bnxt.tx_timeout");
+    EXPECT_EQ(m.pci_address, "0000:41:00.0");
+
+    const std::vector<std::string> lines{" bnxt_poll_p5+0x9a/0x1c0 [bnxt_en]"};
+    const plugin::v1::KernelReport report{"soft_lockup", "BUG: soft lockup - CPU#3 stuck for 23s!",
+                                          lines};
+    std::string plugin;
+    ASSERT_TRUE(manager_->classifyKernelReport(report, plugin, m));
+    EXPECT_EQ(plugin, "bnxt");
+    EXPECT_EQ(m.code, "driver_soft_lockup");
 }
