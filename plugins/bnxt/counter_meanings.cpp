@@ -35,6 +35,7 @@ constexpr std::array kHwCounters{
     Named{"out_of_sequence", M::OutOfSequence},
     Named{"rx_out_of_buffer", M::OutOfBuffer}, // BNXT_RE_OOB: no receive WQE posted
     Named{"out_of_buffer", M::OutOfBuffer},
+    Named{"max_retry_exceeded", M::RetryExceeded}, // BNXT_RE_MAX_RETRY_EXCEEDED: QP to error
     Named{"tx_cnp_pkts", M::CnpSent},              // BNXT_RE_TX_CNP (ext)
     Named{"np_cnp_pkts", M::CnpSent},
     Named{"rx_cnp_pkts", M::CnpHandled}, // BNXT_RE_RX_CNP (ext)

@@ -52,6 +52,8 @@ TEST(BnxtCounterMeanings, BothNameGenerationsMeanTheSame)
         EXPECT_TRUE(hw(renamed[i].first).wide) << "firmware le64: " << renamed[i].first;
         EXPECT_EQ(hw(renamed[i].first).priority, pv1::kNoPriority);
     }
+    // Retries exhausted, the QP in error: the same name before and after the rename.
+    EXPECT_EQ(hw("max_retry_exceeded").meaning, M::RetryExceeded);
 }
 
 // Counters a rule must not read as faults: RNR NAKs received are a busy receiver, not exhausted
