@@ -24,8 +24,8 @@ struct Named {
 // Left None on purpose: rnr_naks_rcvd / rnr_nak_retry_err counts RNR NAKs *received* (the
 // requester waits and retries), not exhausted RNR retries (RnrRetryExceeded), so a busy receiver
 // is no fault; missing_resp / implied_nak_seq_err and dup_req / duplicate_request have no meaning
-// of their own; rx_roce_discards is the RoCE stats context's count, already in the port's
-// rx_stat_discard (RxDiscards).
+// of their own; rx_roce_discards (the RoCE stats context's rx_discard_pkts) is left to the port's
+// rx_stat_discard (RxDiscards), so that one drop is not judged twice.
 constexpr std::array kHwCounters{
     Named{"to_retransmits", M::LocalAckTimeout}, // BNXT_RE_TO_RETRANSMITS
     Named{"local_ack_timeout_err", M::LocalAckTimeout},
