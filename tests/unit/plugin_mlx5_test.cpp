@@ -9,6 +9,7 @@
 #include "support/refused_files.hpp"
 #include "support/temp_dir.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -76,17 +77,17 @@ protected:
 
 TEST_F(Mlx5Plugin, ClaimsEveryMlx5CoreDevice)
 {
-    auto st = manager_->statuses();
-    ASSERT_EQ(st.size(), 1U);
-    EXPECT_EQ(st[0].name, "mlx5");
-    ASSERT_EQ(st[0].state, PluginState::Running) << st[0].last_error;
+    auto all = manager_->statuses(); // mlx5's and the other vendors' built beside it
+    auto st = std::find_if(all.begin(), all.end(), [](const auto& s) { return s.name == "mlx5"; });
+    ASSERT_NE(st, all.end());
+    ASSERT_EQ(st->state, PluginState::Running) << st->last_error;
     uint32_t mlx5 = 0;
     for (const auto& d : inventory_.devices) {
         EXPECT_EQ(d.plugin, d.driver == "mlx5_core" ? "mlx5" : "") << d.ibdev;
         mlx5 += d.driver == "mlx5_core" ? 1 : 0;
     }
     EXPECT_GT(mlx5, 0U);
-    EXPECT_EQ(st[0].devices, mlx5);
+    EXPECT_EQ(st->devices, mlx5);
 }
 
 TEST_F(Mlx5Plugin, PollReturnsHwCountersAndEthtoolStatisticsOfTheNode)
