@@ -1,9 +1,9 @@
-// libFuzzer target for the mlx5 plugin's DCB codec: the same bytes go, as the replies the kernel
+// libFuzzer target for the plugin SDK's DCB codec: the same bytes go, as the replies the kernel
 // sends to IEEE_GET and to IEEE_SET/IEEE_DEL, to replyComplete, decodeGetReply and
 // decodeSetReply, and as a PFC attribute to decodePfc. The codec throws DecodeError on malformed
 // input and nothing else: any other exception, crash or sanitizer report is a finding.
 // What it decodes must hold together, and a decoded PFC must survive encodePfc unchanged.
-#include "qos/dcb_codec.hpp"
+#include <nicd/plugin/dcb_codec.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -11,7 +11,7 @@
 #include <span>
 #include <variant>
 
-namespace dcb = nicd::mlx5::dcb;
+namespace dcb = nicd::plugin::sdk::dcb;
 
 namespace {
 

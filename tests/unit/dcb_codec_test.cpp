@@ -1,7 +1,7 @@
 // The DCB codec against byte layouts written out by hand from the uapi structs
 // (shared/reference/qos-provisioning.md §1.5-§1.8): requests byte for byte, replies of every
 // shape the kernel sends, and malformed replies that must give an error, never a bad read.
-#include "qos/dcb_codec.hpp"
+#include <nicd/plugin/dcb_codec.h>
 
 #include <cerrno>
 #include <cstring>
@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-using namespace nicd::mlx5::dcb;
+using namespace nicd::plugin::sdk::dcb;
 using Bytes = std::vector<uint8_t>;
 using nicd::plugin::sdk::DecodeError;
 

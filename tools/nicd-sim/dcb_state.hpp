@@ -11,8 +11,9 @@
 //                                   mlx5 plugin makes the <ibdev>/ports/<n>/default_roce_tos
 //                                   files as the kernel would on mkdir.
 //
-// The same format is read and written by the mlx5 plugin (plugins/mlx5/qos/dcb_sim_format.hpp);
-// the simulator keeps its own code for it on purpose, so the tests check the two agree.
+// The same format is read and written by the mlx5 plugin
+// (plugins/sdk/include/nicd/plugin/dcb_sim_format.h); the simulator keeps its own code for it on
+// purpose, so the tests check the two agree.
 #pragma once
 
 #include "node_state.hpp"

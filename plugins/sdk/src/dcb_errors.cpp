@@ -1,10 +1,10 @@
-#include "qos/dcb_errors.hpp"
+#include <nicd/plugin/dcb_errors.h>
 
 #include <cerrno>
 #include <cstring>
 #include <string>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 namespace {
 
@@ -14,31 +14,31 @@ std::string errnoName(int err)
     return name ? name : "errno " + std::to_string(err);
 }
 
-pv1::Errc codeOf(int err)
+v1::Errc codeOf(int err)
 {
     switch (err) {
     case EOPNOTSUPP:
-        return pv1::Errc::NotSupported;
+        return v1::Errc::NotSupported;
     case EPERM:
     case EACCES:
-        return pv1::Errc::PermissionDenied;
+        return v1::Errc::PermissionDenied;
     case ENODEV:
-        return pv1::Errc::NoDevice;
+        return v1::Errc::NoDevice;
     case EINVAL:
     case ERANGE:
-        return pv1::Errc::InvalidArgument;
+        return v1::Errc::InvalidArgument;
     case EBUSY:
-        return pv1::Errc::Busy;
+        return v1::Errc::Busy;
     case ETIMEDOUT:
-        return pv1::Errc::Timeout;
+        return v1::Errc::Timeout;
     default:
-        return pv1::Errc::Io;
+        return v1::Errc::Io;
     }
 }
 
 } // namespace
 
-pv1::Status dcbFailure(std::string_view netdev, std::string_view op, int err, bool in_band)
+v1::Status dcbFailure(std::string_view netdev, std::string_view op, int err, bool in_band)
 {
     std::string head = "netdev " + std::string(netdev) + ": ";
     std::string tail = " (" + errnoName(err) + ")";
@@ -53,7 +53,7 @@ pv1::Status dcbFailure(std::string_view netdev, std::string_view op, int err, bo
         what = std::string(op) + " refused by the driver: " + std::strerror(err);
     else
         what = std::string(op) + " failed: " + std::strerror(err);
-    return pv1::Status::fail(codeOf(err), head + what + tail, err);
+    return v1::Status::fail(codeOf(err), head + what + tail, err);
 }
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

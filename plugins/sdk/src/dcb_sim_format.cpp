@@ -1,10 +1,10 @@
-#include "qos/dcb_sim_format.hpp"
+#include <nicd/plugin/dcb_sim_format.h>
 
 #include <charconv>
 #include <map>
 #include <vector>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 namespace {
 
@@ -93,4 +93,4 @@ dcb::DcbState parseDcbSimState(std::string_view text)
     return st;
 }
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

@@ -1,9 +1,9 @@
-#include "qos/dcb_codec.hpp"
+#include <nicd/plugin/dcb_codec.h>
 
 #include <cstring>
 #include <string>
 
-namespace nicd::mlx5::dcb {
+namespace nicd::plugin::sdk::dcb {
 
 using plugin::sdk::DecodeError;
 
@@ -314,4 +314,4 @@ SetReply decodeSetReply(std::span<const uint8_t> bytes, uint32_t seq, uint8_t cm
     return *status;
 }
 
-} // namespace nicd::mlx5::dcb
+} // namespace nicd::plugin::sdk::dcb

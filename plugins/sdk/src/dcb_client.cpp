@@ -1,6 +1,5 @@
-#include "qos/dcb_client.hpp"
-
-#include "qos/dcb_errors.hpp"
+#include <nicd/plugin/dcb_client.h>
+#include <nicd/plugin/dcb_errors.h>
 
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
@@ -10,23 +9,23 @@
 #include <cstdlib>
 #include <string>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 namespace {
 
 constexpr int kMaxDatagrams = 64; // a reply is 1 or 2 datagrams; anything beyond is broken
 
-pv1::Status badName(std::string_view netdev)
+v1::Status badName(std::string_view netdev)
 {
-    return pv1::Status::fail(pv1::Errc::InvalidArgument,
-                             "netdev " + std::string(netdev) + ": not a valid interface name");
+    return v1::Status::fail(v1::Errc::InvalidArgument,
+                            "netdev " + std::string(netdev) + ": not a valid interface name");
 }
 
-pv1::Status malformed(std::string_view netdev, const char* op,
-                      const nicd::plugin::sdk::DecodeError& e)
+v1::Status malformed(std::string_view netdev, const char* op,
+                     const nicd::plugin::sdk::DecodeError& e)
 {
-    return pv1::Status::fail(pv1::Errc::Io, "netdev " + std::string(netdev) + ": " + op +
-                                                ": malformed reply: " + e.what());
+    return v1::Status::fail(v1::Errc::Io, "netdev " + std::string(netdev) + ": " + op +
+                                              ": malformed reply: " + e.what());
 }
 
 } // namespace
@@ -37,20 +36,20 @@ DcbClient::~DcbClient()
         nl_socket_free(sock_);
 }
 
-pv1::Status DcbClient::open()
+v1::Status DcbClient::open()
 {
     if (sock_)
-        return pv1::Status::ok();
+        return v1::Status::ok();
     sock_ = nl_socket_alloc();
     if (!sock_)
-        return pv1::Status::fail(pv1::Errc::Internal, "rtnetlink: cannot allocate a socket");
+        return v1::Status::fail(v1::Errc::Internal, "rtnetlink: cannot allocate a socket");
     if (int rc = nl_connect(sock_, NETLINK_ROUTE); rc < 0) {
         nl_socket_free(sock_);
         sock_ = nullptr;
-        return pv1::Status::fail(pv1::Errc::Io,
-                                 std::string("rtnetlink: cannot open socket: ") + nl_geterror(rc));
+        return v1::Status::fail(v1::Errc::Io,
+                                std::string("rtnetlink: cannot open socket: ") + nl_geterror(rc));
     }
-    return pv1::Status::ok();
+    return v1::Status::ok();
 }
 
 uint32_t DcbClient::nextSeq()
@@ -58,15 +57,15 @@ uint32_t DcbClient::nextSeq()
     return nl_socket_use_seq(sock_);
 }
 
-pv1::Status DcbClient::exchange(std::string_view netdev, const char* op,
-                                const std::vector<uint8_t>& request, uint32_t seq,
-                                std::vector<uint8_t>& reply)
+v1::Status DcbClient::exchange(std::string_view netdev, const char* op,
+                               const std::vector<uint8_t>& request, uint32_t seq,
+                               std::vector<uint8_t>& reply)
 {
     const std::string where = "netdev " + std::string(netdev) + ": " + op + ": ";
     // nl_sendto takes a non-const buffer but only reads it.
     auto* data = const_cast<uint8_t*>(request.data());
     if (int rc = nl_sendto(sock_, data, request.size()); rc < 0)
-        return pv1::Status::fail(pv1::Errc::Io, where + "send failed: " + nl_geterror(rc));
+        return v1::Status::fail(v1::Errc::Io, where + "send failed: " + nl_geterror(rc));
     reply.clear();
     for (int i = 0; i < kMaxDatagrams; ++i) {
         pollfd pfd{nl_socket_get_fd(sock_), POLLIN, 0};
@@ -74,29 +73,29 @@ pv1::Status DcbClient::exchange(std::string_view netdev, const char* op,
         if (ready < 0 && errno == EINTR)
             continue;
         if (ready <= 0)
-            return pv1::Status::fail(pv1::Errc::Timeout,
-                                     where + "no reply from the kernel within " +
-                                         std::to_string(kReplyTimeoutMs) + " ms",
-                                     ETIMEDOUT);
+            return v1::Status::fail(v1::Errc::Timeout,
+                                    where + "no reply from the kernel within " +
+                                        std::to_string(kReplyTimeoutMs) + " ms",
+                                    ETIMEDOUT);
         unsigned char* buf = nullptr;
         sockaddr_nl from{};
         int n = nl_recv(sock_, &from, &buf, nullptr);
         if (n < 0)
-            return pv1::Status::fail(pv1::Errc::Io, where + "receive failed: " + nl_geterror(n));
+            return v1::Status::fail(v1::Errc::Io, where + "receive failed: " + nl_geterror(n));
         if (from.nl_pid == 0) // only the kernel answers; ignore anything else
             reply.insert(reply.end(), buf, buf + n);
         std::free(buf);
         try {
             if (dcb::replyComplete(reply, seq))
-                return pv1::Status::ok();
+                return v1::Status::ok();
         } catch (const nicd::plugin::sdk::DecodeError& e) {
             return malformed(netdev, op, e);
         }
     }
-    return pv1::Status::fail(pv1::Errc::Io, where + "reply never completed");
+    return v1::Status::fail(v1::Errc::Io, where + "reply never completed");
 }
 
-pv1::Status DcbClient::get(std::string_view netdev, dcb::DcbState& out)
+v1::Status DcbClient::get(std::string_view netdev, dcb::DcbState& out)
 {
     if (!dcb::validIfname(netdev))
         return badName(netdev);
@@ -115,11 +114,11 @@ pv1::Status DcbClient::get(std::string_view netdev, dcb::DcbState& out)
     if (r.error != 0)
         return dcbFailure(netdev, "IEEE_GET", r.error);
     out = std::move(r.state);
-    return pv1::Status::ok();
+    return v1::Status::ok();
 }
 
-pv1::Status DcbClient::setOrDel(std::string_view netdev, uint8_t cmd,
-                                const std::vector<uint8_t>& request, uint32_t seq)
+v1::Status DcbClient::setOrDel(std::string_view netdev, uint8_t cmd,
+                               const std::vector<uint8_t>& request, uint32_t seq)
 {
     const char* op = cmd == dcb::kCmdIeeeDel ? "IEEE_DEL" : "IEEE_SET";
     std::vector<uint8_t> reply;
@@ -133,11 +132,11 @@ pv1::Status DcbClient::setOrDel(std::string_view netdev, uint8_t cmd,
     }
     if (r.error != 0)
         return dcbFailure(netdev, op, r.error, r.in_band);
-    return pv1::Status::ok();
+    return v1::Status::ok();
 }
 
-pv1::Status DcbClient::set(std::string_view netdev, const std::optional<dcb::Pfc>& pfc,
-                           std::span<const dcb::App> apps)
+v1::Status DcbClient::set(std::string_view netdev, const std::optional<dcb::Pfc>& pfc,
+                          std::span<const dcb::App> apps)
 {
     if (!dcb::validIfname(netdev))
         return badName(netdev);
@@ -147,7 +146,7 @@ pv1::Status DcbClient::set(std::string_view netdev, const std::optional<dcb::Pfc
     return setOrDel(netdev, dcb::kCmdIeeeSet, dcb::encodeIeeeSet(netdev, seq, pfc, apps), seq);
 }
 
-pv1::Status DcbClient::del(std::string_view netdev, std::span<const dcb::App> apps)
+v1::Status DcbClient::del(std::string_view netdev, std::span<const dcb::App> apps)
 {
     if (!dcb::validIfname(netdev))
         return badName(netdev);
@@ -157,4 +156,4 @@ pv1::Status DcbClient::del(std::string_view netdev, std::span<const dcb::App> ap
     return setOrDel(netdev, dcb::kCmdIeeeDel, dcb::encodeIeeeDel(netdev, seq, apps), seq);
 }
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

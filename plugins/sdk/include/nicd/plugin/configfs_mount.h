@@ -4,10 +4,8 @@
 
 #include <nicd/plugin/plugin.h>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
-namespace pv1 = ::nicd::plugin::v1;
+v1::Status mountConfigfsIfMissing() noexcept;
 
-pv1::Status mountConfigfsIfMissing() noexcept;
-
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

@@ -5,20 +5,18 @@
 
 #include <string>
 
-namespace nicd::mlx5 {
-
-namespace pv1 = ::nicd::plugin::v1;
+namespace nicd::plugin::sdk {
 
 struct QosCall {
-    pv1::IHost& host;
-    const pv1::DeviceRef& dev;
-    const pv1::PortRef& port;
-    const pv1::QosDesired& desired;
+    v1::IHost& host;
+    const v1::DeviceRef& dev;
+    const v1::PortRef& port;
+    const v1::QosDesired& desired;
     bool apply = false; // false: verify, change nothing
-    pv1::Status first_error = pv1::Status::ok();
+    v1::Status first_error = v1::Status::ok();
 
     bool writes() const { return apply && !desired.dry_run; }
-    void fail(const pv1::Status& s)
+    void fail(const v1::Status& s)
     {
         if (first_error && !s)
             first_error = s;
@@ -26,9 +24,9 @@ struct QosCall {
     // One line per change (or would-be change under dry_run).
     void logChange(const std::string& what)
     {
-        host.log(pv1::Level::Info, (desired.dry_run ? "dry run: would change " : "changed ") + what,
+        host.log(v1::Level::Info, (desired.dry_run ? "dry run: would change " : "changed ") + what,
                  &dev);
     }
 };
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

@@ -6,12 +6,10 @@
 
 #include <string_view>
 
-namespace nicd::mlx5 {
-
-namespace pv1 = ::nicd::plugin::v1;
+namespace nicd::plugin::sdk {
 
 // `err` is a positive errno. `op` names the request ("IEEE_GET", "IEEE_SET", "IEEE_DEL").
 // `in_band`: the status byte of a DCB reply (the driver refused), not an NLMSG_ERROR.
-pv1::Status dcbFailure(std::string_view netdev, std::string_view op, int err, bool in_band = false);
+v1::Status dcbFailure(std::string_view netdev, std::string_view op, int err, bool in_band = false);
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

@@ -1,8 +1,8 @@
-#include "qos/scalar_setting.hpp"
+#include <nicd/plugin/scalar_setting.h>
 
 #include <string>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 namespace {
 
@@ -13,10 +13,10 @@ std::string show(std::optional<uint8_t> v)
 
 } // namespace
 
-pv1::QosSettingReport scalarSetting(QosCall& call, const std::string& name, uint8_t want,
-                                    const ScalarRead& read, const ScalarWrite& write)
+v1::QosSettingReport scalarSetting(QosCall& call, const std::string& name, uint8_t want,
+                                   const ScalarRead& read, const ScalarWrite& write)
 {
-    pv1::QosSettingReport r;
+    v1::QosSettingReport r;
     r.setting = name;
     r.desired = std::to_string(want);
     std::optional<uint8_t> have;
@@ -50,4 +50,4 @@ pv1::QosSettingReport scalarSetting(QosCall& call, const std::string& name, uint
     return r;
 }
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

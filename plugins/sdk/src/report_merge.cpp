@@ -1,17 +1,17 @@
-#include "qos/report_merge.hpp"
+#include <nicd/plugin/report_merge.h>
 
 #include <algorithm>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
-pv1::QosSettingReport
-mergeReports(const std::vector<std::pair<std::string, pv1::QosSettingReport>>& parts)
+v1::QosSettingReport
+mergeReports(const std::vector<std::pair<std::string, v1::QosSettingReport>>& parts)
 {
     if (parts.empty())
         return {};
     if (parts.size() == 1)
         return parts.front().second;
-    pv1::QosSettingReport out = parts.front().second;
+    v1::QosSettingReport out = parts.front().second;
     bool same = std::all_of(parts.begin(), parts.end(),
                             [&](const auto& p) { return p.second.observed == out.observed; });
     out.observed.clear();
@@ -31,4 +31,4 @@ mergeReports(const std::vector<std::pair<std::string, pv1::QosSettingReport>>& p
     return out;
 }
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

@@ -16,7 +16,7 @@
 #include <tuple>
 #include <vector>
 
-namespace nicd::mlx5::dcb {
+namespace nicd::plugin::sdk::dcb {
 
 // Defined here rather than taken from <linux/dcbnl.h>: older headers lack the newer values.
 inline constexpr uint16_t kRtmGetDcb = 78;
@@ -119,4 +119,4 @@ bool replyComplete(std::span<const uint8_t> bytes, uint32_t seq);
 GetReply decodeGetReply(std::span<const uint8_t> bytes, uint32_t seq);
 SetReply decodeSetReply(std::span<const uint8_t> bytes, uint32_t seq, uint8_t cmd);
 
-} // namespace nicd::mlx5::dcb
+} // namespace nicd::plugin::sdk::dcb

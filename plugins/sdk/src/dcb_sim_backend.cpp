@@ -1,7 +1,6 @@
-#include "qos/dcb_sim_backend.hpp"
-
-#include "qos/dcb_errors.hpp"
-#include "qos/dcb_sim_format.hpp"
+#include <nicd/plugin/dcb_errors.h>
+#include <nicd/plugin/dcb_sim_backend.h>
+#include <nicd/plugin/dcb_sim_format.h>
 
 #include <unistd.h>
 
@@ -11,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 namespace fs = std::filesystem;
 
@@ -23,10 +22,10 @@ bool safeName(std::string_view netdev)
            netdev != "." && netdev != "..";
 }
 
-pv1::Status badName(std::string_view netdev)
+v1::Status badName(std::string_view netdev)
 {
-    return pv1::Status::fail(pv1::Errc::InvalidArgument,
-                             "netdev " + std::string(netdev) + ": not a valid interface name");
+    return v1::Status::fail(v1::Errc::InvalidArgument,
+                            "netdev " + std::string(netdev) + ": not a valid interface name");
 }
 
 } // namespace
@@ -36,7 +35,7 @@ fs::path dcbSimFile(const fs::path& root, std::string_view netdev)
     return root / "run/nicd-sim/dcb" / std::string(netdev);
 }
 
-pv1::Status SimDcb::read(std::string_view netdev, const char* op, dcb::DcbState& out)
+v1::Status SimDcb::read(std::string_view netdev, const char* op, dcb::DcbState& out)
 {
     if (!safeName(netdev))
         return badName(netdev);
@@ -46,20 +45,20 @@ pv1::Status SimDcb::read(std::string_view netdev, const char* op, dcb::DcbState&
         int err = errno;
         if (err == ENOENT) // like a netdev without dcbnl_ops
             return dcbFailure(netdev, op, EOPNOTSUPP);
-        return pv1::Status::fail(pv1::Errc::Io, path.string() + ": " + std::strerror(err), err);
+        return v1::Status::fail(v1::Errc::Io, path.string() + ": " + std::strerror(err), err);
     }
     std::stringstream text;
     text << in.rdbuf();
     try {
         out = parseDcbSimState(text.str());
     } catch (const plugin::sdk::DecodeError& e) {
-        return pv1::Status::fail(pv1::Errc::Io, path.string() + ": " + e.what());
+        return v1::Status::fail(v1::Errc::Io, path.string() + ": " + e.what());
     }
     out.ifname = std::string(netdev);
-    return pv1::Status::ok();
+    return v1::Status::ok();
 }
 
-pv1::Status SimDcb::write(std::string_view netdev, const dcb::DcbState& state)
+v1::Status SimDcb::write(std::string_view netdev, const dcb::DcbState& state)
 {
     auto path = dcbSimFile(root_, netdev);
     auto tmp =
@@ -72,25 +71,25 @@ pv1::Status SimDcb::write(std::string_view netdev, const dcb::DcbState& state)
             int err = errno;
             std::error_code ec;
             fs::remove(tmp, ec);
-            return pv1::Status::fail(pv1::Errc::Io, tmp.string() + ": " + std::strerror(err), err);
+            return v1::Status::fail(v1::Errc::Io, tmp.string() + ": " + std::strerror(err), err);
         }
     }
     std::error_code ec;
     fs::rename(tmp, path, ec);
     if (ec) {
         fs::remove(tmp, ec);
-        return pv1::Status::fail(pv1::Errc::Io, path.string() + ": " + ec.message(), ec.value());
+        return v1::Status::fail(v1::Errc::Io, path.string() + ": " + ec.message(), ec.value());
     }
-    return pv1::Status::ok();
+    return v1::Status::ok();
 }
 
-pv1::Status SimDcb::get(std::string_view netdev, dcb::DcbState& out)
+v1::Status SimDcb::get(std::string_view netdev, dcb::DcbState& out)
 {
     return read(netdev, "IEEE_GET", out);
 }
 
-pv1::Status SimDcb::set(std::string_view netdev, const std::optional<dcb::Pfc>& pfc,
-                        std::span<const dcb::App> apps)
+v1::Status SimDcb::set(std::string_view netdev, const std::optional<dcb::Pfc>& pfc,
+                       std::span<const dcb::App> apps)
 {
     dcb::DcbState st;
     if (auto s = read(netdev, "IEEE_SET", st); !s)
@@ -113,7 +112,7 @@ pv1::Status SimDcb::set(std::string_view netdev, const std::optional<dcb::Pfc>& 
     return write(netdev, st);
 }
 
-pv1::Status SimDcb::del(std::string_view netdev, std::span<const dcb::App> apps)
+v1::Status SimDcb::del(std::string_view netdev, std::span<const dcb::App> apps)
 {
     dcb::DcbState st;
     if (auto s = read(netdev, "IEEE_DEL", st); !s)
@@ -127,4 +126,4 @@ pv1::Status SimDcb::del(std::string_view netdev, std::span<const dcb::App> apps)
     return write(netdev, st);
 }
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

@@ -8,13 +8,11 @@
 #include <utility>
 #include <vector>
 
-namespace nicd::mlx5 {
-
-namespace pv1 = ::nicd::plugin::v1;
+namespace nicd::plugin::sdk {
 
 // parts: (netdev, report). Observed is the common value, or "netdevA=x netdevB=y" when they
 // differ; errors are joined with "; ".
-pv1::QosSettingReport
-mergeReports(const std::vector<std::pair<std::string, pv1::QosSettingReport>>& parts);
+v1::QosSettingReport
+mergeReports(const std::vector<std::pair<std::string, v1::QosSettingReport>>& parts);
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

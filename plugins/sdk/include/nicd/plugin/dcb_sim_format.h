@@ -1,7 +1,7 @@
 // The simulator's DCB file, DIR/run/nicd-sim/dcb/<netdev>: what an IEEE_GET on that netdev would
-// report. nicd-sim writes it (tools/nicd-sim/dcb_state.cpp, its own code on purpose) and the mlx5
-// plugin reads and writes it under a simulated root. Text, one `key=value` per line; `#` starts a
-// comment line; every key but `app` exactly once, decimal numbers:
+// report. nicd-sim writes it (tools/nicd-sim/dcb_state.cpp, its own code on purpose) and the
+// plugins read and write it under a simulated root (SimDcb). Text, one `key=value` per line; `#`
+// starts a comment line; every key but `app` exactly once, decimal numbers:
 //
 //   pfc_cap=8          struct ieee_pfc pfc_cap (0..255)
 //   pfc_en=8           enable bits: bit i = PFC on priority i (0..255)
@@ -13,15 +13,15 @@
 // A netdev without a file has no DCB support in its driver (a VF, a bond, a veth).
 #pragma once
 
-#include "qos/dcb_codec.hpp"
+#include <nicd/plugin/dcb_codec.h>
 
 #include <string>
 #include <string_view>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 std::string formatDcbSimState(const dcb::DcbState& state); // state.pfc must be set
 // Throws plugin::sdk::DecodeError naming the line on text it cannot read.
 dcb::DcbState parseDcbSimState(std::string_view text);
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk
