@@ -65,27 +65,19 @@ DcbReports dcbSettings(QosCall& call, DcbAccess& dcb, const std::string& netdev)
         return r;
 
     sdk::DcbWrites done;
-    if (auto plan = planTrust(before.apps, want.trust_dscp); !plan.empty()) {
-        call.logChange("netdev " + netdev + " trust " + r.trust.observed + " -> " +
-                       r.trust.desired + " (" + trustChange(plan) + ")");
-        if (call.writes())
-            if (auto s = changeTrust(dcb, netdev, plan, want.trust_dscp); !s) {
-                call.fail(s);
-                done.trust_error = s.message;
-            }
-        done.trust_changed = true;
-    }
+    if (auto plan = planTrust(before.apps, want.trust_dscp); !plan.empty())
+        sdk::changeDcb(
+            call,
+            "netdev " + netdev + " trust " + r.trust.observed + " -> " + r.trust.desired + " (" +
+                trustChange(plan) + ")",
+            [&] { return changeTrust(dcb, netdev, plan, want.trust_dscp); }, done.trust_changed,
+            done.trust_error);
     auto mask = pfcMask(want.pfc_priorities);
-    if (mask && before.pfc && before.pfc->enabled != *mask) {
-        call.logChange("netdev " + netdev + " PFC priorities " + r.pfc.observed + " -> " +
-                       r.pfc.desired);
-        if (call.writes())
-            if (auto s = dcb.set(netdev, planPfc(*before.pfc, *mask), {}); !s) {
-                call.fail(s);
-                done.pfc_error = s.message;
-            }
-        done.pfc_changed = true;
-    }
+    if (mask && before.pfc && before.pfc->enabled != *mask)
+        sdk::changeDcb(
+            call, "netdev " + netdev + " PFC priorities " + r.pfc.observed + " -> " + r.pfc.desired,
+            [&] { return dcb.set(netdev, planPfc(*before.pfc, *mask), {}); }, done.pfc_changed,
+            done.pfc_error);
     if (!done.trust_changed && !done.pfc_changed)
         return r; // nothing written: what was read is what there is
     return sdk::readBackDcb(call, dcb, netdev, before, done,

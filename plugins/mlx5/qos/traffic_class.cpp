@@ -7,10 +7,7 @@
 namespace nicd::mlx5 {
 
 namespace fs = std::filesystem;
-using plugin::sdk::parseLong;
-using plugin::sdk::readSmallFile;
-using plugin::sdk::trimSpace;
-using plugin::sdk::writeKnob;
+namespace sdk = plugin::sdk;
 
 TrafficClass parseTrafficClass(std::string_view text)
 {
@@ -19,14 +16,14 @@ TrafficClass parseTrafficClass(std::string_view text)
     bool any_line = false;
     while (!rest.empty()) {
         auto nl = rest.find('\n');
-        auto line = trimSpace(rest.substr(0, nl));
+        auto line = sdk::trimSpace(rest.substr(0, nl));
         rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
         if (line.empty())
             continue;
         constexpr std::string_view kGlobal = "Global tclass=";
         if (!any_line) { // the old format is one bare number, -1 when unset
-            if (auto v = parseLong(line)) {
-                if (*v < -1 || *v > 255 || !trimSpace(rest).empty())
+            if (auto v = sdk::parseLong(line)) {
+                if (*v < -1 || *v > 255 || !sdk::trimSpace(rest).empty())
                     return {};
                 if (*v >= 0)
                     out.tclass = static_cast<uint8_t>(*v);
@@ -36,7 +33,7 @@ TrafficClass parseTrafficClass(std::string_view text)
         }
         any_line = true;
         if (line.starts_with(kGlobal)) {
-            auto v = parseLong(line.substr(kGlobal.size()));
+            auto v = sdk::parseLong(line.substr(kGlobal.size()));
             if (!v || *v < 0 || *v > 255)
                 return {};
             out.tclass = static_cast<uint8_t>(*v);
@@ -64,19 +61,19 @@ pv1::Status readTrafficClass(const TosTarget& t, std::optional<uint8_t>& out)
 {
     std::string text;
     auto path = trafficClassFile(t);
-    if (auto s = readSmallFile(path, text); !s)
+    if (auto s = sdk::readSmallFile(path, text); !s)
         return s;
     auto tc = parseTrafficClass(text);
     if (!tc.valid)
         return pv1::Status::fail(pv1::Errc::Io, path.string() + ": unrecognised content '" +
-                                                    std::string(trimSpace(text)) + "'");
+                                                    std::string(sdk::trimSpace(text)) + "'");
     out = tc.tclass;
     return pv1::Status::ok();
 }
 
 pv1::Status writeTrafficClass(const TosTarget& t, uint8_t tclass)
 {
-    return writeKnob(t.knobs, trafficClassFile(t), std::to_string(tclass) + "\n");
+    return sdk::writeKnob(t.knobs, trafficClassFile(t), std::to_string(tclass) + "\n");
 }
 
 } // namespace nicd::mlx5

@@ -13,16 +13,6 @@ std::vector<dcb::App> defaultDscpMap()
     return out;
 }
 
-std::vector<dcb::App> dscpEntries(std::span<const dcb::App> table)
-{
-    std::vector<dcb::App> out;
-    std::copy_if(table.begin(), table.end(), std::back_inserter(out),
-                 [](const dcb::App& a) { return a.selector == dcb::kSelectorDscp; });
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
-
 bool trustCompliant(std::span<const dcb::App> table, bool want_dscp)
 {
     auto have = dscpEntries(table);

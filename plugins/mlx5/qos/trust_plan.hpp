@@ -5,6 +5,7 @@
 #pragma once
 
 #include <nicd/plugin/dcb_codec.h>
+#include <nicd/plugin/dscp_entries.h>
 #include <nicd/plugin/pfc_plan.h>
 
 #include <cstdint>
@@ -18,6 +19,7 @@ namespace nicd::mlx5 {
 namespace dcb = ::nicd::plugin::sdk::dcb;
 
 using plugin::sdk::describePfc;
+using plugin::sdk::dscpEntries;
 using plugin::sdk::kPriorities;
 using plugin::sdk::pfcMask;
 using plugin::sdk::planPfc;
@@ -25,9 +27,6 @@ using plugin::sdk::planPfc;
 inline constexpr int kDscpValues = 64;
 
 std::vector<dcb::App> defaultDscpMap(); // {5, d >> 3, d} for d = 0..63
-
-// The APP table's DSCP entries, sorted.
-std::vector<dcb::App> dscpEntries(std::span<const dcb::App> table);
 
 // trust dscp: exactly the 64 default entries; trust pcp: no DSCP entry at all.
 bool trustCompliant(std::span<const dcb::App> table, bool want_dscp);

@@ -117,12 +117,16 @@ v1::Status DcbClient::get(std::string_view netdev, dcb::DcbState& out)
     return v1::Status::ok();
 }
 
-v1::Status DcbClient::setOrDel(std::string_view netdev, uint8_t cmd,
-                               const std::vector<uint8_t>& request, uint32_t seq)
+v1::Status DcbClient::change(std::string_view netdev, uint8_t cmd, const Encoder& encode)
 {
+    if (!dcb::validIfname(netdev))
+        return badName(netdev);
+    if (auto s = open(); !s)
+        return s;
+    const uint32_t seq = nextSeq();
     const char* op = cmd == dcb::kCmdIeeeDel ? "IEEE_DEL" : "IEEE_SET";
     std::vector<uint8_t> reply;
-    if (auto s = exchange(netdev, op, request, seq, reply); !s)
+    if (auto s = exchange(netdev, op, encode(seq), seq, reply); !s)
         return s;
     dcb::SetReply r;
     try {
@@ -138,22 +142,20 @@ v1::Status DcbClient::setOrDel(std::string_view netdev, uint8_t cmd,
 v1::Status DcbClient::set(std::string_view netdev, const std::optional<dcb::Pfc>& pfc,
                           std::span<const dcb::App> apps)
 {
-    if (!dcb::validIfname(netdev))
-        return badName(netdev);
-    if (auto s = open(); !s)
-        return s;
-    uint32_t seq = nextSeq();
-    return setOrDel(netdev, dcb::kCmdIeeeSet, dcb::encodeIeeeSet(netdev, seq, pfc, apps), seq);
+    return change(netdev, dcb::kCmdIeeeSet,
+                  [&](uint32_t seq) { return dcb::encodeIeeeSet(netdev, seq, pfc, apps); });
 }
 
 v1::Status DcbClient::del(std::string_view netdev, std::span<const dcb::App> apps)
 {
-    if (!dcb::validIfname(netdev))
-        return badName(netdev);
-    if (auto s = open(); !s)
-        return s;
-    uint32_t seq = nextSeq();
-    return setOrDel(netdev, dcb::kCmdIeeeDel, dcb::encodeIeeeDel(netdev, seq, apps), seq);
+    return change(netdev, dcb::kCmdIeeeDel,
+                  [&](uint32_t seq) { return dcb::encodeIeeeDel(netdev, seq, apps); });
+}
+
+v1::Status DcbClient::setEts(std::string_view netdev, const dcb::Ets& ets)
+{
+    return change(netdev, dcb::kCmdIeeeSet,
+                  [&](uint32_t seq) { return dcb::encodeIeeeSetEts(netdev, seq, ets); });
 }
 
 } // namespace nicd::plugin::sdk

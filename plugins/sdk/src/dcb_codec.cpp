@@ -1,5 +1,6 @@
 #include <nicd/plugin/dcb_codec.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -173,7 +174,9 @@ DcbState decodeState(std::span<const uint8_t> attrs)
         } else if (a.type == kAttrIeee) {
             have_ieee = true;
             for (const Attr& n : NetlinkAttrs(a.payload, "IEEE nest", a.payloadOffset())) {
-                if (n.type == kIeeePfc)
+                if (n.type == kIeeeEts)
+                    st.ets = decodeEts(n.payload);
+                else if (n.type == kIeeePfc)
                     st.pfc = decodePfc(n.payload);
                 else if (n.type == kIeeeAppTable)
                     st.apps = decodeAppTable(n.payload);
@@ -214,6 +217,16 @@ std::vector<uint8_t> encodeIeeeSet(std::string_view ifname, uint32_t seq,
     return w.finish();
 }
 
+std::vector<uint8_t> encodeIeeeSetEts(std::string_view ifname, uint32_t seq, const Ets& ets)
+{
+    MessageWriter w(kRtmSetDcb, kCmdIeeeSet, seq);
+    w.stringz(kAttrIfname, ifname);
+    size_t ieee = w.begin(kAttrIeee | kNlaNested);
+    w.attr(kIeeeEts, encodeEts(ets));
+    w.end(ieee);
+    return w.finish();
+}
+
 std::vector<uint8_t> encodeIeeeDel(std::string_view ifname, uint32_t seq, std::span<const App> apps)
 {
     MessageWriter w(kRtmSetDcb, kCmdIeeeDel, seq);
@@ -222,6 +235,62 @@ std::vector<uint8_t> encodeIeeeDel(std::string_view ifname, uint32_t seq, std::s
     appTable(w, apps);
     w.end(ieee);
     return w.finish();
+}
+
+namespace {
+
+// The kernel accepts longer payloads and reads the struct's size; so do we.
+void requireStruct(std::span<const uint8_t> payload, size_t size, const char* what)
+{
+    if (payload.size() < size)
+        throw DecodeError(std::string(what) + " attribute of " + std::to_string(payload.size()) +
+                          " bytes, want " + std::to_string(size));
+}
+
+// struct ieee_ets is bytes only, in this order: willing, ets_cap, cbs, then the arrays.
+template <class E> auto etsBytes(E& ets)
+{
+    return std::array{&ets.willing, &ets.cap, &ets.cbs};
+}
+template <class E> auto etsArrays(E& ets)
+{
+    return std::array{&ets.tx_bw,   &ets.rx_bw,    &ets.tsa,         &ets.prio_tc,
+                      &ets.reco_bw, &ets.reco_tsa, &ets.reco_prio_tc};
+}
+
+} // namespace
+
+bool etsUnset(const Ets& ets)
+{
+    auto zero = [](const std::array<uint8_t, 8>& a) {
+        return std::all_of(a.begin(), a.end(), [](uint8_t v) { return v == 0; });
+    };
+    return zero(ets.prio_tc) && zero(ets.tsa) && zero(ets.tx_bw);
+}
+
+std::array<uint8_t, kEtsSize> encodeEts(const Ets& ets)
+{
+    std::array<uint8_t, kEtsSize> out{};
+    auto to = out.begin();
+    for (const auto* b : etsBytes(ets))
+        *to++ = *b;
+    for (const auto* a : etsArrays(ets))
+        to = std::copy(a->begin(), a->end(), to);
+    return out;
+}
+
+Ets decodeEts(std::span<const uint8_t> payload)
+{
+    requireStruct(payload, kEtsSize, "ETS");
+    Ets ets;
+    auto from = payload.begin();
+    for (auto* b : etsBytes(ets))
+        *b = *from++;
+    for (auto* a : etsArrays(ets)) {
+        std::copy_n(from, a->size(), a->begin());
+        from += static_cast<std::ptrdiff_t>(a->size());
+    }
+    return ets;
 }
 
 std::array<uint8_t, kPfcSize> encodePfc(const Pfc& pfc)
@@ -240,10 +309,7 @@ std::array<uint8_t, kPfcSize> encodePfc(const Pfc& pfc)
 
 Pfc decodePfc(std::span<const uint8_t> payload)
 {
-    // The kernel accepts longer payloads and reads the struct's size; so do we.
-    if (payload.size() < kPfcSize)
-        throw DecodeError("PFC attribute of " + std::to_string(payload.size()) + " bytes, want " +
-                          std::to_string(kPfcSize));
+    requireStruct(payload, kPfcSize, "PFC");
     Pfc pfc;
     pfc.cap = payload[0];
     pfc.enabled = payload[1];

@@ -58,6 +58,17 @@ v1::Status SimDcb::read(std::string_view netdev, const char* op, dcb::DcbState& 
     return v1::Status::ok();
 }
 
+v1::Status SimDcb::readForChange(std::string_view netdev, const char* op, dcb::DcbState& out)
+{
+    if (auto s = read(netdev, op, out); !s)
+        return s;
+    // bnxt_dcb.c: `!(dcbx_cap & DCB_CAP_DCBX_VER_IEEE) || !(dcbx_cap & DCB_CAP_DCBX_HOST)`.
+    constexpr uint8_t kHost = 0x01, kVerIeee = 0x08;
+    if (out.dcbx && (!(*out.dcbx & kHost) || !(*out.dcbx & kVerIeee)))
+        return dcbFailure(netdev, op, EINVAL, true);
+    return v1::Status::ok();
+}
+
 v1::Status SimDcb::write(std::string_view netdev, const dcb::DcbState& state)
 {
     auto path = dcbSimFile(root_, netdev);
@@ -92,8 +103,10 @@ v1::Status SimDcb::set(std::string_view netdev, const std::optional<dcb::Pfc>& p
                        std::span<const dcb::App> apps)
 {
     dcb::DcbState st;
-    if (auto s = read(netdev, "IEEE_SET", st); !s)
+    if (auto s = readForChange(netdev, "IEEE_SET", st); !s)
         return s;
+    if (pfc && st.ets && dcb::etsUnset(*st.ets)) // bnxt_hwrm_queue_pfc_cfg: no ETS, no PFC
+        return dcbFailure(netdev, "IEEE_SET", EINVAL, true);
     if (pfc) {
         st.pfc->enabled = pfc->enabled;
         st.pfc->delay = pfc->delay;
@@ -115,7 +128,7 @@ v1::Status SimDcb::set(std::string_view netdev, const std::optional<dcb::Pfc>& p
 v1::Status SimDcb::del(std::string_view netdev, std::span<const dcb::App> apps)
 {
     dcb::DcbState st;
-    if (auto s = read(netdev, "IEEE_DEL", st); !s)
+    if (auto s = readForChange(netdev, "IEEE_DEL", st); !s)
         return s;
     for (const auto& a : apps) {
         auto it = std::find(st.apps.begin(), st.apps.end(), a);
@@ -123,6 +136,28 @@ v1::Status SimDcb::del(std::string_view netdev, std::span<const dcb::App> apps)
             return dcbFailure(netdev, "IEEE_DEL", ENOENT, true);
         st.apps.erase(it);
     }
+    return write(netdev, st);
+}
+
+v1::Status SimDcb::setEts(std::string_view netdev, const dcb::Ets& ets)
+{
+    dcb::DcbState st;
+    if (auto s = readForChange(netdev, "IEEE_SET", st); !s)
+        return s;
+    if (!st.ets) // a driver without ieee_setets: dcbnl_ieee_set skips the attribute
+        return v1::Status::ok();
+    int bandwidth = 0;
+    for (size_t i = 0; i < ets.prio_tc.size(); ++i) {
+        bool known_tsa = ets.tsa[i] == dcb::kTsaStrict || ets.tsa[i] == dcb::kTsaEts;
+        if (ets.prio_tc[i] >= st.ets->cap || !known_tsa)
+            return dcbFailure(netdev, "IEEE_SET", EINVAL, true);
+        bandwidth += ets.tsa[i] == dcb::kTsaEts ? ets.tx_bw[i] : 0;
+    }
+    if (bandwidth > 100)
+        return dcbFailure(netdev, "IEEE_SET", EINVAL, true);
+    const uint8_t cap = st.ets->cap;
+    st.ets = ets;
+    st.ets->cap = cap; // ets_cap is the driver's, not the request's
     return write(netdev, st);
 }
 

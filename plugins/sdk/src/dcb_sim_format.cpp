@@ -1,7 +1,11 @@
 #include <nicd/plugin/dcb_sim_format.h>
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <map>
+#include <set>
+#include <tuple>
 #include <vector>
 
 namespace nicd::plugin::sdk {
@@ -28,6 +32,30 @@ std::vector<std::string_view> split(std::string_view s, char sep)
     return out;
 }
 
+// The ETS arrays the file holds: key, the array, the largest value.
+template <class E> auto etsArrays(E& ets)
+{
+    using Array = decltype(&ets.prio_tc);
+    return std::array<std::tuple<std::string_view, Array, uint32_t>, 3>{
+        {{"prio_tc", &ets.prio_tc, 7}, {"tc_tsa", &ets.tsa, 255}, {"tc_bw", &ets.tx_bw, 100}}};
+}
+
+// An ETS array's line: 8 numbers from 0 to `max`.
+void parseEtsArray(std::string_view value, uint32_t max, std::array<uint8_t, 8>& out,
+                   const std::string& where, std::string_view key)
+{
+    auto parts = split(value, ',');
+    if (parts.size() != out.size())
+        throw plugin::sdk::DecodeError(where + std::string(key) + " wants 8 numbers");
+    for (size_t i = 0; i < out.size(); ++i) {
+        uint32_t v = 0;
+        if (!parseNumber(parts[i], max, v))
+            throw plugin::sdk::DecodeError(where + std::string(key) + " wants numbers from 0 to " +
+                                           std::to_string(max));
+        out[i] = static_cast<uint8_t>(v);
+    }
+}
+
 } // namespace
 
 std::string formatDcbSimState(const dcb::DcbState& state)
@@ -37,6 +65,17 @@ std::string formatDcbSimState(const dcb::DcbState& state)
     s += "pfc_en=" + std::to_string(pfc.enabled) + "\n";
     s += "mbc=" + std::to_string(pfc.mbc) + "\n";
     s += "delay=" + std::to_string(pfc.delay) + "\n";
+    if (state.dcbx)
+        s += "dcbx=" + std::to_string(*state.dcbx) + "\n";
+    if (state.ets) {
+        s += "ets_cap=" + std::to_string(state.ets->cap) + "\n";
+        for (const auto& [key, values, max] : etsArrays(*state.ets)) {
+            s += std::string(key) + "=";
+            for (size_t i = 0; i < values->size(); ++i)
+                s += (i ? "," : "") + std::to_string((*values)[i]);
+            s += "\n";
+        }
+    }
     for (const auto& a : state.apps)
         s += "app=" + std::to_string(a.selector) + "," + std::to_string(a.priority) + "," +
              std::to_string(a.protocol) + "\n";
@@ -46,8 +85,12 @@ std::string formatDcbSimState(const dcb::DcbState& state)
 dcb::DcbState parseDcbSimState(std::string_view text)
 {
     static const std::map<std::string_view, uint32_t> kScalars = {
-        {"pfc_cap", 255}, {"pfc_en", 255}, {"mbc", 255}, {"delay", 65535}};
+        {"pfc_cap", 255}, {"pfc_en", 255}, {"mbc", 255},
+        {"delay", 65535}, {"dcbx", 255},   {"ets_cap", 255}};
+    static const std::set<std::string_view> kOptional = {"dcbx", "ets_cap"};
     std::map<std::string_view, uint32_t> values;
+    std::set<std::string_view> arrays_seen;
+    dcb::Ets ets;
     dcb::DcbState st;
     int line_no = 0;
     for (auto line : split(text, '\n')) {
@@ -70,6 +113,17 @@ dcb::DcbState parseDcbSimState(std::string_view text)
                                static_cast<uint16_t>(proto)});
             continue;
         }
+        bool ets_array = false;
+        for (auto& [name, array, max] : etsArrays(ets)) {
+            if (name != key)
+                continue;
+            if (!arrays_seen.insert(key).second)
+                throw plugin::sdk::DecodeError(where + std::string(key) + " given twice");
+            parseEtsArray(value, max, *array, where, key);
+            ets_array = true;
+        }
+        if (ets_array)
+            continue;
         auto known = kScalars.find(key);
         if (known == kScalars.end())
             throw plugin::sdk::DecodeError(where + "unknown key '" + std::string(key) + "'");
@@ -82,7 +136,7 @@ dcb::DcbState parseDcbSimState(std::string_view text)
         values[known->first] = v;
     }
     for (const auto& [key, max] : kScalars)
-        if (!values.contains(key))
+        if (!values.contains(key) && !kOptional.contains(key))
             throw plugin::sdk::DecodeError("missing " + std::string(key));
     dcb::Pfc pfc;
     pfc.cap = static_cast<uint8_t>(values["pfc_cap"]);
@@ -90,6 +144,14 @@ dcb::DcbState parseDcbSimState(std::string_view text)
     pfc.mbc = static_cast<uint8_t>(values["mbc"]);
     pfc.delay = static_cast<uint16_t>(values["delay"]);
     st.pfc = pfc;
+    if (values.contains("dcbx"))
+        st.dcbx = static_cast<uint8_t>(values["dcbx"]);
+    if (values.contains("ets_cap")) {
+        ets.cap = static_cast<uint8_t>(values["ets_cap"]);
+        st.ets = ets;
+    } else if (!arrays_seen.empty()) {
+        throw plugin::sdk::DecodeError(std::string(*arrays_seen.begin()) + " without ets_cap");
+    }
     return st;
 }
 

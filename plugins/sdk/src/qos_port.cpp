@@ -93,6 +93,19 @@ DcbReports unreadableDcb(const std::string& trust_desired, const v1::QosDesired&
     return r;
 }
 
+void changeDcb(QosCall& call, const std::string& what, const std::function<v1::Status()>& write,
+               bool& changed, std::string& error)
+{
+    call.logChange(what);
+    changed = true;
+    if (!call.writes())
+        return;
+    if (auto s = write(); !s) {
+        call.fail(s);
+        error = s.message;
+    }
+}
+
 DcbReports readBackDcb(QosCall& call, DcbAccess& dcb, const std::string& netdev,
                        const dcb::DcbState& before, const DcbWrites& writes,
                        const DescribeDcb& describe)

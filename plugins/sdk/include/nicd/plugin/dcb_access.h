@@ -21,6 +21,8 @@ public:
                            std::span<const dcb::App> apps) = 0;
     // IEEE_DEL: APP entries to remove, in one request.
     virtual v1::Status del(std::string_view netdev, std::span<const dcb::App> apps) = 0;
+    // IEEE_SET of ETS alone.
+    virtual v1::Status setEts(std::string_view netdev, const dcb::Ets& ets) = 0;
 };
 
 } // namespace nicd::plugin::sdk

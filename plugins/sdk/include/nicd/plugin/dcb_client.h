@@ -5,6 +5,7 @@
 #include <nicd/plugin/dcb_access.h>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 struct nl_sock;
@@ -22,6 +23,7 @@ public:
     v1::Status set(std::string_view netdev, const std::optional<dcb::Pfc>& pfc,
                    std::span<const dcb::App> apps) override;
     v1::Status del(std::string_view netdev, std::span<const dcb::App> apps) override;
+    v1::Status setEts(std::string_view netdev, const dcb::Ets& ets) override;
 
     static constexpr int kReplyTimeoutMs = 5000;
 
@@ -32,8 +34,10 @@ private:
     v1::Status exchange(std::string_view netdev, const char* op,
                         const std::vector<uint8_t>& request, uint32_t seq,
                         std::vector<uint8_t>& reply);
-    v1::Status setOrDel(std::string_view netdev, uint8_t cmd, const std::vector<uint8_t>& request,
-                        uint32_t seq);
+    // One IEEE_SET or IEEE_DEL: the request `encode` makes for its sequence number, sent, and
+    // its reply's status.
+    using Encoder = std::function<std::vector<uint8_t>(uint32_t seq)>;
+    v1::Status change(std::string_view netdev, uint8_t cmd, const Encoder& encode);
 
     nl_sock* sock_ = nullptr;
 };

@@ -48,8 +48,32 @@ inline constexpr uint16_t kNlmFRequest = 0x01;
 inline constexpr uint16_t kNlmFAck = 0x04;
 
 inline constexpr size_t kIfnameMax = 15; // IFNAMSIZ - 1
+inline constexpr size_t kEtsSize = 59;   // sizeof(struct ieee_ets)
 inline constexpr size_t kPfcSize = 136;  // sizeof(struct ieee_pfc)
 inline constexpr size_t kAppSize = 4;    // sizeof(struct dcb_app)
+
+inline constexpr uint8_t kTsaStrict = 0; // IEEE_8021QAZ_TSA_STRICT
+inline constexpr uint8_t kTsaEts = 2;    // IEEE_8021QAZ_TSA_ETS
+
+// struct ieee_ets, field by field: bytes, each array one entry per traffic class (tx_bw, rx_bw,
+// tsa, reco_*) or per priority (prio_tc, reco_prio_tc).
+struct Ets {
+    uint8_t willing = 0;
+    uint8_t cap = 0; // ets_cap: the number of traffic classes the port has
+    uint8_t cbs = 0;
+    std::array<uint8_t, 8> tx_bw{};
+    std::array<uint8_t, 8> rx_bw{};
+    std::array<uint8_t, 8> tsa{};
+    std::array<uint8_t, 8> prio_tc{};
+    std::array<uint8_t, 8> reco_bw{};
+    std::array<uint8_t, 8> reco_tsa{};
+    std::array<uint8_t, 8> reco_prio_tc{};
+    bool operator==(const Ets&) const = default;
+};
+
+// No class mapping, selection or bandwidth (prio_tc, tsa, tx_bw all 0): what bnxt reports on a
+// host-owned port until ETS is set (bnxt_dcb.c bnxt_dcbnl_ieee_getets fills ets_cap alone).
+bool etsUnset(const Ets& ets);
 
 // struct ieee_pfc, field by field (padding is zero on the wire).
 struct Pfc {
@@ -79,6 +103,7 @@ struct App {
 // A netdev's IEEE DCB state as an IEEE_GET reply reports it (only what nicd uses).
 struct DcbState {
     std::string ifname;
+    std::optional<Ets> ets; // absent when the driver has no getets
     std::optional<Pfc> pfc; // absent when the driver has no getpfc
     std::vector<App> apps;  // the APP table, in reply order
     std::optional<uint8_t> dcbx;
@@ -105,9 +130,13 @@ std::vector<uint8_t> encodeIeeeGet(std::string_view ifname, uint32_t seq);
 // IEEE nest with PFC (when given) and an APP_TABLE (when `apps` is not empty).
 std::vector<uint8_t> encodeIeeeSet(std::string_view ifname, uint32_t seq,
                                    const std::optional<Pfc>& pfc, std::span<const App> apps);
+// IEEE nest with ETS alone (a driver such as bnxt takes PFC only once ETS is set).
+std::vector<uint8_t> encodeIeeeSetEts(std::string_view ifname, uint32_t seq, const Ets& ets);
 std::vector<uint8_t> encodeIeeeDel(std::string_view ifname, uint32_t seq,
                                    std::span<const App> apps);
 
+std::array<uint8_t, kEtsSize> encodeEts(const Ets& ets);
+Ets decodeEts(std::span<const uint8_t> payload);
 std::array<uint8_t, kPfcSize> encodePfc(const Pfc& pfc);
 Pfc decodePfc(std::span<const uint8_t> payload);
 

@@ -48,6 +48,11 @@ struct DcbWrites {
     std::string trust_error;
     std::string pfc_error;
 };
+// One change on a netdev: `what` logged (under dry_run, as what would change), `write` run unless
+// a dry run; its failure is the call's and `error`. `changed` is set either way.
+void changeDcb(QosCall& call, const std::string& what, const std::function<v1::Status()>& write,
+               bool& changed, std::string& error);
+
 // The reports for a state read (the vendor's trust, pfcReport).
 using DescribeDcb = std::function<DcbReports(const dcb::DcbState& st)>;
 // After the writes: the netdev read again (a dry run keeps `before`) and described, with what
