@@ -1,8 +1,9 @@
 // libFuzzer target for the plugin SDK's DCB codec: the same bytes go, as the replies the kernel
 // sends to IEEE_GET and to IEEE_SET/IEEE_DEL, to replyComplete, decodeGetReply and
-// decodeSetReply, and as a PFC attribute to decodePfc. The codec throws DecodeError on malformed
-// input and nothing else: any other exception, crash or sanitizer report is a finding.
-// What it decodes must hold together, and a decoded PFC must survive encodePfc unchanged.
+// decodeSetReply, and as a PFC and an ETS attribute to decodePfc and decodeEts. The codec throws
+// DecodeError on malformed input and nothing else: any other exception, crash or sanitizer report
+// is a finding. What it decodes must hold together, and a decoded PFC or ETS must survive
+// encodePfc or encodeEts unchanged.
 #include <nicd/plugin/dcb_codec.h>
 
 #include <cstdint>
@@ -73,6 +74,17 @@ void pfc(std::span<const uint8_t> bytes)
     require(dcb::decodePfc(dcb::encodePfc(p)) == p); // throws nothing on its own encoding
 }
 
+void ets(std::span<const uint8_t> bytes)
+{
+    dcb::Ets e;
+    try {
+        e = dcb::decodeEts(bytes);
+    } catch (const nicd::plugin::sdk::DecodeError&) {
+        return;
+    }
+    require(dcb::decodeEts(dcb::encodeEts(e)) == e); // throws nothing on its own encoding
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
@@ -86,5 +98,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     getReply(bytes, seq);
     setReply(bytes, seq, size > kCmdOffset ? data[kCmdOffset] : dcb::kCmdIeeeSet);
     pfc(bytes);
+    ets(bytes);
     return 0;
 }
