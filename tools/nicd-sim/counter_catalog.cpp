@@ -1,6 +1,6 @@
 #include "counter_catalog.hpp"
 
-#include "ethtool_catalog.hpp"
+#include "vendor_catalog.hpp"
 
 #include <limits>
 
@@ -92,8 +92,10 @@ const std::vector<CounterSpec>& hwCounters(bool roce)
     return roce ? with_congestion : base;
 }
 
-CounterSpec counterSpec(const std::string& group, const std::string& name)
+CounterSpec counterSpec(const std::string& vendor, const std::string& group,
+                        const std::string& name)
 {
+    const auto& catalog = vendorCatalog(vendor);
     auto find = [&](const std::vector<CounterSpec>& list) -> const CounterSpec* {
         for (const auto& c : list)
             if (name == c.name)
@@ -101,8 +103,8 @@ CounterSpec counterSpec(const std::string& group, const std::string& name)
         return nullptr;
     };
     const CounterSpec* spec = group == "counters"      ? find(ibCounters())
-                              : group == "hw_counters" ? find(hwCounters(true))
-                                                       : mlx5eStatistic(name);
+                              : group == "hw_counters" ? find(catalog.hw_counters(true))
+                                                       : catalog.ethtool_statistic(name);
     return spec ? *spec : CounterSpec{"", 0, 64, Overflow::Saturate};
 }
 

@@ -33,9 +33,11 @@ const std::vector<CounterSpec>& ibCounters();
 const std::vector<CounterSpec>& hwCounters(bool roce);
 // run/nicd-sim/ethtool/<netdev>: ethtool_catalog.hpp.
 
-// The spec of a counter in a group ("counters", "hw_counters", "ethtool"); an unknown name (and a
-// per-channel statistic) is a 64-bit saturating counter with rate 0.
-CounterSpec counterSpec(const std::string& group, const std::string& name);
+// The spec of a counter in a group ("counters", "hw_counters", "ethtool") of a device of `vendor`
+// (vendor_catalog.hpp); an unknown name (and a per-channel statistic) is a 64-bit saturating
+// counter with rate 0.
+CounterSpec counterSpec(const std::string& vendor, const std::string& group,
+                        const std::string& name);
 
 // v + inc, overflowing as a counter of `bits` does (bits >= 64: saturates at 2^64 - 1).
 uint64_t advanceCounter(uint64_t v, uint64_t inc, unsigned bits, Overflow overflow);
