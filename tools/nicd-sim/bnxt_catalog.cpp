@@ -20,10 +20,6 @@
 
 #include <fmt/format.h>
 
-#include <map>
-#include <mutex>
-#include <unordered_map>
-
 namespace nicd::sim {
 
 namespace {
@@ -375,25 +371,14 @@ const std::vector<CounterSpec>& bnxtEthtoolStatistics(bool physical_function, un
     if (rings < 1 || rings > kMaxChannels)
         throw SimError(
             fmt::format("{} rings: a bnxt_en netdev has from 1 to {}", rings, kMaxChannels));
-    static std::mutex mutex;
-    static std::map<std::pair<bool, unsigned>, std::vector<CounterSpec>> built;
-    std::lock_guard lock(mutex);
-    auto key = std::make_pair(physical_function, rings);
-    auto it = built.find(key);
-    if (it == built.end())
-        it = built.emplace(key, build(physical_function, rings)).first;
-    return it->second;
+    return keptCatalog(&build, physical_function, rings);
 }
 
 const CounterSpec* bnxtEthtoolStatistic(std::string_view name)
 {
-    static const auto index = [] {
-        std::unordered_map<std::string_view, const CounterSpec*> m;
-        for (const auto& c : bnxtEthtoolStatistics(true, 1))
-            if (ringStatistic(c.name).empty())
-                m.emplace(c.name, &c);
-        return m;
-    }();
+    static const auto index = indexByName(bnxtEthtoolStatistics(true, 1), [](std::string_view n) {
+        return !ringStatistic(n).empty();
+    });
     auto it = index.find(name);
     return it == index.end() ? nullptr : it->second;
 }

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace nicd::sim {
@@ -38,6 +40,16 @@ const std::vector<CounterSpec>& hwCounters(bool roce);
 // counter with rate 0.
 CounterSpec counterSpec(const std::string& vendor, const std::string& group,
                         const std::string& name);
+
+// A driver's ethtool statistics for a kind of function and a channel count, made by `build` on
+// first use and kept for the process (thousands of specs, looked up on every tick).
+using EthtoolBuilder = std::vector<CounterSpec> (*)(bool physical_function, unsigned channels);
+const std::vector<CounterSpec>& keptCatalog(EthtoolBuilder build, bool physical_function,
+                                            unsigned channels);
+// The specs of `catalog` by name, leaving out those `per_channel` says are a channel's.
+using NameIndex = std::unordered_map<std::string_view, const CounterSpec*>;
+NameIndex indexByName(const std::vector<CounterSpec>& catalog,
+                      bool (*per_channel)(std::string_view name));
 
 // v + inc, overflowing as a counter of `bits` does (bits >= 64: saturates at 2^64 - 1).
 uint64_t advanceCounter(uint64_t v, uint64_t inc, unsigned bits, Overflow overflow);
