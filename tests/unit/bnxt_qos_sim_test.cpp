@@ -9,6 +9,7 @@
 #include "support/qos_settings.hpp"
 #include "support/sim_host.hpp"
 
+#include <algorithm>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -133,4 +134,47 @@ TEST_F(BnxtQos, CongestionControlFromDebugfsOrUnsupported)
     ccConfig("1\n");
     ASSERT_TRUE(call(false, r));
     EXPECT_EQ(test::settingOf(r, "cnp_dscp").observed, "unsupported");
+}
+
+// nicd-sim's own bnxt node (create --vendor mlx5,bnxt): its bnxt PFs' netdevs get bnxt's DCB twin
+// at create, and the plugin provisions, verifies and repairs one, and leaves it alone while the
+// dcbx-firmware fault hands it to the firmware's agent.
+using BnxtQosOnSimNode = test::SimDirTest;
+
+TEST_F(BnxtQosOnSimNode, MixedNodeBnxtPortProvisionsDriftsAndRepairs)
+{
+    sim::create(dir_, {.vendors = "mlx5,bnxt"});
+    const auto st = sim::NodeState::load(dir_);
+    auto bnxt = std::find_if(st.devices.begin(), st.devices.end(), [](const auto& kv) {
+        return kv.second.vendor == "bnxt" && kv.second.role == "pf";
+    });
+    ASSERT_NE(bnxt, st.devices.end());
+    const auto& d = bnxt->second;
+    ASSERT_FALSE(d.netdevs.empty());
+    EXPECT_EQ(sim::readDcb(dir_, d.netdevs[0]), sim::freshBnxtDcb());
+    pv1::DeviceRef dev{d.name, d.pci_address, "bnxt_en", "", {{1, "Ethernet", d.netdevs}}};
+    test::SimHost host(dir_);
+    const pv1::QosDesired want{.trust_dscp = true, .pfc_priorities = {3}, .roce_tos = 106};
+    auto run = [&](bool apply) {
+        pv1::QosReport r;
+        auto s = apply ? bnxt::applyQos(host, dev, dev.ports[0], want, r)
+                       : bnxt::verifyQos(host, dev, dev.ports[0], want, r);
+        EXPECT_TRUE(s) << s.message;
+        return r;
+    };
+    for (const auto& s : run(true).settings)
+        EXPECT_TRUE(s.compliant) << s.setting << ": " << s.observed << " " << s.error;
+    sim::qosDrift(dir_, d.name);
+    EXPECT_EQ(test::settingOf(run(false), "pfc").observed, "4");
+    for (const auto& s : run(true).settings)
+        EXPECT_TRUE(s.compliant) << s.setting << ": " << s.error;
+
+    sim::qosDrift(dir_, d.name);
+    sim::dcbxOwner(dir_, d.name, true);
+    auto owned = run(true);
+    EXPECT_EQ(test::settingOf(owned, "pfc").observed, "4") << "read, not written";
+    EXPECT_NE(test::settingOf(owned, "pfc").error.find("firmware's DCBX agent"), std::string::npos);
+    sim::dcbxOwner(dir_, d.name, false);
+    for (const auto& s : run(true).settings)
+        EXPECT_TRUE(s.compliant) << s.setting << ": " << s.error;
 }

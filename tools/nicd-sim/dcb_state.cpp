@@ -137,7 +137,7 @@ void createQosState(const fs::path& root, const NodeState& st)
     fs::create_directories(simDir(root) / "dcb");
     for (const auto& [name, d] : st.devices)
         for (const auto& nd : dcbNetdevs(d))
-            writeDcb(root, nd, DcbState{});
+            writeDcb(root, nd, d.vendor == "bnxt" ? freshBnxtDcb() : DcbState{});
 }
 
 void qosDrift(const fs::path& root, const std::string& dev)

@@ -72,8 +72,8 @@ void writeDcb(const fs::path& root, const std::string& netdev, const DcbState& s
 // The netdevs of a device that have DCB: a PF's netdev, a LAG's members; none for VF and IB.
 std::vector<std::string> dcbNetdevs(const SimDevice& d);
 
-// At create: every DCB netdev as a fresh NIC shows it (trust PCP: no DSCP entries; PFC off,
-// pfc_cap 8, cable length 7), and the rdma_cm configfs directory.
+// At create: every DCB netdev as a fresh NIC shows it (mlx5: trust PCP, no DSCP entries; PFC off,
+// pfc_cap 8, cable length 7; bnxt: freshBnxtDcb), and the rdma_cm configfs directory.
 void createQosState(const fs::path& root, const NodeState& st);
 
 // Another tool changed the device's DCB: PFC moved to priority 4 only, DSCP APP entries removed
