@@ -63,26 +63,17 @@ void setReply(std::span<const uint8_t> bytes, uint32_t seq, uint8_t cmd)
     require(!r.in_band || (r.error > 0 && r.error <= 128));
 }
 
-void pfc(std::span<const uint8_t> bytes)
+// A struct decoded from `bytes` survives its own encoding unchanged (and that throws nothing).
+template <class Decode, class Encode>
+void roundTrip(std::span<const uint8_t> bytes, Decode decode, Encode encode)
 {
-    dcb::Pfc p;
+    decltype(decode(bytes)) v;
     try {
-        p = dcb::decodePfc(bytes);
+        v = decode(bytes);
     } catch (const nicd::plugin::sdk::DecodeError&) {
         return;
     }
-    require(dcb::decodePfc(dcb::encodePfc(p)) == p); // throws nothing on its own encoding
-}
-
-void ets(std::span<const uint8_t> bytes)
-{
-    dcb::Ets e;
-    try {
-        e = dcb::decodeEts(bytes);
-    } catch (const nicd::plugin::sdk::DecodeError&) {
-        return;
-    }
-    require(dcb::decodeEts(dcb::encodeEts(e)) == e); // throws nothing on its own encoding
+    require(decode(encode(v)) == v);
 }
 
 } // namespace
@@ -97,7 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     }
     getReply(bytes, seq);
     setReply(bytes, seq, size > kCmdOffset ? data[kCmdOffset] : dcb::kCmdIeeeSet);
-    pfc(bytes);
-    ets(bytes);
+    roundTrip(bytes, dcb::decodePfc, dcb::encodePfc);
+    roundTrip(bytes, dcb::decodeEts, dcb::encodeEts);
     return 0;
 }
