@@ -9,6 +9,9 @@
 #include "support/journal_writer.hpp"
 #include "support/temp_dir.hpp"
 
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
 #include <fstream>
 #include <regex>
 
@@ -227,4 +230,44 @@ TEST_F(CaptureRoundTrip, ARealSysfsTreeCapturesAsWell)
     const auto manifest = test::readFile(dir_ / "cap/run/nicd-sim/capture/manifest.json");
     EXPECT_NE(manifest.find(R"("source": "real node's tree")"), std::string::npos) << manifest;
     EXPECT_NE(manifest.find("nsenter -t 1 -a nicd-sim capture"), std::string::npos) << manifest;
+}
+
+// A mixed mlx5 + bnxt node captures and replays as one: the bnxt PFs carry through with their
+// names, driver, counters and ethtool statistics (bnxt_en's "[ring]: name" lines), nicd says the
+// same of them on both, and the capture's state knows them as bnxt (so faults on the capture
+// move bnxt's statistics).
+TEST_F(CaptureRoundTrip, AMixedMlx5AndBnxtNodeReplaysWithItsBnxtDevices)
+{
+    const auto src = dir_ / "src";
+    sim::create(src, {.vendors = "mlx5,bnxt"});
+    test::writeNodeConfig(src);
+    sim::congestEcn(src, "bnxt_re0", true);
+    sim::tick(src, 5);
+    auto said = test::once(src);
+    ASSERT_EQ(said.rc, 0) << said.output;
+    for (const char* dev : {"bnxt_re0", "bnxt_re1"})
+        ASSERT_NE(said.textfile.find(fmt::format(R"(nicd_device_info{{device="{}")", dev)),
+                  std::string::npos)
+            << said.textfile;
+
+    const auto cap = dir_ / "cap";
+    expectSameReplay(src, cap, said);
+    EXPECT_NE(replay_.textfile.find(R"(driver="bnxt_en")"), std::string::npos);
+    for (const char* f :
+         {"sys/class/infiniband/bnxt_re0/hca_type", "sys/class/infiniband/bnxt_re0/fw_ver",
+          "sys/class/infiniband/bnxt_re0/ports/1/hw_counters/np_cnp_pkts",
+          "sys/class/infiniband/bnxt_re0/ports/1/hw_counters/rx_roce_good_bytes",
+          "sys/bus/pci/devices/0000:5d:00.0/vendor", "run/nicd-sim/ethtool/ens4f0np0"}) {
+        auto want = test::readFile(src / f);
+        EXPECT_FALSE(want.empty()) << f;
+        EXPECT_EQ(test::readFile(cap / f), want) << f;
+    }
+    EXPECT_EQ(fs::read_symlink(cap / "sys/bus/pci/devices/0000:5d:00.0/driver").filename(),
+              "bnxt_en");
+    auto state = nlohmann::json::parse(test::readFile(cap / "run/nicd-sim/state.json"));
+    EXPECT_EQ(state["devices"]["bnxt_re0"].value("vendor", ""), "bnxt") << state.dump();
+    EXPECT_FALSE(state["devices"]["mlx5_0"].contains("vendor")) << "mlx5, as before vendors";
+    sim::congestPfcOnly(cap, "bnxt_re0", true); // bnxt's names exist in the capture
+    sim::tick(cap, 1);
+    EXPECT_GE(sim::counterValue(cap, "bnxt_re0", "rx_pfc_ena_frames_pri3"), 600U);
 }

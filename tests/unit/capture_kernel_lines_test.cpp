@@ -41,6 +41,22 @@ TEST(CaptureKernelLines, UnrelatedLinesAreLeftOnTheNode)
         isNicLine("watchdog: BUG: soft lockup - CPU#3 stuck for 23s! [kworker/3:1:99]", "", {}));
 }
 
+// bnxt's lines are kept as mlx5's are, even about a function the capture did not walk (its RDMA
+// device failed to probe) and the bnxt_re frames of a multi-line report (real lines of a 6.8
+// node, research notes §5).
+TEST(CaptureKernelLines, BnxtLinesAreKept)
+{
+    for (const char* l :
+         {"bnxt_en 0000:12:00.0: QPLIB: bnxt_re_is_fw_stalled: FW STALL Detected. cmdq[0xe]=0x3 "
+          "waited (103641 > 100000) msec active 1",
+          "bnxt_en 0000:12:00.0 bnxt_re0: Failed to modify HW QP",
+          "bnxt_en 0000:12:00.0 eth0: TX timeout detected, starting reset task!"}) {
+        auto rec = nicd::test::logged(l);
+        EXPECT_TRUE(isNicLine(rec.message, rec.kernel_device, {})) << l;
+    }
+    EXPECT_TRUE(isNicLine(" bnxt_re_probe+0xe7d/0x11a0 [bnxt_re]", "", {}));
+}
+
 // What the kernel printed about a captured device is kept whatever its text; the kernel's reports
 // about user programs never are, whatever they name.
 TEST(CaptureKernelLines, LinesByTheirOriginAndNeverAUserProgramsReport)

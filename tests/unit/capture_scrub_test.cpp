@@ -289,3 +289,26 @@ TEST(CaptureScrub, IdentifyingNamesAreRenamedInPathsLinksAndContents)
     EXPECT_EQ(tree.find(fn + "/infiniband/" + fake_dev + "/node_guid")->data,
               "0200:0000:0000:0001\n");
 }
+
+// bnxt_re prints its firmware version as four numbers ("%d.%d.%d.%d"), which reads as an IPv4
+// address: it stays in the device's fw_ver and in nicd's textfile (fw_version=), where a real
+// address beside it is still replaced.
+TEST(CaptureScrub, AFirmwareVersionThatLooksLikeAnAddressStays)
+{
+    const std::string ib = "sys/devices/pci0000:5c/0000:5c:01.0/0000:5d:00.0/infiniband/bnxt_re0";
+    CaptureTree tree;
+    tree.file(ib + "/fw_ver", "230.0.157.0\n");
+    tree.file("run/nicd-sim/capture/said/nicd.prom",
+              "nicd_device_info{device=\"bnxt_re0\",fw_version=\"230.0.157.0\"} 1\n"
+              "nicd_peer{address=\"10.1.2.3\"} 1\n",
+              Scrub::FreeText);
+    std::vector<KernelEntry> lines{{1, "bnxt_en 0000:5d:00.0: fw 230.0.157.0 at 10.1.2.3", "", ""}};
+    IdentifierMap ids;
+    Manifest manifest;
+    scrubCapture(tree, lines, HostNames{}, ids, manifest);
+    EXPECT_EQ(tree.find(ib + "/fw_ver")->data, "230.0.157.0\n");
+    EXPECT_EQ(tree.find("run/nicd-sim/capture/said/nicd.prom")->data,
+              "nicd_device_info{device=\"bnxt_re0\",fw_version=\"230.0.157.0\"} 1\n"
+              "nicd_peer{address=\"198.18.0.1\"} 1\n");
+    EXPECT_EQ(lines[0].message, "bnxt_en 0000:5d:00.0: fw 230.0.157.0 at 198.18.0.1");
+}

@@ -26,7 +26,7 @@ CounterRef locateCounter(const fs::path& root, NodeState& st, const std::string&
         bool stalled_here = d.stalled && std::string(group) == "counters" &&
                             st.stalled_values[dev].contains(stalledKey(root, file));
         if (stalled_here || fs::is_regular_file(file))
-            return {dev, p, group, counter, file, "", counterSpec(group, counter)};
+            return {dev, p, group, counter, file, "", counterSpec(d.vendor, group, counter)};
     }
     for (const auto& nd : d.ethtool_netdevs)
         for (const auto& [name, value] : readEthtool(root, nd))
@@ -37,7 +37,7 @@ CounterRef locateCounter(const fs::path& root, NodeState& st, const std::string&
                         counter,
                         ethtoolFile(root, nd),
                         nd,
-                        counterSpec("ethtool", counter)};
+                        counterSpec(d.vendor, "ethtool", counter)};
     throw SimError(fmt::format("{} port {} has no counter '{}' in counters/, hw_counters/ or the "
                                "ethtool statistics of its netdevs",
                                dev, p, counter));

@@ -1,8 +1,11 @@
 #include "counter_catalog.hpp"
 
-#include "ethtool_catalog.hpp"
+#include "vendor_catalog.hpp"
 
 #include <limits>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 namespace nicd::sim {
 
@@ -92,8 +95,10 @@ const std::vector<CounterSpec>& hwCounters(bool roce)
     return roce ? with_congestion : base;
 }
 
-CounterSpec counterSpec(const std::string& group, const std::string& name)
+CounterSpec counterSpec(const std::string& vendor, const std::string& group,
+                        const std::string& name)
 {
+    const auto& catalog = vendorCatalog(vendor);
     auto find = [&](const std::vector<CounterSpec>& list) -> const CounterSpec* {
         for (const auto& c : list)
             if (name == c.name)
@@ -101,9 +106,32 @@ CounterSpec counterSpec(const std::string& group, const std::string& name)
         return nullptr;
     };
     const CounterSpec* spec = group == "counters"      ? find(ibCounters())
-                              : group == "hw_counters" ? find(hwCounters(true))
-                                                       : mlx5eStatistic(name);
+                              : group == "hw_counters" ? find(catalog.hw_counters(true))
+                                                       : catalog.ethtool_statistic(name);
     return spec ? *spec : CounterSpec{"", 0, 64, Overflow::Saturate};
+}
+
+const std::vector<CounterSpec>& keptCatalog(EthtoolBuilder build, bool physical_function,
+                                            unsigned channels)
+{
+    static std::mutex mutex;
+    static std::map<std::tuple<EthtoolBuilder, bool, unsigned>, std::vector<CounterSpec>> built;
+    std::lock_guard lock(mutex);
+    auto key = std::make_tuple(build, physical_function, channels);
+    auto it = built.find(key);
+    if (it == built.end())
+        it = built.emplace(key, build(physical_function, channels)).first;
+    return it->second;
+}
+
+NameIndex indexByName(const std::vector<CounterSpec>& catalog,
+                      bool (*per_channel)(std::string_view name))
+{
+    NameIndex m;
+    for (const auto& c : catalog)
+        if (!per_channel(c.name))
+            m.emplace(c.name, &c);
+    return m;
 }
 
 uint64_t advanceCounter(uint64_t v, uint64_t inc, unsigned bits, Overflow overflow)

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace nicd::sim {
@@ -33,9 +35,21 @@ const std::vector<CounterSpec>& ibCounters();
 const std::vector<CounterSpec>& hwCounters(bool roce);
 // run/nicd-sim/ethtool/<netdev>: ethtool_catalog.hpp.
 
-// The spec of a counter in a group ("counters", "hw_counters", "ethtool"); an unknown name (and a
-// per-channel statistic) is a 64-bit saturating counter with rate 0.
-CounterSpec counterSpec(const std::string& group, const std::string& name);
+// The spec of a counter in a group ("counters", "hw_counters", "ethtool") of a device of `vendor`
+// (vendor_catalog.hpp); an unknown name (and a per-channel statistic) is a 64-bit saturating
+// counter with rate 0.
+CounterSpec counterSpec(const std::string& vendor, const std::string& group,
+                        const std::string& name);
+
+// A driver's ethtool statistics for a kind of function and a channel count, made by `build` on
+// first use and kept for the process (thousands of specs, looked up on every tick).
+using EthtoolBuilder = std::vector<CounterSpec> (*)(bool physical_function, unsigned channels);
+const std::vector<CounterSpec>& keptCatalog(EthtoolBuilder build, bool physical_function,
+                                            unsigned channels);
+// The specs of `catalog` by name, leaving out those `per_channel` says are a channel's.
+using NameIndex = std::unordered_map<std::string_view, const CounterSpec*>;
+NameIndex indexByName(const std::vector<CounterSpec>& catalog,
+                      bool (*per_channel)(std::string_view name));
 
 // v + inc, overflowing as a counter of `bits` does (bits >= 64: saturates at 2^64 - 1).
 uint64_t advanceCounter(uint64_t v, uint64_t inc, unsigned bits, Overflow overflow);

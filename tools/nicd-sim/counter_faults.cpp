@@ -69,7 +69,7 @@ void resetCounters(const fs::path& root, const std::string& dev)
     for (const auto& pe : fs::directory_iterator(root / d.ib_dir / "ports", ec))
         for (const char* group : {"counters", "hw_counters"})
             for (const auto& f : fs::directory_iterator(pe.path() / group, ec)) {
-                if (counterSpec(group, f.path().filename().string()).setting)
+                if (counterSpec(d.vendor, group, f.path().filename().string()).setting)
                     continue;
                 if (fs::is_regular_file(f.path()))
                     writeNumber(root, f.path(), 0);

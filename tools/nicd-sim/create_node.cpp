@@ -1,4 +1,5 @@
-// `nicd-sim create`: the default mixed GPU node, or N identical RoCE PFs for the benchmark.
+// `nicd-sim create`: the default mixed GPU node, or N identical RoCE PFs for the benchmark, their
+// RoCE PFs of the vendors `--vendor` names.
 #include "dcb_state.hpp"
 #include "ecn_state.hpp"
 #include "ethtool_catalog.hpp"
@@ -6,17 +7,17 @@
 #include "readiness_twins.hpp"
 #include "signal_state.hpp"
 #include "tree_builder.hpp"
+#include "vendor_catalog.hpp"
 
 #include <fmt/format.h>
 
 #include <array>
+#include <map>
 
 namespace nicd::sim {
 
 namespace {
 
-constexpr const char* kMellanox = "0x15b3";
-constexpr const char* kConnectX7 = "0x1021";  // MT4129
 constexpr const char* kConnectXVf = "0x101e"; // MT4126, ConnectX family virtual function
 constexpr const char* kClassEthernet = "0x020000";
 constexpr const char* kClassInfiniBand = "0x020700";
@@ -38,13 +39,24 @@ double deviceLoad(uint64_t seed, const std::string& name)
 PciPlan mlx5Function(const std::string& bdf, const std::string& root_port, int numa,
                      bool infiniband = false, bool vf = false)
 {
+    const auto& v = vendorCatalog(kMlx5);
     return {bdf,
             root_port,
-            "mlx5_core",
-            kMellanox,
-            vf ? kConnectXVf : kConnectX7,
+            v.driver,
+            v.pci_vendor,
+            vf ? kConnectXVf : v.pci_device,
             infiniband ? kClassInfiniBand : kClassEthernet,
             numa};
+}
+
+// `n` devices dealt to `vendors` in consecutive blocks as even as possible, the first vendors
+// taking one more: 5 to {mlx5, bnxt} is 3 and 2.
+std::vector<int> dealt(int n, size_t vendors)
+{
+    std::vector<int> counts(vendors, n / static_cast<int>(vendors));
+    for (size_t i = 0; i < static_cast<size_t>(n) % vendors; ++i)
+        ++counts[i];
+    return counts;
 }
 
 class NodePlanner {
@@ -61,17 +73,31 @@ public:
         st_.devices[d.name] = d;
     }
 
-    // A RoCE PF with one port and its uplink netdev.
-    fs::path rocePf(const std::string& name, const PciPlan& pci, const std::string& netdev,
-                    int dev_port, bool up)
+    // The next RDMA device name of a vendor, in probe order: mlx5_0, mlx5_1, ...; bnxt_re0, ...
+    std::string nextName(const std::string& vendor)
     {
-        auto dir = b_.pciFunction(pci);
+        return vendorCatalog(vendor).ib_prefix + std::to_string(next_index_[vendor]++);
+    }
+
+    // A RoCE PF of `vendor` with one port and its uplink netdev.
+    fs::path rocePf(const std::string& vendor, const std::string& bdf, const std::string& root_port,
+                    int numa, const std::string& netdev, int dev_port, bool up)
+    {
+        const auto& v = vendorCatalog(vendor);
+        auto name = nextName(vendor);
+        auto dir = b_.pciFunction(
+            {bdf, root_port, v.driver, v.pci_vendor, v.pci_device, kClassEthernet, numa});
         if (up) // the uncabled card's kernel predates mlx5 hwmon: no sensors (nor other signals)
-            b_.hwmon(dir);
+            b_.hwmon(dir, vendor);
         b_.netdev(dir, {netdev, up, dev_port, fmt::format("p{}", dev_port)});
-        auto ib = b_.ibDevice(dir, name, "MT4129", {{"Ethernet", up}}, netdev);
-        b_.ethtool(netdev, true, channels_);
-        add({name, "pf", pci.bdf, "", {netdev}, {netdev}}, ib);
+        if (vendor == kBnxt)
+            b_.auxDevice(dir, next_aux_id_++);
+        auto ib =
+            b_.ibDevice(dir, name, v.hca_type, {{"Ethernet", up}}, netdev, v.board_id, vendor);
+        b_.ethtool(netdev, true, channels_, vendor);
+        SimDevice d{name, "pf", bdf, "", {netdev}, {netdev}};
+        d.vendor = vendor;
+        add(std::move(d), ib);
         return dir;
     }
 
@@ -92,22 +118,29 @@ public:
         b_.gpu("0000:5d:01.0", "0000:5c:01.0", 0);
     }
 
-    void mixedNode()
+    // The five RoCE PFs (four compute NICs and the uncabled one) are dealt to `vendors`; the IB
+    // port, the LAG and the VF are mlx5's (bnxt has no InfiniBand, upstream bnxt_re no LAG
+    // device), the VF only when the first compute NIC is an mlx5 PF to hang it off.
+    void mixedNode(const std::vector<std::string>& vendors)
     {
         mixedNodeGpus();
-        auto pf0 =
-            rocePf("mlx5_0", mlx5Function("0000:1a:00.0", "0000:19:01.0", 0), "ens1f0np0", 0, true);
-        rocePf("mlx5_1", mlx5Function("0000:3b:00.0", "0000:3a:01.0", 0), "ens2f0np0", 0, true);
-        rocePf("mlx5_2", mlx5Function("0000:4c:00.0", "0000:4b:01.0", 0), "ens3f0np0", 0, true);
-        rocePf("mlx5_3", mlx5Function("0000:5d:00.0", "0000:5c:01.0", 0), "ens4f0np0", 0, true);
+        std::vector<std::string> pf_vendor;
+        auto counts = dealt(5, vendors.size());
+        for (size_t v = 0; v < vendors.size(); ++v)
+            pf_vendor.insert(pf_vendor.end(), static_cast<size_t>(counts[v]), vendors[v]);
+        auto pf0 = rocePf(pf_vendor[0], "0000:1a:00.0", "0000:19:01.0", 0, "ens1f0np0", 0, true);
+        rocePf(pf_vendor[1], "0000:3b:00.0", "0000:3a:01.0", 0, "ens2f0np0", 0, true);
+        rocePf(pf_vendor[2], "0000:4c:00.0", "0000:4b:01.0", 0, "ens3f0np0", 0, true);
+        rocePf(pf_vendor[3], "0000:5d:00.0", "0000:5c:01.0", 0, "ens4f0np0", 0, true);
 
         // An InfiniBand NDR port with its IPoIB netdev.
         auto ibpci = mlx5Function("0000:9a:00.0", "0000:99:01.0", 1, true);
         auto ibdir = b_.pciFunction(ibpci);
         b_.hwmon(ibdir);
         b_.netdev(ibdir, {"ib0", true, 0, "", true});
-        add({"mlx5_4", "ib", ibpci.bdf, "", {"ib0"}, {}},
-            b_.ibDevice(ibdir, "mlx5_4", "MT4129", {{"InfiniBand", true}}, ""));
+        auto ibname = nextName(kMlx5);
+        add({ibname, "ib", ibpci.bdf, "", {"ib0"}, {}},
+            b_.ibDevice(ibdir, ibname, "MT4129", {{"InfiniBand", true}}, ""));
 
         // A RoCE LAG: both PFs of one card enslaved to bond0 (802.3ad); one RDMA device,
         // mlx5_bond_0, on PF0, whose GIDs point at the bond (counters.md, qos-provisioning §6.4).
@@ -123,40 +156,50 @@ public:
         add({"mlx5_bond_0", "lag", "0000:ab:00.0", "", {"bond0"}, {"ens5f0np0", "ens5f1np1"}},
             b_.ibDevice(lag0, "mlx5_bond_0", "MT4129", {{"Ethernet", true}}, "bond0"));
 
-        // A VF of mlx5_0 (SR-IOV), on the PF's bus.
-        auto vfpci = mlx5Function("0000:1a:00.2", "0000:19:01.0", 0, false, true);
-        auto vfdir = b_.pciFunction(vfpci);
-        b_.sriov(pf0, vfdir, 0);
-        b_.netdev(vfdir, {"ens1f0v0", true, 0, ""});
-        b_.ethtool("ens1f0v0", false, channels_);
-        add({"mlx5_5", "vf", vfpci.bdf, "", {"ens1f0v0"}, {"ens1f0v0"}},
-            b_.ibDevice(vfdir, "mlx5_5", "MT4126", {{"Ethernet", true}}, "ens1f0v0"));
+        // A VF of the first compute NIC (SR-IOV), on the PF's bus.
+        if (pf_vendor[0] == kMlx5) {
+            auto vfpci = mlx5Function("0000:1a:00.2", "0000:19:01.0", 0, false, true);
+            auto vfdir = b_.pciFunction(vfpci);
+            b_.sriov(pf0, vfdir, 0);
+            b_.netdev(vfdir, {"ens1f0v0", true, 0, ""});
+            b_.ethtool("ens1f0v0", false, channels_);
+            auto vfname = nextName(kMlx5);
+            add({vfname, "vf", vfpci.bdf, "", {"ens1f0v0"}, {"ens1f0v0"}},
+                b_.ibDevice(vfdir, vfname, "MT4126", {{"Ethernet", true}}, "ens1f0v0"));
+        }
 
         // A RoCE PF whose port is down (uncabled).
-        rocePf("mlx5_6", mlx5Function("0000:cd:00.0", "0000:cc:01.0", 1), "ens6f0np0", 0, false);
+        rocePf(pf_vendor[4], "0000:cd:00.0", "0000:cc:01.0", 1, "ens6f0np0", 0, false);
     }
 
-    // Dual-port cards, one bus each behind its own root port: mlx5_<i> is port i%2 of card i/2.
-    // Past 112 cards (buses 0x10..0xee of domain 0000) the next cards go to domains 0001, 0002...,
+    // Dual-port cards, one bus each behind its own root port: the N PFs are dealt to `vendors`,
+    // each vendor's on cards of its own; device i of a vendor is port i%2 of its card i/2. Past
+    // 112 cards (buses 0x10..0xee of domain 0000) the next cards go to domains 0001, 0002...,
     // as on machines with several PCI segments.
-    void manyNode(int n)
+    void manyNode(int n, const std::vector<std::string>& vendors)
     {
-        int cards = (n + 1) / 2;
+        auto counts = dealt(n, vendors.size());
+        int cards = 0;
+        for (int c : counts)
+            cards += (c + 1) / 2;
         // One GPU per socket: every NIC is a compute NIC.
         b_.gpu("0000:0a:00.0", "0000:09:01.0", 0);
         if (cards > 1)
             b_.gpu("0000:0c:00.0", "0000:0b:01.0", 1);
-        for (int i = 0; i < n; ++i) {
-            int card = i / 2;
-            int fn = i % 2;
-            constexpr int kCardsPerDomain = 112;
-            int domain = card / kCardsPerDomain;
-            int bus = 0x10 + 2 * (card % kCardsPerDomain);
-            auto pci = mlx5Function(fmt::format("{:04x}:{:02x}:00.{}", domain, bus, fn),
-                                    fmt::format("{:04x}:{:02x}:01.0", domain, bus - 1),
-                                    card < (cards + 1) / 2 ? 0 : 1);
-            rocePf(fmt::format("mlx5_{}", i), pci, fmt::format("ens{}f{}np{}", card + 1, fn, fn),
-                   fn, true);
+        int first_card = 0;
+        for (size_t v = 0; v < vendors.size(); ++v) {
+            for (int i = 0; i < counts[v]; ++i) {
+                int card = first_card + i / 2;
+                int fn = i % 2;
+                constexpr int kCardsPerDomain = 112;
+                int domain = card / kCardsPerDomain;
+                int bus = 0x10 + 2 * (card % kCardsPerDomain);
+                rocePf(vendors[v], fmt::format("{:04x}:{:02x}:00.{}", domain, bus, fn),
+                       fmt::format("{:04x}:{:02x}:01.0", domain, bus - 1),
+                       card < (cards + 1) / 2 ? 0 : 1,
+                       fmt::format("ens{}f{}np{}", card + 1, fn, fn), fn, true);
+            }
+            first_card += (counts[v] + 1) / 2;
         }
     }
 
@@ -165,7 +208,9 @@ public:
 private:
     TreeBuilder b_;
     NodeState& st_;
-    unsigned channels_; // of every mlx5 netdev (a VF's too: the simulator gives it the PF's)
+    unsigned channels_; // of every netdev (a VF's too: the simulator gives it the PF's)
+    std::map<std::string, int> next_index_; // per vendor
+    int next_aux_id_ = 0;                   // bnxt_en's IDA
 };
 
 } // namespace
@@ -202,13 +247,17 @@ void create(const fs::path& root, const CreateOptions& options)
     st.seed = options.seed;
     NodePlanner plan(root, st, options.channels);
     plan.managementNic();
+    auto vendors = parseVendors(options.vendors);
+    if (options.gpus >= 0 && vendors != std::vector<std::string>{kMlx5})
+        throw SimError("--vendor with --gpus (or --profile): a GPU node's NICs are the ConnectX "
+                       "its platform ships (mlx5 only)");
     if (options.gpus >= 0)
         buildGpuNode(plan.builder(), options,
                      [&plan](SimDevice d, const fs::path& ib) { plan.add(std::move(d), ib); });
     else if (options.devices > 0)
-        plan.manyNode(options.devices);
+        plan.manyNode(options.devices, vendors);
     else
-        plan.mixedNode();
+        plan.mixedNode(vendors);
     plan.builder().hostFiles(options);
     createQosState(root, st);
     createEcnState(root, st);

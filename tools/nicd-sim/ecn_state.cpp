@@ -2,6 +2,7 @@
 
 #include "dcb_state.hpp"
 #include "files.hpp"
+#include "vendor_catalog.hpp"
 
 namespace nicd::sim {
 
@@ -21,12 +22,19 @@ void writeEnables(const fs::path& root, const fs::path& ecn, const char* point, 
         writeText(root, ecn / point / "enable" / std::to_string(p), on ? "1\n" : "0\n");
 }
 
+// The ecn/ tree is mlx5's (MOFED): bnxt has no per-priority ECN sysfs (its congestion control
+// is in bnxt_re's debugfs cc_config/ since 6.15).
+std::vector<std::string> ecnNetdevs(const SimDevice& d)
+{
+    return d.vendor == kMlx5 ? dcbNetdevs(d) : std::vector<std::string>{};
+}
+
 } // namespace
 
 void createEcnState(const fs::path& root, const NodeState& st)
 {
     for (const auto& [name, d] : st.devices)
-        for (const auto& nd : dcbNetdevs(d)) {
+        for (const auto& nd : ecnNetdevs(d)) {
             auto ecn = ecnDir(root, nd);
             writeEnables(root, ecn, "roce_np", false);
             writeEnables(root, ecn, "roce_rp", false);
@@ -40,9 +48,9 @@ void ecnDrift(const fs::path& root, const std::string& dev)
 {
     NodeLock lock(root);
     auto st = NodeState::load(root);
-    auto netdevs = dcbNetdevs(st.device(dev));
+    auto netdevs = ecnNetdevs(st.device(dev));
     if (netdevs.empty())
-        throw SimError(dev + " has no ECN tree (only RoCE PFs and LAG members have one)");
+        throw SimError(dev + " has no ECN tree (only mlx5 RoCE PFs and LAG members have one)");
     for (const auto& nd : netdevs) {
         auto ecn = ecnDir(root, nd);
         if (!fs::exists(ecn))

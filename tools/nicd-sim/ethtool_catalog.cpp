@@ -28,9 +28,6 @@
 
 #include <cctype>
 #include <charconv>
-#include <map>
-#include <mutex>
-#include <unordered_map>
 
 namespace nicd::sim {
 
@@ -294,26 +291,14 @@ const std::vector<CounterSpec>& mlx5eStatistics(bool physical_function, unsigned
     if (channels < 1 || channels > kMaxChannels)
         throw SimError(
             fmt::format("{} channels: a netdev has from 1 to {}", channels, kMaxChannels));
-    static std::mutex mutex;
-    static std::map<std::pair<bool, unsigned>, std::vector<CounterSpec>> built;
-    std::lock_guard lock(mutex);
-    auto key = std::make_pair(physical_function, channels);
-    auto it = built.find(key);
-    if (it == built.end())
-        it = built.emplace(key, build(physical_function, channels)).first;
-    return it->second;
+    return keptCatalog(&build, physical_function, channels);
 }
 
 const CounterSpec* mlx5eStatistic(std::string_view name)
 {
     // Every statistic but the per-channel ones, which a one-channel PF's list holds once each.
-    static const auto index = [] {
-        std::unordered_map<std::string_view, const CounterSpec*> m;
-        for (const auto& c : mlx5eStatistics(true, 1))
-            if (channelTotal(c.name).empty())
-                m.emplace(c.name, &c);
-        return m;
-    }();
+    static const auto index = indexByName(
+        mlx5eStatistics(true, 1), [](std::string_view n) { return !channelTotal(n).empty(); });
     auto it = index.find(name);
     return it == index.end() ? nullptr : it->second;
 }

@@ -1,5 +1,6 @@
 // Link faults: a port loses its link (cable pulled, peer down) and regains it; a flapping link.
 #include "counter_access.hpp"
+#include "vendor_catalog.hpp"
 
 #include <fmt/format.h>
 
@@ -73,10 +74,11 @@ void setLink(const fs::path& root, NodeState& st, const std::string& dev, uint32
         if (!changes || up || !fs::exists(ethtoolFile(root, nd)))
             continue;
         auto stats = readEthtool(root, nd);
+        const std::string link_down_events = vendorCatalog(d.vendor).counters.link_down_events;
         for (auto& [name, value] : stats)
-            if (name == "link_down_events_phy")
+            if (name == link_down_events)
                 value = advanceKeyed(st, counterKey(dev, 1, "ethtool:" + nd, name),
-                                     counterSpec("ethtool", name), value, 1);
+                                     counterSpec(d.vendor, "ethtool", name), value, 1);
         writeEthtool(root, nd, stats);
     }
 }

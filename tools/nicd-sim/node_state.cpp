@@ -45,6 +45,7 @@ NodeState NodeState::load(const fs::path& root)
             SimDevice dev;
             dev.name = name;
             dev.role = d.at("role");
+            dev.vendor = d.value("vendor", "mlx5");
             dev.pci_address = d.value("pci_address", "");
             dev.ib_dir = d.at("ib_dir");
             dev.netdevs = d.at("netdevs").get<std::vector<std::string>>();
@@ -76,7 +77,7 @@ std::string NodeState::text() const
     j["version"] = kStateVersion;
     j["seed"] = seed;
     j["devices"] = nlohmann::json::object();
-    for (const auto& [name, d] : devices)
+    for (const auto& [name, d] : devices) {
         j["devices"][name] = {{"role", d.role},
                               {"pci_address", d.pci_address},
                               {"ib_dir", d.ib_dir},
@@ -85,6 +86,9 @@ std::string NodeState::text() const
                               {"load", d.load},
                               {"removed", d.removed},
                               {"stalled", d.stalled}};
+        if (d.vendor != "mlx5") // an mlx5 node's state reads as it always has
+            j["devices"][name]["vendor"] = d.vendor;
+    }
     j["rates"] = rates;
     j["carry"] = carry;
     j["wrap32"] = wrap32;

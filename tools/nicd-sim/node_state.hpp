@@ -9,6 +9,7 @@
 //                           "sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0/infiniband/mlx5_0",
 //                           "netdevs": ["ens1f0np0"], "ethtool_netdevs": ["ens1f0np0"],
 //                           "load": 0.83, "removed": false, "stalled": false}, ...},
+//    (a device of another vendor than mlx5 also has "vendor": "bnxt")
 //    "rates": {key: per_second}, "carry": {key: fraction}, "wrap32": {key: true},
 //    "stalled_values": {"mlx5_0": {"<file relative to DIR>": value}}}
 #pragma once
@@ -31,6 +32,7 @@ struct SimDevice {
     double load = 1;                          // share of the default traffic rates
     bool removed = false;
     bool stalled = false;
+    std::string vendor = "mlx5"; // its vendor_catalog.hpp entry: mlx5, bnxt
 };
 
 struct NodeState {

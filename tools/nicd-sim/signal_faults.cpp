@@ -3,6 +3,7 @@
 #include "counter_access.hpp"
 #include "signal_state.hpp"
 #include "tree_builder.hpp"
+#include "vendor_catalog.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -11,8 +12,6 @@ namespace nicd::sim {
 
 namespace {
 
-constexpr const char* kHealthyFirmware = "28.41.1000";
-constexpr const char* kDriftedFirmware = "28.39.1002";
 // At 400 Gb/s, 5e7 corrected bits a second is a pre-FEC BER of 1.25e-4: half the RS(544,514)
 // limit, no packet lost yet.
 constexpr double kDegradedCorrectedBitsPerSecond = 5e7;
@@ -48,7 +47,8 @@ void fecDegrade(const fs::path& root, const std::string& dev, bool on)
     auto netdevs = fecNetdevs(root, d);
     requireSome(netdevs, dev, "FEC statistics");
     for (const auto& nd : netdevs) {
-        auto key = counterKey(dev, 1, "ethtool:" + nd, "rx_corrected_bits_phy");
+        auto key =
+            counterKey(dev, 1, "ethtool:" + nd, vendorCatalog(d.vendor).counters.corrected_bits);
         if (on)
             st.rates[key] = kDegradedCorrectedBitsPerSecond;
         else
@@ -78,9 +78,13 @@ void asicHot(const fs::path& root, const std::string& dev, bool on)
     for (const auto& e : fs::directory_iterator(pciDir(root, d) / "hwmon", ec)) {
         int milli = on ? kAsicCritMillidegrees + 3000 : kAsicHealthyMillidegrees;
         writeText(root, e.path() / "temp1_input", fmt::format("{}\n", milli));
-        auto highest = readNumber(e.path() / "temp1_highest");
-        writeText(root, e.path() / "temp1_highest",
-                  fmt::format("{}\n", std::max<uint64_t>(highest, uint64_t(milli))));
+        if (fs::exists(e.path() / "temp1_highest")) { // mlx5 keeps the peak
+            auto highest = readNumber(e.path() / "temp1_highest");
+            writeText(root, e.path() / "temp1_highest",
+                      fmt::format("{}\n", std::max<uint64_t>(highest, uint64_t(milli))));
+        }
+        if (fs::exists(e.path() / "temp1_crit_alarm")) // bnxt_en's alarm follows the firmware
+            writeText(root, e.path() / "temp1_crit_alarm", on ? "1\n" : "0\n");
         found = true;
     }
     if (!found)
@@ -98,7 +102,7 @@ void fwFatal(const fs::path& root, const std::string& dev, bool on)
     if (!j["health"].contains(handle))
         throw SimError(dev + " has no devlink health reporters");
     for (auto& r : j["health"][handle]) {
-        if (r["reporter"] != "fw_fatal")
+        if (r["reporter"] != vendorCatalog(d.vendor).fatal_reporter)
             continue;
         bool in_error = r["state"] == "error";
         if (on && !in_error) {
@@ -141,8 +145,9 @@ void fwDrift(const fs::path& root, const std::string& dev, bool on)
     NodeLock lock(root);
     auto st = NodeState::load(root);
     const auto& d = liveDevice(st, dev);
+    const auto& catalog = vendorCatalog(d.vendor);
     writeText(root, root / d.ib_dir / "fw_ver",
-              std::string(on ? kDriftedFirmware : kHealthyFirmware) + "\n");
+              std::string(on ? catalog.drifted_firmware : catalog.healthy_firmware) + "\n");
 }
 
 } // namespace nicd::sim

@@ -2,6 +2,7 @@
 
 #include "files.hpp"
 #include "module_image.hpp"
+#include "vendor_catalog.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -122,6 +123,10 @@ void createSignalState(const fs::path& root, const NodeState& st)
             writeModule(root, nd, defaultModuleKind(d.role, nd));
         if (!hasSignals(root, d))
             continue;
+        if (d.vendor == kBnxt) { // bnxt_dl_fw_reporters_create (v5.16+): one fw reporter
+            health["pci/" + d.pci_address] = {reporter("fw", true, 0)};
+            continue;
+        }
         health["pci/" + d.pci_address] = {
             reporter("fw", false, 0), reporter("fw_fatal", true, 60000),
             ordered_json{{"reporter", "vnic"}, {"state", "healthy"}, {"error", 0}, {"recover", 0}}};
@@ -138,9 +143,10 @@ void refreshFecCaptures(const fs::path& root, const NodeState& st)
             auto file = fecCaptureFile(root, nd);
             if (!fs::exists(file))
                 continue;
-            writeText(root, file,
-                      fecJson(nd, ethtoolValue(root, nd, "rx_corrected_bits_phy"),
-                              uncorrectableIn(file)));
+            writeText(
+                root, file,
+                fecJson(nd, ethtoolValue(root, nd, vendorCatalog(d.vendor).counters.corrected_bits),
+                        uncorrectableIn(file)));
         }
 }
 

@@ -52,6 +52,11 @@ struct CreateOptions {
     uint64_t seed = 1; // per-device traffic load (and so every data counter's rate) derives from it
     // Channels of every mlx5 netdev: its ethtool statistics print each one's (1..kMaxChannels).
     unsigned channels = kDefaultChannels;
+    // The vendors of the RoCE PFs, comma-separated (vendor_catalog.hpp: mlx5, bnxt): the node's
+    // RoCE PFs (the default node's four compute NICs and its uncabled one, or the N of
+    // `devices`) are dealt to them in that order, in blocks as even as possible. `channels` is
+    // also a bnxt_en netdev's combined rings.
+    std::string vendors = "mlx5";
     // A GPU node (gpu_node.cpp) instead of the default one, when `gpus` is 0..kMaxGpus: that many
     // GPUs of `gpu_model` (gpuModels()), each beside a compute NIC under its PCIe switch (the first
     // `compute_nics`; -1: one per GPU), a storage card with `storage_ports` ports (0..2) and the
@@ -127,15 +132,18 @@ void unstall(const fs::path& root, const std::string& dev);
 void fecDegrade(const fs::path& root, const std::string& dev, bool on);
 // optics-rx-low: the first module's lane 1 receives below its low warning (not yet its alarm).
 void opticsRxLow(const fs::path& root, const std::string& dev, bool on);
-// asic-hot: hwmon temp1 "asic" 3 °C above its critical threshold.
+// asic-hot: hwmon temp1 (mlx5's "asic") 3 °C above its critical threshold (bnxt_en: and its
+// temp1_crit_alarm set).
 void asicHot(const fs::path& root, const std::string& dev, bool on);
-// fw-fatal: the fw_fatal devlink health reporter goes to error (its clear: recovered).
+// fw-fatal: the fw_fatal devlink health reporter (bnxt: fw, its only one) goes to error (its
+// clear: recovered).
 void fwFatal(const fs::path& root, const std::string& dev, bool on);
 // pcie-downtrain: the PCIe link trains at 16.0 GT/s x8 instead of 32.0 GT/s x16.
 void pcieDowntrain(const fs::path& root, const std::string& dev, bool on);
 // rate-downtrain: port 1 at 200 Gb/sec (2X NDR) instead of 400 Gb/sec (4X NDR).
 void rateDowntrain(const fs::path& root, const std::string& dev, bool on);
-// fw-drift: fw_ver 28.39.1002 where every other card runs 28.41.1000.
+// fw-drift: fw_ver 28.39.1002 where every other card runs 28.41.1000 (bnxt: 229.1.123.0, not
+// 230.0.157.0).
 void fwDrift(const fs::path& root, const std::string& dev, bool on);
 
 // Congestion scenarios on port 1 (their clear: the healthy rates again). congest-ecn: ECN marks

@@ -2,6 +2,7 @@
 #include "counter_access.hpp"
 #include "ethtool_catalog.hpp"
 #include "signal_state.hpp"
+#include "vendor_catalog.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -46,6 +47,7 @@ private:
     void ethtool(const std::string& name, const SimDevice& d, const std::string& nd, bool up)
     {
         auto stats = readEthtool(root_, nd);
+        const auto& catalog = vendorCatalog(d.vendor);
         const std::string group = "ethtool:" + nd;
         const auto injected = injectedNames(counterKey(name, 1, group, ""));
         struct PerChannel {
@@ -57,13 +59,13 @@ private:
         for (size_t i = 0; i < stats.size(); ++i) {
             auto& [stat, value] = stats[i];
             const bool keyed = injected.contains(stat);
-            if (auto total = channelTotal(stat); !total.empty() && !keyed) {
+            if (auto total = catalog.channel_total(stat); !total.empty() && !keyed) {
                 per_channel.push_back({i, std::move(total)});
                 continue;
             }
-            const CounterSpec* spec = mlx5eStatistic(stat);
+            const CounterSpec* spec = catalog.ethtool_statistic(stat);
             if (keyed || (spec && spec->rate > 0)) {
-                const CounterSpec s = spec ? *spec : counterSpec("ethtool", stat);
+                const CounterSpec s = spec ? *spec : counterSpec(d.vendor, "ethtool", stat);
                 auto key = counterKey(name, 1, group, stat);
                 value = advanceKeyed(st_, key, s, value, increment(key, s, d, up));
             }
@@ -112,7 +114,7 @@ private:
                       const std::string& group, const fs::path& file, bool up)
     {
         auto counter = file.filename().string();
-        auto spec = counterSpec(group, counter);
+        auto spec = counterSpec(d.vendor, group, counter);
         if (spec.setting)
             return;
         auto key = counterKey(name, port, group, counter);

@@ -1,7 +1,6 @@
 #include "tree_builder.hpp"
 
 #include "counter_catalog.hpp"
-#include "ethtool_catalog.hpp"
 
 #include <fmt/format.h>
 
@@ -41,16 +40,25 @@ fs::path TreeBuilder::pciFunction(const PciPlan& plan)
     return dir;
 }
 
-fs::path TreeBuilder::hwmon(const fs::path& pci_dir)
+fs::path TreeBuilder::hwmon(const fs::path& pci_dir, const std::string& vendor)
 {
     auto name = fmt::format("hwmon{}", next_hwmon_++);
     auto dir = pci_dir / "hwmon" / name;
     fs::create_directories(dir);
-    writeText(root_, dir / "name", "mlx5\n");
-    writeText(root_, dir / "temp1_label", "asic\n");
+    writeText(root_, dir / "name", std::string(vendorCatalog(vendor).hwmon_name) + "\n");
     writeText(root_, dir / "temp1_input", fmt::format("{}\n", kAsicHealthyMillidegrees));
     writeText(root_, dir / "temp1_crit", fmt::format("{}\n", kAsicCritMillidegrees));
-    writeText(root_, dir / "temp1_highest", fmt::format("{}\n", kAsicHealthyMillidegrees + 3000));
+    if (vendor == kBnxt) { // the thresholds are the firmware's (bnxt_hwrm_temp_query); made up
+        writeText(root_, dir / "temp1_max", fmt::format("{}\n", kAsicCritMillidegrees - 10000));
+        writeText(root_, dir / "temp1_emergency",
+                  fmt::format("{}\n", kAsicCritMillidegrees + 5000));
+        for (const char* alarm : {"temp1_max_alarm", "temp1_crit_alarm", "temp1_emergency_alarm"})
+            writeText(root_, dir / alarm, "0\n");
+    } else {
+        writeText(root_, dir / "temp1_label", "asic\n");
+        writeText(root_, dir / "temp1_highest",
+                  fmt::format("{}\n", kAsicHealthyMillidegrees + 3000));
+    }
     relativeSymlink(pci_dir, dir / "device");
     relativeSymlink(dir, sys_ / "class/hwmon" / name);
     return dir;
@@ -98,20 +106,25 @@ fs::path TreeBuilder::netdev(const fs::path& pci_dir, const NetdevPlan& p)
 
 fs::path TreeBuilder::ibDevice(const fs::path& pci_dir, const std::string& name,
                                const std::string& hca, const std::vector<PortPlan>& ports,
-                               const std::string& gid_netdev, const std::string& board_id)
+                               const std::string& gid_netdev, const std::string& board_id,
+                               const std::string& vendor)
 {
+    const auto& catalog = vendorCatalog(vendor);
     auto dir = pci_dir / "infiniband" / name;
     fs::create_directories(dir);
     int guid = next_guid_++;
     relativeSymlink(pci_dir, dir / "device");
     relativeSymlink(sys_ / "class/infiniband", dir / "subsystem");
-    writeText(root_, dir / "fw_ver", "28.41.1000\n");
+    writeText(root_, dir / "fw_ver", std::string(catalog.healthy_firmware) + "\n");
     writeText(root_, dir / "board_id", board_id + "\n");
     writeText(root_, dir / "hca_type", hca + "\n");
+    if (*catalog.hw_rev != '\0')
+        writeText(root_, dir / "hw_rev", std::string(catalog.hw_rev) + "\n");
     writeText(root_, dir / "node_guid", fmt::format("b83f:d203:005a:{:04x}\n", 0x1a00 + guid));
     writeText(root_, dir / "sys_image_guid", fmt::format("b83f:d203:005a:{:04x}\n", 0x1a00 + guid));
     writeText(root_, dir / "node_type", "1: CA\n");
-    writeText(root_, dir / "node_desc", "gpu-node-01 " + name + "\n");
+    writeText(root_, dir / "node_desc",
+              (*catalog.node_desc ? std::string(catalog.node_desc) : "gpu-node-01 " + name) + "\n");
     for (size_t i = 0; i < ports.size(); ++i) {
         const auto& p = ports[i];
         bool roce = p.link_layer == "Ethernet";
@@ -127,7 +140,7 @@ fs::path TreeBuilder::ibDevice(const fs::path& pci_dir, const std::string& name,
         writeText(root_, pd / "cap_mask", roce ? "0x04010000\n" : "0xa751e848\n");
         for (const auto& c : ibCounters())
             writeNumber(root_, pd / "counters" / c.name, c.initial);
-        for (const auto& c : hwCounters(roce))
+        for (const auto& c : catalog.hw_counters(roce))
             writeNumber(root_, pd / "hw_counters" / c.name, c.initial);
         if (roce) { // GIDs 0..3: link-local and IPv4-mapped, each as RoCE v1 and v2
             fs::create_directories(pd / "gid_attrs/ndevs");
@@ -183,10 +196,25 @@ void TreeBuilder::sriov(const fs::path& pf_dir, const fs::path& vf_dir, int vf_i
     writeText(root_, pf_dir / "sriov_numvfs", std::to_string(vf_index + 1) + "\n");
 }
 
-void TreeBuilder::ethtool(const std::string& netdev, bool physical_function, unsigned channels)
+fs::path TreeBuilder::auxDevice(const fs::path& pci_dir, int id)
+{
+    auto name = fmt::format("bnxt_en.rdma.{}", id);
+    auto dir = pci_dir / name;
+    fs::create_directories(dir);
+    auto driver_dir = sys_ / "bus/auxiliary/drivers/bnxt_re.rdma";
+    fs::create_directories(driver_dir);
+    relativeSymlink(driver_dir, dir / "driver");
+    relativeSymlink(dir, driver_dir / name);
+    relativeSymlink(dir, sys_ / "bus/auxiliary/devices" / name);
+    relativeSymlink(sys_ / "bus/auxiliary", dir / "subsystem");
+    return dir;
+}
+
+void TreeBuilder::ethtool(const std::string& netdev, bool physical_function, unsigned channels,
+                          const std::string& vendor)
 {
     EthtoolStats stats;
-    const auto& catalog = mlx5eStatistics(physical_function, channels);
+    const auto& catalog = vendorCatalog(vendor).ethtool(physical_function, channels);
     stats.reserve(catalog.size());
     for (const auto& c : catalog)
         stats.emplace_back(c.name, c.initial);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "node_state.hpp"
+#include "vendor_catalog.hpp"
 
 #include <string>
 #include <vector>
@@ -48,17 +49,24 @@ public:
     fs::path gpu(const std::string& bdf, const std::string& root_port, int numa_node,
                  const std::string& device_id = "0x2330");
     fs::path netdev(const fs::path& pci_dir, const NetdevPlan& plan);
-    // mlx5's hwmon on a PF (Linux >= 6.6): temp1 "asic", with its critical threshold.
-    fs::path hwmon(const fs::path& pci_dir);
+    // mlx5's hwmon on a PF (Linux >= 6.6): temp1 "asic", with its critical threshold; bnxt_en's
+    // (bnxt_hwmon.c): temp1 with no label, its max/crit/emergency thresholds and their alarms.
+    fs::path hwmon(const fs::path& pci_dir, const std::string& vendor = kMlx5);
     // board_id: the card's PSID; cards of one model and firmware share it (nicd compares a port's
-    // rate with its board's peers).
+    // rate with its board's peers). `vendor` gives fw_ver, node_desc, hw_rev and hw_counters/.
     fs::path ibDevice(const fs::path& pci_dir, const std::string& name, const std::string& hca,
                       const std::vector<PortPlan>& ports, const std::string& gid_netdev,
-                      const std::string& board_id = "MT_0000000838");
+                      const std::string& board_id = "MT_0000000838",
+                      const std::string& vendor = kMlx5);
+    // The auxiliary device bnxt_en creates for bnxt_re on a RoCE-capable function
+    // (bnxt_ulp.c bnxt_rdma_aux_device_init: "rdma" with an IDA id, so bnxt_en.rdma.<id>), bound
+    // to the auxiliary driver bnxt_re.rdma.
+    fs::path auxDevice(const fs::path& pci_dir, int id);
     // A bond under /sys/devices/virtual/net with `slaves` (netdev dirs) enslaved to it.
     fs::path bond(const std::string& name, const std::vector<fs::path>& slaves);
     void sriov(const fs::path& pf_dir, const fs::path& vf_dir, int vf_index);
-    void ethtool(const std::string& netdev, bool physical_function, unsigned channels);
+    void ethtool(const std::string& netdev, bool physical_function, unsigned channels,
+                 const std::string& vendor = kMlx5);
     void hostFiles(const CreateOptions& options);
 
     fs::path relative(const fs::path& p) const { return fs::relative(p, root_); }

@@ -130,6 +130,10 @@ void scrubCapture(CaptureTree& tree, std::vector<KernelEntry>& lines, const Host
     (void)ids.bootId(names.boot_id);
     for (const auto& text : names.if_inet6)
         learnIpv6Addresses(text, ids);
+    // Firmware versions are no addresses, even where they look like one (bnxt_re's "a.b.c.d").
+    for (const auto& [rel, e] : tree.entries())
+        if (e.kind == EntryKind::File && rel.starts_with("sys/") && rel.ends_with("/fw_ver"))
+            ids.notAnIdentifier(e.data.substr(0, e.data.find_last_not_of(" \n") + 1));
 
     std::vector<std::string> dropped;
     for (auto& [rel, e] : tree.entries())

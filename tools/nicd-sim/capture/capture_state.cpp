@@ -1,5 +1,7 @@
 #include "capture/capture_state.hpp"
 
+#include "vendor_catalog.hpp"
+
 #include <algorithm>
 
 namespace nicd::sim::capture {
@@ -42,6 +44,8 @@ NodeState captureState(const CapturedNode& node, const CaptureTree& tree,
         s.name = d.name;
         s.role = roleOf(d);
         s.pci_address = d.pci_address;
+        if (const auto* id = tree.find(d.function_rel + "/vendor"); id && !d.function_rel.empty())
+            s.vendor = vendorOfPciFunction(id->data);
         s.ib_dir = d.ib_rel;
         s.netdevs = d.port1_netdevs;
         for (const auto& nd : d.port1_netdevs) {

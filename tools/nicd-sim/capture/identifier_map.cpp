@@ -209,6 +209,8 @@ uint32_t IdentifierMap::ipv4(uint32_t address)
     if (keep_ || host == 0 || host == 0xffffffffU || (host >> 24) == 127)
         return address;
     const auto original = formatIpv4(address);
+    if (not_identifiers_.contains(original))
+        return address;
     bool fresh = !fakes_.contains({IdKind::Ipv4, original});
     auto fake = fakeFor(IdKind::Ipv4, original, [](uint64_t k) {
         return formatIpv4(htonl(static_cast<uint32_t>(0xc6120000U + k))); // 198.18.0.0/15

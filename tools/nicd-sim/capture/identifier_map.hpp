@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -86,6 +87,11 @@ public:
     // sorted list (so nicd reads them in the same order).
     std::string confName(std::string_view name, size_t ordinal);
 
+    // Text that reads as an identifier but is none: a firmware version of four numbers
+    // (bnxt_re's fw_ver "230.0.157.0", "%d.%d.%d.%d") is a dotted IPv4 address to the eye. Kept
+    // as it is wherever it appears; learnt before anything is scrubbed.
+    void notAnIdentifier(std::string_view text) { not_identifiers_.emplace(text); }
+
     // Every original met so far with its fake, in the textual forms it may take in a file
     // (both cases of hex, a GUID with and without colons, dotted IPv4): what the last pass over
     // the capture replaces wherever it finds it. Empty when keeping.
@@ -105,6 +111,7 @@ private:
     bool keep_ = false;
     std::map<std::pair<IdKind, std::string>, std::string> fakes_;
     std::map<IdKind, uint64_t> next_;
+    std::set<std::string, std::less<>> not_identifiers_;
     std::vector<Form> forms_;
 };
 

@@ -89,7 +89,7 @@ bool isNicLine(std::string_view message, std::string_view kernel_device,
         std::find(names.begin(), names.end(), origin->device) != names.end())
         return true;
     for (const char* needle :
-         {"mlx5", "pcieport", "PCIe", "AER:", "DPC:", "NETDEV WATCHDOG", "soft lockup"})
+         {"mlx5", "bnxt", "pcieport", "PCIe", "AER:", "DPC:", "NETDEV WATCHDOG", "soft lockup"})
         if (contains(message, needle))
             return true;
     return std::any_of(names.begin(), names.end(),

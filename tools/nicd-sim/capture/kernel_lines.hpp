@@ -26,8 +26,8 @@ struct KernelEntry {
     std::string kernel_subsystem;
 };
 
-// Whether a kernel line belongs in a capture: what nicd's kernel rules could match (mlx5 lines,
-// PCIe port reports, NETDEV WATCHDOG, a soft-lockup report's header line), a line that names
+// Whether a kernel line belongs in a capture: what nicd's kernel rules could match (mlx5 and bnxt
+// lines, PCIe port reports, NETDEV WATCHDOG, a soft-lockup report's header line), a line that names
 // one of `names` (the captured PCI addresses, netdevs and RDMA devices) or that the kernel printed
 // about one of them (`kernel_device`, journald's _KERNEL_DEVICE). Of a soft-lockup report's stack,
 // only the frames that name mlx5 are kept (nicd's rule looks for mlx5 polling frames in the 150

@@ -1,5 +1,6 @@
-// nicd-sim create DIR [--devices N] [--channels N] [--driver-ready] [--force] [--seed S] [--boot-id
-// ID] [--profile P | --gpus N [--gpu-model M]] [--compute-nics N] [--storage-ports N]
+// nicd-sim create DIR [--devices N] [--channels N] [--vendor V[,V]] [--driver-ready] [--force]
+// [--seed S] [--boot-id ID] [--profile P | --gpus N [--gpu-model M]] [--compute-nics N]
+// [--storage-ports N]
 #include "cli/gpu_node_options.hpp"
 #include "cli/registry.hpp"
 
@@ -17,11 +18,18 @@ NICD_SIM_COMMAND(
                                    kMaxDevices))
             ->check(CLI::Range(1, kMaxDevices));
         cmd.add_option("--channels", o->channels,
-                       fmt::format("channels of every mlx5 netdev: its ethtool statistics print "
-                                   "each one's (1..{}, default {}: a ConnectX-7 in a host with 64 "
-                                   "or more CPUs)",
+                       fmt::format("channels of every mlx5 netdev, combined rings of every "
+                                   "bnxt_en one: its ethtool statistics print each one's (1..{}, "
+                                   "default {}: a ConnectX-7 in a host with 64 or more CPUs, a "
+                                   "BCM57608 in one with 64 cores)",
                                    kMaxChannels, kDefaultChannels))
             ->check(CLI::Range(1U, kMaxChannels));
+        cmd.add_option("--vendor", o->vendors,
+                       "the RoCE PFs' vendors, comma-separated: mlx5 (ConnectX-7, the default), "
+                       "bnxt (Broadcom BCM57608 on bnxt_en/bnxt_re); the PFs (the default node's "
+                       "four compute NICs and uncabled one, or the N of --devices) are dealt to "
+                       "them in that order, in blocks as even as possible: mlx5,bnxt gives 3 "
+                       "mlx5 and 2 bnxt of 5");
         cmd.add_flag("--driver-ready", o->driver_ready,
                      "create /run/mellanox/drivers/.driver-ready");
         cmd.add_flag("--force", o->force, "replace a node already in DIR");

@@ -13,12 +13,14 @@ namespace nicd::sim::cli {
          &sim::opticsRxLow},
         {"asic-hot", "the ASIC temperature (hwmon temp1) goes 3 °C above its critical threshold",
          &sim::asicHot},
-        {"fw-fatal", "the fw_fatal devlink health reporter goes to error", &sim::fwFatal},
+        {"fw-fatal", "the fw_fatal devlink health reporter (bnxt: fw) goes to error",
+         &sim::fwFatal},
         {"pcie-downtrain", "the PCIe link trains at 16.0 GT/s x8 instead of 32.0 GT/s x16",
          &sim::pcieDowntrain},
         {"rate-downtrain", "port 1 trains at 200 Gb/sec (2X NDR) instead of 400",
          &sim::rateDowntrain},
-        {"fw-drift", "fw_ver becomes 28.39.1002, unlike every other card", &sim::fwDrift},
+        {"fw-drift", "fw_ver becomes 28.39.1002 (bnxt: 229.1.123.0), unlike every other card",
+         &sim::fwDrift},
     },
     200);
 

@@ -1,0 +1,119 @@
+#include "vendor_catalog.hpp"
+
+#include "bnxt_catalog.hpp"
+#include "ethtool_catalog.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace nicd::sim {
+
+namespace {
+
+// A ConnectX-7 (MT4129) on mlx5_core, as the simulator has always built it.
+const VendorCatalog kMlx5Catalog{
+    .name = kMlx5,
+    .driver = "mlx5_core",
+    .pci_vendor = "0x15b3",
+    .pci_device = "0x1021",
+    .ib_prefix = "mlx5_",
+    .hca_type = "MT4129",
+    .board_id = "MT_0000000838",
+    .hw_rev = "", // not written: the mlx5 tree predates it
+    .node_desc = "",
+    .healthy_firmware = "28.41.1000",
+    .drifted_firmware = "28.39.1002",
+    .hwmon_name = "mlx5",
+    .fatal_reporter = "fw_fatal",
+    .counters = {.ecn_marked = "np_ecn_marked_roce_packets",
+                 .cnp_sent = "np_cnp_sent",
+                 .cnp_handled = "rp_cnp_handled",
+                 .rx_pause = "rx_prio3_pause",
+                 .rx_pause_duration = "rx_prio3_pause_duration",
+                 .rx_pause_transition = "rx_prio3_pause_transition",
+                 .tx_pause = "tx_prio3_pause",
+                 .tx_pause_duration = "tx_prio3_pause_duration",
+                 .storm_warning = "tx_pause_storm_warning_events",
+                 .out_of_sequence = "out_of_sequence",
+                 .link_down_events = "link_down_events_phy",
+                 .corrected_bits = "rx_corrected_bits_phy"},
+    .hw_counters = &hwCounters,
+    .ethtool = &mlx5eStatistics,
+    .ethtool_statistic = &mlx5eStatistic,
+    .channel_total = &channelTotal,
+};
+
+// A Broadcom BCM57608 (Thor2, 400G) PF on bnxt_en with bnxt_re, as Linux 6.18 shows it
+// (research notes §1): bnxt_re_register_ib() sets node_desc to BNXT_RE_DESC " HCA"; the 6.18
+// sysfs (commit 72d0b87e "Update sysfs entries with appropriate data") prints hca_type as the
+// PCI device ID, hw_rev as the PCI revision and board_id as the VPD part number. The part
+// number, revision and firmware versions are made up in the formats the driver prints
+// (fw_ver: "%d.%d.%d.%d", bnxt_re_query_fw_str).
+const VendorCatalog kBnxtCatalog{
+    .name = kBnxt,
+    .driver = "bnxt_en",
+    .pci_vendor = "0x14e4",
+    .pci_device = "0x1760",
+    .ib_prefix = "bnxt_re",
+    .hca_type = "0x1760",
+    .board_id = "BCM957608-P2200GQF00",
+    .hw_rev = "0x11",
+    .node_desc = "Broadcom NetXtreme-C/E RoCE Driver HCA",
+    .healthy_firmware = "230.0.157.0",
+    .drifted_firmware = "229.1.123.0",
+    .hwmon_name = "bnxt_en",
+    .fatal_reporter = "fw", // v5.16+: one reporter (bnxt_devlink.c, bnxt_dl_fw_reporters_create)
+    .counters = {.ecn_marked = "np_ecn_marked_roce_packets",
+                 .cnp_sent = "np_cnp_pkts",
+                 .cnp_handled = "rp_cnp_handled",
+                 .rx_pause = "rx_pfc_ena_frames_pri3",
+                 .rx_pause_duration = "pfc_pri3_rx_duration_us",
+                 .rx_pause_transition = "pfc_pri3_rx_transitions",
+                 .tx_pause = "tx_pfc_ena_frames_pri3",
+                 .tx_pause_duration = "pfc_pri3_tx_duration_us",
+                 .storm_warning = "continuous_roce_pause_events",
+                 .out_of_sequence = "out_of_sequence",
+                 .link_down_events = "link_down_events",
+                 .corrected_bits = "rx_corrected_bits"}, // bnxt_get_fec_stats reads it
+    .hw_counters = &bnxtHwCounters,
+    .ethtool = &bnxtEthtoolStatistics,
+    .ethtool_statistic = &bnxtEthtoolStatistic,
+    .channel_total = &bnxtRingTotal,
+};
+
+} // namespace
+
+const VendorCatalog& vendorCatalog(std::string_view name)
+{
+    if (name == kMlx5)
+        return kMlx5Catalog;
+    if (name == kBnxt)
+        return kBnxtCatalog;
+    throw SimError(fmt::format("unknown NIC vendor '{}' (known: {}, {})", name, kMlx5, kBnxt));
+}
+
+std::string vendorOfPciFunction(std::string_view vendor_file)
+{
+    while (!vendor_file.empty() && (vendor_file.back() == '\n' || vendor_file.back() == ' '))
+        vendor_file.remove_suffix(1);
+    return vendor_file == kBnxtCatalog.pci_vendor ? kBnxt : kMlx5;
+}
+
+std::vector<std::string> parseVendors(std::string_view list)
+{
+    std::vector<std::string> out;
+    while (true) {
+        auto comma = list.find(',');
+        auto name = list.substr(0, comma);
+        vendorCatalog(name); // throws for an unknown (or empty) name
+        if (std::find(out.begin(), out.end(), name) != out.end())
+            throw SimError(fmt::format("--vendor names {} twice", name));
+        out.emplace_back(name);
+        if (comma == std::string_view::npos)
+            return out;
+        list.remove_prefix(comma + 1);
+    }
+}
+
+} // namespace nicd::sim
