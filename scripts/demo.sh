@@ -26,8 +26,8 @@ wait_cycles() { # wait until the textfile has been rewritten $1 more times
     done
 }
 
-bold "1. A simulated node: ConnectX-7 RoCE PFs, an InfiniBand port, a RoCE LAG, a VF, a down port"
-"$sim" create "$root"
+bold "1. A simulated node: ConnectX-7 and Broadcom BCM57608 (bnxt_re) RoCE PFs, an InfiniBand port, a RoCE LAG, a VF, a down port"
+"$sim" create "$root" --vendor mlx5,bnxt
 "$sim" list "$root"
 
 cat >"$work/nicd.conf" <<CONF
@@ -54,7 +54,7 @@ bold "2. nicd --once --dry-run: what provisioning would change on this fresh nod
 "$nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --once --dry-run --log-level warn |
     sed -n '/^QoS/,/^plugin/p' | grep -v '^plugin'
 
-bold "3. nicd as a daemon on a private D-Bus: it provisions DSCP trust, PFC 3 and ToS 106"
+bold "3. nicd as a daemon on a private D-Bus: its mlx5 and bnxt plugins provision DSCP trust, PFC 3 and ToS 106"
 job dbus-daemon --nofork --nopidfile --config-file="$bus_dir/bus.conf"
 for _ in $(seq 50); do [ -S "$bus_dir/socket" ] && break; sleep 0.1; done
 job "$sim" run "$root" --interval-ms 500
@@ -89,19 +89,19 @@ echo
 echo "$ nicctl show mlx5_2   (the link is ACTIVE, no packet lost yet: the FEC margin is running out)"
 nicctl show mlx5_2 || true
 
-bold "5b. Congestion: the switch stops ECN-marking mlx5_3's traffic, so PFC alone holds it back"
+bold "5b. Congestion: the switch stops ECN-marking bnxt_re0's traffic, so PFC alone holds it back"
 echo "before: every RoCE port busy with ECN marks and CNPs flowing (DCQCN at work), and ECN enabled"
-grep -E '^nicd_qos_compliant\{device="mlx5_3".*setting="ecn_(np|rp)"' "$textfile" || true
-"$sim" inject "$root" congest-pfc-only mlx5_3
+grep -E '^nicd_qos_compliant\{device="bnxt_re0".*setting="ecn_(np|rp)"' "$textfile" || true
+"$sim" inject "$root" congest-pfc-only bnxt_re0
 for _ in $(seq 100); do
-    grep -q '^nicd_port_congestion_state{device="mlx5_3",port="1",state="pfc_only"} 1' "$textfile" && break
+    grep -q '^nicd_port_congestion_state{device="bnxt_re0",port="1",state="pfc_only"} 1' "$textfile" && break
     sleep 0.1
 done
-grep -E '^nicd_port_congestion_state\{device="mlx5_[0-3]",port="1",state="[a-z_]+"\} 1' "$textfile" || true
-grep -E '^nicd_port_paused_ratio\{device="mlx5_3",port="1",direction="rx"\}' "$textfile" || true
+grep -E '^nicd_port_congestion_state\{device="(mlx5_[0-2]|bnxt_re0)",port="1",state="[a-z_]+"\} 1' "$textfile" || true
+grep -E '^nicd_port_paused_ratio\{device="bnxt_re0",port="1",direction="rx"\}' "$textfile" || true
 echo "$ nicctl status   (the CONGESTION column)"
-nicctl status | grep -E '^(DEVICE|mlx5_[0-3] )' || true
-"$sim" inject "$root" congest-pfc-only-clear mlx5_3
+nicctl status | grep -E '^(DEVICE|mlx5_[0-2] |bnxt_re0 )' || true
+"$sim" inject "$root" congest-pfc-only-clear bnxt_re0
 
 bold "5c. Readiness: the link is up, but NCCL could not use mlx5_1: its netdev lost its IP address"
 "$sim" inject "$root" gid-missing mlx5_1
@@ -111,7 +111,7 @@ for _ in $(seq 100); do # read on the slow interval ([signals] IntervalSec=2)
 done
 grep -E '^nicd_port_ready\{' "$textfile" || true
 echo "$ nicctl status   (the READY column)"
-nicctl status | grep -E '^(DEVICE|mlx5_[0-3] )' || true
+nicctl status | grep -E '^(DEVICE|mlx5_[0-2] |bnxt_re0 )' || true
 echo "$ nicctl show mlx5_1   (each readiness check and what it saw)"
 nicctl show mlx5_1 | sed -n '/ready:/,$p' || true
 "$sim" inject "$root" gid-missing-clear mlx5_1
@@ -129,16 +129,18 @@ grep -E '^nicd_port_health\{device="mlx5_0"' "$textfile" || true
 echo "active conditions:"
 grep -E '^nicd_condition_active' "$textfile" || true
 
-bold "7. Fault: mlx5_1's firmware stops answering (a command timeout in the kernel log)"
+bold "7. Fault: mlx5_1's firmware stops answering (a command timeout in the kernel log), and bnxt_re0's RoCE firmware channel stalls"
 boot=$(tr -d '-' <"$root/proc/sys/kernel/random/boot_id")
 jdir=$root/var/log/journal/0123456789abcdef0123456789abcdef
 mkdir -p "$jdir"
 printf '__REALTIME_TIMESTAMP=%s\n__MONOTONIC_TIMESTAMP=%s\n_BOOT_ID=%s\n_TRANSPORT=kernel\n_KERNEL_DEVICE=+pci:0000:3b:00.0\n_KERNEL_SUBSYSTEM=pci\n_MACHINE_ID=0123456789abcdef0123456789abcdef\nPRIORITY=3\nMESSAGE=mlx5_core 0000:3b:00.0: wait_func:1132:(pid 4242): QUERY_VPORT_COUNTER(0x770) timeout. Will cause a leak of a command resource\n\n' \
     "$(date +%s%6N)" "$(awk '{printf "%d", $1 * 1000000}' /proc/uptime)" "$boot" >"$work/kernel.export"
+printf '__REALTIME_TIMESTAMP=%s\n__MONOTONIC_TIMESTAMP=%s\n_BOOT_ID=%s\n_TRANSPORT=kernel\n_KERNEL_DEVICE=+pci:0000:5d:00.0\n_KERNEL_SUBSYSTEM=pci\n_MACHINE_ID=0123456789abcdef0123456789abcdef\nPRIORITY=3\nMESSAGE=bnxt_en 0000:5d:00.0: QPLIB: bnxt_re_is_fw_stalled: FW STALL Detected. cmdq[0xe]=0x3 waited (103641 > 100000) msec active 1\n\n' \
+    "$(date +%s%6N)" "$(awk '{printf "%d", $1 * 1000000}' /proc/uptime)" "$boot" >>"$work/kernel.export"
 /lib/systemd/systemd-journal-remote --output="$jdir/demo.journal" "$work/kernel.export" 2>/dev/null
 wait_cycles 2
-grep -E '^nicd_(kernel_errors_total|device_health)\{device="mlx5_1"' "$textfile" || true
-grep -E '^nicd_condition_active\{device="mlx5_1"' "$textfile" || true
+grep -E '^nicd_(kernel_errors_total|device_health)\{device="(mlx5_1|bnxt_re0)"' "$textfile" || true
+grep -E '^nicd_condition_active\{device="(mlx5_1|bnxt_re0)",port="0"' "$textfile" || true
 grep -E '^nicd_node_health ' "$textfile" || true
 echo
 echo "roles (compute NICs sit beside a GPU; the node is fatal only when one of them is):"
@@ -177,9 +179,10 @@ hgx_once
 echo
 echo "demo done: nicd provisioned RoCE QoS (trust, PFC, ECN, ToS) and repaired drift on mlx5_1; it"
 echo "saw mlx5_2's FEC margin run out while its link was up (degraded, replace_cable_or_transceiver)"
-echo "and then the link go down (fatal), mlx5_3's congestion carried by PFC alone (pfc_only,"
-echo "check_congestion_config), mlx5_0's symbol errors climb past the IBTA BER (degraded) and"
-echo "mlx5_1's firmware command timeout in the kernel log (fatal); the never-cabled mlx5_6, a storage"
+echo "and then the link go down (fatal), the Broadcom bnxt_re0's congestion carried by PFC alone"
+echo "(pfc_only, check_congestion_config), mlx5_0's symbol errors climb past the IBTA BER (degraded),"
+echo "mlx5_1's firmware command timeout and bnxt_re0's firmware stall in the kernel log (fatal, each"
+echo "recognised by its own vendor's plugin); the never-cabled bnxt_re1, a storage"
 echo "NIC (no GPU on its socket), is reported, fatal only while all peers of its role are up. Every"
 echo "condition says what to do for a machine (ACTION, action=): check_cable,"
 echo "replace_cable_or_transceiver, reset_nic, ... (docs/conditions.md). On an HGX H100 node a NIC"
