@@ -82,6 +82,7 @@ const std::map<std::string, FaultPlan>& plans()
         {"uverbs-missing", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"acs-on", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"peermem-unload", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
+        {"kernel-line", {{}, {"fw-fatal"}, R"(code="kernel.mlx5.fatal_error")"}},
     };
     return p;
 }
@@ -243,6 +244,13 @@ TEST_F(CaptureRoundTrip, AMixedMlx5AndBnxtNodeReplaysWithItsBnxtDevices)
     test::writeNodeConfig(src);
     sim::congestEcn(src, "bnxt_re0", true);
     sim::tick(src, 5);
+    const bool journal = test::journalRemoteInstalled();
+    std::string out;
+    if (journal) {
+        ASSERT_EQ(test::sim({"inject", src.string(), "kernel-line", "bnxt_re0", "fw-stall"}, out),
+                  0)
+            << out;
+    }
     auto said = test::once(src);
     ASSERT_EQ(said.rc, 0) << said.output;
     for (const char* dev : {"bnxt_re0", "bnxt_re1"})
@@ -267,6 +275,12 @@ TEST_F(CaptureRoundTrip, AMixedMlx5AndBnxtNodeReplaysWithItsBnxtDevices)
     auto state = nlohmann::json::parse(test::readFile(cap / "run/nicd-sim/state.json"));
     EXPECT_EQ(state["devices"]["bnxt_re0"].value("vendor", ""), "bnxt") << state.dump();
     EXPECT_FALSE(state["devices"]["mlx5_0"].contains("vendor")) << "mlx5, as before vendors";
+    if (journal) { // bnxt's kernel lines too, about the device the kernel printed them about
+        EXPECT_NE(test::readFile(cap / "run/nicd-sim/capture/kernel.export")
+                      .find("_KERNEL_DEVICE=+pci:0000:5d:00.0\n_KERNEL_SUBSYSTEM=pci\nMESSAGE="
+                            "bnxt_en 0000:5d:00.0: QPLIB: bnxt_re_is_fw_stalled: FW STALL"),
+                  std::string::npos);
+    }
     sim::congestPfcOnly(cap, "bnxt_re0", true); // bnxt's names exist in the capture
     sim::tick(cap, 1);
     EXPECT_GE(sim::counterValue(cap, "bnxt_re0", "rx_pfc_ena_frames_pri3"), 600U);
