@@ -14,7 +14,7 @@ BUILD_TYPE ?= RelWithDebInfo
 CTEST_JOBS ?= $(shell echo $$(( $$(nproc) * 2 )))
 CTEST_ARGS ?= --output-on-failure --timeout 300 -j $(CTEST_JOBS)
 # What the demo runs, and all it builds: no tests, no fuzz targets, no benchmarks.
-DEMO_TARGETS = nicd nicd-plugin-mlx5 nicctl nicd-sim
+DEMO_TARGETS = nicd nicd-plugin-mlx5 nicd-plugin-bnxt nicctl nicd-sim
 
 .PHONY: all deps deps-demo configure build build-demo build-asan check check-normal check-asan fuzz demo bench package image format tidy clean
 

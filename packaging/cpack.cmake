@@ -1,6 +1,6 @@
 # DEB and RPM from one tree: `make package` runs `cd build && cpack -G "DEB;RPM"` in a build
 # configured with CMAKE_INSTALL_PREFIX=/usr (the default here). Two packages each: `nicd` (the
-# daemon, its plugin, unit, config, bus policy and interfaces, nicctl, man pages, completions,
+# daemon, its plugins (mlx5, bnxt), unit, config, bus policy and interfaces, nicctl, man pages, completions,
 # fleet files) and `nicd-sim` (the simulator, for labs and CI; the daemon does not need it).
 # No tests, no test plugins, no SDK headers. The DEB generator strips the binaries and puts
 # their debug symbols in nicd-dbgsym/nicd-sim-dbgsym (.ddeb); the RPMs are stripped and ship
@@ -102,7 +102,8 @@ set(CPACK_RPM_NICD_USER_FILELIST
     "%dir /etc/nicd/nicd.conf.d/"
     "%dir ${NICD_TEXTFILE_DIR}/"
     "%attr(0644,root,root) ${NICD_SYSTEMD_UNIT_DIR}/nicd.service"
-    "%attr(0755,root,root) ${NICD_PLUGIN_INSTALL_DIR}/nicd-plugin-mlx5.so")
+    "%attr(0755,root,root) ${NICD_PLUGIN_INSTALL_DIR}/nicd-plugin-mlx5.so"
+    "%attr(0755,root,root) ${NICD_PLUGIN_INSTALL_DIR}/nicd-plugin-bnxt.so")
 # The packages own only their own directories, not the system's (the filesystem package and
 # others own those; claiming them with other attributes is an rpm conflict). The unit directory
 # comes from units/CMakeLists.txt (pkg-config systemd).

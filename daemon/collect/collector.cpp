@@ -192,6 +192,7 @@ void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSample
         auto& ds = all[claimed[k]];
         auto& r = (*results)[k];
         ds.plugin = std::move(r.plugin);
+        ds.meanings = std::move(r.meanings);
         ds.errors.insert(ds.errors.end(), r.errors.begin(), r.errors.end());
         r = DeviceSamples{}; // freed as it goes: the peak stays one copy of the cycle's samples
     }

@@ -17,7 +17,9 @@ namespace {
 
 using Reading = CongestionRules::Reading;
 
-// What a counter is to the verdict, from its name; nullopt for the counters it does not use.
+// What a counter is to the verdict, from what its plugin says it means (the per-priority ones
+// only on a lossless priority); nullopt for the counters it does not use. The numbers are written
+// in the state's keys (keyOf): appended, never renumbered.
 enum class Kind : uint8_t {
     RxPause,
     TxPause,
@@ -32,48 +34,42 @@ enum class Kind : uint8_t {
     Retransmit
 };
 
-std::optional<Kind> kindOf(const SampleRef& s, const std::set<uint8_t>& lossless)
+std::optional<Kind> kindOf(const SeriesMeaning& m, const std::set<uint8_t>& lossless)
 {
-    if (s.source == "ethtool") {
-        if (s.name == "tx_pause_storm_warning_events")
-            return Kind::StormWarning;
-        if (s.name == "tx_pause_storm_error_events")
-            return Kind::StormError;
-        // rx_prio<p>_pause_duration, tx_prio<p>_pause_duration, rx_prio<p>_pause_transition,
-        // rx_prio<p>_discards for a lossless p.
-        if (s.name.size() < 9 || (!s.name.starts_with("rx_prio") && !s.name.starts_with("tx_prio")))
-            return std::nullopt;
-        const char digit = s.name[7];
-        if (digit < '0' || digit > '7' || !lossless.contains(static_cast<uint8_t>(digit - '0')))
-            return std::nullopt;
-        const std::string_view rest = std::string_view(s.name).substr(8);
-        const bool rx = s.name[0] == 'r';
-        if (rest == "_pause_duration")
-            return rx ? Kind::RxPause : Kind::TxPause;
-        if (rx && rest == "_pause_transition")
-            return Kind::Transitions;
-        if (rx && rest == "_discards")
-            return Kind::Drops;
+    const bool on_lossless = lossless.contains(m.priority);
+    switch (m.meaning) {
+    case Meaning::RxPauseDuration:
+        return on_lossless ? std::optional(Kind::RxPause) : std::nullopt;
+    case Meaning::TxPauseDuration:
+        return on_lossless ? std::optional(Kind::TxPause) : std::nullopt;
+    case Meaning::RxPauseTransitions:
+        return on_lossless ? std::optional(Kind::Transitions) : std::nullopt;
+    case Meaning::RxPriorityDrops:
+        return on_lossless ? std::optional(Kind::Drops) : std::nullopt;
+    case Meaning::PauseStormWarning:
+        return Kind::StormWarning;
+    case Meaning::PauseStormError:
+        return Kind::StormError;
+    case Meaning::EcnMarked:
+        return Kind::Ecn;
+    case Meaning::CnpSent:
+        return Kind::CnpSent;
+    case Meaning::CnpHandled:
+        return Kind::CnpHandled;
+    case Meaning::OutOfSequence:
+        return Kind::OutOfSequence;
+    case Meaning::SequenceErrorNak:
+    case Meaning::AdaptiveRetransmit:
+        return Kind::Retransmit;
+    default:
         return std::nullopt;
     }
-    if (s.source == "hw_counters") {
-        if (s.name == "np_ecn_marked_roce_packets")
-            return Kind::Ecn;
-        if (s.name == "np_cnp_sent")
-            return Kind::CnpSent;
-        if (s.name == "rp_cnp_handled")
-            return Kind::CnpHandled;
-        if (s.name == "out_of_sequence")
-            return Kind::OutOfSequence;
-        if (s.name == "packet_seq_err" || s.name == "roce_adp_retrans")
-            return Kind::Retransmit;
-    }
-    return std::nullopt;
 }
 
-std::string keyOf(const SampleRef& s, Kind k)
+// "<kind>/<netdev>/<counter name>": the state's key of a series (state.json keeps it).
+std::string keyOf(Kind k, const std::string& netdev, const std::string& name)
 {
-    return std::to_string(static_cast<int>(k)) + "/" + s.netdev + "/" + s.name;
+    return std::to_string(static_cast<int>(k)) + "/" + netdev + "/" + name;
 }
 
 // The kind a key was written with; throws on a key this version does not write.
@@ -241,10 +237,12 @@ const CongestionRules::PortIndex& CongestionRules::indexFor(const DeviceSamples&
     auto& ix = indices_[{ds.ibdev, port}];
     if (!ix.slots.empty() || ix.pma || ix.plugin)
         if (ix.pma == ds.pma.layout && ix.plugin == ds.plugin.layout &&
-            ix.plugin_netdevs == ds.plugin.netdevs && ix.lossless == lossless)
+            ix.meanings == ds.meanings && ix.plugin_netdevs == ds.plugin.netdevs &&
+            ix.lossless == lossless)
             return ix;
     ix.pma = ds.pma.layout;
     ix.plugin = ds.plugin.layout;
+    ix.meanings = ds.meanings;
     ix.plugin_netdevs = ds.plugin.netdevs;
     ix.lossless = lossless;
     ix.slots.clear();
@@ -252,9 +250,9 @@ const CongestionRules::PortIndex& CongestionRules::indexFor(const DeviceSamples&
     forEachSeries(ds, [&](bool pma, size_t i, const SeriesKey& k, const SampleBatch& b) {
         if (k.port != port)
             return;
-        const SampleRef s{k.source, k.port, b.netdevOf(k), k.name, k.kind, 0};
-        if (auto kind = kindOf(s, prios))
-            ix.slots.push_back({pma, static_cast<uint32_t>(i), keyId(keyOf(s, *kind))});
+        if (auto kind = kindOf(ds.meaningOf(pma, i), prios))
+            ix.slots.push_back(
+                {pma, static_cast<uint32_t>(i), keyId(keyOf(*kind, b.netdevOf(k), k.name))});
     });
     std::sort(ix.slots.begin(), ix.slots.end(),
               [](const auto& a, const auto& b) { return a.key < b.key; });

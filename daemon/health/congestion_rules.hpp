@@ -68,6 +68,7 @@ private:
     // lossless priorities): a cycle then reads those values and nothing else.
     struct PortIndex {
         std::shared_ptr<const SampleLayout> pma, plugin;
+        std::shared_ptr<const LayoutMeanings> meanings;
         std::vector<std::string> plugin_netdevs;
         std::vector<uint8_t> lossless;
         struct Slot {

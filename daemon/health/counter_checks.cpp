@@ -70,23 +70,25 @@ CounterChecks::Entry& CounterChecks::entryFor(const DeviceSamples& ds, const Con
     e.used = true;
     if (!e.slots.empty() || e.pma || e.plugin) {
         if (sameLayout(ds.pma, e.pma, e.pma_netdevs) &&
-            sameLayout(ds.plugin, e.plugin, e.plugin_netdevs))
+            sameLayout(ds.plugin, e.plugin, e.plugin_netdevs) && ds.meanings == e.meanings)
             return e;
     }
     e.pma = ds.pma.layout;
     e.plugin = ds.plugin.layout;
+    e.meanings = ds.meanings;
     e.pma_netdevs = ds.pma.netdevs;
     e.plugin_netdevs = ds.plugin.netdevs;
     e.slots.clear();
     forEachSeries(ds, [&](bool pma, size_t i, const SeriesKey& k, const SampleBatch& b) {
         if (k.kind != SampleKind::Counter)
             return;
-        const CounterRule* rule = rules.find(k.name, ds.ibdev, config);
+        const SeriesMeaning& m = ds.meaningOf(pma, i);
+        const CounterRule* rule = rules.find(k.name, m.meaning, ds.ibdev, config);
         if (rule == nullptr)
             return;
         if (rules.perDevice(k.name)) // the cache keeps no per-device rule: keep it here
             rule = &device_rules_.insert_or_assign({k.name, ds.ibdev}, *rule).first->second;
-        e.slots.push_back({static_cast<uint32_t>(i), pma, counterWidth(k.source, k.name), rule,
+        e.slots.push_back({static_cast<uint32_t>(i), pma, counterWidth(k.source, m.wide), rule,
                            &tracker.history(CounterTracker::key(ds.ibdev, k.port, k.source,
                                                                 b.netdevOf(k), k.name))});
     });
@@ -181,7 +183,8 @@ void CounterChecks::recoverUnfollowed(const Snapshot& snap, const Config& config
 {
     for (const auto& ds : snap.samples)
         for (const auto& s : ds.samples()) {
-            if (s.kind != SampleKind::Counter || rules.find(s.name, ds.ibdev, config) != nullptr)
+            if (s.kind != SampleKind::Counter ||
+                rules.find(s.name, s.meaning, ds.ibdev, config) != nullptr)
                 continue;
             const std::string suffix = suffixOf(s.name, s.netdev);
             const std::string why = "no rule follows " + s.name + " any more (configuration)";

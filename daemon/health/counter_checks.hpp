@@ -49,6 +49,7 @@ private:
     };
     struct Entry {
         std::shared_ptr<const SampleLayout> pma, plugin; // held: an entry is for these
+        std::shared_ptr<const LayoutMeanings> meanings;
         std::vector<std::string> pma_netdevs, plugin_netdevs;
         std::vector<Slot> slots;
         bool used = false;

@@ -11,13 +11,18 @@
 //   The condition holds until no read has grown by more than N for kDeltaHoldSec (10 minutes),
 //   so that a single event (a link_downed) is seen by every scrape, not for one cycle.
 //   "Any increase" is Delta=0.
-// A counter's name may be a glob ("rx_prio*_pause").
+// The default rules for the IB PMA counters (counters/) name them (IBTA names, every vendor's);
+// those for a plugin's counters name what the counter means (plugin.h Meaning, from the plugin's
+// describeLayout), so that one rule judges every vendor's counter of that meaning. The condition
+// and the configuration ([counter:NAME]) still name the counter itself.
 #pragma once
 
 #include "config/config.hpp"
 #include "model/health.hpp"
+#include "model/samples.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,7 +37,8 @@ enum class RuleKind : uint8_t { Delta, Rate };
 inline constexpr double kDeltaHoldSec = 600;
 
 struct CounterRule {
-    std::string counter;
+    std::string counter;           // the counter's name (a default rule's: PMA counters only)
+    Meaning means = Meaning::None; // a default rule for the plugins' counters of this meaning
     RuleKind kind = RuleKind::Delta;
     double threshold = 0;    // growth allowed between two reads (Delta) or within the window (Rate)
     double window_sec = 600; // Rate: 1, 60 or 3600; Delta: how long a breach holds
@@ -44,21 +50,22 @@ struct CounterRule {
 
 const std::vector<CounterRule>& defaultCounterRules();
 
-// The rule for `counter` on `device`: the default, then [counter:NAME], then
-// [counter:NAME/DEVICE]. nullopt when there is none or it is disabled.
-std::optional<CounterRule> ruleFor(const std::string& counter, const std::string& device,
-                                   const Config& config);
+// The rule for `counter` (which means `meaning`) on `device`: the default (by meaning, or for a
+// PMA counter by name), then [counter:NAME], then [counter:NAME/DEVICE]. nullopt when there is
+// none or it is disabled.
+std::optional<CounterRule> ruleFor(const std::string& counter, Meaning meaning,
+                                   const std::string& device, const Config& config);
 
-// ruleFor, remembered: the rules depend only on the configuration, so each counter name is
-// matched against the rules once, not at every cycle (a node reads ~10,000 counters a cycle and
-// the defaults hold globs). Counters the configuration names per device ([counter:NAME/DEVICE])
-// are looked up every time. reset() with the new configuration whenever it changes.
+// ruleFor, remembered: the rules depend only on the configuration, so each counter name and
+// meaning is matched against the rules once, not at every cycle (a node reads ~10,000 counters a
+// cycle). Counters the configuration names per device ([counter:NAME/DEVICE]) are looked up
+// every time. reset() with the new configuration whenever it changes.
 class CounterRuleCache {
 public:
     void reset(const Config& config);
     // The rule for `counter` on `device` under `config` (the one given to reset), or nullptr
     // (none, or disabled). Valid until the next call.
-    const CounterRule* find(const std::string& counter, const std::string& device,
+    const CounterRule* find(const std::string& counter, Meaning meaning, const std::string& device,
                             const Config& config);
     // True when the configuration names `counter` for some device: find() then gives a rule
     // valid only until the next call.
@@ -72,7 +79,9 @@ private:
         using is_transparent = void;
         size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
     };
-    std::unordered_map<std::string, std::optional<CounterRule>, Hash, std::equal_to<>> rules_;
+    using Rules =
+        std::unordered_map<std::string, std::optional<CounterRule>, Hash, std::equal_to<>>;
+    std::map<Meaning, Rules> rules_;                                    // by meaning, then name
     std::unordered_set<std::string, Hash, std::equal_to<>> per_device_; // counters named per device
     std::optional<CounterRule> uncached_;
 };

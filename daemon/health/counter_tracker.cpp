@@ -35,21 +35,14 @@ constexpr std::array kPmaWidths{
     PmaWidth{"port_xmit_wait", 32},
 };
 
-// mlx5 hw_counters that are 64-bit (congestion and ICRC); the Q counters are 32-bit.
-constexpr std::array<std::string_view, 5> kWideHwCounters{"rp_cnp_ignored", "rp_cnp_handled",
-                                                          "np_ecn_marked_roce_packets",
-                                                          "np_cnp_sent", "rx_icrc_encapsulated"};
 } // namespace
 
-CounterWidth counterWidth(std::string_view source, std::string_view counter)
+CounterWidth counterWidth(std::string_view source, bool wide)
 {
     if (source == kSourceIbCounters)
         return CounterWidth::Saturating;
-    if (source == kSourceHwCounters)
-        return std::find(kWideHwCounters.begin(), kWideHwCounters.end(), counter) !=
-                       kWideHwCounters.end()
-                   ? CounterWidth::Wide64
-                   : CounterWidth::Wraps32;
+    if (source == kSourceHwCounters && !wide)
+        return CounterWidth::Wraps32;
     return CounterWidth::Wide64;
 }
 

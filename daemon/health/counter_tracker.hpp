@@ -28,11 +28,14 @@ namespace nicd::health {
 // How a counter behaves at its limit (reference/counters.md §1).
 enum class CounterWidth : uint8_t {
     Saturating, // IB PMA counters/: stop at all-ones; never wrap (a decrease is a reset)
-    Wraps32,    // mlx5 Q counters in hw_counters/: 32-bit in hardware, wrap at 2^32
+    Wraps32,    // hw_counters/ (mlx5's Q counters): 32-bit in hardware, wrap at 2^32
     Wide64,     // 64-bit (ethtool, congestion counters): a decrease is a reset
 };
 
-CounterWidth counterWidth(std::string_view source, std::string_view counter);
+// A series of `source`, which its plugin says is 64 bits wide or not (SeriesMeaning::wide): a
+// hw_counters/ series wraps at 2^32 unless its plugin says it is wide (one that says nothing:
+// every one wraps), other plugin series are 64-bit.
+CounterWidth counterWidth(std::string_view source, bool wide);
 // The value an IB PMA counter sticks at (16-bit symbol_error: 65535), when its width is known.
 std::optional<uint64_t> saturationValue(std::string_view source, std::string_view counter);
 

@@ -50,7 +50,7 @@ std::optional<double> phyCorrectedBits(const Snapshot& snap, const Uplink& up, d
         if (ds.ibdev != up.ibdev)
             continue;
         for (const auto& s : ds.samples())
-            if (s.netdev == up.netdev && s.name == "rx_corrected_bits_phy") {
+            if (s.meaning == Meaning::FecCorrectedBits && s.netdev == up.netdev) {
                 at = static_cast<double>(ds.monotonic_usec) / 1e6;
                 return static_cast<double>(s.value);
             }

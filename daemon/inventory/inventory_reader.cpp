@@ -62,6 +62,31 @@ void InventoryReader::sayIgnored()
     said_ignored_ = std::move(now);
 }
 
+// The names a full walk leaves for the next read to compare with. A device listed before the walk
+// but not found by it went away while the walk ran (a driver unbinding, or a reset: removed and
+// back within milliseconds); taken as seen, the next listing (with it back) would match and the
+// inventory would miss it until the next timed walk, holding a false device_missing for up to
+// `full_every_sec`. Leaving it out makes the next read walk again. An entry the walk never finds
+// (a dangling link) is left out once: if the next walk misses the same entries, they are taken as
+// they are, so they do not make every read a full walk.
+std::vector<std::string> InventoryReader::listedAndWalked(std::vector<std::string> listed)
+{
+    std::set<std::string_view> walked;
+    for (const auto& d : cached_.devices)
+        walked.insert(d.ibdev);
+    for (const auto& ig : cached_.ignored)
+        walked.insert(ig.ibdev);
+    std::vector<std::string> unfound;
+    for (const auto& name : listed)
+        if (!walked.contains(name))
+            unfound.push_back(name);
+    const bool again = !unfound.empty() && unfound != unfound_;
+    unfound_ = std::move(unfound);
+    if (again)
+        std::erase_if(listed, [&](const std::string& n) { return !walked.contains(n); });
+    return listed;
+}
+
 Inventory InventoryReader::read()
 {
     auto names = deviceNames(paths_.sysClassInfiniband());
@@ -71,7 +96,7 @@ Inventory InventoryReader::read()
     if (!have_ || names != names_ || invalidated_ || due) {
         cached_ = discoverInventory(paths_, ignore_);
         sayIgnored();
-        names_ = std::move(names);
+        names_ = listedAndWalked(std::move(names));
         since_full_ = 0;
         last_full_sec_ = now;
         invalidated_ = false;

@@ -35,6 +35,7 @@ public:
 private:
     void refreshPortStates(); // state, phys_state and rate of every port of cached_, in place
     void sayIgnored();        // logs the devices newly ignored by the last full walk
+    std::vector<std::string> listedAndWalked(std::vector<std::string> listed);
 
     HostPaths paths_;
     unsigned full_every_;
@@ -44,6 +45,7 @@ private:
     bool invalidated_ = false;
     bool have_ = false;
     std::vector<std::string> names_;
+    std::vector<std::string> unfound_; // listed, but not found by the last full walk
     Inventory cached_;
     KeptDirs port_dirs_; // ports/N of every port
     IgnoreList ignore_;

@@ -1,6 +1,7 @@
 #include "inventory/sysfs_values.hpp"
 
 #include <nicd/plugin/counter_dir.h>
+#include <nicd/plugin/printed_record.h>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -89,13 +90,7 @@ std::optional<uint64_t> parseHex(std::string_view text)
 
 bool isPciAddress(std::string_view t)
 {
-    // dddd:bb:dd.f
-    if (t.size() != 12 || t[4] != ':' || t[7] != ':' || t[10] != '.')
-        return false;
-    for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9, 11})
-        if (!std::isxdigit(static_cast<unsigned char>(t[i])))
-            return false;
-    return true;
+    return t.size() == 12 && plugin::sdk::startsWithPciAddress(t); // dddd:bb:dd.f, alone
 }
 
 namespace {

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,11 @@ using SampleKind = plugin::v1::SampleKind;
 using SeriesKey = plugin::v1::SeriesKey;
 using SampleLayout = plugin::v1::SampleLayout;
 using SampleBatch = plugin::v1::SampleBatch;
+using Meaning = plugin::v1::Meaning;
+using SeriesMeaning = plugin::v1::SeriesMeaning;
+// What each series of a plugin's layout means (plugin ABI 1.5, IPlugin::describeLayout), in the
+// layout's order: made once per layout and shared by every device and cycle that reads it.
+using LayoutMeanings = std::vector<SeriesMeaning>;
 
 // Sources of samples. Plugins may add their own names.
 inline constexpr const char* kSourceIbCounters = "counters";    // ports/N/counters (IB PMA)
@@ -39,7 +45,9 @@ struct ReadError {
     std::string message;
 };
 
-// One value as the consumers of a snapshot read it: the names live in the layout.
+// One value as the consumers of a snapshot read it: the names live in the layout, the meaning in
+// the layout's meanings (None for the IB PMA counters, which the daemon knows by their IBTA names,
+// and for every series of a plugin that says nothing).
 struct SampleRef {
     const std::string& source;
     uint32_t port;
@@ -47,6 +55,9 @@ struct SampleRef {
     const std::string& name;
     SampleKind kind;
     uint64_t value;
+    Meaning meaning = Meaning::None;
+    uint8_t priority = plugin::v1::kNoPriority;
+    bool wide = false;
 };
 
 struct DeviceSamples {
@@ -56,6 +67,10 @@ struct DeviceSamples {
                                      // between PMA reads, so rates must use this time)
     SampleBatch pma;                 // counters/ (source kSourceIbCounters)
     SampleBatch plugin;              // the plugin's (hw_counters/, ethtool, ...)
+    // What the plugin says `plugin`'s series mean (its layout's, in its order; PluginManager);
+    // null when it says nothing (ABI < 1.5, no layout). The daemon's rules read these, never a
+    // vendor's counter names.
+    std::shared_ptr<const LayoutMeanings> meanings;
     std::vector<ReadError> errors;
     std::string unresponsive; // set when a read through the driver did not return in time
     // Counter files not read any more (refused DropCounterAfter reads in a row): the daemon's
@@ -67,6 +82,12 @@ struct DeviceSamples {
     Range samples() const;
     size_t size() const { return pma.size() + plugin.size(); }
     bool empty() const { return pma.empty() && plugin.empty(); }
+    // The meaning of series `i` of the PMA batch (`pma`: always None) or the plugin's.
+    const SeriesMeaning& meaningOf(bool pma, size_t i) const
+    {
+        static const SeriesMeaning none;
+        return !pma && meanings && i < meanings->size() ? (*meanings)[i] : none;
+    }
 };
 
 class DeviceSamples::Range {
@@ -87,7 +108,9 @@ public:
         {
             const SampleBatch& b = current();
             const SeriesKey& k = b.layout->series[i_];
-            return {k.source, k.port, b.netdevOf(k), k.name, k.kind, b.values[i_]};
+            const SeriesMeaning& m = ds_->meaningOf(batch_ == 0, i_);
+            return {k.source,     k.port,    b.netdevOf(k), k.name, k.kind,
+                    b.values[i_], m.meaning, m.priority,    m.wide};
         }
         iterator& operator++()
         {

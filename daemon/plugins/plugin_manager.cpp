@@ -235,6 +235,8 @@ void PluginManager::poll(const Device& dev, DeviceSamples& out)
         b.finish();
     }
     last_layout = out.plugin.layout;
+    if (lp->status.abi_minor >= 5) // older plugins' vtables end before describeLayout
+        out.meanings = lp->meanings.meaningsOf(*lp->plugin, out.plugin.layout);
     const bool partial = !s && !out.plugin.empty();
     if (!s)
         out.errors.push_back({dev.ibdev, 0, "plugin " + name, s.message});

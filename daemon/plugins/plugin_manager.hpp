@@ -8,6 +8,7 @@
 #include "model/inventory.hpp"
 #include "model/plugin_status.hpp"
 #include "model/samples.hpp"
+#include "plugins/layout_meanings.hpp"
 #include "plugins/plugin_host.hpp"
 #include "plugins/plugin_loader.hpp"
 #include "plugins/poll_failures.hpp"
@@ -48,6 +49,7 @@ public:
     // plugin shows Degraded after PollFailures::kDegradedAfter failures in a row, Running again
     // once every device reads. A poll that returned samples and an error is partial: the error
     // is reported, the device is not backed off (the plugin backs off what failed itself).
+    // out.meanings: what the plugin says its series mean (ABI >= 1.5; asked once per layout).
     void poll(const Device& dev, DeviceSamples& out);
     plugin::v1::Status verifyQos(const Device& dev, const Port& port,
                                  const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out);
@@ -81,6 +83,7 @@ private:
         bool reattach = false; // detach and attach every device at the next assign()
         // By ibdev: the layout the device's last poll gave (used on the plugin lane only).
         std::map<std::string, std::shared_ptr<const plugin::v1::SampleLayout>> layouts;
+        LayoutMeaningCache meanings; // what its layouts' series mean (ABI >= 1.5 only)
     };
     Loaded* pluginFor(const Device& dev) const;
     // verifyQos and applyQos: through the device's plugin, its denied knobs explained.

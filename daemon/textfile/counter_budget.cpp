@@ -8,59 +8,50 @@ namespace nicd {
 
 namespace {
 
-struct Curated {
-    const char* source;
-    const char* name; // "{P}": each lossless priority
+// The default set: 23 series on a RoCE port with one lossless priority. Why each is there:
+// docs/metrics.md, "Which counters the textfile carries". The IB PMA counters by name (IBTA's,
+// every vendor's); the plugins' by what they mean (plugin.h Meaning), so that the set is the same
+// for every vendor.
+constexpr std::string_view kDefaultPmaCounters[] = {
+    // Link-level totals both ways (the PMA's own families; RoCE ports keep them too).
+    "port_rcv_data_bytes",
+    "port_xmit_data_bytes",
+    "port_rcv_packets",
+    "port_xmit_packets",
+    // Link errors: nicd:port_link_errors:rate5m and the dashboard's "Link errors per second".
+    "symbol_error",
+    "port_rcv_errors",
+    "link_error_recovery",
+    "link_downed",
+    "local_link_integrity_errors",
 };
 
-// The default set: 23 series on a RoCE port with one lossless priority. Why each is there:
-// docs/metrics.md, "Which counters the textfile carries".
-constexpr Curated kDefaultCounters[] = {
-    // Link-level totals both ways (the PMA's own families; RoCE ports keep them too).
-    {kSourceIbCounters, "port_rcv_data_bytes"},
-    {kSourceIbCounters, "port_xmit_data_bytes"},
-    {kSourceIbCounters, "port_rcv_packets"},
-    {kSourceIbCounters, "port_xmit_packets"},
-    // Link errors: nicd:port_link_errors:rate5m and the dashboard's "Link errors per second".
-    {kSourceIbCounters, "symbol_error"},
-    {kSourceIbCounters, "port_rcv_errors"},
-    {kSourceIbCounters, "link_error_recovery"},
-    {kSourceIbCounters, "link_downed"},
-    {kSourceIbCounters, "local_link_integrity_errors"},
-    {kSourceEthtool, "rx_crc_errors_phy"},
+struct Curated {
+    Meaning meaning;
+    bool per_priority; // kept on the lossless priorities only
+};
+constexpr Curated kDefaultMeanings[] = {
+    // Link errors (with the PMA's above).
+    {Meaning::RxCrcErrors, false},
     // Drops and discards.
-    {kSourceEthtool, "rx_discards_phy"},
-    {kSourceEthtool, "tx_discards_phy"},
-    {kSourceHwCounters, "out_of_buffer"},
+    {Meaning::RxDiscards, false},
+    {Meaning::TxDiscards, false},
+    {Meaning::OutOfBuffer, false},
     // RoCE transport: packets lost on the lossless priority, timeouts and retries exhausted.
-    {kSourceHwCounters, "out_of_sequence"},
-    {kSourceHwCounters, "local_ack_timeout_err"},
-    {kSourceHwCounters, "rnr_nak_retry_err"},
+    {Meaning::OutOfSequence, false},
+    {Meaning::LocalAckTimeout, false},
+    {Meaning::RnrRetryExceeded, false},
     // ECN and CNPs, DCQCN at work on the lossless traffic: ECN-marked RoCE packets received and
     // the CNPs sent for them (notification point), CNPs handled (reaction point).
-    {kSourceHwCounters, "np_ecn_marked_roce_packets"},
-    {kSourceHwCounters, "np_cnp_sent"},
-    {kSourceHwCounters, "rp_cnp_handled"},
+    {Meaning::EcnMarked, false},
+    {Meaning::CnpSent, false},
+    {Meaning::CnpHandled, false},
     // PFC on the lossless priorities: pause frames and the time paused, both ways.
-    {kSourceEthtool, "rx_prio{P}_pause"},
-    {kSourceEthtool, "tx_prio{P}_pause"},
-    {kSourceEthtool, "rx_prio{P}_pause_duration"},
-    {kSourceEthtool, "tx_prio{P}_pause_duration"},
+    {Meaning::RxPauseFrames, true},
+    {Meaning::TxPauseFrames, true},
+    {Meaning::RxPauseDuration, true},
+    {Meaning::TxPauseDuration, true},
 };
-
-bool matches(std::string_view pattern, std::string_view name, uint8_t lossless)
-{
-    auto at = pattern.find("{P}");
-    if (at == std::string_view::npos)
-        return name == pattern;
-    auto prefix = pattern.substr(0, at);
-    auto suffix = pattern.substr(at + 3);
-    if (name.size() != prefix.size() + 1 + suffix.size() || !name.starts_with(prefix) ||
-        !name.ends_with(suffix))
-        return false;
-    char digit = name[prefix.size()];
-    return digit >= '0' && digit <= '7' && (lossless & (1U << (digit - '0'))) != 0;
-}
 
 uint8_t maskOf(const std::vector<uint8_t>& priorities)
 {
@@ -73,11 +64,18 @@ uint8_t maskOf(const std::vector<uint8_t>& priorities)
 
 } // namespace
 
-bool inDefaultCounters(std::string_view source, std::string_view name, uint8_t lossless)
+bool inDefaultCounters(std::string_view source, std::string_view name, const SeriesMeaning& m,
+                       uint8_t lossless)
 {
-    for (const auto& c : kDefaultCounters)
-        if (source == c.source && matches(c.name, name, lossless))
-            return true;
+    if (source == kSourceIbCounters) {
+        for (auto pma : kDefaultPmaCounters)
+            if (name == pma)
+                return true;
+        return false;
+    }
+    for (const auto& c : kDefaultMeanings)
+        if (c.meaning == m.meaning)
+            return !c.per_priority || (m.priority < 8 && (lossless & (1U << m.priority)) != 0);
     return false;
 }
 
@@ -96,10 +94,11 @@ uint8_t CounterBudget::lossless(const std::string& ibdev) const
     return it == device_lossless_.end() ? lossless_ : it->second;
 }
 
-bool CounterBudget::keeps(std::string_view source, const std::string& name, uint8_t lossless) const
+bool CounterBudget::keeps(std::string_view source, const std::string& name,
+                          const SeriesMeaning& meaning, uint8_t lossless) const
 {
-    if (counters_.set == CounterSet::All ||
-        (counters_.set == CounterSet::Default && inDefaultCounters(source, name, lossless)))
+    if (counters_.set == CounterSet::All || (counters_.set == CounterSet::Default &&
+                                             inDefaultCounters(source, name, meaning, lossless)))
         return true;
     for (const auto& glob : counters_.extra)
         if (fnmatch(glob.c_str(), name.c_str(), 0) == 0)

@@ -1,11 +1,13 @@
 // Which counter series the textfile carries ([textfile] Counters=): by default the few a fleet
 // graphs and alerts on (never a per-channel or per-queue statistic), or every statistic read, or
-// none, plus statistic globs. Decided from a series' source and name, and the lossless priorities
+// none, plus statistic globs. Decided from a series' source and name (the IB PMA counters), what
+// its plugin says it means (the plugins' series: plugin.h Meaning), and the lossless priorities
 // of its device, once per layout and render: never per value. What is read, judged and served on
 // D-Bus (GetCounters, nicctl counters) does not depend on it.
 #pragma once
 
 #include "config/config.hpp"
+#include "model/samples.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -28,9 +30,10 @@ public:
     // The lossless priorities of `ibdev`: bit p set for priority p.
     uint8_t lossless(const std::string& ibdev) const;
     // Whether the series of `source` (kSourceIbCounters, kSourceHwCounters, kSourceEthtool or a
-    // plugin's own) named `name` is written, on a device whose lossless priorities are
-    // `lossless`.
-    bool keeps(std::string_view source, const std::string& name, uint8_t lossless) const;
+    // plugin's own) named `name`, meaning `meaning`, is written, on a device whose lossless
+    // priorities are `lossless`.
+    bool keeps(std::string_view source, const std::string& name, const SeriesMeaning& meaning,
+               uint8_t lossless) const;
 
 private:
     TextfileCounters counters_{CounterSet::All, {}};
@@ -39,7 +42,9 @@ private:
 };
 
 // Whether a statistic is in the curated default set (docs/metrics.md, "Which counters the
-// textfile carries", says why each is there); "{P}" entries count for the lossless priorities.
-bool inDefaultCounters(std::string_view source, std::string_view name, uint8_t lossless);
+// textfile carries", says why each is there): an IB PMA counter by name, a plugin's by meaning,
+// the per-priority ones on the lossless priorities only.
+bool inDefaultCounters(std::string_view source, std::string_view name, const SeriesMeaning& m,
+                       uint8_t lossless);
 
 } // namespace nicd

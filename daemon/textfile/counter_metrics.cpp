@@ -105,7 +105,8 @@ struct LayoutLines {
     bool pma_families = false; // a series of the IB PMA families (a plugin's "counters")
 };
 
-LayoutLines linesOf(const SampleLayout& layout, const CounterBudget& budget, uint8_t lossless)
+LayoutLines linesOf(const SampleLayout& layout, const LayoutMeanings* meanings,
+                    const CounterBudget& budget, uint8_t lossless)
 {
     LayoutLines l;
     const size_t n = layout.series.size();
@@ -117,7 +118,9 @@ LayoutLines linesOf(const SampleLayout& layout, const CounterBudget& budget, uin
         const SeriesKey& k = layout.series[i];
         if (k.source == kSourceNicd)
             continue; // the plugin telling the daemon (nicd_dropped_files)
-        if (!budget.keeps(k.source, k.name, lossless))
+        static const SeriesMeaning none;
+        const SeriesMeaning& m = meanings && i < meanings->size() ? (*meanings)[i] : none;
+        if (!budget.keeps(k.source, k.name, m, lossless))
             continue;
         const Group g = groupOf(k);
         l.by_group[static_cast<size_t>(g)].push_back(static_cast<uint32_t>(i));
@@ -237,14 +240,15 @@ void renderCounterMetrics(const Snapshot& snap, const CounterBudget& budget, Met
     }
     // The layouts of this snapshot, each worked out once per set of lossless priorities (devices
     // of one kind share theirs; the priorities matter to the default set only).
-    std::map<std::pair<const SampleLayout*, uint8_t>, LayoutLines> layouts;
-    auto linesFor = [&](const SampleBatch& b, uint8_t lossless) -> const LayoutLines* {
+    std::map<std::tuple<const SampleLayout*, const LayoutMeanings*, uint8_t>, LayoutLines> layouts;
+    auto linesFor = [&](const SampleBatch& b, const LayoutMeanings* meanings,
+                        uint8_t lossless) -> const LayoutLines* {
         if (!b.layout)
             return nullptr;
-        auto key = std::make_pair(b.layout.get(), lossless);
+        auto key = std::make_tuple(b.layout.get(), meanings, lossless);
         auto it = layouts.find(key);
         if (it == layouts.end())
-            it = layouts.emplace(key, linesOf(*b.layout, budget, lossless)).first;
+            it = layouts.emplace(key, linesOf(*b.layout, meanings, budget, lossless)).first;
         return &it->second;
     };
     std::vector<DeviceLabels> labels(snap.samples.size());
@@ -252,8 +256,8 @@ void renderCounterMetrics(const Snapshot& snap, const CounterBudget& budget, Met
         const auto& ds = snap.samples[d];
         auto& dl = labels[d];
         dl.lossless = budget.everything() ? 0 : budget.lossless(ds.ibdev);
-        const LayoutLines* pma = linesFor(ds.pma, dl.lossless);
-        const LayoutLines* plugin = linesFor(ds.plugin, dl.lossless);
+        const LayoutLines* pma = linesFor(ds.pma, nullptr, dl.lossless);
+        const LayoutLines* plugin = linesFor(ds.plugin, ds.meanings.get(), dl.lossless);
         dl.device = MetricWriter::escapeLabelValue(ds.ibdev);
         dl.pma_netdevs = escapedAll(ds.pma.netdevs);
         dl.plugin_netdevs = escapedAll(ds.plugin.netdevs);
@@ -266,9 +270,9 @@ void renderCounterMetrics(const Snapshot& snap, const CounterBudget& budget, Met
         for (size_t d = 0; d < snap.samples.size(); ++d) {
             const auto& ds = snap.samples[d];
             const auto& dl = labels[d];
-            if (const LayoutLines* pma = linesFor(ds.pma, dl.lossless))
+            if (const LayoutLines* pma = linesFor(ds.pma, nullptr, dl.lossless))
                 writeBatch(w, f, ds, ds.pma, *pma, dl.device, dl.pma_netdevs, dl.checked);
-            if (const LayoutLines* plugin = linesFor(ds.plugin, dl.lossless))
+            if (const LayoutLines* plugin = linesFor(ds.plugin, ds.meanings.get(), dl.lossless))
                 writeBatch(w, f, ds, ds.plugin, *plugin, dl.device, dl.plugin_netdevs, dl.checked);
         }
     }

@@ -1,29 +1,46 @@
 // The bnxt plugin: claims RDMA devices of Broadcom NetXtreme-E/Thor functions (bnxt_en, with
-// bnxt_re on top); provisions and verifies RoCE QoS (qos/qos.hpp).
+// bnxt_re on top); reads bnxt_re's hw_counters and bnxt_en's ethtool statistics and says what
+// they mean (counter_meanings.hpp); provisions and verifies RoCE QoS (qos/qos.hpp); recognises
+// bnxt driver errors in kernel logs.
+//
+// The counters need no freshness check of their own that nicd could make cheaply: bnxt_re stops
+// refreshing its error and ext counters for good after one failed firmware query
+// (hw_counters.c bnxt_re_ib_get_hw_stats clears BNXT_RE_FLAG_ISSUE_ROCE_STATS), and says so
+// nowhere but in the values, which then stay as they were.
+#include "bnxt_kernel_lines.hpp"
+#include "bnxt_kernel_reports.hpp"
+#include "counter_meanings.hpp"
 #include "qos/qos.hpp"
 
 #include <nicd/plugin/declare.h>
+#include <nicd/plugin/nic_plugin.h>
 
 namespace nicd::bnxt {
 
-class BnxtPlugin final : public pv1::IPlugin {
+// Devices attached, detached and polled as sdk::NicPlugin does for every RDMA NIC, bnxt_re's
+// levels (active_qps) as gauges.
+class BnxtPlugin final : public plugin::sdk::NicPlugin {
 public:
-    explicit BnxtPlugin(pv1::IHost& host) : host_(host) {}
+    explicit BnxtPlugin(pv1::IHost& host) : NicPlugin(host, bnxt::isGauge) {}
 
-    pv1::Status init() noexcept override { return pv1::Status::ok(); }
-
+    // The PCI function's driver (the daemon's DeviceRef.driver): bnxt_en, whose auxiliary device
+    // bnxt_en.rdma.N bnxt_re binds to (bnxt_ulp.c bnxt_rdma_aux_device_init), while the IB
+    // device's parent stays the PCI function (bnxt_re main.c bnxt_re_register_ib). VFs are
+    // claimed too: the daemon attaches them but never provisions them (their device/physfn).
+    // Broadcom's next driver pair, bnge/bng_en, is another plugin's.
     bool claims(const pv1::DeviceRef& dev) const noexcept override
     {
         return dev.driver == "bnxt_en";
     }
 
-    pv1::Status attach(const pv1::DeviceRef&) noexcept override { return pv1::Status::ok(); }
-
-    void detach(const pv1::DeviceRef&) noexcept override {}
-
-    pv1::Status poll(const pv1::DeviceRef&, std::vector<pv1::Sample>&) noexcept override
+    void describeLayout(const pv1::SampleLayout& layout,
+                        std::vector<pv1::SeriesMeaning>& out) const noexcept override
     {
-        return pv1::Status::ok();
+        try {
+            bnxt::describeLayout(layout, out);
+        } catch (...) {
+            out.clear(); // every series None
+        }
     }
 
     pv1::Status verifyQos(const pv1::DeviceRef& dev, const pv1::PortRef& port,
@@ -38,16 +55,17 @@ public:
         return bnxt::applyQos(host_, dev, port, desired, out);
     }
 
-    // ABI < 1.4: never called (this plugin is 1.5; the daemon calls classifyKernelRecord).
-    bool classifyKernelLine(std::string_view, pv1::KernelLineMatch&) const noexcept override
+    bool classifyKernelRecord(const pv1::KernelRecord& rec,
+                              pv1::KernelLineMatch& out) const noexcept override
     {
-        return false;
+        return bnxt::classifyKernelRecord(rec, out);
     }
 
-    void shutdown() noexcept override {}
-
-private:
-    pv1::IHost& host_;
+    bool classifyKernelReport(const pv1::KernelReport& report,
+                              pv1::KernelLineMatch& out) const noexcept override
+    {
+        return bnxt::classifyKernelReport(report, out);
+    }
 };
 
 } // namespace nicd::bnxt

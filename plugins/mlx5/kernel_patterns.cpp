@@ -6,13 +6,16 @@
 // another driver and are rejected on their prefix, with no allocation.
 #include "kernel_patterns.hpp"
 
+#include <nicd/plugin/printed_record.h>
+
 #include <array>
-#include <cctype>
-#include <optional>
 
 namespace nicd::mlx5 {
 
 namespace pv1 = ::nicd::plugin::v1;
+using ::nicd::plugin::sdk::printedAbout;
+using ::nicd::plugin::sdk::PrintedRecord;
+using ::nicd::plugin::sdk::startsWithPciAddress;
 
 namespace {
 
@@ -138,16 +141,6 @@ bool contains(std::string_view line, const char* needle)
     return line.find(needle) != std::string_view::npos;
 }
 
-bool isPci(std::string_view t)
-{
-    if (t.size() < 12 || t[4] != ':' || t[7] != ':' || t[10] != '.')
-        return false;
-    for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9, 11})
-        if (!std::isxdigit(static_cast<unsigned char>(t[i])))
-            return false;
-    return true;
-}
-
 // The PCI address right after `after` in `text` ("error received: 0000:3b:00.0"), or empty.
 std::string pciAfter(std::string_view text, std::string_view after)
 {
@@ -155,53 +148,7 @@ std::string pciAfter(std::string_view text, std::string_view after)
     if (at == std::string_view::npos)
         return {};
     auto rest = text.substr(at + after.size());
-    return isPci(rest) ? std::string(rest.substr(0, 12)) : std::string();
-}
-
-// A record about a device, as dev_printk() printed it.
-struct Printed {
-    std::string_view driver; // "mlx5_core", "pcieport", "infiniband"
-    std::string_view netdev; // netdev_printk's interface name (or ibdev_printk's device)
-    std::string_view text;   // after the prefix
-};
-
-// "<driver> <device>: text" or "<driver> <device> <name>[ (state)]: text", where <device> is the
-// record's own device; nullopt for a message that does not start so.
-std::optional<Printed> printedAbout(const pv1::KernelRecord& rec)
-{
-    std::string_view m = rec.message;
-    auto space = m.find(' ');
-    if (space == 0 || space == std::string_view::npos)
-        return std::nullopt;
-    Printed p;
-    p.driver = m.substr(0, space);
-    m.remove_prefix(space + 1);
-    if (!m.starts_with(rec.device))
-        return std::nullopt;
-    m.remove_prefix(rec.device.size());
-    if (m.starts_with(": ")) {
-        p.text = m.substr(2);
-        return p;
-    }
-    if (!m.starts_with(' '))
-        return std::nullopt;
-    m.remove_prefix(1);
-    // An interface name holds no blank and no ':' (the kernel's dev_valid_name).
-    auto end = m.find_first_of(" :");
-    if (end == 0 || end == std::string_view::npos)
-        return std::nullopt;
-    p.netdev = m.substr(0, end);
-    m.remove_prefix(end);
-    if (m.starts_with(" (")) { // netdev_reg_state(): " (unregistering)", " (uninitialized)"
-        auto close = m.find("):");
-        if (close == std::string_view::npos)
-            return std::nullopt;
-        m.remove_prefix(close + 1);
-    }
-    if (!m.starts_with(": "))
-        return std::nullopt;
-    p.text = m.substr(2);
-    return p;
+    return startsWithPciAddress(rest) ? std::string(rest.substr(0, 12)) : std::string();
 }
 
 void fill(pv1::KernelLineMatch& out, const char* code, S severity, const char* message,
@@ -248,7 +195,7 @@ bool classifyDeviceLessWatchdog(std::string_view m, pv1::KernelLineMatch& out)
 bool classifyDeviceLessProbe(std::string_view m, pv1::KernelLineMatch& out)
 {
     constexpr std::string_view kProbe = "mlx5_core: probe of ";
-    if (!m.starts_with(kProbe) || !isPci(m.substr(kProbe.size())) ||
+    if (!m.starts_with(kProbe) || !startsWithPciAddress(m.substr(kProbe.size())) ||
         !m.substr(kProbe.size() + 12).starts_with(" failed with error "))
         return false;
     out.pci_address = std::string(m.substr(kProbe.size(), 12));
@@ -260,7 +207,7 @@ bool classifyDeviceLessProbe(std::string_view m, pv1::KernelLineMatch& out)
 // AER/DPC reports: printed by the root or downstream port ("pcieport <bdf>: ..."), naming the
 // failing function in "error received: <bdf>" where it is known, or by the NIC's own driver
 // ("mlx5_core <bdf>: PCIe Bus Error: severity=Uncorrected (Fatal), ...").
-bool classifyPcie(const Printed& p, pv1::KernelLineMatch& out)
+bool classifyPcie(const PrintedRecord& p, pv1::KernelLineMatch& out)
 {
     const bool port = p.driver == "pcieport";
     if (!port && !(p.driver == "mlx5_core" && contains(p.text, "PCIe Bus Error")))
@@ -296,7 +243,7 @@ bool classifyPcie(const Printed& p, pv1::KernelLineMatch& out)
     return false;
 }
 
-bool classifyDriver(const Printed& p, pv1::KernelLineMatch& out)
+bool classifyDriver(const PrintedRecord& p, pv1::KernelLineMatch& out)
 {
     // mlx5_core's own lines, and mlx5_ib's where an RDMA device printed them.
     if (p.driver != "mlx5_core" && !(p.driver == "infiniband" && contains(p.text, "mlx5")))

@@ -1,10 +1,8 @@
 #include "kernel_reports.hpp"
 
-#include <nicd/plugin/stack_frame.h>
+#include <nicd/plugin/soft_lockup.h>
 
-#include <algorithm>
 #include <array>
-#include <string>
 
 namespace nicd::mlx5 {
 
@@ -22,26 +20,7 @@ constexpr std::array<std::string_view, 5> kPollFrames{"mlx5e_napi_poll", "mlx5e_
 
 bool classifyKernelReport(const pv1::KernelReport& report, pv1::KernelLineMatch& out) noexcept
 {
-    if (report.kind != "soft_lockup")
-        return false;
-    for (const auto& line : report.lines) {
-        auto frame = plugin::sdk::runningFrame(line);
-        if (!frame ||
-            std::find(kPollFrames.begin(), kPollFrames.end(), *frame) == kPollFrames.end())
-            continue;
-        try {
-            out.code = "driver_soft_lockup";
-            out.severity = pv1::Severity::Fatal;
-            out.message = "kernel soft lockup: " + std::string(report.header) +
-                          " in mlx5 polling (" + std::string(*frame) + ")";
-            out.action = "drain and reboot the node; the mlx5 driver is wedged";
-            out.action_code = "reboot_node";
-        } catch (...) {
-            return false;
-        }
-        return true;
-    }
-    return false;
+    return plugin::sdk::classifySoftLockup(report, kPollFrames, "mlx5", out);
 }
 
 } // namespace nicd::mlx5

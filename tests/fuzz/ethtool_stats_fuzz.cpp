@@ -1,12 +1,11 @@
-// libFuzzer target for the mlx5 plugin's netdev statistics parsers: the bytes as `ethtool -S`
-// text (what the simulator writes and the fixtures record), and as the kernel's ETHTOOL_GSTRINGS
-// name slots followed by the ETHTOOL_GSTATS values (32 bytes of name and 8 of value per
-// statistic). Neither throws: a crash, an exception or a sanitizer report is a finding. Names come
-// out trimmed and never empty, and a poll checked against the last poll's names (the bytes read
-// twice: the second against the first's layout) reads what a whole parse reads.
-#include "ethtool_ioctl.hpp"
-#include "ethtool_text.hpp"
-
+// libFuzzer target for the plugin SDK's netdev statistics parsers (mlx5 and bnxt read through
+// them): the bytes as `ethtool -S` text (what the simulator writes and the fixtures record), and as
+// the kernel's ETHTOOL_GSTRINGS name slots followed by the ETHTOOL_GSTATS values (32 bytes of name
+// and 8 of value per statistic). Neither throws: a crash, an exception or a sanitizer report is a
+// finding. Names come out trimmed and never empty, and a poll checked against the last poll's names
+// (the bytes read twice: the second against the first's layout) reads what a whole parse reads.
+#include <nicd/plugin/ethtool_ioctl.h>
+#include <nicd/plugin/ethtool_text.h>
 #include <nicd/plugin/sample_batch.h>
 
 #include <linux/ethtool.h>
@@ -19,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace mlx5 = nicd::mlx5;
+namespace sdk = nicd::plugin::sdk;
 
 namespace {
 
@@ -34,7 +33,7 @@ bool isSpace(char c)
     return std::isspace(static_cast<unsigned char>(c)) != 0;
 }
 
-void checkStats(const mlx5::Stats& stats, size_t input_size)
+void checkStats(const sdk::Stats& stats, size_t input_size)
 {
     for (const auto& [name, value] : stats) {
         require(!name.empty() && name.size() < input_size);
@@ -50,7 +49,7 @@ void ioctlBuffers(const uint8_t* data, size_t size)
     std::vector<uint64_t> values(count);
     if (count > 0)
         std::memcpy(values.data(), data + count * ETH_GSTRING_LEN, count * sizeof(uint64_t));
-    auto stats = mlx5::pairEthtoolStats(reinterpret_cast<const char*>(data), values.data(), count);
+    auto stats = sdk::pairEthtoolStats(reinterpret_cast<const char*>(data), values.data(), count);
     require(stats.size() <= count);
     checkStats(stats, size);
 }
@@ -61,14 +60,13 @@ void ioctlBuffers(const uint8_t* data, size_t size)
 void pollsAgainstTheLastLayout(std::string_view text)
 {
     namespace pv1 = nicd::plugin::v1;
-    namespace sdk = nicd::plugin::sdk;
     pv1::SampleBatch batch;
     auto poll = [&batch](std::string_view t) {
         sdk::SampleBatchBuilder out(batch);
         sdk::SampleBatchBuilder::Run run(out, "ethtool", 1, "eth0", pv1::SampleKind::Counter);
-        mlx5::addEthtoolText(t, run);
+        sdk::addEthtoolText(t, run);
         out.finish();
-        const auto want = mlx5::parseEthtoolText(t);
+        const auto want = sdk::parseEthtoolText(t);
         const auto got = sdk::toSamples(batch);
         require(got.size() == want.size());
         for (size_t i = 0; i < got.size(); ++i)
@@ -86,7 +84,7 @@ void pollsAgainstTheLastLayout(std::string_view text)
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    checkStats(mlx5::parseEthtoolText(std::string_view(reinterpret_cast<const char*>(data), size)),
+    checkStats(sdk::parseEthtoolText(std::string_view(reinterpret_cast<const char*>(data), size)),
                size);
     ioctlBuffers(data, size);
     pollsAgainstTheLastLayout(std::string_view(reinterpret_cast<const char*>(data), size));

@@ -1,12 +1,14 @@
 // libFuzzer target for kernel-line matching by provenance. The input's first line is a
 // _KERNEL_DEVICE value and its second a _KERNEL_SUBSYSTEM value (read by parseKernelOrigin), the
-// rest journal MESSAGEs: each goes to the user-program filter, to the mlx5 plugin's classifier
-// both as a record about that device and as a device-less record, and, in order, to the
-// daemon's window over multi-line reports and the mlx5 plugin's report classifier, as the
-// journal delivers them. Nothing throws: a crash, an
+// rest journal MESSAGEs: each goes to the user-program filter, to the mlx5 and bnxt plugins'
+// classifiers both as a record about that device and as a device-less record, and, in order, to
+// the daemon's window over multi-line reports and both plugins' report classifiers, as the
+// journal delivers them (bnxt never matches a device-less record). Nothing throws: a crash, an
 // exception or a sanitizer report is a finding. A match is complete (code, message, action); what
 // it names comes from the record (the device) or the line; a device-less match is never a line
 // about a user program; a confirmed lockup carries its header.
+#include "bnxt/bnxt_kernel_lines.hpp"
+#include "bnxt/bnxt_kernel_reports.hpp"
 #include "kernel_log/report_window.hpp"
 #include "kernel_log/trusted_fields.hpp"
 #include "kernel_log/user_reports.hpp"
@@ -39,10 +41,12 @@ bool looksLikePci(std::string_view s)
     return true;
 }
 
-void classify(const pv1::KernelRecord& rec)
+using Classifier = bool (*)(const pv1::KernelRecord&, pv1::KernelLineMatch&) noexcept;
+
+void classify(const pv1::KernelRecord& rec, Classifier classifier)
 {
     pv1::KernelLineMatch m;
-    if (!nicd::mlx5::classifyKernelRecord(rec, m)) {
+    if (!classifier(rec, m)) {
         require(m.code.empty());
         return;
     }
@@ -82,11 +86,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     while (!text.empty()) {
         auto line = nextLine(text);
         (void)nicd::isUserProgramReport(line);
-        classify({line, {}, {}});
-        if (origin)
-            classify({line, origin->subsystem, origin->device});
+        for (Classifier c :
+             {&nicd::mlx5::classifyKernelRecord, &nicd::bnxt::classifyKernelRecord}) {
+            classify({line, {}, {}}, c);
+            if (origin)
+                classify({line, origin->subsystem, origin->device}, c);
+        }
+        pv1::KernelLineMatch bnxt;
+        require(!nicd::bnxt::classifyKernelRecord({line, {}, {}}, bnxt));
         pv1::KernelLineMatch hit;
-        if (window.feed({line, {}, {}}) && nicd::mlx5::classifyKernelReport(window.report(), hit)) {
+        if (window.feed({line, {}, {}}) &&
+            (nicd::mlx5::classifyKernelReport(window.report(), hit) ||
+             nicd::bnxt::classifyKernelReport(window.report(), hit))) {
             window.close();
             require(hit.message.find("BUG: soft lockup - CPU#") != std::string::npos);
             require(hit.message.size() <= size + 64); // the header, and the frame's name

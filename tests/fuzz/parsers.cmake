@@ -35,18 +35,23 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/prefailure/module_sff8636.cpp
     # RDMA netlink hw counters (plugin SDK)
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/rdma_stats_codec.cpp
-    # netdev statistics (mlx5 plugin): ethtool -S text and the ioctl's buffers
-    ${mlx5}/ethtool_text.cpp
-    ${mlx5}/ethtool_ioctl.cpp
-    ${mlx5}/guarded_buffer.cpp
+    # netdev statistics (plugin SDK): ethtool -S text and the ioctl's buffers
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/ethtool_text.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/ethtool_ioctl.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/guarded_buffer.cpp
     # kernel lines: their origin (journald's trusted fields), the user-program filter, the mlx5
-    # patterns; multi-line reports: the daemon's window, the trace-line reader, mlx5's reports
+    # and bnxt patterns; multi-line reports: the daemon's window, the trace-line reader, mlx5's
+    # and bnxt's reports
     ${daemon}/kernel_log/trusted_fields.cpp
     ${daemon}/kernel_log/user_reports.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/printed_record.cpp
     ${mlx5}/kernel_patterns.cpp
     ${daemon}/kernel_log/report_window.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/stack_frame.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/soft_lockup.cpp
     ${mlx5}/kernel_reports.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/bnxt/bnxt_kernel_lines.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/bnxt/bnxt_kernel_reports.cpp
     # configuration: INI lines and every key's value parser
     ${daemon}/config/config.cpp
     ${daemon}/config/config_keys.cpp
@@ -76,7 +81,7 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/privilege/knob_shapes.cpp
     ${helper_sources}
     ${health_sources})
-target_include_directories(nicd_fuzz_parsers PUBLIC ${daemon} ${mlx5}
+target_include_directories(nicd_fuzz_parsers PUBLIC ${daemon} ${mlx5} ${CMAKE_SOURCE_DIR}/plugins
                            ${CMAKE_SOURCE_DIR}/plugins/sdk/include)
 target_compile_definitions(nicd_fuzz_parsers PUBLIC
     NICD_VERSION="${PROJECT_VERSION}"

@@ -23,6 +23,7 @@ plugindir="/usr/$libdir/nicd/plugins"
 expected=(
     /usr/sbin/nicd
     "$plugindir/nicd-plugin-mlx5.so"
+    "$plugindir/nicd-plugin-bnxt.so"
     "$unitdir/nicd.service"
     /etc/nicd/nicd.conf
     /etc/nicd/nicd.conf.d
@@ -54,8 +55,9 @@ for f in "${expected[@]}"; do
     done
 done
 for kind in deb rpm; do
-    # Only the shipped plugin: no test plugins, no tests, no SDK headers.
-    others=$(grep "^$plugindir/." "$out/$kind.list" | grep -vx "$plugindir/nicd-plugin-mlx5.so" || true)
+    # Only the shipped plugins: no test plugins, no tests, no SDK headers.
+    others=$(grep "^$plugindir/." "$out/$kind.list" |
+        grep -vx -e "$plugindir/nicd-plugin-mlx5.so" -e "$plugindir/nicd-plugin-bnxt.so" || true)
     [ -z "$others" ] || { echo "FAIL: $kind package ships other plugins: $others"; fail=1; }
     if grep -Eq '/tests?/|_test$|/include/' "$out/$kind.list"; then
         echo "FAIL: $kind package ships test files or headers"

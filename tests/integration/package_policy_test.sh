@@ -50,8 +50,9 @@ dpkg-deb -x "$simdeb" "$out/simdeb"
 (cd "$out/rpm" && rpm2cpio "$rpm" | cpio -idm --quiet)
 (cd "$out/simrpm" && rpm2cpio "$simrpm" | cpio -idm --quiet)
 plugin=$(cd "$out/deb" && ls usr/lib/*/nicd/plugins/nicd-plugin-mlx5.so)
-for bin in deb/usr/sbin/nicd deb/usr/bin/nicctl "deb/$plugin" simdeb/usr/bin/nicd-sim \
-    rpm/usr/sbin/nicd rpm/usr/bin/nicctl "rpm/$plugin" simrpm/usr/bin/nicd-sim; do
+bnxt=$(cd "$out/deb" && ls usr/lib/*/nicd/plugins/nicd-plugin-bnxt.so)
+for bin in deb/usr/sbin/nicd deb/usr/bin/nicctl "deb/$plugin" "deb/$bnxt" simdeb/usr/bin/nicd-sim \
+    rpm/usr/sbin/nicd rpm/usr/bin/nicctl "rpm/$plugin" "rpm/$bnxt" simrpm/usr/bin/nicd-sim; do
     file -b "$out/$bin" | grep -q ', stripped' || { echo "FAIL: $bin is not stripped"; fail=1; }
 done
 for pair in "nicd usr/sbin/nicd" "nicd usr/bin/nicctl" "nicd-sim usr/bin/nicd-sim"; do

@@ -3,6 +3,7 @@
 // collector serves every nicd series with node_textfile_scrape_error 0, also while the file is
 // being replaced.
 #include "paths/atomic_file.hpp"
+#include "support/mlx5_samples.hpp"
 #include "support/process.hpp"
 #include "support/render_textfile.hpp"
 #include "support/temp_dir.hpp"
@@ -157,7 +158,7 @@ Snapshot realisticNode(uint64_t cycle)
         samples.push_back(
             {"qos", 1, p.netdevs.front(), "dscp_rewrites", base, SampleKind::Counter});
         samples.back().value = std::numeric_limits<uint64_t>::max(); // saturated
-        addSamples(ds, samples);
+        test::addMlx5Samples(ds, samples);
         s.samples.push_back(std::move(ds));
     }
 

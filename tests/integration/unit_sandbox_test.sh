@@ -71,7 +71,7 @@ cp -a "$XDG_RUNTIME_DIR/systemd/inaccessible" /run/systemd/
 # The programs where the sandbox lets them run, a simulated node whose QoS has drifted.
 mkdir -p "$top/bin" "$top/plugins"
 cp "$build/daemon/nicd" "$build/tests/tools/sandbox_probe" "$top/bin/"
-cp "$build/plugins/nicd-plugin-mlx5.so" "$top/plugins/"
+cp "$build/plugins/nicd-plugin-mlx5.so" "$build/plugins/nicd-plugin-bnxt.so" "$top/plugins/"
 sim=$top/node
 "$build/tools/nicd-sim/nicd-sim" create "$sim" >/dev/null
 "$build/tools/nicd-sim/nicd-sim" inject "$sim" ecn-drift mlx5_0 >/dev/null

@@ -23,6 +23,8 @@ namespace pv1 = nicd::plugin::v1;
 #define NICD_CASE_KERNEL_LINES 6
 // Recognises every multi-line report (built as an ABI 1.4 one, and as one of this ABI).
 #define NICD_CASE_KERNEL_REPORTS 7
+// Says what its series mean (built as an ABI 1.5 one, and as one of 1.4): see describeLayout.
+#define NICD_CASE_MEANINGS 8
 
 namespace {
 
@@ -66,6 +68,17 @@ public:
             out.push_back({"test", 1, "", "partial", 1, pv1::SampleKind::Counter});
             return pv1::Status::fail(pv1::Errc::Io, dev.ibdev + ": simulated partial read");
         }
+#endif
+#if NICD_TEST_CASE == NICD_CASE_MEANINGS
+        // Another vendor's names for what mlx5 calls local_ack_timeout_err and
+        // rx_prio3_pause_duration, a meaning from a newer SDK, a priority out of range, and how
+        // often the daemon asked.
+        out.push_back({"hw_counters", 1, "", "to_retransmits", polls_, pv1::SampleKind::Counter});
+        out.push_back(
+            {"ethtool", 1, "eth0", "rx_pfc_pause_us_3", polls_, pv1::SampleKind::Counter});
+        out.push_back({"hw_counters", 1, "", "from_the_future", 1, pv1::SampleKind::Counter});
+        out.push_back({"ethtool", 1, "eth0", "rx_pfc_frames_9", 1, pv1::SampleKind::Counter});
+        out.push_back({"test", 1, "", "describe_calls", describe_calls_, pv1::SampleKind::Gauge});
 #endif
         out.push_back({"test", 1, "", "polls", ++polls_, pv1::SampleKind::Counter});
         return pv1::Status::ok();
@@ -144,6 +157,25 @@ public:
         return true;
     }
 #endif
+#if NICD_TEST_CASE == NICD_CASE_MEANINGS
+    // The series of poll() in its order, one fewer than there are (the rest None). Built against
+    // this SDK, so its vtable has the slot; a descriptor saying 1.4 means it is never asked.
+    void describeLayout(const pv1::SampleLayout& layout,
+                        std::vector<pv1::SeriesMeaning>& out) const noexcept override
+    {
+        ++describe_calls_;
+        for (const auto& k : layout.series) {
+            if (k.name == "to_retransmits")
+                out.push_back({pv1::Meaning::LocalAckTimeout, pv1::kNoPriority, false});
+            else if (k.name == "rx_pfc_pause_us_3")
+                out.push_back({pv1::Meaning::RxPauseDuration, 3, true});
+            else if (k.name == "from_the_future")
+                out.push_back({static_cast<pv1::Meaning>(999), pv1::kNoPriority, false});
+            else if (k.name == "rx_pfc_frames_9")
+                out.push_back({pv1::Meaning::RxPauseFrames, 9, true});
+        }
+    }
+#endif
     void shutdown() noexcept override {}
 
 private:
@@ -155,6 +187,7 @@ private:
 
     pv1::IHost& host_;
     uint64_t polls_ = 0;
+    mutable uint64_t describe_calls_ = 0;
 };
 
 #if defined(NICD_TEST_MARK_ON_LOAD)

@@ -2,10 +2,11 @@
 // kernel readers gave: FEC statistics, devlink health reporters, ethtool statistics and module
 // EEPROM images built page by page as nicd reads them from the kernel.
 #include "capture/tool_encoders.hpp"
-#include "ethtool_text.hpp"
 #include "prefailure/devlink_health.hpp"
 #include "prefailure/fec_stats.hpp"
 #include "support/module_images.hpp"
+
+#include <nicd/plugin/ethtool_text.h>
 
 #include <fstream>
 #include <limits>
@@ -15,6 +16,7 @@
 
 using namespace nicd;
 using namespace nicd::sim::capture;
+namespace sdk = nicd::plugin::sdk;
 
 namespace {
 
@@ -78,10 +80,10 @@ TEST(CaptureEncoders, DevlinkHealthJsonDecodesToTheSameReporters)
 
 TEST(CaptureEncoders, EthtoolTextReadsBackAsTheStatistics)
 {
-    auto fixture = mlx5::parseEthtoolText(
+    auto fixture = sdk::parseEthtoolText(
         slurp(std::string(NICD_SHARED_DIR) + "/fixtures/ethtool/ethq-tests-mlx5_core.txt"));
     ASSERT_GT(fixture.size(), 100U);
-    EXPECT_EQ(mlx5::parseEthtoolText(ethtoolText(fixture)), fixture);
+    EXPECT_EQ(sdk::parseEthtoolText(ethtoolText(fixture)), fixture);
 }
 
 TEST(CaptureEncoders, ModuleBlobIsBuiltPageByPageAsNicdReadsIt)

@@ -12,6 +12,7 @@
 #include "support/health_fixture.hpp"
 #include "support/kernel_records.hpp"
 #include "support/mlx5_reports.hpp"
+#include "support/mlx5_samples.hpp"
 
 #include <fstream>
 #include <map>
@@ -51,17 +52,54 @@ TEST_F(ConditionsDoc, ListsExactlyTheActionSet)
 TEST_F(ConditionsDoc, EveryDefaultCounterRule)
 {
     for (const auto& rule : defaultCounterRules()) {
-        std::string name = rule.counter;
-        for (auto& c : name)
-            if (c == '*')
-                c = '3'; // rx_prio*_pause -> rx_prio3_pause
-        std::string code = "counter." + name;
-        if (rule.counter.find("prio") != std::string::npos ||
-            rule.counter == "tx_pause_storm_error_events")
-            code += ".ens1f0np0"; // ethtool counters are per netdev
-        EXPECT_TRUE(documented(code, toString(rule.severity), toString(rule.action)));
+        if (rule.means == Meaning::None) { // an IB PMA counter's, by name
+            EXPECT_TRUE(documented("counter." + rule.counter, toString(rule.severity),
+                                   toString(rule.action)));
+            continue;
+        }
+        ASSERT_TRUE(meaningNames().contains(rule.means));
+        EXPECT_TRUE(documented("counter.some_counter.ens1f0np0", toString(rule.severity),
+                               toString(rule.action), meaningNames().at(rule.means)) ||
+                    documented("counter.some_counter", toString(rule.severity),
+                               toString(rule.action), meaningNames().at(rule.means)))
+            << meaningNames().at(rule.means);
     }
     EXPECT_TRUE(documented("counter_saturated.symbol_error", "info", "none"));
+}
+
+// The table of counter meanings names every meaning once, each with the mlx5 counters the mlx5
+// plugin says mean it (a plugin's counter per priority as <p>).
+TEST_F(ConditionsDoc, CounterMeaningsAreTheMlx5PluginsOwn)
+{
+    auto start = doc_.find("### Counter meanings");
+    ASSERT_NE(start, std::string::npos);
+    const std::string section = doc_.substr(start, doc_.find("\n##", start + 4) - start);
+    static const std::regex row(R"(\n\| ([A-Za-z]+) \| [^|]+ \| ([^|]+) \| [^|]+ \|)");
+    std::set<std::string> listed;
+    for (std::sregex_iterator it(section.begin(), section.end(), row), e; it != e; ++it) {
+        const std::string meaning = (*it)[1];
+        if (meaning == "meaning")
+            continue; // the header
+        EXPECT_TRUE(listed.insert(meaning).second) << meaning << " listed twice";
+        const std::string names = (*it)[2];
+        static const std::regex name("`([a-z0-9_<>]+)`");
+        int count = 0;
+        for (std::sregex_iterator n(names.begin(), names.end(), name), e2; n != e2; ++n, ++count) {
+            std::string counter = (*n)[1];
+            if (auto p = counter.find("<p>"); p != std::string::npos)
+                counter.replace(p, 3, "3");
+            const auto m = test::mlx5Meaning(counter);
+            ASSERT_TRUE(meaningNames().contains(m.meaning)) << counter << " means nothing to mlx5";
+            EXPECT_EQ(meaningNames().at(m.meaning), meaning) << counter;
+            EXPECT_EQ(m.priority, (*n)[1].str() == counter ? plugin::v1::kNoPriority : 3)
+                << counter;
+        }
+        EXPECT_GE(count, 1) << meaning << ": no mlx5 counter";
+    }
+    std::set<std::string> all;
+    for (const auto& [m, name] : meaningNames())
+        all.insert(name);
+    EXPECT_EQ(listed, all);
 }
 
 // Every line of the shared fixtures that the mlx5 plugin recognises, at its own severity and,
@@ -264,15 +302,16 @@ TEST_F(ConditionsDoc, CongestionConditions)
             };
             for (const char* c : {"rx_prio3_pause_duration", "tx_prio3_pause_duration",
                                   "tx_pause_storm_warning_events", "tx_pause_storm_error_events"})
-                addSamples(
+                test::addMlx5Samples(
                     ds, {{"ethtool", 1, std::string("eth_") + name, c,
                           static_cast<uint64_t>(rate(c, 0) * t), plugin::v1::SampleKind::Counter}});
             for (const char* c :
                  {"np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled", "out_of_sequence"})
-                addSamples(ds, {{"hw_counters", 1, "", c,
-                                 static_cast<uint64_t>(
-                                     rate(c, std::string(c) == "out_of_sequence" ? 0 : 20) * t),
-                                 plugin::v1::SampleKind::Counter}});
+                test::addMlx5Samples(
+                    ds, {{"hw_counters", 1, "", c,
+                          static_cast<uint64_t>(
+                              rate(c, std::string(c) == "out_of_sequence" ? 0 : 20) * t),
+                          plugin::v1::SampleKind::Counter}});
             s.samples.push_back(ds);
         }
         return s;

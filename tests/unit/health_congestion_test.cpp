@@ -82,14 +82,15 @@ Snapshot portAt(double t, double pause_us_per_s, double ecn_per_s, double oos_to
     DeviceSamples ds;
     ds.ibdev = "mlx5_0";
     ds.monotonic_usec = static_cast<uint64_t>(t * 1e6);
-    addSamples(ds, {
-                       {"ethtool", 1, "eth0", "rx_prio3_pause_duration",
-                        static_cast<uint64_t>(pause_us_per_s * t), plugin::v1::SampleKind::Counter},
-                       {"hw_counters", 1, "", "np_ecn_marked_roce_packets",
-                        static_cast<uint64_t>(ecn_per_s * t), plugin::v1::SampleKind::Counter},
-                       {"hw_counters", 1, "", "out_of_sequence", static_cast<uint64_t>(oos_total),
-                        plugin::v1::SampleKind::Counter},
-                   });
+    test::addMlx5Samples(
+        ds, {
+                {"ethtool", 1, "eth0", "rx_prio3_pause_duration",
+                 static_cast<uint64_t>(pause_us_per_s * t), plugin::v1::SampleKind::Counter},
+                {"hw_counters", 1, "", "np_ecn_marked_roce_packets",
+                 static_cast<uint64_t>(ecn_per_s * t), plugin::v1::SampleKind::Counter},
+                {"hw_counters", 1, "", "out_of_sequence", static_cast<uint64_t>(oos_total),
+                 plugin::v1::SampleKind::Counter},
+            });
     s.samples = {ds};
     return s;
 }
@@ -186,9 +187,9 @@ TEST(CongestionRules, TwoPrioritiesPausedTogetherAreNotAddedUp)
     j.config.provision.settings.pfc_priorities = {3, 4};
     auto at = [](double t) {
         auto s = portAt(t, 300000, 0); // prio 3 paused 30 %
-        addSamples(s.samples[0], {{"ethtool", 1, "eth0", "rx_prio4_pause_duration",
-                                   static_cast<uint64_t>(300000 * t),
-                                   plugin::v1::SampleKind::Counter}}); // prio 4 too
+        test::addMlx5Samples(s.samples[0], {{"ethtool", 1, "eth0", "rx_prio4_pause_duration",
+                                             static_cast<uint64_t>(300000 * t),
+                                             plugin::v1::SampleKind::Counter}}); // prio 4 too
         return s;
     };
     j.at(at(100), 100);
@@ -203,7 +204,7 @@ TEST(CongestionRules, ACounterThatComesBackIsNoJump)
         auto kept = toSamples(s.samples[0]);
         kept.pop_back(); // out_of_sequence backed off this cycle
         s.samples[0].plugin = {};
-        addSamples(s.samples[0], kept);
+        test::addMlx5Samples(s.samples[0], kept);
         return s;
     };
     j.at(without_oos(100), 100);
@@ -221,7 +222,7 @@ TEST(CongestionRules, ACycleWithoutSomeCountersKeepsTheWindowAndTheVerdict)
     auto kept = toSamples(failed.samples[0]);
     kept.resize(1); // hw_counters did not answer
     failed.samples[0].plugin = {};
-    addSamples(failed.samples[0], kept);
+    test::addMlx5Samples(failed.samples[0], kept);
     EXPECT_EQ(j.at(failed, 104), "pfc_only") << "not judged: the ECN counters are missing";
     auto none = portAt(105, 0, 0);
     none.samples.clear(); // a stuck plugin: no samples at all

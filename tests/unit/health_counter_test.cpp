@@ -30,7 +30,8 @@ protected:
         ds.ibdev = "mlx5_0";
         ds.pma_monotonic_usec = pma_usec;
         for (const auto& r : readings)
-            addSamples(ds, {{r.source, 1, r.netdev, r.name, r.value, SampleKind::Counter}});
+            test::addMlx5Samples(ds,
+                                 {{r.source, 1, r.netdev, r.name, r.value, SampleKind::Counter}});
         s.samples.push_back(ds);
         return s;
     }
@@ -87,7 +88,7 @@ TEST_F(CounterRulesTest, EveryDefaultRuleFiresAboveItsThresholdAndRecovers)
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.name);
-        auto rule = ruleFor(c.name, "mlx5_0", Config{});
+        auto rule = ruleFor(c.name, test::mlx5Meaning(c.name).meaning, "mlx5_0", Config{});
         ASSERT_TRUE(rule);
         EXPECT_EQ(rule->severity, c.severity);
         engine_ = HealthEngine(Config{});
@@ -221,8 +222,8 @@ TEST_F(CounterRulesTest, DeviceOverridesWinOverCounterOverridesOverDefaults)
     c.counter_rules["symbol_error/mlx5_1"].rate = RateLimit{1000, 3600};
     c.counter_rules["link_downed/mlx5_1"].enable = false;
     c.counter_rules["rx_discards_phy"].delta = 5;
-    auto r0 = ruleFor("symbol_error", "mlx5_0", c);
-    auto r1 = ruleFor("symbol_error", "mlx5_1", c);
+    auto r0 = ruleFor("symbol_error", Meaning::None, "mlx5_0", c);
+    auto r1 = ruleFor("symbol_error", Meaning::None, "mlx5_1", c);
     ASSERT_TRUE(r0 && r1);
     EXPECT_EQ(r0->severity, ConditionSeverity::Fatal);
     EXPECT_DOUBLE_EQ(r0->threshold, 10);
@@ -231,12 +232,12 @@ TEST_F(CounterRulesTest, DeviceOverridesWinOverCounterOverridesOverDefaults)
     EXPECT_DOUBLE_EQ(r1->window_sec, 3600);
     EXPECT_EQ(r1->kind, RuleKind::Rate);
     EXPECT_EQ(r1->severity, ConditionSeverity::Fatal) << "what it does not set is inherited";
-    EXPECT_FALSE(ruleFor("link_downed", "mlx5_1", c));
-    EXPECT_TRUE(ruleFor("link_downed", "mlx5_0", c));
-    auto extra = ruleFor("rx_discards_phy", "mlx5_0", c);
+    EXPECT_FALSE(ruleFor("link_downed", Meaning::None, "mlx5_1", c));
+    EXPECT_TRUE(ruleFor("link_downed", Meaning::None, "mlx5_0", c));
+    auto extra = ruleFor("rx_discards_phy", Meaning::RxDiscards, "mlx5_0", c);
     ASSERT_TRUE(extra) << "a counter with no default rule gets one from the configuration";
     EXPECT_DOUBLE_EQ(extra->threshold, 5);
-    EXPECT_FALSE(ruleFor("rx_discards_phy", "mlx5_0", Config{}));
+    EXPECT_FALSE(ruleFor("rx_discards_phy", Meaning::RxDiscards, "mlx5_0", Config{}));
 
     engine_.configure(c);
     at(0, {{"counters", "", "symbol_error", 0}}, 1);
@@ -284,8 +285,8 @@ TEST(CounterRuleCache, AnswersAsRuleForAndFollowsTheConfiguration)
     CounterRuleCache cache;
     cache.reset(c);
     auto same = [&](const std::string& counter, const std::string& device) {
-        auto want = ruleFor(counter, device, c);
-        const CounterRule* got = cache.find(counter, device, c);
+        auto want = ruleFor(counter, test::mlx5Meaning(counter).meaning, device, c);
+        const CounterRule* got = cache.find(counter, test::mlx5Meaning(counter).meaning, device, c);
         ASSERT_EQ(want.has_value(), got != nullptr) << counter << " on " << device;
         if (!want)
             return;
@@ -300,25 +301,30 @@ TEST(CounterRuleCache, AnswersAsRuleForAndFollowsTheConfiguration)
             for (const char* counter : {"symbol_error", "link_downed", "rx_discards_phy",
                                         "rx_prio3_pause", "port_rcv_data", "no_such_counter"})
                 same(counter, device);
-    EXPECT_EQ(cache.find("link_downed", "mlx5_1", c), nullptr);
-    EXPECT_NE(cache.find("link_downed", "mlx5_0", c), nullptr);
+    EXPECT_EQ(cache.find("link_downed", Meaning::None, "mlx5_1", c), nullptr);
+    EXPECT_NE(cache.find("link_downed", Meaning::None, "mlx5_0", c), nullptr);
 
     Config plain; // reloaded without the overrides
     cache.reset(plain);
-    EXPECT_EQ(cache.find("rx_discards_phy", "mlx5_0", plain), nullptr);
-    ASSERT_NE(cache.find("symbol_error", "mlx5_0", plain), nullptr);
-    EXPECT_EQ(cache.find("symbol_error", "mlx5_0", plain)->severity,
-              ruleFor("symbol_error", "mlx5_0", plain)->severity);
-    EXPECT_NE(cache.find("link_downed", "mlx5_1", plain), nullptr);
+    EXPECT_EQ(cache.find("rx_discards_phy", Meaning::RxDiscards, "mlx5_0", plain), nullptr);
+    ASSERT_NE(cache.find("symbol_error", Meaning::None, "mlx5_0", plain), nullptr);
+    EXPECT_EQ(cache.find("symbol_error", Meaning::None, "mlx5_0", plain)->severity,
+              ruleFor("symbol_error", Meaning::None, "mlx5_0", plain)->severity);
+    EXPECT_NE(cache.find("link_downed", Meaning::None, "mlx5_1", plain), nullptr);
 }
 
 TEST(CounterWidth, FollowsTheCounterFamily)
 {
-    EXPECT_EQ(counterWidth("counters", "symbol_error"), CounterWidth::Saturating);
-    EXPECT_EQ(counterWidth("counters", "port_xmit_data"), CounterWidth::Saturating);
-    EXPECT_EQ(counterWidth("hw_counters", "out_of_buffer"), CounterWidth::Wraps32);
-    EXPECT_EQ(counterWidth("hw_counters", "np_cnp_sent"), CounterWidth::Wide64);
-    EXPECT_EQ(counterWidth("ethtool", "rx_prio3_pause"), CounterWidth::Wide64);
+    auto width = [](const char* source, const char* name) {
+        return counterWidth(source, mlx5::counterMeaning(source, name).wide);
+    };
+    EXPECT_EQ(width("counters", "symbol_error"), CounterWidth::Saturating);
+    EXPECT_EQ(width("counters", "port_xmit_data"), CounterWidth::Saturating);
+    EXPECT_EQ(width("hw_counters", "out_of_buffer"), CounterWidth::Wraps32);
+    EXPECT_EQ(width("hw_counters", "np_cnp_sent"), CounterWidth::Wide64);
+    EXPECT_EQ(width("ethtool", "rx_prio3_pause"), CounterWidth::Wide64);
+    EXPECT_EQ(width("hw_counters", "a_new_counter"), CounterWidth::Wraps32)
+        << "a hw_counters series its plugin does not call wide may wrap";
     EXPECT_EQ(saturationValue("counters", "symbol_error"), 65535U);
     EXPECT_EQ(saturationValue("counters", "link_downed"), 255U);
     EXPECT_EQ(saturationValue("counters", "local_link_integrity_errors"), 15U);
@@ -342,7 +348,7 @@ TEST(CounterStep, WrapResetAndGrowth)
 
 TEST(CounterTracker, AWindowSurvivesARestartAndMeasuresAcrossIt)
 {
-    auto rule = *ruleFor("symbol_error", "mlx5_0", Config{});
+    auto rule = *ruleFor("symbol_error", Meaning::None, "mlx5_0", Config{});
     const auto key = CounterTracker::key("mlx5_0", 1, "counters", "", "symbol_error");
     EXPECT_EQ(key, "mlx5_0|1|counters||symbol_error");
     CounterTracker t;
@@ -360,12 +366,18 @@ TEST(CounterTracker, AWindowSurvivesARestartAndMeasuresAcrossIt)
 
 TEST(CounterRuleText, DescribesThresholds)
 {
-    EXPECT_EQ(describeThreshold(*ruleFor("symbol_error", "x", Config{})), "more than 120 per hour");
-    EXPECT_EQ(describeThreshold(*ruleFor("link_error_recovery", "x", Config{})),
+    EXPECT_EQ(describeThreshold(*ruleFor("symbol_error", Meaning::None, "x", Config{})),
+              "more than 120 per hour");
+    EXPECT_EQ(describeThreshold(*ruleFor("link_error_recovery", Meaning::None, "x", Config{})),
               "more than 5 per minute");
-    EXPECT_EQ(describeThreshold(*ruleFor("local_ack_timeout_err", "x", Config{})),
+    EXPECT_EQ(describeThreshold(*ruleFor("local_ack_timeout_err",
+                                         test::mlx5Meaning("local_ack_timeout_err").meaning, "x",
+                                         Config{})),
               "more than 1 per second");
-    EXPECT_EQ(describeThreshold(*ruleFor("link_downed", "x", Config{})), "any increase");
-    EXPECT_EQ(describeThreshold(*ruleFor("rx_prio0_pause_duration", "x", Config{})),
+    EXPECT_EQ(describeThreshold(*ruleFor("link_downed", Meaning::None, "x", Config{})),
+              "any increase");
+    EXPECT_EQ(describeThreshold(*ruleFor("rx_prio0_pause_duration",
+                                         test::mlx5Meaning("rx_prio0_pause_duration").meaning, "x",
+                                         Config{})),
               "more than 30000000 per minute");
 }

@@ -241,8 +241,8 @@ TEST_F(HealthTest, PfcPauseStormOnAnyPriority)
         auto s = snap(up());
         s.samples.push_back({});
         s.samples.back().ibdev = "mlx5_0";
-        addSamples(s.samples.back(),
-                   {{"ethtool", 1, "ens1f0np0", "rx_prio3_pause", v, SampleKind::Counter}});
+        test::addMlx5Samples(s.samples.back(), {{"ethtool", 1, "ens1f0np0", "rx_prio3_pause", v,
+                                                 SampleKind::Counter}});
         return at(t, s);
     };
     pause(0, 0);
@@ -254,8 +254,11 @@ TEST_F(HealthTest, PfcPauseStormOnAnyPriority)
         find(s, "counter.rx_prio3_pause.ens1f0np0")->message.find("more than 300000 per minute"),
         std::string::npos)
         << find(s, "counter.rx_prio3_pause.ens1f0np0")->message;
-    EXPECT_TRUE(ruleFor("tx_prio0_pause", "mlx5_0", Config{}));
-    EXPECT_FALSE(ruleFor("rx_prio3_pause_transition", "mlx5_0", Config{}));
+    EXPECT_TRUE(
+        ruleFor("tx_prio0_pause", test::mlx5Meaning("tx_prio0_pause").meaning, "mlx5_0", Config{}));
+    EXPECT_FALSE(ruleFor("rx_prio3_pause_transition",
+                         test::mlx5Meaning("rx_prio3_pause_transition").meaning, "mlx5_0",
+                         Config{}));
 }
 
 namespace {

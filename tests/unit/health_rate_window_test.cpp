@@ -265,14 +265,14 @@ TEST(RateWindow, ConfiguredRatesKeepTheirUnit)
 {
     Config c;
     c.counter_rules["symbol_error"].rate = RateLimit{120, 3600};
-    auto r = *ruleFor("symbol_error", "mlx5_0", c);
+    auto r = *ruleFor("symbol_error", Meaning::None, "mlx5_0", c);
     EXPECT_EQ(r.kind, RuleKind::Rate);
     EXPECT_DOUBLE_EQ(r.threshold, 120);
     EXPECT_DOUBLE_EQ(r.window_sec, 3600);
     EXPECT_EQ(describeThreshold(r), "more than 120 per hour");
     c.counter_rules["symbol_error"].delta = 0;
     c.counter_rules["symbol_error"].rate.reset();
-    r = *ruleFor("symbol_error", "mlx5_0", c);
+    r = *ruleFor("symbol_error", Meaning::None, "mlx5_0", c);
     EXPECT_EQ(r.kind, RuleKind::Delta);
     EXPECT_EQ(describeThreshold(r), "any increase");
 }

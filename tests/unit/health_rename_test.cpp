@@ -39,11 +39,11 @@ protected:
                           {{name, "symbol_error", symbol_errors}});
         auto& ds = s.samples.front();
         ds.monotonic_usec = static_cast<uint64_t>(t * 1e6);
-        addSamples(ds, {{"ethtool", 1, "ens1f0np0", "rx_prio3_pause_duration",
-                         static_cast<uint64_t>(1000 * t), SampleKind::Counter}});
+        test::addMlx5Samples(ds, {{"ethtool", 1, "ens1f0np0", "rx_prio3_pause_duration",
+                                   static_cast<uint64_t>(1000 * t), SampleKind::Counter}});
         for (const char* c : {"np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled"})
-            addSamples(ds, {{"hw_counters", 1, "", c, static_cast<uint64_t>(20 * t),
-                             SampleKind::Counter}});
+            test::addMlx5Samples(ds, {{"hw_counters", 1, "", c, static_cast<uint64_t>(20 * t),
+                                       SampleKind::Counter}});
         return s;
     }
     Inventory inventoryOf(const std::string& name) { return node(name, true, 0, 0).inventory; }

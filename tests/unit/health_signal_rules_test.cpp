@@ -167,8 +167,8 @@ TEST(SignalRules, PhyCounterBerWindowsAndANetdevGoneDown)
         DeviceSamples ds;
         ds.ibdev = "mlx5_0";
         ds.monotonic_usec = static_cast<uint64_t>(t * 1e6);
-        addSamples(ds, {{"ethtool", 1, "eth0", "rx_corrected_bits_phy", corrected_bits,
-                         SampleKind::Counter}});
+        test::addMlx5Samples(ds, {{"ethtool", 1, "eth0", "rx_corrected_bits_phy", corrected_bits,
+                                   SampleKind::Counter}});
         s.samples = {ds};
         FecStats mode_only; // a kernel whose FEC reply has the mode but no statistics
         mode_only.netdev = "eth0";
@@ -214,4 +214,39 @@ TEST(SignalRules, ALagPortRecoversOnlyWhenEveryMemberIsMeasured)
     EXPECT_TRUE(read(220, 0, per_minute, "down")) << "eth0 is clean, eth1 is not measured";
     EXPECT_TRUE(read(280, 0, per_minute, "up")) << "eth1's first window after: a baseline";
     EXPECT_FALSE(read(340, 0, per_minute, "up")) << "both measured and clean";
+}
+
+// The PHY's corrected bits are found by what the plugin says they mean (FecCorrectedBits), under
+// any name; a series of that name that means nothing gives no BER.
+TEST(SignalRules, PhyCorrectedBitsByMeaningUnderAnyName)
+{
+    for (bool described : {true, false}) {
+        SCOPED_TRACE(described ? "described" : "says nothing");
+        HealthEngine engine{Config{}};
+        auto read = [&](double t, uint64_t corrected_bits) {
+            auto s = node();
+            s.netdevs["eth0"] = {"eth0", "up", true, 5};
+            DeviceSamples ds;
+            ds.ibdev = "mlx5_0";
+            ds.monotonic_usec = static_cast<uint64_t>(t * 1e6);
+            addSamples(ds, {{"ethtool", 1, "eth0", "fec_corrected_bits", corrected_bits,
+                             SampleKind::Counter}});
+            if (described)
+                ds.meanings = std::make_shared<LayoutMeanings>(
+                    LayoutMeanings{{Meaning::FecCorrectedBits, plugin::v1::kNoPriority, true}});
+            s.samples = {ds};
+            FecStats mode_only; // the FEC reply has the mode but no statistics
+            mode_only.netdev = "eth0";
+            mode_only.active = "RS";
+            mode_only.read_at = 99;
+            s.fec["eth0"] = mode_only;
+            engine.evaluate(s, t, t);
+            return s;
+        };
+        const uint64_t per_minute = 400e9 * 60 * 1e-4;
+        read(100, 0);
+        auto s = read(160, per_minute);
+        EXPECT_EQ(active(s, "fec_margin"), described);
+        EXPECT_EQ(s.health.pre_fec_ber.contains("eth0"), described);
+    }
 }

@@ -67,6 +67,35 @@ TEST_F(InventoryTest, ReaderSeesStateChangesAtOnceAndDeviceChangesWithAFullWalk)
     EXPECT_EQ(reader.read().find("mlx5_0")->ports[0].netdevs, Strings{"renamed0"});
 }
 
+// A device that left while a full walk ran (listed before it, not found by it) and is back by the
+// next read: the next read walks again, so the device is not missing until the timed walk. (Found
+// as a 10-s false device_missing when a NIC was removed and restored in quick succession.) An
+// entry no walk can read costs one more walk, not one at every read.
+TEST_F(InventoryTest, ADeviceGoneDuringTheWalkAndBackIsSeenAtTheNextRead)
+{
+    test::SysfsTree t(dir_);
+    buildNode(t);
+    const fs::path link = dir_ / "sys/class/infiniband/mlx5_2";
+    const fs::path target = fs::read_symlink(link);
+    fs::remove(link); // listed, but nothing behind it while the walk runs: gone in the middle
+    fs::create_symlink("../../devices/nowhere", link);
+    InventoryReader reader(HostPaths(dir_), 1000);
+    ASSERT_EQ(reader.read().find("mlx5_2"), nullptr);
+    fs::remove(link); // back, under the same name
+    fs::create_symlink(target, link);
+    EXPECT_NE(reader.read().find("mlx5_2"), nullptr) << "the next read walks again";
+
+    // An entry no walk finds (a dangling link that stays): one more walk, then refreshes only,
+    // which a netdev renamed behind the reader's back shows (it is seen at a full walk only).
+    fs::create_symlink("../../devices/nowhere", dir_ / "sys/class/infiniband/mlx5_99");
+    EXPECT_EQ(reader.read().find("mlx5_99"), nullptr); // the set changed: a walk
+    EXPECT_EQ(reader.read().find("mlx5_99"), nullptr); // missed again: taken as it is
+    for (const char* i : {"0", "1", "3"})
+        t.write(t.ibDir("mlx5_0") + "/ports/1/gid_attrs/ndevs/" + i, "renamed0");
+    EXPECT_NE(reader.read().find("mlx5_0")->ports[0].netdevs, Strings{"renamed0"})
+        << "a full walk at every read";
+}
+
 namespace {
 // A directory as it is on a running node, last changed long ago: its files are kept open.
 void settle(const fs::path& dir)

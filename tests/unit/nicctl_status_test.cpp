@@ -22,6 +22,8 @@ ManagedObjects node()
                 {"Role", sdbus::Variant(std::string(name == "mlx5_2" ? "compute" : "storage"))},
                 {"Function", sdbus::Variant(std::string("pf"))},
                 {"PciAddress", sdbus::Variant(std::string("0000:1a:00.0"))},
+                {"Driver", sdbus::Variant(std::string("mlx5_core"))},
+                {"Plugin", sdbus::Variant(std::string("mlx5"))},
                 {"Health", sdbus::Variant(health)},
                 {"Conditions", sdbus::Variant(conditions)}};
         o[sdbus::ObjectPath("/io/nicd/Nicd1/device/" + name)]["io.nicd.Nicd1.Device"] = p;
@@ -100,6 +102,34 @@ TEST(NicctlStatus, TheTableSaysWhatIsWrongAndTheSummaryCounts)
     auto colored = renderStatus(n, true);
     EXPECT_NE(colored.find("\033[31mfatal\033[0m"), std::string::npos);
     EXPECT_NE(colored.find("\033[32mhealthy\033[0m"), std::string::npos);
+}
+
+// A NIC no plugin claims (an Intel E810 beside the mlx5 NICs) is listed, and the table says
+// plainly that nicd has no plugin for it, not that its QoS was "skipped".
+TEST(NicctlStatus, ADeviceNoPluginClaimsSaysNoPlugin)
+{
+    auto objects = node();
+    auto& dev = objects[sdbus::ObjectPath("/io/nicd/Nicd1/device/irdma0")]["io.nicd.Nicd1.Device"];
+    dev = {{"Name", sdbus::Variant(std::string("irdma0"))},
+           {"Driver", sdbus::Variant(std::string("ice"))},
+           {"Plugin", sdbus::Variant(std::string())},
+           {"Health", sdbus::Variant(std::string("healthy"))}};
+    objects[sdbus::ObjectPath("/io/nicd/Nicd1/device/irdma0/port/1")]["io.nicd.Nicd1.Port"] = {
+        {"Device", sdbus::Variant(std::string("irdma0"))},
+        {"Number", sdbus::Variant(uint32_t{1})},
+        {"State", sdbus::Variant(std::string("ACTIVE"))},
+        {"Health", sdbus::Variant(std::string("healthy"))},
+        {"QosStatus", sdbus::Variant(std::string("skipped: no plugin manages this device"))}};
+    auto out = renderStatus(nodeViewOf(objects), false);
+    const std::string row = out.substr(
+        out.find("\nirdma0 "), out.find('\n', out.find("\nirdma0 ") + 1) - out.find("\nirdma0 "));
+    EXPECT_NE(row.find(" ACTIVE "), std::string::npos) << out;
+    EXPECT_NE(row.find(" no plugin "), std::string::npos) << out;
+    EXPECT_NE(out.find("irdma0: no plugin (driver ice): discovery, link, PMA counters"),
+              std::string::npos)
+        << out;
+    EXPECT_EQ(out.find("mlx5_2: no plugin"), std::string::npos) << out;
+    EXPECT_EQ(out.find("skipped"), std::string::npos) << out;
 }
 
 // The summary and the exit code follow the node verdict, not the worst device: a fatal storage

@@ -42,7 +42,7 @@ Snapshot roceNode(const std::vector<std::string>& devices)
               "rx_prio3_bytes", "rx_prio3_discards", "np_made_up"})
             samples.push_back({kSourceEthtool, 1, "eth_" + dev, stat, 5});
         samples.push_back({"rdma_netlink", 1, "", "rx_write_requests", 3});
-        addSamples(ds, samples);
+        test::addMlx5Samples(ds, samples);
         s.samples.push_back(std::move(ds));
     }
     return s;

@@ -2,7 +2,9 @@
 // names no NIC vendor outside comments. This reads every source under daemon/, blanks its
 // comments, and fails on a vendor name left in code or text, except the few listed below with the
 // reason each stays. NVIDIA is a GPU vendor to the daemon (the GPU inventory and GPUDirect
-// readiness read NVIDIA's PCI IDs and driver files): allowed there, and only there.
+// readiness read NVIDIA's PCI IDs and driver files): allowed there, and only there. Nor does
+// daemon/ name a vendor's counters in its strings: the rules read what a plugin says its counters
+// mean (plugin.h Meaning); only the IB PMA counters (IBTA's names, every vendor's) go by name.
 #include "support/sim_tree.hpp"
 
 #include <algorithm>
@@ -112,6 +114,38 @@ const std::set<std::pair<std::string, std::string>> kAllowed{
     {"config/value_parsers.cpp", "mlx5"},
 };
 
+// The mlx5 hw_counters and ethtool statistics the daemon's rules used to name (plugins/mlx5's
+// counter_meanings.cpp names them now), as they would appear in a string literal.
+const std::regex kMlx5Counter(
+    "roce_slow_restart|local_ack_timeout_err|out_of_buffer|rnr_nak_retry_err|out_of_sequence|"
+    "packet_seq_err|roce_adp_retrans|np_ecn_marked_roce_packets|np_cnp_sent|rp_cnp_handled|"
+    "rp_cnp_ignored|rx_icrc_encapsulated|[rt]x_prio|pause_duration|pause_transition|"
+    "tx_pause_storm|rx_corrected_bits_phy|rx_crc_errors_phy|[rt]x_discards_phy");
+
+// The vendor counter names in the string literals of `text` (outside comments).
+std::vector<Found> counterNames(const std::string& file, const std::string& text)
+{
+    static const std::regex literal(R"re("((?:[^"\\]|\\.)*)")re");
+    std::vector<Found> found;
+    std::istringstream lines(withoutComments(text));
+    std::string line;
+    while (std::getline(lines, line))
+        for (std::sregex_iterator it(line.begin(), line.end(), literal), end; it != end; ++it) {
+            const std::string body = (*it)[1];
+            for (std::sregex_iterator n(body.begin(), body.end(), kMlx5Counter), e; n != e; ++n)
+                found.push_back({file, n->str(), line});
+        }
+    return found;
+}
+
+// What stays, and why: keep it short.
+const std::set<std::pair<std::string, std::string>> kAllowedCounters{
+    // The example of a user's statistic globs in the error message of [textfile] Counters=: the
+    // user's own words for series to add by name, as nicd.conf(5) documents them.
+    {"config/value_parsers.cpp", "rx_prio"},
+    {"config/value_parsers.cpp", "np_cnp_sent"},
+};
+
 } // namespace
 
 TEST(VendorBoundary, CommentsAreBlankedAndCodeIsNot)
@@ -150,6 +184,42 @@ TEST(VendorBoundary, TheDaemonNamesNoNicVendorOutsideComments)
     }
     EXPECT_GT(files, 100U);
     for (const auto& a : kAllowed)
+        EXPECT_TRUE(used.contains(a)) << "daemon/" << a.first << " no longer names " << a.second
+                                      << ": drop it from the allowed list";
+}
+
+TEST(VendorBoundary, VendorCounterNamesAreFoundInStringsOnly)
+{
+    auto found = counterNames("x.cpp", "double out_of_sequence = 0; // local_ack_timeout_err\n"
+                                       "if (s.name == \"rp_cnp_handled\") return \"pause_storm\";\n"
+                                       "auto g = \"a \\\"rx_prio3_pause\\\" b\";\n");
+    std::vector<std::string> words;
+    for (const auto& f : found)
+        words.push_back(f.word);
+    EXPECT_EQ(words, (std::vector<std::string>{"rp_cnp_handled", "rx_prio"}));
+}
+
+// The rules read counter meanings (issue 31 item 1): no mlx5 counter name in daemon/'s strings.
+TEST(VendorBoundary, TheDaemonNamesNoVendorCounter)
+{
+    const fs::path daemon = fs::path(NICD_SOURCE_DIR) / "daemon";
+    std::set<std::pair<std::string, std::string>> used;
+    for (const auto& e : fs::recursive_directory_iterator(daemon)) {
+        auto ext = e.path().extension();
+        if (!e.is_regular_file() || (ext != ".cpp" && ext != ".hpp" && ext != ".h"))
+            continue;
+        const std::string rel = fs::relative(e.path(), daemon).string();
+        for (const auto& f : counterNames(rel, nicd::test::readFile(e.path()))) {
+            if (kAllowedCounters.contains({f.file, f.word}))
+                used.insert({f.file, f.word});
+            else
+                ADD_FAILURE()
+                    << "daemon/" << f.file << " names the vendor counter \"" << f.word
+                    << "\": " << f.line
+                    << "\n  rules read its meaning (plugin.h Meaning), which its plugin says";
+        }
+    }
+    for (const auto& a : kAllowedCounters)
         EXPECT_TRUE(used.contains(a)) << "daemon/" << a.first << " no longer names " << a.second
                                       << ": drop it from the allowed list";
 }

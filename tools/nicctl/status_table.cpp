@@ -117,6 +117,10 @@ std::string actionOf(const DeviceView& device, const bus::PortValues& port)
     return worst && !worst->action.empty() ? worst->action : "-";
 }
 
+namespace {
+constexpr std::string_view kNoPlugin = "no plugin";
+} // namespace
+
 std::string renderStatus(const NodeView& node, bool color)
 {
     const std::vector<std::string> head{"DEVICE", "ROLE",   "PORT",  "NETDEV", "LINK",
@@ -139,7 +143,10 @@ std::string renderStatus(const NodeView& node, bool color)
             ++by_health[health];
             // "skipped: virtual function ..." shows as "skipped": the reason is in --json and
             // on the bus (QosStatus).
-            std::string qos = p.qos_status.substr(0, p.qos_status.find(':'));
+            // A device no plugin claims has no QoS, vendor counters or driver lines: say so
+            // plainly rather than "skipped".
+            std::string qos = d.plugin.empty() ? std::string(kNoPlugin)
+                                               : p.qos_status.substr(0, p.qos_status.find(':'));
             rows.push_back({d.name, orDash(d.role), std::to_string(p.number), orDash(p.netdev),
                             linkOf(p), orDash(p.rate), orDash(p.link_layer), qos, health,
                             orDash(p.congestion), orDash(p.ready), actionOf(d, p), reasonOf(d, p)});
@@ -183,6 +190,12 @@ std::string renderStatus(const NodeView& node, bool color)
         out += fmt::format("{} {}: {}: {} -> {}\n", color ? cell(c.severity, 0, true) : c.severity,
                            c.device.empty() ? "node" : c.device + " (gone)", c.code, c.message,
                            orDash(c.action));
+    for (const auto& d : node.devices)
+        if (d.plugin.empty())
+            out += fmt::format("{}: no plugin (driver {}): discovery, link, PMA counters and the "
+                               "FEC, optics and PCIe signals only; no QoS, vendor counters or "
+                               "driver log lines\n",
+                               d.name, orDash(d.driver));
     for (const auto& p : node.plugins)
         if (p.state != "running")
             out += fmt::format("plugin {}: {}{}\n", p.name, p.state,

@@ -71,4 +71,15 @@ std::optional<std::string_view> runningFrame(std::string_view line)
     return symbol;
 }
 
+std::optional<std::string_view> firstRunningFrameOf(std::span<const std::string> lines,
+                                                    std::span<const std::string_view> frames)
+{
+    for (const auto& line : lines) {
+        auto frame = runningFrame(line);
+        if (frame && std::find(frames.begin(), frames.end(), *frame) != frames.end())
+            return frame;
+    }
+    return std::nullopt;
+}
+
 } // namespace nicd::plugin::sdk

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "health/health_engine.hpp"
+#include "support/mlx5_samples.hpp"
 
 #include <string>
 #include <tuple>
@@ -56,7 +57,7 @@ protected:
                 ds = &s.samples.back();
                 ds->ibdev = dev;
             }
-            addSamples(*ds, {{"hw_counters", 1, "", name, value, SampleKind::Counter}});
+            addMlx5Samples(*ds, {{"hw_counters", 1, "", name, value, SampleKind::Counter}});
         }
         return s;
     }

@@ -4,11 +4,12 @@
 // connects them to the readers.
 #include "capture/tool_encoders.hpp"
 #include "capture/tool_outputs.hpp"
-#include "ethtool_ioctl.hpp"
 #include "prefailure/devlink_netlink.hpp"
 #include "prefailure/ethtool_netlink.hpp"
 #include "qos/dcb_client.hpp"
 #include "qos/dcb_sim_format.hpp"
+
+#include <nicd/plugin/ethtool_ioctl.h>
 
 #include <net/if.h>
 
@@ -19,6 +20,7 @@ namespace nicd::sim::capture {
 namespace {
 
 namespace pv1 = ::nicd::plugin::v1;
+namespace sdk = ::nicd::plugin::sdk;
 
 template <typename T> ToolOutput fromReply(const prefailure::Reply<T>& r, std::string data)
 {
@@ -62,8 +64,8 @@ public:
     {
         if (auto no = notHere(netdev))
             return *no;
-        mlx5::Stats stats;
-        auto s = mlx5::readEthtoolIoctl(netdev, stats);
+        sdk::Stats stats;
+        auto s = sdk::readEthtoolIoctl(netdev, stats);
         return fromStatus(s, s.code == pv1::Errc::Ok ? ethtoolText(stats) : std::string());
     }
 

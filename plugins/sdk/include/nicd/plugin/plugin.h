@@ -129,7 +129,13 @@ enum class Meaning : uint16_t {
     RxCrcErrors = 21,        // frames received with a bad FCS on the PHY
     RxDiscards = 22,         // received frames the port discarded (all priorities)
     TxDiscards = 23,         // frames the port discarded before sending
+    // RDMA transport, per port (hw_counters), continued
+    RetryExceeded = 24, // transport retries were exhausted: the QP went to error (bnxt_re's
+                        // max_retry_exceeded)
 };
+// The newest meaning: a daemon reads a larger number (a newer plugin's) as None. Moves with each
+// meaning appended.
+inline constexpr Meaning kLastMeaning = Meaning::RetryExceeded;
 
 inline constexpr uint8_t kNoPriority = 0xff;
 

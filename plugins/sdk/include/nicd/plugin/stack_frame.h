@@ -4,6 +4,8 @@
 #pragma once
 
 #include <optional>
+#include <span>
+#include <string>
 #include <string_view>
 
 namespace nicd::plugin::sdk {
@@ -14,5 +16,10 @@ namespace nicd::plugin::sdk {
 // line of that shape counts: a program's name holding "mlx5e_napi_poll+0x1f" inside a longer
 // line is not a frame.
 std::optional<std::string_view> runningFrame(std::string_view line);
+
+// The first of `lines` (a report's, KernelReport::lines) whose running function is one of
+// `frames` (a plugin's own): that function; nullopt when none is.
+std::optional<std::string_view> firstRunningFrameOf(std::span<const std::string> lines,
+                                                    std::span<const std::string_view> frames);
 
 } // namespace nicd::plugin::sdk

@@ -1,10 +1,12 @@
-// The mlx5 plugin's readers: `ethtool -S` text (real dumps), hw_counters (a real H100 node), and
-// the kernel's ethtool ioctl on a real veth inside a network namespace.
-#include "ethtool_ioctl.hpp"
-#include "ethtool_text.hpp"
-#include "hw_counters.hpp"
-#include "netdev_stats.hpp"
+// The plugin SDK's counter readers (mlx5 and bnxt read through them): `ethtool -S` text (real
+// dumps), hw_counters (a real H100 node), and the kernel's ethtool ioctl on a real veth inside a
+// network namespace.
 #include "support/temp_dir.hpp"
+
+#include <nicd/plugin/ethtool_ioctl.h>
+#include <nicd/plugin/ethtool_text.h>
+#include <nicd/plugin/hw_counters.h>
+#include <nicd/plugin/netdev_stats.h>
 
 #include <fcntl.h>
 #include <linux/ethtool.h>
@@ -23,6 +25,7 @@
 
 namespace fs = std::filesystem;
 namespace pv1 = nicd::plugin::v1;
+namespace sdk = nicd::plugin::sdk;
 using namespace nicd;
 
 namespace {
@@ -35,7 +38,7 @@ std::string slurp(const fs::path& p)
     return ss.str();
 }
 
-std::map<std::string, uint64_t> asMap(const mlx5::Stats& s)
+std::map<std::string, uint64_t> asMap(const sdk::Stats& s)
 {
     return {s.begin(), s.end()};
 }
@@ -45,7 +48,7 @@ std::map<std::string, uint64_t> asMap(const mlx5::Stats& s)
 TEST(EthtoolText, ParsesARealMlx5Dump)
 {
     auto text = slurp(fs::path(NICD_SHARED_DIR) / "fixtures/ethtool/ethq-tests-mlx5_core.txt");
-    auto stats = mlx5::parseEthtoolText(text);
+    auto stats = sdk::parseEthtoolText(text);
     EXPECT_EQ(stats.size(), 751U);
     auto m = asMap(stats);
     EXPECT_EQ(m.at("rx_packets"), 845320277U);
@@ -60,7 +63,7 @@ TEST(EthtoolText, ParsesTheOldNamingWithIndentationAndHeader)
     auto text = "NIC statistics:\n" +
                 slurp(fs::path(NICD_SHARED_DIR) /
                       "fixtures/ethtool/ethq-tests-mlx5_core.2018-10-08-old-naming.txt");
-    auto m = asMap(mlx5::parseEthtoolText(text));
+    auto m = asMap(sdk::parseEthtoolText(text));
     EXPECT_EQ(m.at("rx_packets"), 5487361U);
     EXPECT_EQ(m.at("tx_bytes"), 5813725708U);
     EXPECT_FALSE(m.contains("NIC statistics"));
@@ -69,7 +72,7 @@ TEST(EthtoolText, ParsesTheOldNamingWithIndentationAndHeader)
 TEST(EthtoolText, SkipsMalformedLines)
 {
     auto m = asMap(
-        mlx5::parseEthtoolText("a: 1\nb: -2\nc: x\nno colon\n: 5\nd:7\ne: 18446744073709551615\n"));
+        sdk::parseEthtoolText("a: 1\nb: -2\nc: x\nno colon\n: 5\nd:7\ne: 18446744073709551615\n"));
     EXPECT_EQ(m.size(), 3U);
     EXPECT_EQ(m.at("a"), 1U);
     EXPECT_EQ(m.at("d"), 7U);
@@ -78,13 +81,13 @@ TEST(EthtoolText, SkipsMalformedLines)
 
 // A poll of a netdev's text into a batch, as the plugin makes it: the batch's layout is the last
 // poll's (the reference the builder checks each line's name against).
-mlx5::Stats pollText(pv1::SampleBatch& batch, std::string_view text)
+sdk::Stats pollText(pv1::SampleBatch& batch, std::string_view text)
 {
     plugin::sdk::SampleBatchBuilder out(batch);
     plugin::sdk::SampleBatchBuilder::Run run(out, "ethtool", 1, "eth0", pv1::SampleKind::Counter);
-    mlx5::addEthtoolText(text, run);
+    sdk::addEthtoolText(text, run);
     out.finish();
-    mlx5::Stats stats;
+    sdk::Stats stats;
     for (const auto& s : plugin::sdk::toSamples(batch))
         stats.emplace_back(s.name, s.value);
     return stats;
@@ -96,7 +99,7 @@ TEST(EthtoolText, APollAgainstTheLastLayoutReadsWhatAWholeParseReads)
         "NIC statistics:\n" +
         slurp(fs::path(NICD_SHARED_DIR) / "fixtures/ethtool/ethq-tests-mlx5_core.txt");
     pv1::SampleBatch batch;
-    ASSERT_EQ(pollText(batch, first), mlx5::parseEthtoolText(first));
+    ASSERT_EQ(pollText(batch, first), sdk::parseEthtoolText(first));
     const auto* layout = batch.layout.get();
     // The next poll: new values of other widths, then lines that are not what the layout says.
     std::string next = first;
@@ -104,7 +107,7 @@ TEST(EthtoolText, APollAgainstTheLastLayoutReadsWhatAWholeParseReads)
          {std::pair<std::string, std::string>{"rx_packets: 845320277", "rx_packets: 7"},
           {"tx_bytes: 2655285206479", "tx_bytes:18446744073709551615 "}})
         next.replace(next.find(from), from.size(), to);
-    EXPECT_EQ(pollText(batch, next), mlx5::parseEthtoolText(next));
+    EXPECT_EQ(pollText(batch, next), sdk::parseEthtoolText(next));
     EXPECT_EQ(batch.layout.get(), layout) << "the same statistics keep their layout";
     EXPECT_EQ(asMap(pollText(batch, next)).at("tx_bytes"), UINT64_MAX);
     for (const auto& [from, to] :
@@ -115,7 +118,7 @@ TEST(EthtoolText, APollAgainstTheLastLayoutReadsWhatAWholeParseReads)
         changed.replace(changed.find(from), from.size(), to);
         pv1::SampleBatch b;
         pollText(b, first);
-        EXPECT_EQ(pollText(b, changed), mlx5::parseEthtoolText(changed)) << to;
+        EXPECT_EQ(pollText(b, changed), sdk::parseEthtoolText(changed)) << to;
     }
 }
 
@@ -129,15 +132,15 @@ TEST(EthtoolText, ALineOfTheExpectedNameIsOnlyTheStatisticItself)
         std::string_view name;
         uint64_t whole = 0;
         uint64_t named = 0;
-        const bool stat = mlx5::detail::ethtoolLine(line, name, whole) && name == "rx_packets";
-        EXPECT_EQ(mlx5::detail::ethtoolLineNamed(line, "rx_packets", named), stat) << line;
+        const bool stat = sdk::detail::ethtoolLine(line, name, whole) && name == "rx_packets";
+        EXPECT_EQ(sdk::detail::ethtoolLineNamed(line, "rx_packets", named), stat) << line;
         if (stat) {
             EXPECT_EQ(named, whole) << line;
         }
     }
     uint64_t v = 0;
-    EXPECT_TRUE(mlx5::detail::ethtoolLineNamed("a:b: 5", "a:b", v));
-    EXPECT_FALSE(mlx5::detail::ethtoolLineNamed("a:b: 5", "a", v)) << "the last colon names it";
+    EXPECT_TRUE(sdk::detail::ethtoolLineNamed("a:b: 5", "a:b", v));
+    EXPECT_FALSE(sdk::detail::ethtoolLineNamed("a:b: 5", "a", v)) << "the last colon names it";
 }
 
 TEST(HwCounters, RealH100Node)
@@ -149,8 +152,8 @@ TEST(HwCounters, RealH100Node)
     dev.ports.push_back({1, "InfiniBand", {}});
     std::vector<pv1::Sample> out;
     nicd::plugin::sdk::Backoff backoff;
-    mlx5::HwCounterDirs dirs;
-    auto s = mlx5::readHwCounters(dev, backoff, dirs, out);
+    sdk::HwCounterDirs dirs;
+    auto s = sdk::readHwCounters(dev, backoff, dirs, out);
     EXPECT_TRUE(s) << s.message;
     EXPECT_EQ(out.size(), 26U);
     std::map<std::string, pv1::Sample> by;
@@ -176,10 +179,10 @@ TEST(HwCounters, UnreadableFileIsReportedBackedOffAndTheRestRead)
     dev.ports.push_back({1, "Ethernet", {}});
     dev.ports.push_back({2, "Ethernet", {}}); // no hw_counters directory: nothing, no error
     nicd::plugin::sdk::Backoff backoff;
-    mlx5::HwCounterDirs dirs;
+    sdk::HwCounterDirs dirs;
     std::vector<pv1::Sample> out;
-    mlx5::HwCounterChanges changes;
-    auto s = mlx5::readHwCounters(dev, backoff, dirs, out, &changes);
+    sdk::HwCounterChanges changes;
+    auto s = sdk::readHwCounters(dev, backoff, dirs, out, &changes);
     EXPECT_FALSE(s);
     EXPECT_NE(s.message.find("hw_counters/broken: Is a directory"), std::string::npos) << s.message;
     ASSERT_EQ(out.size(), 1U);
@@ -193,7 +196,7 @@ TEST(HwCounters, UnreadableFileIsReportedBackedOffAndTheRestRead)
     // The next read skips both failing files (backoff) and still reads the good one.
     out.clear();
     changes = {};
-    s = mlx5::readHwCounters(dev, backoff, dirs, out, &changes);
+    s = sdk::readHwCounters(dev, backoff, dirs, out, &changes);
     EXPECT_TRUE(s) << "failing files are not retried on the very next read: " << s.message;
     EXPECT_EQ(out.size(), 1U);
     EXPECT_TRUE(changes.failed.empty());
@@ -201,7 +204,7 @@ TEST(HwCounters, UnreadableFileIsReportedBackedOffAndTheRestRead)
     // Fixed: read again once its backoff has passed, and reported as recovered.
     std::ofstream(dir / "ports/1/hw_counters/garbage") << "7\n";
     out.clear();
-    s = mlx5::readHwCounters(dev, backoff, dirs, out, &changes);
+    s = sdk::readHwCounters(dev, backoff, dirs, out, &changes);
     EXPECT_FALSE(s); // "broken" is still a directory
     ASSERT_EQ(changes.recovered.size(), 1U);
     EXPECT_NE(changes.recovered[0].find("hw_counters/garbage"), std::string::npos);
@@ -219,7 +222,7 @@ TEST(EthtoolIoctlBuffers, NamesAreFixedSlotsTrimmedAndPairedWithValues)
     const std::string spaced = "tx_pause_storm_warning_events ";
     std::memcpy(slots.data() + ETH_GSTRING_LEN, spaced.data(), spaced.size());
     const uint64_t values[] = {1, 2, 3};
-    auto stats = mlx5::pairEthtoolStats(slots.data(), values, 3);
+    auto stats = sdk::pairEthtoolStats(slots.data(), values, 3);
     ASSERT_EQ(stats.size(), 2U);
     EXPECT_EQ(stats[0].first, full);
     EXPECT_EQ(stats[0].second, 1U);
@@ -233,13 +236,13 @@ TEST(NetdevStats, SimulatedRootReadsTheSimulatorsFile)
     fs::create_directories(root / "run/nicd-sim/ethtool");
     std::ofstream(root / "run/nicd-sim/ethtool/ens1f0np0")
         << "NIC statistics:\n     rx_prio3_pause: 12\n     rx_discards_phy: 5\n";
-    mlx5::Stats stats;
-    auto s = mlx5::readNetdevStats(root.string(), true, "ens1f0np0", stats);
+    sdk::Stats stats;
+    auto s = sdk::readNetdevStats(root.string(), true, "ens1f0np0", stats);
     ASSERT_TRUE(s) << s.message;
     EXPECT_EQ(asMap(stats),
               (std::map<std::string, uint64_t>{{"rx_prio3_pause", 12}, {"rx_discards_phy", 5}}));
     // A netdev the simulator has no statistics for (a bond): NotSupported, naming the file.
-    s = mlx5::readNetdevStats(root.string(), true, "bond0", stats);
+    s = sdk::readNetdevStats(root.string(), true, "bond0", stats);
     EXPECT_EQ(s.code, pv1::Errc::NotSupported);
     EXPECT_NE(s.message.find("run/nicd-sim/ethtool/bond0"), std::string::npos) << s.message;
     fs::remove_all(root);
@@ -302,17 +305,17 @@ TEST(EthtoolIoctl, ReadsAVethInANetworkNamespace)
         ns.name,
         [] {
             std::string r;
-            mlx5::Stats stats;
-            auto s = mlx5::readEthtoolIoctl("nicdv0", stats);
+            sdk::Stats stats;
+            auto s = sdk::readEthtoolIoctl("nicdv0", stats);
             r += s ? "ok\n" : "fail " + s.message + "\n";
             for (const auto& [n, v] : stats)
                 r += n + "=" + std::to_string(v) + "\n";
             r += "expected_peer=" + std::to_string(if_nametoindex("nicdv1")) + "\n";
-            mlx5::Stats none;
-            auto missing = mlx5::readEthtoolIoctl("nosuchdev0", none);
+            sdk::Stats none;
+            auto missing = sdk::readEthtoolIoctl("nosuchdev0", none);
             r += "missing code=" + std::to_string(static_cast<int>(missing.code)) + " " +
                  missing.message + "\n";
-            auto lo = mlx5::readEthtoolIoctl("lo", none);
+            auto lo = sdk::readEthtoolIoctl("lo", none);
             r += "lo code=" + std::to_string(static_cast<int>(lo.code)) + " " + lo.message + "\n";
             return r;
         },

@@ -1,18 +1,23 @@
-#include "hw_counters.hpp"
-
 #include <nicd/plugin/counter_dir.h>
+#include <nicd/plugin/hw_counters.h>
 #include <nicd/plugin/sample_batch.h>
 
 #include <cerrno>
 #include <cstring>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 namespace pv1 = ::nicd::plugin::v1;
 namespace sdk = ::nicd::plugin::sdk;
 
+pv1::SampleKind hwCounterKind(std::string_view name, GaugeTest gauge)
+{
+    return name == "lifespan" || (gauge && gauge(name)) ? pv1::SampleKind::Gauge
+                                                        : pv1::SampleKind::Counter;
+}
+
 pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwCounterDirs& dirs,
-                           sdk::SampleBatchBuilder& out, HwCounterChanges* changes)
+                           sdk::SampleBatchBuilder& out, HwCounterChanges* changes, GaugeTest gauge)
 {
     pv1::Status first;
     for (const auto& port : dev.ports) {
@@ -46,10 +51,7 @@ pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwC
                 }
                 if (backoff.anyFailing() && backoff.succeeded(key(name)) && changes)
                     changes->recovered.push_back(key(name));
-                // lifespan is the driver's cache lifetime in ms, a setting, not a count.
-                out.add("hw_counters", port.port, {}, name,
-                        name == "lifespan" ? pv1::SampleKind::Gauge : pv1::SampleKind::Counter,
-                        *value);
+                out.add("hw_counters", port.port, {}, name, hwCounterKind(name, gauge), *value);
             });
         // No directory: a kernel or port without driver counters. Anything else is an error.
         if (dir_err != 0 && dir_err != ENOENT && first)
@@ -59,15 +61,16 @@ pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwC
 }
 
 pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwCounterDirs& dirs,
-                           std::vector<pv1::Sample>& out, HwCounterChanges* changes)
+                           std::vector<pv1::Sample>& out, HwCounterChanges* changes,
+                           GaugeTest gauge)
 {
     pv1::SampleBatch batch;
     sdk::SampleBatchBuilder b(batch);
-    pv1::Status s = readHwCounters(dev, backoff, dirs, b, changes);
+    pv1::Status s = readHwCounters(dev, backoff, dirs, b, changes, gauge);
     b.finish();
     auto samples = sdk::toSamples(batch);
     out.insert(out.end(), samples.begin(), samples.end());
     return s;
 }
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

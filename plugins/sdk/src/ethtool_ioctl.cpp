@@ -1,6 +1,5 @@
-#include "ethtool_ioctl.hpp"
-
-#include "guarded_buffer.hpp"
+#include <nicd/plugin/ethtool_ioctl.h>
+#include <nicd/plugin/guarded_buffer.h>
 
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
@@ -16,7 +15,7 @@
 #include <cstring>
 #include <string_view>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 namespace pv1 = ::nicd::plugin::v1;
 
@@ -176,4 +175,4 @@ pv1::Status readEthtoolIoctl(const std::string& netdev, Stats& out)
         netdev, [&](void* data) { return ethtool(sock, netdev, data); }, out);
 }
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

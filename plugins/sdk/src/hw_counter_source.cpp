@@ -1,12 +1,11 @@
-#include "hw_counter_source.hpp"
-
 #include <nicd/plugin/counter_dir.h>
+#include <nicd/plugin/hw_counter_source.h>
 
 #include <cerrno>
 #include <cstring>
 #include <string_view>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 namespace pv1 = ::nicd::plugin::v1;
 namespace sdk = ::nicd::plugin::sdk;
@@ -30,7 +29,7 @@ pv1::Status HwCounterSource::read(const pv1::DeviceRef& dev, sdk::RdmaStatsClien
         netlink_usable_ = false;
         refusal_ = std::move(s.message);
     }
-    return readHwCounters(dev, backoff, dirs_, out, &changes);
+    return readHwCounters(dev, backoff, dirs_, out, &changes, gauge_);
 }
 
 pv1::Status HwCounterSource::fetch(const pv1::DeviceRef& dev, sdk::RdmaStatsClient& rdma)
@@ -65,7 +64,7 @@ pv1::Status HwCounterSource::add(const pv1::DeviceRef& dev, sdk::Backoff& backof
                 continue; // not a driver counter's name; the file's is the one
             if (name > kLifespan)
                 addLifespan();
-            out.add("hw_counters", port, {}, name, pv1::SampleKind::Counter, counters.value(k));
+            out.add("hw_counters", port, {}, name, hwCounterKind(name, gauge_), counters.value(k));
         }
         addLifespan();
     }
@@ -113,4 +112,4 @@ std::optional<uint64_t> HwCounterSource::readLifespan(const pv1::DeviceRef& dev,
     return std::nullopt;
 }
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

@@ -18,9 +18,8 @@
 // is attached again (a new HwCounterSource).
 #pragma once
 
-#include "hw_counters.hpp"
-
 #include <nicd/plugin/backoff.h>
+#include <nicd/plugin/hw_counters.h>
 #include <nicd/plugin/plugin.h>
 #include <nicd/plugin/rdma_stats_client.h>
 #include <nicd/plugin/sample_batch.h>
@@ -31,10 +30,11 @@
 #include <utility>
 #include <vector>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 class HwCounterSource {
 public:
+    explicit HwCounterSource(GaugeTest gauge = nullptr) : gauge_(gauge) {}
     // Appends every port's hw counters to `out` and returns the first error, as readHwCounters
     // (whose `changes` it fills the same way). `rdma` is the plugin's RDMA netlink client on a
     // real root; null under --root.
@@ -63,10 +63,11 @@ private:
                                          HwCounterChanges& changes,
                                          ::nicd::plugin::v1::Status& first);
 
+    GaugeTest gauge_;
     bool netlink_usable_ = true;
     std::string refusal_;
     HwCounterDirs dirs_;                                     // open hw_counters/ per port
     std::vector<::nicd::plugin::sdk::RdmaHwCounters> ports_; // the last replies, by port's place
 };
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

@@ -1,11 +1,11 @@
-// mlx5::HwCounterSource: a device's hw_counters over RDMA netlink on a real root (one STAT_GET a
+// sdk::HwCounterSource: a device's hw_counters over RDMA netlink on a real root (one STAT_GET a
 // port, the lifespan file beside it) give the very series the hw_counters/ files give; a kernel
 // that refuses sends the device back to its files from that poll on, said once, and is not asked
 // again until the device is attached again; under --root only the files are read.
-#include "hw_counter_source.hpp"
 #include "support/fake_rdma_kernel.hpp"
 #include "support/temp_dir.hpp"
 
+#include <nicd/plugin/hw_counter_source.h>
 #include <nicd/plugin/sample_batch.h>
 
 #include <chrono>
@@ -43,12 +43,12 @@ protected:
     }
 
     // One read through `source` as a batch (layout and values) and as samples.
-    pv1::SampleBatch read(nicd::mlx5::HwCounterSource& source, sdk::RdmaStatsClient* rdma,
-                          nicd::mlx5::HwCounterChanges* changes = nullptr)
+    pv1::SampleBatch read(nicd::plugin::sdk::HwCounterSource& source, sdk::RdmaStatsClient* rdma,
+                          nicd::plugin::sdk::HwCounterChanges* changes = nullptr)
     {
         pv1::SampleBatch batch;
         sdk::SampleBatchBuilder out(batch);
-        nicd::mlx5::HwCounterChanges local;
+        nicd::plugin::sdk::HwCounterChanges local;
         status_ = source.read(dev_, rdma, backoff_, out, changes ? *changes : local);
         out.finish();
         return batch;
@@ -57,7 +57,7 @@ protected:
     // The files' series, read as under --root.
     pv1::SampleBatch files()
     {
-        nicd::mlx5::HwCounterSource files_only;
+        nicd::plugin::sdk::HwCounterSource files_only;
         return read(files_only, nullptr);
     }
 
@@ -95,7 +95,7 @@ TEST_F(HwCounterSourceTest, OverNetlinkTheSeriesAreThoseOfTheFiles)
 
     FakeRdmaKernel kernel(answering(kCounters));
     sdk::RdmaStatsClient rdma(kernel.takeClientFd(), 2000ms);
-    nicd::mlx5::HwCounterSource source;
+    nicd::plugin::sdk::HwCounterSource source;
     for (int poll = 1; poll <= 2; ++poll) {
         const pv1::SampleBatch over_netlink = read(source, &rdma);
         EXPECT_TRUE(status_) << status_.message;
@@ -111,7 +111,7 @@ TEST_F(HwCounterSourceTest, TheValuesAreTheKernelsAndLifespanTheFiles)
 {
     FakeRdmaKernel kernel(answering({{"out_of_buffer", 99}, {"rx_write_requests", 5}}));
     sdk::RdmaStatsClient rdma(kernel.takeClientFd(), 2000ms);
-    nicd::mlx5::HwCounterSource source;
+    nicd::plugin::sdk::HwCounterSource source;
     EXPECT_EQ(describe(read(source, &rdma)),
               (std::vector<std::string>{
                   "hw_counters/1/lifespan=12 gauge", "hw_counters/1/out_of_buffer=99",
@@ -124,8 +124,8 @@ TEST_F(HwCounterSourceTest, AnUnreadableLifespanFileIsLeftOutAndBackedOffAsAFile
     std::ofstream(dir_ / "mlx5_0/ports/1/hw_counters/lifespan") << "N/A\n";
     FakeRdmaKernel kernel(answering({{"out_of_buffer", 99}}));
     sdk::RdmaStatsClient rdma(kernel.takeClientFd(), 2000ms);
-    nicd::mlx5::HwCounterSource source;
-    nicd::mlx5::HwCounterChanges changes;
+    nicd::plugin::sdk::HwCounterSource source;
+    nicd::plugin::sdk::HwCounterChanges changes;
     EXPECT_EQ(describe(read(source, &rdma, &changes)),
               (std::vector<std::string>{"hw_counters/1/out_of_buffer=99",
                                         "hw_counters/2/lifespan=12 gauge",
@@ -150,7 +150,7 @@ TEST_F(HwCounterSourceTest, AnOptionalCounterOnlyNetlinkHasIsPublishedToo)
     with_optional.emplace_back("cc_rx_ce_pkts", 17);
     FakeRdmaKernel kernel(answering(with_optional));
     sdk::RdmaStatsClient rdma(kernel.takeClientFd(), 2000ms);
-    nicd::mlx5::HwCounterSource source;
+    nicd::plugin::sdk::HwCounterSource source;
     auto series = describe(read(source, &rdma));
     ASSERT_EQ(series.size(), 10U);
     EXPECT_EQ(series[0], "hw_counters/1/cc_rx_ce_pkts=17");
@@ -164,8 +164,8 @@ TEST_F(HwCounterSourceTest, ARefusalSendsTheDeviceToItsFilesOnceUntilAttachedAga
         return {nlError(r.seq, EOPNOTSUPP)};
     });
     sdk::RdmaStatsClient rdma(kernel.takeClientFd(), 2000ms);
-    nicd::mlx5::HwCounterSource source;
-    nicd::mlx5::HwCounterChanges changes;
+    nicd::plugin::sdk::HwCounterSource source;
+    nicd::plugin::sdk::HwCounterChanges changes;
     const auto expected = describe(files());
 
     EXPECT_EQ(describe(read(source, &rdma, &changes)), expected) << "the files, in the same poll";
@@ -181,7 +181,7 @@ TEST_F(HwCounterSourceTest, ARefusalSendsTheDeviceToItsFilesOnceUntilAttachedAga
     EXPECT_EQ(source.takeNetlinkRefusal(), "") << "said once";
     EXPECT_EQ(kernel.statGets(), asked) << "not asked again";
 
-    nicd::mlx5::HwCounterSource attached_again;
+    nicd::plugin::sdk::HwCounterSource attached_again;
     EXPECT_EQ(describe(read(attached_again, &rdma, &changes)), expected);
     EXPECT_EQ(kernel.statGets(), asked + 1) << "a device attached again is asked again";
 }
@@ -196,8 +196,8 @@ TEST_F(HwCounterSourceTest, APortRefusedAfterAnotherAnsweredReadsEveryPortFromFi
         return {nlError(r.seq, EINVAL, "port 2 has no hw counters")};
     });
     sdk::RdmaStatsClient rdma(kernel.takeClientFd(), 2000ms);
-    nicd::mlx5::HwCounterSource source;
-    nicd::mlx5::HwCounterChanges changes;
+    nicd::plugin::sdk::HwCounterSource source;
+    nicd::plugin::sdk::HwCounterChanges changes;
     EXPECT_EQ(describe(read(source, &rdma, &changes)), describe(files()));
     const std::string why = source.takeNetlinkRefusal();
     EXPECT_NE(why.find("port 2: Invalid argument (errno 22): port 2 has no hw counters"),
@@ -207,8 +207,8 @@ TEST_F(HwCounterSourceTest, APortRefusedAfterAnotherAnsweredReadsEveryPortFromFi
 
 TEST_F(HwCounterSourceTest, UnderRootOnlyTheFilesAreRead)
 {
-    nicd::mlx5::HwCounterSource source;
-    nicd::mlx5::HwCounterChanges changes;
+    nicd::plugin::sdk::HwCounterSource source;
+    nicd::plugin::sdk::HwCounterChanges changes;
     auto series = describe(read(source, nullptr, &changes));
     EXPECT_EQ(series.front(), "hw_counters/1/duplicate_request=2");
     EXPECT_EQ(series.size(), 8U);
@@ -222,8 +222,8 @@ TEST_F(HwCounterSourceTest, OnThisKernelADeviceItDoesNotHaveIsReadFromItsFiles)
     // this name is listed. Either way the files, and why.
     dev_.ibdev = "nicd_absent0";
     sdk::RdmaStatsClient rdma;
-    nicd::mlx5::HwCounterSource source;
-    nicd::mlx5::HwCounterChanges changes;
+    nicd::plugin::sdk::HwCounterSource source;
+    nicd::plugin::sdk::HwCounterChanges changes;
     EXPECT_EQ(describe(read(source, &rdma, &changes)), describe(files()));
     EXPECT_TRUE(status_) << status_.message;
     const std::string why = source.takeNetlinkRefusal();

@@ -2,14 +2,13 @@
 // simulator's `ethtool -S` text file <root>/run/nicd-sim/ethtool/<netdev> under a simulated root.
 #pragma once
 
-#include "ethtool_stats.hpp"
-
+#include <nicd/plugin/ethtool_stats.h>
 #include <nicd/plugin/plugin.h>
 
 #include <string>
 #include <string_view>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 // Errc::NotSupported when the netdev has no statistics (a bond, a simulated netdev without a
 // file), Errc::NoDevice when it is gone; other codes are real read failures.
@@ -38,4 +37,4 @@ private:
     int fd_ = -1;
 };
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 class GuardedBuffer {
 public:
@@ -29,4 +29,4 @@ private:
     size_t usable_ = 0; // bytes before the guard page
 };
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

@@ -10,8 +10,7 @@
 // read is retried, so names and values always line up.
 #pragma once
 
-#include "ethtool_stats.hpp"
-
+#include <nicd/plugin/ethtool_stats.h>
 #include <nicd/plugin/plugin.h>
 
 #include <cstddef>
@@ -19,7 +18,7 @@
 #include <functional>
 #include <string>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 // From the kernel, in the calling thread's network namespace. Errc::NotSupported when the
 // netdev has no statistics, Errc::NoDevice when it does not exist, Errc::Busy when the count
@@ -38,4 +37,4 @@ using EthtoolCall = std::function<int(void* data)>;
 // Names are trimmed (one mlx5 release has a trailing space); an empty name is dropped.
 Stats pairEthtoolStats(const char* name_slots, const uint64_t* values, size_t count);
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

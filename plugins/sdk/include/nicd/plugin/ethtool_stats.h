@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 using Stats = std::vector<std::pair<std::string, uint64_t>>;
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

@@ -7,8 +7,8 @@
 // Before the guard pages, nicd sized the buffers for the count asked plus 64 slots, and a kernel
 // before 7b07be1ff1cb copied its current count regardless: the 100 -> 2000 change below wrote
 // 1836 name slots (58 KB) past the heap buffer.
-#include "ethtool_ioctl.hpp"
-#include "guarded_buffer.hpp"
+#include <nicd/plugin/ethtool_ioctl.h>
+#include <nicd/plugin/guarded_buffer.h>
 
 #include <linux/ethtool.h>
 #include <sys/uio.h>
@@ -23,6 +23,7 @@
 
 using namespace nicd;
 namespace pv1 = nicd::plugin::v1;
+namespace sdk = nicd::plugin::sdk;
 
 namespace {
 
@@ -110,13 +111,13 @@ struct FakeKernel {
     }
 };
 
-pv1::Status readFrom(FakeKernel& kernel, mlx5::Stats& out)
+pv1::Status readFrom(FakeKernel& kernel, sdk::Stats& out)
 {
-    return mlx5::readEthtoolStats("ens1f0np0", std::ref(kernel), out);
+    return sdk::readEthtoolStats("ens1f0np0", std::ref(kernel), out);
 }
 
 // Every name with its own value, in the driver's order.
-void expectLinedUp(const mlx5::Stats& stats, uint32_t count)
+void expectLinedUp(const sdk::Stats& stats, uint32_t count)
 {
     ASSERT_EQ(stats.size(), count);
     for (uint32_t i = 0; i < count; ++i) {
@@ -130,7 +131,7 @@ void expectLinedUp(const mlx5::Stats& stats, uint32_t count)
 TEST(EthtoolStatsRead, ASteadyCountIsReadInFourCalls)
 {
     FakeKernel kernel{{50}};
-    mlx5::Stats stats;
+    sdk::Stats stats;
     auto s = readFrom(kernel, stats);
     ASSERT_TRUE(s) << s.message;
     expectLinedUp(stats, 50);
@@ -144,7 +145,7 @@ TEST(EthtoolStatsRead, ASteadyCountIsReadInFourCalls)
 TEST(EthtoolStatsRead, ACountThatGrowsBeforeTheNamesStopsAtTheBufferEnd)
 {
     FakeKernel kernel{{100, 2000}};
-    mlx5::Stats stats;
+    sdk::Stats stats;
     auto s = readFrom(kernel, stats);
     ASSERT_TRUE(s) << s.message;
     EXPECT_EQ(kernel.faults, 1) << "the kernel's copy of 2000 names stopped at the buffer's end";
@@ -155,7 +156,7 @@ TEST(EthtoolStatsRead, ACountThatGrowsBeforeTheNamesStopsAtTheBufferEnd)
 TEST(EthtoolStatsRead, ACountThatGrowsBeforeTheValuesStopsAtTheBufferEnd)
 {
     FakeKernel kernel{{100, 100, 3000}};
-    mlx5::Stats stats;
+    sdk::Stats stats;
     auto s = readFrom(kernel, stats);
     ASSERT_TRUE(s) << s.message;
     EXPECT_EQ(kernel.faults, 1);
@@ -167,7 +168,7 @@ TEST(EthtoolStatsRead, ACountThatGrowsBeforeTheValuesStopsAtTheBufferEnd)
 TEST(EthtoolStatsRead, OneMoreValueIsAlreadyStopped)
 {
     FakeKernel kernel{{100, 100, 101}};
-    mlx5::Stats stats;
+    sdk::Stats stats;
     ASSERT_TRUE(readFrom(kernel, stats));
     EXPECT_EQ(kernel.faults, 1);
     expectLinedUp(stats, 101);
@@ -178,7 +179,7 @@ TEST(EthtoolStatsRead, OneMoreValueIsAlreadyStopped)
 TEST(EthtoolStatsRead, ACountThatShrinksIsReadAgain)
 {
     FakeKernel kernel{{100, 90}};
-    mlx5::Stats stats;
+    sdk::Stats stats;
     ASSERT_TRUE(readFrom(kernel, stats));
     EXPECT_EQ(kernel.faults, 0);
     expectLinedUp(stats, 90);
@@ -188,7 +189,7 @@ TEST(EthtoolStatsRead, ACountThatShrinksIsReadAgain)
 TEST(EthtoolStatsRead, ACountThatChangesAfterTheValuesIsReadAgain)
 {
     FakeKernel kernel{{100, 100, 100, 80}};
-    mlx5::Stats stats;
+    sdk::Stats stats;
     ASSERT_TRUE(readFrom(kernel, stats));
     expectLinedUp(stats, 80);
 }
@@ -196,7 +197,7 @@ TEST(EthtoolStatsRead, ACountThatChangesAfterTheValuesIsReadAgain)
 TEST(EthtoolStatsRead, NewerKernelsAnswerAMismatchWithZero)
 {
     FakeKernel kernel{{100, 120}, true};
-    mlx5::Stats stats;
+    sdk::Stats stats;
     ASSERT_TRUE(readFrom(kernel, stats));
     EXPECT_EQ(kernel.faults, 0);
     expectLinedUp(stats, 120);
@@ -207,7 +208,7 @@ TEST(EthtoolStatsRead, ACountThatNeverSettlesIsBusyAndNeverOverflows)
     FakeKernel kernel;
     for (uint32_t n = 100; n < 6000; n += 300)
         kernel.counts.push_back(n); // more statistics at every call
-    mlx5::Stats stats;
+    sdk::Stats stats;
     auto s = readFrom(kernel, stats);
     EXPECT_EQ(s.code, pv1::Errc::Busy);
     EXPECT_NE(s.message.find("ens1f0np0: the ethtool statistics count changed on every one of 4"),
@@ -219,7 +220,7 @@ TEST(EthtoolStatsRead, ACountThatNeverSettlesIsBusyAndNeverOverflows)
 
 TEST(GuardedBuffer, TheByteAfterTheBufferCannotBeWritten)
 {
-    mlx5::GuardedBuffer buffer;
+    sdk::GuardedBuffer buffer;
     auto* p = static_cast<char*>(buffer.get(100)); // rounded up to 104
     ASSERT_NE(p, nullptr);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 8, 0U);

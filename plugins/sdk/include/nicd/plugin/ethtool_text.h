@@ -1,14 +1,13 @@
 // `ethtool -S` text, as the simulator writes it and as fixtures record it.
 #pragma once
 
-#include "ethtool_stats.hpp"
-
+#include <nicd/plugin/ethtool_stats.h>
 #include <nicd/plugin/sample_batch.h>
 
 #include <cstdint>
 #include <string_view>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 // Pure: "NIC statistics:" then "     name: value" lines. Lines that are not "name: unsigned
 // number" (the header, blank lines, garbage) are skipped; names are trimmed.
@@ -48,4 +47,4 @@ template <typename Fn> void forEachEthtoolStat(std::string_view text, Fn&& fn)
     });
 }
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

@@ -1,7 +1,6 @@
-#include "netdev_stats.hpp"
-
-#include "ethtool_ioctl.hpp"
-#include "ethtool_text.hpp"
+#include <nicd/plugin/ethtool_ioctl.h>
+#include <nicd/plugin/ethtool_text.h>
+#include <nicd/plugin/netdev_stats.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 namespace pv1 = ::nicd::plugin::v1;
 
@@ -81,4 +80,4 @@ pv1::Status SimStatsFile::read(std::string& buf, std::string_view& text)
     }
 }
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

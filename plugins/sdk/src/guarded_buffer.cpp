@@ -1,11 +1,11 @@
-#include "guarded_buffer.hpp"
+#include <nicd/plugin/guarded_buffer.h>
 
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstring>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 GuardedBuffer::~GuardedBuffer()
 {
@@ -45,4 +45,4 @@ void* GuardedBuffer::get(size_t size)
     return start;
 }
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk

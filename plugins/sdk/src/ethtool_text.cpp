@@ -1,9 +1,9 @@
-#include "ethtool_text.hpp"
+#include <nicd/plugin/ethtool_text.h>
 
 #include <charconv>
 #include <cstring>
 
-namespace nicd::mlx5 {
+namespace nicd::plugin::sdk {
 
 namespace {
 
@@ -126,4 +126,4 @@ void addEthtoolText(std::string_view text, plugin::sdk::SampleBatchBuilder::Run&
     }
 }
 
-} // namespace nicd::mlx5
+} // namespace nicd::plugin::sdk
