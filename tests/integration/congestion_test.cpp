@@ -124,3 +124,41 @@ TEST_F(CongestionTest, EachScenarioOnItsPortOnlyAndTheClearsRecover)
     EXPECT_TRUE(conditions().empty()) << textfile();
     EXPECT_EQ(states().at("mlx5_1"), "ecn_working");
 }
+
+namespace {
+
+// Four Broadcom BCM57608 PFs: the scenarios move bnxt's own statistics (rx_pfc_ena_frames_pri3,
+// pfc_pri3_rx_duration_us, np_cnp_pkts, continuous_roce_pause_events, ...), which the bnxt
+// plugin says the meaning of. bnxt has no storm warning: its storm evidence is the firmware's
+// continuous-pause event, a storm error to the plugin, so its pause storm is fatal where mlx5's
+// warning is degraded.
+class BnxtCongestionTest : public CongestionTest {
+protected:
+    std::string tempTag() const override { return "congestion-bnxt"; }
+    sim::CreateOptions nodeOptions() const override { return {.devices = 4, .vendors = "bnxt"}; }
+};
+
+} // namespace
+
+TEST_F(BnxtCongestionTest, EachScenarioGivesItsVerdictOnABnxtPort)
+{
+    window();
+    auto healthy = states();
+    EXPECT_EQ(healthy.at("bnxt_re0"), "ecn_working") << "the busy healthy node";
+    EXPECT_TRUE(conditions().empty());
+
+    inject("congest-ecn", "bnxt_re0");
+    inject("congest-pfc-only", "bnxt_re1");
+    inject("pause-storm", "bnxt_re2");
+    inject("lossy", "bnxt_re3");
+    window();
+    auto s = states();
+    EXPECT_EQ(s.at("bnxt_re0"), "ecn_working");
+    EXPECT_EQ(s.at("bnxt_re1"), "pfc_only");
+    EXPECT_EQ(s.at("bnxt_re2"), "pause_storm");
+    EXPECT_EQ(s.at("bnxt_re3"), "lossy");
+    EXPECT_EQ(conditions(), (std::set<std::string>{
+                                "bnxt_re1 congestion.pfc_only degraded check_congestion_config",
+                                "bnxt_re2 congestion.pause_storm fatal check_switch_port",
+                                "bnxt_re3 congestion.lossy degraded check_qos_config"}));
+}
