@@ -33,6 +33,14 @@ const std::vector<CounterRule>& defaultCounterRules()
         {"", M::RnrRetryExceeded, D, 0, kDeltaHoldSec, S::Fatal, "RNR NAK retries were exhausted",
          "a receiver stopped posting buffers: check the workload and the peer's health",
          A::CheckWorkload},
+        // A connection failed: its requests went unanswered through every retry (bnxt_re's
+        // max_retry_exceeded). Loss on the fabric, or a peer that died (a remote rank's crash
+        // raises it too, hence not fatal).
+        {"", M::RetryExceeded, D, 0, kDeltaHoldSec, S::Degraded,
+         "transport retries were exhausted: a connection (QP) failed",
+         "packet loss on the fabric or a peer that died: check the lossless (PFC) configuration "
+         "and the peer",
+         A::CheckQosConfig},
         {"", M::SlowRestart, R, 10, 1, S::Degraded,
          "RoCE retransmissions fall back to slow restart",
          "packet loss or congestion on the fabric: check PFC/ECN on the path",

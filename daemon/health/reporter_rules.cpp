@@ -25,7 +25,7 @@ struct ReporterVerdict {
 constexpr ReporterVerdict kVerdicts[] = {
     {"fw_fatal", "firmware_fatal", ConditionSeverity::Fatal,
      "the firmware hit a fatal error: drain the node and reset the NIC (devlink dev reload, "
-     "mlxfwreset); replace it if it recurs",
+     "or the vendor's firmware reset tool); replace it if it recurs",
      Action::ResetNic},
     {"fw", "firmware_error", ConditionSeverity::Degraded,
      "the firmware reports a problem (a health syndrome or a stalled health counter): update the "

@@ -1,9 +1,10 @@
-// libFuzzer target for the mlx5 plugin's DCB codec: the same bytes go, as the replies the kernel
+// libFuzzer target for the plugin SDK's DCB codec: the same bytes go, as the replies the kernel
 // sends to IEEE_GET and to IEEE_SET/IEEE_DEL, to replyComplete, decodeGetReply and
-// decodeSetReply, and as a PFC attribute to decodePfc. The codec throws DecodeError on malformed
-// input and nothing else: any other exception, crash or sanitizer report is a finding.
-// What it decodes must hold together, and a decoded PFC must survive encodePfc unchanged.
-#include "qos/dcb_codec.hpp"
+// decodeSetReply, and as a PFC and an ETS attribute to decodePfc and decodeEts. The codec throws
+// DecodeError on malformed input and nothing else: any other exception, crash or sanitizer report
+// is a finding. What it decodes must hold together, and a decoded PFC or ETS must survive
+// encodePfc or encodeEts unchanged.
+#include <nicd/plugin/dcb_codec.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -11,7 +12,7 @@
 #include <span>
 #include <variant>
 
-namespace dcb = nicd::mlx5::dcb;
+namespace dcb = nicd::plugin::sdk::dcb;
 
 namespace {
 
@@ -62,15 +63,17 @@ void setReply(std::span<const uint8_t> bytes, uint32_t seq, uint8_t cmd)
     require(!r.in_band || (r.error > 0 && r.error <= 128));
 }
 
-void pfc(std::span<const uint8_t> bytes)
+// A struct decoded from `bytes` survives its own encoding unchanged (and that throws nothing).
+template <class Decode, class Encode>
+void roundTrip(std::span<const uint8_t> bytes, Decode decode, Encode encode)
 {
-    dcb::Pfc p;
+    decltype(decode(bytes)) v;
     try {
-        p = dcb::decodePfc(bytes);
+        v = decode(bytes);
     } catch (const nicd::plugin::sdk::DecodeError&) {
         return;
     }
-    require(dcb::decodePfc(dcb::encodePfc(p)) == p); // throws nothing on its own encoding
+    require(decode(encode(v)) == v);
 }
 
 } // namespace
@@ -85,6 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     }
     getReply(bytes, seq);
     setReply(bytes, seq, size > kCmdOffset ? data[kCmdOffset] : dcb::kCmdIeeeSet);
-    pfc(bytes);
+    roundTrip(bytes, dcb::decodePfc, dcb::encodePfc);
+    roundTrip(bytes, dcb::decodeEts, dcb::encodeEts);
     return 0;
 }

@@ -21,10 +21,10 @@ list(APPEND health_sources ${daemon}/prefailure/pcie_link.cpp) # the training ru
 add_library(nicd_fuzz_parsers STATIC
     # the netlink attribute reader every netlink decoder below walks with (plugin SDK)
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/netlink_attrs.cpp
-    # rtnetlink: links and DCB notifications (daemon), DCB replies (mlx5 plugin)
+    # rtnetlink: links and DCB notifications (daemon), DCB replies (plugin SDK)
     ${daemon}/netlink/link_message.cpp
     ${daemon}/netlink/dcb_notification.cpp
-    ${mlx5}/qos/dcb_codec.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/dcb_codec.cpp
     # generic netlink and JSON replies: ethtool FEC and module EEPROM, devlink health
     ${daemon}/prefailure/ethtool_answer.cpp
     ${daemon}/prefailure/fec_stats.cpp

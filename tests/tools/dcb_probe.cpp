@@ -8,8 +8,9 @@
 //                                           the enable bits changed (as `dcb pfc set`)
 //
 // Prints "ok" or the plugin's error message; exits 0 on success, 1 on a DCB error, 2 on usage.
-#include "qos/dcb_client.hpp"
 #include "qos/trust_plan.hpp"
+
+#include <nicd/plugin/dcb_client.h>
 
 #include <charconv>
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include <vector>
 
 using namespace nicd::mlx5;
+using nicd::plugin::sdk::DcbClient;
 
 namespace {
 

@@ -2,6 +2,7 @@
 // checks them against what the code emits (the action set, every default counter rule, every
 // kernel line the mlx5 plugin recognises in the shared fixtures, the link, device and driver
 // conditions of a simulated failure, the mlx5 plugin's soft-lockup report, and the rename event).
+#include "bnxt/counter_meanings.hpp"
 #include "config/value_parsers.hpp"
 #include "health/counter_rules.hpp"
 #include "health/health_engine.hpp"
@@ -67,34 +68,61 @@ TEST_F(ConditionsDoc, EveryDefaultCounterRule)
     EXPECT_TRUE(documented("counter_saturated.symbol_error", "info", "none"));
 }
 
-// The table of counter meanings names every meaning once, each with the mlx5 counters the mlx5
-// plugin says mean it (a plugin's counter per priority as <p>).
-TEST_F(ConditionsDoc, CounterMeaningsAreTheMlx5PluginsOwn)
+namespace {
+// What bnxt's table says a counter means (hw_counters first, then ethtool), as mlx5Meaning does.
+plugin::v1::SeriesMeaning bnxtMeaning(const std::string& name)
+{
+    auto m = bnxt::meaningOf({.source = "hw_counters", .name = name});
+    return m.meaning != plugin::v1::Meaning::None
+               ? m
+               : bnxt::meaningOf({.source = "ethtool", .name = name});
+}
+
+// The counters a cell of the table names ("`a` (≥ 6.18: `b`)"; "—" names none), each checked
+// against `meaningOf` for `meaning`; how many there were.
+template <typename MeaningOf>
+int checkCell(const std::string& cell, const std::string& meaning, const std::string& plugin,
+              MeaningOf meaningOf)
+{
+    static const std::regex name("`([a-z0-9_<>]+)`");
+    int count = 0;
+    // Text after "(" that says what a counter is *not* ("— (its `x` counts ...)") is prose.
+    const std::string named = cell.starts_with(" —") ? std::string() : cell;
+    for (std::sregex_iterator n(named.begin(), named.end(), name), e; n != e; ++n, ++count) {
+        std::string counter = (*n)[1];
+        if (auto p = counter.find("<p>"); p != std::string::npos)
+            counter.replace(p, 3, "3");
+        const auto m = meaningOf(counter);
+        EXPECT_TRUE(test::meaningNames().contains(m.meaning))
+            << counter << " means nothing to " << plugin;
+        if (!test::meaningNames().contains(m.meaning))
+            continue;
+        EXPECT_EQ(test::meaningNames().at(m.meaning), meaning) << plugin << ": " << counter;
+        EXPECT_EQ(m.priority, (*n)[1].str() == counter ? plugin::v1::kNoPriority : 3)
+            << plugin << ": " << counter;
+    }
+    return count;
+}
+} // namespace
+
+// The table of counter meanings names every meaning once, each with the counters each plugin
+// says mean it (a plugin's counter per priority as <p>; "—": none of its counters does), and
+// every meaning is some plugin's.
+TEST_F(ConditionsDoc, CounterMeaningsAreThePluginsOwn)
 {
     auto start = doc_.find("### Counter meanings");
     ASSERT_NE(start, std::string::npos);
     const std::string section = doc_.substr(start, doc_.find("\n##", start + 4) - start);
-    static const std::regex row(R"(\n\| ([A-Za-z]+) \| [^|]+ \| ([^|]+) \| [^|]+ \|)");
+    static const std::regex row(R"(\n\| ([A-Za-z]+) \| [^|]+ \|([^|]+)\|([^|]+)\|)");
     std::set<std::string> listed;
     for (std::sregex_iterator it(section.begin(), section.end(), row), e; it != e; ++it) {
         const std::string meaning = (*it)[1];
         if (meaning == "meaning")
             continue; // the header
         EXPECT_TRUE(listed.insert(meaning).second) << meaning << " listed twice";
-        const std::string names = (*it)[2];
-        static const std::regex name("`([a-z0-9_<>]+)`");
-        int count = 0;
-        for (std::sregex_iterator n(names.begin(), names.end(), name), e2; n != e2; ++n, ++count) {
-            std::string counter = (*n)[1];
-            if (auto p = counter.find("<p>"); p != std::string::npos)
-                counter.replace(p, 3, "3");
-            const auto m = test::mlx5Meaning(counter);
-            ASSERT_TRUE(meaningNames().contains(m.meaning)) << counter << " means nothing to mlx5";
-            EXPECT_EQ(meaningNames().at(m.meaning), meaning) << counter;
-            EXPECT_EQ(m.priority, (*n)[1].str() == counter ? plugin::v1::kNoPriority : 3)
-                << counter;
-        }
-        EXPECT_GE(count, 1) << meaning << ": no mlx5 counter";
+        int count = checkCell((*it)[2], meaning, "mlx5", test::mlx5Meaning);
+        count += checkCell((*it)[3], meaning, "bnxt", bnxtMeaning);
+        EXPECT_GE(count, 1) << meaning << ": no plugin's counter";
     }
     std::set<std::string> all;
     for (const auto& [m, name] : meaningNames())

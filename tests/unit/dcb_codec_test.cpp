@@ -1,7 +1,7 @@
 // The DCB codec against byte layouts written out by hand from the uapi structs
 // (shared/reference/qos-provisioning.md §1.5-§1.8): requests byte for byte, replies of every
 // shape the kernel sends, and malformed replies that must give an error, never a bad read.
-#include "qos/dcb_codec.hpp"
+#include <nicd/plugin/dcb_codec.h>
 
 #include <cerrno>
 #include <cstring>
@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-using namespace nicd::mlx5::dcb;
+using namespace nicd::plugin::sdk::dcb;
 using Bytes = std::vector<uint8_t>;
 using nicd::plugin::sdk::DecodeError;
 
@@ -235,6 +235,39 @@ TEST(DcbCodecDecode, GetReplyEmptyAppTableAndNestedFlags)
     ASSERT_TRUE(r.state.pfc);
     EXPECT_EQ(r.state.pfc->enabled, 0);
     EXPECT_FALSE(r.state.dcbx);
+}
+
+// struct ieee_ets: willing, ets_cap, cbs, then tc_tx_bw, tc_rx_bw, tc_tsa, prio_tc, tc_reco_bw,
+// tc_reco_tsa, reco_prio_tc, 8 bytes each (59 in all, no padding inside).
+TEST(DcbCodecEts, SetEtsLayoutAndGetReplyDecode)
+{
+    Ets ets;
+    ets.cap = 7;
+    ets.tx_bw = {50, 50};
+    ets.tsa = {kTsaEts, kTsaEts};
+    ets.prio_tc = {0, 0, 0, 1, 0, 0, 0, 0};
+    Bytes payload(59, 0);
+    payload[1] = 7;
+    payload[3] = payload[4] = 50;
+    payload[19] = payload[20] = 2;
+    payload[27 + 3] = 1;
+    auto encoded = encodeEts(ets);
+    EXPECT_EQ(Bytes(encoded.begin(), encoded.end()), payload);
+    // IEEE_SET: IFNAME, then the IEEE nest (NLA_F_NESTED) with ETS alone (59 bytes + 1 pad).
+    Bytes want = header(100, 79, 0x05, kSeq, 0, 20) + ifnameEth0() +
+                 Bytes{0x44, 0x00, 0x0d, 0x80, 0x3f, 0x00, 0x01, 0x00} + payload + Bytes{0};
+    EXPECT_EQ(encodeIeeeSetEts("eth0", kSeq, ets), want);
+
+    Bytes ieee = attr(1, payload) + attr(2, pfcPayload(3, 0, 0, 0, 0)) + attr(3, {});
+    auto reply =
+        sized(header(0, 78, 0x05, kSeq, 1, 21) + ifnameEth0() + attr(13, ieee) + attr(14, {0x09})) +
+        nlmsgError(0, kSeq);
+    auto r = OK_DECODE(decodeGetReply(reply, kSeq));
+    ASSERT_TRUE(r.state.ets);
+    EXPECT_EQ(*r.state.ets, ets);
+    EXPECT_FALSE(etsUnset(ets));
+    EXPECT_EQ(r.state.dcbx, 0x09);
+    EXPECT_NE(DECODE_ERROR(decodeEts(Bytes(58, 0))), "") << "shorter than struct ieee_ets";
 }
 
 TEST(DcbCodecDecode, UnknownAppEntryTypesAreSkipped)

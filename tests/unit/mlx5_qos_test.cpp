@@ -6,6 +6,7 @@
 #include "dcb_state.hpp"
 #include "qos/qos.hpp"
 #include "sim.hpp"
+#include "support/qos_settings.hpp"
 #include "support/sim_host.hpp"
 #include "support/sim_tree.hpp"
 
@@ -56,18 +57,6 @@ protected:
         return mlx5::applyQos(*host_, d, d.ports[0], want, r);
     }
 
-    static const pv1::QosSettingReport& setting(const pv1::QosReport& r, const std::string& name)
-    {
-        auto it = std::find_if(r.settings.begin(), r.settings.end(),
-                               [&](const auto& s) { return s.setting == name; });
-        if (it == r.settings.end()) {
-            ADD_FAILURE() << "no setting " << name;
-            static const pv1::QosSettingReport none;
-            return none;
-        }
-        return *it;
-    }
-
     static std::vector<std::string> names(const pv1::QosReport& r)
     {
         std::vector<std::string> out;
@@ -103,14 +92,14 @@ TEST_F(Mlx5Qos, FreshNodeIsNotCompliant)
     pv1::QosReport r;
     ASSERT_TRUE(verify(pf_, r));
     EXPECT_EQ(names(r), (std::vector<std::string>{"trust", "pfc", "roce_tos"}));
-    const auto& trust = setting(r, "trust");
+    const auto& trust = test::settingOf(r, "trust");
     EXPECT_EQ(trust.desired, "dscp");
     EXPECT_EQ(trust.observed, "pcp");
     EXPECT_FALSE(trust.compliant);
-    EXPECT_EQ(setting(r, "pfc").desired, "3");
-    EXPECT_EQ(setting(r, "pfc").observed, "none");
-    EXPECT_EQ(setting(r, "roce_tos").desired, "106");
-    EXPECT_EQ(setting(r, "roce_tos").observed, "0");
+    EXPECT_EQ(test::settingOf(r, "pfc").desired, "3");
+    EXPECT_EQ(test::settingOf(r, "pfc").observed, "none");
+    EXPECT_EQ(test::settingOf(r, "roce_tos").desired, "106");
+    EXPECT_EQ(test::settingOf(r, "roce_tos").observed, "0");
     for (const auto& s : r.settings) {
         EXPECT_FALSE(s.compliant) << s.setting;
         EXPECT_FALSE(s.changed) << s.setting;
@@ -127,9 +116,9 @@ TEST_F(Mlx5Qos, ApplyMakesCompliantAndChangesOnlyThePfcEnableBits)
         EXPECT_TRUE(s.compliant) << s.setting << ": " << s.observed << " " << s.error;
         EXPECT_TRUE(s.changed) << s.setting;
     }
-    EXPECT_EQ(setting(r, "trust").observed, "dscp");
-    EXPECT_EQ(setting(r, "pfc").observed, "3");
-    EXPECT_EQ(setting(r, "roce_tos").observed, "106");
+    EXPECT_EQ(test::settingOf(r, "trust").observed, "dscp");
+    EXPECT_EQ(test::settingOf(r, "pfc").observed, "3");
+    EXPECT_EQ(test::settingOf(r, "roce_tos").observed, "106");
     EXPECT_EQ(host_->lines.size(), 3U);
 
     // Read with the simulator's own parser.
@@ -188,9 +177,9 @@ TEST_F(Mlx5Qos, InjectedDriftIsSeenAndRepaired)
     sim::tosReset(dir_, "mlx5_0");
     pv1::QosReport v;
     ASSERT_TRUE(verify(pf_, v));
-    EXPECT_EQ(setting(v, "trust").observed, "pcp");
-    EXPECT_EQ(setting(v, "pfc").observed, "4");
-    EXPECT_EQ(setting(v, "roce_tos").observed, "0");
+    EXPECT_EQ(test::settingOf(v, "trust").observed, "pcp");
+    EXPECT_EQ(test::settingOf(v, "pfc").observed, "4");
+    EXPECT_EQ(test::settingOf(v, "roce_tos").observed, "0");
     for (const auto& s : v.settings)
         EXPECT_FALSE(s.compliant) << s.setting;
 
@@ -210,10 +199,10 @@ TEST_F(Mlx5Qos, ForeignDscpEntriesAreReplacedByTheDefaultMap)
     sim::writeDcb(dir_, "ens1f0np0", dcb);
     pv1::QosReport v;
     ASSERT_TRUE(verify(pf_, v));
-    EXPECT_EQ(setting(v, "trust").observed, "dscp (0 of 64 default entries, 1 other)");
+    EXPECT_EQ(test::settingOf(v, "trust").observed, "dscp (0 of 64 default entries, 1 other)");
     pv1::QosReport r;
     ASSERT_TRUE(apply(pf_, r));
-    EXPECT_TRUE(setting(r, "trust").compliant) << setting(r, "trust").error;
+    EXPECT_TRUE(test::settingOf(r, "trust").compliant) << test::settingOf(r, "trust").error;
     auto after = sim::readDcb(dir_, "ens1f0np0");
     EXPECT_EQ(after.apps.size(), 65U); // 64 DSCP + the untouched ethertype entry
 }
@@ -224,9 +213,9 @@ TEST_F(Mlx5Qos, PcpTrustRemovesEveryDscpEntry)
     ASSERT_TRUE(apply(pf_, r));
     pv1::QosReport back;
     ASSERT_TRUE(apply(pf_, back, {.trust_dscp = false, .pfc_priorities = {3, 4}}));
-    EXPECT_EQ(setting(back, "trust").observed, "pcp");
-    EXPECT_TRUE(setting(back, "trust").compliant);
-    EXPECT_EQ(setting(back, "pfc").observed, "3,4");
+    EXPECT_EQ(test::settingOf(back, "trust").observed, "pcp");
+    EXPECT_TRUE(test::settingOf(back, "trust").compliant);
+    EXPECT_EQ(test::settingOf(back, "pfc").observed, "3,4");
     EXPECT_TRUE(sim::readDcb(dir_, "ens1f0np0").apps.empty());
 }
 
@@ -238,10 +227,10 @@ TEST_F(Mlx5Qos, NetdevWithoutDcbIsACleanPerPortError)
         auto s = applying ? apply(vf, r) : verify(vf, r);
         EXPECT_EQ(s.code, pv1::Errc::NotSupported);
         EXPECT_EQ(s.message, "netdev ens1f0v0: DCB not supported by driver (EOPNOTSUPP)");
-        EXPECT_EQ(setting(r, "trust").error, s.message);
-        EXPECT_EQ(setting(r, "pfc").error, s.message);
-        EXPECT_FALSE(setting(r, "trust").compliant);
-        EXPECT_EQ(setting(r, "roce_tos").error, ""); // the rest is still done
+        EXPECT_EQ(test::settingOf(r, "trust").error, s.message);
+        EXPECT_EQ(test::settingOf(r, "pfc").error, s.message);
+        EXPECT_FALSE(test::settingOf(r, "trust").compliant);
+        EXPECT_EQ(test::settingOf(r, "roce_tos").error, ""); // the rest is still done
     }
 }
 
@@ -261,16 +250,16 @@ TEST_F(Mlx5Qos, TrafficClassOnlyWithTheMofedFile)
     pv1::QosReport v;
     ASSERT_TRUE(verify(pf_, v));
     EXPECT_EQ(names(v), (std::vector<std::string>{"trust", "pfc", "roce_tos", "traffic_class"}));
-    EXPECT_EQ(setting(v, "traffic_class").observed, "unset");
+    EXPECT_EQ(test::settingOf(v, "traffic_class").observed, "unset");
     pv1::QosReport r;
     ASSERT_TRUE(apply(pf_, r));
-    EXPECT_TRUE(setting(r, "traffic_class").changed);
-    EXPECT_EQ(setting(r, "traffic_class").observed, "106");
+    EXPECT_TRUE(test::settingOf(r, "traffic_class").changed);
+    EXPECT_EQ(test::settingOf(r, "traffic_class").observed, "106");
     std::ofstream(trafficClass("mlx5_0")) << "Global tclass=106\n"; // the newer MOFED format
     pv1::QosReport again;
     ASSERT_TRUE(apply(pf_, again));
-    EXPECT_FALSE(setting(again, "traffic_class").changed);
-    EXPECT_TRUE(setting(again, "traffic_class").compliant);
+    EXPECT_FALSE(test::settingOf(again, "traffic_class").changed);
+    EXPECT_TRUE(test::settingOf(again, "traffic_class").compliant);
     sim::tosReset(dir_, "mlx5_0");
     EXPECT_EQ(test::readFile(trafficClass("mlx5_0")), "");
 }
@@ -280,16 +269,16 @@ TEST_F(Mlx5Qos, LagMembersAreOneSetting)
     auto lag = device("mlx5_bond_0", {"ens5f1np1", "ens5f0np0"});
     pv1::QosReport r;
     ASSERT_TRUE(apply(lag, r));
-    EXPECT_EQ(setting(r, "pfc").observed, "3");
-    EXPECT_TRUE(setting(r, "pfc").compliant);
+    EXPECT_EQ(test::settingOf(r, "pfc").observed, "3");
+    EXPECT_TRUE(test::settingOf(r, "pfc").compliant);
     auto one = sim::readDcb(dir_, "ens5f1np1");
     one.pfc_en = 0;
     sim::writeDcb(dir_, "ens5f1np1", one);
     pv1::QosReport v;
     ASSERT_TRUE(verify(lag, v));
-    EXPECT_EQ(setting(v, "pfc").observed, "ens5f0np0=3 ens5f1np1=none");
-    EXPECT_FALSE(setting(v, "pfc").compliant);
-    EXPECT_TRUE(setting(v, "trust").compliant);
+    EXPECT_EQ(test::settingOf(v, "pfc").observed, "ens5f0np0=3 ens5f1np1=none");
+    EXPECT_FALSE(test::settingOf(v, "pfc").compliant);
+    EXPECT_TRUE(test::settingOf(v, "trust").compliant);
 }
 
 TEST_F(Mlx5Qos, BadRequestsAreErrorsNotWrites)
@@ -297,7 +286,7 @@ TEST_F(Mlx5Qos, BadRequestsAreErrorsNotWrites)
     pv1::QosReport r;
     auto s = apply(pf_, r, {.trust_dscp = true, .pfc_priorities = {9}});
     EXPECT_EQ(s.code, pv1::Errc::InvalidArgument);
-    EXPECT_NE(setting(r, "pfc").error.find("0 to 7"), std::string::npos);
+    EXPECT_NE(test::settingOf(r, "pfc").error.find("0 to 7"), std::string::npos);
     EXPECT_EQ(sim::readDcb(dir_, "ens1f0np0").pfc_en, 0);
 
     auto ib = device("mlx5_4", {"ib0"}, "InfiniBand");
@@ -305,7 +294,7 @@ TEST_F(Mlx5Qos, BadRequestsAreErrorsNotWrites)
     EXPECT_TRUE(r.settings.empty());
     auto none = device("mlx5_0", {});
     EXPECT_EQ(verify(none, r).code, pv1::Errc::NoDevice);
-    EXPECT_NE(setting(r, "trust").error.find("no netdev"), std::string::npos);
+    EXPECT_NE(test::settingOf(r, "trust").error.find("no netdev"), std::string::npos);
     auto odd = device("mlx5_0", {"../../etc"});
     EXPECT_EQ(verify(odd, r).code, pv1::Errc::InvalidArgument);
 }

@@ -1,7 +1,9 @@
 // RoCE ToS files under a root directory: rdma_cm's configfs default (made the way the kernel
 // shows it) and MOFED's traffic_class in both of its read formats.
-#include "qos/roce_tos.hpp"
+#include "qos/traffic_class.hpp"
 #include "support/temp_dir.hpp"
+
+#include <nicd/plugin/roce_tos.h>
 
 #include <fstream>
 
@@ -9,6 +11,7 @@
 
 using namespace nicd;
 using namespace nicd::mlx5;
+using namespace nicd::plugin::sdk;
 namespace fs = std::filesystem;
 
 namespace {

@@ -1,6 +1,7 @@
 #include "dcb_state.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <charconv>
@@ -19,6 +20,22 @@ uint32_t number(std::string_view s, uint32_t max, const std::string& where)
     return v;
 }
 
+std::array<uint8_t, 8> eightNumbers(std::string_view s, uint32_t max, const std::string& where)
+{
+    std::array<uint8_t, 8> out{};
+    size_t i = 0;
+    for (; i < out.size(); ++i) {
+        auto comma = s.find(',');
+        out[i] = static_cast<uint8_t>(number(s.substr(0, comma), max, where));
+        if (comma == std::string_view::npos)
+            break;
+        s.remove_prefix(comma + 1);
+    }
+    if (i != out.size() - 1)
+        throw SimError(where + ": wants 8 numbers");
+    return out;
+}
+
 fs::path rdmaCmDir(const fs::path& root)
 {
     return root / "sys/kernel/config/rdma_cm";
@@ -35,6 +52,12 @@ std::string formatDcb(const DcbState& s)
 {
     std::string out = fmt::format("pfc_cap={}\npfc_en={}\nmbc={}\ndelay={}\n", s.pfc_cap, s.pfc_en,
                                   s.mbc, s.delay);
+    if (s.dcbx)
+        out += fmt::format("dcbx={}\n", *s.dcbx);
+    if (s.ets_cap)
+        out += fmt::format("ets_cap={}\nprio_tc={}\ntc_tsa={}\ntc_bw={}\n", *s.ets_cap,
+                           fmt::join(s.prio_tc, ","), fmt::join(s.tc_tsa, ","),
+                           fmt::join(s.tc_bw, ","));
     for (const auto& a : s.apps)
         out += fmt::format("app={},{},{}\n", a.selector, a.priority, a.protocol);
     return out;
@@ -64,6 +87,16 @@ DcbState parseDcb(const std::string& text, const std::string& where)
             s.mbc = static_cast<uint8_t>(number(value, 255, at));
         else if (key == "delay")
             s.delay = static_cast<uint16_t>(number(value, 65535, at));
+        else if (key == "dcbx")
+            s.dcbx = static_cast<uint8_t>(number(value, 255, at));
+        else if (key == "ets_cap")
+            s.ets_cap = static_cast<uint8_t>(number(value, 255, at));
+        else if (key == "prio_tc")
+            s.prio_tc = eightNumbers(value, 7, at);
+        else if (key == "tc_tsa")
+            s.tc_tsa = eightNumbers(value, 255, at);
+        else if (key == "tc_bw")
+            s.tc_bw = eightNumbers(value, 100, at);
         else if (key == "app") {
             auto c1 = value.find(',');
             auto c2 = c1 == std::string_view::npos ? c1 : value.find(',', c1 + 1);
@@ -104,7 +137,7 @@ void createQosState(const fs::path& root, const NodeState& st)
     fs::create_directories(simDir(root) / "dcb");
     for (const auto& [name, d] : st.devices)
         for (const auto& nd : dcbNetdevs(d))
-            writeDcb(root, nd, DcbState{});
+            writeDcb(root, nd, d.vendor == "bnxt" ? freshBnxtDcb() : DcbState{});
 }
 
 void qosDrift(const fs::path& root, const std::string& dev)
@@ -122,6 +155,35 @@ void qosDrift(const fs::path& root, const std::string& dev)
         std::erase_if(s.apps, [](const DcbApp& a) { return a.selector == kDscpSelector; });
         writeDcb(root, nd, s);
     }
+}
+
+DcbState freshBnxtDcb()
+{
+    DcbState s;
+    s.pfc_cap = 3;
+    s.delay = 0;
+    s.dcbx = kDcbxHost;
+    s.ets_cap = 7;
+    return s;
+}
+
+void dcbxOwner(const fs::path& root, const std::string& dev, bool firmware)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    int changed = 0;
+    for (const auto& nd : dcbNetdevs(st.device(dev))) {
+        if (!fs::exists(dcbFile(root, nd)))
+            continue;
+        auto s = readDcb(root, nd);
+        if (!s.dcbx)
+            continue;
+        s.dcbx = firmware ? kDcbxFirmware : kDcbxHost;
+        writeDcb(root, nd, s);
+        ++changed;
+    }
+    if (changed == 0)
+        throw SimError(dev + " has no DCB netdev with a DCBX owner (a bnxt PF's netdev has one)");
 }
 
 void tosReset(const fs::path& root, const std::string& dev)

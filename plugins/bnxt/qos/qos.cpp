@@ -1,18 +1,69 @@
-// Placeholder until bnxt QoS lands: every call says so (issue 31).
+// verifyQos / applyQos for one bnxt port: DSCP trust (DSCP APP entries) and PFC on each of the
+// port's netdevs over IEEE DCB netlink (bnxt_dcb.c's dcbnl_ops; the simulator's files under a
+// simulated root), unless the NIC firmware's DCBX agent owns them; RoCE ToS in rdma_cm's configfs
+// (ib_core: the same as for every vendor); ECN and CNP settings as far as upstream shows them.
+// The call's frame is the SDK's (nicd/plugin/qos_port.h).
 #include "qos/qos.hpp"
+
+#include "qos/congestion.hpp"
+#include "qos/dcb_port.hpp"
+
+#include <nicd/plugin/qos_port.h>
+#include <nicd/plugin/roce_tos.h>
+
+#include <map>
+#include <mutex>
+#include <string>
 
 namespace nicd::bnxt {
 
-pv1::Status verifyQos(pv1::IHost&, const pv1::DeviceRef& dev, const pv1::PortRef&,
-                      const pv1::QosDesired&, pv1::QosReport&) noexcept
+namespace {
+
+namespace sdk = plugin::sdk;
+
+// Which netdevs' DCB owner was logged, across calls, per host root (a real node's and each
+// simulated one's netdevs are apart). The plugin's calls are serialized; the lock keeps two
+// plugin instances in one process apart anyway.
+OwnerNotices& ownerNotices(const std::string& root, std::unique_lock<std::mutex>& lock)
 {
-    return pv1::Status::fail(pv1::Errc::NotSupported, dev.ibdev + ": bnxt QoS not written yet");
+    static std::mutex mutex;
+    static std::map<std::string, OwnerNotices> notices;
+    lock = std::unique_lock(mutex);
+    return notices[root];
+}
+
+pv1::Status run(pv1::IHost& host, const pv1::DeviceRef& dev, const pv1::PortRef& port,
+                const pv1::QosDesired& desired, pv1::QosReport& out, bool apply) noexcept
+{
+    return sdk::runQos(host, dev, port, desired, out, apply,
+                       [](QosCall& call, std::vector<pv1::QosSettingReport>& settings) {
+                           std::unique_lock<std::mutex> lock;
+                           OwnerNotices& notices = ownerNotices(call.host.root(), lock);
+                           sdk::dcbReports(
+                               call, sdk::portNetdevs(call.port),
+                               [&](DcbAccess& dcb, const std::string& netdev) {
+                                   return dcbPortSettings(call, dcb, netdev, notices);
+                               },
+                               settings);
+                           lock.unlock();
+                           for (auto& r : congestionSettings(call))
+                               settings.push_back(std::move(r));
+                           settings.push_back(sdk::roceTosSetting(call));
+                       });
+}
+
+} // namespace
+
+pv1::Status verifyQos(pv1::IHost& host, const pv1::DeviceRef& dev, const pv1::PortRef& port,
+                      const pv1::QosDesired& desired, pv1::QosReport& out) noexcept
+{
+    return run(host, dev, port, desired, out, false);
 }
 
 pv1::Status applyQos(pv1::IHost& host, const pv1::DeviceRef& dev, const pv1::PortRef& port,
                      const pv1::QosDesired& desired, pv1::QosReport& out) noexcept
 {
-    return verifyQos(host, dev, port, desired, out);
+    return run(host, dev, port, desired, out, true);
 }
 
 } // namespace nicd::bnxt

@@ -6,11 +6,7 @@ namespace nicd::mlx5 {
 
 namespace {
 
-std::string pfcWanted(const pv1::QosDesired& d)
-{
-    auto mask = pfcMask(d.pfc_priorities);
-    return mask ? describePfc(*mask) : "invalid";
-}
+namespace sdk = plugin::sdk;
 
 // The reports for a state just read (nothing about changes yet).
 DcbReports describe(const pv1::QosDesired& want, const dcb::DcbState& st)
@@ -20,23 +16,7 @@ DcbReports describe(const pv1::QosDesired& want, const dcb::DcbState& st)
     r.trust.desired = describeTrustWanted(want.trust_dscp);
     r.trust.observed = describeTrust(st.apps);
     r.trust.compliant = trustCompliant(st.apps, want.trust_dscp);
-    r.pfc.setting = "pfc";
-    r.pfc.desired = pfcWanted(want);
-    r.pfc.observed = st.pfc ? describePfc(st.pfc->enabled) : "unknown";
-    auto mask = pfcMask(want.pfc_priorities);
-    r.pfc.compliant = mask && st.pfc && st.pfc->enabled == *mask;
-    if (!mask)
-        r.pfc.error = "PFC priorities must be from 0 to 7";
-    else if (!st.pfc)
-        r.pfc.error = "netdev " + st.ifname + ": the driver reports no PFC configuration";
-    return r;
-}
-
-DcbReports unreadable(const pv1::QosDesired& want, const pv1::Status& s)
-{
-    DcbReports r;
-    r.trust = {"trust", describeTrustWanted(want.trust_dscp), "", false, false, s.message};
-    r.pfc = {"pfc", pfcWanted(want), "", false, false, s.message};
+    r.pfc = sdk::pfcReport(want, st);
     return r;
 }
 
@@ -77,57 +57,31 @@ DcbReports dcbSettings(QosCall& call, DcbAccess& dcb, const std::string& netdev)
     dcb::DcbState before;
     if (auto s = dcb.get(netdev, before); !s) {
         call.fail(s);
-        return unreadable(want, s);
+        return sdk::unreadableDcb(describeTrustWanted(want.trust_dscp), want, s);
     }
     before.ifname = netdev;
     DcbReports r = describe(want, before);
     if (!call.apply)
         return r;
 
-    std::string trust_error, pfc_error;
-    if (auto plan = planTrust(before.apps, want.trust_dscp); !plan.empty()) {
-        call.logChange("netdev " + netdev + " trust " + r.trust.observed + " -> " +
-                       r.trust.desired + " (" + trustChange(plan) + ")");
-        if (call.writes())
-            if (auto s = changeTrust(dcb, netdev, plan, want.trust_dscp); !s) {
-                call.fail(s);
-                trust_error = s.message;
-            }
-        r.trust.changed = true;
-    }
+    sdk::DcbWrites done;
+    if (auto plan = planTrust(before.apps, want.trust_dscp); !plan.empty())
+        sdk::changeDcb(
+            call,
+            "netdev " + netdev + " trust " + r.trust.observed + " -> " + r.trust.desired + " (" +
+                trustChange(plan) + ")",
+            [&] { return changeTrust(dcb, netdev, plan, want.trust_dscp); }, done.trust_changed,
+            done.trust_error);
     auto mask = pfcMask(want.pfc_priorities);
-    if (mask && before.pfc && before.pfc->enabled != *mask) {
-        call.logChange("netdev " + netdev + " PFC priorities " + r.pfc.observed + " -> " +
-                       r.pfc.desired);
-        if (call.writes())
-            if (auto s = dcb.set(netdev, planPfc(*before.pfc, *mask), {}); !s) {
-                call.fail(s);
-                pfc_error = s.message;
-            }
-        r.pfc.changed = true;
-    }
-    if (!r.trust.changed && !r.pfc.changed)
+    if (mask && before.pfc && before.pfc->enabled != *mask)
+        sdk::changeDcb(
+            call, "netdev " + netdev + " PFC priorities " + r.pfc.observed + " -> " + r.pfc.desired,
+            [&] { return dcb.set(netdev, planPfc(*before.pfc, *mask), {}); }, done.pfc_changed,
+            done.pfc_error);
+    if (!done.trust_changed && !done.pfc_changed)
         return r; // nothing written: what was read is what there is
-
-    dcb::DcbState after = before;
-    if (call.writes()) {
-        if (auto s = dcb.get(netdev, after); !s) {
-            call.fail(s);
-            DcbReports lost = unreadable(want, s);
-            lost.trust.changed = r.trust.changed;
-            lost.pfc.changed = r.pfc.changed;
-            return lost;
-        }
-        after.ifname = netdev;
-    }
-    DcbReports back = describe(want, after);
-    back.trust.changed = r.trust.changed;
-    back.pfc.changed = r.pfc.changed;
-    if (!trust_error.empty())
-        back.trust.error = trust_error;
-    if (!pfc_error.empty())
-        back.pfc.error = pfc_error;
-    return back;
+    return sdk::readBackDcb(call, dcb, netdev, before, done,
+                            [&](const dcb::DcbState& st) { return describe(want, st); });
 }
 
 } // namespace nicd::mlx5

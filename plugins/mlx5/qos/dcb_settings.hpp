@@ -2,17 +2,19 @@
 // (a PFC change flaps the link; a trust switch can reopen channels), read back.
 #pragma once
 
-#include "qos/dcb_access.hpp"
-#include "qos/qos_context.hpp"
+#include <nicd/plugin/dcb_access.h>
+#include <nicd/plugin/qos_call.h>
+#include <nicd/plugin/qos_port.h>
 
 #include <string>
 
 namespace nicd::mlx5 {
 
-struct DcbReports {
-    pv1::QosSettingReport trust;
-    pv1::QosSettingReport pfc;
-};
+namespace pv1 = ::nicd::plugin::v1;
+namespace dcb = ::nicd::plugin::sdk::dcb;
+using plugin::sdk::DcbAccess;
+using plugin::sdk::DcbReports;
+using plugin::sdk::QosCall;
 
 DcbReports dcbSettings(QosCall& call, DcbAccess& dcb, const std::string& netdev);
 

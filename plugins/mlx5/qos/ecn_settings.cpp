@@ -1,8 +1,8 @@
 #include "qos/ecn_settings.hpp"
 
-#include "qos/report_merge.hpp"
-#include "qos/scalar_setting.hpp"
-#include "qos/small_file.hpp"
+#include <nicd/plugin/report_merge.h>
+#include <nicd/plugin/scalar_setting.h>
+#include <nicd/plugin/small_file.h>
 
 #include <algorithm>
 #include <charconv>
@@ -12,6 +12,11 @@
 namespace nicd::mlx5 {
 
 namespace fs = std::filesystem;
+using plugin::sdk::knobHost;
+using plugin::sdk::mergeReports;
+using plugin::sdk::readSmallFile;
+using plugin::sdk::scalarSetting;
+using plugin::sdk::writeKnob;
 
 namespace {
 

@@ -8,7 +8,7 @@
 // are "unsupported", which is neither non-compliant nor an error.
 #pragma once
 
-#include "qos/qos_context.hpp"
+#include <nicd/plugin/qos_call.h>
 
 #include <optional>
 #include <string>
@@ -16,6 +16,9 @@
 #include <vector>
 
 namespace nicd::mlx5 {
+
+namespace pv1 = ::nicd::plugin::v1;
+using plugin::sdk::QosCall;
 
 // ecn_np and ecn_rp, then cnp_dscp and cnp_priority when the configuration sets them; each
 // merged over the netdevs (a LAG's members). Nothing when ECN is not managed (Ecn=no).

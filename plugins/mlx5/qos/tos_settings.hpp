@@ -1,14 +1,16 @@
-// RoCE ToS of one port as two settings: "roce_tos" (rdma_cm's default, configfs) and
-// "traffic_class" (MOFED's global tclass; only where its sysfs file exists).
+// MOFED's RoCE ToS of one port, the setting "traffic_class" (the global tclass; only where its
+// sysfs file exists). rdma_cm's default, "roce_tos", is the SDK's (nicd/plugin/roce_tos.h).
 #pragma once
 
-#include "qos/qos_context.hpp"
+#include <nicd/plugin/qos_call.h>
 
 #include <optional>
 
 namespace nicd::mlx5 {
 
-pv1::QosSettingReport roceTosSetting(QosCall& call);
+namespace pv1 = ::nicd::plugin::v1;
+using plugin::sdk::QosCall;
+
 // nullopt when the driver has no tc/<port>/traffic_class (inbox driver).
 std::optional<pv1::QosSettingReport> trafficClassSetting(QosCall& call);
 

@@ -13,16 +13,6 @@ std::vector<dcb::App> defaultDscpMap()
     return out;
 }
 
-std::vector<dcb::App> dscpEntries(std::span<const dcb::App> table)
-{
-    std::vector<dcb::App> out;
-    std::copy_if(table.begin(), table.end(), std::back_inserter(out),
-                 [](const dcb::App& a) { return a.selector == dcb::kSelectorDscp; });
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
-
 bool trustCompliant(std::span<const dcb::App> table, bool want_dscp)
 {
     auto have = dscpEntries(table);
@@ -62,33 +52,6 @@ TrustPlan planTrust(std::span<const dcb::App> table, bool want_dscp)
     std::set_difference(have.begin(), have.end(), want.begin(), want.end(),
                         std::back_inserter(plan.remove));
     return plan;
-}
-
-std::optional<uint8_t> pfcMask(std::span<const uint8_t> priorities)
-{
-    uint8_t mask = 0;
-    for (uint8_t p : priorities) {
-        if (p >= kPriorities)
-            return std::nullopt;
-        mask = static_cast<uint8_t>(mask | (1U << p));
-    }
-    return mask;
-}
-
-std::string describePfc(uint8_t mask)
-{
-    std::string s;
-    for (int p = 0; p < kPriorities; ++p)
-        if (mask & (1U << p))
-            s += (s.empty() ? "" : ",") + std::to_string(p);
-    return s.empty() ? "none" : s;
-}
-
-dcb::Pfc planPfc(const dcb::Pfc& current, uint8_t mask)
-{
-    dcb::Pfc next = current;
-    next.enabled = mask;
-    return next;
 }
 
 } // namespace nicd::mlx5

@@ -1,9 +1,12 @@
-// Pure planning for DSCP trust and PFC. mlx5 has no trust op: a port trusts DSCP while its APP
-// table holds DSCP (selector 5) entries, and PCP when it holds none (reference §2.1). nicd's DSCP
-// trust is the firmware default map, DSCP d -> priority d >> 3, all 64 entries, as mlnx_qos writes.
+// Pure planning for DSCP trust on mlx5 (PFC's planning is the SDK's, nicd/plugin/pfc_plan.h).
+// mlx5 has no trust op: a port trusts DSCP while its APP table holds DSCP (selector 5) entries, and
+// PCP when it holds none (reference §2.1). nicd's DSCP trust is the firmware default map, DSCP d ->
+// priority d >> 3, all 64 entries, as mlnx_qos writes.
 #pragma once
 
-#include "qos/dcb_codec.hpp"
+#include <nicd/plugin/dcb_codec.h>
+#include <nicd/plugin/dscp_entries.h>
+#include <nicd/plugin/pfc_plan.h>
 
 #include <cstdint>
 #include <optional>
@@ -13,13 +16,17 @@
 
 namespace nicd::mlx5 {
 
+namespace dcb = ::nicd::plugin::sdk::dcb;
+
+using plugin::sdk::describePfc;
+using plugin::sdk::dscpEntries;
+using plugin::sdk::kPriorities;
+using plugin::sdk::pfcMask;
+using plugin::sdk::planPfc;
+
 inline constexpr int kDscpValues = 64;
-inline constexpr int kPriorities = 8;
 
 std::vector<dcb::App> defaultDscpMap(); // {5, d >> 3, d} for d = 0..63
-
-// The APP table's DSCP entries, sorted.
-std::vector<dcb::App> dscpEntries(std::span<const dcb::App> table);
 
 // trust dscp: exactly the 64 default entries; trust pcp: no DSCP entry at all.
 bool trustCompliant(std::span<const dcb::App> table, bool want_dscp);
@@ -35,13 +42,5 @@ struct TrustPlan {
 // What turns `table` into the wanted trust: missing default entries to add, DSCP entries that
 // are not part of the wanted state to delete.
 TrustPlan planTrust(std::span<const dcb::App> table, bool want_dscp);
-
-// Bit i set for each priority i; nullopt when a priority is above 7.
-std::optional<uint8_t> pfcMask(std::span<const uint8_t> priorities);
-// "3", "3,4" or "none".
-std::string describePfc(uint8_t mask);
-// The PFC struct to SET: the current one as read (cap, mbc, delay = cable length, counters)
-// with only the enable bits changed.
-dcb::Pfc planPfc(const dcb::Pfc& current, uint8_t mask);
 
 } // namespace nicd::mlx5

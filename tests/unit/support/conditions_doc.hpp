@@ -53,6 +53,7 @@ inline const std::map<plugin::v1::Meaning, std::string>& meaningNames()
         {M::RxCrcErrors, "RxCrcErrors"},
         {M::RxDiscards, "RxDiscards"},
         {M::TxDiscards, "TxDiscards"},
+        {M::RetryExceeded, "RetryExceeded"},
     };
     return names;
 }

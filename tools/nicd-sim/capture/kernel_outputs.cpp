@@ -6,8 +6,9 @@
 #include "capture/tool_outputs.hpp"
 #include "prefailure/devlink_netlink.hpp"
 #include "prefailure/ethtool_netlink.hpp"
-#include "qos/dcb_client.hpp"
-#include "qos/dcb_sim_format.hpp"
+
+#include <nicd/plugin/dcb_client.h>
+#include <nicd/plugin/dcb_sim_format.h>
 
 #include <nicd/plugin/ethtool_ioctl.h>
 
@@ -99,18 +100,18 @@ public:
     {
         if (auto no = notHere(netdev))
             return *no;
-        mlx5::dcb::DcbState state;
+        plugin::sdk::dcb::DcbState state;
         auto s = dcb_.get(netdev, state);
         if (s.code == pv1::Errc::Ok && !state.pfc)
             return ToolOutput::absent(netdev + ": the driver reports no PFC");
-        return fromStatus(s,
-                          s.code == pv1::Errc::Ok ? mlx5::formatDcbSimState(state) : std::string());
+        return fromStatus(s, s.code == pv1::Errc::Ok ? plugin::sdk::formatDcbSimState(state)
+                                                     : std::string());
     }
 
 private:
     prefailure::EthtoolNetlink ethtool_;
     prefailure::DevlinkNetlink devlink_;
-    mlx5::DcbClient dcb_;
+    plugin::sdk::DcbClient dcb_;
 };
 
 } // namespace

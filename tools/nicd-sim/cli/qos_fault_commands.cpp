@@ -1,4 +1,5 @@
-// inject DIR qos-drift DEV; inject DIR tos-reset DEV; inject DIR ecn-drift DEV
+// inject DIR qos-drift DEV; inject DIR tos-reset DEV; inject DIR ecn-drift DEV;
+// inject DIR dcbx-firmware DEV; inject DIR dcbx-firmware-clear DEV
 #include "cli/args.hpp"
 #include "cli/registry.hpp"
 #include "dcb_state.hpp"
@@ -31,6 +32,22 @@ NICD_SIM_FAULT(ecn_drift, "ecn-drift",
                [](CLI::App& cmd) -> Action {
                    auto a = std::make_shared<DeviceArgs>(cmd);
                    return [a](const fs::path& dir) { ecnDrift(dir, a->dev); };
+               });
+
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
+NICD_SIM_FAULT(dcbx_firmware, "dcbx-firmware",
+               "the NIC firmware's DCBX agent takes the device's DCB (DCBX 0x0a, as bnxt reports "
+               "it): every DCB set is refused with EINVAL; bnxt devices only",
+               [](CLI::App& cmd) -> Action {
+                   auto a = std::make_shared<DeviceArgs>(cmd);
+                   return [a](const fs::path& dir) { dcbxOwner(dir, a->dev, true); };
+               });
+
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
+NICD_SIM_FAULT(dcbx_firmware_clear, "dcbx-firmware-clear",
+               "the host owns the device's DCB again (DCBX 0x09)", [](CLI::App& cmd) -> Action {
+                   auto a = std::make_shared<DeviceArgs>(cmd);
+                   return [a](const fs::path& dir) { dcbxOwner(dir, a->dev, false); };
                });
 
 } // namespace nicd::sim::cli

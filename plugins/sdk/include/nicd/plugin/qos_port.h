@@ -1,0 +1,70 @@
+// The frame of one verifyQos/applyQos call on one port, the same for every vendor: an Ethernet
+// port only, the PFC priorities checked, the vendor's steps run, a setting still different after
+// apply flagged, and no exception out. Also the pieces the steps share: the port's name in
+// messages, its netdevs, and trust and PFC read on each netdev (rtnetlink DCB, or the simulator's
+// files under a simulated root) and merged into one report each.
+#pragma once
+
+#include <nicd/plugin/dcb_access.h>
+#include <nicd/plugin/plugin.h>
+#include <nicd/plugin/qos_call.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace nicd::plugin::sdk {
+
+// "mlx5_0 port 1".
+std::string portName(const v1::DeviceRef& dev, const v1::PortRef& port);
+// The port's netdevs, sorted, each once.
+std::vector<std::string> portNetdevs(const v1::PortRef& port);
+
+// The kernel's DCB (DcbClient) on a real root, the simulator's files (SimDcb) on a simulated one.
+std::unique_ptr<DcbAccess> openDcb(v1::IHost& host);
+
+struct DcbReports {
+    v1::QosSettingReport trust;
+    v1::QosSettingReport pfc;
+};
+// Trust and PFC of one netdev, read (and when applying, changed) by the vendor.
+using NetdevDcb = std::function<DcbReports(DcbAccess& dcb, const std::string& netdev)>;
+// "trust" and "pfc" over `netdevs`, each merged (mergeReports); a port without a netdev gets both
+// as an error (NoDevice), and the call fails.
+void dcbReports(QosCall& call, const std::vector<std::string>& netdevs, const NetdevDcb& one,
+                std::vector<v1::QosSettingReport>& out);
+
+// "pfc" for a state just read: the wanted priorities against the enable bits.
+v1::QosSettingReport pfcReport(const v1::QosDesired& desired, const dcb::DcbState& st);
+// Both settings when the netdev could not be read: the failure is their error.
+DcbReports unreadableDcb(const std::string& trust_desired, const v1::QosDesired& desired,
+                         const v1::Status& failure);
+
+// What the writes to one netdev did.
+struct DcbWrites {
+    bool trust_changed = false;
+    bool pfc_changed = false;
+    std::string trust_error;
+    std::string pfc_error;
+};
+// One change on a netdev: `what` logged (under dry_run, as what would change), `write` run unless
+// a dry run; its failure is the call's and `error`. `changed` is set either way.
+void changeDcb(QosCall& call, const std::string& what, const std::function<v1::Status()>& write,
+               bool& changed, std::string& error);
+
+// The reports for a state read (the vendor's trust, pfcReport).
+using DescribeDcb = std::function<DcbReports(const dcb::DcbState& st)>;
+// After the writes: the netdev read again (a dry run keeps `before`) and described, with what
+// was changed and the writes' errors kept; a failed read is both settings' error.
+DcbReports readBackDcb(QosCall& call, DcbAccess& dcb, const std::string& netdev,
+                       const dcb::DcbState& before, const DcbWrites& writes,
+                       const DescribeDcb& describe);
+
+// The vendor's steps: append the port's settings to `out`, recording failures with call.fail.
+using QosSteps = std::function<void(QosCall& call, std::vector<v1::QosSettingReport>& out)>;
+v1::Status runQos(v1::IHost& host, const v1::DeviceRef& dev, const v1::PortRef& port,
+                  const v1::QosDesired& desired, v1::QosReport& out, bool apply,
+                  const QosSteps& steps) noexcept;
+
+} // namespace nicd::plugin::sdk

@@ -1,0 +1,30 @@
+// Small sysfs and configfs files: one read(2) of the whole text, and one write(2) of the whole
+// text as `echo N > file` does (sysfs and configfs parse each write). Failures name the file.
+// A knob (a file QoS provisioning changes) is written through the host when the daemon speaks
+// ABI 1.4: nicd's own process may not write under /sys or configfs, its knob writer does.
+#pragma once
+
+#include <nicd/plugin/plugin.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace nicd::plugin::sdk {
+
+v1::Status ioFailure(const std::filesystem::path& path, int err);
+v1::Status readSmallFile(const std::filesystem::path& path, std::string& out);
+v1::Status writeSmallFile(const std::filesystem::path& path, const std::string& text, bool create);
+
+// `s` without leading and trailing spaces, tabs and newlines.
+std::string_view trimSpace(std::string_view s);
+// A whole decimal number (an optional '-' sign); nullopt for anything else.
+std::optional<long> parseLong(std::string_view s);
+
+// The host to write knobs through: `host` when it speaks ABI 1.4, else null.
+v1::IHost* knobHost(v1::IHost& host);
+// Through `knobs` (IHost::writeKnob) when it is not null, else straight to the file.
+v1::Status writeKnob(v1::IHost* knobs, const std::filesystem::path& path, const std::string& text);
+
+} // namespace nicd::plugin::sdk

@@ -1,0 +1,383 @@
+#include <nicd/plugin/dcb_codec.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+namespace nicd::plugin::sdk::dcb {
+
+using plugin::sdk::DecodeError;
+
+namespace {
+
+constexpr size_t kNlmsgHeader = 16; // struct nlmsghdr
+constexpr size_t kNlmsgErr = 20;    // struct nlmsgerr: int error + the request's nlmsghdr
+constexpr size_t kDcbmsg = 4;       // struct dcbmsg
+constexpr size_t kNlaHeader = 4;    // struct nlattr
+constexpr uint16_t kNlmsgError = 2;
+
+constexpr size_t align4(size_t n)
+{
+    return (n + 3) & ~size_t{3};
+}
+
+template <class T> T load(std::span<const uint8_t> bytes, size_t offset)
+{
+    T v;
+    std::memcpy(&v, bytes.data() + offset, sizeof v);
+    return v;
+}
+
+template <class T> void store(uint8_t* to, T v)
+{
+    std::memcpy(to, &v, sizeof v);
+}
+
+// Builds one netlink message: header, dcbmsg, then attributes and nests.
+class MessageWriter {
+public:
+    MessageWriter(uint16_t type, uint8_t cmd, uint32_t seq)
+    {
+        bytes_.resize(kNlmsgHeader + kDcbmsg, 0);
+        store<uint16_t>(&bytes_[4], type);
+        store<uint16_t>(&bytes_[6], kNlmFRequest | kNlmFAck);
+        store<uint32_t>(&bytes_[8], seq);
+        bytes_[kNlmsgHeader + 1] = cmd; // family AF_UNSPEC, pad 0
+    }
+
+    void attr(uint16_t type, std::span<const uint8_t> payload)
+    {
+        size_t at = begin(type);
+        bytes_.insert(bytes_.end(), payload.begin(), payload.end());
+        end(at);
+    }
+
+    void stringz(uint16_t type, std::string_view s)
+    {
+        std::vector<uint8_t> payload(s.begin(), s.end());
+        payload.push_back(0);
+        attr(type, payload);
+    }
+
+    size_t begin(uint16_t type)
+    {
+        size_t at = bytes_.size();
+        bytes_.resize(at + kNlaHeader, 0);
+        store<uint16_t>(&bytes_[at + 2], type);
+        return at;
+    }
+
+    // nla_len covers the header and payload but not the trailing padding, which follows.
+    void end(size_t at)
+    {
+        store<uint16_t>(&bytes_[at], static_cast<uint16_t>(bytes_.size() - at));
+        bytes_.resize(align4(bytes_.size()), 0);
+    }
+
+    std::vector<uint8_t> finish()
+    {
+        store<uint32_t>(&bytes_[0], static_cast<uint32_t>(bytes_.size()));
+        return std::move(bytes_);
+    }
+
+private:
+    std::vector<uint8_t> bytes_;
+};
+
+void appTable(MessageWriter& w, std::span<const App> apps)
+{
+    size_t table = w.begin(kIeeeAppTable | kNlaNested);
+    for (const auto& a : apps) {
+        std::array<uint8_t, kAppSize> entry{a.selector, a.priority, 0, 0};
+        store<uint16_t>(&entry[2], a.protocol);
+        w.attr(a.selector == kSelectorPcp ? kAppDcb : kAppIeee, entry);
+    }
+    w.end(table);
+}
+
+using Attr = plugin::sdk::NetlinkAttr;
+using plugin::sdk::NetlinkAttrs;
+
+struct Message {
+    uint16_t type;
+    uint32_t seq;
+    std::span<const uint8_t> payload;
+};
+
+std::vector<Message> splitMessages(std::span<const uint8_t> bytes)
+{
+    std::vector<Message> out;
+    size_t at = 0;
+    while (at < bytes.size()) {
+        if (bytes.size() - at < kNlmsgHeader)
+            throw DecodeError("truncated netlink header (" + std::to_string(bytes.size() - at) +
+                              " bytes)");
+        auto len = load<uint32_t>(bytes, at);
+        if (len < kNlmsgHeader || len > bytes.size() - at)
+            throw DecodeError("netlink message length " + std::to_string(len) + ", " +
+                              std::to_string(bytes.size() - at) + " bytes left");
+        out.push_back({load<uint16_t>(bytes, at + 4), load<uint32_t>(bytes, at + 8),
+                       bytes.subspan(at + kNlmsgHeader, len - kNlmsgHeader)});
+        at += std::min<size_t>(align4(len), bytes.size() - at);
+    }
+    return out;
+}
+
+// The errno an NLMSG_ERROR carries: 0 for an ACK, positive otherwise.
+int errorOf(const Message& m)
+{
+    if (m.payload.size() < kNlmsgErr)
+        throw DecodeError("NLMSG_ERROR payload of " + std::to_string(m.payload.size()) +
+                          " bytes, want at least " + std::to_string(kNlmsgErr));
+    auto err = load<int32_t>(m.payload, 0);
+    if (err > 0 || err < -4095)
+        throw DecodeError("NLMSG_ERROR with invalid error " + std::to_string(err));
+    return -err;
+}
+
+// The attributes after the dcbmsg of a DCB reply (read with NetlinkAttrs).
+std::span<const uint8_t> dcbAttrs(const Message& m, uint8_t want_cmd)
+{
+    if (m.payload.size() < kDcbmsg)
+        throw DecodeError("DCB reply shorter than struct dcbmsg");
+    if (m.payload[1] != want_cmd)
+        throw DecodeError("DCB reply for command " + std::to_string(m.payload[1]) + ", expected " +
+                          std::to_string(want_cmd));
+    return m.payload.subspan(kDcbmsg);
+}
+
+std::vector<App> decodeAppTable(std::span<const uint8_t> bytes)
+{
+    std::vector<App> out;
+    for (const Attr& a : NetlinkAttrs(bytes, "APP table")) {
+        if (a.type != kAppIeee && a.type != kAppDcb)
+            continue; // the kernel skips other types too
+        if (a.payload.size() < kAppSize)
+            throw DecodeError("APP entry of " + std::to_string(a.payload.size()) + " bytes, want " +
+                              std::to_string(kAppSize));
+        out.push_back({a.payload[0], a.payload[1], load<uint16_t>(a.payload, 2)});
+    }
+    return out;
+}
+
+DcbState decodeState(std::span<const uint8_t> attrs)
+{
+    DcbState st;
+    bool have_ieee = false;
+    for (const Attr& a : NetlinkAttrs(attrs, "DCB reply")) {
+        if (a.type == kAttrIfname) {
+            st.ifname = std::string(a.string());
+        } else if (a.type == kAttrDcbx) {
+            if (a.payload.empty())
+                throw DecodeError("DCBX attribute is empty");
+            st.dcbx = a.payload[0];
+        } else if (a.type == kAttrIeee) {
+            have_ieee = true;
+            for (const Attr& n : NetlinkAttrs(a.payload, "IEEE nest", a.payloadOffset())) {
+                if (n.type == kIeeeEts)
+                    st.ets = decodeEts(n.payload);
+                else if (n.type == kIeeePfc)
+                    st.pfc = decodePfc(n.payload);
+                else if (n.type == kIeeeAppTable)
+                    st.apps = decodeAppTable(n.payload);
+            }
+        }
+    }
+    if (!have_ieee)
+        throw DecodeError("IEEE_GET reply has no DCB_ATTR_IEEE");
+    return st;
+}
+
+} // namespace
+
+bool validIfname(std::string_view ifname)
+{
+    return !ifname.empty() && ifname.size() <= kIfnameMax &&
+           ifname.find('\0') == std::string_view::npos;
+}
+
+std::vector<uint8_t> encodeIeeeGet(std::string_view ifname, uint32_t seq)
+{
+    MessageWriter w(kRtmGetDcb, kCmdIeeeGet, seq);
+    w.stringz(kAttrIfname, ifname);
+    return w.finish();
+}
+
+std::vector<uint8_t> encodeIeeeSet(std::string_view ifname, uint32_t seq,
+                                   const std::optional<Pfc>& pfc, std::span<const App> apps)
+{
+    MessageWriter w(kRtmSetDcb, kCmdIeeeSet, seq);
+    w.stringz(kAttrIfname, ifname);
+    size_t ieee = w.begin(kAttrIeee | kNlaNested);
+    if (pfc)
+        w.attr(kIeeePfc, encodePfc(*pfc));
+    if (!apps.empty())
+        appTable(w, apps);
+    w.end(ieee);
+    return w.finish();
+}
+
+std::vector<uint8_t> encodeIeeeSetEts(std::string_view ifname, uint32_t seq, const Ets& ets)
+{
+    MessageWriter w(kRtmSetDcb, kCmdIeeeSet, seq);
+    w.stringz(kAttrIfname, ifname);
+    size_t ieee = w.begin(kAttrIeee | kNlaNested);
+    w.attr(kIeeeEts, encodeEts(ets));
+    w.end(ieee);
+    return w.finish();
+}
+
+std::vector<uint8_t> encodeIeeeDel(std::string_view ifname, uint32_t seq, std::span<const App> apps)
+{
+    MessageWriter w(kRtmSetDcb, kCmdIeeeDel, seq);
+    w.stringz(kAttrIfname, ifname);
+    size_t ieee = w.begin(kAttrIeee | kNlaNested);
+    appTable(w, apps);
+    w.end(ieee);
+    return w.finish();
+}
+
+namespace {
+
+// The kernel accepts longer payloads and reads the struct's size; so do we.
+void requireStruct(std::span<const uint8_t> payload, size_t size, const char* what)
+{
+    if (payload.size() < size)
+        throw DecodeError(std::string(what) + " attribute of " + std::to_string(payload.size()) +
+                          " bytes, want " + std::to_string(size));
+}
+
+// struct ieee_ets is bytes only, in this order: willing, ets_cap, cbs, then the arrays.
+template <class E> auto etsBytes(E& ets)
+{
+    return std::array{&ets.willing, &ets.cap, &ets.cbs};
+}
+template <class E> auto etsArrays(E& ets)
+{
+    return std::array{&ets.tx_bw,   &ets.rx_bw,    &ets.tsa,         &ets.prio_tc,
+                      &ets.reco_bw, &ets.reco_tsa, &ets.reco_prio_tc};
+}
+
+} // namespace
+
+bool etsUnset(const Ets& ets)
+{
+    auto zero = [](const std::array<uint8_t, 8>& a) {
+        return std::all_of(a.begin(), a.end(), [](uint8_t v) { return v == 0; });
+    };
+    return zero(ets.prio_tc) && zero(ets.tsa) && zero(ets.tx_bw);
+}
+
+std::array<uint8_t, kEtsSize> encodeEts(const Ets& ets)
+{
+    std::array<uint8_t, kEtsSize> out{};
+    auto to = out.begin();
+    for (const auto* b : etsBytes(ets))
+        *to++ = *b;
+    for (const auto* a : etsArrays(ets))
+        to = std::copy(a->begin(), a->end(), to);
+    return out;
+}
+
+Ets decodeEts(std::span<const uint8_t> payload)
+{
+    requireStruct(payload, kEtsSize, "ETS");
+    Ets ets;
+    auto from = payload.begin();
+    for (auto* b : etsBytes(ets))
+        *b = *from++;
+    for (auto* a : etsArrays(ets)) {
+        std::copy_n(from, a->size(), a->begin());
+        from += static_cast<std::ptrdiff_t>(a->size());
+    }
+    return ets;
+}
+
+std::array<uint8_t, kPfcSize> encodePfc(const Pfc& pfc)
+{
+    std::array<uint8_t, kPfcSize> out{};
+    out[0] = pfc.cap;
+    out[1] = pfc.enabled;
+    out[2] = pfc.mbc;
+    store<uint16_t>(&out[4], pfc.delay);
+    for (size_t i = 0; i < 8; ++i) {
+        store<uint64_t>(&out[8 + 8 * i], pfc.requests[i]);
+        store<uint64_t>(&out[72 + 8 * i], pfc.indications[i]);
+    }
+    return out;
+}
+
+Pfc decodePfc(std::span<const uint8_t> payload)
+{
+    requireStruct(payload, kPfcSize, "PFC");
+    Pfc pfc;
+    pfc.cap = payload[0];
+    pfc.enabled = payload[1];
+    pfc.mbc = payload[2];
+    pfc.delay = load<uint16_t>(payload, 4);
+    for (size_t i = 0; i < 8; ++i) {
+        pfc.requests[i] = load<uint64_t>(payload, 8 + 8 * i);
+        pfc.indications[i] = load<uint64_t>(payload, 72 + 8 * i);
+    }
+    return pfc;
+}
+
+bool replyComplete(std::span<const uint8_t> bytes, uint32_t seq)
+{
+    for (const auto& m : splitMessages(bytes))
+        if (m.seq == seq && m.type == kNlmsgError)
+            return true;
+    return false;
+}
+
+GetReply decodeGetReply(std::span<const uint8_t> bytes, uint32_t seq)
+{
+    std::optional<DcbState> state;
+    for (const auto& m : splitMessages(bytes)) {
+        if (m.seq != seq)
+            continue;
+        if (m.type == kNlmsgError) {
+            if (int errnum = errorOf(m); errnum != 0)
+                return GetReply{errnum, {}};
+        } else if (m.type == kRtmGetDcb) {
+            state = decodeState(dcbAttrs(m, kCmdIeeeGet));
+        }
+    }
+    if (!state)
+        throw DecodeError("no IEEE_GET reply for sequence " + std::to_string(seq));
+    return GetReply{0, std::move(*state)};
+}
+
+SetReply decodeSetReply(std::span<const uint8_t> bytes, uint32_t seq, uint8_t cmd)
+{
+    std::optional<SetReply> status;
+    for (const auto& m : splitMessages(bytes)) {
+        if (m.seq != seq)
+            continue;
+        if (m.type == kNlmsgError) {
+            if (int errnum = errorOf(m); errnum != 0)
+                return SetReply{errnum, false};
+        } else if (m.type == kRtmSetDcb) {
+            for (const Attr& a : NetlinkAttrs(dcbAttrs(m, cmd), "DCB reply")) {
+                if (a.type != kAttrIeee)
+                    continue;
+                if (a.payload.size() != 1)
+                    throw DecodeError("SET/DEL status attribute of " +
+                                      std::to_string(a.payload.size()) + " bytes, want 1");
+                // The errno truncated to 8 bits: read it as int8_t and negate.
+                int errnum = -static_cast<int>(static_cast<int8_t>(a.payload[0]));
+                if (errnum < 0)
+                    throw DecodeError("SET/DEL status byte " + std::to_string(a.payload[0]) +
+                                      " is not a negative errno");
+                status = SetReply{errnum, errnum != 0};
+            }
+            if (!status)
+                throw DecodeError("SET/DEL reply has no status attribute");
+        }
+    }
+    if (!status)
+        throw DecodeError("no SET/DEL reply for sequence " + std::to_string(seq));
+    return *status;
+}
+
+} // namespace nicd::plugin::sdk::dcb

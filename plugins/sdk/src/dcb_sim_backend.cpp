@@ -1,0 +1,164 @@
+#include <nicd/plugin/dcb_errors.h>
+#include <nicd/plugin/dcb_sim_backend.h>
+#include <nicd/plugin/dcb_sim_format.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace nicd::plugin::sdk {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool safeName(std::string_view netdev)
+{
+    return dcb::validIfname(netdev) && netdev.find('/') == std::string_view::npos &&
+           netdev != "." && netdev != "..";
+}
+
+v1::Status badName(std::string_view netdev)
+{
+    return v1::Status::fail(v1::Errc::InvalidArgument,
+                            "netdev " + std::string(netdev) + ": not a valid interface name");
+}
+
+} // namespace
+
+fs::path dcbSimFile(const fs::path& root, std::string_view netdev)
+{
+    return root / "run/nicd-sim/dcb" / std::string(netdev);
+}
+
+v1::Status SimDcb::read(std::string_view netdev, const char* op, dcb::DcbState& out)
+{
+    if (!safeName(netdev))
+        return badName(netdev);
+    auto path = dcbSimFile(root_, netdev);
+    std::ifstream in(path);
+    if (!in) {
+        int err = errno;
+        if (err == ENOENT) // like a netdev without dcbnl_ops
+            return dcbFailure(netdev, op, EOPNOTSUPP);
+        return v1::Status::fail(v1::Errc::Io, path.string() + ": " + std::strerror(err), err);
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+        out = parseDcbSimState(text.str());
+    } catch (const plugin::sdk::DecodeError& e) {
+        return v1::Status::fail(v1::Errc::Io, path.string() + ": " + e.what());
+    }
+    out.ifname = std::string(netdev);
+    return v1::Status::ok();
+}
+
+v1::Status SimDcb::readForChange(std::string_view netdev, const char* op, dcb::DcbState& out)
+{
+    if (auto s = read(netdev, op, out); !s)
+        return s;
+    // bnxt_dcb.c: `!(dcbx_cap & DCB_CAP_DCBX_VER_IEEE) || !(dcbx_cap & DCB_CAP_DCBX_HOST)`.
+    constexpr uint8_t kHost = 0x01, kVerIeee = 0x08;
+    if (out.dcbx && (!(*out.dcbx & kHost) || !(*out.dcbx & kVerIeee)))
+        return dcbFailure(netdev, op, EINVAL, true);
+    return v1::Status::ok();
+}
+
+v1::Status SimDcb::write(std::string_view netdev, const dcb::DcbState& state)
+{
+    auto path = dcbSimFile(root_, netdev);
+    auto tmp =
+        path.parent_path() / ("." + std::string(netdev) + ".tmp." + std::to_string(getpid()));
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        out << formatDcbSimState(state);
+        out.flush();
+        if (!out) {
+            int err = errno;
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            return v1::Status::fail(v1::Errc::Io, tmp.string() + ": " + std::strerror(err), err);
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, path, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        return v1::Status::fail(v1::Errc::Io, path.string() + ": " + ec.message(), ec.value());
+    }
+    return v1::Status::ok();
+}
+
+v1::Status SimDcb::get(std::string_view netdev, dcb::DcbState& out)
+{
+    return read(netdev, "IEEE_GET", out);
+}
+
+v1::Status SimDcb::set(std::string_view netdev, const std::optional<dcb::Pfc>& pfc,
+                       std::span<const dcb::App> apps)
+{
+    dcb::DcbState st;
+    if (auto s = readForChange(netdev, "IEEE_SET", st); !s)
+        return s;
+    if (pfc && st.ets && dcb::etsUnset(*st.ets)) // bnxt_hwrm_queue_pfc_cfg: no ETS, no PFC
+        return dcbFailure(netdev, "IEEE_SET", EINVAL, true);
+    if (pfc) {
+        st.pfc->enabled = pfc->enabled;
+        st.pfc->delay = pfc->delay;
+    }
+    for (const auto& a : apps) {
+        if (a.selector != dcb::kSelectorDscp || a.protocol >= 64 || a.priority >= 8)
+            return dcbFailure(netdev, "IEEE_SET", EINVAL, true);
+        auto same = std::find_if(st.apps.begin(), st.apps.end(), [&](const dcb::App& e) {
+            return e.selector == a.selector && e.protocol == a.protocol;
+        });
+        if (same != st.apps.end())
+            same->priority = a.priority;
+        else
+            st.apps.push_back(a);
+    }
+    return write(netdev, st);
+}
+
+v1::Status SimDcb::del(std::string_view netdev, std::span<const dcb::App> apps)
+{
+    dcb::DcbState st;
+    if (auto s = readForChange(netdev, "IEEE_DEL", st); !s)
+        return s;
+    for (const auto& a : apps) {
+        auto it = std::find(st.apps.begin(), st.apps.end(), a);
+        if (it == st.apps.end())
+            return dcbFailure(netdev, "IEEE_DEL", ENOENT, true);
+        st.apps.erase(it);
+    }
+    return write(netdev, st);
+}
+
+v1::Status SimDcb::setEts(std::string_view netdev, const dcb::Ets& ets)
+{
+    dcb::DcbState st;
+    if (auto s = readForChange(netdev, "IEEE_SET", st); !s)
+        return s;
+    if (!st.ets) // a driver without ieee_setets: dcbnl_ieee_set skips the attribute
+        return v1::Status::ok();
+    int bandwidth = 0;
+    for (size_t i = 0; i < ets.prio_tc.size(); ++i) {
+        bool known_tsa = ets.tsa[i] == dcb::kTsaStrict || ets.tsa[i] == dcb::kTsaEts;
+        if (ets.prio_tc[i] >= st.ets->cap || !known_tsa)
+            return dcbFailure(netdev, "IEEE_SET", EINVAL, true);
+        bandwidth += ets.tsa[i] == dcb::kTsaEts ? ets.tx_bw[i] : 0;
+    }
+    if (bandwidth > 100)
+        return dcbFailure(netdev, "IEEE_SET", EINVAL, true);
+    const uint8_t cap = st.ets->cap;
+    st.ets = ets;
+    st.ets->cap = cap; // ets_cap is the driver's, not the request's
+    return write(netdev, st);
+}
+
+} // namespace nicd::plugin::sdk

@@ -1,0 +1,86 @@
+#include <nicd/plugin/small_file.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+
+namespace nicd::plugin::sdk {
+
+namespace fs = std::filesystem;
+
+v1::Status ioFailure(const fs::path& path, int err)
+{
+    v1::Errc code = err == ENOENT || err == ENODEV  ? v1::Errc::NoDevice
+                    : err == EACCES || err == EPERM ? v1::Errc::PermissionDenied
+                                                    : v1::Errc::Io;
+    return v1::Status::fail(code, path.string() + ": " + std::strerror(err), err);
+}
+
+v1::Status readSmallFile(const fs::path& path, std::string& out)
+{
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ioFailure(path, errno);
+    char buf[4096];
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    int err = errno;
+    ::close(fd);
+    if (n < 0)
+        return ioFailure(path, err);
+    out.assign(buf, static_cast<size_t>(n));
+    return v1::Status::ok();
+}
+
+// One write(2) of the whole text, as `echo N > file` does: sysfs and configfs parse each write.
+v1::Status writeSmallFile(const fs::path& path, const std::string& text, bool create)
+{
+    int flags = O_WRONLY | O_TRUNC | O_CLOEXEC | (create ? O_CREAT : 0);
+    int fd = ::open(path.c_str(), flags, 0644);
+    if (fd < 0)
+        return ioFailure(path, errno);
+    ssize_t n = ::write(fd, text.data(), text.size());
+    int err = errno;
+    if (::close(fd) != 0 && n >= 0) {
+        err = errno;
+        n = -1;
+    }
+    if (n < 0)
+        return ioFailure(path, err);
+    if (static_cast<size_t>(n) != text.size())
+        return v1::Status::fail(v1::Errc::Io, path.string() + ": short write");
+    return v1::Status::ok();
+}
+
+std::string_view trimSpace(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
+        s.remove_suffix(1);
+    return s;
+}
+
+std::optional<long> parseLong(std::string_view s)
+{
+    long v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+v1::IHost* knobHost(v1::IHost& host)
+{
+    return host.abiMinor() >= 4 ? &host : nullptr;
+}
+
+v1::Status writeKnob(v1::IHost* knobs, const fs::path& path, const std::string& text)
+{
+    return knobs ? knobs->writeKnob(path.string(), text) : writeSmallFile(path, text, false);
+}
+
+} // namespace nicd::plugin::sdk

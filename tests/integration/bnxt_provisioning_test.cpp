@@ -1,0 +1,87 @@
+// RoCE QoS by the real nicd on a mixed simulated node (nicd-sim create --vendor mlx5,bnxt): the
+// bnxt plugin provisions a bnxt PF (its DSCP entry, ETS then PFC, ToS) beside the mlx5 ones,
+// repairs drift injected by nicd-sim, and leaves the port's DCB alone while nicd-sim's
+// dcbx-firmware fault hands it to the NIC firmware's DCBX agent (reported, logged once).
+#include "node_state.hpp"
+#include "support/provisioning_fixture.hpp"
+
+#include <thread>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+using namespace std::chrono_literals;
+
+namespace {
+
+class BnxtProvisioning : public test::ProvisioningTest {
+protected:
+    sim::CreateOptions nodeOptions() const override { return {.vendors = "mlx5,bnxt"}; }
+
+    // The node's first bnxt PF: its RDMA device and netdev.
+    std::pair<std::string, std::string> bnxtPf() const
+    {
+        const auto st = sim::NodeState::load(root_);
+        for (const auto& [name, d] : st.devices)
+            if (d.vendor == "bnxt" && d.role == "pf" && !d.netdevs.empty())
+                return {name, d.netdevs.front()};
+        ADD_FAILURE() << "no bnxt PF in the node";
+        return {};
+    }
+    void inject(const std::string& fault, const std::string& dev) const
+    {
+        std::string out;
+        ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), fault, dev}, out), 0) << out;
+    }
+    size_t count(const std::string& text, const std::string& what) const
+    {
+        size_t n = 0;
+        for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+            ++n;
+        return n;
+    }
+};
+
+} // namespace
+
+TEST_F(BnxtProvisioning, MixedNodeProvisionsBnxtRepairsDriftAndLeavesFirmwareDcbAlone)
+{
+    const auto [dev, netdev] = bnxtPf();
+    ASSERT_FALSE(dev.empty());
+    ASSERT_NE(dcb(netdev).find("dcbx=9\n"), std::string::npos) << "a fresh host-owned port";
+    writeConfig("");
+    start();
+    ASSERT_TRUE(waitForText(compliant(dev, "pfc", 1))) << log() << textfile();
+    EXPECT_TRUE(waitForText(compliant("mlx5_0", "pfc", 1))) << textfile();
+    EXPECT_NE(textfile().find(compliant(dev, "trust", 1)), std::string::npos) << textfile();
+    EXPECT_NE(textfile().find(compliant(dev, "roce_tos", 1)), std::string::npos);
+    EXPECT_NE(dcb(netdev).find("pfc_en=8\n"), std::string::npos) << dcb(netdev);
+    EXPECT_NE(dcb(netdev).find("app=5,3,26\n"), std::string::npos) << "DSCP 26 -> priority 3";
+    EXPECT_NE(dcb(netdev).find("prio_tc=0,0,0,1,0,0,0,0\n"), std::string::npos) << "ETS first";
+    EXPECT_EQ(tos(dev), "106\n");
+
+    inject("qos-drift", dev);
+    EXPECT_TRUE(test::waitFor(
+        [&] { return log().find("QoS drift on " + dev + " port 1") != std::string::npos; }, 15s))
+        << log();
+    EXPECT_TRUE(
+        test::waitFor([&] { return dcb(netdev).find("pfc_en=8\n") != std::string::npos; }, 15s))
+        << dcb(netdev);
+
+    // The firmware's agent takes the port and changes PFC: nicd reports it, writes nothing.
+    inject("dcbx-firmware", dev);
+    inject("qos-drift", dev);
+    ASSERT_TRUE(waitForText(compliant(dev, "pfc", 0), 15s)) << textfile();
+    const auto changes = textfile().find("nicd_qos_changes_total{device=\"" + dev +
+                                         "\",port=\"1\",setting=\"pfc\"} 2\n");
+    EXPECT_NE(changes, std::string::npos) << "the start and the one repair only\n" << textfile();
+    EXPECT_TRUE(test::waitFor([&] { return count(log(), "firmware's DCBX agent owns") >= 1; }, 15s))
+        << log();
+    std::this_thread::sleep_for(6s); // another verify round (VerifyIntervalSec=5)
+    EXPECT_NE(dcb(netdev).find("pfc_en=16\n"), std::string::npos) << dcb(netdev);
+    EXPECT_EQ(count(log(), "firmware's DCBX agent owns"), 1U) << "once, not every round\n" << log();
+
+    // Handed back: repaired again.
+    inject("dcbx-firmware-clear", dev);
+    EXPECT_TRUE(waitForText(compliant(dev, "pfc", 1), 15s)) << textfile() << log();
+}
