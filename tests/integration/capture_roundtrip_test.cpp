@@ -41,6 +41,8 @@ struct FaultPlan {
     std::vector<std::string> before; // what must be true first (a fault to undo)
     std::vector<std::string> args;   // after DEV
     std::string shows{};             // a series the replay must have (the fault is visible)
+    std::string dev = "mlx5_0";      // the device it is injected on
+    std::string vendors = "mlx5";    // create --vendor: a node with the device
 };
 
 // How each fault is injected on mlx5_0. A fault missing here fails the test by name.
@@ -83,6 +85,7 @@ const std::map<std::string, FaultPlan>& plans()
         {"acs-on", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"peermem-unload", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"kernel-line", {{}, {"fw-fatal"}, R"(code="kernel.mlx5.fatal_error")"}},
+        {"dcbx-firmware", {{}, {}, {}, "bnxt_re0", "mlx5,bnxt"}}, // a bnxt PF's DCB only
     };
     return p;
 }
@@ -94,18 +97,24 @@ std::optional<FaultPlan> planFor(const std::string& fault)
         return it->second;
     if (fault.ends_with("-clear")) {
         auto base = fault.substr(0, fault.size() - 6);
-        if (plans().contains(base))
-            return FaultPlan{{base}, {}, {}};
+        if (auto it = plans().find(base); it != plans().end()) {
+            auto clear = it->second; // on the same device of the same node
+            clear.before = {base};
+            clear.args.clear();
+            clear.shows.clear();
+            return clear;
+        }
     }
     return std::nullopt;
 }
 
-// `inject DIR FAULT`, plus DEV (mlx5_0) unless the fault is node-wide.
-std::vector<std::string> injection(const fs::path& src, const std::string& fault)
+// `inject DIR FAULT`, plus DEV unless the fault is node-wide.
+std::vector<std::string> injection(const fs::path& src, const std::string& fault,
+                                   const std::string& dev = "mlx5_0")
 {
     std::vector<std::string> argv{"inject", src.string(), fault};
     if (!fault.starts_with("peermem-unload"))
-        argv.push_back("mlx5_0");
+        argv.push_back(dev);
     return argv;
 }
 
@@ -146,12 +155,12 @@ TEST_F(CaptureRoundTrip, EveryInjectableFaultReplaysWithTheSameSeriesAndVerdicts
                           << ": add how to inject it to plans() in this test";
         const auto src = dir_ / fault / "src";
         const auto cap = dir_ / fault / "cap";
-        sim::create(src, {});
+        sim::create(src, {.vendors = plan->vendors});
         test::writeNodeConfig(src);
         std::string out;
         for (const auto& b : plan->before)
-            ASSERT_EQ(test::sim(injection(src, b), out), 0) << out;
-        auto inject = injection(src, fault);
+            ASSERT_EQ(test::sim(injection(src, b, plan->dev), out), 0) << out;
+        auto inject = injection(src, fault, plan->dev);
         inject.insert(inject.end(), plan->args.begin(), plan->args.end());
         ASSERT_EQ(test::sim(inject, out), 0) << out;
         sim::tick(src, 5); // counters move (at the injected rates too)
