@@ -3,6 +3,7 @@
 // width; everything else means nothing. Checked on hand-built names and on a real mlx5 `ethtool
 // -S` dump.
 #include "counter_meanings.hpp"
+
 #include <nicd/plugin/ethtool_text.h>
 
 #include <fstream>

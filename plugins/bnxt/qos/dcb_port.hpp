@@ -6,7 +6,7 @@
 // once per change.
 #pragma once
 
-#include "dcbx_owner.hpp" // beside it: tests reach this header as bnxt/qos/dcb_port.hpp
+#include "dcbx_owner.hpp"
 
 #include <nicd/plugin/dcb_access.h>
 #include <nicd/plugin/qos_call.h>

@@ -1,0 +1,179 @@
+// A node with two vendors' NICs (nicd-sim create --vendor mlx5,bnxt), judged by the real nicd
+// with both plugins: each vendor's kernel lines raise that vendor's conditions on the right
+// device, both give the congestion verdict, and a bnxt counter is judged by what its plugin says
+// it means, under bnxt's own name. (Provisioning of the same node: bnxt_provisioning_test.cpp.)
+#include "node_state.hpp"
+#include "support/daemon_fixture.hpp"
+#include "support/journal_writer.hpp"
+
+#include <map>
+#include <regex>
+#include <set>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::string kBoot = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d"; // nicd-sim's default boot ID
+
+class MixedVendorNode : public test::DaemonTest {
+protected:
+    std::string tempTag() const override { return "mixed"; }
+    sim::CreateOptions nodeOptions() const override { return {.vendors = "mlx5,bnxt"}; }
+    std::string baseConfig() const override
+    {
+        return "[provision]\nMode=off\n[signals]\nEnable=no\n[health]\nCongestionWindowSec=2\n";
+    }
+
+    struct Pf {
+        std::string ibdev, netdev, pci;
+    };
+    // The node's cabled PFs of `vendor`, by name.
+    std::vector<Pf> pfs(const std::string& vendor) const
+    {
+        std::vector<Pf> out;
+        const auto st = sim::NodeState::load(root_);
+        for (const auto& [name, d] : st.devices)
+            if (d.vendor == vendor && d.role == "pf" && !d.netdevs.empty() &&
+                test::readFile(root_ / d.ib_dir / "ports/1/state").find("ACTIVE") !=
+                    std::string::npos)
+                out.push_back({name, d.netdevs.front(), d.pci_address});
+        return out;
+    }
+    void inject(const std::string& fault, const std::string& dev) const
+    {
+        std::string out;
+        ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), fault, dev}, out), 0) << out;
+    }
+    // Two runs a window apart with 2 s of traffic between them.
+    void window() const
+    {
+        once();
+        sim::tick(root_, 2);
+        std::this_thread::sleep_for(2100ms);
+        once();
+    }
+    // device -> the state whose one-hot sample is 1.
+    std::map<std::string, std::string> congestionStates() const
+    {
+        std::map<std::string, std::string> out;
+        const auto text = textfileText();
+        static const std::regex re(R"re(nicd_port_congestion_state\{device="([^"]+)",port="1",)re"
+                                   R"re(state="([a-z_]+)"\} 1)re");
+        for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it)
+            out[(*it)[1]] = (*it)[2];
+        return out;
+    }
+    // "device code severity action" of every active condition whose code starts with `prefix`.
+    std::set<std::string> conditions(const std::string& prefix) const
+    {
+        std::set<std::string> out;
+        const auto text = textfileText();
+        static const std::regex re(
+            R"re(nicd_condition_active\{device="([^"]+)",port="[0-9]+",)re"
+            R"re(code="([^"]+)",severity="([a-z]+)",action="([a-z_]+)"\} 1)re");
+        for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it)
+            if ((*it)[2].str().starts_with(prefix))
+                out.insert((*it)[1].str() + " " + (*it)[2].str() + " " + (*it)[3].str() + " " +
+                           (*it)[4].str());
+        return out;
+    }
+};
+
+} // namespace
+
+TEST_F(MixedVendorNode, BothVendorsAreClaimedByTheirOwnPlugin)
+{
+    const auto bnxt = pfs("bnxt");
+    const auto mlx5 = pfs("mlx5");
+    ASSERT_FALSE(bnxt.empty()) << "no cabled bnxt PF in the node";
+    ASSERT_FALSE(mlx5.empty());
+    once();
+    const auto text = textfileText();
+    for (const auto& [vendor, list] : {std::pair{"bnxt", bnxt}, std::pair{"mlx5", mlx5}})
+        for (const auto& pf : list) {
+            const std::regex info("nicd_device_info\\{device=\"" + pf.ibdev + "\",[^}]*plugin=\"" +
+                                  vendor + "\"");
+            EXPECT_TRUE(std::regex_search(text, info)) << pf.ibdev << "\n" << text;
+        }
+    EXPECT_NE(text.find("nicd_plugin_up{plugin=\"bnxt\"} 1"), std::string::npos) << text;
+    EXPECT_NE(text.find("nicd_plugin_up{plugin=\"mlx5\"} 1"), std::string::npos) << text;
+}
+
+TEST_F(MixedVendorNode, EachVendorsKernelLinesRaiseItsOwnConditions)
+{
+    if (!test::journalRemoteInstalled())
+        GTEST_SKIP() << "systemd-journal-remote is not installed: no journal files to write";
+    const auto bnxt = pfs("bnxt");
+    const auto mlx5 = pfs("mlx5");
+    ASSERT_FALSE(bnxt.empty());
+    ASSERT_GE(mlx5.size(), 2U);
+    uint64_t t = 1700000000000000;
+    std::vector<test::JournalEntry> entries{
+        // mlx5_core's command timeout (cmd.c wait_func), about the first mlx5 PF.
+        test::kernelEntry("mlx5_core " + mlx5[0].pci +
+                              ": wait_func:1132:(pid 4242): QUERY_VPORT_COUNTER(0x770) timeout. "
+                              "Will cause a leak of a command resource",
+                          t += 1000, kBoot),
+        // bnxt_re's firmware channel stall (qplib_rcfw.c bnxt_re_is_fw_stalled), printed through
+        // the bnxt_en PCI function.
+        test::kernelEntry("bnxt_en " + bnxt[0].pci +
+                              ": QPLIB: bnxt_re_is_fw_stalled: FW STALL Detected. cmdq[0xe]=0x3 "
+                              "waited (103641 > 100000) msec active 1 ",
+                          t += 1000, kBoot),
+        // A firmware reset bnxt_en recovered from (bnxt.c bnxt_fw_reset_task): not fatal.
+        test::kernelEntry("bnxt_en " + bnxt.back().pci + " " + bnxt.back().netdev +
+                              ": Fatal firmware reset event, data1: 0x20001, data2: 0x0, min "
+                              "wait 100 ms, max wait 5000 ms",
+                          t += 1000, kBoot),
+        // The same stall text, written by a program to /dev/kmsg about the second mlx5 PF's
+        // address: it names no device in journald's trusted fields, so it counts for nothing.
+        {.message = "bnxt_en " + mlx5[1].pci +
+                    ": QPLIB: bnxt_re_is_fw_stalled: FW STALL Detected. cmdq[0xe]=0x3",
+         .boot_id = kBoot,
+         .realtime_usec = t += 1000,
+         .syslog_facility = "0"},
+    };
+    std::string error;
+    ASSERT_TRUE(test::writeJournal(root_, "node", entries, error)) << error;
+    once();
+    const auto found = conditions("kernel.");
+    EXPECT_TRUE(found.contains(mlx5[0].ibdev + " kernel.mlx5.cmd_timeout fatal reset_nic"))
+        << textfileText();
+    EXPECT_TRUE(found.contains(bnxt[0].ibdev + " kernel.bnxt_re.fw_stall fatal reset_nic"))
+        << textfileText();
+    EXPECT_TRUE(found.contains(bnxt.back().ibdev + " kernel.bnxt.fw_fatal_reset degraded none"))
+        << textfileText();
+    for (const auto& c : found)
+        EXPECT_FALSE(c.starts_with(mlx5[1].ibdev + " ")) << "a forged line counted: " << c;
+    EXPECT_EQ(found.size(), 3U) << textfileText();
+}
+
+TEST_F(MixedVendorNode, BothVendorsGiveTheCongestionVerdict)
+{
+    const auto bnxt = pfs("bnxt");
+    const auto mlx5 = pfs("mlx5");
+    ASSERT_FALSE(bnxt.empty());
+    ASSERT_FALSE(mlx5.empty());
+    window();
+    auto healthy = congestionStates();
+    EXPECT_EQ(healthy[bnxt[0].ibdev], "ecn_working") << "a busy healthy bnxt port\n"
+                                                     << textfileText();
+    EXPECT_EQ(healthy[mlx5[0].ibdev], "ecn_working") << textfileText();
+    EXPECT_TRUE(conditions("congestion.").empty()) << textfileText();
+
+    inject("congest-pfc-only", bnxt[0].ibdev);
+    inject("congest-pfc-only", mlx5[0].ibdev);
+    window();
+    auto s = congestionStates();
+    EXPECT_EQ(s[bnxt[0].ibdev], "pfc_only") << textfileText();
+    EXPECT_EQ(s[mlx5[0].ibdev], "pfc_only") << textfileText();
+    EXPECT_EQ(conditions("congestion."),
+              (std::set<std::string>{
+                  bnxt[0].ibdev + " congestion.pfc_only degraded check_congestion_config",
+                  mlx5[0].ibdev + " congestion.pfc_only degraded check_congestion_config"}));
+}
