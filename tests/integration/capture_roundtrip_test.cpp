@@ -41,6 +41,8 @@ struct FaultPlan {
     std::vector<std::string> before; // what must be true first (a fault to undo)
     std::vector<std::string> args;   // after DEV
     std::string shows{};             // a series the replay must have (the fault is visible)
+    std::string dev = "mlx5_0";      // the device it is injected on
+    std::string vendors = "mlx5";    // create --vendor: a node with the device
 };
 
 // How each fault is injected on mlx5_0. A fault missing here fails the test by name.
@@ -82,6 +84,8 @@ const std::map<std::string, FaultPlan>& plans()
         {"uverbs-missing", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"acs-on", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"peermem-unload", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
+        {"kernel-line", {{}, {"fw-fatal"}, R"(code="kernel.mlx5.fatal_error")"}},
+        {"dcbx-firmware", {{}, {}, {}, "bnxt_re0", "mlx5,bnxt"}}, // a bnxt PF's DCB only
     };
     return p;
 }
@@ -93,18 +97,24 @@ std::optional<FaultPlan> planFor(const std::string& fault)
         return it->second;
     if (fault.ends_with("-clear")) {
         auto base = fault.substr(0, fault.size() - 6);
-        if (plans().contains(base))
-            return FaultPlan{{base}, {}, {}};
+        if (auto it = plans().find(base); it != plans().end()) {
+            auto clear = it->second; // on the same device of the same node
+            clear.before = {base};
+            clear.args.clear();
+            clear.shows.clear();
+            return clear;
+        }
     }
     return std::nullopt;
 }
 
-// `inject DIR FAULT`, plus DEV (mlx5_0) unless the fault is node-wide.
-std::vector<std::string> injection(const fs::path& src, const std::string& fault)
+// `inject DIR FAULT`, plus DEV unless the fault is node-wide.
+std::vector<std::string> injection(const fs::path& src, const std::string& fault,
+                                   const std::string& dev = "mlx5_0")
 {
     std::vector<std::string> argv{"inject", src.string(), fault};
     if (!fault.starts_with("peermem-unload"))
-        argv.push_back("mlx5_0");
+        argv.push_back(dev);
     return argv;
 }
 
@@ -145,12 +155,12 @@ TEST_F(CaptureRoundTrip, EveryInjectableFaultReplaysWithTheSameSeriesAndVerdicts
                           << ": add how to inject it to plans() in this test";
         const auto src = dir_ / fault / "src";
         const auto cap = dir_ / fault / "cap";
-        sim::create(src, {});
+        sim::create(src, {.vendors = plan->vendors});
         test::writeNodeConfig(src);
         std::string out;
         for (const auto& b : plan->before)
-            ASSERT_EQ(test::sim(injection(src, b), out), 0) << out;
-        auto inject = injection(src, fault);
+            ASSERT_EQ(test::sim(injection(src, b, plan->dev), out), 0) << out;
+        auto inject = injection(src, fault, plan->dev);
         inject.insert(inject.end(), plan->args.begin(), plan->args.end());
         ASSERT_EQ(test::sim(inject, out), 0) << out;
         sim::tick(src, 5); // counters move (at the injected rates too)
@@ -243,6 +253,13 @@ TEST_F(CaptureRoundTrip, AMixedMlx5AndBnxtNodeReplaysWithItsBnxtDevices)
     test::writeNodeConfig(src);
     sim::congestEcn(src, "bnxt_re0", true);
     sim::tick(src, 5);
+    const bool journal = test::journalRemoteInstalled();
+    std::string out;
+    if (journal) {
+        ASSERT_EQ(test::sim({"inject", src.string(), "kernel-line", "bnxt_re0", "fw-stall"}, out),
+                  0)
+            << out;
+    }
     auto said = test::once(src);
     ASSERT_EQ(said.rc, 0) << said.output;
     for (const char* dev : {"bnxt_re0", "bnxt_re1"})
@@ -267,6 +284,12 @@ TEST_F(CaptureRoundTrip, AMixedMlx5AndBnxtNodeReplaysWithItsBnxtDevices)
     auto state = nlohmann::json::parse(test::readFile(cap / "run/nicd-sim/state.json"));
     EXPECT_EQ(state["devices"]["bnxt_re0"].value("vendor", ""), "bnxt") << state.dump();
     EXPECT_FALSE(state["devices"]["mlx5_0"].contains("vendor")) << "mlx5, as before vendors";
+    if (journal) { // bnxt's kernel lines too, about the device the kernel printed them about
+        EXPECT_NE(test::readFile(cap / "run/nicd-sim/capture/kernel.export")
+                      .find("_KERNEL_DEVICE=+pci:0000:5d:00.0\n_KERNEL_SUBSYSTEM=pci\nMESSAGE="
+                            "bnxt_en 0000:5d:00.0: QPLIB: bnxt_re_is_fw_stalled: FW STALL"),
+                  std::string::npos);
+    }
     sim::congestPfcOnly(cap, "bnxt_re0", true); // bnxt's names exist in the capture
     sim::tick(cap, 1);
     EXPECT_GE(sim::counterValue(cap, "bnxt_re0", "rx_pfc_ena_frames_pri3"), 600U);

@@ -114,6 +114,8 @@ TEST_F(SimBnxtTest, MixedNodeDealsTheRocePfsAndKeepsMlx5sOwnDevices)
                                             "mlx5_1 0000:14:00.1"}))
         << "each vendor's PFs on cards of its own";
     EXPECT_THROW(sim::create(dir_, {.force = true, .vendors = "bnxt", .gpus = 8}), sim::SimError);
+    EXPECT_THROW(sim::create(dir_, {.force = true, .vendors = "mlx5,irdma"}), sim::SimError);
+    EXPECT_EQ(sim::devices(dir_).size(), 5U) << "a refused create leaves the node as it was";
 }
 
 TEST_F(SimBnxtTest, ABnxtPfIsLaidOutAsBnxtEnAndBnxtReShowIt)

@@ -222,6 +222,10 @@ void create(const fs::path& root, const CreateOptions& options)
                                    options.devices, kMaxDevices));
     if (options.gpus >= 0 && options.devices > 0)
         throw SimError("--devices and --gpus (or --profile) make different nodes: give one");
+    auto vendors = parseVendors(options.vendors);
+    if (options.gpus >= 0 && vendors != std::vector<std::string>{kMlx5})
+        throw SimError("--vendor with --gpus (or --profile): a GPU node's NICs are the ConnectX "
+                       "its platform ships (mlx5 only)");
     if (options.channels < 1 || options.channels > kMaxChannels)
         throw SimError(
             fmt::format("--channels {}: must be from 1 to {}", options.channels, kMaxChannels));
@@ -247,10 +251,6 @@ void create(const fs::path& root, const CreateOptions& options)
     st.seed = options.seed;
     NodePlanner plan(root, st, options.channels);
     plan.managementNic();
-    auto vendors = parseVendors(options.vendors);
-    if (options.gpus >= 0 && vendors != std::vector<std::string>{kMlx5})
-        throw SimError("--vendor with --gpus (or --profile): a GPU node's NICs are the ConnectX "
-                       "its platform ships (mlx5 only)");
     if (options.gpus >= 0)
         buildGpuNode(plan.builder(), options,
                      [&plan](SimDevice d, const fs::path& ib) { plan.add(std::move(d), ib); });

@@ -27,7 +27,8 @@ struct FaultCounters {
     const char* rx_pause_transition; // ... and how often the pause state changed
     const char* tx_pause;            // PFC pause frames sent on priority 3
     const char* tx_pause_duration;
-    const char* storm_warning; // the driver's pause-storm evidence
+    const char* storm_warning; // the driver's pause-storm evidence (mlx5's warning event; bnxt
+                               // has only the firmware's continuous-pause event)
     const char* out_of_sequence;
     const char* link_down_events; // the port's link-down count in ethtool -S
     const char* corrected_bits;   // pre-FEC corrected bits in ethtool -S
