@@ -64,7 +64,8 @@ std::string withoutComments(const std::string& text)
     return out;
 }
 
-const std::regex kVendor("mlx5|mellanox|connectx|nvidia|mlnx", std::regex::icase);
+const std::regex kVendor("mlx5|mellanox|connectx|nvidia|mlnx|bnxt|broadcom|bcm57|thor2",
+                         std::regex::icase);
 
 struct Found {
     std::string file; // below daemon/

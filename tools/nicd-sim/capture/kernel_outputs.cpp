@@ -9,7 +9,6 @@
 
 #include <nicd/plugin/dcb_client.h>
 #include <nicd/plugin/dcb_sim_format.h>
-
 #include <nicd/plugin/ethtool_ioctl.h>
 
 #include <net/if.h>
