@@ -139,16 +139,21 @@ protected:
         EXPECT_EQ(test::onceVerdicts(replay_.output, cap), test::onceVerdicts(said.output, src));
     }
 
+    void replayEveryThirdFault(size_t third);
+
     test::OnceRun replay_;
 };
 
 } // namespace
 
-TEST_F(CaptureRoundTrip, EveryInjectableFaultReplaysWithTheSameSeriesAndVerdicts)
+// Every fault nicd-sim can inject (a third of them per test: each fault makes a node, runs nicd
+// twice and captures, ~1 s each, several under ASan).
+void CaptureRoundTrip::replayEveryThirdFault(size_t third)
 {
     auto faults = injectableFaults();
     ASSERT_GT(faults.size(), 30U);
-    for (const auto& fault : faults) {
+    for (size_t i = third; i < faults.size(); i += 3) {
+        const auto& fault = faults[i];
         SCOPED_TRACE("fault " + fault);
         auto plan = planFor(fault);
         ASSERT_TRUE(plan) << "no plan for the fault " << fault
@@ -172,6 +177,21 @@ TEST_F(CaptureRoundTrip, EveryInjectableFaultReplaysWithTheSameSeriesAndVerdicts
         }
         fs::remove_all(dir_ / fault);
     }
+}
+
+TEST_F(CaptureRoundTrip, EveryInjectableFaultReplaysWithTheSameSeriesAndVerdicts1)
+{
+    replayEveryThirdFault(0);
+}
+
+TEST_F(CaptureRoundTrip, EveryInjectableFaultReplaysWithTheSameSeriesAndVerdicts2)
+{
+    replayEveryThirdFault(1);
+}
+
+TEST_F(CaptureRoundTrip, EveryInjectableFaultReplaysWithTheSameSeriesAndVerdicts3)
+{
+    replayEveryThirdFault(2);
 }
 
 TEST_F(CaptureRoundTrip, KernelLinesReplayAsTheSameKernelConditions)

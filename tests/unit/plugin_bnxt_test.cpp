@@ -66,8 +66,9 @@ protected:
 
 TEST_F(BnxtPlugin, ClaimsTheBnxtEnFunctionOnly)
 {
+    const auto statuses = manager_->statuses(); // a copy: the pointer below points into it
     const PluginStatus* bnxt = nullptr;
-    for (const auto& st : manager_->statuses())
+    for (const auto& st : statuses)
         if (st.name == "bnxt")
             bnxt = &st;
     ASSERT_NE(bnxt, nullptr) << "nicd-plugin-bnxt.so is built beside mlx5's";

@@ -273,9 +273,9 @@ constexpr Rate kEthtoolRates[] = {
 
 void add(std::vector<CounterSpec>& out, std::string name, const Rate* rates, size_t n)
 {
-    CounterSpec spec{name, 0, 64, S};
+    CounterSpec spec{std::move(name), 0, 64, S};
     for (size_t i = 0; i < n; ++i)
-        if (name == rates[i].name)
+        if (spec.name == rates[i].name)
             spec.rate = rates[i].rate;
     out.push_back(std::move(spec));
 }

@@ -85,7 +85,7 @@ const std::vector<CounterSpec>& hwCounters(bool roce)
     };
     static const std::vector<CounterSpec> with_congestion = [] {
         auto v = base;
-        for (CounterSpec c :
+        for (const CounterSpec& c :
              {CounterSpec{"np_cnp_sent", 20, 64, W},
               CounterSpec{"np_ecn_marked_roce_packets", 20, 64, W},
               CounterSpec{"rp_cnp_handled", 20, 64, W}, CounterSpec{"rp_cnp_ignored", 0, 64, W}})

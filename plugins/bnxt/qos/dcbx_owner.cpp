@@ -23,7 +23,7 @@ std::string describeDcbx(uint8_t dcbx)
         if (dcbx & bit)
             flags += (flags.empty() ? "" : "|") + std::string(name);
     char hex[8];
-    std::snprintf(hex, sizeof hex, "0x%02x", dcbx);
+    (void)std::snprintf(hex, sizeof hex, "0x%02x", dcbx);
     return std::string(hex) + " (" + (flags.empty() ? "none" : flags) + ")";
 }
 

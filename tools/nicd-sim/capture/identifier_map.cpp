@@ -271,7 +271,7 @@ std::string IdentifierMap::hostname(std::string_view name)
     if (dot == std::string::npos || dot == 0)
         return shortName(original);
     // The FQDN as a whole first (the longer form is replaced before its parts), then its parts.
-    const auto fake = shortName(original.substr(0, dot)) + "." + domain(original.substr(dot + 1));
+    auto fake = shortName(original.substr(0, dot)) + "." + domain(original.substr(dot + 1));
     if (!fakes_.contains({IdKind::Hostname, original})) {
         fakes_.emplace(std::make_pair(IdKind::Hostname, original), fake);
         forms_.push_back({original, fake, true, true});
@@ -356,7 +356,7 @@ std::string IdentifierMap::name(std::string_view name)
                 fake = std::string(prefix) + "x" + without(guid(grouped(name.substr(hex), 4)), ':');
         }
     }
-    const std::string original(name);
+    std::string original(name);
     if (keep_ || fake.empty() || lowerCase(fake) == lowerCase(original))
         return original;
     if (fakes_.emplace(std::make_pair(IdKind::Name, original), fake).second)

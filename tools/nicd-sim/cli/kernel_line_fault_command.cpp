@@ -35,6 +35,7 @@ void writeKernelLines(const fs::path& dir, const std::string& dev, const std::st
                                          std::chrono::system_clock::now().time_since_epoch())
                                          .count());
     std::vector<capture::KernelEntry> entries;
+    entries.reserve(lines.size());
     for (const auto& l : lines)
         entries.push_back({now++, l.message, l.kernel_device, l.kernel_subsystem});
     const auto name = fmt::format("nicd-sim-{}", now);
