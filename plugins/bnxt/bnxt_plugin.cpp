@@ -46,13 +46,13 @@ public:
     pv1::Status verifyQos(const pv1::DeviceRef& dev, const pv1::PortRef& port,
                           const pv1::QosDesired& desired, pv1::QosReport& out) noexcept override
     {
-        return bnxt::verifyQos(host_, dev, port, desired, out);
+        return bnxt::verifyQos(host_, owner_notices_, dev, port, desired, out);
     }
 
     pv1::Status applyQos(const pv1::DeviceRef& dev, const pv1::PortRef& port,
                          const pv1::QosDesired& desired, pv1::QosReport& out) noexcept override
     {
-        return bnxt::applyQos(host_, dev, port, desired, out);
+        return bnxt::applyQos(host_, owner_notices_, dev, port, desired, out);
     }
 
     bool classifyKernelRecord(const pv1::KernelRecord& rec,
@@ -66,6 +66,9 @@ public:
     {
         return bnxt::classifyKernelReport(report, out);
     }
+
+private:
+    OwnerNotices owner_notices_; // which netdevs' DCB owner was logged (qos/dcbx_owner.hpp)
 };
 
 } // namespace nicd::bnxt

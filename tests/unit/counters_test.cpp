@@ -1,6 +1,7 @@
 // The plugin SDK's counter readers (mlx5 and bnxt read through them): `ethtool -S` text (real
 // dumps), hw_counters (a real H100 node), and the kernel's ethtool ioctl on a real veth inside a
 // network namespace.
+#include "support/sim_tree.hpp"
 #include "support/temp_dir.hpp"
 
 #include <nicd/plugin/ethtool_ioctl.h>
@@ -19,7 +20,6 @@
 #include <cstring>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -30,14 +30,6 @@ using namespace nicd;
 
 namespace {
 
-std::string slurp(const fs::path& p)
-{
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 std::map<std::string, uint64_t> asMap(const sdk::Stats& s)
 {
     return {s.begin(), s.end()};
@@ -47,7 +39,8 @@ std::map<std::string, uint64_t> asMap(const sdk::Stats& s)
 
 TEST(EthtoolText, ParsesARealMlx5Dump)
 {
-    auto text = slurp(fs::path(NICD_SHARED_DIR) / "fixtures/ethtool/ethq-tests-mlx5_core.txt");
+    auto text =
+        test::readFile(fs::path(NICD_SHARED_DIR) / "fixtures/ethtool/ethq-tests-mlx5_core.txt");
     auto stats = sdk::parseEthtoolText(text);
     EXPECT_EQ(stats.size(), 751U);
     auto m = asMap(stats);
@@ -61,8 +54,8 @@ TEST(EthtoolText, ParsesARealMlx5Dump)
 TEST(EthtoolText, ParsesTheOldNamingWithIndentationAndHeader)
 {
     auto text = "NIC statistics:\n" +
-                slurp(fs::path(NICD_SHARED_DIR) /
-                      "fixtures/ethtool/ethq-tests-mlx5_core.2018-10-08-old-naming.txt");
+                test::readFile(fs::path(NICD_SHARED_DIR) /
+                               "fixtures/ethtool/ethq-tests-mlx5_core.2018-10-08-old-naming.txt");
     auto m = asMap(sdk::parseEthtoolText(text));
     EXPECT_EQ(m.at("rx_packets"), 5487361U);
     EXPECT_EQ(m.at("tx_bytes"), 5813725708U);
@@ -97,7 +90,7 @@ TEST(EthtoolText, APollAgainstTheLastLayoutReadsWhatAWholeParseReads)
 {
     const std::string first =
         "NIC statistics:\n" +
-        slurp(fs::path(NICD_SHARED_DIR) / "fixtures/ethtool/ethq-tests-mlx5_core.txt");
+        test::readFile(fs::path(NICD_SHARED_DIR) / "fixtures/ethtool/ethq-tests-mlx5_core.txt");
     pv1::SampleBatch batch;
     ASSERT_EQ(pollText(batch, first), sdk::parseEthtoolText(first));
     const auto* layout = batch.layout.get();

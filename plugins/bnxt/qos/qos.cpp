@@ -11,8 +11,6 @@
 #include <nicd/plugin/qos_port.h>
 #include <nicd/plugin/roce_tos.h>
 
-#include <map>
-#include <mutex>
 #include <string>
 
 namespace nicd::bnxt {
@@ -21,31 +19,18 @@ namespace {
 
 namespace sdk = plugin::sdk;
 
-// Which netdevs' DCB owner was logged, across calls, per host root (a real node's and each
-// simulated one's netdevs are apart). The plugin's calls are serialized; the lock keeps two
-// plugin instances in one process apart anyway.
-OwnerNotices& ownerNotices(const std::string& root, std::unique_lock<std::mutex>& lock)
-{
-    static std::mutex mutex;
-    static std::map<std::string, OwnerNotices> notices;
-    lock = std::unique_lock(mutex);
-    return notices[root];
-}
-
-pv1::Status run(pv1::IHost& host, const pv1::DeviceRef& dev, const pv1::PortRef& port,
-                const pv1::QosDesired& desired, pv1::QosReport& out, bool apply) noexcept
+pv1::Status run(pv1::IHost& host, OwnerNotices& notices, const pv1::DeviceRef& dev,
+                const pv1::PortRef& port, const pv1::QosDesired& desired, pv1::QosReport& out,
+                bool apply) noexcept
 {
     return sdk::runQos(host, dev, port, desired, out, apply,
-                       [](QosCall& call, std::vector<pv1::QosSettingReport>& settings) {
-                           std::unique_lock<std::mutex> lock;
-                           OwnerNotices& notices = ownerNotices(call.host.root(), lock);
+                       [&notices](QosCall& call, std::vector<pv1::QosSettingReport>& settings) {
                            sdk::dcbReports(
                                call, sdk::portNetdevs(call.port),
                                [&](DcbAccess& dcb, const std::string& netdev) {
                                    return dcbPortSettings(call, dcb, netdev, notices);
                                },
                                settings);
-                           lock.unlock();
                            for (auto& r : congestionSettings(call))
                                settings.push_back(std::move(r));
                            settings.push_back(sdk::roceTosSetting(call));
@@ -54,16 +39,18 @@ pv1::Status run(pv1::IHost& host, const pv1::DeviceRef& dev, const pv1::PortRef&
 
 } // namespace
 
-pv1::Status verifyQos(pv1::IHost& host, const pv1::DeviceRef& dev, const pv1::PortRef& port,
-                      const pv1::QosDesired& desired, pv1::QosReport& out) noexcept
+pv1::Status verifyQos(pv1::IHost& host, OwnerNotices& notices, const pv1::DeviceRef& dev,
+                      const pv1::PortRef& port, const pv1::QosDesired& desired,
+                      pv1::QosReport& out) noexcept
 {
-    return run(host, dev, port, desired, out, false);
+    return run(host, notices, dev, port, desired, out, false);
 }
 
-pv1::Status applyQos(pv1::IHost& host, const pv1::DeviceRef& dev, const pv1::PortRef& port,
-                     const pv1::QosDesired& desired, pv1::QosReport& out) noexcept
+pv1::Status applyQos(pv1::IHost& host, OwnerNotices& notices, const pv1::DeviceRef& dev,
+                     const pv1::PortRef& port, const pv1::QosDesired& desired,
+                     pv1::QosReport& out) noexcept
 {
-    return run(host, dev, port, desired, out, true);
+    return run(host, notices, dev, port, desired, out, true);
 }
 
 } // namespace nicd::bnxt

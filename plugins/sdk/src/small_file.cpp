@@ -22,7 +22,7 @@ v1::Status ioFailure(const fs::path& path, int err)
 
 v1::Status readSmallFile(const fs::path& path, std::string& out)
 {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return ioFailure(path, errno);
     char buf[4096];
@@ -38,7 +38,7 @@ v1::Status readSmallFile(const fs::path& path, std::string& out)
 // One write(2) of the whole text, as `echo N > file` does: sysfs and configfs parse each write.
 v1::Status writeSmallFile(const fs::path& path, const std::string& text, bool create)
 {
-    int flags = O_WRONLY | O_TRUNC | O_CLOEXEC | (create ? O_CREAT : 0);
+    int flags = O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0);
     int fd = ::open(path.c_str(), flags, 0644);
     if (fd < 0)
         return ioFailure(path, errno);

@@ -1,0 +1,55 @@
+// The SDK's small-file reader and writer (nicd/plugin/small_file.h): a file is read and written
+// whole, and a link in its place is refused, never followed: a --root tree (a capture) could
+// otherwise point a QoS attribute at a root-only file, whose text a report would quote, or make
+// the simulated rdma_cm group create a file wherever a dangling link points.
+#include "support/temp_dir.hpp"
+
+#include <nicd/plugin/small_file.h>
+
+#include <cerrno>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+namespace fs = std::filesystem;
+namespace sdk = nicd::plugin::sdk;
+
+namespace {
+class SmallFile : public nicd::test::TempDirTest {
+protected:
+    SmallFile() : TempDirTest("small-file") {}
+};
+} // namespace
+
+TEST_F(SmallFile, ARegularFileIsReadAndWrittenWhole)
+{
+    const fs::path f = dir_ / "default_roce_tos";
+    ASSERT_TRUE(sdk::writeSmallFile(f, "106\n", true));
+    std::string text;
+    ASSERT_TRUE(sdk::readSmallFile(f, text));
+    EXPECT_EQ(text, "106\n");
+}
+
+TEST_F(SmallFile, ALinkInTheFilesPlaceIsRefusedNotFollowed)
+{
+    const fs::path secret = dir_ / "secret";
+    std::ofstream(secret) << "root:$6$hash\n";
+    fs::create_symlink(secret, dir_ / "enable_cc");
+    std::string text;
+    auto s = sdk::readSmallFile(dir_ / "enable_cc", text);
+    EXPECT_FALSE(s);
+    EXPECT_EQ(s.sys_errno, ELOOP) << s.message;
+    EXPECT_TRUE(text.empty());
+
+    // A dangling link where the simulated group's file would be created.
+    fs::create_symlink(dir_ / "elsewhere", dir_ / "default_roce_tos");
+    s = sdk::writeSmallFile(dir_ / "default_roce_tos", "0\n", true);
+    EXPECT_FALSE(s);
+    EXPECT_EQ(s.sys_errno, ELOOP) << s.message;
+    EXPECT_FALSE(fs::exists(dir_ / "elsewhere"));
+    s = sdk::writeSmallFile(dir_ / "enable_cc", "0\n", false);
+    EXPECT_FALSE(s);
+    std::string kept;
+    ASSERT_TRUE(sdk::readSmallFile(secret, kept));
+    EXPECT_EQ(kept, "root:$6$hash\n");
+}
