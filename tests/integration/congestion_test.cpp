@@ -144,6 +144,14 @@ protected:
     sim::CreateOptions nodeOptions() const override { return {.devices = 4, .vendors = "bnxt"}; }
 };
 
+// Both vendors on one node (nicd-sim's default node with --vendor mlx5,bnxt), both plugins
+// loaded: each gives its verdict on its own port.
+class MixedCongestionTest : public CongestionTest {
+protected:
+    std::string tempTag() const override { return "congestion-mixed"; }
+    sim::CreateOptions nodeOptions() const override { return {.vendors = "mlx5,bnxt"}; }
+};
+
 } // namespace
 
 TEST_F(BnxtCongestionTest, EachScenarioGivesItsVerdictOnABnxtPort)
@@ -159,4 +167,23 @@ TEST_F(BnxtCongestionTest, EachScenarioGivesItsVerdictOnABnxtPort)
                                 "bnxt_re1 congestion.pfc_only degraded check_congestion_config",
                                 "bnxt_re2 congestion.pause_storm fatal check_switch_port",
                                 "bnxt_re3 congestion.lossy degraded check_qos_config"}));
+}
+
+TEST_F(MixedCongestionTest, BothVendorsGiveTheVerdictOnOneNode)
+{
+    window();
+    auto healthy = states();
+    EXPECT_EQ(healthy["bnxt_re0"], "ecn_working") << "a busy healthy bnxt port\n" << textfile();
+    EXPECT_EQ(healthy["mlx5_0"], "ecn_working") << textfile();
+    EXPECT_TRUE(conditions().empty()) << textfile();
+
+    inject("congest-pfc-only", "bnxt_re0");
+    inject("congest-pfc-only", "mlx5_0");
+    window();
+    auto s = states();
+    EXPECT_EQ(s["bnxt_re0"], "pfc_only") << textfile();
+    EXPECT_EQ(s["mlx5_0"], "pfc_only") << textfile();
+    EXPECT_EQ(conditions(), (std::set<std::string>{
+                                "bnxt_re0 congestion.pfc_only degraded check_congestion_config",
+                                "mlx5_0 congestion.pfc_only degraded check_congestion_config"}));
 }

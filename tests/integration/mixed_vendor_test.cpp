@@ -1,7 +1,7 @@
 // A node with two vendors' NICs (nicd-sim create --vendor mlx5,bnxt), judged by the real nicd
 // with both plugins: each vendor's kernel lines raise that vendor's conditions on the right
-// device, both give the congestion verdict, and a bnxt counter is judged by what its plugin says
-// it means, under bnxt's own name. (Provisioning of the same node: bnxt_provisioning_test.cpp.)
+// device. (Provisioning of the same node: bnxt_provisioning_test.cpp; its congestion verdicts:
+// congestion_test.cpp, MixedCongestionTest.)
 #include "node_state.hpp"
 #include "support/daemon_fixture.hpp"
 #include "support/journal_writer.hpp"
@@ -9,12 +9,10 @@
 #include <map>
 #include <regex>
 #include <set>
-#include <thread>
 
 #include <gtest/gtest.h>
 
 using namespace nicd;
-using namespace std::chrono_literals;
 
 namespace {
 
@@ -26,7 +24,7 @@ protected:
     sim::CreateOptions nodeOptions() const override { return {.vendors = "mlx5,bnxt"}; }
     std::string baseConfig() const override
     {
-        return "[provision]\nMode=off\n[signals]\nEnable=no\n[health]\nCongestionWindowSec=2\n";
+        return "[provision]\nMode=off\n[signals]\nEnable=no\n";
     }
 
     struct Pf {
@@ -42,30 +40,6 @@ protected:
                 test::readFile(root_ / d.ib_dir / "ports/1/state").find("ACTIVE") !=
                     std::string::npos)
                 out.push_back({name, d.netdevs.front(), d.pci_address});
-        return out;
-    }
-    void inject(const std::string& fault, const std::string& dev) const
-    {
-        std::string out;
-        ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), fault, dev}, out), 0) << out;
-    }
-    // Two runs a window apart with 2 s of traffic between them.
-    void window() const
-    {
-        once();
-        sim::tick(root_, 2);
-        std::this_thread::sleep_for(2100ms);
-        once();
-    }
-    // device -> the state whose one-hot sample is 1.
-    std::map<std::string, std::string> congestionStates() const
-    {
-        std::map<std::string, std::string> out;
-        const auto text = textfileText();
-        static const std::regex re(R"re(nicd_port_congestion_state\{device="([^"]+)",port="1",)re"
-                                   R"re(state="([a-z_]+)"\} 1)re");
-        for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it)
-            out[(*it)[1]] = (*it)[2];
         return out;
     }
     // "device code severity action" of every active condition whose code starts with `prefix`.
@@ -151,29 +125,4 @@ TEST_F(MixedVendorNode, EachVendorsKernelLinesRaiseItsOwnConditions)
     for (const auto& c : found)
         EXPECT_FALSE(c.starts_with(mlx5[1].ibdev + " ")) << "a forged line counted: " << c;
     EXPECT_EQ(found.size(), 3U) << textfileText();
-}
-
-TEST_F(MixedVendorNode, BothVendorsGiveTheCongestionVerdict)
-{
-    const auto bnxt = pfs("bnxt");
-    const auto mlx5 = pfs("mlx5");
-    ASSERT_FALSE(bnxt.empty());
-    ASSERT_FALSE(mlx5.empty());
-    window();
-    auto healthy = congestionStates();
-    EXPECT_EQ(healthy[bnxt[0].ibdev], "ecn_working") << "a busy healthy bnxt port\n"
-                                                     << textfileText();
-    EXPECT_EQ(healthy[mlx5[0].ibdev], "ecn_working") << textfileText();
-    EXPECT_TRUE(conditions("congestion.").empty()) << textfileText();
-
-    inject("congest-pfc-only", bnxt[0].ibdev);
-    inject("congest-pfc-only", mlx5[0].ibdev);
-    window();
-    auto s = congestionStates();
-    EXPECT_EQ(s[bnxt[0].ibdev], "pfc_only") << textfileText();
-    EXPECT_EQ(s[mlx5[0].ibdev], "pfc_only") << textfileText();
-    EXPECT_EQ(conditions("congestion."),
-              (std::set<std::string>{
-                  bnxt[0].ibdev + " congestion.pfc_only degraded check_congestion_config",
-                  mlx5[0].ibdev + " congestion.pfc_only degraded check_congestion_config"}));
 }
