@@ -257,14 +257,18 @@ Snapshot Collector::collect(bool read_pma)
     if (plugin_stuck_ && !plugin_stuck_->load()) {
         // A plugin call is still out: no other call into plugins until it returns.
         for (auto& dev : snap.inventory.devices)
-            if (auto it = assignment_.find(dev.ibdev); it != assignment_.end())
-                dev.plugin = it->second;
+            if (auto it = assignment_.find(dev.ibdev); it != assignment_.end()) {
+                dev.plugin = it->second.plugin;
+                if (it->second.lag)
+                    dev.function = DeviceFunction::Lag;
+            }
     } else {
         plugins_.assign(snap.inventory);
         assignment_.clear();
         for (const auto& dev : snap.inventory.devices)
-            assignment_[dev.ibdev] = dev.plugin;
+            assignment_[dev.ibdev] = {dev.plugin, dev.function == DeviceFunction::Lag};
     }
+    snap.reporter_meanings = plugins_.reporterMeanings();
     readSources(snap);
 
     ib_reader_.retain(snap.inventory);

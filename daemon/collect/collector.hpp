@@ -94,7 +94,11 @@ private:
         pma_stuck_;                                   // ibdev -> read returned yet?
     std::shared_ptr<std::atomic<bool>> plugin_stuck_; // a plugin call left behind
     std::string plugin_stuck_device_;
-    std::map<std::string, std::string> assignment_; // ibdev -> plugin, from the last assign()
+    struct Assignment {
+        std::string plugin;
+        bool lag = false; // the plugin said it is a RoCE LAG
+    };
+    std::map<std::string, Assignment> assignment_; // by ibdev, from the last assign()
     uint64_t read_errors_total_ = 0;
     struct SourceSlot {
         std::unique_ptr<Source> source;

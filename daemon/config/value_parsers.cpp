@@ -134,8 +134,8 @@ Result<std::vector<std::string>> parseDeviceSelectors(std::string_view v)
         } else if (std::all_of(word.begin(), word.end(), globChar)) {
             out.push_back(std::move(word));
         } else {
-            return Error{"expected RDMA device names, globs over them (mlx5_1*) or PCI addresses "
-                         "(0000:3b:00.0 or 3b:00.0), separated by spaces ('" +
+            return Error{"expected RDMA device names, globs over them (rocep59s0f*) or PCI "
+                         "addresses (0000:3b:00.0 or 3b:00.0), separated by spaces ('" +
                          word + "' is none of these)"};
         }
     }

@@ -1,8 +1,10 @@
-// The firmware's and driver's own health verdicts, devlink health reporters:
-//   firmware_fatal (fatal, reset_nic): fw_fatal in error — a fatal firmware error; the driver
-//     recovers it by reloading (mlx5 unloads the device when recovery is refused).
-//   firmware_error (degraded, update_firmware): fw in error — a non-fatal firmware problem; mlx5
-//     never sets it healthy again while loaded, so it holds until the driver reloads.
+// The firmware's and driver's own health verdicts, devlink health reporters, by what the plugin
+// of the reporter's device says each means (plugin ABI 1.6, ReporterMeaning); for a reporter no
+// plugin describes, by devlink's common names (fw_fatal, fw, any other):
+//   firmware_fatal (fatal, reset_nic): a fatal firmware error the driver has not recovered
+//     (fw_fatal; bnxt_en's fw, in error until its reset brings the firmware back).
+//   firmware_error (degraded, update_firmware): a non-fatal firmware problem (mlx5's fw: a
+//     health syndrome, never set healthy again while the driver is loaded).
 //   devlink_reporter.<name> (degraded, reset_nic): another reporter (tx, rx) in error.
 // Each recovers when its reporter is healthy again. Errors the driver recovered between two reads
 // are raised and recovered at once: the event log keeps the reporter, error and recovery counts
@@ -18,9 +20,6 @@
 #include <utility>
 
 namespace nicd::health {
-
-// The condition code for reporter `name`.
-std::string reporterCode(const std::string& name);
 
 class ReporterRules : public RuleFamily {
 public:

@@ -146,21 +146,19 @@ template <class BondOf> std::string firstBond(const Device& d, BondOf bond_of)
     return {};
 }
 
+// A device whose netdev is enslaved to a bond, or whose GIDs name the bond itself, carries the
+// bond's RoCE traffic: a bond member, or a RoCE LAG device, which only its plugin can tell apart
+// (a member's GID table names the bond too; PluginManager::assign makes it DeviceFunction::Lag).
 void classifyBonding(const HostPaths& paths, Device& d)
 {
-    auto enslaving_bond = [&](const std::string& nd) { return bondOf(paths, nd); };
-    if (d.ibdev.starts_with("mlx5_bond_")) {
-        d.function = DeviceFunction::Lag;
-        // GID netdevs name the bond itself; device/net names PF0's netdev, enslaved to it.
+    if (d.function != DeviceFunction::Physical)
+        return;
+    d.bond_master = firstBond(d, [&](const std::string& nd) { return bondOf(paths, nd); });
+    if (d.bond_master.empty())
         d.bond_master = firstBond(
             d, [&](const std::string& nd) { return isBond(paths, nd) ? nd : std::string(); });
-        if (d.bond_master.empty())
-            d.bond_master = firstBond(d, enslaving_bond);
-    } else if (d.function == DeviceFunction::Physical) {
-        d.bond_master = firstBond(d, enslaving_bond);
-        if (!d.bond_master.empty())
-            d.function = DeviceFunction::BondMember;
-    }
+    if (!d.bond_master.empty())
+        d.function = DeviceFunction::BondMember;
 }
 
 // The device when IgnoreDevices= names it: by name, else by the PCI address its `device` link

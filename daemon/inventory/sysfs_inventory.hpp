@@ -17,8 +17,9 @@ namespace nicd {
 // be read is absent, a broken device is listed with what could be read and never hides the
 // others. An entry that resolves to nothing (a device unregistering right now) is left out.
 //
-// Roles: VirtualFunction when device/physfn exists; Lag for mlx5_bond_*; BondMember when a port's
-// netdev has a `master` that is a bond (bonding/slaves). bond_master names the bond for both.
+// Roles: VirtualFunction when device/physfn exists; BondMember when a port's netdev has a `master`
+// that is a bond (bonding/slaves), or is a bond itself; bond_master names the bond. Which of those
+// is a RoCE LAG device (DeviceFunction::Lag) is its plugin's word (PluginManager::assign).
 //
 // A device `ignore` names goes to Inventory::ignored instead: decided from its name, or from the
 // PCI address its `device` link resolves to (readlink and stat, no open), before anything under

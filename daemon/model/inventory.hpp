@@ -31,8 +31,8 @@ struct Port {
 enum class DeviceFunction : uint8_t {
     Physical,        // a PF, not bonded
     VirtualFunction, // has device/physfn
-    Lag,             // mlx5_bond_*: the RoCE LAG device
-    BondMember,      // its netdev is enslaved to a bond
+    Lag,             // the RoCE LAG device, as its plugin says (mlx5: mlx5_bond_<n>)
+    BondMember,      // its netdev is enslaved to a bond (or, no plugin saying LAG, names it)
 };
 
 // An NVIDIA GPU on the PCI bus (vendor 0x10de, class 0x0300 or 0x0302): what roles are found by.

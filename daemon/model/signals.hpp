@@ -3,7 +3,11 @@
 // SI units; what the kernel or the module did not give is absent (never 0).
 #pragma once
 
+#include <nicd/plugin/plugin.h>
+
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -115,6 +119,11 @@ struct HealthReporter {
 
     bool operator==(const HealthReporter&) const = default;
 };
+
+// What a reporter in error means, as the plugin of the reporter's device says (plugin ABI 1.6,
+// PluginTraits::reporters): by plugin name, then reporter name. Made once when the plugins load.
+using ReporterMeaning = plugin::v1::ReporterMeaning;
+using ReporterMeanings = std::map<std::string, std::map<std::string, ReporterMeaning>, std::less<>>;
 
 // ---- PCIe link training of a device's function (sysfs current/max_link_speed/width) ----
 

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -30,13 +31,14 @@ struct Snapshot {
     std::map<std::string, std::vector<TemperatureSensor>> temperatures; // by ibdev
     std::map<std::string, PcieLink> pcie;                               // by ibdev
     std::vector<HealthReporter> reporters; // devlink health reporters of every device
-    ReadinessInputs readiness;             // what the readiness checks read (readiness/)
-    HealthReport health;                   // filled on the loop by the health engine
-    QosSummary qos;                        // filled on the loop from the last provisioning round
-    uint64_t cycle = 0;                    // 1 for the first cycle since start
-    double timestamp_seconds = 0;          // CLOCK_REALTIME at the end of the cycle
-    double duration_seconds = 0;           // wall time the cycle took
-    uint64_t read_errors_total = 0;        // failed reads since start
+    std::shared_ptr<const ReporterMeanings> reporter_meanings; // what plugins say they mean
+    ReadinessInputs readiness;      // what the readiness checks read (readiness/)
+    HealthReport health;            // filled on the loop by the health engine
+    QosSummary qos;                 // filled on the loop from the last provisioning round
+    uint64_t cycle = 0;             // 1 for the first cycle since start
+    double timestamp_seconds = 0;   // CLOCK_REALTIME at the end of the cycle
+    double duration_seconds = 0;    // wall time the cycle took
+    uint64_t read_errors_total = 0; // failed reads since start
 };
 
 } // namespace nicd

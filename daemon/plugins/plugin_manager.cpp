@@ -8,6 +8,7 @@
 #include <nicd/plugin/sample_batch.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -123,7 +124,70 @@ void PluginManager::load(const std::filesystem::path& file)
     st.state = PluginState::Running;
     log::info({.plugin = st.name}, "plugin {} {} loaded from {} (ABI {}.{})", st.name, st.version,
               st.file, st.abi_major, st.abi_minor);
+    if (st.abi_minor >= 6) // older plugins' vtables end before describePlugin
+        describe(*entry);
     record(std::move(entry));
+    std::lock_guard lock(mutex_);
+    auto meanings = std::make_shared<ReporterMeanings>();
+    for (const auto& lp : plugins_)
+        for (const auto& r : lp->traits.reporters)
+            (*meanings)[lp->status.name][r.name] = r.meaning;
+    reporter_meanings_ = std::move(meanings);
+}
+
+// What the plugin says about itself, checked: a ready file must be an absolute path without
+// "." or ".." in it (it is resolved under the root), a reporter a devlink name, a meaning one
+// this daemon knows (else Unknown). What fails is logged and left out.
+void PluginManager::describe(Loaded& lp)
+{
+    const std::string& name = lp.status.name;
+    pv1::PluginTraits said;
+    lp.plugin->describePlugin(said);
+    if (const auto& f = said.driver_ready_file; !f.empty()) {
+        std::filesystem::path p(f);
+        bool plain = p.is_absolute() && f.size() < 4096 && f.find('\0') == std::string::npos;
+        for (const auto& part : p.relative_path())
+            plain = plain && part != "." && part != ".." && !part.empty();
+        if (plain)
+            lp.traits.driver_ready_file = p.lexically_normal().string();
+        else
+            log::error({.plugin = name},
+                       "plugin {} names a driver ready file '{}' that is not an "
+                       "absolute path without . or ..: ignored",
+                       name, f);
+    }
+    for (auto& r : said.reporters) {
+        const bool named = !r.name.empty() && r.name.size() <= 64 &&
+                           std::all_of(r.name.begin(), r.name.end(), [](unsigned char c) {
+                               return std::isalnum(c) != 0 || c == '_' || c == '-';
+                           });
+        if (!named) {
+            log::error({.plugin = name},
+                       "plugin {} describes a devlink health reporter named "
+                       "'{}': not a reporter name; ignored",
+                       name, r.name);
+            continue;
+        }
+        if (r.meaning > pv1::kLastReporterMeaning)
+            r.meaning = pv1::ReporterMeaning::Unknown;
+        lp.traits.reporters.push_back(std::move(r));
+    }
+}
+
+std::vector<std::string> PluginManager::driverReadyFiles() const
+{
+    std::lock_guard lock(mutex_);
+    std::vector<std::string> out;
+    for (const auto& lp : plugins_)
+        if (lp->plugin != nullptr && !lp->traits.driver_ready_file.empty())
+            out.push_back(lp->traits.driver_ready_file);
+    return out;
+}
+
+std::shared_ptr<const ReporterMeanings> PluginManager::reporterMeanings() const
+{
+    std::lock_guard lock(mutex_);
+    return reporter_meanings_;
 }
 
 pv1::DeviceRef PluginManager::toDeviceRef(const Device& dev)
@@ -177,6 +241,13 @@ void PluginManager::assignOne(Loaded& lp, Inventory& inventory)
                 continue;
             }
             lp.attach_failed.erase(dev.ibdev);
+            lp.lags.erase(dev.ibdev);
+            if (lp.status.abi_minor >= 6) { // older plugins' vtables end before describeDevice
+                pv1::DeviceTraits traits;
+                lp.plugin->describeDevice(ref, traits);
+                if (traits.lag)
+                    lp.lags.insert(dev.ibdev);
+            }
             if (!reattached.contains(dev.ibdev))
                 log::info({.device = dev.ibdev, .plugin = name}, "{} managed by plugin {}",
                           dev.ibdev, name);
@@ -184,6 +255,8 @@ void PluginManager::assignOne(Loaded& lp, Inventory& inventory)
         lp.attached[dev.ibdev] = ref;
         present.insert(dev.ibdev);
         dev.plugin = name;
+        if (lp.lags.contains(dev.ibdev) && dev.function != DeviceFunction::VirtualFunction)
+            dev.function = DeviceFunction::Lag;
     }
     for (auto it = lp.attached.begin(); it != lp.attached.end();) {
         if (present.contains(it->first)) {
@@ -194,6 +267,7 @@ void PluginManager::assignOne(Loaded& lp, Inventory& inventory)
         log::info({.device = it->first, .plugin = name}, "{} is gone; detached from plugin {}",
                   it->first, name);
         lp.polls.forget(it->first);
+        lp.lags.erase(it->first);
         it = lp.attached.erase(it);
     }
     std::lock_guard lock(mutex_);

@@ -8,6 +8,7 @@
 #include "model/inventory.hpp"
 #include "model/plugin_status.hpp"
 #include "model/samples.hpp"
+#include "model/signals.hpp"
 #include "plugins/layout_meanings.hpp"
 #include "plugins/plugin_host.hpp"
 #include "plugins/plugin_loader.hpp"
@@ -37,7 +38,8 @@ public:
     // thrown; a second file declaring a name already loaded is refused.
     void loadDirectory(const std::filesystem::path& dir);
     // Sets Device::plugin for the devices a plugin claims; attaches new ones, detaches gone ones
-    // (an ignored device is gone to plugins).
+    // (an ignored device is gone to plugins). A device its plugin says is a RoCE LAG (ABI >= 1.6,
+    // asked at attach) becomes DeviceFunction::Lag.
     void assign(Inventory& inventory);
     // A reload: the daemon's settings plugins follow are `config.daemon`'s from now on, and the
     // next assign() detaches and attaches every device again, so that plugins start afresh with
@@ -64,6 +66,13 @@ public:
     bool classifyKernelReport(const plugin::v1::KernelReport& report, std::string& plugin,
                               plugin::v1::KernelLineMatch& out) const;
 
+    // The files DriverReadyFile=auto waits for: each running plugin's driver ready file (ABI
+    // >= 1.6, PluginTraits::driver_ready_file), absolute host paths, not yet under the root.
+    std::vector<std::string> driverReadyFiles() const;
+    // What each running plugin says its driver's devlink health reporters mean (ABI >= 1.6);
+    // made as the plugins load, the same object after.
+    std::shared_ptr<const ReporterMeanings> reporterMeanings() const;
+
     std::vector<PluginStatus> statuses() const;
     // shutdown() then destroy() on every running plugin. The libraries stay mapped.
     void shutdown();
@@ -83,7 +92,9 @@ private:
         bool reattach = false; // detach and attach every device at the next assign()
         // By ibdev: the layout the device's last poll gave (used on the plugin lane only).
         std::map<std::string, std::shared_ptr<const plugin::v1::SampleLayout>> layouts;
-        LayoutMeaningCache meanings; // what its layouts' series mean (ABI >= 1.5 only)
+        LayoutMeaningCache meanings;     // what its layouts' series mean (ABI >= 1.5 only)
+        plugin::v1::PluginTraits traits; // what it said of itself after init() (ABI >= 1.6)
+        std::set<std::string> lags;      // by ibdev: devices it said are a RoCE LAG (ABI >= 1.6)
     };
     Loaded* pluginFor(const Device& dev) const;
     // verifyQos and applyQos: through the device's plugin, its denied knobs explained.
@@ -96,11 +107,13 @@ private:
     void load(const std::filesystem::path& file);
     void record(std::unique_ptr<Loaded> entry);
     void assignOne(Loaded& lp, Inventory& inventory);
+    void describe(Loaded& lp);
 
     HostPaths paths_;
     std::map<std::string, std::map<std::string, std::string>> plugin_config_;
     std::map<std::string, std::string> daemon_settings_; // what PluginHost::config() falls back to
     std::vector<std::unique_ptr<Loaded>> plugins_;
+    std::shared_ptr<const ReporterMeanings> reporter_meanings_; // guarded by mutex_
     mutable std::mutex mutex_; // the status of every plugin, and plugins_ itself
     bool shut_down_ = false;
 };

@@ -205,8 +205,8 @@ std::string eepromDataOf(const Answer& answer, uint8_t length, std::vector<uint8
         return fmt::format("malformed reply: {} bytes of data for {} asked", data.size(), length);
     if (data.size() < length) {
         std::string text = fmt::format("the kernel returned {} of {} bytes without an error (a "
-                                       "failed module read reported as success, as mlx5 does "
-                                       "without fix d1c94bc5b90c)",
+                                       "failed module read reported as success, as some drivers "
+                                       "do)",
                                        data.size(), length);
         if (!answer.extack.empty())
             text += ": " + answer.extack;

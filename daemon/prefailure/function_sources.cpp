@@ -23,7 +23,7 @@ Reply<std::vector<TemperatureSensor>> readTemperatures(const std::string& dir)
     using Out = Reply<std::vector<TemperatureSensor>>;
     if (!r.present)
         return Out::unsupported("no hwmon under " + dir +
-                                " (mlx5 registers one from Linux 6.6 on firmware with MTMP)");
+                                " (the driver registers none for this function)");
     if (r.sensors.empty() && !r.errors.empty())
         return Out::failed(r.errors.front());
     return Out::success(std::move(r.sensors));

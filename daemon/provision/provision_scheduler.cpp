@@ -138,22 +138,26 @@ RoundKind ProvisionScheduler::periodicRound() const
 
 bool ProvisionScheduler::driverReady()
 {
-    auto file = driverReadyFile(config_.provision, paths_);
+    auto files = driverReadyFiles(config_.provision, paths_, plugins_.driverReadyFiles());
     std::error_code ec;
-    if (!file || std::filesystem::exists(*file, ec)) {
+    auto missing = std::find_if(files.begin(), files.end(),
+                                [&](const auto& f) { return !std::filesystem::exists(f, ec); });
+    if (missing == files.end()) {
         if (!qos_.summary().waiting.empty())
-            log::info({}, "driver ready ({}): provisioning QoS", file ? file->string() : "no wait");
+            log::info({}, "driver ready ({}): provisioning QoS",
+                      files.empty() ? std::string("no wait") : files.back().string());
         qos_.setWaiting({});
         ready_wait_since_usec_ = 0;
         return true;
     }
+    const std::string file = missing->string();
     uint64_t now = EventLoop::nowMonotonicUsec();
     if (ready_wait_since_usec_ == 0) {
         ready_wait_since_usec_ = now;
-        log::info({}, "waiting for the driver: {} does not exist yet", file->string());
+        log::info({}, "waiting for the driver: {} does not exist yet", file);
     }
     uint64_t waited_ms = (now - ready_wait_since_usec_) / 1000;
-    std::string why = "waiting for " + file->string();
+    std::string why = "waiting for " + file;
     if (waited_ms >= config_.provision.ready_timeout_ms) {
         why += " (not there after " + std::to_string(config_.provision.ready_timeout_ms / 1000) +
                " s)";
@@ -161,7 +165,7 @@ bool ProvisionScheduler::driverReady()
             log::error({},
                        "driver not ready: {} still missing after {} s (ReadyTimeoutSec=); QoS is "
                        "not provisioned until it appears; monitoring goes on",
-                       file->string(), config_.provision.ready_timeout_ms / 1000);
+                       file, config_.provision.ready_timeout_ms / 1000);
         ready_timeout_logged_ = true;
     }
     qos_.setWaiting(why);

@@ -58,7 +58,7 @@ constexpr std::array kFamilies{
            "Vendor driver counters from sysfs hw_counters, by kernel file name (port 0: the "
            "device's own hw_counters)."},
     Family{Group::HwGauge, "nicd_port_hw_value", MetricType::Gauge, LabelSet::Counter,
-           "Values in sysfs hw_counters that are not counters (mlx5 lifespan, in ms)."},
+           "Values in sysfs hw_counters that are not counters (ib_core's lifespan, in ms)."},
     Family{Group::EthtoolCounter, "nicd_netdev_ethtool_total", MetricType::Counter,
            LabelSet::NetdevStat, "Netdev driver statistics (ethtool -S), by statistic name."},
     Family{Group::EthtoolGauge, "nicd_netdev_ethtool_value", MetricType::Gauge,

@@ -1,7 +1,8 @@
 // The bnxt plugin: claims RDMA devices of Broadcom NetXtreme-E/Thor functions (bnxt_en, with
 // bnxt_re on top); reads bnxt_re's hw_counters and bnxt_en's ethtool statistics and says what
 // they mean (counter_meanings.hpp); provisions and verifies RoCE QoS (qos/qos.hpp); recognises
-// bnxt driver errors in kernel logs.
+// bnxt driver errors in kernel logs; says what its devlink health reporters mean
+// (bnxt_traits.hpp).
 //
 // The counters need no freshness check of their own that nicd could make cheaply: bnxt_re stops
 // refreshing its error and ext counters for good after one failed firmware query
@@ -9,6 +10,7 @@
 // nowhere but in the values, which then stay as they were.
 #include "bnxt_kernel_lines.hpp"
 #include "bnxt_kernel_reports.hpp"
+#include "bnxt_traits.hpp"
 #include "counter_meanings.hpp"
 #include "qos/qos.hpp"
 
@@ -40,6 +42,15 @@ public:
             bnxt::describeLayout(layout, out);
         } catch (...) {
             out.clear(); // every series None
+        }
+    }
+
+    void describePlugin(pv1::PluginTraits& out) const noexcept override
+    {
+        try {
+            bnxt::describePlugin(out);
+        } catch (...) {
+            out = {}; // out of memory: reporters read by their common names
         }
     }
 

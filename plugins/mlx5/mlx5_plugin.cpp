@@ -1,11 +1,13 @@
 // The mlx5 plugin: claims devices bound to mlx5_core; reads their hw_counters (over RDMA netlink
 // on a real root, else the files: nicd/plugin/hw_counter_source.h) and netdev statistics;
 // provisions and verifies RoCE QoS; recognises mlx5 driver errors in kernel logs; says what its
-// counters mean (counter_meanings.hpp).
+// counters mean (counter_meanings.hpp); names its driver-ready file, what its devlink health
+// reporters mean and its RoCE LAG devices (traits.hpp).
 #include "counter_meanings.hpp"
 #include "kernel_patterns.hpp"
 #include "kernel_reports.hpp"
 #include "qos/qos.hpp"
+#include "traits.hpp"
 
 #include <nicd/plugin/declare.h>
 #include <nicd/plugin/nic_plugin.h>
@@ -56,6 +58,20 @@ public:
         } catch (const std::exception&) {
             out.clear(); // out of memory: every series None, published but judged by name only
         }
+    }
+
+    void describePlugin(pv1::PluginTraits& out) const noexcept override
+    {
+        try {
+            mlx5::describePlugin(out);
+        } catch (...) {
+            out = {}; // out of memory: no ready file, reporters read by their common names
+        }
+    }
+
+    void describeDevice(const pv1::DeviceRef& dev, pv1::DeviceTraits& out) const noexcept override
+    {
+        out.lag = mlx5::isLag(dev);
     }
 };
 

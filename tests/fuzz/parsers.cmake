@@ -68,7 +68,7 @@ add_library(nicd_fuzz_parsers STATIC
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/counter_dir.cpp
     # samples' layouts (the health engine reads snapshots through them)
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/sample_batch.cpp
-    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/kernel_record.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/plugin_defaults.cpp
     # the textfile's escaping
     ${daemon}/textfile/metric_writer.cpp
     # the readiness checks' decoders: a bridge's ACS capability, GIDs (the health engine judges

@@ -1,7 +1,8 @@
 // A node with two vendors' NICs (nicd-sim create --vendor mlx5,bnxt), judged by the real nicd
 // with both plugins: each vendor's kernel lines raise that vendor's conditions on the right
-// device. (Provisioning of the same node: bnxt_provisioning_test.cpp; its congestion verdicts:
-// congestion_test.cpp, MixedCongestionTest.)
+// device, and each driver's firmware reporter in error is judged as its plugin says. (Provisioning
+// of the same node: bnxt_provisioning_test.cpp; its congestion verdicts: congestion_test.cpp,
+// MixedCongestionTest.)
 #include "node_state.hpp"
 #include "support/daemon_fixture.hpp"
 #include "support/journal_writer.hpp"
@@ -24,8 +25,10 @@ protected:
     sim::CreateOptions nodeOptions() const override { return {.vendors = "mlx5,bnxt"}; }
     std::string baseConfig() const override
     {
-        return "[provision]\nMode=off\n[signals]\nEnable=no\n";
+        return std::string("[provision]\nMode=off\n[signals]\nEnable=") +
+               (signals_ ? "yes" : "no") + "\n";
     }
+    bool signals_ = false; // the pre-failure signals (devlink health reporters) read
 
     struct Pf {
         std::string ibdev, netdev, pci;
@@ -125,4 +128,29 @@ TEST_F(MixedVendorNode, EachVendorsKernelLinesRaiseItsOwnConditions)
     for (const auto& c : found)
         EXPECT_FALSE(c.starts_with(mlx5[1].ibdev + " ")) << "a forged line counted: " << c;
     EXPECT_EQ(found.size(), 3U) << textfileText();
+}
+
+TEST_F(MixedVendorNode, EachVendorsFirmwareReporterIsJudgedAsItsPluginSays)
+{
+    // fw-fatal puts each driver's firmware reporter in error: mlx5's fw_fatal, bnxt_en's fw (one
+    // reporter for every firmware event, in error until its reset brings the firmware back).
+    // bnxt's plugin says that fw is fatal (plugin ABI 1.6); mlx5's `fw` is a degraded syndrome.
+    const auto bnxt = pfs("bnxt");
+    const auto mlx5 = pfs("mlx5");
+    ASSERT_FALSE(bnxt.empty());
+    ASSERT_FALSE(mlx5.empty());
+    signals_ = true;
+    writeConfig("");
+    for (const auto& dev : {bnxt[0].ibdev, mlx5[0].ibdev}) {
+        std::string out;
+        ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), "fw-fatal", dev}, out), 0)
+            << out;
+    }
+    once();
+    const auto found = conditions("firmware_");
+    EXPECT_EQ(found, (std::set<std::string>{bnxt[0].ibdev + " firmware_fatal fatal reset_nic",
+                                            mlx5[0].ibdev + " firmware_fatal fatal reset_nic"}))
+        << textfileText();
+    EXPECT_NE(textfileText().find("reporter=\"fw\"} 0"), std::string::npos)
+        << "bnxt's fw reporter is the one in error";
 }

@@ -25,6 +25,9 @@ namespace pv1 = nicd::plugin::v1;
 #define NICD_CASE_KERNEL_REPORTS 7
 // Says what its series mean (built as an ABI 1.5 one, and as one of 1.4): see describeLayout.
 #define NICD_CASE_MEANINGS 8
+// Says what it is and what its devices are (built as an ABI 1.6 one, and as one of 1.5): see
+// describePlugin and describeDevice.
+#define NICD_CASE_TRAITS 9
 
 namespace {
 
@@ -174,6 +177,26 @@ public:
             else if (k.name == "rx_pfc_frames_9")
                 out.push_back({pv1::Meaning::RxPauseFrames, 9, true});
         }
+    }
+#endif
+#if NICD_TEST_CASE == NICD_CASE_TRAITS
+    // A ready file ([plugin:<name>] ReadyFile= replaces it), a reporter of each meaning, one not
+    // named as devlink names reporters and a meaning from a newer SDK; mlx5_1 is a LAG. Built
+    // against this SDK, so its vtable has the slots; a descriptor saying 1.5 means they are
+    // never asked.
+    void describePlugin(pv1::PluginTraits& out) const noexcept override
+    {
+        out.driver_ready_file = host_.config("ReadyFile").value_or("/run/test-driver/.ready");
+        out.reporters = {{"fw", pv1::ReporterMeaning::FirmwareFatal},
+                         {"health", pv1::ReporterMeaning::FirmwareError},
+                         {"tx", pv1::ReporterMeaning::Recoverable},
+                         {"fw reset\n", pv1::ReporterMeaning::FirmwareFatal},
+                         { "future",
+                           static_cast<pv1::ReporterMeaning>(99) }};
+    }
+    void describeDevice(const pv1::DeviceRef& dev, pv1::DeviceTraits& out) const noexcept override
+    {
+        out.lag = dev.ibdev == "mlx5_1";
     }
 #endif
     void shutdown() noexcept override {}

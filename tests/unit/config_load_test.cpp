@@ -142,11 +142,11 @@ TEST_F(ConfigLoad, ValueErrorsNameFileLineSectionKeyValueAndWhatIsAllowed)
     EXPECT_EQ(
         onlyError("[daemon]\nIgnoreDevices=mlx5_1 /sys/class/infiniband/mlx5_2\n"),
         f + ":2: [daemon] IgnoreDevices=mlx5_1 /sys/class/infiniband/mlx5_2: expected RDMA "
-            "device names, globs over them (mlx5_1*) or PCI addresses (0000:3b:00.0 or "
+            "device names, globs over them (rocep59s0f*) or PCI addresses (0000:3b:00.0 or "
             "3b:00.0), separated by spaces ('/sys/class/infiniband/mlx5_2' is none of these)");
     EXPECT_EQ(onlyError("[daemon]\nIgnoreDevices=3b:00\n"),
               f + ":2: [daemon] IgnoreDevices=3b:00: expected RDMA device names, globs over them "
-                  "(mlx5_1*) or PCI addresses (0000:3b:00.0 or 3b:00.0), separated by spaces "
+                  "(rocep59s0f*) or PCI addresses (0000:3b:00.0 or 3b:00.0), separated by spaces "
                   "('3b:00' is none of these)");
     EXPECT_EQ(onlyError("[daemon]\nDropCounterAfter=-1\n"),
               f + ":2: [daemon] DropCounterAfter=-1: expected an integer from 0 to 1000");

@@ -32,7 +32,7 @@ TEST_F(InventoryTest, H100NodeFixture)
     EXPECT_DOUBLE_EQ(*d.ports[0].rate_gbps, 400);
     EXPECT_TRUE(d.ports[0].netdevs.empty());
     const auto& lag = dev(inv, "mlx5_bond_0");
-    EXPECT_EQ(lag.function, DeviceFunction::Lag);
+    EXPECT_EQ(lag.function, DeviceFunction::Physical) << "a LAG is its plugin's word";
     EXPECT_EQ(lag.hca_type, "MT41692");
     EXPECT_EQ(lag.bond_master, ""); // no /sys/class/net in the fixture
     ASSERT_EQ(lag.ports.size(), 1U);
@@ -108,8 +108,10 @@ TEST_F(InventoryTest, EveryRoleInTheKernelLayout)
     EXPECT_EQ(vf.pci_address, "0000:3b:00.2");
     EXPECT_EQ(vf.ports.at(0).netdevs, Strings{"ens1f0v0"});
 
+    // The RoCE LAG device carries the bond's traffic; that it is the LAG and not a member is its
+    // plugin's word (PluginManager::assign, plugin_traits_test.cpp).
     const auto& lag = dev(inv, "mlx5_bond_0");
-    EXPECT_EQ(lag.function, DeviceFunction::Lag);
+    EXPECT_EQ(lag.function, DeviceFunction::BondMember);
     EXPECT_EQ(lag.bond_master, "bond0");
     EXPECT_EQ(lag.pci_address, "0000:86:00.0"); // PF0
     EXPECT_EQ(lag.numa_node, 1);
@@ -146,7 +148,7 @@ TEST_F(InventoryTest, LagWithoutGidAttributesFindsTheBondThroughPf0sNetdev)
     t.addPort("mlx5_bond_0", {});
     auto inv = discoverInventory(HostPaths(dir_));
     const auto& lag = dev(inv, "mlx5_bond_0");
-    EXPECT_EQ(lag.function, DeviceFunction::Lag);
+    EXPECT_EQ(lag.function, DeviceFunction::BondMember); // a LAG once its plugin says so
     EXPECT_EQ(lag.ports.at(0).netdevs, Strings{"ens5f0np0"});
     EXPECT_EQ(lag.bond_master, "bond0");
 }

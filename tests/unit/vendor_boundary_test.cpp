@@ -93,26 +93,10 @@ std::vector<Found> vendorNames(const std::string& file, const std::string& text)
 const std::set<std::pair<std::string, std::string>> kAllowed{
     // NVIDIA GPUs: the GPU inventory (PCI IDs, product names) and GPUDirect readiness
     // (/proc/driver/nvidia/version, nvidia_peermem) are GPU facts, not a NIC vendor's.
-    {"inventory/gpu_profiles.cpp", "nvidia"},
-    {"inventory/gpu_scan.cpp", "nvidia"},
-    {"inventory/gpu_scan.hpp", "nvidia"},
-    {"readiness/gpudirect_evidence.cpp", "nvidia"},
-    {"readiness/gpudirect_evidence.hpp", "nvidia"},
-    {"health/readiness_checks.cpp", "nvidia"},
+    {"inventory/gpu_profiles.cpp", "nvidia"},       {"inventory/gpu_scan.cpp", "nvidia"},
+    {"inventory/gpu_scan.hpp", "nvidia"},           {"readiness/gpudirect_evidence.cpp", "nvidia"},
+    {"readiness/gpudirect_evidence.hpp", "nvidia"}, {"health/readiness_checks.cpp", "nvidia"},
     {"health/readiness_rules.cpp", "nvidia"},
-    // Not moved yet (issue 31 item 1, next step): the RoCE LAG device is recognised by mlx5's
-    // name for it, mlx5_bond_<n>; a plugin hook (which of its devices is a LAG) replaces it.
-    {"inventory/sysfs_inventory.cpp", "mlx5"},
-    // The file the NVIDIA network operator's driver container writes once the driver is loaded
-    // (DriverReadyFile=auto): a deployment's path, read before any device is claimed; a plugin
-    // hook giving its driver's ready file is the next step.
-    {"provision/driver_ready.hpp", "mellanox"},
-    // User-visible text that names mlx5 as an example or as the known case, kept as shipped
-    // (the metric HELP is part of the textfile, which stays byte-identical).
-    {"textfile/counter_metrics.cpp", "mlx5"},
-    {"prefailure/ethtool_netlink.cpp", "mlx5"},
-    {"prefailure/function_sources.cpp", "mlx5"},
-    {"config/value_parsers.cpp", "mlx5"},
 };
 
 // The mlx5 hw_counters and ethtool statistics the daemon's rules used to name (plugins/mlx5's

@@ -248,10 +248,12 @@ void TreeBuilder::hostFiles(const CreateOptions& o)
          {"etc/nicd", "var/lib/nicd", "var/lib/prometheus/node-exporter", "var/log/journal",
           "run/log/journal", "sys/kernel/config", "sys/devices/virtual/net"})
         fs::create_directories(root_ / d);
-    if (o.driver_ready) {
-        fs::create_directories(root_ / "run/mellanox/drivers");
-        writeText(root_, root_ / "run/mellanox/drivers/.driver-ready", "");
-    }
+    if (o.driver_ready)
+        for (const char* vendor : kVendors)
+            if (const fs::path f = vendorCatalog(vendor).driver_ready_file; !f.empty()) {
+                fs::create_directories(root_ / f.relative_path().parent_path());
+                writeText(root_, root_ / f.relative_path(), "");
+            }
 }
 
 } // namespace nicd::sim

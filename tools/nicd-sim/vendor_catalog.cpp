@@ -26,6 +26,8 @@ const VendorCatalog kMlx5Catalog{
     .drifted_firmware = "28.39.1002",
     .hwmon_name = "mlx5",
     .fatal_reporter = "fw_fatal",
+    // The NVIDIA network operator's driver container (plugins/mlx5 names it too).
+    .driver_ready_file = "/run/mellanox/drivers/.driver-ready",
     .counters = {.ecn_marked = "np_ecn_marked_roce_packets",
                  .cnp_sent = "np_cnp_sent",
                  .cnp_handled = "rp_cnp_handled",
@@ -64,6 +66,7 @@ const VendorCatalog kBnxtCatalog{
     .drifted_firmware = "229.1.123.0",
     .hwmon_name = "bnxt_en",
     .fatal_reporter = "fw", // v5.16+: one reporter (bnxt_devlink.c, bnxt_dl_fw_reporters_create)
+    .driver_ready_file = "",
     .counters = {.ecn_marked = "np_ecn_marked_roce_packets",
                  .cnp_sent = "np_cnp_pkts",
                  .cnp_handled = "rp_cnp_handled",

@@ -7,6 +7,7 @@
 
 #include "counter_catalog.hpp"
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,7 @@ namespace nicd::sim {
 
 inline constexpr const char* kMlx5 = "mlx5";
 inline constexpr const char* kBnxt = "bnxt";
+inline constexpr std::array<const char*, 2> kVendors{kMlx5, kBnxt};
 
 // The statistics the congestion scenarios and the link and FEC faults move, by the name this
 // vendor's driver gives each (ethtool -S or hw_counters/).
@@ -48,6 +50,9 @@ struct VendorCatalog {
     const char* drifted_firmware; // what fw-drift sets
     const char* hwmon_name;
     const char* fatal_reporter; // the devlink health reporter fw-fatal puts in error
+    // The file the vendor's driver deployment creates once the driver is loaded (what the
+    // vendor's plugin names: PluginTraits::driver_ready_file); empty: none.
+    const char* driver_ready_file;
     FaultCounters counters;
     // ports/N/hw_counters, with ib_core's lifespan.
     const std::vector<CounterSpec>& (*hw_counters)(bool roce);

@@ -7,6 +7,7 @@
 #include "kernel_log/kernel_journal.hpp"
 #include "paths/beneath.hpp"
 #include "provision/driver_ready.hpp"
+#include "vendor_catalog.hpp"
 
 #include <unistd.h>
 
@@ -136,10 +137,13 @@ HostNames captureHostFiles(const NodeRoot& root, NodeKind kind, const CapturedNo
             copyAs(root, "etc/nicd/nicd.conf.d/" + f, "etc/nicd/nicd.conf.d/" + f, Scrub::FreeText,
                    tree, manifest);
     const auto config = nodeConfig(paths, manifest);
-    for (auto file : {std::optional<fs::path>(paths.host(provision::kOperatorDriverReadyFile)),
-                      provision::driverReadyFile(config.provision, paths)})
-        if (file)
-            copyConfigured(root, *file, {}, Scrub::Done, tree, manifest, "driver-ready file");
+    // Each vendor's driver-ready file, and the one DriverReadyFile= names.
+    std::vector<fs::path> ready = provision::driverReadyFiles(config.provision, paths, {});
+    for (const char* vendor : kVendors)
+        if (const char* f = vendorCatalog(vendor).driver_ready_file; *f != '\0')
+            ready.push_back(paths.host(f));
+    for (const auto& file : ready)
+        copyConfigured(root, file, {}, Scrub::Done, tree, manifest, "driver-ready file");
     rdmaCm(root, kind, node, tree, manifest);
     // What nicd said, where the node's configuration has it write.
     struct Said {

@@ -193,6 +193,45 @@ struct KernelReport {
     std::span<const std::string> lines; // the lines after it so far, oldest first
 };
 
+// ABI 1.6: what one of the driver's devlink health reporters means when it is in error. Drivers
+// name their reporters alike ("fw") and mean different things by them: mlx5's `fw` reports a
+// firmware health syndrome the firmware lives with, bnxt_en's `fw` a firmware failure whose
+// reset has not brought the firmware back. New values are appended; the daemon reads a number it
+// does not know as Unknown.
+enum class ReporterMeaning : uint8_t {
+    Unknown = 0, // the daemon's own reading of devlink's common names: fw_fatal a fatal firmware
+                 // error, fw a firmware problem, any other a queue the driver could not recover
+    FirmwareFatal = 1, // the firmware failed and is not back: fatal, reset the NIC
+    FirmwareError = 2, // a firmware problem the device runs on with: degraded, update firmware
+    Recoverable = 3,   // a queue or other part the driver could not recover: degraded, reset
+};
+inline constexpr ReporterMeaning kLastReporterMeaning = ReporterMeaning::Recoverable;
+
+struct ReporterDescription {
+    std::string name; // the reporter's name, as `devlink health show` prints it ("fw")
+    ReporterMeaning meaning = ReporterMeaning::Unknown;
+};
+
+// ABI 1.6: what a plugin says about itself, asked once after init().
+struct PluginTraits {
+    // The file the vendor's driver deployment creates once the driver is loaded (the NIC vendor's
+    // network operator's driver container), an absolute host path (the daemon resolves it under
+    // the root); empty: none. [provision] DriverReadyFile=auto waits for it where its directory
+    // exists, before QoS is provisioned.
+    std::string driver_ready_file;
+    // The driver's devlink health reporters and what each means in error; a reporter not listed
+    // is Unknown.
+    std::vector<ReporterDescription> reporters;
+};
+
+// ABI 1.6: what the plugin knows of a device it claims that sysfs does not say alike for every
+// driver.
+struct DeviceTraits {
+    // The device is a RoCE LAG: one RDMA device over the bonded ports of two PFs, its traffic
+    // carried by the bond's slaves (QoS goes to each of them; Bonds= decides whether at all).
+    bool lag = false;
+};
+
 // RoCE QoS wanted on one port.
 struct QosDesired {
     bool trust_dscp = true;              // false = trust PCP
@@ -303,6 +342,14 @@ public:
     // plugin's counters are published, and judged only by the rules [counter:NAME] configures.
     virtual void describeLayout(const SampleLayout& layout,
                                 std::vector<SeriesMeaning>& out) const noexcept;
+    // ABI 1.6 (called only when the plugin's descriptor says abi_minor >= 6): what the plugin
+    // says about itself (its driver's ready file, its devlink health reporters), asked once
+    // after init(); pure. The default says nothing.
+    virtual void describePlugin(PluginTraits& out) const noexcept;
+    // ABI 1.6 (called only when the plugin's descriptor says abi_minor >= 6): what the plugin
+    // knows of a device it claims (a RoCE LAG), asked when the device is attached; pure. The
+    // default says nothing (`out` as it came: a PF, a VF or a bond member as sysfs shows it).
+    virtual void describeDevice(const DeviceRef& dev, DeviceTraits& out) const noexcept;
 
 protected:
     ~IPlugin() = default;

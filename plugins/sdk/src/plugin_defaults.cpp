@@ -1,3 +1,5 @@
+// The defaults of IPlugin's later virtuals: what a plugin of an older ABI minor, or one that
+// overrides nothing, answers.
 #include <nicd/plugin/plugin.h>
 
 namespace nicd::plugin::v1 {
@@ -18,5 +20,9 @@ bool IPlugin::classifyKernelReport(const KernelReport&, KernelLineMatch&) const 
 
 // A plugin older than ABI 1.5 names no meaning.
 void IPlugin::describeLayout(const SampleLayout&, std::vector<SeriesMeaning>&) const noexcept {}
+
+// A plugin older than ABI 1.6 has no ready file, describes no reporter and knows no LAG.
+void IPlugin::describePlugin(PluginTraits&) const noexcept {}
+void IPlugin::describeDevice(const DeviceRef&, DeviceTraits&) const noexcept {}
 
 } // namespace nicd::plugin::v1
