@@ -259,6 +259,7 @@ Snapshot Collector::collect(bool read_pma)
         for (auto& dev : snap.inventory.devices)
             if (auto it = assignment_.find(dev.ibdev); it != assignment_.end()) {
                 dev.plugin = it->second.plugin;
+                dev.claimed_by = it->second.claimed_by;
                 if (it->second.lag)
                     dev.function = DeviceFunction::Lag;
             }
@@ -266,7 +267,8 @@ Snapshot Collector::collect(bool read_pma)
         plugins_.assign(snap.inventory);
         assignment_.clear();
         for (const auto& dev : snap.inventory.devices)
-            assignment_[dev.ibdev] = {dev.plugin, dev.function == DeviceFunction::Lag};
+            assignment_[dev.ibdev] = {dev.plugin, dev.claimed_by,
+                                      dev.function == DeviceFunction::Lag};
     }
     snap.reporter_meanings = plugins_.reporterMeanings();
     readSources(snap);

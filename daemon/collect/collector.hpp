@@ -96,6 +96,7 @@ private:
     std::string plugin_stuck_device_;
     struct Assignment {
         std::string plugin;
+        std::string claimed_by;
         bool lag = false; // the plugin said it is a RoCE LAG
     };
     std::map<std::string, Assignment> assignment_; // by ibdev, from the last assign()

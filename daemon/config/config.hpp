@@ -77,7 +77,8 @@ struct ProvisionConfig {
     std::vector<std::string> exclude_devices; // globs over ibdev names
     std::vector<std::string> exclude_netdevs; // globs over netdev names
     std::vector<std::string> include_netdevs; // globs; overrides the default-route exclusion
-    // DriverReadyFile=: unset (or "auto") = the network-operator's file if present;
+    // DriverReadyFile=: unset (or "auto") = each plugin's driver ready file where its directory
+    // exists, for that plugin's devices;
     // "" = do not wait; else this absolute path.
     std::optional<std::string> driver_ready_file;
     uint32_t ready_timeout_ms = 120000;  // ReadyTimeoutSec= (stored in ms)
@@ -187,6 +188,9 @@ struct SignalConfig {
     bool pcie_training = true;   // PcieTraining=: a PCIe link below what both ends can do
     bool port_rate_peers = true; // PortRatePeers=: a port slower than its peers of the board
     bool firmware_peers = true;  // FirmwarePeers=: a firmware unlike its peers' of the board
+    // FirmwareResetSec=: a devlink health reporter in error while its driver resets the firmware
+    // (plugin ABI 1.6, ReporterMeaning::FirmwareReset) is fatal once in error this long.
+    uint32_t firmware_reset_ms = 60000;
 
     bool operator==(const SignalConfig&) const = default;
 };

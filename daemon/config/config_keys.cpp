@@ -33,7 +33,8 @@ Result<std::string> parsePromPath(std::string_view v)
     return Error{"expected an absolute path ending in .prom (node_exporter reads only *.prom)"};
 }
 
-// DriverReadyFile: a path, empty (never wait) or "auto" (the network-operator's file if present).
+// DriverReadyFile: a path, empty (never wait) or "auto" (each plugin's file where its directory
+// exists).
 Result<std::optional<std::string>> parseReadyFile(std::string_view v)
 {
     auto t = trim(v);

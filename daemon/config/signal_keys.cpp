@@ -110,6 +110,11 @@ const Keys<SignalConfig>& signalKeys()
             {"PcieTraining", [](auto& c, auto v) { return setBool(c.pcie_training, v); }},
             {"PortRatePeers", [](auto& c, auto v) { return setBool(c.port_rate_peers, v); }},
             {"FirmwarePeers", [](auto& c, auto v) { return setBool(c.firmware_peers, v); }},
+            {"FirmwareResetSec",
+             [](auto& c, auto v) {
+                 auto n = parseNumber<uint32_t>(v, 1, 3600);
+                 return assign(c.firmware_reset_ms, n ? Result<uint32_t>(*n * 1000) : n);
+             }},
         };
         addOpticsKeys(k);
         return k;

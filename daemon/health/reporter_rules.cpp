@@ -35,18 +35,25 @@ constexpr ReporterVerdict kRecoverable{"", ConditionSeverity::Degraded,
                                        "the driver could not recover a queue: reset the NIC",
                                        Action::ResetNic};
 
-// The plugin's word for the reporter; without one, devlink's common names: fw_fatal a fatal
-// firmware error, fw a firmware problem, any other a queue.
-const ReporterVerdict& verdictOf(const ReporterMeanings* meanings, const std::string& plugin,
-                                 const std::string& name)
+// What the plugin of the reporter's device says the reporter means; Unknown when it says nothing.
+ReporterMeaning meaningOf(const ReporterMeanings* meanings, const Device& dev,
+                          const std::string& name)
 {
-    auto meaning = ReporterMeaning::Unknown;
     if (meanings != nullptr)
-        if (auto p = meanings->find(plugin); p != meanings->end())
+        if (auto p = meanings->find(dev.plugin.empty() ? dev.claimed_by : dev.plugin);
+            p != meanings->end())
             if (auto r = p->second.find(name); r != p->second.end())
-                meaning = r->second;
+                return r->second;
+    return ReporterMeaning::Unknown;
+}
+
+// The verdict of a reporter in error. Not described: `fw_fatal` says what it is; any other name
+// is a part the driver could not recover (drivers give `fw` different meanings).
+const ReporterVerdict& verdictOf(ReporterMeaning meaning, const std::string& name)
+{
     switch (meaning) {
     case ReporterMeaning::FirmwareFatal:
+    case ReporterMeaning::FirmwareReset: // once it stays in error: see evaluate()
         return kFirmwareFatal;
     case ReporterMeaning::FirmwareError:
         return kFirmwareError;
@@ -55,7 +62,7 @@ const ReporterVerdict& verdictOf(const ReporterMeanings* meanings, const std::st
     case ReporterMeaning::Unknown:
         break;
     }
-    return name == "fw_fatal" ? kFirmwareFatal : name == "fw" ? kFirmwareError : kRecoverable;
+    return name == "fw_fatal" ? kFirmwareFatal : kRecoverable;
 }
 
 std::string codeOf(const ReporterVerdict& v, const std::string& name)
@@ -75,13 +82,14 @@ Condition reporterCondition(const HealthReporter& r, const ReporterVerdict& v,
 
 } // namespace
 
-void ReporterRules::evaluate(const Snapshot& snap, const Config& config, double /*now_mono*/,
+void ReporterRules::evaluate(const Snapshot& snap, const Config& config, double now_mono,
                              double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
     std::map<std::string_view, const Device*, std::less<>> by_pci;
     for (const auto& d : snap.inventory.devices)
         if (!d.pci_address.empty())
             by_pci.emplace(d.pci_address, &d);
+    const double reset_seconds = config.signals.firmware_reset_ms / 1000.0;
     Verdicts v;
     std::map<std::string, std::pair<uint64_t, uint64_t>> counts;
     for (const auto& r : snap.reporters) {
@@ -89,23 +97,36 @@ void ReporterRules::evaluate(const Snapshot& snap, const Config& config, double 
         if (dev == by_pci.end() || !config.signals.enable)
             continue;
         const auto& ibdev = dev->second->ibdev;
-        const auto& verdict = verdictOf(snap.reporter_meanings.get(), dev->second->plugin, r.name);
+        const auto meaning = meaningOf(snap.reporter_meanings.get(), *dev->second, r.name);
         v.judged(ibdev, 0);
         auto key = r.handle + "|" + r.name;
         counts[key] = {r.errors, r.recovers};
         auto prev = counts_.find(key);
+        if (r.healthy)
+            error_since_.erase(key);
         // Conditions are built only when one is raised: most reporters are healthy every cycle.
         if (!r.healthy) {
-            v.raise(reporterCondition(r, verdict, ibdev));
+            const auto since = error_since_.try_emplace(key, now_mono).first->second;
+            // The driver is resetting the firmware: fatal only once the reset has not brought it
+            // back in the time a reset takes.
+            if (meaning == ReporterMeaning::FirmwareReset && now_mono - since < reset_seconds)
+                continue;
+            v.raise(reporterCondition(r, verdictOf(meaning, r.name), ibdev));
         } else if (prev != counts_.end() && r.errors > prev->second.first) {
+            // Reported and recovered between two reads. A firmware reset that brought the
+            // firmware back is an event to note, not a fatal one.
+            const auto& verdict = meaning == ReporterMeaning::FirmwareReset
+                                      ? kRecoverable
+                                      : verdictOf(meaning, r.name);
             auto c = reporterCondition(r, verdict, ibdev);
             if (conditions.contains(keyOf(c)))
                 continue;
-            // Reported and recovered between two reads.
             c.message =
                 fmt::format("devlink health reporter {} of {}: {} new error(s) ({} "
                             "errors, {} recovered)",
                             r.name, r.handle, r.errors - prev->second.first, r.errors, r.recovers);
+            if (meaning == ReporterMeaning::FirmwareReset)
+                c.advice = "the driver reset the firmware and it came back: watch for repeats";
             auto k = keyOf(c);
             conditions.raise(std::move(c), now_real, out);
             conditions.recover(k, "the driver recovered it before the next read", now_real, out);

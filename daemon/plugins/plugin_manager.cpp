@@ -135,9 +135,10 @@ void PluginManager::load(const std::filesystem::path& file)
     reporter_meanings_ = std::move(meanings);
 }
 
-// What the plugin says about itself, checked: a ready file must be an absolute path without
-// "." or ".." in it (it is resolved under the root), a reporter a devlink name, a meaning one
-// this daemon knows (else Unknown). What fails is logged and left out.
+// What the plugin says about itself, checked: a ready file must be an absolute path at least two
+// directories deep without "." or ".." in it (it is resolved under the root; one directly under
+// /run would find its directory always there and wait for ever), a reporter a devlink name, said
+// once, a meaning one this daemon knows (else Unknown). What fails is logged and left out.
 void PluginManager::describe(Loaded& lp)
 {
     const std::string& name = lp.status.name;
@@ -146,26 +147,29 @@ void PluginManager::describe(Loaded& lp)
     if (const auto& f = said.driver_ready_file; !f.empty()) {
         std::filesystem::path p(f);
         bool plain = p.is_absolute() && f.size() < 4096 && f.find('\0') == std::string::npos;
-        for (const auto& part : p.relative_path())
+        size_t parts = 0;
+        for (const auto& part : p.relative_path()) {
             plain = plain && part != "." && part != ".." && !part.empty();
-        if (plain)
+            ++parts;
+        }
+        if (plain && parts >= 3)
             lp.traits.driver_ready_file = p.lexically_normal().string();
         else
             log::error({.plugin = name},
-                       "plugin {} names a driver ready file '{}' that is not an "
-                       "absolute path without . or ..: ignored",
+                       "plugin {} names a driver ready file '{}' that is not an absolute path two "
+                       "directories deep without . or ..: ignored",
                        name, f);
     }
+    std::set<std::string> seen;
     for (auto& r : said.reporters) {
         const bool named = !r.name.empty() && r.name.size() <= 64 &&
                            std::all_of(r.name.begin(), r.name.end(), [](unsigned char c) {
                                return std::isalnum(c) != 0 || c == '_' || c == '-';
                            });
-        if (!named) {
+        if (!named || !seen.insert(r.name).second) {
             log::error({.plugin = name},
-                       "plugin {} describes a devlink health reporter named "
-                       "'{}': not a reporter name; ignored",
-                       name, r.name);
+                       "plugin {} describes a devlink health reporter named '{}': {}; ignored",
+                       name, r.name, named ? "described twice" : "not a reporter name");
             continue;
         }
         if (r.meaning > pv1::kLastReporterMeaning)
@@ -174,13 +178,14 @@ void PluginManager::describe(Loaded& lp)
     }
 }
 
-std::vector<std::string> PluginManager::driverReadyFiles() const
+std::map<std::string, std::string> PluginManager::driverReadyFiles() const
 {
     std::lock_guard lock(mutex_);
-    std::vector<std::string> out;
+    std::map<std::string, std::string> out;
     for (const auto& lp : plugins_)
-        if (lp->plugin != nullptr && !lp->traits.driver_ready_file.empty())
-            out.push_back(lp->traits.driver_ready_file);
+        if (lp->plugin != nullptr && lp->status.devices > 0 &&
+            !lp->traits.driver_ready_file.empty())
+            out.emplace(lp->status.name, lp->traits.driver_ready_file);
     return out;
 }
 
@@ -232,6 +237,8 @@ void PluginManager::assignOne(Loaded& lp, Inventory& inventory)
         auto ref = toDeviceRef(dev);
         if (!lp.plugin->claims(ref))
             continue;
+        if (dev.claimed_by.empty())
+            dev.claimed_by = name;
         if (!lp.attached.contains(dev.ibdev)) {
             if (pv1::Status s = lp.plugin->attach(ref); !s) {
                 if (lp.attach_failed.insert(dev.ibdev).second)

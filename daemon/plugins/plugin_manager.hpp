@@ -37,8 +37,9 @@ public:
     // Loads every nicd-plugin-*.so in `dir` (sorted). Failures are logged and recorded, never
     // thrown; a second file declaring a name already loaded is refused.
     void loadDirectory(const std::filesystem::path& dir);
-    // Sets Device::plugin for the devices a plugin claims; attaches new ones, detaches gone ones
-    // (an ignored device is gone to plugins). A device its plugin says is a RoCE LAG (ABI >= 1.6,
+    // Sets Device::plugin for the devices a plugin claims and attaches (Device::claimed_by even
+    // when its attach fails); attaches new ones, detaches gone ones (an ignored device is gone
+    // to plugins). A device its plugin says is a RoCE LAG (ABI >= 1.6,
     // asked at attach) becomes DeviceFunction::Lag.
     void assign(Inventory& inventory);
     // A reload: the daemon's settings plugins follow are `config.daemon`'s from now on, and the
@@ -66,9 +67,10 @@ public:
     bool classifyKernelReport(const plugin::v1::KernelReport& report, std::string& plugin,
                               plugin::v1::KernelLineMatch& out) const;
 
-    // The files DriverReadyFile=auto waits for: each running plugin's driver ready file (ABI
-    // >= 1.6, PluginTraits::driver_ready_file), absolute host paths, not yet under the root.
-    std::vector<std::string> driverReadyFiles() const;
+    // The driver ready files DriverReadyFile=auto waits for, by plugin: those of the running
+    // plugins that manage a device (ABI >= 1.6, PluginTraits::driver_ready_file), absolute host
+    // paths, not yet under the root. The devices of each wait for their own plugin's file.
+    std::map<std::string, std::string> driverReadyFiles() const;
     // What each running plugin says its driver's devlink health reporters mean (ABI >= 1.6);
     // made as the plugins load, the same object after.
     std::shared_ptr<const ReporterMeanings> reporterMeanings() const;

@@ -49,6 +49,7 @@ QosSummary ProvisionScheduler::runOnce(const Snapshot& snap)
 {
     if (!enabled())
         return snap.qos;
+    refreshPluginWaits();
     if (driverReady())
         qos_.record(
             runRound(directQosCall(plugins_), snap.inventory, planPorts(snap), periodicRound()),
@@ -75,11 +76,22 @@ const std::vector<PortPlan>& ProvisionScheduler::currentPlans()
     return plans_;
 }
 
+// Each plugin's driver ready file, looked at again: a port whose plugin's file just appeared is
+// planned anew (and so provisioned at once, as a new port).
+void ProvisionScheduler::refreshPluginWaits()
+{
+    if (plugin_waits_.refresh(config_.provision, paths_, plugins_.driverReadyFiles(),
+                              EventLoop::nowMonotonicUsec()))
+        plans_cycle_ = 0;
+}
+
 std::vector<PortPlan> ProvisionScheduler::planPorts(const Snapshot& snap) const
 {
     SelectionInput in{snap.inventory, snap.netdevs, config_, snap.default_route_netdevs,
                       readBondSlaves(paths_, snap.inventory)};
-    return provision::planPorts(in);
+    auto plans = provision::planPorts(in);
+    plugin_waits_.hold(plans, snap.inventory);
+    return plans;
 }
 
 // QoS calls go through the collector's plugin lane with a deadline: a DCB request stuck in the
@@ -138,19 +150,17 @@ RoundKind ProvisionScheduler::periodicRound() const
 
 bool ProvisionScheduler::driverReady()
 {
-    auto files = driverReadyFiles(config_.provision, paths_, plugins_.driverReadyFiles());
+    auto named = namedReadyFile(config_.provision, paths_);
     std::error_code ec;
-    auto missing = std::find_if(files.begin(), files.end(),
-                                [&](const auto& f) { return !std::filesystem::exists(f, ec); });
-    if (missing == files.end()) {
+    if (!named || std::filesystem::exists(*named, ec)) {
         if (!qos_.summary().waiting.empty())
             log::info({}, "driver ready ({}): provisioning QoS",
-                      files.empty() ? std::string("no wait") : files.back().string());
+                      named ? named->string() : std::string("no wait"));
         qos_.setWaiting({});
         ready_wait_since_usec_ = 0;
         return true;
     }
-    const std::string file = missing->string();
+    const std::string file = named->string();
     uint64_t now = EventLoop::nowMonotonicUsec();
     if (ready_wait_since_usec_ == 0) {
         ready_wait_since_usec_ = now;
@@ -202,6 +212,7 @@ void ProvisionScheduler::afterCycle()
 {
     if (!enabled() || !last())
         return;
+    refreshPluginWaits();
     reportMissingAfterReadyTimeout();
     std::set<std::string> managed;
     for (const auto& p : currentPlans())

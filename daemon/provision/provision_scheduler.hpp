@@ -10,6 +10,7 @@
 #include "config/host_paths.hpp"
 #include "dbus/qos_reply.hpp"
 #include "model/snapshot.hpp"
+#include "provision/driver_ready.hpp"
 #include "provision/port_selection.hpp"
 #include "provision/provision_round.hpp"
 #include "provision/qos_tracker.hpp"
@@ -83,6 +84,7 @@ private:
     RoundKind periodicRound() const;
     QosCall deadlineQosCall(std::chrono::milliseconds timeout); // worker thread
     bool driverReady();
+    void refreshPluginWaits();
     void reportMissingAfterReadyTimeout();
     void maybeStart();
     void finish(const Round& round);
@@ -115,6 +117,7 @@ private:
     bool first_round_done_ = false;
     uint64_t ready_wait_since_usec_ = 0;
     bool ready_timeout_logged_ = false;
+    PluginReadyWaits plugin_waits_; // DriverReadyFile=auto: plugins whose driver is not ready
 };
 
 } // namespace provision

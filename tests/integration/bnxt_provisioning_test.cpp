@@ -1,7 +1,8 @@
 // RoCE QoS by the real nicd on a mixed simulated node (nicd-sim create --vendor mlx5,bnxt): the
 // bnxt plugin provisions a bnxt PF (its DSCP entry, ETS then PFC, ToS) beside the mlx5 ones,
 // repairs drift injected by nicd-sim, and leaves the port's DCB alone while nicd-sim's
-// dcbx-firmware fault hands it to the NIC firmware's DCBX agent (reported, logged once).
+// dcbx-firmware fault hands it to the NIC firmware's DCBX agent (reported, logged once); while
+// the NVIDIA network operator's driver is not ready, only the mlx5 ports wait for it.
 #include "node_state.hpp"
 #include "support/provisioning_fixture.hpp"
 
@@ -84,4 +85,27 @@ TEST_F(BnxtProvisioning, MixedNodeProvisionsBnxtRepairsDriftAndLeavesFirmwareDcb
     // Handed back: repaired again.
     inject("dcbx-firmware-clear", dev);
     EXPECT_TRUE(waitForText(compliant(dev, "pfc", 1), 15s)) << textfile() << log();
+}
+
+TEST_F(BnxtProvisioning, WhileTheMlx5DriverIsNotReadyOnlyItsPortsWait)
+{
+    // DriverReadyFile= unset (auto): the mlx5 plugin names the NVIDIA network operator's file
+    // (plugin ABI 1.6). The operator is deployed (its drivers directory exists) and its driver
+    // container has not finished: the mlx5 ports wait for it, the bnxt one does not.
+    const auto [dev, netdev] = bnxtPf();
+    ASSERT_FALSE(dev.empty());
+    std::filesystem::create_directories(root_ / "run/mellanox/drivers");
+    writeConfig("ReadyTimeoutSec=1\n");
+    start();
+    ASSERT_TRUE(waitForText(compliant(dev, "pfc", 1))) << log() << textfile();
+    ASSERT_TRUE(
+        test::waitFor([&] { return log().find("driver not ready: ") != std::string::npos; }, 10s))
+        << log();
+    EXPECT_NE(log().find("/run/mellanox/drivers/.driver-ready still missing after 1 s"),
+              std::string::npos)
+        << log();
+    EXPECT_EQ(textfile().find("nicd_qos_compliant{device=\"mlx5_0\""), std::string::npos)
+        << textfile();
+    std::ofstream(root_ / "run/mellanox/drivers/.driver-ready");
+    EXPECT_TRUE(waitForText(compliant("mlx5_0", "pfc", 1))) << log() << textfile();
 }

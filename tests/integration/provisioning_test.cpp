@@ -244,22 +244,3 @@ TEST_F(ProvisioningTest, ADriverThatIsNotReadyIsAClearErrorNotAHang)
 }
 
 } // namespace
-
-TEST_F(ProvisioningTest, AutoWaitsForTheReadyFileThePluginNamesWhereItsDeploymentIsPresent)
-{
-    // DriverReadyFile= unset (auto): the mlx5 plugin names the NVIDIA network operator's file
-    // (plugin ABI 1.6); the operator is present (its drivers directory exists) and its driver
-    // container has not finished, so nothing is provisioned until the file appears.
-    fs::create_directories(root_ / "run/mellanox/drivers");
-    writeConfig("ReadyTimeoutSec=1\n");
-    start();
-    ASSERT_TRUE(
-        test::waitFor([&] { return log().find("driver not ready: ") != std::string::npos; }, 10s))
-        << log();
-    EXPECT_NE(log().find("/run/mellanox/drivers/.driver-ready still missing after 1 s"),
-              std::string::npos)
-        << log();
-    EXPECT_EQ(textfile().find("nicd_qos_compliant{"), std::string::npos);
-    std::ofstream(root_ / "run/mellanox/drivers/.driver-ready");
-    EXPECT_TRUE(waitForText(compliant("mlx5_0", "pfc", 1))) << log();
-}

@@ -181,7 +181,8 @@ public:
 #endif
 #if NICD_TEST_CASE == NICD_CASE_TRAITS
     // A ready file ([plugin:<name>] ReadyFile= replaces it), a reporter of each meaning, one not
-    // named as devlink names reporters and a meaning from a newer SDK; mlx5_1 is a LAG. Built
+    // named as devlink names reporters, a meaning from a newer SDK and a reporter said twice;
+    // mlx5_1 is a LAG. Built
     // against this SDK, so its vtable has the slots; a descriptor saying 1.5 means they are
     // never asked.
     void describePlugin(pv1::PluginTraits& out) const noexcept override
@@ -191,8 +192,9 @@ public:
                          {"health", pv1::ReporterMeaning::FirmwareError},
                          {"tx", pv1::ReporterMeaning::Recoverable},
                          {"fw reset\n", pv1::ReporterMeaning::FirmwareFatal},
-                         { "future",
-                           static_cast<pv1::ReporterMeaning>(99) }};
+                         {"future", static_cast<pv1::ReporterMeaning>(99)},
+                         { "fw",
+                           pv1::ReporterMeaning::Recoverable }};
     }
     void describeDevice(const pv1::DeviceRef& dev, pv1::DeviceTraits& out) const noexcept override
     {

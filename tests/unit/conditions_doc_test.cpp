@@ -14,6 +14,7 @@
 #include "support/kernel_records.hpp"
 #include "support/mlx5_reports.hpp"
 #include "support/mlx5_samples.hpp"
+#include "traits.hpp"
 
 #include <fstream>
 #include <map>
@@ -240,6 +241,7 @@ TEST_F(ConditionsDoc, PreFailureConditions)
             d.pci_address = std::string(name) == "mlx5_0" ? "0000:1a:00.0" : "0000:3b:00.0";
             d.board_id = "MT_0000000838";
             d.fw_ver = std::string(name) == "mlx5_0" ? "28.39.1002" : "28.41.1000";
+            d.plugin = d.claimed_by = "mlx5"; // its reporters read as the mlx5 plugin says
             Port p;
             p.num = 1;
             p.link_layer = "Ethernet";
@@ -272,6 +274,12 @@ TEST_F(ConditionsDoc, PreFailureConditions)
         m.lanes = {{0.095, 1.4e-3, 5e-5, false, false}, {0.05, 5e-3, 1e-3, true, false}};
         s.modules["eth_mlx5_0"] = m;
         s.temperatures["mlx5_0"] = {{"asic", 108, 105, 109}};
+        auto meanings = std::make_shared<ReporterMeanings>();
+        plugin::v1::PluginTraits traits;
+        mlx5::describePlugin(traits);
+        for (const auto& r : traits.reporters)
+            (*meanings)["mlx5"][r.name] = r.meaning;
+        s.reporter_meanings = meanings;
         s.reporters = {{"pci/0000:1a:00.0", "fw_fatal", false, "error", 1, 0},
                        {"pci/0000:1a:00.0", "fw", false, "error", 1, 0},
                        {"pci/0000:1a:00.0/65535", "tx", false, "error", 2, 1}};

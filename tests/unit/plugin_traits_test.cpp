@@ -1,9 +1,8 @@
 // What a plugin says of itself and of its devices (plugin ABI 1.6) reaches the daemon: its
-// driver's ready file (DriverReadyFile=auto), what its devlink health reporters mean (the reporter
-// rules judge bnxt_en's `fw` fatal and mlx5's `fw` degraded), which of its devices is a RoCE LAG.
-// A plugin of 1.5 is never asked (its vtable would end before describePlugin); what a plugin says
-// is checked before the daemon uses it.
-#include "bnxt/bnxt_traits.hpp"
+// driver's ready file (DriverReadyFile=auto holds back that plugin's ports only), what its devlink
+// health reporters mean (bnxt_en's `fw` is fatal only once it stays in error past a reset; mlx5's
+// `fw` is a degraded syndrome), which of its devices is a RoCE LAG. A plugin of 1.5 is never asked
+// (its vtable would end before describePlugin); what a plugin says is checked before it is used.
 #include "health/health_engine.hpp"
 #include "inventory/sysfs_inventory.hpp"
 #include "plugins/plugin_manager.hpp"
@@ -12,6 +11,10 @@
 #include "support/health_fixture.hpp"
 #include "support/temp_dir.hpp"
 #include "traits.hpp"
+#include "vendor_catalog.hpp"
+
+#include <fstream>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -49,7 +52,8 @@ protected:
 TEST_F(PluginTraits, APluginOfAbi16SaysItsReadyFileReportersAndLags)
 {
     load("traits");
-    EXPECT_EQ(manager_->driverReadyFiles(), std::vector<std::string>{"/run/test-driver/.ready"});
+    EXPECT_EQ(manager_->driverReadyFiles(),
+              (std::map<std::string, std::string>{{"traits", "/run/test-driver/.ready"}}));
     auto meanings = manager_->reporterMeanings();
     ASSERT_TRUE(meanings);
     const std::map<std::string, ReporterMeaning> expected{
@@ -59,7 +63,8 @@ TEST_F(PluginTraits, APluginOfAbi16SaysItsReadyFileReportersAndLags)
         {"future", ReporterMeaning::Unknown}}; // a meaning from a newer SDK
     ASSERT_TRUE(meanings->contains("traits"));
     const auto& said = meanings->at("traits");
-    EXPECT_EQ(said, expected) << "a reporter named \"fw reset\\n\" is no devlink name: left out";
+    EXPECT_EQ(said, expected) << "a reporter named \"fw reset\\n\" is no devlink name: left "
+                                 "out; fw said twice counts once, as first said";
     EXPECT_EQ(dev("mlx5_1").plugin, "traits");
     EXPECT_EQ(dev("mlx5_1").function, DeviceFunction::Lag) << "the plugin said so";
     EXPECT_EQ(dev("mlx5_0").function, DeviceFunction::Physical);
@@ -76,33 +81,73 @@ TEST_F(PluginTraits, APluginOfAbi15IsNotAsked)
     EXPECT_EQ(dev("mlx5_1").function, DeviceFunction::Physical);
 }
 
-TEST_F(PluginTraits, AReadyFileThatIsNotAPlainAbsolutePathIsIgnored)
+TEST_F(PluginTraits, AReadyFileMustBeAPlainAbsolutePathTwoDirectoriesDeep)
 {
-    for (const char* bad : {"run/relative/.ready", "/run/../etc/shadow", "/run/./x", "/run/x/"}) {
+    for (const char* bad :
+         {"run/relative/.ready", "/run/../etc/shadow", "/run/./x/y", "/run/x/", "/run/x.ready"}) {
         Config c;
         c.plugins["traits"]["ReadyFile"] = bad;
         load("traits", c);
         EXPECT_TRUE(manager_->driverReadyFiles().empty()) << bad;
     }
+    Config c;
+    c.plugins["traits"]["ReadyFile"] = "/run//vendor/drivers/.ready";
+    load("traits", c);
+    EXPECT_EQ(manager_->driverReadyFiles(),
+              (std::map<std::string, std::string>{{"traits", "/run/vendor/drivers/.ready"}}));
 }
 
-TEST_F(PluginTraits, AutoWaitsForAPluginsReadyFileOnlyWhereItsDeploymentIsPresent)
+TEST_F(PluginTraits, OnlyThePortsOfAPluginWhoseDriverIsNotReadyWait)
 {
     const HostPaths paths(dir_);
-    const std::vector<std::string> plugin_files{"/run/a/.ready", "/run/b/.ready"};
-    ProvisionConfig auto_config; // DriverReadyFile= unset: auto
-    EXPECT_TRUE(provision::driverReadyFiles(auto_config, paths, plugin_files).empty())
-        << "no deployment's directory: no wait";
-    fs::create_directories(dir_ / "run/b");
-    EXPECT_EQ(provision::driverReadyFiles(auto_config, paths, plugin_files),
-              std::vector<fs::path>{dir_ / "run/b/.ready"});
+    const std::map<std::string, std::string> files{{"a", "/run/a/drivers/.ready"},
+                                                   {"b", "/run/b/drivers/.ready"}};
+    ProvisionConfig config; // DriverReadyFile= unset: auto
+    config.ready_timeout_ms = 1000;
+    provision::PluginReadyWaits waits;
+    EXPECT_FALSE(waits.refresh(config, paths, files, 0)) << "no deployment present: no wait";
+    fs::create_directories(dir_ / "run/a/drivers");
+    fs::create_directories(dir_ / "run/b/drivers");
+    std::ofstream(dir_ / "run/b/drivers/.ready");
+    EXPECT_TRUE(waits.refresh(config, paths, files, 1));
+    EXPECT_EQ(waits.waiting(), (std::map<std::string, std::string>{
+                                   {"a", (dir_ / "run/a/drivers/.ready").string()}}));
+
+    Inventory inv;
+    for (auto [ibdev, plugin] : {std::pair{"dev_a", "a"}, std::pair{"dev_b", "b"}}) {
+        Device d;
+        d.ibdev = ibdev;
+        d.plugin = plugin;
+        inv.devices.push_back(d);
+    }
+    std::vector<provision::PortPlan> plans(2);
+    plans[0].device = "dev_a";
+    plans[1].device = "dev_b";
+    plans[0].managed = plans[1].managed = true;
+    waits.hold(plans, inv);
+    EXPECT_FALSE(plans[0].managed);
+    EXPECT_TRUE(plans[0].reason.starts_with("waiting: " + (dir_ / "run/a/drivers").string()))
+        << plans[0].reason;
+    EXPECT_TRUE(plans[1].managed) << "plugin b's driver is ready: its ports go on";
+
+    std::ofstream(dir_ / "run/a/drivers/.ready");
+    EXPECT_TRUE(waits.refresh(config, paths, files, 2)) << "a's file appeared";
+    EXPECT_TRUE(waits.waiting().empty());
     ProvisionConfig named;
     named.driver_ready_file = "/run/mine";
-    EXPECT_EQ(provision::driverReadyFiles(named, paths, plugin_files),
-              std::vector<fs::path>{dir_ / "run/mine"})
-        << "a path named in the configuration replaces the plugins'";
+    EXPECT_TRUE(provision::pluginReadyFiles(named, paths, files).empty())
+        << "a file named in the configuration replaces the plugins'";
+    EXPECT_EQ(provision::namedReadyFile(named, paths), dir_ / "run/mine");
     named.driver_ready_file = "";
-    EXPECT_TRUE(provision::driverReadyFiles(named, paths, plugin_files).empty()) << "never wait";
+    EXPECT_TRUE(provision::pluginReadyFiles(named, paths, files).empty()) << "never wait";
+    EXPECT_FALSE(provision::namedReadyFile(named, paths));
+}
+
+TEST(VendorTraits, TheSimulatorsReadyFileIsTheOneMlx5Names)
+{
+    EXPECT_EQ(std::string(sim::vendorCatalog(sim::kMlx5).driver_ready_file),
+              mlx5::kDriverReadyFile);
+    EXPECT_EQ(std::string(sim::vendorCatalog(sim::kBnxt).driver_ready_file), "");
 }
 
 TEST(VendorTraits, Mlx5NamesItsLagAndReportersAndBnxtItsFirmwareReporterFatal)
@@ -128,7 +173,7 @@ TEST(VendorTraits, Mlx5NamesItsLagAndReportersAndBnxtItsFirmwareReporterFatal)
     pv1::PluginTraits b;
     bnxt::describePlugin(b);
     EXPECT_TRUE(b.driver_ready_file.empty());
-    EXPECT_EQ(meaningOf(b, "fw"), pv1::ReporterMeaning::FirmwareFatal);
+    EXPECT_EQ(meaningOf(b, "fw"), pv1::ReporterMeaning::FirmwareReset);
 }
 
 namespace {
@@ -139,10 +184,10 @@ Snapshot twoVendorsWithFwInError(std::shared_ptr<const ReporterMeanings> meaning
     Snapshot s;
     auto a = test::device("mlx5_0", 4);
     a.pci_address = "0000:1a:00.0";
-    a.plugin = "mlx5";
+    a.plugin = a.claimed_by = "mlx5";
     auto b = test::device("bnxt_re0", 4);
     b.pci_address = "0000:5d:00.0";
-    b.plugin = "bnxt";
+    b.plugin = b.claimed_by = "bnxt";
     s.inventory.devices = {a, b};
     s.reporters = {{"pci/0000:1a:00.0", "fw", false, "error", 1, 0},
                    {"pci/0000:5d:00.0", "fw", false, "error", 1, 0}};
@@ -150,17 +195,8 @@ Snapshot twoVendorsWithFwInError(std::shared_ptr<const ReporterMeanings> meaning
     return s;
 }
 
-std::string verdictOn(const Snapshot& s, const std::string& ibdev)
-{
-    for (const auto& c : s.health.conditions)
-        if (c.device == ibdev)
-            return c.code + "|" + std::string(toString(c.severity));
-    return "";
-}
-
-} // namespace
-
-TEST(ReporterMeanings, OneReporterNameIsJudgedAsEachPluginSaysItMeans)
+// What mlx5's and bnxt's plugins say their reporters mean.
+std::shared_ptr<const ReporterMeanings> bothPlugins()
 {
     auto meanings = std::make_shared<ReporterMeanings>();
     for (auto [plugin, describe] :
@@ -170,19 +206,97 @@ TEST(ReporterMeanings, OneReporterNameIsJudgedAsEachPluginSaysItMeans)
         for (const auto& r : t.reporters)
             (*meanings)[plugin][r.name] = r.meaning;
     }
+    return meanings;
+}
+
+bool reporterCode(const std::string& code)
+{
+    return code.starts_with("firmware_") || code.starts_with("devlink_reporter.");
+}
+
+// "code|severity" of each active reporter condition on `ibdev`.
+std::set<std::string> verdictsOn(const Snapshot& s, const std::string& ibdev)
+{
+    std::set<std::string> out;
+    for (const auto& c : s.health.conditions)
+        if (c.device == ibdev && reporterCode(c.code))
+            out.insert(c.code + "|" + std::string(toString(c.severity)));
+    return out;
+}
+
+} // namespace
+
+TEST(ReporterMeanings, OneReporterNameIsJudgedAsEachPluginSaysItMeans)
+{
+    Config config; // FirmwareResetSec=60
+    health::HealthEngine engine{config};
+    auto s = twoVendorsWithFwInError(bothPlugins());
+    engine.evaluate(s, 100, 100);
+    EXPECT_EQ(verdictsOn(s, "mlx5_0"), std::set<std::string>{"firmware_error|degraded"});
+    EXPECT_TRUE(verdictsOn(s, "bnxt_re0").empty())
+        << "bnxt_en is resetting its firmware: not fatal yet";
+    s = twoVendorsWithFwInError(bothPlugins());
+    engine.evaluate(s, 159, 159);
+    EXPECT_TRUE(verdictsOn(s, "bnxt_re0").empty()) << "59 s: a reset may still bring it back";
+    s = twoVendorsWithFwInError(bothPlugins());
+    engine.evaluate(s, 161, 161);
+    EXPECT_EQ(verdictsOn(s, "bnxt_re0"), std::set<std::string>{"firmware_fatal|fatal"})
+        << "61 s in error: the reset did not bring the firmware back";
+}
+
+TEST(ReporterMeanings, AFirmwareResetThatRecoveredBetweenReadsIsADegradedEvent)
+{
     Config config;
     health::HealthEngine engine{config};
-    auto s = twoVendorsWithFwInError(meanings);
-    engine.evaluate(s, 1, 1);
-    EXPECT_EQ(verdictOn(s, "mlx5_0"), "firmware_error|degraded");
-    EXPECT_EQ(verdictOn(s, "bnxt_re0"), "firmware_fatal|fatal")
-        << "bnxt_en's fw stays in error only while its reset has not brought the firmware back";
+    auto s = twoVendorsWithFwInError(bothPlugins());
+    s.reporters = {{"pci/0000:5d:00.0", "fw", true, "healthy", 2, 2}};
+    engine.evaluate(s, 100, 100);
+    s.reporters = {{"pci/0000:5d:00.0", "fw", true, "healthy", 3, 3}}; // a reset, recovered
+    auto all = engine.evaluate(s, 130, 130);
+    std::vector<Event> events;
+    std::copy_if(all.begin(), all.end(), std::back_inserter(events),
+                 [](const Event& e) { return reporterCode(e.code); });
+    ASSERT_EQ(events.size(), 2U);
+    EXPECT_EQ(events[0].code, "devlink_reporter.fw");
+    EXPECT_EQ(events[0].severity, ConditionSeverity::Degraded) << "not a fatal event";
+    EXPECT_EQ(events[1].kind, EventKind::Recovered);
+    EXPECT_TRUE(verdictsOn(s, "bnxt_re0").empty());
 
-    // No plugin's word (an unmanaged NIC, or a plugin older than ABI 1.6): devlink's common
-    // reading of the name.
-    health::HealthEngine plain{config};
-    auto u = twoVendorsWithFwInError(nullptr);
-    plain.evaluate(u, 1, 1);
-    EXPECT_EQ(verdictOn(u, "mlx5_0"), "firmware_error|degraded");
-    EXPECT_EQ(verdictOn(u, "bnxt_re0"), "firmware_error|degraded");
+    // In error, then healthy again within the reset time: nothing raised, and the next error
+    // counts its time afresh.
+    s.reporters = {{"pci/0000:5d:00.0", "fw", false, "error", 4, 3}};
+    engine.evaluate(s, 140, 140);
+    s.reporters = {{"pci/0000:5d:00.0", "fw", true, "healthy", 4, 4}};
+    engine.evaluate(s, 150, 150);
+    s.reporters = {{"pci/0000:5d:00.0", "fw", false, "error", 5, 4}};
+    engine.evaluate(s, 205, 205);
+    EXPECT_TRUE(verdictsOn(s, "bnxt_re0").empty()) << "in error 0 s, not 65";
+}
+
+TEST(ReporterMeanings, WithoutAPluginsWordOnlyFwFatalIsFatal)
+{
+    // An unmanaged NIC, or a plugin older than ABI 1.6: fw_fatal says what it is; `fw` means
+    // different things to different drivers, so it is a part the driver could not recover.
+    Config config;
+    health::HealthEngine engine{config};
+    auto s = twoVendorsWithFwInError(nullptr);
+    s.reporters.push_back({"pci/0000:1a:00.0", "fw_fatal", false, "error", 1, 0});
+    engine.evaluate(s, 1, 1);
+    EXPECT_EQ(verdictsOn(s, "mlx5_0"),
+              (std::set<std::string>{"devlink_reporter.fw|degraded", "firmware_fatal|fatal"}));
+    EXPECT_EQ(verdictsOn(s, "bnxt_re0"), std::set<std::string>{"devlink_reporter.fw|degraded"});
+}
+
+TEST(ReporterMeanings, ADeviceWhoseAttachFailedIsJudgedByThePluginThatClaimsIt)
+{
+    Config config;
+    config.signals.firmware_reset_ms = 1000;
+    health::HealthEngine engine{config};
+    auto s = twoVendorsWithFwInError(bothPlugins());
+    s.inventory.devices[1].plugin.clear(); // bnxt claims it; its attach failed
+    engine.evaluate(s, 1, 1);
+    s = twoVendorsWithFwInError(bothPlugins());
+    s.inventory.devices[1].plugin.clear();
+    engine.evaluate(s, 3, 3);
+    EXPECT_EQ(verdictsOn(s, "bnxt_re0"), std::set<std::string>{"firmware_fatal|fatal"});
 }

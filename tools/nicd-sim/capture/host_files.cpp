@@ -138,7 +138,9 @@ HostNames captureHostFiles(const NodeRoot& root, NodeKind kind, const CapturedNo
                    tree, manifest);
     const auto config = nodeConfig(paths, manifest);
     // Each vendor's driver-ready file, and the one DriverReadyFile= names.
-    std::vector<fs::path> ready = provision::driverReadyFiles(config.provision, paths, {});
+    std::vector<fs::path> ready;
+    if (auto named = provision::namedReadyFile(config.provision, paths))
+        ready.push_back(*named);
     for (const char* vendor : kVendors)
         if (const char* f = vendorCatalog(vendor).driver_ready_file; *f != '\0')
             ready.push_back(paths.host(f));

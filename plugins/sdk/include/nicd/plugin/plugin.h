@@ -199,13 +199,17 @@ struct KernelReport {
 // reset has not brought the firmware back. New values are appended; the daemon reads a number it
 // does not know as Unknown.
 enum class ReporterMeaning : uint8_t {
-    Unknown = 0, // the daemon's own reading of devlink's common names: fw_fatal a fatal firmware
-                 // error, fw a firmware problem, any other a queue the driver could not recover
+    Unknown = 0,       // not described: `fw_fatal` is read as FirmwareFatal (the name says it), any
+                       // other name as Recoverable
     FirmwareFatal = 1, // the firmware failed and is not back: fatal, reset the NIC
     FirmwareError = 2, // a firmware problem the device runs on with: degraded, update firmware
     Recoverable = 3,   // a queue or other part the driver could not recover: degraded, reset
+    // In error while the driver resets the firmware, healthy again once the reset brought it back
+    // (seconds): fatal only once it has stayed in error longer than a reset takes ([signals]
+    // FirmwareResetSec=); a reset that recovered between two reads is a degraded event.
+    FirmwareReset = 4,
 };
-inline constexpr ReporterMeaning kLastReporterMeaning = ReporterMeaning::Recoverable;
+inline constexpr ReporterMeaning kLastReporterMeaning = ReporterMeaning::FirmwareReset;
 
 struct ReporterDescription {
     std::string name; // the reporter's name, as `devlink health show` prints it ("fw")
@@ -215,12 +219,13 @@ struct ReporterDescription {
 // ABI 1.6: what a plugin says about itself, asked once after init().
 struct PluginTraits {
     // The file the vendor's driver deployment creates once the driver is loaded (the NIC vendor's
-    // network operator's driver container), an absolute host path (the daemon resolves it under
-    // the root); empty: none. [provision] DriverReadyFile=auto waits for it where its directory
-    // exists, before QoS is provisioned.
+    // network operator's driver container), an absolute host path at least two directories deep
+    // (the daemon resolves it under the root); empty: none. [provision] DriverReadyFile=auto
+    // waits for it where its directory exists, before the QoS of this plugin's devices is
+    // provisioned (other plugins' devices do not wait for it).
     std::string driver_ready_file;
     // The driver's devlink health reporters and what each means in error; a reporter not listed
-    // is Unknown.
+    // is Unknown. A name listed twice counts once (the first).
     std::vector<ReporterDescription> reporters;
 };
 
@@ -347,8 +352,10 @@ public:
     // after init(); pure. The default says nothing.
     virtual void describePlugin(PluginTraits& out) const noexcept;
     // ABI 1.6 (called only when the plugin's descriptor says abi_minor >= 6): what the plugin
-    // knows of a device it claims (a RoCE LAG), asked when the device is attached; pure. The
-    // default says nothing (`out` as it came: a PF, a VF or a bond member as sysfs shows it).
+    // knows of a device it claims (a RoCE LAG), asked when the device is attached (again after
+    // it leaves and comes back, or on a reload); pure. A device that became a LAG without
+    // registering anew would not be seen: mlx5's LAG is a new RDMA device. The default says
+    // nothing (`out` as it came: a PF, a VF or a bond member as sysfs shows it).
     virtual void describeDevice(const DeviceRef& dev, DeviceTraits& out) const noexcept;
 
 protected:
