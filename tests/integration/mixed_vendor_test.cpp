@@ -155,10 +155,7 @@ TEST_F(MixedVendorNode, EachVendorsFirmwareReporterIsJudgedAsItsPluginSays)
                                          mlx5[0].ibdev + " firmware_fatal fatal reset_nic"};
     EXPECT_TRUE(test::waitFor([&] { return conditions("firmware_") == expected; }, 20s))
         << log() << textfileText();
-    const std::regex in_error("nicd_devlink_reporter_healthy\{device="" + bnxt[0].ibdev +
-                              "",handle="pci/" + bnxt[0].pci + "",reporter="fw"\
-}
-0 ");
-    EXPECT_TRUE(std::regex_search(textfileText(), in_error))
-    << textfileText();
+    const std::regex in_error(R"(nicd_devlink_reporter_healthy\{device=")" + bnxt[0].ibdev +
+                              R"(",handle="pci/)" + bnxt[0].pci + R"(",reporter="fw"\} 0)");
+    EXPECT_TRUE(std::regex_search(textfileText(), in_error)) << textfileText();
 }

@@ -3,6 +3,7 @@
 // health reporters mean (bnxt_en's `fw` is fatal only once it stays in error past a reset; mlx5's
 // `fw` is a degraded syndrome), which of its devices is a RoCE LAG. A plugin of 1.5 is never asked
 // (its vtable would end before describePlugin); what a plugin says is checked before it is used.
+#include "bnxt/bnxt_traits.hpp"
 #include "health/health_engine.hpp"
 #include "inventory/sysfs_inventory.hpp"
 #include "plugins/plugin_manager.hpp"
