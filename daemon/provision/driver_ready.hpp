@@ -42,6 +42,8 @@ public:
     // once the file appears).
     void hold(std::vector<PortPlan>& plans, const Inventory& inventory) const;
     const std::map<std::string, std::string>& waiting() const { return waiting_; }
+    // No plugin waits, or every wait has lasted the timeout (READY=1 need not wait longer).
+    bool settled() const { return timeout_logged_.size() >= waiting_.size(); }
 
 private:
     std::map<std::string, std::string> waiting_; // plugin -> its missing file (a host path)

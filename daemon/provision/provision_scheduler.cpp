@@ -42,7 +42,7 @@ bool ProvisionScheduler::enabled() const
 
 bool ProvisionScheduler::settled() const
 {
-    return !enabled() || first_round_done_ || ready_timeout_logged_;
+    return !enabled() || ready_timeout_logged_ || (first_round_done_ && plugin_waits_.settled());
 }
 
 QosSummary ProvisionScheduler::runOnce(const Snapshot& snap)

@@ -53,8 +53,8 @@ public:
 
     // Mode is not off, or a device has its own section.
     bool enabled() const;
-    // READY=1 may be sent: nothing to provision, the first round finished, or the driver wait
-    // timed out.
+    // READY=1 may be sent: nothing to provision, the first round finished with no plugin's
+    // driver still awaited, or the driver wait timed out.
     bool settled() const;
     QosSummary summary() const { return qos_.summary(); }
 

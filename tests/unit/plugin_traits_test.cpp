@@ -130,6 +130,9 @@ TEST_F(PluginTraits, OnlyThePortsOfAPluginWhoseDriverIsNotReadyWait)
     EXPECT_TRUE(plans[0].reason.starts_with("waiting: " + (dir_ / "run/a/drivers").string()))
         << plans[0].reason;
     EXPECT_TRUE(plans[1].managed) << "plugin b's driver is ready: its ports go on";
+    EXPECT_FALSE(waits.settled()) << "READY=1 waits for a's driver";
+    EXPECT_FALSE(waits.refresh(config, paths, files, 1'000'002)) << "still a's";
+    EXPECT_TRUE(waits.settled()) << "ReadyTimeoutSec= passed: READY=1 need not wait longer";
 
     std::ofstream(dir_ / "run/a/drivers/.ready");
     EXPECT_TRUE(waits.refresh(config, paths, files, 2)) << "a's file appeared";
