@@ -51,6 +51,15 @@ protected:
     {
         return waitFor([&] { return textfile().find(what) != std::string::npos; }, timeout);
     }
+    // nicd logs that the driver is not ready: `file` (a host path) still missing after 1 s
+    // (the test's ReadyTimeoutSec=1).
+    void expectDriverNotReadyLogged(const std::string& file) const
+    {
+        ASSERT_TRUE(
+            waitFor([&] { return log().find("driver not ready: ") != std::string::npos; }, 10s))
+            << log();
+        EXPECT_NE(log().find(file + " still missing after 1 s"), std::string::npos) << log();
+    }
 
     std::unique_ptr<PrivateBus> bus_;
 };
