@@ -29,6 +29,13 @@ using SeriesMeaning = plugin::v1::SeriesMeaning;
 // layout's order: made once per layout and shared by every device and cycle that reads it.
 using LayoutMeanings = std::vector<SeriesMeaning>;
 
+// The meaning of series `i` of a layout whose meanings are `meanings` (None when it has none).
+inline const SeriesMeaning& meaningAt(const LayoutMeanings* meanings, size_t i)
+{
+    static const SeriesMeaning none;
+    return meanings != nullptr && i < meanings->size() ? (*meanings)[i] : none;
+}
+
 // Sources of samples. Plugins may add their own names.
 inline constexpr const char* kSourceIbCounters = "counters";    // ports/N/counters (IB PMA)
 inline constexpr const char* kSourceHwCounters = "hw_counters"; // ports/N/hw_counters (vendor)
@@ -85,8 +92,7 @@ struct DeviceSamples {
     // The meaning of series `i` of the PMA batch (`pma`: always None) or the plugin's.
     const SeriesMeaning& meaningOf(bool pma, size_t i) const
     {
-        static const SeriesMeaning none;
-        return !pma && meanings && i < meanings->size() ? (*meanings)[i] : none;
+        return meaningAt(pma ? nullptr : meanings.get(), i);
     }
 };
 

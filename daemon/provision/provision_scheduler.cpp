@@ -76,8 +76,9 @@ const std::vector<PortPlan>& ProvisionScheduler::currentPlans()
     return plans_;
 }
 
-// Each plugin's driver ready file, looked at again: a port whose plugin's file just appeared is
-// planned anew (and so provisioned at once, as a new port).
+// Each plugin's driver ready file, looked at again (as a round starts, and each cycle while one is
+// awaited): a port whose plugin's file just appeared is planned anew (and so provisioned at once,
+// as a new port).
 void ProvisionScheduler::refreshPluginWaits()
 {
     if (plugin_waits_.refresh(config_.provision, paths_, plugins_.driverReadyFiles(),
@@ -212,7 +213,8 @@ void ProvisionScheduler::afterCycle()
 {
     if (!enabled() || !last())
         return;
-    refreshPluginWaits();
+    if (!plugin_waits_.waiting().empty()) // a file appeared: its ports are new ports now
+        refreshPluginWaits();
     reportMissingAfterReadyTimeout();
     std::set<std::string> managed;
     for (const auto& p : currentPlans())
@@ -254,6 +256,7 @@ void ProvisionScheduler::maybeStart()
 {
     if (running_ || queue_.empty() || !last() || !worker_)
         return;
+    refreshPluginWaits(); // a round's plans hold back the ports of a plugin whose driver waits
     if (!driverReady()) {
         // Callers on the bus are told at once; the periodic round waits for the driver.
         for (auto& r : queue_)

@@ -118,9 +118,7 @@ LayoutLines linesOf(const SampleLayout& layout, const LayoutMeanings* meanings,
         const SeriesKey& k = layout.series[i];
         if (k.source == kSourceNicd)
             continue; // the plugin telling the daemon (nicd_dropped_files)
-        static const SeriesMeaning none;
-        const SeriesMeaning& m = meanings && i < meanings->size() ? (*meanings)[i] : none;
-        if (!budget.keeps(k.source, k.name, m, lossless))
+        if (!budget.keeps(k.source, k.name, meaningAt(meanings, i), lossless))
             continue;
         const Group g = groupOf(k);
         l.by_group[static_cast<size_t>(g)].push_back(static_cast<uint32_t>(i));
