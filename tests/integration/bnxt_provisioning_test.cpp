@@ -6,7 +6,7 @@
 #include "node_state.hpp"
 #include "support/provisioning_fixture.hpp"
 
-#include <thread>
+#include <regex>
 
 #include <gtest/gtest.h>
 
@@ -29,16 +29,14 @@ protected:
         ADD_FAILURE() << "no bnxt PF in the node";
         return {};
     }
-    void inject(const std::string& fault, const std::string& dev) const
+    // Provisioning rounds finished so far, of every kind (nicd_qos_rounds_total).
+    uint64_t roundsTotal() const
     {
-        std::string out;
-        ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), fault, dev}, out), 0) << out;
-    }
-    size_t count(const std::string& text, const std::string& what) const
-    {
-        size_t n = 0;
-        for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-            ++n;
+        static const std::regex re(R"(\nnicd_qos_rounds_total\{kind="[a-z-]+"\} ([0-9]+))");
+        const auto text = textfile();
+        uint64_t n = 0;
+        for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it)
+            n += std::stoull((*it)[1]);
         return n;
     }
 };
@@ -76,11 +74,16 @@ TEST_F(BnxtProvisioning, MixedNodeProvisionsBnxtRepairsDriftAndLeavesFirmwareDcb
     const auto changes = textfile().find("nicd_qos_changes_total{device=\"" + dev +
                                          "\",port=\"1\",setting=\"pfc\"} 2\n");
     EXPECT_NE(changes, std::string::npos) << "the start and the one repair only\n" << textfile();
-    EXPECT_TRUE(test::waitFor([&] { return count(log(), "firmware's DCBX agent owns") >= 1; }, 15s))
+    EXPECT_TRUE(test::waitFor(
+        [&] { return test::occurrences(log(), "firmware's DCBX agent owns") >= 1; }, 15s))
         << log();
-    std::this_thread::sleep_for(6s); // another verify round (VerifyIntervalSec=5)
+    // Two more rounds finished (the one that logged it, then a whole one after it).
+    const uint64_t rounds = roundsTotal();
+    ASSERT_TRUE(test::waitFor([&] { return roundsTotal() >= rounds + 2; }, 20s)) << textfile();
     EXPECT_NE(dcb(netdev).find("pfc_en=16\n"), std::string::npos) << dcb(netdev);
-    EXPECT_EQ(count(log(), "firmware's DCBX agent owns"), 1U) << "once, not every round\n" << log();
+    EXPECT_EQ(test::occurrences(log(), "firmware's DCBX agent owns"), 1U)
+        << "once, not every round\n"
+        << log();
 
     // Handed back: repaired again.
     inject("dcbx-firmware-clear", dev);

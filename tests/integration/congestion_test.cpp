@@ -39,11 +39,6 @@ protected:
         std::this_thread::sleep_for(std::chrono::milliseconds(2100));
         once();
     }
-    void inject(const std::string& fault, const std::string& dev)
-    {
-        std::string out;
-        ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), fault, dev}, out), 0) << out;
-    }
     // congest-ecn, congest-pfc-only, pause-storm and lossy on `devs` in that order, a window
     // later: each device's verdict, in that order.
     std::vector<std::string> scenariosOn(const std::vector<std::string>& devs)

@@ -27,14 +27,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-size_t count(const std::string& text, const std::string& what)
-{
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-        ++n;
-    return n;
-}
-
 class FaultInjection : public test::DaemonTest {
 protected:
     std::string tempTag() const override { return "faults"; }
@@ -190,9 +182,9 @@ TEST_F(FaultInjection, AFullOrReadOnlyDiskIsReportedOnceAndWritingResumes)
     EXPECT_EQ(test::readFile(prom), kept) << "the last good file stays";
     EXPECT_GE(frozen, 2);
     std::string text = test::readFile(log);
-    EXPECT_EQ(count(text, "textfile not written:"), 1U) << text;
+    EXPECT_EQ(test::occurrences(text, "textfile not written:"), 1U) << text;
     EXPECT_NE(text.find("No space left on device"), std::string::npos) << text;
-    EXPECT_EQ(count(text, "state not written:"), 1U) << text;
+    EXPECT_EQ(test::occurrences(text, "state not written:"), 1U) << text;
     // A write that fails removes its temporary file; one may be in flight at any moment (a cycle
     // is trying), so a leak is a temporary file that stays.
     auto noTemporaryFiles = [&] {
@@ -224,7 +216,7 @@ TEST_F(FaultInjection, AFullOrReadOnlyDiskIsReportedOnceAndWritingResumes)
     std::this_thread::sleep_for(1500ms);
     EXPECT_LE(cyclesIn(prom), ro_frozen + 1);
     text = test::readFile(log);
-    EXPECT_EQ(count(text, "textfile not written:"), 2U) << text;
+    EXPECT_EQ(test::occurrences(text, "textfile not written:"), 2U) << text;
     EXPECT_NE(text.find("Read-only file system"), std::string::npos) << text;
     ASSERT_EQ(::mount(nullptr, (root_ / "faults").c_str(), nullptr, MS_REMOUNT, nullptr), 0);
     EXPECT_TRUE(test::waitFor([&] { return cyclesIn(prom) > ro_frozen + 2; }, 5s));
@@ -294,9 +286,9 @@ TEST_F(FaultInjection, APluginHungInsideACallIsLeftBehindAndTheCycleGoesOn)
         10s))
         << "cycles went on while the plugin hung";
     // Said once as an error (and once as the condition it raised), not at every cycle.
-    EXPECT_EQ(
-        count(test::readFile(log), "E plugin flaky reading mlx5_1 did not return within 200 ms"),
-        1U)
+    EXPECT_EQ(test::occurrences(test::readFile(log),
+                                "E plugin flaky reading mlx5_1 did not return within 200 ms"),
+              1U)
         << test::readFile(log);
 
     fs::remove(hang / "mlx5_1"); // the call returns

@@ -36,15 +36,16 @@ protected:
     struct Pf {
         std::string ibdev, netdev, pci;
     };
-    // The node's cabled PFs of `vendor`, by name.
-    std::vector<Pf> pfs(const std::string& vendor) const
+    // The node's PFs of `vendor` (only the cabled ones unless `cabled_only` is false), by name.
+    std::vector<Pf> pfs(const std::string& vendor, bool cabled_only = true) const
     {
         std::vector<Pf> out;
         const auto st = sim::NodeState::load(root_);
         for (const auto& [name, d] : st.devices)
             if (d.vendor == vendor && d.role == "pf" && !d.netdevs.empty() &&
-                test::readFile(root_ / d.ib_dir / "ports/1/state").find("ACTIVE") !=
-                    std::string::npos)
+                (!cabled_only ||
+                 test::readFile(root_ / d.ib_dir / "ports/1/state").find("ACTIVE") !=
+                     std::string::npos))
                 out.push_back({name, d.netdevs.front(), d.pci_address});
         return out;
     }
@@ -88,9 +89,11 @@ TEST_F(MixedVendorNode, EachVendorsKernelLinesRaiseItsOwnConditions)
 {
     if (!test::journalRemoteInstalled())
         GTEST_SKIP() << "systemd-journal-remote is not installed: no journal files to write";
-    const auto bnxt = pfs("bnxt");
+    // Kernel lines need no link: the reset line goes to the second bnxt PF (the uncabled one),
+    // so that a line counted against the wrong bnxt PF fails.
+    const auto bnxt = pfs("bnxt", false);
     const auto mlx5 = pfs("mlx5");
-    ASSERT_FALSE(bnxt.empty());
+    ASSERT_GE(bnxt.size(), 2U);
     ASSERT_GE(mlx5.size(), 2U);
     uint64_t t = 1700000000000000;
     std::vector<test::JournalEntry> entries{
@@ -106,7 +109,7 @@ TEST_F(MixedVendorNode, EachVendorsKernelLinesRaiseItsOwnConditions)
                               "waited (103641 > 100000) msec active 1 ",
                           t += 1000, kBoot),
         // A firmware reset bnxt_en recovered from (bnxt.c bnxt_fw_reset_task): not fatal.
-        test::kernelEntry("bnxt_en " + bnxt.back().pci + " " + bnxt.back().netdev +
+        test::kernelEntry("bnxt_en " + bnxt[1].pci + " " + bnxt[1].netdev +
                               ": Fatal firmware reset event, data1: 0x20001, data2: 0x0, min "
                               "wait 100 ms, max wait 5000 ms",
                           t += 1000, kBoot),
@@ -126,7 +129,7 @@ TEST_F(MixedVendorNode, EachVendorsKernelLinesRaiseItsOwnConditions)
         << textfileText();
     EXPECT_TRUE(found.contains(bnxt[0].ibdev + " kernel.bnxt_re.fw_stall fatal reset_nic"))
         << textfileText();
-    EXPECT_TRUE(found.contains(bnxt.back().ibdev + " kernel.bnxt.fw_fatal_reset degraded none"))
+    EXPECT_TRUE(found.contains(bnxt[1].ibdev + " kernel.bnxt.fw_fatal_reset degraded none"))
         << textfileText();
     for (const auto& c : found)
         EXPECT_FALSE(c.starts_with(mlx5[1].ibdev + " ")) << "a forged line counted: " << c;
@@ -145,11 +148,8 @@ TEST_F(MixedVendorNode, EachVendorsFirmwareReporterIsJudgedAsItsPluginSays)
     ASSERT_FALSE(mlx5.empty());
     signals_ = true;
     writeConfig("");
-    for (const auto& dev : {bnxt[0].ibdev, mlx5[0].ibdev}) {
-        std::string out;
-        ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), "fw-fatal", dev}, out), 0)
-            << out;
-    }
+    for (const auto& dev : {bnxt[0].ibdev, mlx5[0].ibdev})
+        ASSERT_NO_FATAL_FAILURE(inject("fw-fatal", dev));
     start();
     const std::set<std::string> expected{bnxt[0].ibdev + " firmware_fatal fatal reset_nic",
                                          mlx5[0].ibdev + " firmware_fatal fatal reset_nic"};
@@ -158,4 +158,30 @@ TEST_F(MixedVendorNode, EachVendorsFirmwareReporterIsJudgedAsItsPluginSays)
     const std::regex in_error(R"(nicd_devlink_reporter_healthy\{device=")" + bnxt[0].ibdev +
                               R"(",handle="pci/)" + bnxt[0].pci + R"(",reporter="fw"\} 0)");
     EXPECT_TRUE(std::regex_search(textfileText(), in_error)) << textfileText();
+}
+
+TEST_F(MixedVendorNode, ANicNoPluginClaimsIsStillWatched)
+{
+    // Only the mlx5 plugin is installed: the bnxt NICs are nobody's. They are still discovered,
+    // their links and IB PMA counters published; they get no vendor counters (nor QoS).
+    const auto bnxt = pfs("bnxt");
+    ASSERT_FALSE(bnxt.empty());
+    const auto plugins = dir_ / "plugins";
+    std::filesystem::create_directories(plugins);
+    std::filesystem::copy_file(NICD_PLUGIN_MLX5_BIN, plugins / "nicd-plugin-mlx5.so");
+    std::string out;
+    test::run(nicd({"--once"}, plugins.string()), out);
+    const auto text = textfileText();
+    const std::string dev = "device=\"" + bnxt[0].ibdev + "\"";
+    EXPECT_TRUE(
+        std::regex_search(text, std::regex("nicd_device_info\\{" + dev + ",[^}]*plugin=\"\"")))
+        << out << text;
+    EXPECT_NE(text.find("nicd_port_state{" + dev + ",port=\"1\"} 4\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("nicd_ib_port_receive_packets_total{" + dev + ","), std::string::npos)
+        << "its PMA counters\n"
+        << text;
+    EXPECT_EQ(text.find("nicd_port_hw_stat_total{" + dev + ","), std::string::npos)
+        << "no plugin reads its hw_counters";
+    EXPECT_EQ(text.find("nicd_plugin_up{plugin=\"bnxt\"}"), std::string::npos);
+    EXPECT_NE(text.find("nicd_plugin_up{plugin=\"mlx5\"} 1"), std::string::npos);
 }

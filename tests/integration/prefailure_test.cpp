@@ -70,11 +70,6 @@ protected:
         sim::tick(root_, 10);
         return signalConditions(once());
     }
-    void inject(const std::string& fault, const std::string& dev)
-    {
-        std::string out;
-        ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), fault, dev}, out), 0) << out;
-    }
 
     std::string last_out_;
 };

@@ -31,11 +31,6 @@ protected:
             15s))
             << test::readFile(dir_ / "nicd.log");
     }
-    void inject(const std::string& fault, const std::string& dev)
-    {
-        std::string out;
-        ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), fault, dev}, out), 0) << out;
-    }
 };
 
 } // namespace

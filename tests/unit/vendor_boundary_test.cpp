@@ -99,13 +99,17 @@ const std::set<std::pair<std::string, std::string>> kAllowed{
     {"health/readiness_rules.cpp", "nvidia"},
 };
 
-// The mlx5 hw_counters and ethtool statistics the daemon's rules used to name (plugins/mlx5's
-// counter_meanings.cpp names them now), as they would appear in a string literal.
-const std::regex kMlx5Counter(
+// The vendors' hw_counters and ethtool statistics that a rule would read (plugins/mlx5's and
+// plugins/bnxt's counter_meanings.cpp name them), as they would appear in a string literal: the
+// mlx5 names the daemon's rules used to name, and bnxt's.
+const std::regex kVendorCounter(
     "roce_slow_restart|local_ack_timeout_err|out_of_buffer|rnr_nak_retry_err|out_of_sequence|"
     "packet_seq_err|roce_adp_retrans|np_ecn_marked_roce_packets|np_cnp_sent|rp_cnp_handled|"
     "rp_cnp_ignored|rx_icrc_encapsulated|[rt]x_prio|pause_duration|pause_transition|"
-    "tx_pause_storm|rx_corrected_bits_phy|rx_crc_errors_phy|[rt]x_discards_phy");
+    "tx_pause_storm|rx_corrected_bits_phy|rx_crc_errors_phy|[rt]x_discards_phy|"
+    "to_retransmits|max_retry_exceeded|rx_pfc_ena_frames_pri|tx_pfc_ena_frames_pri|pfc_pri[0-7]_|"
+    "continuous_roce_pause_events|np_cnp_pkts|rx_cnp_pkts|tx_cnp_pkts|oos_drop_count|"
+    "seq_err_naks_rcvd|rx_fcs_err_frames|rx_stat_discard");
 
 // The vendor counter names in the string literals of `text` (outside comments).
 std::vector<Found> counterNames(const std::string& file, const std::string& text)
@@ -117,7 +121,7 @@ std::vector<Found> counterNames(const std::string& file, const std::string& text
     while (std::getline(lines, line))
         for (std::sregex_iterator it(line.begin(), line.end(), literal), end; it != end; ++it) {
             const std::string body = (*it)[1];
-            for (std::sregex_iterator n(body.begin(), body.end(), kMlx5Counter), e; n != e; ++n)
+            for (std::sregex_iterator n(body.begin(), body.end(), kVendorCounter), e; n != e; ++n)
                 found.push_back({file, n->str(), line});
         }
     return found;

@@ -23,6 +23,15 @@ namespace nicd::test {
 
 namespace fs = std::filesystem;
 
+// How often `what` occurs in `text` (log lines said once, twice, ...).
+inline size_t occurrences(const std::string& text, const std::string& what)
+{
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
 class DaemonTest : public ::testing::Test {
 protected:
     void SetUp() override
@@ -98,6 +107,12 @@ protected:
                                           dir_ / "nicd.log");
     }
     std::string log() const { return test::readFile(dir_ / "nicd.log"); }
+    // `nicd-sim inject NODE fault dev`, which must succeed.
+    void inject(const std::string& fault, const std::string& dev) const
+    {
+        std::string out;
+        ASSERT_EQ(test::run({NICD_SIM_BIN, "inject", root_.string(), fault, dev}, out), 0) << out;
+    }
 
     fs::path dir_, root_, conf_;
     std::unique_ptr<Process> nicd_;
