@@ -130,14 +130,9 @@ echo "active conditions:"
 grep -E '^nicd_condition_active' "$textfile" || true
 
 bold "7. Fault: mlx5_1's firmware stops answering (a command timeout in the kernel log), and bnxt_re0's RoCE firmware channel stalls"
-boot=$(tr -d '-' <"$root/proc/sys/kernel/random/boot_id")
-jdir=$root/var/log/journal/0123456789abcdef0123456789abcdef
-mkdir -p "$jdir"
-printf '__REALTIME_TIMESTAMP=%s\n__MONOTONIC_TIMESTAMP=%s\n_BOOT_ID=%s\n_TRANSPORT=kernel\n_KERNEL_DEVICE=+pci:0000:3b:00.0\n_KERNEL_SUBSYSTEM=pci\n_MACHINE_ID=0123456789abcdef0123456789abcdef\nPRIORITY=3\nMESSAGE=mlx5_core 0000:3b:00.0: wait_func:1132:(pid 4242): QUERY_VPORT_COUNTER(0x770) timeout. Will cause a leak of a command resource\n\n' \
-    "$(date +%s%6N)" "$(awk '{printf "%d", $1 * 1000000}' /proc/uptime)" "$boot" >"$work/kernel.export"
-printf '__REALTIME_TIMESTAMP=%s\n__MONOTONIC_TIMESTAMP=%s\n_BOOT_ID=%s\n_TRANSPORT=kernel\n_KERNEL_DEVICE=+pci:0000:5d:00.0\n_KERNEL_SUBSYSTEM=pci\n_MACHINE_ID=0123456789abcdef0123456789abcdef\nPRIORITY=3\nMESSAGE=bnxt_en 0000:5d:00.0: QPLIB: bnxt_re_is_fw_stalled: FW STALL Detected. cmdq[0xe]=0x3 waited (103641 > 100000) msec active 1\n\n' \
-    "$(date +%s%6N)" "$(awk '{printf "%d", $1 * 1000000}' /proc/uptime)" "$boot" >>"$work/kernel.export"
-/lib/systemd/systemd-journal-remote --output="$jdir/demo.journal" "$work/kernel.export" 2>/dev/null
+echo "$ nicd-sim inject NODE kernel-line mlx5_1 cmd-timeout; nicd-sim inject NODE kernel-line bnxt_re0 fw-stall"
+"$sim" inject "$root" kernel-line mlx5_1 cmd-timeout
+"$sim" inject "$root" kernel-line bnxt_re0 fw-stall
 wait_cycles 2
 grep -E '^nicd_(kernel_errors_total|device_health)\{device="(mlx5_1|bnxt_re0)"' "$textfile" || true
 grep -E '^nicd_condition_active\{device="(mlx5_1|bnxt_re0)",port="0"' "$textfile" || true
