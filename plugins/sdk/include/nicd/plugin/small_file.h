@@ -1,8 +1,9 @@
 // Small sysfs and configfs files: one read(2) of the whole text, and one write(2) of the whole
 // text as `echo N > file` does (sysfs and configfs parse each write). Failures name the file.
 // The file itself is never a link (sysfs, configfs and debugfs attributes are regular files):
-// one is refused (ELOOP), so a --root tree's link cannot make nicd read a file it names into a
-// report, or create one where it points.
+// a link as the path's last component is refused (ELOOP, O_NOFOLLOW), so a --root tree's link
+// there cannot make nicd read a file it names into a report, or create one where it points. A
+// link in a directory above it is still followed: O_NOFOLLOW looks at the last component only.
 // A knob (a file QoS provisioning changes) is written through the host when the daemon speaks
 // ABI 1.4: nicd's own process may not write under /sys or configfs, its knob writer does.
 #pragma once
