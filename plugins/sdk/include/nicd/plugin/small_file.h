@@ -20,6 +20,11 @@ namespace nicd::plugin::sdk {
 v1::Status ioFailure(const std::filesystem::path& path, int err);
 v1::Status readSmallFile(const std::filesystem::path& path, std::string& out);
 v1::Status writeSmallFile(const std::filesystem::path& path, const std::string& text, bool create);
+// A whole regular file of at most `limit` bytes (a simulator's file under --root, which may be
+// larger than one read). Opened without following a link as the last component and without
+// blocking (a FIFO planted in its place must not stall a poll); anything but a regular file, or
+// a file past `limit`, fails with Errc::Io naming the file.
+v1::Status readRegularFile(const std::filesystem::path& path, size_t limit, std::string& out);
 
 // `s` without leading and trailing spaces, tabs and newlines.
 std::string_view trimSpace(std::string_view s);
