@@ -1,5 +1,3 @@
-#include <nicd/plugin/ethtool_ioctl.h>
-#include <nicd/plugin/ethtool_text.h>
 #include <nicd/plugin/netdev_stats.h>
 
 #include <fcntl.h>
@@ -28,21 +26,6 @@ pv1::Status failure(const std::string& path, int err)
 }
 
 } // namespace
-
-pv1::Status readNetdevStats(const std::string& root, bool simulated, const std::string& netdev,
-                            Stats& out)
-{
-    out.clear();
-    if (!simulated)
-        return readEthtoolIoctl(netdev, out);
-    SimStatsFile file(root + "/run/nicd-sim/ethtool/" + netdev);
-    std::string buf;
-    std::string_view text;
-    if (pv1::Status s = file.read(buf, text); !s)
-        return s;
-    out = parseEthtoolText(text);
-    return pv1::Status::ok();
-}
 
 SimStatsFile::~SimStatsFile()
 {
