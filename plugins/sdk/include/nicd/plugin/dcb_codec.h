@@ -140,8 +140,8 @@ Ets decodeEts(std::span<const uint8_t> payload);
 std::array<uint8_t, kPfcSize> encodePfc(const Pfc& pfc);
 Pfc decodePfc(std::span<const uint8_t> payload);
 
-// True once `bytes` (every datagram received so far, concatenated) holds the NLMSG_ERROR that
-// ends the reply to request `seq` (the ACK or the error).
+// True when `bytes` (whole messages: one datagram, or several concatenated) hold the NLMSG_ERROR
+// that ends the reply to request `seq` (the ACK or the error).
 bool replyComplete(std::span<const uint8_t> bytes, uint32_t seq);
 // Messages with another sequence number are ignored. Each throws DecodeError on bytes it cannot
 // trust (a length past the end, a reply without its status, no reply for `seq`).
