@@ -32,12 +32,12 @@ v1::Status badName(std::string_view netdev)
                             "netdev " + std::string(netdev) + ": not a valid interface name");
 }
 
-} // namespace
-
 fs::path dcbSimFile(const fs::path& root, std::string_view netdev)
 {
     return root / "run/nicd-sim/dcb" / std::string(netdev);
 }
+
+} // namespace
 
 v1::Status SimDcb::read(std::string_view netdev, const char* op, dcb::DcbState& out)
 {
