@@ -1,5 +1,7 @@
 #include "netlink/dcb_notification.hpp"
 
+#include <nicd/plugin/dcb_codec.h>
+
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
@@ -13,8 +15,8 @@ using plugin::sdk::DecodeError;
 using plugin::sdk::NetlinkAttr;
 using plugin::sdk::NetlinkAttrs;
 
-constexpr size_t kDcbMsgLen = 4;       // struct dcbmsg: family, cmd, pad
-constexpr uint16_t kDcbAttrIfname = 1; // DCB_ATTR_IFNAME
+using plugin::sdk::dcb::kAttrIfname;
+using plugin::sdk::dcb::kDcbmsgSize;
 
 uint16_t u16(std::span<const uint8_t> b, size_t off)
 {
@@ -34,20 +36,20 @@ uint32_t u32(std::span<const uint8_t> b, size_t off)
 
 std::optional<std::string> parseDcbNotification(std::span<const uint8_t> msg)
 {
-    if (msg.size() < NLMSG_HDRLEN + kDcbMsgLen)
+    if (msg.size() < NLMSG_HDRLEN + kDcbmsgSize)
         throw DecodeError("DCB notification of " + std::to_string(msg.size()) +
                           " bytes is too short for its headers");
     uint32_t len = u32(msg, 0);
     uint16_t type = u16(msg, 4);
-    if (len < NLMSG_HDRLEN + kDcbMsgLen || len > msg.size())
+    if (len < NLMSG_HDRLEN + kDcbmsgSize || len > msg.size())
         throw DecodeError("DCB notification has length " + std::to_string(len) + " (" +
                           std::to_string(msg.size()) + " bytes)");
     if (type != RTM_GETDCB && type != RTM_SETDCB)
         return std::nullopt;
-    const size_t attrs_at = NLMSG_HDRLEN + kDcbMsgLen;
+    const size_t attrs_at = NLMSG_HDRLEN + kDcbmsgSize;
     for (const NetlinkAttr& a :
          NetlinkAttrs(msg.subspan(attrs_at, len - attrs_at), "DCB notification", attrs_at)) {
-        if (a.type != kDcbAttrIfname)
+        if (a.type != kAttrIfname)
             continue;
         if (a.string().empty())
             throw DecodeError("DCB notification: DCB_ATTR_IFNAME at offset " +

@@ -229,13 +229,16 @@ TEST(NetdevStats, SimulatedRootReadsTheSimulatorsFile)
     fs::create_directories(root / "run/nicd-sim/ethtool");
     std::ofstream(root / "run/nicd-sim/ethtool/ens1f0np0")
         << "NIC statistics:\n     rx_prio3_pause: 12\n     rx_discards_phy: 5\n";
-    sdk::Stats stats;
-    auto s = sdk::readNetdevStats(root.string(), true, "ens1f0np0", stats);
+    sdk::SimStatsFile file((root / "run/nicd-sim/ethtool/ens1f0np0").string());
+    std::string buf;
+    std::string_view text;
+    auto s = file.read(buf, text);
     ASSERT_TRUE(s) << s.message;
-    EXPECT_EQ(asMap(stats),
+    EXPECT_EQ(asMap(sdk::parseEthtoolText(text)),
               (std::map<std::string, uint64_t>{{"rx_prio3_pause", 12}, {"rx_discards_phy", 5}}));
     // A netdev the simulator has no statistics for (a bond): NotSupported, naming the file.
-    s = sdk::readNetdevStats(root.string(), true, "bond0", stats);
+    sdk::SimStatsFile bond((root / "run/nicd-sim/ethtool/bond0").string());
+    s = bond.read(buf, text);
     EXPECT_EQ(s.code, pv1::Errc::NotSupported);
     EXPECT_NE(s.message.find("run/nicd-sim/ethtool/bond0"), std::string::npos) << s.message;
     fs::remove_all(root);

@@ -1,5 +1,6 @@
 #include "qos/ecn_settings.hpp"
 
+#include <nicd/plugin/qos_port.h>
 #include <nicd/plugin/report_merge.h>
 #include <nicd/plugin/scalar_setting.h>
 #include <nicd/plugin/small_file.h>
@@ -14,6 +15,7 @@ namespace nicd::mlx5 {
 namespace fs = std::filesystem;
 using plugin::sdk::knobHost;
 using plugin::sdk::mergeReports;
+using plugin::sdk::portName;
 using plugin::sdk::readSmallFile;
 using plugin::sdk::scalarSetting;
 using plugin::sdk::writeKnob;
@@ -32,7 +34,7 @@ std::string describePriorities(const std::vector<uint8_t>& prios)
 
 std::string where(const QosCall& call, const std::string& netdev)
 {
-    return call.dev.ibdev + " port " + std::to_string(call.port.port) + " (" + netdev + ")";
+    return portName(call.dev, call.port) + " (" + netdev + ")";
 }
 
 std::optional<unsigned> parseNumber(std::string_view text)

@@ -1,4 +1,5 @@
 #include <nicd/plugin/counter_poller.h>
+#include <nicd/plugin/ethtool_ioctl.h>
 #include <nicd/plugin/ethtool_text.h>
 
 #include <exception>
@@ -86,7 +87,7 @@ v1::Status CounterPoller::readNetdev(const v1::DeviceRef& dev, uint32_t port,
             addEthtoolText(text, run);
         }
     } else {
-        s = readNetdevStats(host_.root(), false, netdev, stats_);
+        s = readEthtoolIoctl(netdev, stats_);
         if (s)
             for (const auto& [name, value] : stats_)
                 out.add("ethtool", port, netdev, name, v1::SampleKind::Counter, value);

@@ -82,11 +82,17 @@ v1::Status DcbClient::exchange(std::string_view netdev, const char* op,
         int n = nl_recv(sock_, &from, &buf, nullptr);
         if (n < 0)
             return v1::Status::fail(v1::Errc::Io, where + "receive failed: " + nl_geterror(n));
-        if (from.nl_pid == 0) // only the kernel answers; ignore anything else
-            reply.insert(reply.end(), buf, buf + n);
+        if (from.nl_pid != 0) { // only the kernel answers; ignore anything else
+            std::free(buf);
+            continue;
+        }
+        const size_t datagram_at = reply.size();
+        reply.insert(reply.end(), buf, buf + n);
         std::free(buf);
+        // A datagram holds whole messages: the one just received is enough to look for the
+        // NLMSG_ERROR that ends the reply, without splitting the earlier ones again.
         try {
-            if (dcb::replyComplete(reply, seq))
+            if (dcb::replyComplete(std::span(reply).subspan(datagram_at), seq))
                 return v1::Status::ok();
         } catch (const nicd::plugin::sdk::DecodeError& e) {
             return malformed(netdev, op, e);

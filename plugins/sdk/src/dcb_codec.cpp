@@ -1,5 +1,10 @@
 #include <nicd/plugin/dcb_codec.h>
 
+#include <linux/dcbnl.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -12,9 +17,23 @@ namespace {
 
 constexpr size_t kNlmsgHeader = 16; // struct nlmsghdr
 constexpr size_t kNlmsgErr = 20;    // struct nlmsgerr: int error + the request's nlmsghdr
-constexpr size_t kDcbmsg = 4;       // struct dcbmsg
-constexpr size_t kNlaHeader = 4;    // struct nlattr
 constexpr uint16_t kNlmsgError = 2;
+
+static_assert(kNlmsgHeader == size_t{NLMSG_HDRLEN} && kNlmsgErr == sizeof(struct nlmsgerr));
+static_assert(kNlmsgError == NLMSG_ERROR && kNetlinkAttrHeader == size_t{NLA_HDRLEN});
+static_assert(kRtmGetDcb == RTM_GETDCB && kRtmSetDcb == RTM_SETDCB);
+static_assert(kCmdIeeeSet == DCB_CMD_IEEE_SET && kCmdIeeeGet == DCB_CMD_IEEE_GET &&
+              kCmdIeeeDel == DCB_CMD_IEEE_DEL);
+static_assert(kAttrIfname == DCB_ATTR_IFNAME && kAttrIeee == DCB_ATTR_IEEE &&
+              kAttrDcbx == DCB_ATTR_DCBX);
+static_assert(kIeeeEts == DCB_ATTR_IEEE_ETS && kIeeePfc == DCB_ATTR_IEEE_PFC &&
+              kIeeeAppTable == DCB_ATTR_IEEE_APP_TABLE && kAppIeee == DCB_ATTR_IEEE_APP);
+static_assert(kSelectorDscp == IEEE_8021QAZ_APP_SEL_DSCP && kTsaStrict == IEEE_8021QAZ_TSA_STRICT &&
+              kTsaEts == IEEE_8021QAZ_TSA_ETS);
+static_assert(kNlaNested == NLA_F_NESTED && kNlmFRequest == NLM_F_REQUEST && kNlmFAck == NLM_F_ACK);
+static_assert(kDcbmsgSize == sizeof(struct dcbmsg) && kIfnameMax == size_t{IFNAMSIZ - 1});
+static_assert(kEtsSize == sizeof(struct ieee_ets) && kPfcSize == sizeof(struct ieee_pfc) &&
+              kAppSize == sizeof(struct dcb_app));
 
 constexpr size_t align4(size_t n)
 {
@@ -38,7 +57,7 @@ class MessageWriter {
 public:
     MessageWriter(uint16_t type, uint8_t cmd, uint32_t seq)
     {
-        bytes_.resize(kNlmsgHeader + kDcbmsg, 0);
+        bytes_.resize(kNlmsgHeader + kDcbmsgSize, 0);
         store<uint16_t>(&bytes_[4], type);
         store<uint16_t>(&bytes_[6], kNlmFRequest | kNlmFAck);
         store<uint32_t>(&bytes_[8], seq);
@@ -62,7 +81,7 @@ public:
     size_t begin(uint16_t type)
     {
         size_t at = bytes_.size();
-        bytes_.resize(at + kNlaHeader, 0);
+        bytes_.resize(at + kNetlinkAttrHeader, 0);
         store<uint16_t>(&bytes_[at + 2], type);
         return at;
     }
@@ -138,12 +157,12 @@ int errorOf(const Message& m)
 // The attributes after the dcbmsg of a DCB reply (read with NetlinkAttrs).
 std::span<const uint8_t> dcbAttrs(const Message& m, uint8_t want_cmd)
 {
-    if (m.payload.size() < kDcbmsg)
+    if (m.payload.size() < kDcbmsgSize)
         throw DecodeError("DCB reply shorter than struct dcbmsg");
     if (m.payload[1] != want_cmd)
         throw DecodeError("DCB reply for command " + std::to_string(m.payload[1]) + ", expected " +
                           std::to_string(want_cmd));
-    return m.payload.subspan(kDcbmsg);
+    return m.payload.subspan(kDcbmsgSize);
 }
 
 std::vector<App> decodeAppTable(std::span<const uint8_t> bytes)

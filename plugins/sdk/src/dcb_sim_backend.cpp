@@ -1,20 +1,24 @@
 #include <nicd/plugin/dcb_errors.h>
 #include <nicd/plugin/dcb_sim_backend.h>
 #include <nicd/plugin/dcb_sim_format.h>
+#include <nicd/plugin/small_file.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace nicd::plugin::sdk {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+// A netdev's whole DCB state is a few hundred bytes (64 DSCP entries at most): anything near
+// this is not the simulator's file.
+constexpr size_t kMaxDcbSimFile = 64 * 1024;
 
 bool safeName(std::string_view netdev)
 {
@@ -28,29 +32,26 @@ v1::Status badName(std::string_view netdev)
                             "netdev " + std::string(netdev) + ": not a valid interface name");
 }
 
-} // namespace
-
 fs::path dcbSimFile(const fs::path& root, std::string_view netdev)
 {
     return root / "run/nicd-sim/dcb" / std::string(netdev);
 }
+
+} // namespace
 
 v1::Status SimDcb::read(std::string_view netdev, const char* op, dcb::DcbState& out)
 {
     if (!safeName(netdev))
         return badName(netdev);
     auto path = dcbSimFile(root_, netdev);
-    std::ifstream in(path);
-    if (!in) {
-        int err = errno;
-        if (err == ENOENT) // like a netdev without dcbnl_ops
+    std::string text;
+    if (auto s = readRegularFile(path, kMaxDcbSimFile, text); !s) {
+        if (s.sys_errno == ENOENT) // like a netdev without dcbnl_ops
             return dcbFailure(netdev, op, EOPNOTSUPP);
-        return v1::Status::fail(v1::Errc::Io, path.string() + ": " + std::strerror(err), err);
+        return v1::Status::fail(v1::Errc::Io, s.message, s.sys_errno);
     }
-    std::stringstream text;
-    text << in.rdbuf();
     try {
-        out = parseDcbSimState(text.str());
+        out = parseDcbSimState(text);
     } catch (const plugin::sdk::DecodeError& e) {
         return v1::Status::fail(v1::Errc::Io, path.string() + ": " + e.what());
     }
@@ -74,18 +75,33 @@ v1::Status SimDcb::write(std::string_view netdev, const dcb::DcbState& state)
     auto path = dcbSimFile(root_, netdev);
     auto tmp =
         path.parent_path() / ("." + std::string(netdev) + ".tmp." + std::to_string(getpid()));
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << formatDcbSimState(state);
-        out.flush();
-        if (!out) {
-            int err = errno;
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            return v1::Status::fail(v1::Errc::Io, tmp.string() + ": " + std::strerror(err), err);
-        }
+    // The temporary's name is predictable: O_EXCL|O_NOFOLLOW refuses anything already in its
+    // place (a planted link would otherwise have root truncate wherever it points).
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        int err = errno;
+        return v1::Status::fail(v1::Errc::Io, tmp.string() + ": " + std::strerror(err), err);
     }
+    const std::string text = formatDcbSimState(state);
+    size_t done = 0;
+    int err = 0;
+    while (done < text.size()) {
+        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            err = errno;
+            break;
+        }
+        done += static_cast<size_t>(n);
+    }
+    if (::close(fd) != 0 && err == 0)
+        err = errno;
     std::error_code ec;
+    if (err != 0) {
+        fs::remove(tmp, ec);
+        return v1::Status::fail(v1::Errc::Io, tmp.string() + ": " + std::strerror(err), err);
+    }
     fs::rename(tmp, path, ec);
     if (ec) {
         fs::remove(tmp, ec);

@@ -75,21 +75,20 @@ std::optional<uint64_t> HwCounterSource::readLifespan(const pv1::DeviceRef& dev,
                                                       sdk::Backoff& backoff,
                                                       HwCounterChanges& changes, pv1::Status& first)
 {
-    std::string path = dev.sysfs_path + "/ports/" + std::to_string(port) + "/hw_counters";
-    auto& dir = dirs_[port];
-    if (!dir || dir->path() != path)
-        dir = std::make_unique<sdk::CounterDir>(std::move(path));
+    sdk::CounterDir& dir = hwCounterDir(dirs_, dev, port);
     // The key is made only while some file is failing: a healthy read allocates nothing.
-    auto key = [&] { return dir->path() + "/" + std::string(kLifespan); };
+    auto key = [&] { return dir.path() + "/" + std::string(kLifespan); };
     if (backoff.anyFailing() && !backoff.shouldTry(key()))
         return std::nullopt;
     std::optional<uint64_t> value;
     int file_err = 0;
-    std::string why; // what was wrong with the file, when it is there but gave no value
-    const int dir_err = dir->forEach(
+    int read_errno = 0; // the read's own errno: 0 for garbage content, which is no refusal
+    std::string why;    // what was wrong with the file, when it is there but gave no value
+    const int dir_err = dir.forEach(
         [](std::string_view name) { return name != kLifespan; },
         [&](std::string_view, std::string_view content, int err) {
             value = err == 0 ? sdk::parseCounterValue(content) : std::nullopt;
+            read_errno = err;
             file_err = err != 0 ? err : value ? 0 : EINVAL;
             if (file_err != 0)
                 why = err != 0 ? std::strerror(err)
@@ -105,8 +104,12 @@ std::optional<uint64_t> HwCounterSource::readLifespan(const pv1::DeviceRef& dev,
         return value;
     }
     why = key() + ": " + (why.empty() ? std::strerror(err) : why);
-    if (backoff.failed(key()))
+    // With the errno, as readHwCounters records a file: a refused lifespan file is dropped too.
+    const auto change = backoff.failed(key(), dir_err != 0 ? dir_err : read_errno);
+    if (change == sdk::Backoff::Change::StartedFailing)
         changes.failed.push_back(why);
+    else if (change == sdk::Backoff::Change::Dropped)
+        changes.dropped.push_back(why);
     if (first)
         first = pv1::Status::fail(pv1::Errc::Io, why, err);
     return std::nullopt;

@@ -16,19 +16,25 @@ pv1::SampleKind hwCounterKind(std::string_view name, GaugeTest gauge)
                                                         : pv1::SampleKind::Counter;
 }
 
+sdk::CounterDir& hwCounterDir(HwCounterDirs& dirs, const pv1::DeviceRef& dev, uint32_t port)
+{
+    std::string path = dev.sysfs_path + "/ports/" + std::to_string(port) + "/hw_counters";
+    auto& dir = dirs[port];
+    if (!dir || dir->path() != path)
+        dir = std::make_unique<sdk::CounterDir>(std::move(path));
+    return *dir;
+}
+
 pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwCounterDirs& dirs,
                            sdk::SampleBatchBuilder& out, HwCounterChanges* changes, GaugeTest gauge)
 {
     pv1::Status first;
     for (const auto& port : dev.ports) {
-        std::string path = dev.sysfs_path + "/ports/" + std::to_string(port.port) + "/hw_counters";
-        auto& counter_dir = dirs[port.port];
-        if (!counter_dir || counter_dir->path() != path)
-            counter_dir = std::make_unique<sdk::CounterDir>(std::move(path));
-        const std::string& dir = counter_dir->path();
+        sdk::CounterDir& counter_dir = hwCounterDir(dirs, dev, port.port);
+        const std::string& dir = counter_dir.path();
         // Keys are made only while some file is failing: a healthy read allocates nothing.
         auto key = [&](std::string_view name) { return dir + "/" + std::string(name); };
-        const int dir_err = counter_dir->forEach(
+        const int dir_err = counter_dir.forEach(
             [&](std::string_view name) {
                 return backoff.anyFailing() && !backoff.shouldTry(key(name));
             },

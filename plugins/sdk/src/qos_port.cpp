@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <memory>
 
 namespace nicd::plugin::sdk {
 
@@ -22,6 +23,14 @@ void flagUnconverged(QosCall& call, std::vector<v1::QosSettingReport>& settings)
         }
 }
 
+// The kernel's DCB (DcbClient) on a real root, the simulator's files (SimDcb) on a simulated one.
+std::unique_ptr<DcbAccess> openDcb(v1::IHost& host)
+{
+    if (host.simulated())
+        return std::make_unique<SimDcb>(host.root());
+    return std::make_unique<DcbClient>();
+}
+
 } // namespace
 
 std::string portName(const v1::DeviceRef& dev, const v1::PortRef& port)
@@ -35,13 +44,6 @@ std::vector<std::string> portNetdevs(const v1::PortRef& port)
     std::sort(netdevs.begin(), netdevs.end());
     netdevs.erase(std::unique(netdevs.begin(), netdevs.end()), netdevs.end());
     return netdevs;
-}
-
-std::unique_ptr<DcbAccess> openDcb(v1::IHost& host)
-{
-    if (host.simulated())
-        return std::make_unique<SimDcb>(host.root());
-    return std::make_unique<DcbClient>();
 }
 
 void dcbReports(QosCall& call, const std::vector<std::string>& netdevs, const NetdevDcb& one,

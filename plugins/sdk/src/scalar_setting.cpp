@@ -1,3 +1,4 @@
+#include <nicd/plugin/qos_port.h>
 #include <nicd/plugin/scalar_setting.h>
 
 #include <string>
@@ -29,8 +30,8 @@ v1::QosSettingReport scalarSetting(QosCall& call, const std::string& name, uint8
     r.compliant = have == want;
     if (!call.apply || r.compliant)
         return r;
-    call.logChange(call.dev.ibdev + " port " + std::to_string(call.port.port) + " " + name + " " +
-                   r.observed + " -> " + r.desired);
+    call.logChange(portName(call.dev, call.port) + " " + name + " " + r.observed + " -> " +
+                   r.desired);
     r.changed = true;
     if (!call.writes())
         return r;

@@ -35,6 +35,48 @@ v1::Status readSmallFile(const fs::path& path, std::string& out)
     return v1::Status::ok();
 }
 
+v1::Status readRegularFile(const fs::path& path, size_t limit, std::string& out)
+{
+    out.clear();
+    int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return ioFailure(path, errno);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        int err = errno;
+        ::close(fd);
+        return ioFailure(path, err);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return v1::Status::fail(v1::Errc::Io, path.string() + ": not a regular file");
+    }
+    // One byte past the limit tells a file that is too large from one that fills it exactly.
+    std::string text(limit + 1, '\0');
+    size_t got = 0;
+    while (got < text.size()) {
+        ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int err = errno;
+            ::close(fd);
+            return ioFailure(path, err);
+        }
+        if (n == 0)
+            break;
+        got += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    if (got > limit)
+        return v1::Status::fail(v1::Errc::Io,
+                                path.string() + ": larger than " + std::to_string(limit) + " bytes",
+                                EFBIG);
+    text.resize(got);
+    out = std::move(text);
+    return v1::Status::ok();
+}
+
 // One write(2) of the whole text, as `echo N > file` does: sysfs and configfs parse each write.
 v1::Status writeSmallFile(const fs::path& path, const std::string& text, bool create)
 {

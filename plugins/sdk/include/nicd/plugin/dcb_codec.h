@@ -18,7 +18,9 @@
 
 namespace nicd::plugin::sdk::dcb {
 
-// Defined here rather than taken from <linux/dcbnl.h>: older headers lack the newer values.
+// The uapi values, spelled out so the SDK's header does not bring the kernel's macros into every
+// plugin, and because older <linux/dcbnl.h> lack kAppDcb and kSelectorPcp (DCB_ATTR_DCB_APP,
+// DCB_APP_SEL_PCP); dcb_codec.cpp checks the others against the uapi names.
 inline constexpr uint16_t kRtmGetDcb = 78;
 inline constexpr uint16_t kRtmSetDcb = 79;
 
@@ -33,9 +35,6 @@ inline constexpr uint16_t kAttrDcbx = 14;
 inline constexpr uint16_t kIeeeEts = 1;
 inline constexpr uint16_t kIeeePfc = 2;
 inline constexpr uint16_t kIeeeAppTable = 3;
-inline constexpr uint16_t kIeeeDcbBuffer = 10;
-inline constexpr uint16_t kIeeeAppTrustTable = 11; // kernel >= 6.2
-inline constexpr uint16_t kIeeeRewrTable = 12;     // kernel >= 6.3
 
 inline constexpr uint16_t kAppIeee = 1; // struct dcb_app, selectors 1..5
 inline constexpr uint16_t kAppDcb = 2;  // struct dcb_app, selector 255 (PCP)
@@ -47,6 +46,7 @@ inline constexpr uint16_t kNlaNested = 0x8000;
 inline constexpr uint16_t kNlmFRequest = 0x01;
 inline constexpr uint16_t kNlmFAck = 0x04;
 
+inline constexpr size_t kDcbmsgSize = 4; // sizeof(struct dcbmsg): family, cmd, pad
 inline constexpr size_t kIfnameMax = 15; // IFNAMSIZ - 1
 inline constexpr size_t kEtsSize = 59;   // sizeof(struct ieee_ets)
 inline constexpr size_t kPfcSize = 136;  // sizeof(struct ieee_pfc)
@@ -140,8 +140,8 @@ Ets decodeEts(std::span<const uint8_t> payload);
 std::array<uint8_t, kPfcSize> encodePfc(const Pfc& pfc);
 Pfc decodePfc(std::span<const uint8_t> payload);
 
-// True once `bytes` (every datagram received so far, concatenated) holds the NLMSG_ERROR that
-// ends the reply to request `seq` (the ACK or the error).
+// True when `bytes` (whole messages: one datagram, or several concatenated) hold the NLMSG_ERROR
+// that ends the reply to request `seq` (the ACK or the error).
 bool replyComplete(std::span<const uint8_t> bytes, uint32_t seq);
 // Messages with another sequence number are ignored. Each throws DecodeError on bytes it cannot
 // trust (a length past the end, a reply without its status, no reply for `seq`).

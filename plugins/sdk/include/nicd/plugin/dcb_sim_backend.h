@@ -16,8 +16,6 @@
 
 namespace nicd::plugin::sdk {
 
-std::filesystem::path dcbSimFile(const std::filesystem::path& root, std::string_view netdev);
-
 class SimDcb final : public DcbAccess {
 public:
     explicit SimDcb(std::filesystem::path root) : root_(std::move(root)) {}

@@ -22,6 +22,10 @@ namespace nicd::plugin::sdk {
 // `dropped` lists name the files whose state changed this call (worth a log line).
 // Each port's directory stays open in `dirs` from one call to the next (sdk::CounterDir).
 using HwCounterDirs = std::map<uint32_t, std::unique_ptr<::nicd::plugin::sdk::CounterDir>>;
+// The port's <sysfs_path>/ports/N/hw_counters in `dirs`, made anew when the device's sysfs path
+// is no longer the one it was opened at.
+::nicd::plugin::sdk::CounterDir&
+hwCounterDir(HwCounterDirs& dirs, const ::nicd::plugin::v1::DeviceRef& dev, uint32_t port);
 // Which of a driver's hw_counters are gauges (a level, such as bnxt_re's active_qps, not a count):
 // the plugin's own list; null: none. `lifespan` (ib_core's cache lifetime in ms) always is one.
 using GaugeTest = bool (*)(std::string_view name);

@@ -1,19 +1,13 @@
-// Where a netdev's statistics come from: the kernel's ethtool ioctl on a real node, the
-// simulator's `ethtool -S` text file <root>/run/nicd-sim/ethtool/<netdev> under a simulated root.
+// A netdev's statistics under a simulated root: the simulator's `ethtool -S` text file
+// <root>/run/nicd-sim/ethtool/<netdev> (a real node's come from the ioctl: ethtool_ioctl.h).
 #pragma once
 
-#include <nicd/plugin/ethtool_stats.h>
 #include <nicd/plugin/plugin.h>
 
 #include <string>
 #include <string_view>
 
 namespace nicd::plugin::sdk {
-
-// Errc::NotSupported when the netdev has no statistics (a bond, a simulated netdev without a
-// file), Errc::NoDevice when it is gone; other codes are real read failures.
-::nicd::plugin::v1::Status readNetdevStats(const std::string& root, bool simulated,
-                                           const std::string& netdev, Stats& out);
 
 // The simulator's capture of one netdev, kept open from one read to the next: read from its
 // start with one pread, and opened again when the simulator has replaced it (it renames a new
@@ -26,7 +20,8 @@ public:
     SimStatsFile& operator=(const SimStatsFile&) = delete;
 
     // The file's text, read into `buf` (one buffer serves every file: polls are serialized), or
-    // the status readNetdevStats would give.
+    // the status readEthtoolIoctl would give: Errc::NotSupported when the simulator has no file
+    // for the netdev (a bond), Errc::Io for a real read failure.
     ::nicd::plugin::v1::Status read(std::string& buf, std::string_view& text);
     const std::string& path() const { return path_; }
 

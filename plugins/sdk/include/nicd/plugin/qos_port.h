@@ -10,7 +10,6 @@
 #include <nicd/plugin/qos_call.h>
 
 #include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,9 +19,6 @@ namespace nicd::plugin::sdk {
 std::string portName(const v1::DeviceRef& dev, const v1::PortRef& port);
 // The port's netdevs, sorted, each once.
 std::vector<std::string> portNetdevs(const v1::PortRef& port);
-
-// The kernel's DCB (DcbClient) on a real root, the simulator's files (SimDcb) on a simulated one.
-std::unique_ptr<DcbAccess> openDcb(v1::IHost& host);
 
 struct DcbReports {
     v1::QosSettingReport trust;

@@ -1,8 +1,9 @@
 // Small sysfs and configfs files: one read(2) of the whole text, and one write(2) of the whole
 // text as `echo N > file` does (sysfs and configfs parse each write). Failures name the file.
 // The file itself is never a link (sysfs, configfs and debugfs attributes are regular files):
-// one is refused (ELOOP), so a --root tree's link cannot make nicd read a file it names into a
-// report, or create one where it points.
+// a link as the path's last component is refused (ELOOP, O_NOFOLLOW), so a --root tree's link
+// there cannot make nicd read a file it names into a report, or create one where it points. A
+// link in a directory above it is still followed: O_NOFOLLOW looks at the last component only.
 // A knob (a file QoS provisioning changes) is written through the host when the daemon speaks
 // ABI 1.4: nicd's own process may not write under /sys or configfs, its knob writer does.
 #pragma once
@@ -19,6 +20,11 @@ namespace nicd::plugin::sdk {
 v1::Status ioFailure(const std::filesystem::path& path, int err);
 v1::Status readSmallFile(const std::filesystem::path& path, std::string& out);
 v1::Status writeSmallFile(const std::filesystem::path& path, const std::string& text, bool create);
+// A whole regular file of at most `limit` bytes (a simulator's file under --root, which may be
+// larger than one read). Opened without following a link as the last component and without
+// blocking (a FIFO planted in its place must not stall a poll); anything but a regular file, or
+// a file past `limit`, fails with Errc::Io naming the file.
+v1::Status readRegularFile(const std::filesystem::path& path, size_t limit, std::string& out);
 
 // `s` without leading and trailing spaces, tabs and newlines.
 std::string_view trimSpace(std::string_view s);
