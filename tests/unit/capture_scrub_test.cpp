@@ -312,3 +312,23 @@ TEST(CaptureScrub, AFirmwareVersionThatLooksLikeAnAddressStays)
               "nicd_peer{address=\"198.18.0.1\"} 1\n");
     EXPECT_EQ(lines[0].message, "bnxt_en 0000:5d:00.0: fw 230.0.157.0 at 198.18.0.1");
 }
+
+// Only an RDMA device's fw_ver of four numbers is exempt: an address a tree puts in another
+// file of that name (or beside other text) is still replaced everywhere.
+TEST(CaptureScrub, AnAddressInAnotherFwVerFileIsStillReplaced)
+{
+    CaptureTree tree;
+    tree.file("sys/devices/pci0000:5c/0000:5c:01.0/fw_ver", "10.1.2.3\n");
+    tree.file("sys/devices/pci0000:5c/0000:5c:01.0/0000:5d:00.0/infiniband/bnxt_re0/fw_ver",
+              "10.4.5.6 beta\n");
+    tree.file("run/nicd-sim/capture/said/nicd.prom",
+              "nicd_peer{address=\"10.1.2.3\"} 1\nnicd_peer{address=\"10.4.5.6\"} 1\n",
+              Scrub::FreeText);
+    std::vector<KernelEntry> lines;
+    IdentifierMap ids;
+    Manifest manifest;
+    scrubCapture(tree, lines, HostNames{}, ids, manifest);
+    const auto& said = tree.find("run/nicd-sim/capture/said/nicd.prom")->data;
+    EXPECT_EQ(said.find("10.1.2.3"), std::string::npos) << said;
+    EXPECT_EQ(said.find("10.4.5.6"), std::string::npos) << said;
+}

@@ -2,6 +2,7 @@
 
 #include "capture/module_scrub.hpp"
 #include "capture/scrub_text.hpp"
+#include "capture/text_util.hpp"
 
 #include <fmt/format.h>
 
@@ -116,6 +117,31 @@ void renameNames(CaptureTree& tree, IdentifierMap& ids)
     tree.entries() = std::move(renamed);
 }
 
+// sys/devices/.../infiniband/<device>/fw_ver: the firmware version an RDMA device reports.
+bool isRdmaFirmwareVersion(std::string_view rel)
+{
+    constexpr std::string_view kName = "/fw_ver";
+    if (!rel.starts_with("sys/") || !rel.ends_with(kName))
+        return false;
+    const auto device_dir = rel.substr(0, rel.size() - kName.size());
+    const auto slash = device_dir.rfind('/');
+    return slash != std::string_view::npos && device_dir.substr(0, slash).ends_with("/infiniband");
+}
+
+// "218.0.169.4": four decimal numbers between dots, nothing else.
+bool fourDottedNumbers(std::string_view v)
+{
+    int parts = 0;
+    for (size_t b = 0; b <= v.size(); ++parts) {
+        const auto e = std::min(v.find('.', b), v.size());
+        if (e == b || !std::all_of(v.begin() + static_cast<std::ptrdiff_t>(b),
+                                   v.begin() + static_cast<std::ptrdiff_t>(e), isDigit))
+            return false;
+        b = e + 1;
+    }
+    return parts == 4;
+}
+
 } // namespace
 
 void scrubCapture(CaptureTree& tree, std::vector<KernelEntry>& lines, const HostNames& names,
@@ -130,10 +156,15 @@ void scrubCapture(CaptureTree& tree, std::vector<KernelEntry>& lines, const Host
     (void)ids.bootId(names.boot_id);
     for (const auto& text : names.if_inet6)
         learnIpv6Addresses(text, ids);
-    // Firmware versions are no addresses, even where they look like one (bnxt_re's "a.b.c.d").
+    // Firmware versions are no addresses, even where they look like one (bnxt_re's "a.b.c.d"):
+    // only an RDMA device's, and only four numbers, so a tree shaped by a user cannot exempt
+    // an address by putting it in a file of that name.
     for (const auto& [rel, e] : tree.entries())
-        if (e.kind == EntryKind::File && rel.starts_with("sys/") && rel.ends_with("/fw_ver"))
-            ids.notAnIdentifier(e.data.substr(0, e.data.find_last_not_of(" \n") + 1));
+        if (e.kind == EntryKind::File && isRdmaFirmwareVersion(rel)) {
+            auto version = trimmed(firstLine(e.data));
+            if (fourDottedNumbers(version))
+                ids.notAnIdentifier(version);
+        }
 
     std::vector<std::string> dropped;
     for (auto& [rel, e] : tree.entries())

@@ -44,8 +44,12 @@ NodeState captureState(const CapturedNode& node, const CaptureTree& tree,
         s.name = d.name;
         s.role = roleOf(d);
         s.pci_address = d.pci_address;
-        if (const auto* id = tree.find(d.function_rel + "/vendor"); id && !d.function_rel.empty())
-            s.vendor = vendorOfPciFunction(id->data);
+        // Only the function's own vendor file: no function (a path from the tree's root) nor a
+        // symlink (whose data is where it points, not an id) says which driver it has.
+        if (!d.function_rel.empty())
+            if (const auto* id = tree.find(d.function_rel + "/vendor");
+                id && id->kind == EntryKind::File)
+                s.vendor = vendorOfPciFunction(id->data);
         s.ib_dir = d.ib_rel;
         s.netdevs = d.port1_netdevs;
         for (const auto& nd : d.port1_netdevs) {

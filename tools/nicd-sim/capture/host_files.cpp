@@ -7,7 +7,7 @@
 #include "kernel_log/kernel_journal.hpp"
 #include "paths/beneath.hpp"
 #include "provision/driver_ready.hpp"
-#include "vendor_catalog.hpp"
+#include "traits.hpp"
 
 #include <unistd.h>
 
@@ -137,13 +137,12 @@ HostNames captureHostFiles(const NodeRoot& root, NodeKind kind, const CapturedNo
             copyAs(root, "etc/nicd/nicd.conf.d/" + f, "etc/nicd/nicd.conf.d/" + f, Scrub::FreeText,
                    tree, manifest);
     const auto config = nodeConfig(paths, manifest);
-    // Each vendor's driver-ready file, and the one DriverReadyFile= names.
+    // Each plugin's driver-ready file (mlx5's: bnxt's plugin names none), as the plugin itself
+    // names it, and the one DriverReadyFile= names.
     std::vector<fs::path> ready;
     if (auto named = provision::namedReadyFile(config.provision, paths))
         ready.push_back(*named);
-    for (const char* vendor : kVendors)
-        if (const char* f = vendorCatalog(vendor).driver_ready_file; *f != '\0')
-            ready.push_back(paths.host(f));
+    ready.push_back(paths.host(mlx5::kDriverReadyFile));
     for (const auto& file : ready)
         copyConfigured(root, file, {}, Scrub::Done, tree, manifest, "driver-ready file");
     rdmaCm(root, kind, node, tree, manifest);
