@@ -3,6 +3,7 @@
 // drivers/infiniband/hw/bnxt_re/main.c and qplib_rcfw.c. Cheap tests only (no regex).
 #include "bnxt_kernel_lines.hpp"
 
+#include <nicd/plugin/pcie_report.h>
 #include <nicd/plugin/printed_record.h>
 
 #include <array>
@@ -242,36 +243,51 @@ bool isBnxt(const pv1::KernelRecord& rec, std::string_view driver)
            rec.device.starts_with("bnxt_re");
 }
 
+// bnxt_en's and bnxt_re's own lines, by the first pattern that matches.
+bool classifyBnxt(const pv1::KernelRecord& rec, const plugin::sdk::PrintedRecord& printed,
+                  pv1::KernelLineMatch& out)
+{
+    if (!isBnxt(rec, printed.driver))
+        return false;
+    // "Firmware reset aborted, bnxt_get_registered_vfs() returns %d": only the wait for the
+    // VFs was given up, the reset goes on (bnxt_fw_reset_task).
+    if (contains(printed.text, "bnxt_get_registered_vfs()"))
+        return false;
+    for (const auto& p : kPatterns) {
+        if (!contains(printed.text, p.needles[0]) ||
+            (p.needles[1] != nullptr && !contains(printed.text, p.needles[1])))
+            continue;
+        out.code = p.code;
+        out.severity = p.severity;
+        out.message = p.message;
+        out.action = p.action;
+        out.action_code = p.action_code;
+        return true;
+    }
+    return false;
+}
+
 } // namespace
 
 bool classifyKernelRecord(const pv1::KernelRecord& rec, pv1::KernelLineMatch& out) noexcept
 {
     try {
         const auto printed = plugin::sdk::printedAbout(rec); // nullopt for a device-less record
-        if (!printed || !isBnxt(rec, printed->driver))
+        if (!printed)
             return false;
-        // "Firmware reset aborted, bnxt_get_registered_vfs() returns %d": only the wait for the
-        // VFs was given up, the reset goes on (bnxt_fw_reset_task).
-        if (contains(printed->text, "bnxt_get_registered_vfs()"))
+        // The port's AER/DPC reports are printed by pcieport, not bnxt_en: a node with only bnxt
+        // NICs sees them only here.
+        if (!plugin::sdk::classifyPcie(*printed, "bnxt_en", out) &&
+            !classifyBnxt(rec, *printed, out))
             return false;
-        for (const auto& p : kPatterns) {
-            if (!contains(printed->text, p.needles[0]) ||
-                (p.needles[1] != nullptr && !contains(printed->text, p.needles[1])))
-                continue;
-            out.code = p.code;
-            out.severity = p.severity;
-            out.message = p.message;
-            out.action = p.action;
-            out.action_code = p.action_code;
-            if (rec.subsystem == "pci") {
+        if (rec.subsystem == "pci") {
+            if (out.pci_address.empty())
                 out.pci_address = std::string(rec.device);
-                // netdev_printk's interface; ibdev_printk's "bnxt_reN" is no netdev.
-                if (!printed->netdev.starts_with("bnxt_re"))
-                    out.netdev = std::string(printed->netdev);
-            }
-            return true;
+            // netdev_printk's interface; ibdev_printk's "bnxt_reN" is no netdev.
+            if (!printed->netdev.starts_with("bnxt_re"))
+                out.netdev = std::string(printed->netdev);
         }
-        return false;
+        return true;
     } catch (...) {
         out = {};
         return false;

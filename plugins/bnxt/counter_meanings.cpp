@@ -118,8 +118,6 @@ pv1::SeriesMeaning meaningOf(const pv1::SeriesKey& key)
 {
     pv1::SeriesMeaning m;
     if (key.source == "hw_counters") {
-        if (key.name == "lifespan")
-            return m; // ib_core's cache lifetime, a setting
         m.meaning = lookup(kHwCounters, key.name);
         m.wide = !driverCount(key.name);
         return m;

@@ -6,6 +6,7 @@
 // another driver and are rejected on their prefix, with no allocation.
 #include "kernel_patterns.hpp"
 
+#include <nicd/plugin/pcie_report.h>
 #include <nicd/plugin/printed_record.h>
 
 #include <array>
@@ -13,6 +14,7 @@
 namespace nicd::mlx5 {
 
 namespace pv1 = ::nicd::plugin::v1;
+using ::nicd::plugin::sdk::classifyPcie;
 using ::nicd::plugin::sdk::printedAbout;
 using ::nicd::plugin::sdk::PrintedRecord;
 using ::nicd::plugin::sdk::startsWithPciAddress;
@@ -141,16 +143,6 @@ bool contains(std::string_view line, const char* needle)
     return line.find(needle) != std::string_view::npos;
 }
 
-// The PCI address right after `after` in `text` ("error received: 0000:3b:00.0"), or empty.
-std::string pciAfter(std::string_view text, std::string_view after)
-{
-    auto at = text.find(after);
-    if (at == std::string_view::npos)
-        return {};
-    auto rest = text.substr(at + after.size());
-    return startsWithPciAddress(rest) ? std::string(rest.substr(0, 12)) : std::string();
-}
-
 void fill(pv1::KernelLineMatch& out, const char* code, S severity, const char* message,
           const char* action, const char* action_code)
 {
@@ -204,45 +196,6 @@ bool classifyDeviceLessProbe(std::string_view m, pv1::KernelLineMatch& out)
     return true;
 }
 
-// AER/DPC reports: printed by the root or downstream port ("pcieport <bdf>: ..."), naming the
-// failing function in "error received: <bdf>" where it is known, or by the NIC's own driver
-// ("mlx5_core <bdf>: PCIe Bus Error: severity=Uncorrected (Fatal), ...").
-bool classifyPcie(const PrintedRecord& p, pv1::KernelLineMatch& out)
-{
-    const bool port = p.driver == "pcieport";
-    if (!port && !(p.driver == "mlx5_core" && contains(p.text, "PCIe Bus Error")))
-        return false;
-    struct P {
-        const char* needle;
-        const char* code;
-        S severity;
-        const char* message;
-        const char* action_code;
-    };
-    static constexpr std::array pcie{
-        P{"severity=Fatal", "pcie.aer_fatal", S::Fatal, "fatal PCIe error below this root port",
-          "reseat_nic"},
-        P{"Uncorrected (Fatal)", "pcie.aer_fatal", S::Fatal,
-          "fatal PCIe error below this root port", "reseat_nic"},
-        P{"AER: device recovery failed", "pcie.recovery_failed", S::Fatal,
-          "PCIe error recovery failed", "reboot_node"},
-        P{"DPC: containment event", "pcie.dpc_containment", S::Fatal,
-          "PCIe downstream port containment: the link below this port was disabled", "reboot_node"},
-        P{"Uncorrected (Non-Fatal)", "pcie.aer_nonfatal", S::NonFatal,
-          "uncorrected non-fatal PCIe error", "none"},
-    };
-    for (const auto& c : pcie) {
-        if (!contains(p.text, c.needle))
-            continue;
-        if (port)
-            out.pci_address = pciAfter(p.text, "error received: ");
-        fill(out, c.code, c.severity, c.message,
-             "check the PCIe slot, riser and NIC; reseat or replace", c.action_code);
-        return true;
-    }
-    return false;
-}
-
 bool classifyDriver(const PrintedRecord& p, pv1::KernelLineMatch& out)
 {
     // mlx5_core's own lines, and mlx5_ib's where an RDMA device printed them.
@@ -278,7 +231,7 @@ bool classifyKernelRecord(const pv1::KernelRecord& rec, pv1::KernelLineMatch& ou
         auto printed = printedAbout(rec);
         if (!printed)
             return false;
-        if (!classifyPcie(*printed, out) && !classifyDriver(*printed, out))
+        if (!classifyPcie(*printed, "mlx5_core", out) && !classifyDriver(*printed, out))
             return false;
         if (rec.subsystem == "pci" && out.pci_address.empty())
             out.pci_address = std::string(rec.device);

@@ -179,6 +179,48 @@ TEST(BnxtKernelLines, InfinibandLinesAboutABnxtDevice)
         logged("infiniband bnxt_re0: Couldn't change QP1 state to INIT: -110").record(), m));
 }
 
+// The PCIe AER/DPC reports about a bnxt function (real formats: the port's aer_isr lines, the
+// function's own aer_print_error line): the port names the function below it, which the daemon
+// counts them against; bnxt alone must see them on a node with no mlx5 NIC.
+TEST(BnxtKernelLines, PcieReportsAboutTheBnxtFunction)
+{
+    struct Case {
+        const char* line;
+        const char* code;
+        pv1::Severity severity;
+        const char* pci;
+    };
+    using S = pv1::Severity;
+    const Case cases[] = {
+        {"pcieport 0000:40:01.1: AER: Uncorrected (Fatal) error received: 0000:41:00.0",
+         "pcie.aer_fatal", S::Fatal, kPci},
+        {"pcieport 0000:40:01.1: AER: Uncorrected (Non-Fatal) error received: 0000:41:00.0",
+         "pcie.aer_nonfatal", S::NonFatal, kPci},
+        {"pcieport 0000:40:01.1: AER: device recovery failed", "pcie.recovery_failed", S::Fatal,
+         "0000:40:01.1"},
+        {"pcieport 0000:40:01.1: DPC: containment event, status:0x1f01 source:0x0000",
+         "pcie.dpc_containment", S::Fatal, "0000:40:01.1"},
+        {"bnxt_en 0000:41:00.0: PCIe Bus Error: severity=Uncorrected (Fatal), "
+         "type=Inaccessible, (Unregistered Agent ID)",
+         "pcie.aer_fatal", S::Fatal, kPci},
+    };
+    for (const auto& c : cases) {
+        pv1::KernelLineMatch m;
+        ASSERT_TRUE(nicd::bnxt::classifyKernelRecord(logged(c.line).record(), m)) << c.line;
+        EXPECT_EQ(m.code, c.code) << c.line;
+        EXPECT_EQ(m.severity, c.severity) << c.line;
+        EXPECT_EQ(m.pci_address, c.pci) << c.line;
+        EXPECT_TRUE(m.netdev.empty()) << c.line;
+    }
+    // A corrected error, and another driver's report about its own function, are not bnxt's.
+    pv1::KernelLineMatch m;
+    for (const char* l :
+         {"bnxt_en 0000:41:00.0: PCIe Bus Error: severity=Corrected, type=Physical Layer, "
+          "(Receiver ID)",
+          "nvme 0000:01:00.0: PCIe Bus Error: severity=Uncorrected (Fatal), type=Inaccessible"})
+        EXPECT_FALSE(nicd::bnxt::classifyKernelRecord(logged(l).record(), m)) << l;
+}
+
 // Every code at the severity and action docs/conditions.md gives it; a non-fatal one that repeats
 // escalates to a reset.
 TEST_F(ConditionsDoc, EveryBnxtKernelLine)

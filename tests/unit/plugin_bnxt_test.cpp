@@ -92,6 +92,15 @@ TEST_F(BnxtPlugin, PollsHwCountersAndEthtoolStatistics)
     EXPECT_EQ(by["hw_counters/np_cnp_pkts"].value, 30U);
     EXPECT_EQ(by["ethtool/rx_pfc_ena_frames_pri3"].value, 11U);
     EXPECT_EQ(by["ethtool/rx_pfc_ena_frames_pri3"].netdev, "ens2f0np0");
+    // What the rules read: the loaded plugin's describeLayout, not only the table under it.
+    ASSERT_TRUE(ds.meanings);
+    std::map<std::string, SeriesMeaning> meant;
+    for (const auto& s : ds.samples())
+        meant[s.source + "/" + s.name] = {s.meaning, s.priority, s.wide};
+    EXPECT_EQ(meant["hw_counters/local_ack_timeout_err"].meaning, Meaning::LocalAckTimeout);
+    EXPECT_EQ(meant["ethtool/rx_pfc_ena_frames_pri3"].meaning, Meaning::RxPauseFrames);
+    EXPECT_EQ(meant["ethtool/rx_pfc_ena_frames_pri3"].priority, 3);
+    EXPECT_EQ(meant["hw_counters/active_qps"].meaning, Meaning::None);
 }
 
 TEST_F(BnxtPlugin, RecognisesBnxtKernelLinesAndLockups)

@@ -1,31 +1,23 @@
 #include "qos/congestion.hpp"
 
+#include <nicd/plugin/pfc_plan.h>
+#include <nicd/plugin/printed_record.h>
 #include <nicd/plugin/small_file.h>
 
-#include <algorithm>
-#include <cctype>
 #include <filesystem>
 
 namespace nicd::bnxt {
 
 namespace fs = std::filesystem;
+using plugin::sdk::describePriorities;
 
 namespace {
 
-std::string describePriorities(const std::vector<uint8_t>& prios)
-{
-    std::string s;
-    for (auto p : prios)
-        s += (s.empty() ? "" : ",") + std::to_string(p);
-    return s.empty() ? "none" : s;
-}
-
-// A PCI address as sysfs names it ("0000:3b:00.0"): nothing that could leave the directory.
+// A PCI address as sysfs names it ("0000:3b:00.0"), and nothing more: nothing that could leave
+// the directory.
 bool pciName(std::string_view s)
 {
-    return !s.empty() && s.size() <= 32 && std::all_of(s.begin(), s.end(), [](char c) {
-        return std::isxdigit(static_cast<unsigned char>(c)) || c == ':' || c == '.';
-    }) && s.find("..") == std::string_view::npos;
+    return s.size() == 12 && plugin::sdk::startsWithPciAddress(s);
 }
 
 pv1::QosSettingReport unsupported(const std::string& setting, const std::string& desired)
@@ -40,14 +32,17 @@ std::vector<pv1::QosSettingReport> ecnSettings(QosCall& call)
     const auto& pci = call.dev.pci_address;
     const fs::path file =
         fs::path(call.host.root()) / "sys/kernel/debug/bnxt_re" / pci / "cc_config/enable_cc";
-    std::error_code ec;
-    if (!pciName(pci) || !fs::exists(file, ec))
+    if (!pciName(pci))
+        return {unsupported("ecn_np", want), unsupported("ecn_rp", want)};
+    // One read, no existence check before it: a bnxt_re without cc_config has no such file.
+    std::string text;
+    const auto read = plugin::sdk::readSmallFile(file, text);
+    if (read.code == pv1::Errc::NoDevice)
         return {unsupported("ecn_np", want), unsupported("ecn_rp", want)};
     pv1::QosSettingReport r{"", want, "", false, false, ""};
-    std::string text;
-    if (auto s = plugin::sdk::readSmallFile(file, text); !s) {
-        call.fail(s);
-        r.error = s.message;
+    if (!read) {
+        call.fail(read);
+        r.error = read.message;
     } else if (auto on = parseCcEnable(text); !on) {
         r.error =
             file.string() + ": not a number: '" + std::string(plugin::sdk::trimSpace(text)) + "'";

@@ -18,15 +18,16 @@ std::vector<dcb::App> wantedApps(const QosCall& call)
     return wantedDscpApps(call.desired, call.host.abiMinor() >= 2);
 }
 
-// The reports for a state just read (nothing about changes yet).
-DcbReports describe(const QosCall& call, const dcb::DcbState& st)
+// The reports for a state just read (nothing about changes yet); `plan` is what would make its
+// APP table the wanted one (planDscpApps).
+DcbReports describe(const QosCall& call, const dcb::DcbState& st,
+                    const std::vector<dcb::App>& wanted, const AppPlan& plan)
 {
-    const auto wanted = wantedApps(call);
     DcbReports r;
     r.trust.setting = "trust";
     r.trust.desired = describeWantedTrust(wanted);
     r.trust.observed = describeTrust(st.apps, wanted);
-    r.trust.compliant = planDscpApps(st.apps, wanted).empty();
+    r.trust.compliant = plan.empty();
     r.pfc = sdk::pfcReport(call.desired, st);
     return r;
 }
@@ -82,13 +83,15 @@ pv1::Status changePfc(DcbAccess& dcb, const std::string& netdev, const dcb::DcbS
 DcbReports dcbPortSettings(QosCall& call, DcbAccess& dcb, const std::string& netdev,
                            OwnerNotices& notices)
 {
+    const auto wanted = wantedApps(call);
     dcb::DcbState before;
     if (auto s = dcb.get(netdev, before); !s) {
         call.fail(s);
-        return sdk::unreadableDcb(describeWantedTrust(wantedApps(call)), call.desired, s);
+        return sdk::unreadableDcb(describeWantedTrust(wanted), call.desired, s);
     }
     before.ifname = netdev;
-    DcbReports r = describe(call, before);
+    const auto plan = planDscpApps(before.apps, wanted);
+    DcbReports r = describe(call, before, wanted, plan);
     if (auto line = notices.notice(netdev, before.dcbx))
         call.host.log(hostOwnsDcb(before.dcbx) ? pv1::Level::Info : pv1::Level::Warn, *line,
                       &call.dev);
@@ -103,7 +106,7 @@ DcbReports dcbPortSettings(QosCall& call, DcbAccess& dcb, const std::string& net
         return r;
 
     sdk::DcbWrites done;
-    if (auto plan = planDscpApps(before.apps, wantedApps(call)); !plan.empty())
+    if (!plan.empty())
         sdk::changeDcb(
             call,
             "netdev " + netdev + " trust " + r.trust.observed + " -> " + r.trust.desired + " (" +
@@ -122,8 +125,9 @@ DcbReports dcbPortSettings(QosCall& call, DcbAccess& dcb, const std::string& net
     }
     if (!done.trust_changed && !done.pfc_changed)
         return r; // nothing written: what was read is what there is
-    return sdk::readBackDcb(call, dcb, netdev, before, done,
-                            [&](const dcb::DcbState& st) { return describe(call, st); });
+    return sdk::readBackDcb(call, dcb, netdev, before, done, [&](const dcb::DcbState& st) {
+        return describe(call, st, wanted, planDscpApps(st.apps, wanted));
+    });
 }
 
 } // namespace nicd::bnxt

@@ -1,19 +1,21 @@
 #include "qos/ecn_settings.hpp"
 
+#include <nicd/plugin/pfc_plan.h>
 #include <nicd/plugin/qos_port.h>
 #include <nicd/plugin/report_merge.h>
 #include <nicd/plugin/scalar_setting.h>
 #include <nicd/plugin/small_file.h>
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <functional>
 
 namespace nicd::mlx5 {
 
 namespace fs = std::filesystem;
+using plugin::sdk::describePriorities;
 using plugin::sdk::knobHost;
+using plugin::sdk::kPriorities;
 using plugin::sdk::mergeReports;
 using plugin::sdk::portName;
 using plugin::sdk::readSmallFile;
@@ -22,28 +24,17 @@ using plugin::sdk::writeKnob;
 
 namespace {
 
-constexpr int kPriorities = 8;
-
-std::string describePriorities(const std::vector<uint8_t>& prios)
-{
-    std::string s;
-    for (auto p : prios)
-        s += (s.empty() ? "" : ",") + std::to_string(p);
-    return s.empty() ? "none" : s;
-}
-
 std::string where(const QosCall& call, const std::string& netdev)
 {
     return portName(call.dev, call.port) + " (" + netdev + ")";
 }
 
-std::optional<unsigned> parseNumber(std::string_view text)
+// A sysfs number as the driver prints it (%d and a newline); nullopt for anything else, a
+// negative one included.
+std::optional<long> parseNumber(std::string_view text)
 {
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
-        text.remove_suffix(1);
-    unsigned v = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    auto v = plugin::sdk::parseLong(plugin::sdk::trimSpace(text));
+    if (!v || *v < 0)
         return std::nullopt;
     return v;
 }

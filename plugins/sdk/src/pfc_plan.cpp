@@ -22,6 +22,14 @@ std::string describePfc(uint8_t mask)
     return s.empty() ? "none" : s;
 }
 
+std::string describePriorities(std::span<const uint8_t> priorities)
+{
+    std::string s;
+    for (auto p : priorities)
+        s += (s.empty() ? "" : ",") + std::to_string(p);
+    return s.empty() ? "none" : s;
+}
+
 dcb::Pfc planPfc(const dcb::Pfc& current, uint8_t mask)
 {
     dcb::Pfc next = current;
