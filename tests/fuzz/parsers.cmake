@@ -45,6 +45,7 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/kernel_log/trusted_fields.cpp
     ${daemon}/kernel_log/user_reports.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/printed_record.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/pcie_report.cpp
     ${mlx5}/kernel_patterns.cpp
     ${daemon}/kernel_log/report_window.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/stack_frame.cpp

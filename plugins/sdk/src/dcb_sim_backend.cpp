@@ -18,7 +18,7 @@ namespace {
 
 // A netdev's whole DCB state is a few hundred bytes (64 DSCP entries at most): anything near
 // this is not the simulator's file.
-constexpr size_t kMaxDcbSimFile = 64 * 1024;
+constexpr size_t kMaxDcbSimFile = size_t{64} * 1024;
 
 bool safeName(std::string_view netdev)
 {
@@ -45,7 +45,7 @@ v1::Status SimDcb::read(std::string_view netdev, const char* op, dcb::DcbState& 
         return badName(netdev);
     auto path = dcbSimFile(root_, netdev);
     std::string text;
-    if (auto s = readRegularFile(path, kMaxDcbSimFile, text); !s) {
+    if (auto s = readRegularFile(path, kMaxDcbSimFile, text, Fifo::Wait); !s) {
         if (s.sys_errno == ENOENT) // like a netdev without dcbnl_ops
             return dcbFailure(netdev, op, EOPNOTSUPP);
         return v1::Status::fail(v1::Errc::Io, s.message, s.sys_errno);

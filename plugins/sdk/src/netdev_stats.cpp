@@ -16,7 +16,7 @@ namespace {
 
 // A real 64-ring ConnectX-7 `ethtool -S` is about 7,000 lines (a few hundred KiB): a file past
 // this is not the simulator's capture, and must not grow the poll's buffer without bound.
-constexpr size_t kMaxSimStatsFile = 4 * 1024 * 1024;
+constexpr size_t kMaxSimStatsFile = size_t{4} * 1024 * 1024;
 
 pv1::Status failure(const std::string& path, int err)
 {

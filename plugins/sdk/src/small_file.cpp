@@ -35,10 +35,11 @@ v1::Status readSmallFile(const fs::path& path, std::string& out)
     return v1::Status::ok();
 }
 
-v1::Status readRegularFile(const fs::path& path, size_t limit, std::string& out)
+v1::Status readRegularFile(const fs::path& path, size_t limit, std::string& out, Fifo fifo)
 {
     out.clear();
-    int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    int fd = ::open(path.c_str(),
+                    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (fifo == Fifo::Refuse ? O_NONBLOCK : 0));
     if (fd < 0)
         return ioFailure(path, errno);
     struct stat st {};
@@ -47,7 +48,7 @@ v1::Status readRegularFile(const fs::path& path, size_t limit, std::string& out)
         ::close(fd);
         return ioFailure(path, err);
     }
-    if (!S_ISREG(st.st_mode)) {
+    if (!S_ISREG(st.st_mode) && !(fifo == Fifo::Wait && S_ISFIFO(st.st_mode))) {
         ::close(fd);
         return v1::Status::fail(v1::Errc::Io, path.string() + ": not a regular file");
     }

@@ -10,6 +10,7 @@
 
 #include <nicd/plugin/plugin.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -20,11 +21,16 @@ namespace nicd::plugin::sdk {
 v1::Status ioFailure(const std::filesystem::path& path, int err);
 v1::Status readSmallFile(const std::filesystem::path& path, std::string& out);
 v1::Status writeSmallFile(const std::filesystem::path& path, const std::string& text, bool create);
+// What a FIFO in a simulator file's place is: refused at once (a poll must not stall on it), or
+// waited on as the simulated driver not answering yet (the DCB twin: a request a wedged driver
+// holds, which the daemon's deadline leaves behind).
+enum class Fifo : uint8_t { Refuse, Wait };
 // A whole regular file of at most `limit` bytes (a simulator's file under --root, which may be
-// larger than one read). Opened without following a link as the last component and without
-// blocking (a FIFO planted in its place must not stall a poll); anything but a regular file, or
-// a file past `limit`, fails with Errc::Io naming the file.
-v1::Status readRegularFile(const std::filesystem::path& path, size_t limit, std::string& out);
+// larger than one read). Opened without following a link as the last component; anything but a
+// regular file (or a FIFO, under Fifo::Wait), or a file past `limit`, fails with Errc::Io naming
+// the file.
+v1::Status readRegularFile(const std::filesystem::path& path, size_t limit, std::string& out,
+                           Fifo fifo = Fifo::Refuse);
 
 // `s` without leading and trailing spaces, tabs and newlines.
 std::string_view trimSpace(std::string_view s);
