@@ -22,3 +22,15 @@ function(nicd_add_plugin name)
     endif()
     set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${map})
 endfunction()
+
+# nicd_add_plugin_library(<target> SOURCES <src>...)
+# A plugin's sources but its entry point, as a static library compiled the way plugins are (hidden
+# visibility): the plugin links it, and so can tests and tools, without compiling them again.
+function(nicd_add_plugin_library target)
+    cmake_parse_arguments(L "" "" "SOURCES" ${ARGN})
+    add_library(${target} STATIC ${L_SOURCES})
+    set_target_properties(${target} PROPERTIES
+        CXX_VISIBILITY_PRESET hidden
+        VISIBILITY_INLINES_HIDDEN ON)
+    target_link_libraries(${target} PUBLIC nicd_plugin_sdk PkgConfig::LIBNL)
+endfunction()

@@ -51,11 +51,6 @@ std::map<std::string, uint64_t> countersFrom(const BusHandlers& handlers, const 
     });
 }
 
-uint64_t usecOf(double seconds)
-{
-    return seconds > 0 ? static_cast<uint64_t>(std::llround(seconds * 1e6)) : 0;
-}
-
 EventRow eventRowOf(const Event& e)
 {
     return {

@@ -9,12 +9,12 @@
 
 namespace nicd::dbus {
 
-namespace {
-
 uint64_t usecOf(double seconds)
 {
     return seconds > 0 ? static_cast<uint64_t>(std::llround(seconds * 1e6)) : 0;
 }
+
+namespace {
 
 ConditionRow rowOf(const Condition& c)
 {

@@ -26,6 +26,9 @@ struct TreeValues {
     std::map<std::string, PluginValues> plugins;
 };
 
+// Seconds (a timestamp or a duration) as the bus's microseconds; 0 for none (0 or negative).
+uint64_t usecOf(double seconds);
+
 TreeValues treeValuesOf(const Snapshot& snap, const BusViews& views, std::string_view version);
 
 // What GetCounters answers, made when asked rather than every cycle: "<source>.<name>" -> value

@@ -11,8 +11,6 @@ namespace nicd::health {
 
 namespace {
 
-constexpr int kStateActive = 4;
-constexpr int kStateActiveDefer = 5;
 constexpr size_t kNamedAtMost = 4; // ports named in a sentence; the rest are counted
 
 std::string lower(std::string s)
@@ -56,15 +54,10 @@ std::vector<InventoryCheck> autoExpectation(const std::vector<GpuFunction>& gpus
     return {c};
 }
 
-bool ibUp(const Port& p)
-{
-    return p.state && (*p.state == kStateActive || *p.state == kStateActiveDefer);
-}
-
 // Why the port is not up ("" when it is).
 std::string notUp(const Snapshot& snap, const Port& p)
 {
-    if (!ibUp(p))
+    if (!p.active())
         return p.state_name.empty() ? "state unreadable" : "is " + lower(p.state_name);
     // An InfiniBand port is up when the port is: its IPoIB interface is often left down on
     // purpose (NCCL does not use it). A RoCE port needs its own netdev up, the first of its list;

@@ -10,18 +10,11 @@ namespace nicd::health {
 
 namespace {
 constexpr int kStateDown = 1;
-constexpr int kStateActive = 4;
-constexpr int kStateActiveDefer = 5;
 constexpr int kPhysPolling = 2;
 constexpr int kPhysDisabled = 3;
 constexpr int kPhysTraining = 4;
 constexpr int kPhysLinkUp = 5;
 constexpr int kPhysErrorRecovery = 6;
-
-bool ibUp(const Port& p)
-{
-    return p.state && (*p.state == kStateActive || *p.state == kStateActiveDefer);
-}
 
 // The physical link trained: something is plugged in and answering.
 bool trained(const Port& p)
@@ -145,14 +138,14 @@ void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& 
         }
     }
 
-    const bool up = ibUp(p) && !netdev_down;
+    const bool up = p.active() && !netdev_down;
     if (mem.was_up && !up)
         mem.downs.push_back(now_mono);
     while (!mem.downs.empty() && mem.downs.front() < now_mono - hc.flap_window_sec)
         mem.downs.pop_front();
     mem.was_up = up;
 
-    if (ibUp(p)) {
+    if (p.active()) {
         mem.ever_up = true;
         conditions.recover({d.ibdev, p.num, "port_down"}, "port is up again", now_real, out);
         conditions.recover({d.ibdev, p.num, "port_not_active"}, "port is active", now_real, out);
@@ -191,7 +184,7 @@ void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& 
             for (const auto& op : o.ports)
                 if (op.link_layer == p.link_layer) {
                     ++peers;
-                    peers_up += ibUp(op) ? 1 : 0;
+                    peers_up += op.active() ? 1 : 0;
                 }
         }
         bool peers_all_up = !unused && peers > 0 && peers_up == peers;

@@ -25,6 +25,9 @@ struct Port {
     std::string rate;              // "400 Gb/sec (4X NDR)"
     std::optional<double> rate_gbps;
     std::vector<std::string> netdevs; // gid_attrs/ndevs, falling back to device/net/
+
+    // The IB port state is ACTIVE or ACTIVE_DEFER: the port can carry traffic.
+    bool active() const { return state && (*state == 4 || *state == 5); }
 };
 
 // What kind of PCI function the device is.

@@ -91,7 +91,7 @@ constexpr std::string_view kJsonWhat = "devlink health JSON: ";
 constexpr std::string_view kUnlimited = "unlimited"; // how iproute2 prints a u64 of all ones
 constexpr std::string_view kHealthKey = "health";
 
-[[noreturn]] void jsonError(const std::string& where, const std::string& problem)
+[[noreturn]] void devlinkJsonError(const std::string& where, const std::string& problem)
 {
     throw DecodeError(std::string(kJsonWhat) + where + ": " + problem);
 }
@@ -128,12 +128,12 @@ Document parseDocument(std::string_view text)
     try {
         out.doc = json::parse(text, watch);
     } catch (const json::exception& e) {
-        jsonError("document", e.what());
+        devlinkJsonError("document", e.what());
     }
     if (health_keys > 1)
-        jsonError("top level", "\"health\" appears twice");
+        devlinkJsonError("top level", "\"health\" appears twice");
     if (!duplicate.empty())
-        jsonError("\"" + duplicate + "\"", "handle appears twice");
+        devlinkJsonError("\"" + duplicate + "\"", "handle appears twice");
     return out;
 }
 
@@ -141,7 +141,7 @@ std::string requiredString(const json& entry, const char* key, const std::string
 {
     const auto it = entry.find(key);
     if (it == entry.end() || !it->is_string())
-        jsonError(where, std::string("\"") + key + "\" missing or not a string");
+        devlinkJsonError(where, std::string("\"") + key + "\" missing or not a string");
     return it->get<std::string>();
 }
 
@@ -152,19 +152,19 @@ uint64_t counter(const json& entry, const char* key, const std::string& where)
         return it->get<uint64_t>();
     if (it != entry.end() && it->is_string() && it->get<std::string>() == kUnlimited)
         return std::numeric_limits<uint64_t>::max();
-    jsonError(where, std::string("\"") + key + "\" missing or not an unsigned number");
+    devlinkJsonError(where, std::string("\"") + key + "\" missing or not an unsigned number");
 }
 
 HealthReporter reporterFrom(const json& entry, const std::string& handle, size_t index)
 {
     const std::string where = "\"" + handle + "\"[" + std::to_string(index) + "]";
     if (!entry.is_object())
-        jsonError(where, "not an object");
+        devlinkJsonError(where, "not an object");
     HealthReporter r;
     r.handle = handle;
     r.name = requiredString(entry, "reporter", where);
     if (r.name.empty())
-        jsonError(where, "empty \"reporter\"");
+        devlinkJsonError(where, "empty \"reporter\"");
     r.state = requiredString(entry, "state", where);
     r.healthy = r.state == "healthy";
     r.errors = counter(entry, "error", where);
@@ -179,20 +179,20 @@ std::vector<HealthReporter> parseDevlinkHealthJson(std::string_view text)
     const Document parsed = parseDocument(text);
     const json& doc = parsed.doc;
     if (!doc.is_object())
-        jsonError("top level", "not an object");
+        devlinkJsonError("top level", "not an object");
     const auto health = doc.find(kHealthKey);
     if (health == doc.end() || !health->is_object())
-        jsonError("top level", "no \"health\" object");
+        devlinkJsonError("top level", "no \"health\" object");
     std::vector<HealthReporter> out;
     for (const std::string& handle : parsed.handles) {
         if (handle.empty())
-            jsonError("\"\"", "empty handle");
+            devlinkJsonError("\"\"", "empty handle");
         const auto it = health->find(handle);
         if (it == health->end())
-            jsonError("\"" + handle + "\"", "handle lost while parsing");
+            devlinkJsonError("\"" + handle + "\"", "handle lost while parsing");
         const json& reporters = *it;
         if (!reporters.is_array())
-            jsonError("\"" + handle + "\"", "not an array");
+            devlinkJsonError("\"" + handle + "\"", "not an array");
         for (size_t i = 0; i < reporters.size(); ++i)
             out.push_back(reporterFrom(reporters[i], handle, i));
     }

@@ -101,7 +101,7 @@ uint32_t decodeU32(std::span<const uint8_t> payload, const char* attr_name)
 
 // ---- JSON ----
 
-[[noreturn]] void jsonError(std::string_view path, std::string_view what)
+[[noreturn]] void fecJsonError(std::string_view path, std::string_view what)
 {
     throw DecodeError(fmt::format("ethtool --json --show-fec output: {}: {}", path, what));
 }
@@ -109,24 +109,24 @@ uint32_t decodeU32(std::span<const uint8_t> payload, const char* attr_name)
 uint64_t jsonCount(const Json& value, const std::string& path)
 {
     if (!value.is_number_unsigned())
-        jsonError(path, "not a non-negative integer");
+        fecJsonError(path, "not a non-negative integer");
     return value.get<uint64_t>();
 }
 
 FecCounter jsonCounter(const Json& value, const std::string& path)
 {
     if (!value.is_object())
-        jsonError(path, "not an object");
+        fecJsonError(path, "not an object");
     auto total = value.find("total");
     if (total == value.end())
-        jsonError(path + ".total", "missing");
+        fecJsonError(path + ".total", "missing");
     FecCounter counter;
     counter.total = jsonCount(*total, path + ".total");
     auto lanes = value.find("lanes");
     if (lanes == value.end())
         return counter;
     if (!lanes->is_array())
-        jsonError(path + ".lanes", "not an array");
+        fecJsonError(path + ".lanes", "not an array");
     for (size_t i = 0; i < lanes->size(); ++i)
         counter.lanes.push_back(jsonCount((*lanes)[i], fmt::format("{}.lanes[{}]", path, i)));
     return counter;
@@ -138,12 +138,12 @@ std::string jsonActive(const Json& device, const std::string& path)
     if (active == device.end())
         return {};
     if (!active->is_array())
-        jsonError(path + ".active", "not an array");
+        fecJsonError(path + ".active", "not an array");
     if (active->empty())
         return {};
     const Json& first = active->front();
     if (!first.is_string())
-        jsonError(path + ".active[0]", "not a string");
+        fecJsonError(path + ".active[0]", "not a string");
     std::string mode = first.get<std::string>();
     return mode == kEthtoolNoActiveMode ? std::string() : mode;
 }
@@ -154,7 +154,7 @@ std::optional<std::string> jsonIfname(const Json& device, const std::string& pat
     if (ifname == device.end())
         return std::nullopt;
     if (!ifname->is_string())
-        jsonError(path + ".ifname", "not a string");
+        fecJsonError(path + ".ifname", "not a string");
     return ifname->get<std::string>();
 }
 
@@ -162,36 +162,36 @@ std::optional<std::string> jsonIfname(const Json& device, const std::string& pat
 size_t pickDevice(const Json& doc, std::string_view netdev)
 {
     if (!doc.is_array())
-        jsonError("top level", "not an array");
+        fecJsonError("top level", "not an array");
     if (doc.empty())
-        jsonError("top level", "an empty array (no device)");
+        fecJsonError("top level", "an empty array (no device)");
     for (size_t i = 0; i < doc.size(); ++i) {
         std::string path = fmt::format("[{}]", i);
         if (!doc[i].is_object())
-            jsonError(path, "not an object");
+            fecJsonError(path, "not an object");
         if (jsonIfname(doc[i], path) == netdev)
             return i;
     }
     if (doc.size() == 1)
         return 0;
-    jsonError("top level",
-              fmt::format("no object with ifname \"{}\" among {}", netdev, doc.size()));
+    fecJsonError("top level",
+                 fmt::format("no object with ifname \"{}\" among {}", netdev, doc.size()));
 }
 
 Json parseJsonText(std::string_view text)
 {
     if (text.size() > kMaxJsonBytes)
-        jsonError("input",
-                  fmt::format("{} bytes, more than the {} accepted", text.size(), kMaxJsonBytes));
+        fecJsonError("input", fmt::format("{} bytes, more than the {} accepted", text.size(),
+                                          kMaxJsonBytes));
     Json::parser_callback_t limit_depth = [](int depth, Json::parse_event_t, Json&) {
         if (depth > kMaxJsonDepth)
-            jsonError("input", fmt::format("nested deeper than {} levels", kMaxJsonDepth));
+            fecJsonError("input", fmt::format("nested deeper than {} levels", kMaxJsonDepth));
         return true;
     };
     try {
         return Json::parse(text, limit_depth);
     } catch (const Json::exception& e) {
-        jsonError("input", fmt::format("not JSON ({})", e.what()));
+        fecJsonError("input", fmt::format("not JSON ({})", e.what()));
     }
 }
 
@@ -248,7 +248,7 @@ FecStats parseFecJson(std::string_view text, std::string_view netdev)
     if (stats == device.end())
         return out;
     if (!stats->is_object())
-        jsonError(path + ".statistics", "not an object");
+        fecJsonError(path + ".statistics", "not an object");
     for (const StatName& stat : kStats) {
         auto counter = stats->find(stat.json_key);
         if (counter != stats->end())

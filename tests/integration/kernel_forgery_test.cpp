@@ -17,8 +17,6 @@ using namespace nicd;
 
 namespace {
 
-const std::string kBoot = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d"; // nicd-sim's default boot ID
-
 // A line the kernel printed about a program `comm` that crashed in a file named `file`.
 std::vector<std::string> reportsAbout(const std::string& comm, const std::string& file)
 {
@@ -79,7 +77,8 @@ std::vector<test::JournalEntry> forgeries(uint64_t& t)
         for (const std::string comm :
              {"prog", "mlx5_core 0000:", "NETDEV WATCHDOG", "watchdog: BUG: ", "mlx5e_napi_poll"})
             for (const auto& line : reportsAbout(comm, text))
-                out.push_back({.message = line, .boot_id = kBoot, .realtime_usec = t += 1000});
+                out.push_back(
+                    {.message = line, .boot_id = test::kSimBootId, .realtime_usec = t += 1000});
     return out;
 }
 
@@ -92,20 +91,22 @@ TEST_F(KernelForgery, OnlyTheLinesTheKernelSaidAboutADeviceCount)
     // A genuine soft lockup elsewhere (not mlx5), then a crashing program named like an mlx5
     // polling frame inside its trace window: no driver_soft_lockup.
     entries.push_back({.message = "watchdog: BUG: soft lockup - CPU#7 stuck for 22s! [java:991]",
-                       .boot_id = kBoot,
+                       .boot_id = test::kSimBootId,
                        .realtime_usec = t += 1000});
-    entries.push_back(
-        {.message = " ext4_writepages+0x1a2/0x6a0", .boot_id = kBoot, .realtime_usec = t += 1000});
+    entries.push_back({.message = " ext4_writepages+0x1a2/0x6a0",
+                       .boot_id = test::kSimBootId,
+                       .realtime_usec = t += 1000});
     for (const auto& line : reportsAbout("mlx5e_napi_poll", "mlx5e_napi_poll+0x1f/0x2a0"))
-        entries.push_back({.message = line, .boot_id = kBoot, .realtime_usec = t += 1000});
+        entries.push_back(
+            {.message = line, .boot_id = test::kSimBootId, .realtime_usec = t += 1000});
     // The genuine lines: a firmware-fatal line about mlx5_1's function, and the kernel's own
     // (device-less) transmit watchdog report for mlx5_2's netdev.
     entries.push_back(
         test::kernelEntry("mlx5_core 0000:3b:00.0: poll_health:694:(pid 0): Fatal error 1 detected",
-                          t += 1000, kBoot));
+                          t += 1000, test::kSimBootId));
     entries.push_back({.message = "NETDEV WATCHDOG: ens3f0np0 (mlx5_core): transmit queue 5 "
                                   "timed out",
-                       .boot_id = kBoot,
+                       .boot_id = test::kSimBootId,
                        .realtime_usec = t += 1000});
     journal(entries);
     auto found = kernelConditions();
@@ -125,7 +126,8 @@ TEST_F(KernelForgery, AGenuineSoftLockupInMlx5PollingStillCounts)
           "RIP: 0010:native_queued_spin_lock_slowpath+0x12/0x20", "Call Trace:", " <IRQ>",
           " ? mlx5e_poll_rx_cq+0x31/0x8b0 [mlx5_core]", " mlx5e_napi_poll+0x1a2/0x6a0 [mlx5_core]",
           " net_rx_action+0x146/0x3e0"})
-        entries.push_back({.message = line, .boot_id = kBoot, .realtime_usec = t += 1000});
+        entries.push_back(
+            {.message = line, .boot_id = test::kSimBootId, .realtime_usec = t += 1000});
     journal(entries);
     auto found = kernelConditions();
     for (const char* dev : {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"})

@@ -18,8 +18,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const std::string kBoot = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d"; // nicd-sim's default boot ID
-
 class MixedVendorNode : public test::DaemonTest {
 protected:
     std::string tempTag() const override { return "mixed"; }
@@ -101,23 +99,23 @@ TEST_F(MixedVendorNode, EachVendorsKernelLinesRaiseItsOwnConditions)
         test::kernelEntry("mlx5_core " + mlx5[0].pci +
                               ": wait_func:1132:(pid 4242): QUERY_VPORT_COUNTER(0x770) timeout. "
                               "Will cause a leak of a command resource",
-                          t += 1000, kBoot),
+                          t += 1000, test::kSimBootId),
         // bnxt_re's firmware channel stall (qplib_rcfw.c bnxt_re_is_fw_stalled), printed through
         // the bnxt_en PCI function.
         test::kernelEntry("bnxt_en " + bnxt[0].pci +
                               ": QPLIB: bnxt_re_is_fw_stalled: FW STALL Detected. cmdq[0xe]=0x3 "
                               "waited (103641 > 100000) msec active 1 ",
-                          t += 1000, kBoot),
+                          t += 1000, test::kSimBootId),
         // A firmware reset bnxt_en recovered from (bnxt.c bnxt_fw_reset_task): not fatal.
         test::kernelEntry("bnxt_en " + bnxt[1].pci + " " + bnxt[1].netdev +
                               ": Fatal firmware reset event, data1: 0x20001, data2: 0x0, min "
                               "wait 100 ms, max wait 5000 ms",
-                          t += 1000, kBoot),
+                          t += 1000, test::kSimBootId),
         // The same stall text, written by a program to /dev/kmsg about the second mlx5 PF's
         // address: it names no device in journald's trusted fields, so it counts for nothing.
         {.message = "bnxt_en " + mlx5[1].pci +
                     ": QPLIB: bnxt_re_is_fw_stalled: FW STALL Detected. cmdq[0xe]=0x3",
-         .boot_id = kBoot,
+         .boot_id = test::kSimBootId,
          .realtime_usec = t += 1000,
          .syslog_facility = "0"},
     };

@@ -20,7 +20,6 @@ namespace fs = std::filesystem;
 namespace {
 
 // The simulated node's boot ID (sim::CreateOptions default), as journald writes it.
-const std::string kBoot = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d";
 
 class PersistenceTest : public test::DaemonTest {
 protected:
@@ -39,7 +38,7 @@ protected:
     {
         std::vector<test::JournalEntry> entries;
         for (const auto& m : messages)
-            entries.push_back(test::kernelEntry(m, t0 += 1000, kBoot));
+            entries.push_back(test::kernelEntry(m, t0 += 1000, test::kSimBootId));
         std::string error;
         ASSERT_TRUE(test::writeJournal(root_, name, entries, error)) << error;
     }

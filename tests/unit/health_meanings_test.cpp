@@ -109,7 +109,7 @@ TEST(CounterMeanings, NamedRulesStillJudgeASeriesThatMeansNothing)
 
 namespace {
 
-struct Judge {
+struct BnxtJudge {
     CongestionRules rules;
     ConditionSet conditions;
     Config config; // PfcPriorities=3
@@ -141,16 +141,16 @@ Snapshot pausedAt(double t, uint8_t prio, bool described = true)
 
 TEST(CounterMeanings, PauseDurationUnderAnotherNameGivesTheCongestionVerdict)
 {
-    Judge j;
+    BnxtJudge j;
     EXPECT_EQ(j.at(pausedAt(100, 3), 100), "unknown");
     EXPECT_EQ(j.at(pausedAt(103, 3), 103), "pfc_only");
     EXPECT_TRUE(j.conditions.contains({"bnxt_re0", 1, "congestion.pfc_only"}));
 
-    Judge other_priority; // PFC is on priority 3 only: pauses of 4 are not the lossless class's
+    BnxtJudge other_priority; // PFC is on priority 3 only: pauses of 4 are not the lossless class's
     other_priority.at(pausedAt(100, 4), 100);
     EXPECT_EQ(other_priority.at(pausedAt(103, 4), 103), "idle");
 
-    Judge silent; // a plugin that says nothing gives the verdict nothing to read
+    BnxtJudge silent; // a plugin that says nothing gives the verdict nothing to read
     silent.at(pausedAt(100, 3, false), 100);
     EXPECT_EQ(silent.at(pausedAt(103, 3, false), 103), "none");
 }
@@ -159,7 +159,7 @@ TEST(CounterMeanings, PauseDurationUnderAnotherNameGivesTheCongestionVerdict)
 // goes on with the same counters: the state's format did not change.
 TEST(CounterMeanings, ACongestionWindowSavedBeforeMeaningsGoesOn)
 {
-    Judge j;
+    BnxtJudge j;
     j.rules.restore(nlohmann::json::parse(R"([{"device":"mlx5_0","port":1,"readings":[
         {"at":100,"values":{"0/eth0/rx_prio3_pause_duration":15000000,
                             "6//np_ecn_marked_roce_packets":0,"9//out_of_sequence":0}}]}])"));

@@ -17,9 +17,9 @@ using namespace nicd::test;
 
 namespace {
 
-const std::string kA = "0000:1a:00.0";
-const std::string kB = "0000:3b:00.0";
-const std::string kC = "0000:4c:00.0";
+const std::string kPciA = "0000:1a:00.0";
+const std::string kPciB = "0000:3b:00.0";
+const std::string kPciC = "0000:4c:00.0";
 
 Device onPci(Device d, const std::string& pci, const std::string& netdev)
 {
@@ -30,12 +30,12 @@ Device onPci(Device d, const std::string& pci, const std::string& netdev)
 
 class RenameTest : public HealthTest {
 protected:
-    // The hardware at kA called `name` (its port up or down, `symbol_errors` read at t), and
-    // mlx5_1 at kB, up. kA's RoCE port moves ECN-marked traffic: it has a congestion window.
+    // The hardware at kPciA called `name` (its port up or down, `symbol_errors` read at t), and
+    // mlx5_1 at kPciB, up. kPciA's RoCE port moves ECN-marked traffic: it has a congestion window.
     Snapshot node(const std::string& name, bool up, uint64_t symbol_errors, double t)
     {
-        Snapshot s = snap({onPci(device(name, up ? 4 : 1), kA, "ens1f0np0"),
-                           onPci(device("mlx5_1", 4), kB, "ens2f0np0")},
+        Snapshot s = snap({onPci(device(name, up ? 4 : 1), kPciA, "ens1f0np0"),
+                           onPci(device("mlx5_1", 4), kPciB, "ens2f0np0")},
                           {{name, "symbol_error", symbol_errors}});
         auto& ds = s.samples.front();
         ds.monotonic_usec = static_cast<uint64_t>(t * 1e6);
@@ -67,7 +67,7 @@ protected:
     {
         auto s = node("mlx5_0", true, 1000, 0);
         engine.evaluate(s, 0, 1700000000);
-        engine.kernelLine(kernelMatch("mlx5.cmd_timeout", plugin::v1::Severity::Fatal, kA),
+        engine.kernelLine(kernelMatch("mlx5.cmd_timeout", plugin::v1::Severity::Fatal, kPciA),
                           s.inventory, 1, 1700000001);
         s = node("mlx5_0", false, 1000, 5);
         engine.evaluate(s, 5, 1700000005);
@@ -133,7 +133,7 @@ TEST_F(RenameTest, AKernelLineOnTheNewNameFollowsTheRenameFirst)
 {
     beforeTheRename(engine_);
     auto events =
-        engine_.kernelLine(kernelMatch("mlx5.cmd_timeout", plugin::v1::Severity::Fatal, kA),
+        engine_.kernelLine(kernelMatch("mlx5.cmd_timeout", plugin::v1::Severity::Fatal, kPciA),
                            inventoryOf("rocep26s0f0"), 8, 1700000008);
     ASSERT_EQ(renamedEvents(events).size(), 1U);
     auto s = at(10, node("rocep26s0f0", false, 1130, 10));
@@ -147,7 +147,7 @@ TEST_F(RenameTest, HardwareThatGoesIsMissingUnderItsLastNameWithItsAddress)
 {
     at(0, node("mlx5_0", true, 0, 0));
     at(5, node("rocep26s0f0", true, 0, 5));
-    auto s = at(10, snap({onPci(device("mlx5_1", 4), kB, "ens2f0np0")}));
+    auto s = at(10, snap({onPci(device("mlx5_1", 4), kPciB, "ens2f0np0")}));
     const auto* missing = find(s, "device_missing", "rocep26s0f0");
     ASSERT_TRUE(missing);
     EXPECT_EQ(missing->message, "RDMA device disappeared (PCI 0000:1a:00.0)");
@@ -165,8 +165,8 @@ TEST_F(RenameTest, SwappedNamesSwapWhatIsKnown)
 {
     at(0, node("mlx5_0", true, 0, 0));
     at(5, node("mlx5_0", false, 0, 5));
-    Snapshot s = snap(
-        {onPci(device("mlx5_1", 1), kA, "ens1f0np0"), onPci(device("mlx5_0", 4), kB, "ens2f0np0")});
+    Snapshot s = snap({onPci(device("mlx5_1", 1), kPciA, "ens1f0np0"),
+                       onPci(device("mlx5_0", 4), kPciB, "ens2f0np0")});
     at(10, s);
     EXPECT_EQ(renamedEvents(last_events_).size(), 2U);
     s = at(15, s);
@@ -180,17 +180,17 @@ TEST_F(RenameTest, SwappedNamesSwapWhatIsKnown)
 TEST_F(RenameTest, ANameOtherHardwareTookStartsClean)
 {
     at(0, node("mlx5_0", true, 0, 0));
-    at(5, snap({onPci(device("mlx5_0", 4), kA, "ens1f0np0"),
-                onPci(device("mlx5_1", 1), kB, "ens2f0np0")}));
-    auto s = at(10, snap({onPci(device("mlx5_0", 4), kA, "ens1f0np0"),
-                          onPci(device("mlx5_1", 4), kC, "ens3f0np0")}));
-    EXPECT_TRUE(find(s, "device_missing", kB));
-    EXPECT_TRUE(find(s, "port_down", kB)) << "its port was down when it went";
+    at(5, snap({onPci(device("mlx5_0", 4), kPciA, "ens1f0np0"),
+                onPci(device("mlx5_1", 1), kPciB, "ens2f0np0")}));
+    auto s = at(10, snap({onPci(device("mlx5_0", 4), kPciA, "ens1f0np0"),
+                          onPci(device("mlx5_1", 4), kPciC, "ens3f0np0")}));
+    EXPECT_TRUE(find(s, "device_missing", kPciB));
+    EXPECT_TRUE(find(s, "port_down", kPciB)) << "its port was down when it went";
     EXPECT_FALSE(find(s, "device_missing", "mlx5_1"));
     EXPECT_FALSE(find(s, "port_down", "mlx5_1"));
     EXPECT_EQ(s.health.devices.at("mlx5_1"), Health::Healthy);
     ASSERT_EQ(renamedEvents(last_events_).size(), 1U);
-    EXPECT_EQ(renamedEvents(last_events_)[0].device, kB);
+    EXPECT_EQ(renamedEvents(last_events_)[0].device, kPciB);
 }
 
 // nicd before identity by hardware kept device names: its state file is read, each name known by

@@ -26,7 +26,7 @@ Snapshot node()
     return s;
 }
 
-bool active(const Snapshot& s, const std::string& code, ConditionSeverity* severity = nullptr)
+bool isActive(const Snapshot& s, const std::string& code, ConditionSeverity* severity = nullptr)
 {
     for (const auto& c : s.health.conditions)
         if (c.code == code) {
@@ -50,12 +50,12 @@ TEST(SignalRules, ConfiguredOpticsLimitWinsOverTheModules)
     m.lanes = {{std::nullopt, std::nullopt, 2e-4, false, false}}; // -7 dBm: inside
     s.modules["eth0"] = m;
     engine.evaluate(s, 1, 1);
-    EXPECT_FALSE(active(s, "optics_rx_power_low"));
+    EXPECT_FALSE(isActive(s, "optics_rx_power_low"));
     config.signals.optics_limits["rx_power"].low_warning = 2.5e-4; // OpticsRxPowerLowWarning=-6
     engine.configure(config);
     engine.evaluate(s, 2, 2);
     ConditionSeverity sev{};
-    EXPECT_TRUE(active(s, "optics_rx_power_low", &sev));
+    EXPECT_TRUE(isActive(s, "optics_rx_power_low", &sev));
     EXPECT_EQ(sev, ConditionSeverity::Degraded) << "a warning, not the alarm";
 }
 
@@ -66,7 +66,7 @@ TEST(SignalRules, AsicTemperatureRecoversTwoDegreesBelowTheLimit)
         auto s = node();
         s.temperatures["mlx5_0"] = {{"asic", celsius, 105.0, std::nullopt}};
         engine.evaluate(s, t, t);
-        return active(s, "asic_temperature_high");
+        return isActive(s, "asic_temperature_high");
     };
     EXPECT_FALSE(at(104, 1));
     EXPECT_TRUE(at(105, 2));
@@ -89,7 +89,7 @@ TEST(SignalRules, ReporterErrorRecoveredBetweenReadsLeavesBothEvents)
     EXPECT_NE(events[0].message.find("4 errors, 4 recovered"), std::string::npos)
         << events[0].message;
     EXPECT_EQ(events[1].kind, EventKind::Recovered);
-    EXPECT_FALSE(active(s, "devlink_reporter.tx")) << "the health does not flicker";
+    EXPECT_FALSE(isActive(s, "devlink_reporter.tx")) << "the health does not flicker";
 }
 
 TEST(SignalRules, UncorrectableBlocksHoldThenRecover)
@@ -105,7 +105,7 @@ TEST(SignalRules, UncorrectableBlocksHoldThenRecover)
         s.fec["eth0"] = f;
         engine.evaluate(s, t, t);
         ConditionSeverity sev{};
-        bool on = active(s, "fec_uncorrectable", &sev);
+        bool on = isActive(s, "fec_uncorrectable", &sev);
         return on ? std::optional(sev) : std::nullopt;
     };
     EXPECT_EQ(read(100, 10), std::nullopt) << "the first read is a baseline";
@@ -128,7 +128,7 @@ TEST(SignalRules, FecMarginStandsWhileTheLinkIsDownAndIsJudgedAgainWhenUp)
         f.read_at = t;
         s.fec["eth0"] = f;
         engine.evaluate(s, t, t);
-        return active(s, "fec_margin");
+        return isActive(s, "fec_margin");
     };
     const uint64_t per_minute = 400e9 * 60 * 1e-4; // a BER of 1e-4: 42% of RS(544,514)'s limit
     EXPECT_FALSE(read(100, 0, true)) << "the first read is a baseline";
@@ -146,11 +146,11 @@ TEST(SignalRules, TurningSignalsOffRecoversWhatTheySaid)
     auto s = node();
     s.temperatures["mlx5_0"] = {{"asic", 110, 105.0, std::nullopt}};
     engine.evaluate(s, 1, 1);
-    ASSERT_TRUE(active(s, "asic_temperature_high"));
+    ASSERT_TRUE(isActive(s, "asic_temperature_high"));
     config.signals.enable = false; // [signals] Enable=no, then a reload
     engine.configure(config);
     auto events = engine.evaluate(s, 2, 2);
-    EXPECT_FALSE(active(s, "asic_temperature_high"));
+    EXPECT_FALSE(isActive(s, "asic_temperature_high"));
     ASSERT_EQ(events.size(), 1U);
     EXPECT_EQ(events[0].kind, EventKind::Recovered);
     EXPECT_NE(events[0].message.find("Enable=no"), std::string::npos) << events[0].message;
@@ -176,7 +176,7 @@ TEST(SignalRules, PhyCounterBerWindowsAndANetdevGoneDown)
         mode_only.read_at = 99;
         s.fec["eth0"] = mode_only;
         engine.evaluate(s, t, t);
-        return std::pair{active(s, "fec_margin"), s.health.pre_fec_ber.contains("eth0")};
+        return std::pair{isActive(s, "fec_margin"), s.health.pre_fec_ber.contains("eth0")};
     };
     const uint64_t per_minute = 400e9 * 60 * 1e-4;
     EXPECT_EQ(read(100, 0, "up"), std::pair(false, false));
@@ -206,7 +206,7 @@ TEST(SignalRules, ALagPortRecoversOnlyWhenEveryMemberIsMeasured)
             s.fec[netdev] = f;
         }
         engine.evaluate(s, t, t);
-        return active(s, "fec_margin");
+        return isActive(s, "fec_margin");
     };
     const uint64_t per_minute = 400e9 * 60 * 1e-4;
     EXPECT_FALSE(read(100, 0, 0, "up"));
@@ -246,7 +246,7 @@ TEST(SignalRules, PhyCorrectedBitsByMeaningUnderAnyName)
         const uint64_t per_minute = 400e9 * 60 * 1e-4;
         read(100, 0);
         auto s = read(160, per_minute);
-        EXPECT_EQ(active(s, "fec_margin"), described);
+        EXPECT_EQ(isActive(s, "fec_margin"), described);
         EXPECT_EQ(s.health.pre_fec_ber.contains("eth0"), described);
     }
 }

@@ -17,7 +17,7 @@ using ReporterWire = sdbus::Struct<std::string, std::string, std::string, uint64
 using UplinkWire =
     sdbus::Struct<std::string, std::string, std::string, std::map<std::string, double>>;
 
-ManagedObjects node()
+ManagedObjects showNode()
 {
     ManagedObjects o;
     ConditionWire rx{"optics_rx_power_low",
@@ -60,7 +60,7 @@ ManagedObjects node()
 
 TEST(NicctlShow, SignalsAreReadFromTheBus)
 {
-    auto view = nodeViewOf(node());
+    auto view = nodeViewOf(showNode());
     ASSERT_EQ(view.devices.size(), 1U);
     const auto& d = view.devices[0];
     EXPECT_EQ(d.signals.temperatures.at("asic"), 61.5);
@@ -77,7 +77,7 @@ TEST(NicctlShow, SignalsAreReadFromTheBus)
 
 TEST(NicctlShow, AnOlderNicdWithoutSignalsReadsAsNone)
 {
-    auto o = node();
+    auto o = showNode();
     auto& dev = o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_0")]["io.nicd.Nicd1.Device"];
     dev.erase("Temperatures");
     dev["PcieLink"] = sdbus::Variant(std::string("not a struct"));
@@ -94,7 +94,7 @@ TEST(NicctlShow, AnOlderNicdWithoutSignalsReadsAsNone)
 
 TEST(NicctlShow, PrintsConditionsAndEverySignal)
 {
-    auto text = renderDevice(nodeViewOf(node()).devices.at(0), false);
+    auto text = renderDevice(nodeViewOf(showNode()).devices.at(0), false);
     for (const char* line :
          {"mlx5_0 (0000:1a:00.0, -, firmware -): - -, degraded\n",
           "    degraded port 1 optics_rx_power_low: ens1f0np0 lane 2: RX power -9.5 dBm below the "
@@ -112,7 +112,7 @@ TEST(NicctlShow, PrintsConditionsAndEverySignal)
 
 TEST(NicctlShow, JsonCarriesTheSameValues)
 {
-    auto j = deviceJson(nodeViewOf(node()).devices.at(0));
+    auto j = deviceJson(nodeViewOf(showNode()).devices.at(0));
     EXPECT_EQ(j["temperatures"]["asic"], 61.5);
     EXPECT_EQ(j["pcie"]["capable_width"], 16);
     EXPECT_EQ(j["reporters"][1]["name"], "tx");
@@ -130,7 +130,7 @@ TEST(NicctlShow, PowerInDbm)
 TEST(NicctlShow, ListsEachReadinessCheckWithWhatItSaw)
 {
     using CheckWire = sdbus::Struct<std::string, std::string, std::string>;
-    auto o = node();
+    auto o = showNode();
     auto& p = o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_0/port/1")]["io.nicd.Nicd1.Port"];
     p["Ready"] = sdbus::Variant(std::string("no"));
     p["ReadyChecks"] = sdbus::Variant(
@@ -149,6 +149,6 @@ TEST(NicctlShow, ListsEachReadinessCheckWithWhatItSaw)
     EXPECT_EQ(j["ports"][0]["readiness"]["ready"], "no");
     EXPECT_EQ(j["ports"][0]["readiness"]["checks"][1]["verdict"], "failed");
     // A port the checks do not judge prints no readiness lines.
-    EXPECT_EQ(renderDevice(nodeViewOf(node()).devices.at(0), false).find("ready:"),
+    EXPECT_EQ(renderDevice(nodeViewOf(showNode()).devices.at(0), false).find("ready:"),
               std::string::npos);
 }

@@ -13,7 +13,7 @@ using Props = std::map<std::string, sdbus::Variant>;
 using ConditionWire = sdbus::Struct<std::string, std::string, uint32_t, std::string, std::string,
                                     std::string, uint64_t, std::string>;
 
-ManagedObjects node()
+ManagedObjects statusNode()
 {
     ManagedObjects o;
     auto device = [&](const std::string& name, const std::string& health,
@@ -61,7 +61,7 @@ ManagedObjects node()
 
 TEST(NicctlStatus, DevicesInNaturalOrderWithTheirPorts)
 {
-    auto n = nodeViewOf(node());
+    auto n = nodeViewOf(statusNode());
     ASSERT_EQ(n.devices.size(), 2U);
     EXPECT_EQ(n.devices[0].name, "mlx5_2");
     EXPECT_EQ(n.devices[1].name, "mlx5_10");
@@ -72,14 +72,14 @@ TEST(NicctlStatus, DevicesInNaturalOrderWithTheirPorts)
 
 TEST(NicctlStatus, TheReasonIsTheCauseNotItsSymptoms)
 {
-    auto n = nodeViewOf(node());
+    auto n = nodeViewOf(statusNode());
     EXPECT_EQ(reasonOf(n.devices[0], n.devices[0].ports[0]), "port_down: port went down");
     EXPECT_EQ(reasonOf(n.devices[1], n.devices[1].ports[0]), "");
 }
 
 TEST(NicctlStatus, TheTableSaysWhatIsWrongAndTheSummaryCounts)
 {
-    auto n = nodeViewOf(node());
+    auto n = nodeViewOf(statusNode());
     n.health = "fatal";
     n.node_health = "fatal";
     auto out = renderStatus(n, false);
@@ -108,7 +108,7 @@ TEST(NicctlStatus, TheTableSaysWhatIsWrongAndTheSummaryCounts)
 // plainly that nicd has no plugin for it, not that its QoS was "skipped".
 TEST(NicctlStatus, ADeviceNoPluginClaimsSaysNoPlugin)
 {
-    auto objects = node();
+    auto objects = statusNode();
     auto& dev = objects[sdbus::ObjectPath("/io/nicd/Nicd1/device/irdma0")]["io.nicd.Nicd1.Device"];
     dev = {{"Name", sdbus::Variant(std::string("irdma0"))},
            {"Driver", sdbus::Variant(std::string("ice"))},
@@ -136,7 +136,7 @@ TEST(NicctlStatus, ADeviceNoPluginClaimsSaysNoPlugin)
 // NIC leaves the node degraded.
 TEST(NicctlStatus, TheNodeVerdictDecidesTheSummary)
 {
-    auto objects = node();
+    auto objects = statusNode();
     objects[sdbus::ObjectPath("/io/nicd/Nicd1")]["io.nicd.Nicd1.Manager"] =
         Props{{"Health", sdbus::Variant(std::string("fatal"))},
               {"NodeHealth", sdbus::Variant(std::string("degraded"))}};
@@ -154,7 +154,7 @@ TEST(NicctlStatus, TheNodeVerdictDecidesTheSummary)
 // own) are printed under the table; a device's are on its rows already.
 TEST(NicctlStatus, TheNodesOwnConditionsAndGoneNicsFollowTheTable)
 {
-    auto n = nodeViewOf(node());
+    auto n = nodeViewOf(statusNode());
     addNodeConditions(
         n, {{"", "inventory_short.compute", "fatal", 0, "inventory",
              "expected 8 compute ports at ≥ 400 Gb/s (auto: 8 × NVIDIA H100 SXM5 80GB), found 7 "
@@ -191,7 +191,7 @@ TEST(NicctlStatus, ExitCodesForScripts)
 
 TEST(NicctlStatus, JsonCarriesTheFullQosReason)
 {
-    auto j = statusJson(nodeViewOf(node()));
+    auto j = statusJson(nodeViewOf(statusNode()));
     EXPECT_EQ(j["devices"][0]["ports"][0]["qos"]["status"],
               "waiting: link is DOWN; provisioned when it comes up");
     EXPECT_EQ(j["devices"][0]["ports"][0]["reason"], "port_down: port went down");
@@ -224,7 +224,7 @@ TEST(NicctlReplies, QosRowsAndEvents)
 
 TEST(NicctlStatus, TheReadyColumnSaysWhetherNcclCanUseTheComputePort)
 {
-    auto o = node();
+    auto o = statusNode();
     using CheckWire = sdbus::Struct<std::string, std::string, std::string>;
     auto& p = o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_10/port/1")]["io.nicd.Nicd1.Port"];
     p["Ready"] = sdbus::Variant(std::string("no"));

@@ -3,6 +3,7 @@
 #include "plugins/plugin_loader.hpp"
 #include "plugins/plugin_manager.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_plugins.hpp"
 
 #include <fstream>
 
@@ -13,15 +14,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path caseDir(const std::string& c)
-{
-    return fs::path(NICD_TEST_PLUGIN_DIR) / c;
-}
-
 PluginStatus loadOne(const std::string& c, const Config& config = {})
 {
     PluginManager m(HostPaths("/"), config);
-    m.loadDirectory(caseDir(c));
+    m.loadDirectory(test::testPluginDir(c));
     auto st = m.statuses();
     EXPECT_EQ(st.size(), 1U) << c;
     return st.empty() ? PluginStatus{} : st[0];
@@ -73,7 +69,7 @@ TEST(PluginLoader, EveryReasonNamesTheFile)
         auto st = loadOne(c);
         ASSERT_FALSE(st.file.empty()) << c;
         EXPECT_TRUE(st.last_error.starts_with(st.file + ": ")) << c << ": " << st.last_error;
-        EXPECT_EQ(fs::path(st.file).parent_path(), caseDir(c));
+        EXPECT_EQ(fs::path(st.file).parent_path(), test::testPluginDir(c));
     }
 }
 
@@ -88,16 +84,16 @@ TEST(PluginLoader, RefusedPluginKeepsTheVersionItDeclared)
 TEST(PluginLoader, SecondPluginWithTheSameNameIsRefused)
 {
     auto copy = test::makeTempDir("dup");
-    fs::copy(caseDir("good") / "nicd-plugin-good.so", copy / "nicd-plugin-good.so");
+    fs::copy(test::testPluginDir("good") / "nicd-plugin-good.so", copy / "nicd-plugin-good.so");
     PluginManager m(HostPaths("/"), Config{});
-    m.loadDirectory(caseDir("good"));
+    m.loadDirectory(test::testPluginDir("good"));
     m.loadDirectory(copy);
     auto st = m.statuses();
     ASSERT_EQ(st.size(), 2U);
     EXPECT_EQ(st[0].state, PluginState::Running);
     EXPECT_EQ(st[1].state, PluginState::Failed);
     EXPECT_NE(st[1].last_error.find("a plugin named 'good' is already loaded from " +
-                                    (caseDir("good") / "nicd-plugin-good.so").string()),
+                                    (test::testPluginDir("good") / "nicd-plugin-good.so").string()),
               std::string::npos)
         << st[1].last_error;
     fs::remove_all(copy);
@@ -108,7 +104,7 @@ TEST(PluginLoader, OnlyPluginFilesAreConsidered)
     auto dir = test::makeTempDir("names");
     std::ofstream(dir / "README") << "not a plugin";
     std::ofstream(dir / "libfoo.so") << "not a plugin either";
-    fs::copy(caseDir("good") / "nicd-plugin-good.so", dir / "nicd-plugin-good.so");
+    fs::copy(test::testPluginDir("good") / "nicd-plugin-good.so", dir / "nicd-plugin-good.so");
     PluginManager m(HostPaths("/"), Config{});
     m.loadDirectory(dir);
     auto st = m.statuses();

@@ -6,6 +6,7 @@
 #include "plugins/plugin_manager.hpp"
 #include "sim.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_plugins.hpp"
 
 #include <fstream>
 
@@ -15,11 +16,6 @@ using namespace nicd;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path caseDir(const std::string& c)
-{
-    return fs::path(NICD_TEST_PLUGIN_DIR) / c;
-}
 
 const PluginStatus* find(const std::vector<PluginStatus>& all, const std::string& name)
 {
@@ -59,7 +55,7 @@ protected:
         c.plugins["flaky"]["FailDir"] = (dir_ / "fail").string();
         c.plugins["flaky"]["PartialDir"] = (dir_ / "partial").string();
         manager_ = std::make_unique<PluginManager>(HostPaths(dir_ / "root"), c);
-        manager_->loadDirectory(caseDir("poll_fails"));
+        manager_->loadDirectory(test::testPluginDir("poll_fails"));
         inventory_ = discoverInventory(HostPaths(dir_ / "root"));
         manager_->assign(inventory_);
     }
@@ -96,7 +92,7 @@ TEST(PluginManager, GoodPluginBesideBrokenOnesManagesDevices)
     auto plugins = test::makeTempDir("mgrplugins");
     for (const char* c : {"abi_major", "ctor_throws", "good", "init_fails", "no_symbol",
                           "name_mismatch", "small_struct"})
-        for (const auto& e : fs::directory_iterator(caseDir(c)))
+        for (const auto& e : fs::directory_iterator(test::testPluginDir(c)))
             fs::copy(e.path(), plugins / e.path().filename());
     std::ofstream(plugins / "nicd-plugin-junk.so") << std::string(128, '\0');
     PluginManager m(HostPaths(root), Config{});
@@ -141,7 +137,7 @@ TEST(PluginManager, DevicesNoPluginClaimsStayUnmanaged)
     auto root = test::makeTempDir("unmanaged");
     sim::create(root, {});
     PluginManager m(HostPaths(root), Config{});
-    m.loadDirectory(caseDir("init_fails")); // the only plugin is disabled
+    m.loadDirectory(test::testPluginDir("init_fails")); // the only plugin is disabled
     auto inv = discoverInventory(HostPaths(root));
     m.assign(inv);
     ASSERT_FALSE(inv.devices.empty());
@@ -222,7 +218,7 @@ TEST_F(FlakyPlugin, ConfigReachesThePluginAndDisabledPluginsAreNotLoaded)
     Config c;
     c.plugins["flaky"]["Enabled"] = "no";
     PluginManager m(HostPaths(dir_ / "root"), c);
-    m.loadDirectory(caseDir("poll_fails"));
+    m.loadDirectory(test::testPluginDir("poll_fails"));
     auto inv = discoverInventory(HostPaths(dir_ / "root"));
     m.assign(inv);
     EXPECT_EQ(m.statuses().at(0).state, PluginState::Disabled);
@@ -235,7 +231,7 @@ TEST_F(FlakyPlugin, ConfigReachesThePluginAndDisabledPluginsAreNotLoaded)
 TEST(PluginManagerKernelLines, AnOlderPluginSeesOnlyLinesAboutADevice)
 {
     PluginManager manager(HostPaths("/nonexistent"), Config{});
-    manager.loadDirectory(caseDir("kernel_v13"));
+    manager.loadDirectory(test::testPluginDir("kernel_v13"));
     ASSERT_NO_FATAL_FAILURE(expectOneRunning(manager, 3));
     const std::string text = "mlx5_core 0000:3b:00.0: poll_health:694:(pid 0): Fatal error 1";
     plugin::v1::KernelLineMatch m;
@@ -254,7 +250,7 @@ TEST(PluginManagerKernelReports, OnlyAPluginOfAbi15IsAskedAboutReports)
     const plugin::v1::KernelReport report{"soft_lockup", "BUG: soft lockup - CPU#3", lines};
 
     PluginManager old_manager(HostPaths("/nonexistent"), Config{});
-    old_manager.loadDirectory(caseDir("kernel_reports_v14"));
+    old_manager.loadDirectory(test::testPluginDir("kernel_reports_v14"));
     ASSERT_NO_FATAL_FAILURE(expectOneRunning(old_manager, 4));
     std::string name;
     plugin::v1::KernelLineMatch m;
@@ -262,7 +258,7 @@ TEST(PluginManagerKernelReports, OnlyAPluginOfAbi15IsAskedAboutReports)
     EXPECT_TRUE(name.empty());
 
     PluginManager manager(HostPaths("/nonexistent"), Config{});
-    manager.loadDirectory(caseDir("kernel_reports"));
+    manager.loadDirectory(test::testPluginDir("kernel_reports"));
     ASSERT_NO_FATAL_FAILURE(expectOneRunning(manager, NICD_PLUGIN_ABI_MINOR));
     ASSERT_TRUE(manager.classifyKernelReport(report, name, m));
     EXPECT_EQ(name, "reports");

@@ -3,6 +3,7 @@
 // kernel: prefailure_devlink_netlink_test.cpp).
 #include "prefailure/devlink_health.hpp"
 #include "prefailure/devlink_netlink.hpp"
+#include "support/decode_error.hpp"
 #include "support/netlink_attrs.hpp"
 
 #include <fcntl.h>
@@ -67,20 +68,9 @@ HealthReporter decoded(const Attrs& a)
     return r.value_or(HealthReporter{});
 }
 
-template <class F> std::string decodeErrorOf(F&& f)
-{
-    try {
-        f();
-    } catch (const DecodeError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "no DecodeError";
-    return {};
-}
-
 std::string messageErrorOf(const std::vector<uint8_t>& bytes)
 {
-    return decodeErrorOf([&] { decodeReporterMessage(bytes); });
+    return nicd::test::decodeErrorOf([&] { decodeReporterMessage(bytes); });
 }
 
 // ---- decodeReporterMessage ----

@@ -2,6 +2,7 @@
 // captures (tests/data/devlink/SOURCES.md) and on malformed text; pciAddressOf.
 #include "prefailure/devlink_health.hpp"
 #include "prefailure/devlink_netlink.hpp"
+#include "support/decode_error.hpp"
 
 #include <fcntl.h>
 #include <linux/devlink.h>
@@ -35,20 +36,9 @@ using nicd::prefailure::pciAddressOf;
 
 namespace {
 
-template <class F> std::string decodeErrorOf(F&& f)
-{
-    try {
-        f();
-    } catch (const DecodeError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "no DecodeError";
-    return {};
-}
-
 std::string jsonErrorOf(const std::string& text)
 {
-    return decodeErrorOf([&] { parseDevlinkHealthJson(text); });
+    return nicd::test::decodeErrorOf([&] { parseDevlinkHealthJson(text); });
 }
 
 // ---- parseDevlinkHealthJson ----

@@ -19,7 +19,7 @@ Port ethPort(const std::string& netdev, int state = 4)
     return p;
 }
 
-Device device(const std::string& name, DeviceFunction role, Port port, std::string bond = {})
+Device pfDevice(const std::string& name, DeviceFunction role, Port port, std::string bond = {})
 {
     Device d;
     d.ibdev = name;
@@ -35,19 +35,20 @@ class PortSelection : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        inv_.devices.push_back(device("mlx5_0", DeviceFunction::Physical, ethPort("ens1f0np0")));
+        inv_.devices.push_back(pfDevice("mlx5_0", DeviceFunction::Physical, ethPort("ens1f0np0")));
         Port ib = ethPort("ib0");
         ib.link_layer = "InfiniBand";
-        inv_.devices.push_back(device("mlx5_4", DeviceFunction::Physical, ib));
+        inv_.devices.push_back(pfDevice("mlx5_4", DeviceFunction::Physical, ib));
         inv_.devices.push_back(
-            device("mlx5_5", DeviceFunction::VirtualFunction, ethPort("ens1f0v0")));
-        inv_.devices.push_back(device("mlx5_6", DeviceFunction::Physical, ethPort("ens6f0np0", 1)));
+            pfDevice("mlx5_5", DeviceFunction::VirtualFunction, ethPort("ens1f0v0")));
         inv_.devices.push_back(
-            device("mlx5_7", DeviceFunction::BondMember, ethPort("ens7f0np0"), "bond1"));
-        inv_.devices.push_back(device("mlx5_8", DeviceFunction::Physical, ethPort("eno8np0")));
+            pfDevice("mlx5_6", DeviceFunction::Physical, ethPort("ens6f0np0", 1)));
         inv_.devices.push_back(
-            device("mlx5_bond_0", DeviceFunction::Lag, ethPort("bond0"), "bond0"));
-        Device unmanaged = device("rxe0", DeviceFunction::Physical, ethPort("eth9"));
+            pfDevice("mlx5_7", DeviceFunction::BondMember, ethPort("ens7f0np0"), "bond1"));
+        inv_.devices.push_back(pfDevice("mlx5_8", DeviceFunction::Physical, ethPort("eno8np0")));
+        inv_.devices.push_back(
+            pfDevice("mlx5_bond_0", DeviceFunction::Lag, ethPort("bond0"), "bond0"));
+        Device unmanaged = pfDevice("rxe0", DeviceFunction::Physical, ethPort("eth9"));
         unmanaged.plugin.clear();
         inv_.devices.push_back(unmanaged);
         for (const auto& d : inv_.devices)

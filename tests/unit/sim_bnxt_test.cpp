@@ -16,14 +16,6 @@ using namespace nicd;
 
 namespace {
 
-std::set<std::string> namesIn(const fs::path& dir)
-{
-    std::set<std::string> out;
-    for (const auto& e : fs::directory_iterator(dir))
-        out.insert(e.path().filename().string());
-    return out;
-}
-
 std::string line(const fs::path& file)
 {
     auto text = test::readFile(file);
@@ -135,13 +127,13 @@ TEST_F(SimBnxtTest, ABnxtPfIsLaidOutAsBnxtEnAndBnxtReShowIt)
     EXPECT_EQ(line(ib / "hw_rev"), "0x11");
     EXPECT_EQ(line(ib / "fw_ver"), "230.0.157.0");
     EXPECT_EQ(line(ib / "board_id"), "BCM957608-P2200GQF00");
-    EXPECT_EQ(namesIn(ib / "ports"), std::set<std::string>{"1"});
+    EXPECT_EQ(test::namesIn(ib / "ports"), std::set<std::string>{"1"});
     EXPECT_EQ(line(ib / "ports/1/link_layer"), "Ethernet");
     EXPECT_EQ(line(ib / "ports/1/gid_attrs/ndevs/1"), "ens4f0np0");
     std::set<std::string> want;
     for (const auto& c : sim::bnxtHwCounters(true))
         want.insert(c.name);
-    EXPECT_EQ(namesIn(ib / "ports/1/hw_counters"), want);
+    EXPECT_EQ(test::namesIn(ib / "ports/1/hw_counters"), want);
     EXPECT_TRUE(fs::exists(ib / "ports/1/counters/port_xmit_data")) << "PMA (bnxt_re_process_mad)";
     EXPECT_EQ(fs::canonical(dir_ / "sys/class/net/ens4f0np0/device"), fs::canonical(fn));
     EXPECT_FALSE(fs::exists(dir_ / "sys/class/net/ens4f0np0/ecn")) << "no MOFED ecn/ on bnxt";
@@ -151,7 +143,7 @@ TEST_F(SimBnxtTest, ABnxtPfIsLaidOutAsBnxtEnAndBnxtReShowIt)
 TEST_F(SimBnxtTest, HwmonDevlinkAndEthtoolAreBnxtEns)
 {
     createMixed();
-    auto hwmons = namesIn(function("0000:5d:00.0") / "hwmon");
+    auto hwmons = test::namesIn(function("0000:5d:00.0") / "hwmon");
     ASSERT_EQ(hwmons.size(), 1U);
     auto hwmon = function("0000:5d:00.0") / "hwmon" / *hwmons.begin();
     EXPECT_EQ(line(hwmon / "name"), "bnxt_en");

@@ -38,14 +38,6 @@ std::string kindOf(const std::string& name)
     return std::regex_replace(name, std::regex("^(rx|tx|ch)[0-9]+_"), "$1N_");
 }
 
-std::set<std::string> namesIn(const fs::path& dir)
-{
-    std::set<std::string> out;
-    for (const auto& e : fs::directory_iterator(dir))
-        out.insert(e.path().filename().string());
-    return out;
-}
-
 class SimEthtoolTest : public test::SimDirTest {};
 
 } // namespace
@@ -215,5 +207,5 @@ TEST_F(SimEthtoolTest, HwCountersAreThoseOfACurrentKernel)
             want.insert((*it)[1]);
     ASSERT_EQ(want.size(), 32U);
     auto ib = fs::canonical(dir_ / "sys/class/infiniband");
-    EXPECT_EQ(namesIn(ib / "mlx5_0/ports/1/hw_counters"), want);
+    EXPECT_EQ(test::namesIn(ib / "mlx5_0/ports/1/hw_counters"), want);
 }

@@ -27,14 +27,6 @@ protected:
     fs::path devices() const { return fs::canonical(dir_ / "sys/devices"); }
 };
 
-std::set<std::string> namesIn(const fs::path& dir)
-{
-    std::set<std::string> out;
-    for (const auto& e : fs::directory_iterator(dir))
-        out.insert(e.path().filename().string());
-    return out;
-}
-
 bool under(const fs::path& p, const fs::path& dir)
 {
     return p.string().starts_with(dir.string() + "/");
@@ -44,7 +36,7 @@ bool under(const fs::path& p, const fs::path& dir)
 
 TEST_F(SimLayoutTest, ClassLinksAreRelativeAndResolveIntoSysDevices)
 {
-    auto names = namesIn(dir_ / "sys/class/infiniband");
+    auto names = test::namesIn(dir_ / "sys/class/infiniband");
     EXPECT_EQ(names, (std::set<std::string>{"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4",
                                             "mlx5_5", "mlx5_6", "mlx5_bond_0"}));
     for (const auto& n : names) {
@@ -65,7 +57,7 @@ TEST_F(SimLayoutTest, ClassLinksAreRelativeAndResolveIntoSysDevices)
         EXPECT_TRUE(std::regex_match(pci.parent_path().parent_path().filename().string(),
                                      std::regex("pci0000:[0-9a-f]{2}")));
     }
-    for (const auto& n : namesIn(dir_ / "sys/class/net")) {
+    for (const auto& n : test::namesIn(dir_ / "sys/class/net")) {
         SCOPED_TRACE(n);
         EXPECT_TRUE(fs::read_symlink(net(n)).string().starts_with("../../devices/"));
         EXPECT_TRUE(under(fs::canonical(net(n)), devices()));
@@ -139,18 +131,18 @@ TEST_F(SimLayoutTest, RoceLagOnABondOfTwoFunctions)
 TEST_F(SimLayoutTest, CounterNamesAreThoseOfARealH100Node)
 {
     auto fixture = fs::path(NICD_SHARED_DIR) / "fixtures/gpud/sys-class-infiniband-h100.0/mlx5_0";
-    auto pma = namesIn(fixture / "ports/1/counters");
-    auto hw = namesIn(fixture / "ports/1/hw_counters");
+    auto pma = test::namesIn(fixture / "ports/1/counters");
+    auto hw = test::namesIn(fixture / "ports/1/hw_counters");
     ASSERT_EQ(pma.size(), 21U);
     ASSERT_EQ(hw.size(), 26U);
     // IB ports: the fixture's names, and the two retry counters a current kernel adds
     // (extended_err_cnts; sim_ethtool_test checks the whole set). RoCE ports: those plus the
     // congestion group.
-    EXPECT_EQ(namesIn(ib("mlx5_4") / "ports/1/counters"), pma);
+    EXPECT_EQ(test::namesIn(ib("mlx5_4") / "ports/1/counters"), pma);
     hw.insert({"req_rnr_retries_exceeded", "req_transport_retries_exceeded"});
-    EXPECT_EQ(namesIn(ib("mlx5_4") / "ports/1/hw_counters"), hw);
-    auto roce_hw = namesIn(ib("mlx5_0") / "ports/1/hw_counters");
-    EXPECT_EQ(namesIn(ib("mlx5_0") / "ports/1/counters"), pma);
+    EXPECT_EQ(test::namesIn(ib("mlx5_4") / "ports/1/hw_counters"), hw);
+    auto roce_hw = test::namesIn(ib("mlx5_0") / "ports/1/hw_counters");
+    EXPECT_EQ(test::namesIn(ib("mlx5_0") / "ports/1/counters"), pma);
     for (const auto& n : hw)
         EXPECT_TRUE(roce_hw.contains(n)) << n;
     EXPECT_TRUE(roce_hw.contains("np_ecn_marked_roce_packets"));
@@ -237,7 +229,7 @@ TEST(SimManyDevices, SixtyFourRocePfsAllUp)
 {
     auto dir = test::makeTempDir("sim64", test::TempOn::Memory);
     sim::create(dir, {.devices = 64});
-    auto names = namesIn(dir / "sys/class/infiniband");
+    auto names = test::namesIn(dir / "sys/class/infiniband");
     ASSERT_EQ(names.size(), 64U);
     std::set<fs::path> functions;
     std::set<std::string> netdevs;

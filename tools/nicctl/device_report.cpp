@@ -11,11 +11,6 @@ namespace nicctl {
 
 namespace {
 
-std::string orDash(const std::string& s)
-{
-    return s.empty() ? "-" : s;
-}
-
 // "16 GT/s x16"; "-" when unknown.
 std::string pcieOf(double gts, uint32_t width)
 {

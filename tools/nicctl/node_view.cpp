@@ -21,7 +21,7 @@ constexpr const char* kPlugin = io::nicd::Nicd1::Plugin_proxy::INTERFACE_NAME;
 
 using Properties = std::map<std::string, sdbus::Variant>;
 
-template <typename T> T read(const Properties& props, const std::string& name, T fallback = {})
+template <typename T> T property(const Properties& props, const std::string& name, T fallback = {})
 {
     auto it = props.find(name);
     if (it == props.end() || !it->second.containsValueOfType<T>())
@@ -31,50 +31,50 @@ template <typename T> T read(const Properties& props, const std::string& name, T
 
 std::vector<bus::ConditionRow> conditionsOf(const Properties& props)
 {
-    return rowsOf(read<std::vector<bus::ConditionWire>>(props, "Conditions"));
+    return rowsOf(property<std::vector<bus::ConditionWire>>(props, "Conditions"));
 }
 
 DeviceView deviceOf(const Properties& p)
 {
     DeviceView d;
-    d.name = read<std::string>(p, "Name");
-    d.pci_address = read<std::string>(p, "PciAddress");
-    d.driver = read<std::string>(p, "Driver");
-    d.plugin = read<std::string>(p, "Plugin");
-    d.firmware = read<std::string>(p, "FirmwareVersion");
-    d.role = read<std::string>(p, "Role");
-    d.function = read<std::string>(p, "Function");
-    d.netdevs = read<std::vector<std::string>>(p, "Netdevs");
-    d.health = read<std::string>(p, "Health", "unknown");
+    d.name = property<std::string>(p, "Name");
+    d.pci_address = property<std::string>(p, "PciAddress");
+    d.driver = property<std::string>(p, "Driver");
+    d.plugin = property<std::string>(p, "Plugin");
+    d.firmware = property<std::string>(p, "FirmwareVersion");
+    d.role = property<std::string>(p, "Role");
+    d.function = property<std::string>(p, "Function");
+    d.netdevs = property<std::vector<std::string>>(p, "Netdevs");
+    d.health = property<std::string>(p, "Health", "unknown");
     d.conditions = conditionsOf(p);
-    d.signals.temperatures = read<std::map<std::string, double>>(p, "Temperatures");
-    d.signals.temperature_limits = read<std::map<std::string, double>>(p, "TemperatureLimits");
-    d.signals.pcie = rowOf(read<bus::PcieLinkWire>(p, "PcieLink"));
-    d.signals.reporters = rowsOf(read<std::vector<bus::ReporterWire>>(p, "HealthReporters"));
+    d.signals.temperatures = property<std::map<std::string, double>>(p, "Temperatures");
+    d.signals.temperature_limits = property<std::map<std::string, double>>(p, "TemperatureLimits");
+    d.signals.pcie = rowOf(property<bus::PcieLinkWire>(p, "PcieLink"));
+    d.signals.reporters = rowsOf(property<std::vector<bus::ReporterWire>>(p, "HealthReporters"));
     return d;
 }
 
 bus::PortValues portOf(const Properties& p)
 {
     bus::PortValues v;
-    v.device = read<std::string>(p, "Device");
-    v.number = read<uint32_t>(p, "Number");
-    v.state = read<std::string>(p, "State");
-    v.phys_state = read<std::string>(p, "PhysState");
-    v.link_layer = read<std::string>(p, "LinkLayer");
-    v.rate = read<std::string>(p, "Rate");
-    v.netdev = read<std::string>(p, "Netdev");
-    v.operstate = read<std::string>(p, "OperState");
-    v.health = read<std::string>(p, "Health", "unknown");
+    v.device = property<std::string>(p, "Device");
+    v.number = property<uint32_t>(p, "Number");
+    v.state = property<std::string>(p, "State");
+    v.phys_state = property<std::string>(p, "PhysState");
+    v.link_layer = property<std::string>(p, "LinkLayer");
+    v.rate = property<std::string>(p, "Rate");
+    v.netdev = property<std::string>(p, "Netdev");
+    v.operstate = property<std::string>(p, "OperState");
+    v.health = property<std::string>(p, "Health", "unknown");
     v.conditions = conditionsOf(p);
-    v.qos_status = read<std::string>(p, "QosStatus", "unknown");
-    v.qos_desired = read<std::map<std::string, std::string>>(p, "QosDesired");
-    v.qos_observed = read<std::map<std::string, std::string>>(p, "QosObserved");
-    v.qos_compliant = read<std::map<std::string, bool>>(p, "QosCompliant");
-    v.congestion = read<std::string>(p, "Congestion");
-    v.uplinks = rowsOf(read<std::vector<bus::UplinkWire>>(p, "Uplinks"));
-    v.ready = read<std::string>(p, "Ready");
-    v.ready_checks = rowsOf(read<std::vector<bus::ReadyCheckWire>>(p, "ReadyChecks"));
+    v.qos_status = property<std::string>(p, "QosStatus", "unknown");
+    v.qos_desired = property<std::map<std::string, std::string>>(p, "QosDesired");
+    v.qos_observed = property<std::map<std::string, std::string>>(p, "QosObserved");
+    v.qos_compliant = property<std::map<std::string, bool>>(p, "QosCompliant");
+    v.congestion = property<std::string>(p, "Congestion");
+    v.uplinks = rowsOf(property<std::vector<bus::UplinkWire>>(p, "Uplinks"));
+    v.ready = property<std::string>(p, "Ready");
+    v.ready_checks = rowsOf(property<std::vector<bus::ReadyCheckWire>>(p, "ReadyChecks"));
     return v;
 }
 
@@ -89,11 +89,11 @@ NodeView nodeViewOf(const ManagedObjects& objects)
     std::vector<bus::PortValues> ports;
     for (const auto& [path, interfaces] : objects) {
         if (auto m = interfaces.find(kManager); m != interfaces.end()) { // when listed
-            node.version = read<std::string>(m->second, "Version");
-            node.health = read<std::string>(m->second, "Health", "unknown");
-            node.node_health = read<std::string>(m->second, "NodeHealth", node.health);
-            node.provision_mode = read<std::string>(m->second, "ProvisionMode");
-            node.last_cycle_usec = read<uint64_t>(m->second, "LastCycleTimestamp");
+            node.version = property<std::string>(m->second, "Version");
+            node.health = property<std::string>(m->second, "Health", "unknown");
+            node.node_health = property<std::string>(m->second, "NodeHealth", node.health);
+            node.provision_mode = property<std::string>(m->second, "ProvisionMode");
+            node.last_cycle_usec = property<uint64_t>(m->second, "LastCycleTimestamp");
         }
         if (auto d = interfaces.find(kDevice); d != interfaces.end()) {
             auto dev = deviceOf(d->second);
@@ -103,10 +103,10 @@ NodeView nodeViewOf(const ManagedObjects& objects)
             ports.push_back(portOf(p->second));
         if (auto p = interfaces.find(kPlugin); p != interfaces.end()) {
             bus::PluginValues plugin;
-            plugin.name = read<std::string>(p->second, "Name");
-            plugin.version = read<std::string>(p->second, "Version");
-            plugin.state = read<std::string>(p->second, "State");
-            plugin.last_error = read<std::string>(p->second, "LastError");
+            plugin.name = property<std::string>(p->second, "Name");
+            plugin.version = property<std::string>(p->second, "Version");
+            plugin.state = property<std::string>(p->second, "State");
+            plugin.last_error = property<std::string>(p->second, "LastError");
             node.plugins.push_back(std::move(plugin));
         }
     }

@@ -8,6 +8,11 @@
 
 namespace nicctl {
 
+std::string orDash(const std::string& s)
+{
+    return s.empty() ? "-" : s;
+}
+
 namespace {
 
 int rank(const std::string& severity)
@@ -40,11 +45,6 @@ std::string cell(const std::string& text, size_t width, bool color)
     if (*c == '\0')
         return padded;
     return c + text + "\033[0m" + padded.substr(text.size());
-}
-
-std::string orDash(const std::string& s)
-{
-    return s.empty() ? "-" : s;
 }
 
 std::string linkOf(const bus::PortValues& p)

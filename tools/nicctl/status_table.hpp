@@ -22,6 +22,9 @@ std::string actionOf(const DeviceView& device, const bus::PortValues& port);
 
 nlohmann::json conditionJson(const bus::ConditionRow& c);
 
+// The text, or "-" for none.
+std::string orDash(const std::string& s);
+
 // A health word in its ANSI colour.
 std::string healthWord(const std::string& health);
 

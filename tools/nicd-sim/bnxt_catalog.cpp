@@ -24,7 +24,7 @@ namespace nicd::sim {
 
 namespace {
 
-constexpr auto S = Overflow::Saturate;
+using namespace overflow_column;
 
 struct Rate {
     const char* name;
@@ -323,7 +323,7 @@ void appendPortExt(std::vector<CounterSpec>& out)
             addPort(out, fmt::format(fmt::runtime(f), n));
 }
 
-std::vector<CounterSpec> build(bool physical_function, unsigned rings)
+std::vector<CounterSpec> buildBnxtCatalog(bool physical_function, unsigned rings)
 {
     std::vector<CounterSpec> v;
     v.reserve(rings * std::size(kRingStats) + 212);
@@ -371,7 +371,7 @@ const std::vector<CounterSpec>& bnxtEthtoolStatistics(bool physical_function, un
     if (rings < 1 || rings > kMaxChannels)
         throw SimError(
             fmt::format("{} rings: a bnxt_en netdev has from 1 to {}", rings, kMaxChannels));
-    return keptCatalog(&build, physical_function, rings);
+    return keptCatalog(&buildBnxtCatalog, physical_function, rings);
 }
 
 const CounterSpec* bnxtEthtoolStatistic(std::string_view name)

@@ -9,12 +9,7 @@
 
 namespace nicd::sim {
 
-namespace {
-
-constexpr auto S = Overflow::Saturate;
-constexpr auto W = Overflow::Wrap;
-
-} // namespace
+using namespace overflow_column;
 
 // Widths: counters.md §1.2 (PMA extended table); saturating, as the IBA specifies.
 const std::vector<CounterSpec>& ibCounters()

@@ -12,6 +12,12 @@ namespace nicd::sim {
 
 enum class Overflow { Saturate, Wrap };
 
+// The overflow column's short names in the catalogs' tables (`using namespace overflow_column;`).
+namespace overflow_column {
+inline constexpr Overflow S = Overflow::Saturate;
+inline constexpr Overflow W = Overflow::Wrap;
+} // namespace overflow_column
+
 inline constexpr double kCorrectedBitsPerSecond = 4000; // rx_corrected_bits_phy, healthy
 // A busy port at full load: ~100 Gb/s of RDMA each way (12.5e9 B/s) in ~4 KiB packets, plus a
 // little kernel-stack traffic on the netdev.

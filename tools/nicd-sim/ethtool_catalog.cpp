@@ -33,8 +33,7 @@ namespace nicd::sim {
 
 namespace {
 
-constexpr auto S = Overflow::Saturate;
-constexpr auto W = Overflow::Wrap;
+using namespace overflow_column;
 
 // The priority RoCE runs on, the only one with PFC enabled (nicd's default PfcPriorities=3);
 // the rest of the traffic runs on priority 0.
@@ -267,7 +266,7 @@ void appendBufferCongestion(std::vector<CounterSpec>& out)
             out.push_back({fmt::format(fmt::runtime(f), p), 0, 64, S});
 }
 
-std::vector<CounterSpec> build(bool physical_function, unsigned channels)
+std::vector<CounterSpec> buildMlx5Catalog(bool physical_function, unsigned channels)
 {
     std::vector<CounterSpec> v;
     append(v, kSoftware);
@@ -291,7 +290,7 @@ const std::vector<CounterSpec>& mlx5eStatistics(bool physical_function, unsigned
     if (channels < 1 || channels > kMaxChannels)
         throw SimError(
             fmt::format("{} channels: a netdev has from 1 to {}", channels, kMaxChannels));
-    return keptCatalog(&build, physical_function, channels);
+    return keptCatalog(&buildMlx5Catalog, physical_function, channels);
 }
 
 const CounterSpec* mlx5eStatistic(std::string_view name)

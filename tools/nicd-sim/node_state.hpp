@@ -47,6 +47,8 @@ struct NodeState {
     void save(const fs::path& root) const;
     std::string text() const;                   // what save writes (run/nicd-sim/state.json)
     SimDevice& device(const std::string& name); // throws SimError listing the known devices
+    // The device, which a fault can act on only while present: SimError when it was removed.
+    const SimDevice& liveDevice(const std::string& name);
 };
 
 std::string counterKey(const std::string& dev, uint32_t port, const std::string& group,

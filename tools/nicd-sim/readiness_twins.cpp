@@ -139,14 +139,6 @@ void peermemFiles(const fs::path& root, bool loaded)
     writeText(root, dir / "initstate", "live\n");
 }
 
-const SimDevice& liveDevice(NodeState& st, const std::string& dev)
-{
-    const auto& d = st.device(dev);
-    if (d.removed)
-        throw SimError(dev + " is removed (nicd-sim inject DIR restore " + dev + ")");
-    return d;
-}
-
 } // namespace
 
 void createReadinessTwins(const fs::path& root, const NodeState& st)
@@ -203,14 +195,14 @@ void gidMissing(const fs::path& root, const std::string& dev, bool on)
 {
     NodeLock lock(root);
     auto st = NodeState::load(root);
-    writeGids(root, liveDevice(st, dev), !on);
+    writeGids(root, st.liveDevice(dev), !on);
 }
 
 void mtuMismatch(const fs::path& root, const std::string& dev, bool on)
 {
     NodeLock lock(root);
     auto st = NodeState::load(root);
-    const auto& d = liveDevice(st, dev);
+    const auto& d = st.liveDevice(dev);
     auto netdevs = d.netdevs;
     netdevs.insert(netdevs.end(), d.ethtool_netdevs.begin(), d.ethtool_netdevs.end());
     for (const auto& nd : netdevs)
@@ -221,7 +213,7 @@ void uverbsMissing(const fs::path& root, const std::string& dev, bool on)
 {
     NodeLock lock(root);
     auto st = NodeState::load(root);
-    auto node = root / "dev/infiniband" / uverbsOf(root, liveDevice(st, dev));
+    auto node = root / "dev/infiniband" / uverbsOf(root, st.liveDevice(dev));
     if (on)
         fs::remove(node);
     else
@@ -240,7 +232,7 @@ void acsOn(const fs::path& root, const std::string& dev, bool on)
 {
     NodeLock lock(root);
     auto st = NodeState::load(root);
-    auto port = rootPortOf(root, liveDevice(st, dev));
+    auto port = rootPortOf(root, st.liveDevice(dev));
     writeText(root, port / "config", configSpace(on ? kAcsRedirect : 0));
 }
 

@@ -16,14 +16,6 @@ namespace {
 // limit, no packet lost yet.
 constexpr double kDegradedCorrectedBitsPerSecond = 5e7;
 
-const SimDevice& liveDevice(NodeState& st, const std::string& dev)
-{
-    const auto& d = st.device(dev);
-    if (d.removed)
-        throw SimError(dev + " is removed (nicd-sim inject DIR restore " + dev + ")");
-    return d;
-}
-
 fs::path pciDir(const fs::path& root, const SimDevice& d)
 {
     return fs::canonical(root / "sys/bus/pci/devices" / d.pci_address);
@@ -43,7 +35,7 @@ void fecDegrade(const fs::path& root, const std::string& dev, bool on)
 {
     NodeLock lock(root);
     auto st = NodeState::load(root);
-    const auto& d = liveDevice(st, dev);
+    const auto& d = st.liveDevice(dev);
     auto netdevs = fecNetdevs(root, d);
     requireSome(netdevs, dev, "FEC statistics");
     for (const auto& nd : netdevs) {
@@ -61,7 +53,7 @@ void opticsRxLow(const fs::path& root, const std::string& dev, bool on)
 {
     NodeLock lock(root);
     auto st = NodeState::load(root);
-    const auto& d = liveDevice(st, dev);
+    const auto& d = st.liveDevice(dev);
     auto netdevs = moduleNetdevs(root, d);
     requireSome(netdevs, dev, "optical module");
     // The first module only: one weak fibre, not the whole bond.
@@ -72,7 +64,7 @@ void asicHot(const fs::path& root, const std::string& dev, bool on)
 {
     NodeLock lock(root);
     auto st = NodeState::load(root);
-    const auto& d = liveDevice(st, dev);
+    const auto& d = st.liveDevice(dev);
     std::error_code ec;
     bool found = false;
     for (const auto& e : fs::directory_iterator(pciDir(root, d) / "hwmon", ec)) {
@@ -95,7 +87,7 @@ void fwFatal(const fs::path& root, const std::string& dev, bool on)
 {
     NodeLock lock(root);
     auto st = NodeState::load(root);
-    const auto& d = liveDevice(st, dev);
+    const auto& d = st.liveDevice(dev);
     auto file = devlinkHealthFile(root);
     auto j = nlohmann::ordered_json::parse(readText(file));
     auto handle = "pci/" + d.pci_address;
@@ -120,7 +112,7 @@ void pcieDowntrain(const fs::path& root, const std::string& dev, bool on)
 {
     NodeLock lock(root);
     auto st = NodeState::load(root);
-    auto dir = pciDir(root, liveDevice(st, dev));
+    auto dir = pciDir(root, st.liveDevice(dev));
     writeText(root, dir / "current_link_speed", on ? "16.0 GT/s PCIe\n" : "32.0 GT/s PCIe\n");
     writeText(root, dir / "current_link_width", on ? "8\n" : "16\n");
 }
@@ -129,7 +121,7 @@ void rateDowntrain(const fs::path& root, const std::string& dev, bool on)
 {
     NodeLock lock(root);
     auto st = NodeState::load(root);
-    const auto& d = liveDevice(st, dev);
+    const auto& d = st.liveDevice(dev);
     auto port = root / d.ib_dir / "ports/1";
     writeText(root, port / "rate", on ? "200 Gb/sec (2X NDR)\n" : "400 Gb/sec (4X NDR)\n");
     for (const auto& nd : d.netdevs) {
@@ -144,7 +136,7 @@ void fwDrift(const fs::path& root, const std::string& dev, bool on)
 {
     NodeLock lock(root);
     auto st = NodeState::load(root);
-    const auto& d = liveDevice(st, dev);
+    const auto& d = st.liveDevice(dev);
     const auto& catalog = vendorCatalog(d.vendor);
     writeText(root, root / d.ib_dir / "fw_ver",
               std::string(on ? catalog.drifted_firmware : catalog.healthy_firmware) + "\n");

@@ -15,12 +15,6 @@ namespace {
 
 constexpr int kMaxDatagrams = 64; // a reply is 1 or 2 datagrams; anything beyond is broken
 
-v1::Status badName(std::string_view netdev)
-{
-    return v1::Status::fail(v1::Errc::InvalidArgument,
-                            "netdev " + std::string(netdev) + ": not a valid interface name");
-}
-
 v1::Status malformed(std::string_view netdev, const char* op,
                      const nicd::plugin::sdk::DecodeError& e)
 {
@@ -104,7 +98,7 @@ v1::Status DcbClient::exchange(std::string_view netdev, const char* op,
 v1::Status DcbClient::get(std::string_view netdev, dcb::DcbState& out)
 {
     if (!dcb::validIfname(netdev))
-        return badName(netdev);
+        return badNetdevName(netdev);
     if (auto s = open(); !s)
         return s;
     uint32_t seq = nextSeq();
@@ -126,7 +120,7 @@ v1::Status DcbClient::get(std::string_view netdev, dcb::DcbState& out)
 v1::Status DcbClient::change(std::string_view netdev, uint8_t cmd, const Encoder& encode)
 {
     if (!dcb::validIfname(netdev))
-        return badName(netdev);
+        return badNetdevName(netdev);
     if (auto s = open(); !s)
         return s;
     const uint32_t seq = nextSeq();

@@ -56,4 +56,10 @@ v1::Status dcbFailure(std::string_view netdev, std::string_view op, int err, boo
     return v1::Status::fail(codeOf(err), head + what + tail, err);
 }
 
+v1::Status badNetdevName(std::string_view netdev)
+{
+    return v1::Status::fail(v1::Errc::InvalidArgument,
+                            "netdev " + std::string(netdev) + ": not a valid interface name");
+}
+
 } // namespace nicd::plugin::sdk

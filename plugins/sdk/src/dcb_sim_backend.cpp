@@ -26,12 +26,6 @@ bool safeName(std::string_view netdev)
            netdev != "." && netdev != "..";
 }
 
-v1::Status badName(std::string_view netdev)
-{
-    return v1::Status::fail(v1::Errc::InvalidArgument,
-                            "netdev " + std::string(netdev) + ": not a valid interface name");
-}
-
 fs::path dcbSimFile(const fs::path& root, std::string_view netdev)
 {
     return root / "run/nicd-sim/dcb" / std::string(netdev);
@@ -42,7 +36,7 @@ fs::path dcbSimFile(const fs::path& root, std::string_view netdev)
 v1::Status SimDcb::read(std::string_view netdev, const char* op, dcb::DcbState& out)
 {
     if (!safeName(netdev))
-        return badName(netdev);
+        return badNetdevName(netdev);
     auto path = dcbSimFile(root_, netdev);
     std::string text;
     if (auto s = readRegularFile(path, kMaxDcbSimFile, text, Fifo::Wait); !s) {

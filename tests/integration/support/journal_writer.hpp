@@ -28,6 +28,10 @@ struct JournalEntry {
 JournalEntry kernelEntry(const std::string& message, uint64_t realtime_usec,
                          const std::string& boot_id = "11111111111111111111111111111111");
 
+// nicd-sim's default boot ID (sim::CreateOptions::boot_id) as the journal records it, without
+// dashes: the boot a simulated node's kernel lines belong to.
+inline constexpr const char* kSimBootId = "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d";
+
 inline constexpr const char* kTestMachineId = "0123456789abcdef0123456789abcdef";
 
 inline constexpr const char* kJournalRemote = "/lib/systemd/systemd-journal-remote";

@@ -29,6 +29,15 @@ inline std::string readFile(const std::filesystem::path& p)
     return ss.str();
 }
 
+// The names of the entries of `dir` (not recursive).
+inline std::set<std::string> namesIn(const std::filesystem::path& dir)
+{
+    std::set<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        out.insert(e.path().filename().string());
+    return out;
+}
+
 // path relative to `dir` -> content (regular files), "-> target" (symlinks), "fifo" (FIFOs).
 using TreeSnapshot = std::map<std::string, std::string>;
 

@@ -12,4 +12,7 @@ namespace nicd::plugin::sdk {
 // `in_band`: the status byte of a DCB reply (the driver refused), not an NLMSG_ERROR.
 v1::Status dcbFailure(std::string_view netdev, std::string_view op, int err, bool in_band = false);
 
+// A request for a netdev whose name is no valid interface name: refused before anything is sent.
+v1::Status badNetdevName(std::string_view netdev);
+
 } // namespace nicd::plugin::sdk
