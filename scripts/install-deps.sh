@@ -5,9 +5,9 @@
 # Idempotent, and quiet when nothing is missing.
 set -euo pipefail
 
-# make demo: the compiler, the build's libraries, the private bus, busctl, the journal writer.
+# make demo: the compiler and linker, the build's libraries, the private bus, busctl, the journal writer.
 packages=(
-    build-essential cmake pkg-config ninja-build
+    build-essential cmake pkg-config ninja-build lld
     libsdbus-c++-dev libsdbus-c++-bin libsystemd-dev
     libibverbs-dev rdma-core libnl-3-dev libnl-route-3-dev libnl-genl-3-dev
     libinih-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev

@@ -1,6 +1,11 @@
 #include "netlink/link_message.hpp"
 
+// glibc's <net/if.h> first: <linux/if.h> then leaves out what glibc defines (linux/libc-compat.h),
+// so a unity batch may hold this file and one that includes <net/if.h>.
+// clang-format off
+#include <net/if.h>
 #include <linux/if.h>
+// clang-format on
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>

@@ -48,7 +48,7 @@ const char* lintProblem(std::string_view name, MetricType type)
 
 // Bytes that end a plain run: 1 for backslash, controls, DEL and non-ASCII, 2 for the double
 // quote (which ends a run only inside a label value).
-constexpr std::array<uint8_t, 256> kStops = [] {
+constexpr std::array<uint8_t, 256> kExpositionStops = [] {
     std::array<uint8_t, 256> t{};
     for (size_t c = 0; c < 0x20; ++c)
         t[c] = 1;
@@ -68,7 +68,7 @@ void appendEscaped(std::string& out, std::string_view v, bool quote)
     size_t i = 0;
     while (i < v.size()) {
         size_t run = i; // plain ASCII needing no escape is copied in one go
-        while (run < v.size() && (kStops[static_cast<unsigned char>(v[run])] & stops) == 0)
+        while (run < v.size() && (kExpositionStops[static_cast<unsigned char>(v[run])] & stops) == 0)
             ++run;
         out.append(v.substr(i, run - i));
         i = run;

@@ -1,0 +1,18 @@
+# nicd_add_gtest_suites(<target> <label>)
+# Registers one ctest test per GoogleTest suite of <target> (named as the suite, run with
+# --gtest_filter=<suite>.* by tests/support/gtest_suite.sh), listed after each build as
+# gtest_discover_tests lists single tests.
+# For unit tests: a test of its own for each of ~900 unit tests spent more time starting the
+# binary (its static initialisers; under ASan its shadow memory) than running them, while the
+# whole binary passes in one process. A suite all of whose tests skip is reported skipped.
+function(nicd_add_gtest_suites target label)
+    set(ctest_file ${CMAKE_CURRENT_BINARY_DIR}/${target}_suites.cmake)
+    add_custom_command(TARGET ${target} POST_BUILD
+        COMMAND ${CMAKE_COMMAND} -D TEST_EXECUTABLE=$<TARGET_FILE:${target}>
+                -D CTEST_FILE=${ctest_file} -D LABEL=${label}
+                -D RUNNER=${CMAKE_SOURCE_DIR}/tests/support/gtest_suite.sh
+                -P ${CMAKE_SOURCE_DIR}/cmake/gtest_suites_list.cmake
+        BYPRODUCTS ${ctest_file}
+        VERBATIM)
+    set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${ctest_file})
+endfunction()
