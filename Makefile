@@ -1,7 +1,8 @@
 # The two commands of the README's quick start, and a few more.
 #   make demo    — build what the demo runs, simulate a node, run nicd on it, inject faults, show
 #                  what nicd saw
-#   make check   — every test, in a normal build and in an ASan+UBSan build
+#   make check   — every test in a normal build; the unit tests, fuzz replays and the integration
+#                  suites of hostile input again in an ASan+UBSan build
 #   make fuzz    — every libFuzzer target for SECONDS each (default 60), built with clang
 # Both install missing Debian packages first (as root; make demo only those the demo needs).
 
@@ -49,8 +50,9 @@ build-demo: deps-demo
 build-asan: deps $(ASAN_DIR)/build.ninja
 	cmake --build $(ASAN_DIR)
 
+# The libFuzzer build and its smoke runs (ctest -L libfuzzer) are left to make fuzz.
 check-normal: build
-	ctest --test-dir $(BUILD_DIR) $(CTEST_ARGS)
+	ctest --test-dir $(BUILD_DIR) $(CTEST_ARGS) --label-exclude libfuzzer
 
 check-asan: build-asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -87,8 +89,13 @@ image: build
 format:
 	git ls-files '*.cpp' '*.hpp' '*.h' | xargs clang-format -i
 
-tidy: build
-	git ls-files 'daemon/*.cpp' 'plugins/*.cpp' 'tools/*.cpp' | xargs clang-tidy -p $(BUILD_DIR) --quiet
+# clang-tidy reads each file's own compile command: a configuration without unity batches (only
+# the generated D-Bus glue is built there).
+TIDY_DIR ?= build-tidy
+tidy: deps
+	cmake -S . -B $(TIDY_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DNICD_UNITY_BUILD=OFF
+	cmake --build $(TIDY_DIR) --target nicd_dbus_codegen
+	git ls-files 'daemon/*.cpp' 'plugins/*.cpp' 'tools/*.cpp' | xargs clang-tidy -p $(TIDY_DIR) --quiet
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(TIDY_DIR)

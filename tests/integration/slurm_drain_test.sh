@@ -44,26 +44,23 @@ chmod 0755 "$work"
 head -c 1024 /dev/urandom >"$work/munge/munge.key"
 chmod 0400 "$work/munge/munge.key"
 munge_socket=$work/munge/munge.socket
-munged --foreground --force --socket="$munge_socket" --key-file="$work/munge/munge.key" \
+job munged --foreground --force --socket="$munge_socket" --key-file="$work/munge/munge.key" \
     --pid-file="$work/munge/munged.pid" --seed-file="$work/munge/seed" \
-    --log-file="$work/munged.log" >"$work/munged.out.log" 2>&1 &
-servers_pids+=($!)
+    --log-file="$work/munged.log" >"$work/munged.out.log" 2>&1
 for _ in $(seq 100); do [ -S "$munge_socket" ] && break; sleep 0.1; done
 [ -S "$munge_socket" ] || fail "munged did not start"
 
 # nicd on a private bus with the system bus's policy and nicd's own policy file.
 bus="unix:path=$work/bus.socket"
 private_bus_conf "$bus" "$src/dbus/io.nicd.Nicd1.conf" >"$work/bus.conf"
-dbus-daemon --nofork --nopidfile --config-file="$work/bus.conf" >"$work/dbus.log" 2>&1 &
-servers_pids+=($!)
+job dbus-daemon --nofork --nopidfile --config-file="$work/bus.conf" >"$work/dbus.log" 2>&1
 for _ in $(seq 100); do [ -S "$work/bus.socket" ] && break; sleep 0.1; done
 printf '[daemon]\nPollIntervalMs=300\nStateDirectory=%s\n[provision]\nMode=off\n[signals]\nEnable=no\n' \
     "$work/nicd-state" >"$work/nicd.conf"
 start_nicd() {
-    "$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" \
-        --plugin-directory "$build/plugins" --bus "$bus" --log-level warn >>"$work/nicd.log" 2>&1 &
-    nicd_pid=$!
-    servers_pids+=($nicd_pid)
+    job "$build/daemon/nicd" --root "$root" --config "$work/nicd.conf" \
+        --plugin-directory "$build/plugins" --bus "$bus" --log-level warn >>"$work/nicd.log" 2>&1
+    nicd_pid=$job_pid
 }
 start_nicd
 
@@ -113,11 +110,9 @@ NodeName=$node NodeAddr=127.0.0.1 CPUs=1 State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$work/slurm.conf
-slurmctld -D -i >"$work/slurmctld.out.log" 2>&1 &
-servers_pids+=($!)
+job slurmctld -D -i >"$work/slurmctld.out.log" 2>&1
 for _ in $(seq 100); do scontrol ping 2>/dev/null | grep -q UP && break; sleep 0.1; done
-slurmd -D >"$work/slurmd.out.log" 2>&1 &
-servers_pids+=($!)
+job slurmd -D >"$work/slurmd.out.log" 2>&1
 
 # reason: the node's drain reason as sinfo -R shows it ("" none).
 reason() { sinfo -h -R -n "$node" -o '%E' 2>/dev/null | head -n 1; }
