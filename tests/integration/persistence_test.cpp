@@ -19,8 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The simulated node's boot ID (sim::CreateOptions default), as journald writes it.
-
 class PersistenceTest : public test::DaemonTest {
 protected:
     std::string tempTag() const override { return "persist"; }
