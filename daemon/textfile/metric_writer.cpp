@@ -68,7 +68,8 @@ void appendEscaped(std::string& out, std::string_view v, bool quote)
     size_t i = 0;
     while (i < v.size()) {
         size_t run = i; // plain ASCII needing no escape is copied in one go
-        while (run < v.size() && (kExpositionStops[static_cast<unsigned char>(v[run])] & stops) == 0)
+        while (run < v.size() &&
+               (kExpositionStops[static_cast<unsigned char>(v[run])] & stops) == 0)
             ++run;
         out.append(v.substr(i, run - i));
         i = run;
