@@ -4,7 +4,9 @@
 #include "app/options.hpp"
 #include "config/config_files.hpp"
 #include "log/log.hpp"
+#include "plugins/plugin_schemas.hpp"
 #include "privilege/write_limits.hpp"
+#include "text/printable.hpp"
 
 #include <CLI/CLI.hpp>
 #include <malloc.h>
@@ -17,22 +19,39 @@ using namespace nicd;
 
 namespace {
 
-int checkConfig(const ConfigFiles& files, const HostPaths& paths)
+// The configuration as nicd would load it, then its [plugin:NAME] sections against the plugins
+// of the plugin directory (each library opened and its descriptor read; none created).
+int checkConfig(const ConfigFiles& files, const HostPaths& paths,
+                const std::optional<std::filesystem::path>& plugin_directory)
 {
-    auto result = loadConfig(files.main, files.dropin_dir, paths);
+    auto result = loadConfig(files.main, files.dropin_dir, paths, files.main_required);
+    if (result.config) {
+        const auto dir = plugin_directory.value_or(result.config->daemon.plugin_directory);
+        std::vector<config::PluginSchema> plugins;
+        if (std::error_code ec; std::filesystem::is_directory(dir, ec))
+            plugins = readPluginSchemas(dir, *result.config, result.errors);
+        else
+            result.warnings.push_back({dir.string(), 0, "", "",
+                                       "no plugin directory: plugin sections cannot be checked"});
+        config::checkPluginSections(*result.config, plugins, dir.string(), result.errors,
+                                    result.warnings);
+        if (!result.errors.empty())
+            result.config.reset();
+    }
     for (const auto& w : result.warnings)
         (void)std::fprintf(stderr, "warning: %s\n", w.format().c_str());
-    for (const auto& e : result.errors)
-        (void)std::fprintf(stderr, "%s\n", e.format().c_str());
+    for (const auto& line : formatErrors(result.errors))
+        (void)std::fprintf(stderr, "%s\n", line.c_str());
     if (!result.config) {
-        (void)std::fprintf(stderr, "configuration is invalid (%zu errors)\n", result.errors.size());
+        (void)std::fprintf(stderr, "configuration is invalid (%zu error%s)\n", result.errors.size(),
+                           result.errors.size() == 1 ? "" : "s");
         return 1;
     }
     std::printf("configuration is valid:");
     if (result.config->sources.empty())
         std::printf(" no files (all defaults)");
     for (const auto& f : result.config->sources)
-        std::printf(" %s", f.c_str());
+        std::printf(" %s", printable(f.string()).c_str());
     std::printf("\n");
     return 0;
 }
@@ -95,7 +114,7 @@ int main(int argc, char** argv)
     HostPaths paths(options.root);
     auto files = configFiles(options.config_file, paths);
     if (options.check_config)
-        return checkConfig(files, paths);
+        return checkConfig(files, paths, options.plugin_directory);
 
     try {
         auto config = loadAndReport(files, paths, options.dry_run);

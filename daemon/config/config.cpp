@@ -4,6 +4,7 @@
 #include "config/config_keys.hpp"
 #include "config/ini_lines.hpp"
 #include "config/tree_keys.hpp"
+#include "text/printable.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -19,7 +20,8 @@ namespace nicd {
 namespace {
 
 // The whole file, nullopt when it is missing (told apart: the main file may be absent), or an
-// Error saying why it cannot be read.
+// Error saying why it cannot be read. A file over kMaxConfigFileBytes is an error, read no
+// further than that.
 Result<std::optional<std::string>> readWholeFile(const std::filesystem::path& file)
 {
     int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
@@ -31,6 +33,11 @@ Result<std::optional<std::string>> readWholeFile(const std::filesystem::path& fi
     std::string text;
     char buffer[8192];
     for (;;) {
+        if (text.size() > kMaxConfigFileBytes) {
+            ::close(fd);
+            return Error{"larger than 1 MiB: not read (a configuration file is a few KiB; is "
+                         "this the file you meant?)"};
+        }
         ssize_t n = ::read(fd, buffer, sizeof buffer);
         if (n > 0) {
             text.append(buffer, static_cast<size_t>(n));
@@ -74,6 +81,19 @@ std::vector<std::filesystem::path> dropinFiles(const std::filesystem::path& dir,
 
 } // namespace
 
+std::vector<std::string> formatErrors(const std::vector<ConfigError>& errors)
+{
+    std::vector<std::string> lines;
+    for (size_t i = 0; i < errors.size() && i < kShownConfigErrors; ++i)
+        lines.push_back(errors[i].format());
+    if (errors.size() > kShownConfigErrors) {
+        const size_t more = errors.size() - kShownConfigErrors;
+        lines.push_back("... and " + std::to_string(more) + " more error" + (more == 1 ? "" : "s") +
+                        " (fix these first)");
+    }
+    return lines;
+}
+
 std::string ConfigError::format() const
 {
     std::string out = file;
@@ -84,7 +104,7 @@ std::string ConfigError::format() const
         out += "[" + section + "] ";
     if (!key.empty())
         out += key + "=" + value + ": ";
-    return out + message;
+    return printable(out + message);
 }
 
 ProvisionSettings Config::provisionFor(const std::string& ibdev) const
@@ -127,6 +147,10 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
         skipping = !known;
         if (skipping)
             errors.push_back({file_name, line, section, "", known.error().message});
+        else if (auto counter = config::checkCounterName(section); !counter)
+            errors.push_back({file_name, line, section, "", counter.error().message});
+        else
+            config.origins.try_emplace({section, ""}, Config::Origin{file_name, line});
     };
     visitor.on_entry = [&](int line, const std::string& section, const std::string& key,
                            const std::string& value) {
@@ -153,6 +177,8 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
             errors.push_back({file_name, line, section, key, inside.error().message, value});
         else if (auto applied = config::applyKey(config, section, key, value); !applied)
             errors.push_back({file_name, line, section, key, applied.error().message, value});
+        else
+            config.origins[{section, key}] = {file_name, line};
     };
     visitor.on_syntax_error = [&](int line, const std::string& section, const std::string& why) {
         errors.push_back({file_name, line, section, "", why});
@@ -161,7 +187,8 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
 }
 
 ConfigResult loadConfig(const std::filesystem::path& main_file,
-                        const std::filesystem::path& dropin_dir, const HostPaths& paths)
+                        const std::filesystem::path& dropin_dir, const HostPaths& paths,
+                        bool main_required)
 {
     ConfigResult result;
     Config config = defaultConfig();
@@ -170,11 +197,14 @@ ConfigResult loadConfig(const std::filesystem::path& main_file,
     files.insert(files.end(), dropins.begin(), dropins.end());
     for (const auto& file : files) {
         auto read = readWholeFile(file);
-        if (read && !*read && file == main_file)
+        if (read && !*read && file == main_file && !main_required)
             continue; // no nicd.conf: the defaults
         if (!read || !*read) {
             const std::string error =
-                read ? "cannot open: " + std::string(std::strerror(ENOENT)) : read.error().message;
+                !read ? read.error().message
+                : file == main_file
+                    ? "no such file (named by --config; nicd does not fall back to the defaults)"
+                    : "cannot open: " + std::string(std::strerror(ENOENT));
             result.errors.push_back({file.string(), 0, "", "", error});
             continue;
         }

@@ -207,6 +207,13 @@ struct Config {
     std::map<std::string, DeviceOverride> devices; // [device:<ibdev>]
     std::map<std::string, std::map<std::string, std::string>> plugins; // [plugin:<name>] Key=Value
     std::vector<std::filesystem::path> sources;                        // files read, in order
+    // Where each key in effect was set: (section, key) -> the file and line of its last value
+    // (key "": where the section first begins). A key not here has its default.
+    struct Origin {
+        std::string file;
+        int line = 0;
+    };
+    std::map<std::pair<std::string, std::string>, Origin> origins;
 
     // The provisioning settings for one device: [provision] with [device:<ibdev>] on top.
     ProvisionSettings provisionFor(const std::string& ibdev) const;
@@ -221,9 +228,19 @@ struct ConfigError {
     std::string value{}; // the value as written, when the error is about a Key=Value line
 
     // "/etc/nicd/nicd.conf:12: [daemon] PollIntervalMs=abc: expected an integer from 100 to
-    // 3600000"; parts that are empty (line 0, no section, no key) are left out.
+    // 3600000"; parts that are empty (line 0, no section, no key) are left out. Control bytes
+    // and bytes that are not UTF-8 (a file's own) are written as \xNN (text/printable.hpp).
     std::string format() const;
 };
+
+// At most this many errors are shown (formatErrors); one mistake repeated through a file would
+// otherwise bury the first.
+inline constexpr size_t kShownConfigErrors = 20;
+// A configuration file larger than this is refused, not parsed: nicd.conf is a few KiB.
+inline constexpr size_t kMaxConfigFileBytes = 1024 * 1024;
+
+// The first kShownConfigErrors errors formatted, then "... and N more errors" when there are more.
+std::vector<std::string> formatErrors(const std::vector<ConfigError>& errors);
 
 struct ConfigResult {
     std::optional<Config> config; // set when there were no errors
@@ -239,15 +256,16 @@ Config defaultConfig();
 // plugin section also takes any other key, for the plugin to validate).
 std::map<std::string, std::vector<std::string>> configKeys();
 
-// Reads `main_file` (a missing main file means defaults) and then every *.conf in `dropin_dir`
-// (lexical order; hidden files skipped; a missing directory is fine), later values winning.
-// Every error of every file is collected; `config` is set only when there are none.
+// Reads `main_file` (a missing main file means defaults, unless `main_required`: the file named
+// by --config must exist) and then every *.conf in `dropin_dir` (lexical order; hidden files
+// skipped; a missing directory is fine), later values winning. A file over kMaxConfigFileBytes is
+// an error. Every error of every file is collected; `config` is set only when there are none.
 // For a tree (`paths` with a --root other than "/"), the configuration is the tree's: a path key
 // that leads out of it is an error, and PluginDirectory= a warning, not used
 // (config/tree_keys.hpp).
 ConfigResult loadConfig(const std::filesystem::path& main_file,
                         const std::filesystem::path& dropin_dir,
-                        const HostPaths& paths = HostPaths());
+                        const HostPaths& paths = HostPaths(), bool main_required = false);
 
 // Parses one INI text on top of `config` (used by loadConfig and by tests); appends errors
 // naming `file_name`, and to `warnings` (when given) what is read but not used. A bad value

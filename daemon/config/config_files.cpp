@@ -9,18 +9,18 @@ ConfigFiles configFiles(const std::optional<std::filesystem::path>& config_file,
 {
     if (config_file) {
         const auto& main = *config_file;
-        return {main, main.string() + ".d"};
+        return {main, main.string() + ".d", true};
     }
     return {paths.host("/etc/nicd/nicd.conf"), paths.host("/etc/nicd/nicd.conf.d")};
 }
 
 std::optional<Config> loadAndReport(const ConfigFiles& files, const HostPaths& paths, bool dry_run)
 {
-    auto result = loadConfig(files.main, files.dropin_dir, paths);
+    auto result = loadConfig(files.main, files.dropin_dir, paths, files.main_required);
     for (const auto& w : result.warnings)
         log::warn({}, "{}", w.format());
-    for (const auto& e : result.errors)
-        log::error({}, "{}", e.format());
+    for (const auto& line : formatErrors(result.errors))
+        log::error({}, "{}", line);
     if (result.config)
         result.config->provision.dry_run = result.config->provision.dry_run || dry_run;
     return result.config;

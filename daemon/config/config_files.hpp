@@ -12,6 +12,7 @@ namespace nicd {
 struct ConfigFiles {
     std::filesystem::path main;       // nicd.conf
     std::filesystem::path dropin_dir; // nicd.conf.d
+    bool main_required = false;       // named by --config: its absence is an error
 };
 
 // --config FILE is taken as given (its drop-ins are FILE.d/); otherwise /etc/nicd/nicd.conf
@@ -20,8 +21,8 @@ ConfigFiles configFiles(const std::optional<std::filesystem::path>& config_file,
                         const HostPaths& paths);
 
 // Loads the configuration (a tree's, under --root: config/tree_keys.hpp), with `dry_run`
-// (--dry-run) over DryRun=; logs every warning, and on error every problem (file, line, key), and
-// returns nullopt. At start and on every reload.
+// (--dry-run) over DryRun=; logs every warning, and on error the problems (file, line, key; the
+// first kShownConfigErrors), and returns nullopt. At start and on every reload.
 std::optional<Config> loadAndReport(const ConfigFiles& files, const HostPaths& paths, bool dry_run);
 
 } // namespace nicd

@@ -121,9 +121,8 @@ const Keys<ProvisionConfig>& provisionKeys()
             k.emplace_back(name,
                            [set = set](ProvisionConfig& c, auto v) { return set(c.settings, v); });
         auto globs = [](std::vector<std::string> ProvisionConfig::*field) {
-            return [field](ProvisionConfig& c, std::string_view v) -> Result<void> {
-                c.*field = splitWords(v);
-                return {};
+            return [field](ProvisionConfig& c, std::string_view v) {
+                return assign(c.*field, parseGlobs(v));
             };
         };
         k.emplace_back("Bonds",
@@ -269,6 +268,50 @@ Result<void> checkSection(const std::string& s)
             return Error{std::string("unknown section; did you mean [") + known +
                          "]? (section names are case-sensitive)"};
     return Error{std::string("unknown section; ") + kSectionsAllowed};
+}
+
+Result<void> checkCounterName(const std::string& section)
+{
+    if (!section.starts_with("counter:"))
+        return {};
+    auto rest = afterPrefix(section, "counter:");
+    const std::string name = rest.substr(0, rest.find('/'));
+    // The IB PMA PortCounters and PortCountersExtended files of counters/ (IBTA; every vendor's),
+    // with the byte counts nicd publishes for the data counters.
+    static constexpr std::string_view kPmaCounters[] = {"symbol_error",
+                                                        "link_error_recovery",
+                                                        "link_downed",
+                                                        "port_rcv_errors",
+                                                        "port_rcv_remote_physical_errors",
+                                                        "port_rcv_switch_relay_errors",
+                                                        "port_xmit_discards",
+                                                        "port_xmit_constraint_errors",
+                                                        "port_rcv_constraint_errors",
+                                                        "local_link_integrity_errors",
+                                                        "excessive_buffer_overrun_errors",
+                                                        "VL15_dropped",
+                                                        "port_xmit_wait",
+                                                        "port_xmit_data",
+                                                        "port_rcv_data",
+                                                        "port_xmit_data_bytes",
+                                                        "port_rcv_data_bytes",
+                                                        "port_xmit_packets",
+                                                        "port_rcv_packets",
+                                                        "unicast_xmit_packets",
+                                                        "unicast_rcv_packets",
+                                                        "multicast_xmit_packets",
+                                                        "multicast_rcv_packets"};
+    for (auto known : kPmaCounters)
+        if (name == known)
+            return {};
+    for (auto known : kPmaCounters) {
+        const bool other_case = strcasecmp(name.c_str(), std::string(known).c_str()) == 0;
+        if (other_case || editDistance(name, known) <= 2)
+            return Error{"unknown counter; did you mean [counter:" + std::string(known) +
+                         rest.substr(name.size()) + "]?" +
+                         (other_case ? " (counter names are case-sensitive)" : "")};
+    }
+    return {};
 }
 
 Result<void> applyKey(Config& config, const std::string& section, const std::string& key,

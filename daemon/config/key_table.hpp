@@ -7,6 +7,7 @@
 
 #include <strings.h>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -44,12 +45,34 @@ template <typename T> std::vector<std::string> namesOf(const Keys<T>& keys)
     return out;
 }
 
+// Levenshtein distance, for "did you mean": short names (keys, counter names) only.
+inline size_t editDistance(std::string_view a, std::string_view b)
+{
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t above = row[j];
+            row[j] = std::min(
+                {row[j] + 1, row[j - 1] + 1, diagonal + static_cast<size_t>(a[i - 1] != b[j - 1])});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
 inline std::string unknownKey(const std::vector<std::string>& names, const std::string& label,
                               const std::string& key)
 {
     for (const auto& n : names)
         if (strcasecmp(n.c_str(), key.c_str()) == 0)
             return "unknown key; did you mean " + n + "? (keys are case-sensitive)";
+    for (const auto& n : names)
+        if (editDistance(n, key) <= 2 && key.size() > 3)
+            return "unknown key; did you mean " + n + "?";
     std::string why = "unknown key; " + label + " takes ";
     for (size_t i = 0; i < names.size(); ++i)
         why += (i == 0 ? "" : ", ") + names[i];

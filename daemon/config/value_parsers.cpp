@@ -109,6 +109,43 @@ std::vector<std::string> splitWords(std::string_view v)
     return split(v, "");
 }
 
+Result<void> checkGlob(std::string_view glob)
+{
+    auto refuse = [&](const std::string& why) {
+        return Error{"'" + std::string(glob) + "' is not a glob: " + why};
+    };
+    for (size_t i = 0; i < glob.size(); ++i) {
+        if (glob[i] == ']')
+            return refuse("a ']' without its '['");
+        if (glob[i] != '[')
+            continue;
+        // A class: [abc], [!abc], [a-z]; a ']' first in it (after any '!') is one of its members.
+        size_t j = i + 1;
+        if (j < glob.size() && glob[j] == '!')
+            ++j;
+        const size_t first = j;
+        while (j < glob.size() && (glob[j] != ']' || j == first))
+            ++j;
+        if (j >= glob.size())
+            return refuse("its '[' has no ']' (fnmatch would take it literally and match nothing)");
+        for (size_t k = first; k + 2 < j; ++k)
+            if (glob[k + 1] == '-' && glob[k] > glob[k + 2])
+                return refuse(std::string("the range ") + glob[k] + "-" + glob[k + 2] +
+                              " is empty");
+        i = j;
+    }
+    return {};
+}
+
+Result<std::vector<std::string>> parseGlobs(std::string_view v)
+{
+    auto words = splitWords(v);
+    for (const auto& w : words)
+        if (auto good = checkGlob(w); !good)
+            return good.error();
+    return words;
+}
+
 Result<std::vector<std::string>> parseDeviceSelectors(std::string_view v)
 {
     auto isHex = [](std::string_view t) {
@@ -132,6 +169,8 @@ Result<std::vector<std::string>> parseDeviceSelectors(std::string_view v)
         if (auto pci = pciAddress(word)) {
             out.push_back(std::move(*pci));
         } else if (std::all_of(word.begin(), word.end(), globChar)) {
+            if (auto glob = checkGlob(word); !glob)
+                return glob.error();
             out.push_back(std::move(word));
         } else {
             return Error{"expected RDMA device names, globs over them (rocep59s0f*) or PCI "
@@ -169,6 +208,8 @@ Result<TextfileCounters> parseTextfileCounters(std::string_view v)
                 "' is not a statistic glob: letters, digits, _ . : - and the glob characters "
                 "* ? [ ] !"};
         }
+        if (auto glob = checkGlob(words[i]); !glob)
+            return glob.error();
         out.extra.push_back(words[i]);
     }
     return out;

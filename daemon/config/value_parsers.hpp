@@ -26,8 +26,14 @@ Result<std::vector<uint8_t>> parsePriorities(std::string_view v);
 Result<double> parseDecimal(std::string_view v, double min, double max);
 // "10/s", "5/min", "120/h" (also sec, second, minute, hour); returns events per second.
 Result<RateLimit> parseRate(std::string_view v);
-// Whitespace-separated words (globs); never fails.
+// Whitespace-separated words; never fails.
 std::vector<std::string> splitWords(std::string_view v);
+// A shell glob as fnmatch(3) reads it, refused where fnmatch would take a bracket literally or a
+// class could match nothing: a '[' without its ']' ("mlx5_[0-1" matches no device), a ']'
+// without its '[', an empty range ("[9-0]").
+Result<void> checkGlob(std::string_view glob);
+// Whitespace-separated globs, each checked (checkGlob).
+Result<std::vector<std::string>> parseGlobs(std::string_view v);
 // IgnoreDevices=: whitespace-separated RDMA device names, shell globs over them (mlx5_1*,
 // mlx5_[23]) and PCI addresses, full (0000:3b:00.0) or short (3b:00.0: domain 0000). PCI
 // addresses come back in the full, lower-case form; a word that is neither is an error.

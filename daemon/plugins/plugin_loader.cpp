@@ -1,11 +1,38 @@
 #include "plugins/plugin_loader.hpp"
 
+#include "config/value_parsers.hpp"
+
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstddef>
+#include <set>
 #include <string>
 
 namespace nicd {
+
+namespace {
+
+// A descriptor of ABI 1.7 or later whose struct reaches its settings field.
+bool hasSettings(const nicd_plugin_descriptor_v1* d)
+{
+    return d->abi_minor >= 7 &&
+           d->struct_size >= offsetof(nicd_plugin_descriptor_v1, settings) + sizeof(d->settings);
+}
+
+} // namespace
+
+bool pluginEnabled(const Config& config, const std::string& name)
+{
+    auto section = config.plugins.find(name);
+    if (section == config.plugins.end())
+        return true;
+    auto it = section->second.find("Enabled");
+    if (it == section->second.end())
+        return true;
+    return config::parseBool(it->second).value_or(true); // the config loader rejects bad values
+}
 
 std::string pluginNameFromFile(const std::filesystem::path& file)
 {
@@ -45,7 +72,46 @@ std::string checkDescriptor(const nicd_plugin_descriptor_v1* d, const std::strin
                "', nicd with '" + NICD_PLUGIN_TOOLCHAIN + "' (C++ ABI mismatch)";
     if (d->create == nullptr || d->destroy == nullptr)
         return "descriptor lacks create or destroy";
+    if (!hasSettings(d) || d->settings == nullptr)
+        return {};
+    std::set<std::string> keys;
+    for (size_t i = 0;; ++i) {
+        if (i > kMaxPluginSettings)
+            return "descriptor declares more than " + std::to_string(kMaxPluginSettings) +
+                   " settings (is the list missing its {nullptr} end?)";
+        const nicd_plugin_setting_v1& s = d->settings[i];
+        if (s.key == nullptr)
+            break;
+        const std::string key = s.key;
+        const bool name_ok =
+            !key.empty() && key.size() <= 64 && std::all_of(key.begin(), key.end(), [](char c) {
+                return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+            });
+        if (!name_ok)
+            return "setting " + std::to_string(i) +
+                   " has a key that is not 1-64 letters, digits and '_'";
+        if (key == "Enabled")
+            return "setting Enabled is the daemon's, not the plugin's";
+        if (!keys.insert(key).second)
+            return "setting " + key + " is declared twice";
+        const std::string type = s.type ? s.type : "";
+        if (type != "bool" && type != "uint" && type != "path" && type != "string")
+            return "setting " + key + " has type '" + type.substr(0, 32) +
+                   "' (bool, uint, path or string)";
+    }
     return {};
+}
+
+std::optional<std::vector<config::PluginSetting>>
+declaredSettings(const nicd_plugin_descriptor_v1* d)
+{
+    if (d == nullptr || !hasSettings(d))
+        return std::nullopt;
+    std::vector<config::PluginSetting> out;
+    for (size_t i = 0; d->settings != nullptr && d->settings[i].key != nullptr; ++i)
+        out.push_back({d->settings[i].key, d->settings[i].type,
+                       d->settings[i].help ? d->settings[i].help : ""});
+    return out;
 }
 
 bool loadPluginLibrary(const std::filesystem::path& file, LoadedLibrary& lib, PluginStatus& status)

@@ -19,14 +19,6 @@ namespace pv1 = plugin::v1;
 
 namespace {
 
-bool enabledIn(const std::map<std::string, std::string>& section)
-{
-    auto it = section.find("Enabled");
-    if (it == section.end())
-        return true;
-    return config::parseBool(it->second).value_or(true); // the config loader rejects bad values
-}
-
 // The daemon's settings plugins follow (nicd/plugin/backoff.h), as IHost::config() gives them.
 std::map<std::string, std::string> daemonSettings(const DaemonConfig& daemon)
 {
@@ -36,8 +28,7 @@ std::map<std::string, std::string> daemonSettings(const DaemonConfig& daemon)
 } // namespace
 
 PluginManager::PluginManager(HostPaths paths, const Config& config)
-    : paths_(std::move(paths)), plugin_config_(config.plugins),
-      daemon_settings_(daemonSettings(config.daemon))
+    : paths_(std::move(paths)), sections_(config), daemon_settings_(daemonSettings(config.daemon))
 {
 }
 
@@ -69,6 +60,16 @@ void PluginManager::loadDirectory(const std::filesystem::path& dir)
     std::sort(files.begin(), files.end());
     for (const auto& f : files)
         load(f);
+    // A section for a plugin that is not there configures nothing: say so (nicd --check-config
+    // calls it an error).
+    std::vector<config::PluginSchema> present;
+    for (const auto& f : files)
+        present.push_back({pluginNameFromFile(f), std::nullopt, false});
+    std::vector<ConfigError> errors;
+    std::vector<ConfigError> unused;
+    config::checkPluginSections(sections_, present, dir.string(), errors, unused);
+    for (const auto& e : errors)
+        log::error({}, "{}", e.format());
 }
 
 void PluginManager::record(std::unique_ptr<Loaded> entry)
@@ -84,7 +85,7 @@ void PluginManager::load(const std::filesystem::path& file)
     const auto name = pluginNameFromFile(file);
     st.name = name;
     st.file = file.string();
-    if (auto it = plugin_config_.find(name); it != plugin_config_.end() && !enabledIn(it->second)) {
+    if (!pluginEnabled(sections_, name)) {
         st.state = PluginState::Disabled;
         st.last_error = file.string() + ": disabled by [plugin:" + name + "] Enabled=no";
         log::info({.plugin = name}, "plugin {} ({}) is disabled in the configuration", name,
@@ -103,7 +104,26 @@ void PluginManager::load(const std::filesystem::path& file)
         log::error({.plugin = name}, "plugin refused: {}", st.last_error);
         return record(std::move(entry));
     }
-    entry->host = std::make_unique<PluginHost>(st.name, paths_, plugin_config_[st.name]);
+    // Its section against the keys it declares (ABI 1.7), before any of its code runs: a mistake
+    // there leaves it out, as a configuration error would leave nicd.
+    std::vector<ConfigError> errors;
+    std::vector<ConfigError> warnings;
+    config::checkPluginSection(sections_, st.name, declaredSettings(entry->lib.descriptor), errors,
+                               warnings);
+    for (const auto& w : warnings)
+        log::warn({.plugin = st.name}, "{}", w.format());
+    if (!errors.empty()) {
+        for (const auto& line : formatErrors(errors))
+            log::error({.plugin = st.name}, "{}", line);
+        st.state = PluginState::Failed;
+        st.last_error = file.string() + ": not created: " + errors.front().format() +
+                        (errors.size() > 1 ? " (and " + std::to_string(errors.size() - 1) +
+                                                 " more: nicd --check-config lists them)"
+                                           : "");
+        log::error({.plugin = st.name}, "plugin refused: {}", st.last_error);
+        return record(std::move(entry));
+    }
+    entry->host = std::make_unique<PluginHost>(st.name, paths_, sections_.plugins[st.name]);
     entry->host->setDaemonSettings(daemon_settings_);
     pv1::IPlugin* p = entry->lib.descriptor->create(entry->host.get());
     if (p == nullptr) {

@@ -112,7 +112,7 @@ private:
     void describe(Loaded& lp);
 
     HostPaths paths_;
-    std::map<std::string, std::map<std::string, std::string>> plugin_config_;
+    Config sections_; // the configuration loaded with: its [plugin:NAME] sections and origins
     std::map<std::string, std::string> daemon_settings_; // what PluginHost::config() falls back to
     std::vector<std::unique_ptr<Loaded>> plugins_;
     std::shared_ptr<const ReporterMeanings> reporter_meanings_; // guarded by mutex_

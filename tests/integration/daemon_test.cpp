@@ -149,6 +149,41 @@ TEST_F(DaemonTest, CheckConfigNamesTheBadLine)
     EXPECT_NE(out.find("RoceTos"), std::string::npos) << out;
 }
 
+// The mistakes nicd --check-config once called valid, with the real plugins: a key the plugin
+// does not take (Enable= for Enabled=, which left bnxt running), a plugin that is not there, a
+// --config file that is not there. The plugin with a wrong section is not created.
+TEST_F(DaemonTest, CheckConfigRefusesPluginSectionsThePluginsDoNotTake)
+{
+    std::string out;
+    writeConfig("[plugin:bnxt]\nEnable=no\n[plugin:mlx5]\nFoo=1\n[plugin:nosuch]\n");
+    EXPECT_EQ(test::run(nicd({"--check-config"}), out), 1) << out;
+    const std::string conf = conf_.string();
+    EXPECT_NE(out.find(conf + ":5: [plugin:bnxt] Enable=no: unknown key; did you mean Enabled?"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find(conf + ":7: [plugin:mlx5] Foo=1: unknown key; plugin mlx5 takes Enabled"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find(conf + ":8: [plugin:nosuch] no plugin named nosuch in " +
+                       std::string(NICD_BUILD_PLUGIN_DIR) + " (there: bnxt, mlx5)"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("configuration is invalid (3 errors)"), std::string::npos) << out;
+    // At start the plugins whose sections are wrong are not created; nicd says why.
+    test::run(nicd({"--once"}), out);
+    EXPECT_NE(out.find("plugin mlx5: failed"), std::string::npos) << out;
+    EXPECT_NE(out.find("plugin bnxt: failed"), std::string::npos) << out;
+    EXPECT_NE(out.find("no plugin named nosuch"), std::string::npos) << out;
+
+    writeConfig("[plugin:bnxt]\nEnabled=no\n");
+    EXPECT_EQ(test::run(nicd({"--check-config"}), out), 0) << out;
+    EXPECT_EQ(test::run({NICD_BIN, "--root", root_.string(), "--config",
+                         (dir_ / "nope.conf").string(), "--check-config"},
+                        out),
+              1);
+    EXPECT_NE(out.find("nope.conf: no such file (named by --config"), std::string::npos) << out;
+}
+
 TEST_F(DaemonTest, LifecycleUnderTheServiceManager)
 {
     NotifySocket notify(dir_ / "notify.sock");

@@ -212,7 +212,7 @@ private:
 
     pv1::IHost& host_;
     uint64_t polls_ = 0;
-    mutable uint64_t describe_calls_ = 0;
+    [[maybe_unused]] mutable uint64_t describe_calls_ = 0; // only some variants count
 };
 
 #if defined(NICD_TEST_MARK_ON_LOAD)
@@ -226,6 +226,14 @@ __attribute__((constructor)) void markLoaded()
     }
 }
 #endif
+
+// The keys of the test plugins' sections (ABI 1.7).
+constexpr nicd_plugin_setting_v1 kTestSettings[] = {
+    {"ReadyFile", "path", "the driver ready file it reports"},
+    {"HangDir", "path", "a poll of a device named by a file here hangs"},
+    {"FailDir", "path", "a poll of a device named by a file here fails"},
+    {"PartialDir", "path", "a poll of a device named by a file here is partial"},
+    {nullptr, nullptr, nullptr}};
 
 } // namespace
 
@@ -248,10 +256,11 @@ nicd_plugin_entry_v1() noexcept
         "0.0.1",
         NICD_PLUGIN_TOOLCHAIN,
         [](pv1::IHost* h) noexcept -> pv1::IPlugin* { return new TestPlugin(*h); },
-        [](pv1::IPlugin* p) noexcept { delete static_cast<TestPlugin*>(p); }};
+        [](pv1::IPlugin* p) noexcept { delete static_cast<TestPlugin*>(p); },
+        kTestSettings};
     NICD_TEST_DESCRIPTOR;
     return &d;
 }
 #elif !defined(NICD_TEST_NO_ENTRY)
-NICD_DECLARE_PLUGIN(TestPlugin, NICD_TEST_NAME, "0.0.1")
+NICD_DECLARE_PLUGIN_WITH_SETTINGS(TestPlugin, NICD_TEST_NAME, "0.0.1", kTestSettings)
 #endif

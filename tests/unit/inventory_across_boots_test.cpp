@@ -24,7 +24,7 @@ Device nic(const std::string& name, const std::string& pci, Role role, int state
     return d;
 }
 
-std::vector<Device> node()
+std::vector<Device> bootNode()
 {
     return {
         nic("mlx5_0", "0000:1a:00.0", Role::Compute), nic("mlx5_1", "0000:3b:00.0", Role::Compute),
@@ -61,12 +61,12 @@ protected:
 
 TEST_F(AcrossBootsTest, ANicThatDidNotComeBackIsMissingUntilItReturns)
 {
-    at(1, snap(node()));
-    auto down = node();
+    at(1, snap(bootNode()));
+    auto down = bootNode();
     down[0].ports[0].state = 1;
     at(2, snap(down)); // a port_down of the last boot: not carried over
     reboot();
-    auto s = at(3, snap(without(node(), "mlx5_2")));
+    auto s = at(3, snap(without(bootNode(), "mlx5_2")));
     const auto* c = find(s, "device_missing", "mlx5_2");
     ASSERT_NE(c, nullptr);
     EXPECT_EQ(c->severity, ConditionSeverity::Fatal);
@@ -78,16 +78,16 @@ TEST_F(AcrossBootsTest, ANicThatDidNotComeBackIsMissingUntilItReturns)
     EXPECT_EQ(s.health.node, Health::Fatal) << "a compute NIC is gone";
     EXPECT_EQ(s.health.devices.at("mlx5_2"), Health::Fatal);
 
-    s = at(4, snap(node()));
+    s = at(4, snap(bootNode()));
     EXPECT_EQ(find(s, "device_missing", "mlx5_2"), nullptr) << "it came back";
     EXPECT_EQ(s.health.node, Health::Healthy);
 }
 
 TEST_F(AcrossBootsTest, AMissingStorageNicIsWeighedByTheRoleItHad)
 {
-    at(1, snap(node()));
+    at(1, snap(bootNode()));
     reboot();
-    auto s = at(2, snap(without(node(), "mlx5_3")));
+    auto s = at(2, snap(without(bootNode(), "mlx5_3")));
     ASSERT_NE(find(s, "device_missing", "mlx5_3"), nullptr);
     EXPECT_EQ(s.health.node, Health::Degraded);
 }
@@ -96,9 +96,9 @@ TEST_F(AcrossBootsTest, AMissingStorageNicIsWeighedByTheRoleItHad)
 // By PCI address nothing else is lost, and the gone one is named by its address and its old name.
 TEST_F(AcrossBootsTest, ShiftedNamesAfterABootNameTheGoneNicByItsAddress)
 {
-    at(1, snap(node()));
+    at(1, snap(bootNode()));
     reboot();
-    auto shifted = without(node(), "mlx5_2");
+    auto shifted = without(bootNode(), "mlx5_2");
     shifted[2].ibdev = "mlx5_2"; // the storage NIC, 0000:e1:00.0, was mlx5_3
     auto s = at(2, snap(shifted));
     const auto* c = find(s, "device_missing", "0000:4c:00.0");
@@ -114,9 +114,9 @@ TEST_F(AcrossBootsTest, ShiftedNamesAfterABootNameTheGoneNicByItsAddress)
 // in a slot: an event each, once, and no condition.
 TEST_F(AcrossBootsTest, FirmwareAndBoardChangesAreEvents)
 {
-    at(1, snap(node()));
+    at(1, snap(bootNode()));
     reboot();
-    auto changed = node();
+    auto changed = bootNode();
     for (auto& d : changed)
         d.fw_ver = "28.43.1014";
     changed[1].node_guid = "b83f:d203:0077:0000";
@@ -140,9 +140,9 @@ TEST_F(AcrossBootsTest, FirmwareAndBoardChangesAreEvents)
 
 TEST_F(AcrossBootsTest, AForgottenNicIsNotExpectedBackInThisBootOrTheNext)
 {
-    at(1, snap(node()));
+    at(1, snap(bootNode()));
     reboot();
-    auto now = snap(without(node(), "mlx5_2"));
+    auto now = snap(without(bootNode(), "mlx5_2"));
     at(2, now);
     EXPECT_TRUE(engine_.forgetMissing("mlx5_1", now.inventory, 1700000200).empty())
         << "a device that is present is not forgotten";
@@ -160,9 +160,9 @@ TEST_F(AcrossBootsTest, AForgottenNicIsNotExpectedBackInThisBootOrTheNext)
 
 TEST_F(AcrossBootsTest, AcceptingTheInventoryForgetsEveryNicThatIsGone)
 {
-    at(1, snap(node()));
+    at(1, snap(bootNode()));
     reboot();
-    auto now = snap(without(without(node(), "mlx5_2"), "mlx5_3"));
+    auto now = snap(without(without(bootNode(), "mlx5_2"), "mlx5_3"));
     auto s = at(2, now);
     ASSERT_NE(find(s, "device_missing", "mlx5_3"), nullptr);
     EXPECT_EQ(engine_.forgetMissing("", now.inventory, 1700000200).size(), 2U);
@@ -177,15 +177,15 @@ TEST_F(AcrossBootsTest, OnlyHardwareOfItsOwnIsRemembered)
     auto vf = nic("mlx5_5", "0000:1a:00.2", Role::Compute);
     vf.function = DeviceFunction::VirtualFunction;
     auto rxe = nic("rxe0", "", Role::Storage);
-    auto all = node();
+    auto all = bootNode();
     all.push_back(vf);
     all.push_back(rxe);
     at(1, snap(all));
     reboot();
-    auto s = at(2, snap(node()));
+    auto s = at(2, snap(bootNode()));
     EXPECT_TRUE(s.health.conditions.empty());
     engine_.baseline("no saved state", 1700000300);
-    s = at(3, snap(without(node(), "mlx5_2")));
+    s = at(3, snap(without(bootNode(), "mlx5_2")));
     EXPECT_TRUE(s.health.conditions.empty()) << "nothing remembered, nothing missing";
 }
 
@@ -193,9 +193,9 @@ TEST_F(AcrossBootsTest, OnlyHardwareOfItsOwnIsRemembered)
 // new addresses are not missing.
 TEST_F(AcrossBootsTest, CardsAtNewPciAddressesAreNotMissing)
 {
-    at(1, snap(node()));
+    at(1, snap(bootNode()));
     reboot();
-    auto renumbered = node();
+    auto renumbered = bootNode();
     for (auto& d : renumbered)
         d.pci_address[6] = 'f'; // 0000:1a:00.0 -> 0000:1f:00.0, ...
     auto s = at(2, snap(renumbered));
@@ -211,10 +211,10 @@ TEST_F(AcrossBootsTest, CardsAtNewPciAddressesAreNotMissing)
 // the boot grace, and is once the node has been up long enough.
 TEST_F(AcrossBootsTest, ANicNotProbedYetRightAfterBootIsNotMissing)
 {
-    at(1, snap(node()));
+    at(1, snap(bootNode()));
     reboot();
-    auto s = HealthTest::at(20, snap(without(node(), "mlx5_2")));
+    auto s = HealthTest::at(20, snap(without(bootNode(), "mlx5_2")));
     EXPECT_TRUE(s.health.conditions.empty());
-    s = at(21, snap(without(node(), "mlx5_2")));
+    s = at(21, snap(without(bootNode(), "mlx5_2")));
     EXPECT_NE(find(s, "device_missing", "mlx5_2"), nullptr);
 }

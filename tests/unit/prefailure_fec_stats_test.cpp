@@ -33,7 +33,7 @@ namespace {
 
 // ---- FEC reply pieces (attributes: support/netlink_attrs.hpp) ----
 
-Bytes header(const std::string& netdev)
+Bytes fecHeader(const std::string& netdev)
 {
     return nest(ETHTOOL_A_FEC_HEADER, {u32Attr(ETHTOOL_A_HEADER_DEV_INDEX, 7),
                                        stringAttr(ETHTOOL_A_HEADER_DEV_NAME, netdev)});
@@ -132,7 +132,7 @@ FecStats parseFecText(const std::string& text)
 TEST(FecReplyDecode, RsTotalsOnlyAndUnsupportedCorrectedBits)
 {
     Bytes reply =
-        cat({header("eth2"), modesAndAuto(),
+        cat({fecHeader("eth2"), modesAndAuto(),
              u32Attr(ETHTOOL_A_FEC_ACTIVE, ETHTOOL_LINK_MODE_FEC_RS_BIT),
              nest(ETHTOOL_A_FEC_STATS, {pad(), u64Array(ETHTOOL_A_FEC_STAT_CORRECTED, {123456789}),
                                         pad(), u64Array(ETHTOOL_A_FEC_STAT_UNCORR, {3}), pad(),
@@ -149,7 +149,7 @@ TEST(FecReplyDecode, BaseRPerLaneTotalIsElementZero)
 {
     // The kernel recomputes the total as the lanes' sum; the decoder just reads element 0.
     Bytes reply = cat(
-        {header("eth3"), u32Attr(ETHTOOL_A_FEC_ACTIVE, ETHTOOL_LINK_MODE_FEC_BASER_BIT),
+        {fecHeader("eth3"), u32Attr(ETHTOOL_A_FEC_ACTIVE, ETHTOOL_LINK_MODE_FEC_BASER_BIT),
          nest(ETHTOOL_A_FEC_STATS, {pad(), u64Array(ETHTOOL_A_FEC_STAT_CORRECTED, {10, 1, 2, 3, 4}),
                                     pad(), u64Array(ETHTOOL_A_FEC_STAT_UNCORR, {5, 0, 5, 0, 0}),
                                     pad(), u64Array(ETHTOOL_A_FEC_STAT_CORR_BITS, {UINT64_MAX})})});
@@ -162,10 +162,11 @@ TEST(FecReplyDecode, BaseRPerLaneTotalIsElementZero)
 
 TEST(FecReplyDecode, AllCountersUnsupported)
 {
-    Bytes reply = cat({header("eth0"), u32Attr(ETHTOOL_A_FEC_ACTIVE, ETHTOOL_LINK_MODE_FEC_RS_BIT),
-                       nest(ETHTOOL_A_FEC_STATS, {u64Array(ETHTOOL_A_FEC_STAT_CORRECTED, {}),
-                                                  u64Array(ETHTOOL_A_FEC_STAT_UNCORR, {}),
-                                                  u64Array(ETHTOOL_A_FEC_STAT_CORR_BITS, {})})});
+    Bytes reply =
+        cat({fecHeader("eth0"), u32Attr(ETHTOOL_A_FEC_ACTIVE, ETHTOOL_LINK_MODE_FEC_RS_BIT),
+             nest(ETHTOOL_A_FEC_STATS, {u64Array(ETHTOOL_A_FEC_STAT_CORRECTED, {}),
+                                        u64Array(ETHTOOL_A_FEC_STAT_UNCORR, {}),
+                                        u64Array(ETHTOOL_A_FEC_STAT_CORR_BITS, {})})});
     FecStats stats = decodeFecReply(reply);
     EXPECT_FALSE(stats.corrected_blocks);
     EXPECT_FALSE(stats.uncorrectable_blocks);
@@ -174,7 +175,7 @@ TEST(FecReplyDecode, AllCountersUnsupported)
 
 TEST(FecReplyDecode, MissingStatsNestAndActiveLeaveThemAbsent)
 {
-    FecStats stats = decodeFecReply(cat({header("eth0"), modesAndAuto()}));
+    FecStats stats = decodeFecReply(cat({fecHeader("eth0"), modesAndAuto()}));
     EXPECT_EQ(stats.netdev, "eth0");
     EXPECT_EQ(stats.active, "") << "no ETHTOOL_A_FEC_ACTIVE: the kernel named no mode";
     EXPECT_FALSE(stats.corrected_blocks);
@@ -188,7 +189,7 @@ TEST(FecReplyDecode, SkipsHistogramUnknownAttributesAndFlagBits)
     constexpr uint16_t kHist = 5;         // ETHTOOL_A_FEC_STAT_HIST (Linux 6.18)
     constexpr uint16_t kFutureAttr = 200; // an attribute this decoder does not know
     Bytes bin = nest(kHist, {u32Attr(2, 0), u32Attr(3, 0), u32Attr(4, 445)});
-    Bytes reply = cat({u32Attr(kFutureAttr, 1), header("eth0"),
+    Bytes reply = cat({u32Attr(kFutureAttr, 1), fecHeader("eth0"),
                        u32Attr(ETHTOOL_A_FEC_ACTIVE, ETHTOOL_LINK_MODE_FEC_LLRS_BIT),
                        nest(ETHTOOL_A_FEC_STATS,
                             {bin, bin, u32Attr(kFutureAttr, 9),
@@ -202,7 +203,7 @@ TEST(FecReplyDecode, SkipsHistogramUnknownAttributesAndFlagBits)
 TEST(FecReplyDecode, LastAttributeWithoutPaddingIsAccepted)
 {
     // ETHTOOL_A_FEC_AUTO as nla_len 5 and one byte, without the 3 bytes of padding after it.
-    Bytes reply = cat({header("eth0"), Bytes{0x05, 0x00, ETHTOOL_A_FEC_AUTO, 0x00, 0x01}});
+    Bytes reply = cat({fecHeader("eth0"), Bytes{0x05, 0x00, ETHTOOL_A_FEC_AUTO, 0x00, 0x01}});
     EXPECT_EQ(decodeFecReply(reply).netdev, "eth0");
 }
 
@@ -214,7 +215,7 @@ TEST(FecReplyDecode, NameWithoutNulIsTakenWhole)
 
 TEST(FecReplyDecode, TruncatedAttributeHeaderThrows)
 {
-    Bytes reply = cat({header("eth0"), Bytes{0x08, 0x00}});
+    Bytes reply = cat({fecHeader("eth0"), Bytes{0x08, 0x00}});
     EXPECT_NE(decodeError(reply).find("truncated header"), std::string::npos) << decodeError(reply);
 }
 
@@ -371,12 +372,12 @@ TEST(FecJson, MalformedInputNamesTheKey)
 TEST(FecJson, SameKernelStateSameStatsAsNetlink)
 {
     Bytes reply =
-        cat({header("ens21f0np0"), u32Attr(ETHTOOL_A_FEC_ACTIVE, ETHTOOL_LINK_MODE_FEC_RS_BIT),
+        cat({fecHeader("ens21f0np0"), u32Attr(ETHTOOL_A_FEC_ACTIVE, ETHTOOL_LINK_MODE_FEC_RS_BIT),
              nest(ETHTOOL_A_FEC_STATS, {u64Array(ETHTOOL_A_FEC_STAT_CORRECTED, {0}),
                                         u64Array(ETHTOOL_A_FEC_STAT_UNCORR, {0}),
                                         u64Array(ETHTOOL_A_FEC_STAT_CORR_BITS, {})})});
     EXPECT_EQ(decodeFecReply(reply), parseFecJson(fixture("ice-ens21f0np0.json"), "ens21f0np0"));
-    EXPECT_EQ(decodeFecReply(header("enp1s0f0np0")),
+    EXPECT_EQ(decodeFecReply(fecHeader("enp1s0f0np0")),
               parseFecJson(fixture("connectx7-enp1s0f0np0.json"), "enp1s0f0np0"))
         << "no active mode: empty from both";
 }

@@ -24,7 +24,7 @@ namespace sdk = nicd::plugin::sdk;
 
 namespace {
 
-constexpr uint32_t kSeq = 0x51;
+constexpr uint32_t kStatsSeq = 0x51;
 
 HwCounterList decode(const Bytes& attrs, sdk::RdmaStatHeader* header = nullptr)
 {
@@ -212,7 +212,7 @@ TEST(RdmaStatsCodec, NamesThatNoFileCouldHaveOrThatRepeatAreRefused)
 
 TEST(RdmaStatsCodec, DeviceMessageOfTheDump)
 {
-    const Bytes msg = deviceMessage(kSeq, 12, "rxe0");
+    const Bytes msg = deviceMessage(kStatsSeq, 12, "rxe0");
     auto dev = sdk::decodeDeviceMessage(std::span(msg).subspan(NLMSG_HDRLEN));
     EXPECT_EQ(dev.index, 12U);
     EXPECT_EQ(dev.name, "rxe0");
@@ -223,14 +223,14 @@ TEST(RdmaStatsCodec, DeviceMessageOfTheDump)
 TEST(RdmaStatsCodec, RequestsAreLaidOutAsTheKernelParsesThem)
 {
     std::vector<uint8_t> req;
-    sdk::buildStatGetRequest(kSeq, 3, 2, req);
+    sdk::buildStatGetRequest(kStatsSeq, 3, 2, req);
     // nlmsghdr: 32 bytes, type RDMA_NL_GET_TYPE(RDMA_NL_NLDEV = 5, STAT_GET = 17) = 0x1411,
     // NLM_F_REQUEST, seq, port id 0; then DEV_INDEX (1) = 3 and PORT_INDEX (3) = 2.
-    EXPECT_EQ(req, cat({{32, 0, 0, 0, 0x11, 0x14, 1, 0, kSeq, 0, 0, 0, 0, 0, 0, 0},
+    EXPECT_EQ(req, cat({{32, 0, 0, 0, 0x11, 0x14, 1, 0, kStatsSeq, 0, 0, 0, 0, 0, 0, 0},
                         {8, 0, 1, 0, 3, 0, 0, 0},
                         {8, 0, 3, 0, 2, 0, 0, 0}}));
-    sdk::buildDeviceDumpRequest(kSeq, req);
-    EXPECT_EQ(req, Bytes({16, 0, 0, 0, 0x01, 0x14, 0x01, 0x03, kSeq, 0, 0, 0, 0, 0, 0, 0}));
+    sdk::buildDeviceDumpRequest(kStatsSeq, req);
+    EXPECT_EQ(req, Bytes({16, 0, 0, 0, 0x01, 0x14, 0x01, 0x03, kStatsSeq, 0, 0, 0, 0, 0, 0, 0}));
 }
 
 // ---- matching datagrams to a request ----
@@ -240,9 +240,9 @@ TEST(RdmaStatsCodec, AReplyFinishesAStatGetAndStaleMessagesAreSkipped)
     const uint16_t type = rdmaType(RDMA_NLDEV_CMD_STAT_GET);
     RdmaAnswer answer;
     // The late reply to a request given up on (another sequence number) comes first.
-    Bytes datagram = cat({statReply(kSeq - 1, 3, "mlx5_0", 1, {{"stale", 1}}),
-                          statReply(kSeq, 3, "mlx5_0", 1, {{"out_of_buffer", 41}})});
-    sdk::absorbRdmaDatagram(datagram, kSeq, type, false, answer);
+    Bytes datagram = cat({statReply(kStatsSeq - 1, 3, "mlx5_0", 1, {{"stale", 1}}),
+                          statReply(kStatsSeq, 3, "mlx5_0", 1, {{"out_of_buffer", 41}})});
+    sdk::absorbRdmaDatagram(datagram, kStatsSeq, type, false, answer);
     EXPECT_TRUE(answer.finished);
     EXPECT_EQ(answer.error, 0);
     ASSERT_EQ(answer.messages.size(), 1U);
@@ -255,12 +255,12 @@ TEST(RdmaStatsCodec, AMultiPartDumpEndsAtDone)
     const uint16_t type = rdmaType(RDMA_NLDEV_CMD_GET);
     RdmaAnswer answer;
     sdk::absorbRdmaDatagram(
-        cat({deviceMessage(kSeq, 1, "mlx5_0"), deviceMessage(kSeq, 2, "mlx5_1")}), kSeq, type, true,
-        answer);
+        cat({deviceMessage(kStatsSeq, 1, "mlx5_0"), deviceMessage(kStatsSeq, 2, "mlx5_1")}),
+        kStatsSeq, type, true, answer);
     EXPECT_FALSE(answer.finished);
     EXPECT_EQ(answer.messages.size(), 2U);
-    const Bytes second = cat({deviceMessage(kSeq, 5, "mlx5_bond_0"), nlDone(kSeq)});
-    sdk::absorbRdmaDatagram(second, kSeq, type, true, answer);
+    const Bytes second = cat({deviceMessage(kStatsSeq, 5, "mlx5_bond_0"), nlDone(kStatsSeq)});
+    sdk::absorbRdmaDatagram(second, kStatsSeq, type, true, answer);
     EXPECT_TRUE(answer.finished);
     EXPECT_EQ(answer.error, 0);
     ASSERT_EQ(answer.messages.size(), 1U) << "each datagram's messages on their own";
@@ -268,14 +268,14 @@ TEST(RdmaStatsCodec, AMultiPartDumpEndsAtDone)
     EXPECT_FALSE(answer.interrupted);
 
     RdmaAnswer empty; // no device at all: DONE alone
-    sdk::absorbRdmaDatagram(nlDone(kSeq), kSeq, type, true, empty);
+    sdk::absorbRdmaDatagram(nlDone(kStatsSeq), kStatsSeq, type, true, empty);
     EXPECT_TRUE(empty.finished);
     EXPECT_TRUE(empty.messages.empty());
 
     RdmaAnswer interrupted;
-    sdk::absorbRdmaDatagram(nlmsg(type, NLM_F_MULTI | NLM_F_DUMP_INTR, kSeq,
+    sdk::absorbRdmaDatagram(nlmsg(type, NLM_F_MULTI | NLM_F_DUMP_INTR, kStatsSeq,
                                   Attrs().u32(RDMA_NLDEV_ATTR_DEV_INDEX, 1).bytes),
-                            kSeq, type, true, interrupted);
+                            kStatsSeq, type, true, interrupted);
     EXPECT_TRUE(interrupted.interrupted);
 }
 
@@ -283,16 +283,16 @@ TEST(RdmaStatsCodec, ErrorsCarryTheirErrnoAndTheKernelsText)
 {
     const uint16_t type = rdmaType(RDMA_NLDEV_CMD_STAT_GET);
     RdmaAnswer answer;
-    sdk::absorbRdmaDatagram(nlError(kSeq, EOPNOTSUPP, "Counters are not supported"), kSeq, type,
-                            false, answer);
+    sdk::absorbRdmaDatagram(nlError(kStatsSeq, EOPNOTSUPP, "Counters are not supported"), kStatsSeq,
+                            type, false, answer);
     EXPECT_TRUE(answer.finished);
     EXPECT_EQ(answer.error, EOPNOTSUPP);
     EXPECT_EQ(answer.extack, "Counters are not supported");
     EXPECT_TRUE(answer.messages.empty());
 
     RdmaAnswer done_failed; // a dump that failed part way ends with its errno in NLMSG_DONE
-    sdk::absorbRdmaDatagram(nlDone(kSeq, EMSGSIZE), kSeq, rdmaType(RDMA_NLDEV_CMD_GET), true,
-                            done_failed);
+    sdk::absorbRdmaDatagram(nlDone(kStatsSeq, EMSGSIZE), kStatsSeq, rdmaType(RDMA_NLDEV_CMD_GET),
+                            true, done_failed);
     EXPECT_TRUE(done_failed.finished);
     EXPECT_EQ(done_failed.error, EMSGSIZE);
 }
@@ -301,14 +301,14 @@ TEST(RdmaStatsCodec, MalformedDatagramsAreRefused)
 {
     const uint16_t type = rdmaType(RDMA_NLDEV_CMD_STAT_GET);
     RdmaAnswer answer;
-    Bytes too_long = statReply(kSeq, 3, "mlx5_0", 1, {{"a", 1}});
+    Bytes too_long = statReply(kStatsSeq, 3, "mlx5_0", 1, {{"a", 1}});
     too_long[0] = static_cast<uint8_t>(too_long[0] + 4);
-    EXPECT_THROW(sdk::absorbRdmaDatagram(too_long, kSeq, type, false, answer), DecodeError);
-    Bytes short_error = nlmsg(NLMSG_ERROR, 0, kSeq, {0xa1, 0xff, 0xff, 0xff});
-    EXPECT_THROW(sdk::absorbRdmaDatagram(short_error, kSeq, type, false, answer), DecodeError);
-    Bytes not_an_errno = nlmsg(NLMSG_DONE, NLM_F_MULTI, kSeq, {0, 0, 0, 0x80}); // INT32_MIN
-    EXPECT_THROW(sdk::absorbRdmaDatagram(not_an_errno, kSeq, type, true, answer), DecodeError);
-    Bytes other_type = nlmsg(rdmaType(RDMA_NLDEV_CMD_PORT_GET), 0, kSeq, handle());
-    EXPECT_THROW(sdk::absorbRdmaDatagram(other_type, kSeq, type, false, answer), DecodeError);
+    EXPECT_THROW(sdk::absorbRdmaDatagram(too_long, kStatsSeq, type, false, answer), DecodeError);
+    Bytes short_error = nlmsg(NLMSG_ERROR, 0, kStatsSeq, {0xa1, 0xff, 0xff, 0xff});
+    EXPECT_THROW(sdk::absorbRdmaDatagram(short_error, kStatsSeq, type, false, answer), DecodeError);
+    Bytes not_an_errno = nlmsg(NLMSG_DONE, NLM_F_MULTI, kStatsSeq, {0, 0, 0, 0x80}); // INT32_MIN
+    EXPECT_THROW(sdk::absorbRdmaDatagram(not_an_errno, kStatsSeq, type, true, answer), DecodeError);
+    Bytes other_type = nlmsg(rdmaType(RDMA_NLDEV_CMD_PORT_GET), 0, kStatsSeq, handle());
+    EXPECT_THROW(sdk::absorbRdmaDatagram(other_type, kStatsSeq, type, false, answer), DecodeError);
     EXPECT_FALSE(answer.finished);
 }
