@@ -4,6 +4,7 @@
 #   CTEST_FILE       the file to write
 #   LABEL            the ctest label of every suite
 #   RUNNER           tests/support/gtest_suite.sh, which runs one suite (77 when all of it skipped)
+#   EXCLUDE          a regular expression: suites whose whole name it matches get no test
 execute_process(COMMAND ${TEST_EXECUTABLE} --gtest_list_tests
                 OUTPUT_VARIABLE listing ERROR_VARIABLE errors RESULT_VARIABLE rc TIMEOUT 60)
 if(NOT rc EQUAL 0)
@@ -20,6 +21,9 @@ set(count 0)
 foreach(line IN LISTS lines)
     if(line MATCHES "^([A-Za-z0-9_/]+)\\.( .*)?$")
         set(suite ${CMAKE_MATCH_1})
+        if(EXCLUDE AND suite MATCHES "^(${EXCLUDE})$")
+            continue()
+        endif()
         string(APPEND content
             "add_test([==[${suite}]==] bash [==[${RUNNER}]==] [==[${TEST_EXECUTABLE}]==]"
             " [==[${suite}]==])\n"

@@ -25,7 +25,7 @@ sim=$build/tools/nicd-sim/nicd-sim
 floor_bin=$build/tests/bench/read_floor_bench
 dbus_bin=$build/tests/bench/dbus_bench
 for b in "$build/daemon/nicd" "$sim" "$floor_bin" "$dbus_bin" "$build/plugins/nicd-plugin-mlx5.so"; do
-    [ -e "$b" ] || { echo "bench: $b is not built (make build)" >&2; exit 1; }
+    [ -e "$b" ] || { echo "bench: $b is not built (make bench builds it)" >&2; exit 1; }
 done
 for tool in dbus-daemon prometheus-node-exporter curl prlimit; do
     command -v "$tool" >/dev/null || { echo "bench: $tool is not installed (scripts/install-deps.sh)" >&2; exit 1; }

@@ -45,7 +45,9 @@ protected:
 
 TEST_F(BnxtProvisioning, MixedNodeProvisionsBnxtRepairsDriftAndLeavesFirmwareDcbAlone)
 {
-    const auto [dev, netdev] = bnxtPf();
+    const auto pf = bnxtPf(); // not a structured binding: lambdas capture these (clang 14)
+    const std::string dev = pf.first;
+    const std::string netdev = pf.second;
     ASSERT_FALSE(dev.empty());
     ASSERT_NE(dcb(netdev).find("dcbx=9\n"), std::string::npos) << "a fresh host-owned port";
     writeConfig("");
@@ -95,7 +97,9 @@ TEST_F(BnxtProvisioning, WhileTheMlx5DriverIsNotReadyOnlyItsPortsWait)
     // DriverReadyFile= unset (auto): the mlx5 plugin names the NVIDIA network operator's file
     // (plugin ABI 1.6). The operator is deployed (its drivers directory exists) and its driver
     // container has not finished: the mlx5 ports wait for it, the bnxt one does not.
-    const auto [dev, netdev] = bnxtPf();
+    const auto pf = bnxtPf(); // not a structured binding: lambdas capture these (clang 14)
+    const std::string dev = pf.first;
+    const std::string netdev = pf.second;
     ASSERT_FALSE(dev.empty());
     std::filesystem::create_directories(root_ / "run/mellanox/drivers");
     writeConfig("ReadyTimeoutSec=1\n");
