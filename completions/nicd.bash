@@ -62,6 +62,9 @@ _nicd()
             _nicd_reply "trace debug info warn error" "$value"
             return
             ;;
+        --forget)
+            return # a device nicd remembers: not known here
+            ;;
         --bus)
             _nicd_reply "system session" "$value"
             return
@@ -69,7 +72,7 @@ _nicd()
     esac
 
     _nicd_reply "-h --help --config --root --plugin-directory --once --check-config --bus --no-dbus
-        --dry-run --log-level --version" "$cur"
+        --dry-run -v --verbose --json --forget --log-level --version" "$cur"
 }
 
 complete -F _nicd nicd

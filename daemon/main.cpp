@@ -1,12 +1,11 @@
 // nicd: provisions RoCE QoS on RDMA NICs and watches their health.
 // A straight line: parse the command line, set up logging, load the configuration, run.
+#include "app/check_config.hpp"
 #include "app/daemon_app.hpp"
 #include "app/options.hpp"
 #include "config/config_files.hpp"
 #include "log/log.hpp"
-#include "plugins/plugin_schemas.hpp"
 #include "privilege/write_limits.hpp"
-#include "text/printable.hpp"
 
 #include <CLI/CLI.hpp>
 #include <malloc.h>
@@ -16,47 +15,6 @@
 #include <exception>
 
 using namespace nicd;
-
-namespace {
-
-// The configuration as nicd would load it, then its [plugin:NAME] sections against the plugins
-// of the plugin directory (each library opened and its descriptor read; none created).
-int checkConfig(const ConfigFiles& files, const HostPaths& paths,
-                const std::optional<std::filesystem::path>& plugin_directory)
-{
-    auto result = loadConfig(files.main, files.dropin_dir, paths, files.main_required);
-    if (result.config) {
-        const auto dir = plugin_directory.value_or(result.config->daemon.plugin_directory);
-        std::vector<config::PluginSchema> plugins;
-        if (std::error_code ec; std::filesystem::is_directory(dir, ec))
-            plugins = readPluginSchemas(dir, *result.config, result.errors);
-        else
-            result.warnings.push_back({dir.string(), 0, "", "",
-                                       "no plugin directory: plugin sections cannot be checked"});
-        config::checkPluginSections(*result.config, plugins, dir.string(), result.errors,
-                                    result.warnings);
-        if (!result.errors.empty())
-            result.config.reset();
-    }
-    for (const auto& w : result.warnings)
-        (void)std::fprintf(stderr, "warning: %s\n", w.format().c_str());
-    for (const auto& line : formatErrors(result.errors))
-        (void)std::fprintf(stderr, "%s\n", line.c_str());
-    if (!result.config) {
-        (void)std::fprintf(stderr, "configuration is invalid (%zu error%s)\n", result.errors.size(),
-                           result.errors.size() == 1 ? "" : "s");
-        return 1;
-    }
-    std::printf("configuration is valid:");
-    if (result.config->sources.empty())
-        std::printf(" no files (all defaults)");
-    for (const auto& f : result.config->sources)
-        std::printf(" %s", printable(f.string()).c_str());
-    std::printf("\n");
-    return 0;
-}
-
-} // namespace
 
 int main(int argc, char** argv)
 {
@@ -88,9 +46,17 @@ int main(int argc, char** argv)
                    "load plugins from DIR (instead of [daemon] PluginDirectory=, which is not "
                    "read from a --root tree's configuration)")
         ->check(CLI::ExistingDirectory);
-    cli.add_flag("--once", options.once,
-                 "one full cycle: discover, collect, write the textfile, print a summary, exit");
+    auto* once = cli.add_flag(
+        "--once", options.once,
+        "one full cycle: discover, collect, write the textfile, print a summary, exit");
+    cli.add_option("--forget", options.forget,
+                   "with --once: forget a NIC that is gone on purpose (its name or PCI address), "
+                   "as nicctl forget does where nicd is not running")
+        ->needs(once);
+    cli.add_flag("-v,--verbose", options.verbose,
+                 "with --once: every port and QoS setting, not only what is not ok");
     cli.add_flag("--check-config", options.check_config, "validate the configuration and exit");
+    cli.add_flag("--json", options.json, "with --check-config or --once: print JSON");
     cli.add_option("--bus", options.bus, "D-Bus to use: system, session or an address");
     cli.add_flag("--no-dbus", options.no_dbus, "run without D-Bus");
     cli.add_flag("--dry-run", options.dry_run,
@@ -104,6 +70,9 @@ int main(int argc, char** argv)
         std::printf("nicd %s\n", NICD_VERSION);
         return 0;
     }
+    // Every host path is the root's joined with an absolute one; a relative --root would make
+    // them relative, which the textfile's and the state's directory checks refuse.
+    options.root = std::filesystem::absolute(options.root).lexically_normal();
     if (!config_file.empty())
         options.config_file = config_file;
     if (!plugin_directory.empty())
@@ -114,7 +83,7 @@ int main(int argc, char** argv)
     HostPaths paths(options.root);
     auto files = configFiles(options.config_file, paths);
     if (options.check_config)
-        return checkConfig(files, paths, options.plugin_directory);
+        return checkConfig(files, paths, options.plugin_directory, options.json);
 
     try {
         auto config = loadAndReport(files, paths, options.dry_run);

@@ -23,6 +23,7 @@
 #include "provision/default_route_source.hpp"
 #include "provision/provision_scheduler.hpp"
 #include "readiness/readiness_source.hpp"
+#include "report/once_report.hpp"
 #include "report/summary.hpp"
 #include "state/state_keeper.hpp"
 #include "text/printable.hpp"
@@ -117,14 +118,50 @@ int DaemonApp::runOnce()
     kernel_->open(config_.journal);
     KernelWatch::apply(kernel_->readAll(*plugins_), snap.inventory, *health_);
     judge(snap);
+    const bool forgot = forgetOnce(snap);
     snap.qos = provision_->runOnce(snap);
     saveState(true);
     bool written = textfile_->write(snap);
-    (void)std::fputs(printableLines(onceReport(snap)).c_str(), stdout);
-    if (textfile_->enabled() && written)
-        (void)std::printf("textfile: %s\n", textfile_->path().c_str());
+    if (options_.json) {
+        auto j = onceJson(snap);
+        j["textfile"] = textfile_->enabled() && written ? nlohmann::json(textfile_->path().string())
+                                                        : nlohmann::json(nullptr);
+        (void)std::puts(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    } else {
+        (void)std::fputs(printableLines(onceReport(snap, options_.verbose)).c_str(), stdout);
+        if (textfile_->enabled() && written)
+            (void)std::printf("textfile: %s\n", textfile_->path().c_str());
+    }
     (void)std::fflush(stdout);
-    return written ? 0 : 1;
+    return written && forgot ? 0 : 1;
+}
+
+bool DaemonApp::forgetOnce(Snapshot& snap)
+{
+    bool ok = true;
+    for (const auto& name : options_.forget) {
+        const bool present =
+            snap.inventory.find(name) != nullptr ||
+            std::any_of(snap.inventory.devices.begin(), snap.inventory.devices.end(),
+                        [&](const Device& d) { return d.pci_address == name; });
+        auto forgotten = present
+                             ? std::vector<health::KnownDevice>{}
+                             : health_->forgetMissing(name, snap.inventory, snap.timestamp_seconds);
+        if (forgotten.empty()) {
+            log::error({}, "--forget {}: {}", name,
+                       present ? "it is present: only a device that is gone can be forgotten"
+                               : "nicd remembers no absent device of that name or PCI address");
+            ok = false;
+        }
+        for (const auto& k : forgotten)
+            log::warn({.device = k.name}, "{}{} forgotten (--forget): it is not expected back",
+                      k.name, k.pci_address.empty() ? "" : " (PCI " + k.pci_address + ")");
+    }
+    if (!options_.forget.empty()) {
+        health_->report(snap);
+        state_->changed();
+    }
+    return ok;
 }
 
 int DaemonApp::runDaemon()
@@ -177,7 +214,7 @@ void DaemonApp::startBus()
     o.version = NICD_VERSION;
     o.republish = [this] {
         if (const auto& last = published_.get(); last && bus_)
-            bus_->publish(*last, dbus::busViewsOf(last->qos));
+            bus_->publish(*last, busViews(*last));
     };
     bus_ = std::make_unique<dbus::BusService>(loop_->get(), o, busHandlers());
     bus_->start();
@@ -247,7 +284,15 @@ void DaemonApp::publish(const Snapshot& snap)
 {
     textfile_->publish(snap, EventLoop::nowMonotonicUsec());
     if (bus_)
-        bus_->publish(snap, dbus::busViewsOf(snap.qos));
+        bus_->publish(snap, busViews(snap));
+}
+
+dbus::BusViews DaemonApp::busViews(const Snapshot& snap) const
+{
+    auto views = dbus::busViewsOf(snap.qos);
+    views.last_reload_usec = dbus::usecOf(last_reload_seconds_);
+    views.last_reload_result = last_reload_result_;
+    return views;
 }
 
 void DaemonApp::saveState(bool force)
@@ -330,7 +375,12 @@ void DaemonApp::reload()
 {
     notify::reloading();
     log::info({}, "SIGHUP: reloading configuration from {}", files_.main.string());
-    auto fresh = loadAndReport(files_, paths_, options_.dry_run);
+    std::string problem;
+    auto fresh = loadAndReport(files_, paths_, options_.dry_run, &problem);
+    last_reload_seconds_ = realtimeSeconds();
+    last_reload_result_ = fresh ? "ok" : "failed: " + problem;
+    if (const auto& last = published_.get(); last && bus_)
+        bus_->publish(*last, busViews(*last));
     if (!fresh) {
         log::error({}, "configuration has errors; keeping the previous configuration");
         // READY=1 ends the reload RELOADING=1 began, or systemd waits out its timeout.

@@ -17,6 +17,7 @@
 #include "config/config.hpp"
 #include "config/config_files.hpp"
 #include "config/host_paths.hpp"
+#include "dbus/bus_views.hpp"
 #include "kernel_log/kernel_watch.hpp"
 #include "loop/event_loop.hpp"
 #include "loop/published_snapshot.hpp"
@@ -73,7 +74,8 @@ private:
     dbus::BusHandlers busHandlers();
     void finishCycle(Snapshot snap);
     void judge(Snapshot& snap);
-    void publish(const Snapshot& snap); // textfile and D-Bus
+    void publish(const Snapshot& snap);                  // textfile and D-Bus
+    dbus::BusViews busViews(const Snapshot& snap) const; // QoS and the last reload
     void saveState(bool force = false);
     uint32_t clearCondition(const std::string& device, const std::string& code);
     // Remembered NICs absent now forgotten by an operator: `device` (a name or PCI address), or
@@ -84,6 +86,8 @@ private:
     void onReporterEvent(std::vector<HealthReporter> reporters, bool overrun);
     void maybeReady();
     void reload();
+    // --once --forget: the NICs named forgotten before the report; false when one could not be.
+    bool forgetOnce(Snapshot& snap);
 
     Options options_;
     ConfigFiles files_;
@@ -114,6 +118,8 @@ private:
     netlink::LiveLinks live_links_;
     std::vector<KernelWatch::Findings> pending_kernel_; // found before the first snapshot
     bool ready_sent_ = false;
+    double last_reload_seconds_ = 0; // CLOCK_REALTIME of the last reload; 0: none since start
+    std::string last_reload_result_; // "ok" or "failed: ..."
 };
 
 } // namespace nicd

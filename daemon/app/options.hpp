@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace nicd {
 
@@ -16,7 +17,12 @@ struct Options {
     // tree given with --root never sets) or the installed directory
     std::optional<std::filesystem::path> plugin_directory;
     bool once = false;
+    // --forget DEV (with --once): NICs gone on purpose, forgotten as nicctl forget does, for a
+    // node where nicd is not running
+    std::vector<std::string> forget;
+    bool verbose = false; // -v: --once reports every port and QoS setting, not only what is not ok
     bool check_config = false;
+    bool json = false; // --json: --check-config and --once print JSON
     bool no_dbus = false;
     bool dry_run = false; // --dry-run: provisioning says what it would change, changes nothing
     std::string bus = "system"; // system | session | a D-Bus address

@@ -68,7 +68,7 @@ Condition missingCondition(const KnownDevice& k, const DeviceHardware* hw)
                                 was, k.pci_address, what.empty() ? "" : ", " + what);
         c.advice = "reseat the NIC (its firmware or PCIe link did not come up); after a "
                    "deliberate removal: nicctl forget " +
-                   k.name;
+                   k.name + " (where nicd is not running: nicd --once --forget " + k.name + ")";
         c.action = Action::ReseatNic;
         return c;
     }

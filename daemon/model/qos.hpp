@@ -17,6 +17,10 @@ struct QosSettingState {
     std::string observed;
     bool compliant = false;
     std::string error; // the last error for this setting; empty when none
+    // Written by this round because the NIC had another value: `was`, what the round before
+    // found ("" when none did).
+    bool repaired = false;
+    std::string was;
 };
 
 struct PortQosState {

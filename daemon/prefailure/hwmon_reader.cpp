@@ -54,8 +54,10 @@ void readChannels(const fs::path& hwmon, HwmonRead& out)
         }
         auto prefix = hwmon / ("temp" + std::to_string(ch));
         TemperatureSensor s;
-        s.label =
-            sysfs::readValue(prefix.string() + "_label").value_or("temp" + std::to_string(ch));
+        // A NIC's temp1 is its chip: mlx5 labels it "asic", bnxt_en registers no label; one name
+        // for every vendor, so that a dashboard and a rule select the chip's sensor alike.
+        s.label = sysfs::readValue(prefix.string() + "_label")
+                      .value_or(ch == 1 ? "asic" : "temp" + std::to_string(ch));
         s.celsius = *celsius;
         s.crit_celsius = optionalTemp(prefix.string() + "_crit");
         s.highest_celsius = optionalTemp(prefix.string() + "_highest");

@@ -50,10 +50,17 @@ QosSummary ProvisionScheduler::runOnce(const Snapshot& snap)
     if (!enabled())
         return snap.qos;
     refreshPluginWaits();
-    if (driverReady())
-        qos_.record(
-            runRound(directQosCall(plugins_), snap.inventory, planPorts(snap), periodicRound()),
-            realtimeSeconds());
+    if (!driverReady())
+        return qos_.summary();
+    auto plans = planPorts(snap);
+    const RoundKind kind = periodicRound();
+    // A write reports what the NIC has after it; a read first says what it had, so that the
+    // report shows a repair as "pcp -> dscp (repaired)".
+    if (kind == RoundKind::Apply)
+        qos_.record(runRound(directQosCall(plugins_), snap.inventory, plans, RoundKind::Verify),
+                    realtimeSeconds());
+    qos_.record(runRound(directQosCall(plugins_), snap.inventory, std::move(plans), kind),
+                realtimeSeconds());
     return qos_.summary();
 }
 

@@ -98,16 +98,21 @@ bool QosTracker::record(const Round& round, double now_real)
         st.status = portStatus(o);
         st.verified_seconds = now_real;
         for (const auto& r : o.report.settings) {
-            st.settings.push_back({r.setting, r.desired, r.observed, r.compliant, r.error});
-            auto id = std::make_tuple(o.plan.device, o.plan.port, r.setting);
-            if (r.changed && round.kind == RoundKind::Apply && o.applied) {
-                ++summary_.changes_total[id];
+            st.settings.push_back(
+                {r.setting, r.desired, r.observed, r.compliant, r.error, false, ""});
+            // What the round before found of it.
+            const QosSettingState* was = before ? findSetting(*before, r.setting) : nullptr;
+            bool rewritten = r.changed && o.applied && round.kind == RoundKind::Apply;
+            if (rewritten && r.error.empty()) {
+                st.settings.back().repaired = true;
+                st.settings.back().was = was ? was->observed : "";
             }
+            auto id = std::make_tuple(o.plan.device, o.plan.port, r.setting);
+            if (rewritten)
+                ++summary_.changes_total[id];
             if (!r.error.empty())
                 ++summary_.errors_total[id];
             // Drift: compliant last time, and now either found different or re-written.
-            const QosSettingState* was = before ? findSetting(*before, r.setting) : nullptr;
-            bool rewritten = r.changed && o.applied && round.kind == RoundKind::Apply;
             if (was && was->compliant && (!r.compliant || rewritten)) {
                 drifted = drifted || !rewritten;
                 if (rewritten)

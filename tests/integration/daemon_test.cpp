@@ -184,6 +184,38 @@ TEST_F(DaemonTest, CheckConfigRefusesPluginSectionsThePluginsDoNotTake)
     EXPECT_NE(out.find("nope.conf: no such file (named by --config"), std::string::npos) << out;
 }
 
+// --root given relative to the working directory: the textfile is written as with an absolute
+// one (it once refused "not an absolute path" and --once exited 1).
+TEST_F(DaemonTest, ARelativeRootWorksAsAnAbsoluteOne)
+{
+    writeConfig("");
+    std::string out;
+    const auto rel = root_.filename().string();
+    EXPECT_EQ(test::run({"sh", "-c",
+                         "cd '" + root_.parent_path().string() + "' && exec '" + NICD_BIN +
+                             "' --root '" + rel + "' --config '" + conf_.string() +
+                             "' --plugin-directory '" + NICD_BUILD_PLUGIN_DIR +
+                             "' --no-dbus --once"},
+                        out),
+              0)
+        << out;
+    EXPECT_NE(out.find("textfile: " + textfile().string()), std::string::npos) << out;
+}
+
+// A root with no RDMA device at all: --once says so instead of printing an empty table.
+TEST_F(DaemonTest, OnceOnANodeWithoutRdmaDevicesSaysSo)
+{
+    const auto empty = dir_ / "empty-root";
+    fs::create_directories(empty / "etc/nicd");
+    std::ofstream(empty / "etc/nicd/nicd.conf") << "[signals]\nEnable=no\n";
+    std::string out;
+    test::run({NICD_BIN, "--root", empty.string(), "--plugin-directory", NICD_BUILD_PLUGIN_DIR,
+               "--no-dbus", "--once", "--log-level", "error"},
+              out);
+    EXPECT_NE(out.find("no RDMA devices found"), std::string::npos) << out;
+    EXPECT_EQ(out.find("DEVICE "), std::string::npos) << out;
+}
+
 TEST_F(DaemonTest, LifecycleUnderTheServiceManager)
 {
     NotifySocket notify(dir_ / "notify.sock");

@@ -139,6 +139,30 @@ TEST_F(InventoryTest, ANicRemovedAcrossARebootIsMissingWithItsPciAddress)
     EXPECT_EQ(conditions(), "") << out;
 }
 
+// Where nicd does not run, --once --forget forgets a NIC taken out on purpose, as nicctl forget
+// does: gone from the report and the textfile, and remembered so in the state for the next run.
+TEST_F(InventoryTest, OnceForgetsANicGoneOnPurposeWithoutTheDaemon)
+{
+    once();
+    sim::remove(root_, "mlx5_5");
+    sim::reboot(root_);
+    auto out = once();
+    EXPECT_NE(out.find("nicd --once --forget mlx5_5"), std::string::npos)
+        << "the advice says how: " << out;
+    std::string forgot;
+    EXPECT_EQ(test::run(nicd({"--once", "--forget", "mlx5_5"}), forgot), 0) << forgot;
+    EXPECT_NE(forgot.find("mlx5_5 (PCI 0000:54:00.0) forgotten (--forget)"), std::string::npos)
+        << forgot;
+    EXPECT_EQ(conditions().find("device_missing"), std::string::npos) << conditions();
+    out = once();
+    EXPECT_EQ(out.find("[device_missing]"), std::string::npos) << "not expected back: " << out;
+    // A device that is there, or one nicd never knew, is refused.
+    EXPECT_EQ(test::run(nicd({"--once", "--forget", "mlx5_0"}), forgot), 1);
+    EXPECT_NE(forgot.find("--forget mlx5_0: it is present"), std::string::npos) << forgot;
+    EXPECT_EQ(test::run(nicd({"--once", "--forget", "mlx5_77"}), forgot), 1);
+    EXPECT_NE(forgot.find("remembers no absent device"), std::string::npos) << forgot;
+}
+
 TEST_F(InventoryTest, NoneAndANodeWithoutGpusStayQuiet)
 {
     config("[health]\nExpectPorts=none\n");

@@ -93,6 +93,33 @@ TEST_F(ProvisioningTest, DryRunSaysWhatWouldChangeAndChangesNothing)
     EXPECT_EQ(dcb("ens1f0np0"), before);
 }
 
+// nicd --once as a report: a repair says what the NIC had ("pfc none -> 3 (repaired)"), a second
+// run finds every port compliant and lists none of them; --json carries the same.
+TEST_F(ProvisioningTest, OnceReportsARepairWithWhatTheNicHadAndThenOnlyASummary)
+{
+    writeConfig("");
+    std::string out;
+    ASSERT_EQ(test::run(nicd({"--once"}), out), 0) << out;
+    EXPECT_TRUE(std::regex_search(out, std::regex(R"(\n    pfc +none -> 3 \(repaired\)\n)")))
+        << out;
+    EXPECT_TRUE(std::regex_search(
+        out, std::regex(R"(QoS \(Mode=enforce\): [0-9]+ ports compliant \([0-9]+ repaired\))")))
+        << out;
+    ASSERT_EQ(test::run(nicd({"--once"}), out), 0) << out;
+    EXPECT_EQ(out.find("(repaired)"), std::string::npos)
+        << "nothing to repair the second time: " << out;
+    EXPECT_EQ(out.find(" port 1: compliant\n"), std::string::npos)
+        << "compliant ports not listed: " << out;
+    EXPECT_NE(out.find("\nsummary: "), std::string::npos) << out;
+    std::string json;
+    ASSERT_EQ(test::run(nicd({"--once", "--json", "--log-level", "error"}), json), 0) << json;
+    auto j = nlohmann::json::parse(json, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << json;
+    EXPECT_FALSE(j["qos"]["ports"].empty());
+    EXPECT_EQ(j["qos"]["ports"][0]["settings"][0]["compliant"], true) << j["qos"].dump();
+    EXPECT_TRUE(j["textfile"].is_string());
+}
+
 TEST_F(ProvisioningTest, APortThatComesUpIsProvisioned)
 {
     writeConfig("");

@@ -59,7 +59,7 @@ TEST(DbusObjectValues, ATreeForOneDevice)
 {
     QosSummary qos;
     qos.mode = "enforce";
-    qos.ports[{"mlx5_0", 1}] = {true, "compliant", {{"pfc", "3", "3", true, ""}}, 1.0};
+    qos.ports[{"mlx5_0", 1}] = {true, "compliant", {{"pfc", "3", "3", true, "", false, ""}}, 1.0};
     auto t = treeValuesOf(snapshot(), busViewsOf(qos), "1.2.3");
     EXPECT_EQ(t.manager.version, "1.2.3");
     EXPECT_EQ(t.manager.health, "healthy");

@@ -162,3 +162,18 @@ TEST_F(HwmonTest, SensorsWithLabelsAndLimits)
     EXPECT_FALSE(readHwmon(dir_ / "nothing").present) << "a kernel without mlx5 hwmon";
     EXPECT_EQ(parseMillidegrees("abc"), std::nullopt);
 }
+
+// bnxt_en registers its chip's sensor without a label: it is "asic" as mlx5's is, one label for
+// every vendor (sensor="asic" in the textfile).
+TEST_F(HwmonTest, AnUnlabelledFirstSensorIsTheChip)
+{
+    auto hw = dir_ / "hwmon/hwmon5";
+    std::filesystem::create_directories(hw);
+    std::ofstream(hw / "temp1_input") << "48000\n";
+    std::ofstream(hw / "temp1_crit") << "100000\n";
+    std::ofstream(hw / "temp3_input") << "30000\n";
+    auto r = readHwmon(dir_);
+    ASSERT_EQ(r.sensors.size(), 2U);
+    EXPECT_EQ(r.sensors[0].label, "asic");
+    EXPECT_EQ(r.sensors[1].label, "temp3");
+}

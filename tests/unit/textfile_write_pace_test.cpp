@@ -54,7 +54,7 @@ TEST(TextfilePace, WithAnIntervalCountersWaitButVerdictsDoNot)
     pace.written(raised, 15600 * kMs);
 
     auto qos = raised;
-    qos.qos.ports[{"mlx5_0", 1}].settings.push_back({"pfc", "3", "none", false, ""});
+    qos.qos.ports[{"mlx5_0", 1}].settings.push_back({"pfc", "3", "none", false, "", false, ""});
     EXPECT_TRUE(pace.due(qos, 15800 * kMs)) << "QoS compliance changed";
 }
 
