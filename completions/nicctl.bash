@@ -5,7 +5,7 @@
 # on the command line with --bus, if any), else from the RDMA devices under
 # ${NICCTL_COMPLETION_SYSFS:-/sys/class/infiniband}.
 
-_nicctl_subcommands="status show events verify apply counters clear forget accept-inventory slurm-check"
+_nicctl_subcommands="status show events verify apply counters clear forget accept-inventory config log-level slurm-check"
 
 # COMPREPLY: the words of $1 that start with $2.
 _nicctl_reply()
@@ -163,14 +163,15 @@ _nicctl()
         return
     fi
 
-    # The subcommand's options (global options go before the subcommand).
-    local opts="-h --help"
+    # The subcommand's options (--json and --bus may follow the subcommand too).
+    local opts="-h --help --json --bus"
     case $sub in
         events) opts+=" --since -f --follow" ;;
         apply) opts+=" --dry-run" ;;
+        counters) opts+=" --rate --interval" ;;
         slurm-check) opts+=" --prolog --config --node --dry-run" ;;
     esac
-    [[ $prev == --since || $prev == --node ]] && return
+    [[ $prev == --since || $prev == --node || $prev == --interval ]] && return
     if [[ $prev == --config ]]; then
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return
@@ -184,7 +185,7 @@ _nicctl()
     local -a args=()
     for ((i = sub_index + 1; i < cword; i++)); do
         case ${words[i]} in
-            --since) ((i++)) ;;
+            --since | --interval) ((i++)) ;;
             -*) ;;
             *) args+=("${words[i]}") ;;
         esac
@@ -198,6 +199,9 @@ _nicctl()
             ;;
         clear:1)
             _nicctl_reply "$(_nicctl_names "${words[0]}" codes "${args[0]}")" "$cur"
+            ;;
+        log-level:0)
+            _nicctl_reply "trace debug info warn error" "$cur"
             ;;
     esac
 }

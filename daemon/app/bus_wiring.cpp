@@ -1,6 +1,7 @@
 // What the bus's methods do: each is a call into a stage (provisioning, health, the last
 // snapshot's counters).
 #include "app/daemon_app.hpp"
+#include "config/config_in_effect.hpp"
 #include "dbus/bus_errors.hpp"
 #include "dbus/bus_handlers.hpp"
 #include "dbus/object_values.hpp"
@@ -9,6 +10,7 @@
 #include "log/log.hpp"
 #include "loop/clock.hpp"
 #include "provision/provision_scheduler.hpp"
+#include "text/printable.hpp"
 
 #include <algorithm>
 
@@ -51,6 +53,24 @@ dbus::BusHandlers DaemonApp::busHandlers()
                                                       : device + " port " + std::to_string(port) +
                                                             " is not in the last cycle");
         return *counters;
+    };
+    h.configuration = [this] {
+        std::vector<std::array<std::string, 4>> rows;
+        for (auto& s :
+             config::settingsInEffect(config_, config::shippedDefaults(config::shippedNicdConf())))
+            rows.push_back(
+                {std::move(s.section), std::move(s.key), std::move(s.value), std::move(s.source)});
+        return rows;
+    };
+    h.log_level = [] { return log::levelName(); };
+    h.set_log_level = [](const std::string& level) {
+        const auto before = log::levelName();
+        if (!log::setLevel(level))
+            throw dbus::MethodFailure("InvalidArgument",
+                                      "log level '" + printable(level.substr(0, 32)) +
+                                          "': expected trace, debug, info, warn or error");
+        // Said at warn, so that it shows whatever the levels are.
+        log::warn({}, "log level {} (was {}), set over D-Bus until nicd restarts", level, before);
     };
     return h;
 }

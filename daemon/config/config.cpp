@@ -4,6 +4,7 @@
 #include "config/config_keys.hpp"
 #include "config/ini_lines.hpp"
 #include "config/tree_keys.hpp"
+#include "config/value_parsers.hpp"
 #include "text/printable.hpp"
 
 #include <fcntl.h>
@@ -178,7 +179,7 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
         else if (auto applied = config::applyKey(config, section, key, value); !applied)
             errors.push_back({file_name, line, section, key, applied.error().message, value});
         else
-            config.origins[{section, key}] = {file_name, line};
+            config.origins[{section, key}] = {file_name, line, std::string(config::trim(value))};
     };
     visitor.on_syntax_error = [&](int line, const std::string& section, const std::string& why) {
         errors.push_back({file_name, line, section, "", why});

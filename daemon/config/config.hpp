@@ -212,6 +212,7 @@ struct Config {
     struct Origin {
         std::string file;
         int line = 0;
+        std::string value{}; // as written, trimmed
     };
     std::map<std::pair<std::string, std::string>, Origin> origins;
 

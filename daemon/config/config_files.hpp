@@ -23,6 +23,9 @@ ConfigFiles configFiles(const std::optional<std::filesystem::path>& config_file,
 // Loads the configuration (a tree's, under --root: config/tree_keys.hpp), with `dry_run`
 // (--dry-run) over DryRun=; logs every warning, and on error the problems (file, line, key; the
 // first kShownConfigErrors), and returns nullopt. At start and on every reload.
-std::optional<Config> loadAndReport(const ConfigFiles& files, const HostPaths& paths, bool dry_run);
+// `problem`, when given, gets the first error and how many more ("<file>:<line>: ... (and 2 more
+// errors)") when there are errors.
+std::optional<Config> loadAndReport(const ConfigFiles& files, const HostPaths& paths, bool dry_run,
+                                    std::string* problem = nullptr);
 
 } // namespace nicd

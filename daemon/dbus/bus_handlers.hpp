@@ -7,6 +7,7 @@
 #include "dbus/qos_reply.hpp"
 #include "model/health.hpp"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -36,6 +37,12 @@ struct BusHandlers {
     // last published cycle.
     std::function<std::map<std::string, uint64_t>(const std::string& device, uint32_t port)>
         counters;
+    // Manager.GetConfiguration(): (section, key, value, source) rows.
+    std::function<std::vector<std::array<std::string, 4>>()> configuration;
+    // Manager.LogLevel: the level logged now, and setting it (root's; a level that is not
+    // trace, debug, info, warn or error throws MethodFailure InvalidArgument).
+    std::function<std::string()> log_level;
+    std::function<void(const std::string& level)> set_log_level;
 };
 
 } // namespace nicd::dbus

@@ -183,6 +183,39 @@ std::vector<std::string> ManagerObject::AcceptInventory()
     });
 }
 
+std::vector<sdbus::Struct<std::string, std::string, std::string, std::string>>
+ManagerObject::GetConfiguration()
+{
+    return guarded("GetConfiguration", [&] {
+        if (!handlers_.configuration)
+            throw MethodFailure("NotSupported", "GetConfiguration is not available");
+        std::vector<sdbus::Struct<std::string, std::string, std::string, std::string>> out;
+        for (const auto& [section, key, value, source] : handlers_.configuration())
+            out.emplace_back(printable(section), printable(key), printable(value),
+                             printable(source));
+        return out;
+    });
+}
+
+std::string ManagerObject::LogLevel()
+{
+    return handlers_.log_level ? handlers_.log_level() : std::string();
+}
+
+void ManagerObject::LogLevel(const std::string& level)
+{
+    if (auto refused = refuseUnlessRoot(getObject(), "setting LogLevel"))
+        throw *refused;
+    guarded("LogLevel", [&] {
+        if (!handlers_.set_log_level)
+            throw MethodFailure("NotSupported", "LogLevel cannot be set");
+        handlers_.set_log_level(level);
+    });
+    emitQuietly("PropertiesChanged", [&] {
+        emitPropertiesChangedSignal(io::nicd::Nicd1::Manager_adaptor::INTERFACE_NAME, {"LogLevel"});
+    });
+}
+
 std::vector<NodeConditionWire> ManagerObject::Conditions()
 {
     std::vector<NodeConditionWire> out;

@@ -36,6 +36,8 @@ private:
     void Verify(sdbus::Result<QosRowsWire>&& result) override;
     void Reload() override;
     std::vector<EventWire> GetEvents(const uint64_t& since_seq) override;
+    std::vector<sdbus::Struct<std::string, std::string, std::string, std::string>>
+    GetConfiguration() override;
     uint32_t ClearCondition(const std::string& device, const std::string& code) override;
     std::string ForgetDevice(const std::string& device) override;
     std::vector<std::string> AcceptInventory() override;
@@ -54,6 +56,10 @@ private:
     std::string ProvisionMode() override { return v_.provision_mode; }
     uint64_t LastApplyTimestamp() override { return v_.last_apply_usec; }
     std::string LastApplyResult() override { return v_.last_apply_result; }
+    uint64_t LastReloadTimestamp() override { return v_.last_reload_usec; }
+    std::string LastReloadResult() override { return v_.last_reload_result; }
+    std::string LogLevel() override;
+    void LogLevel(const std::string& level) override;
 
     const BusHandlers& handlers_;
     std::shared_ptr<PendingReplies> pending_;

@@ -33,6 +33,8 @@ struct BusViews {
     uint64_t last_apply_usec = 0;  // CLOCK_REALTIME of the last Apply (periodic or on request)
     std::string last_apply_result; // "ok", "dry-run", "failed: <why>"; empty = never
     std::map<std::pair<std::string, uint32_t>, PortQosView> qos; // by (ibdev, port)
+    uint64_t last_reload_usec = 0;  // CLOCK_REALTIME of the last reload; 0 = none since start
+    std::string last_reload_result; // "ok", "failed: <why>"; empty = none
 };
 
 // The bus's view of the provisioning state.

@@ -183,6 +183,8 @@ TreeValues treeValuesOf(const Snapshot& snap, const BusViews& views, std::string
     m.provision_mode = views.provision_mode;
     m.last_apply_usec = views.last_apply_usec;
     m.last_apply_result = printable(views.last_apply_result);
+    m.last_reload_usec = views.last_reload_usec;
+    m.last_reload_result = printable(views.last_reload_result);
 
     const auto reporters = reportersByPci(snap);
     for (const auto& d : snap.inventory.devices) {
@@ -227,7 +229,9 @@ std::vector<std::string> changedProperties(const ManagerValues& a, const Manager
                                   b.conditions)("LastEventSeq", a.last_event_seq, b.last_event_seq)(
                "ProvisionMode", a.provision_mode,
                b.provision_mode)("LastApplyTimestamp", a.last_apply_usec, b.last_apply_usec)(
-               "LastApplyResult", a.last_apply_result, b.last_apply_result)
+               "LastApplyResult", a.last_apply_result,
+               b.last_apply_result)("LastReloadTimestamp", a.last_reload_usec, b.last_reload_usec)(
+               "LastReloadResult", a.last_reload_result, b.last_reload_result)
         .take();
 }
 

@@ -72,4 +72,30 @@ void setup(Target target, spdlog::level::level_enum level)
     spdlog::set_default_logger(std::move(logger));
 }
 
+namespace {
+constexpr std::pair<std::string_view, spdlog::level::level_enum> kLevels[] = {
+    {"trace", spdlog::level::trace}, {"debug", spdlog::level::debug}, {"info", spdlog::level::info},
+    {"warn", spdlog::level::warn},   {"error", spdlog::level::err},
+};
+} // namespace
+
+std::string levelName()
+{
+    const auto level = spdlog::default_logger()->level();
+    for (const auto& [name, l] : kLevels)
+        if (l == level)
+            return std::string(name);
+    return level < spdlog::level::trace ? "trace" : "error";
+}
+
+bool setLevel(std::string_view name)
+{
+    for (const auto& [n, l] : kLevels)
+        if (n == name) {
+            spdlog::default_logger()->set_level(l);
+            return true;
+        }
+    return false;
+}
+
 } // namespace nicd::log

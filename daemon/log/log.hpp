@@ -25,6 +25,11 @@ enum class Target : uint8_t { Auto, Stderr, Journal };
 // Call once at start. Auto picks the journal when JOURNAL_STREAM matches stderr.
 void setup(Target target, spdlog::level::level_enum level);
 
+// The lowest level logged, by the names --log-level takes: trace, debug, info, warn, error.
+std::string levelName();
+// Sets it by one of those names; false (and nothing changed) for another word.
+bool setLevel(std::string_view name);
+
 // The fields of the message being logged on this thread (used by the journal sink).
 const Fields* currentFields();
 

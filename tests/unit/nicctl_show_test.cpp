@@ -120,6 +120,25 @@ TEST(NicctlShow, JsonCarriesTheSameValues)
     EXPECT_EQ(j["ports"][0]["action"], "replace_cable_or_transceiver");
 }
 
+// JSON has nulls and booleans where the table has words: no action is null, not "-"; readiness
+// not judged is null.
+TEST(NicctlShow, JsonSaysNothingWithNullNotADash)
+{
+    auto o = showNode();
+    auto& p = o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_0/port/1")]["io.nicd.Nicd1.Port"];
+    p["Ready"] = sdbus::Variant(std::string("yes"));
+    auto d = nodeViewOf(o).devices.at(0);
+    d.conditions.clear();
+    for (auto& port : d.ports)
+        port.conditions.clear();
+    auto j = deviceJson(d);
+    EXPECT_TRUE(j["ports"][0]["action"].is_null()) << j["ports"][0].dump();
+    EXPECT_TRUE(j["ports"][0]["reason"].is_null());
+    EXPECT_EQ(j["ports"][0]["readiness"]["ready"], true);
+    auto unjudged = deviceJson(nodeViewOf(showNode()).devices.at(0));
+    EXPECT_TRUE(unjudged["ports"][0]["readiness"]["ready"].is_null()) << "not judged";
+}
+
 TEST(NicctlShow, PowerInDbm)
 {
     EXPECT_EQ(dbmOf(0.001), "0.00 dBm");
@@ -146,7 +165,7 @@ TEST(NicctlShow, ListsEachReadinessCheckWithWhatItSaw)
           "    numa       skipped  no GPU to pair with\n"})
         EXPECT_NE(text.find(line), std::string::npos) << line << "\nnot in\n" << text;
     auto j = deviceJson(d);
-    EXPECT_EQ(j["ports"][0]["readiness"]["ready"], "no");
+    EXPECT_EQ(j["ports"][0]["readiness"]["ready"], false) << "a boolean, not the word";
     EXPECT_EQ(j["ports"][0]["readiness"]["checks"][1]["verdict"], "failed");
     // A port the checks do not judge prints no readiness lines.
     EXPECT_EQ(renderDevice(nodeViewOf(showNode()).devices.at(0), false).find("ready:"),

@@ -146,7 +146,7 @@ nlohmann::json readinessJson(const bus::PortValues& p)
     nlohmann::json checks = nlohmann::json::array();
     for (const auto& c : p.ready_checks)
         checks.push_back({{"check", c.check}, {"verdict", c.verdict}, {"saw", c.saw}});
-    return {{"ready", p.ready}, {"checks", checks}};
+    return {{"ready", readyJson(p.ready)}, {"checks", checks}};
 }
 
 std::string conditionLine(const bus::ConditionRow& c)
@@ -225,15 +225,16 @@ nlohmann::json deviceJson(const DeviceView& d)
                          {"netdev", p.netdev},
                          {"operstate", p.operstate},
                          {"health", p.health},
-                         {"reason", reasonOf(d, p)},
-                         {"action", actionOf(d, p)},
+                         {"reason", textOrNull(reasonOf(d, p))},
+                         {"action", actionOf(d, p) == "-" ? nlohmann::json(nullptr)
+                                                          : nlohmann::json(actionOf(d, p))},
                          {"conditions", conditions},
                          {"qos",
                           {{"status", p.qos_status},
                            {"desired", p.qos_desired},
                            {"observed", p.qos_observed},
                            {"compliant", p.qos_compliant}}},
-                         {"congestion", p.congestion},
+                         {"congestion", textOrNull(p.congestion)},
                          {"uplinks", uplinksJson(p)},
                          {"readiness", readinessJson(p)}});
     }

@@ -4,16 +4,21 @@
 // access denied) or refuses. `slurm-check`: slurm_check_command.hpp.
 #include "device_report.hpp"
 #include "nicd_client.hpp"
+#include "replies.hpp"
 #include "slurm_check_command.hpp"
 #include "status_table.hpp"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <sdbus-c++/Error.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
+#include <thread>
 
 namespace {
 
@@ -51,6 +56,54 @@ std::pair<std::string, uint32_t> deviceAndPort(const std::string& arg)
     throw CLI::ValidationError("DEV[/PORT]", "'" + arg + "': expected DEVICE or DEVICE/PORT");
 }
 
+// `nicctl counters --rate`: two readings at least `interval` seconds of nicd's cycles apart, and
+// what grew per second between them.
+int printRates(nicctl::NicdClient& client, const std::string& dev, uint32_t port,
+               const std::function<nicctl::DeviceCounters()>& read, double interval, bool json)
+{
+    const uint64_t t1 = client.lastCycleUsec();
+    auto before = read();
+    const auto give_up =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(interval + 60.0);
+    uint64_t t2 = t1;
+    while (t2 < t1 + static_cast<uint64_t>(interval * 1e6)) {
+        if (std::chrono::steady_clock::now() > give_up) {
+            std::cerr << "nicctl: nicd published no new cycle in " << interval + 60.0
+                      << " s (is it stalled? nicctl status)\n";
+            return kCannotAsk;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        t2 = client.lastCycleUsec();
+    }
+    auto after = read();
+    const double seconds = static_cast<double>(t2 - t1) / 1e6;
+    std::string text;
+    auto section = [&](const std::string& heading, const std::map<std::string, uint64_t>& a,
+                       const std::map<std::string, uint64_t>& b) {
+        auto rates = nicctl::counterRates(a, b, seconds);
+        if (!heading.empty())
+            text += (text.empty() ? "" : "\n") + heading + ":\n";
+        text += nicctl::renderRates(rates, b.size() - rates.size());
+        return rates;
+    };
+    nlohmann::json out = {{"seconds", seconds}};
+    if (port != 0) {
+        auto rates = section("", before.ports[port], after.ports[port]);
+        out["rates"] = rates;
+    } else {
+        if (!after.device.empty())
+            out["device"] = section(dev, before.device, after.device);
+        for (const auto& [p, values] : after.ports)
+            out["ports"][std::to_string(p)] =
+                section(dev + "/" + std::to_string(p), before.ports[p], values);
+    }
+    if (json)
+        printJson(out);
+    else
+        print(fmt::format("per second over {:.1f} s of nicd's cycles:\n", seconds) + text);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -62,6 +115,8 @@ int main(int argc, char** argv)
     app.add_option("--bus", bus, "the bus nicd serves on: system, session or an address")
         ->capture_default_str();
     app.add_flag("--json", json, "print JSON");
+    // --json and --bus after the subcommand too (nicctl status --json).
+    app.fallthrough();
 
     auto* status = app.add_subcommand("status", "devices and ports: link, QoS, health and why");
     auto* show = app.add_subcommand(
@@ -80,6 +135,14 @@ int main(int argc, char** argv)
     auto* counters = app.add_subcommand("counters", "the counters of a device or port");
     std::string target;
     counters->add_option("DEV[/PORT]", target, "e.g. mlx5_0 or mlx5_0/1")->required();
+    bool rate = false;
+    double interval = 5;
+    counters->add_flag("--rate", rate,
+                       "per second: read twice, --interval apart (the counters change once a "
+                       "cycle), and print those that grew");
+    counters->add_option("--interval", interval, "seconds between the two readings of --rate")
+        ->check(CLI::Range(1.0, 3600.0))
+        ->capture_default_str();
     auto* clear =
         app.add_subcommand("clear", "clear a condition that has no natural recovery (root)");
     std::string device, code;
@@ -93,6 +156,14 @@ int main(int argc, char** argv)
     auto* accept = app.add_subcommand(
         "accept-inventory",
         "after a deliberate hardware change: forget every NIC that is gone (root)");
+
+    auto* config = app.add_subcommand(
+        "config", "the configuration in effect, each value with the file and line that set it");
+    auto* log_level = app.add_subcommand(
+        "log-level", "the lowest level nicd logs; with LEVEL, set it until nicd restarts (root)");
+    std::string level;
+    log_level->add_option("LEVEL", level, "trace, debug, info, warn or error")
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
 
     nicctl::addSlurmCheck(app, bus);
 
@@ -152,11 +223,50 @@ int main(int argc, char** argv)
         }
         if (*counters) {
             auto [dev, port] = deviceAndPort(target);
-            auto values = client.counters(dev, port);
-            if (json)
-                printJson(values);
+            // Asked of the node first, so that a device or port that is not there is said so.
+            auto node = client.status();
+            const nicctl::DeviceView* found = nullptr;
+            for (const auto& d : node.devices)
+                if (d.name == dev)
+                    found = &d;
+            if (found == nullptr) {
+                std::cerr << "nicctl: no device " << dev << " (nicctl status lists them)\n";
+                return kCannotAsk;
+            }
+            std::string numbers;
+            bool has_port = false;
+            for (const auto& p : found->ports) {
+                numbers += (numbers.empty() ? "" : ", ") + std::to_string(p.number);
+                has_port = has_port || p.number == port;
+            }
+            if (port != 0 && !has_port) {
+                std::cerr << "nicctl: " << dev << " has no port " << port
+                          << " (its ports: " << (numbers.empty() ? "none" : numbers) << ")\n";
+                return kCannotAsk;
+            }
+            // The port asked for, or the device's own counters and every port's.
+            auto read = [&, dev = dev, port = port] {
+                nicctl::DeviceCounters all;
+                if (port != 0) {
+                    all.ports[port] = client.counters(dev, port);
+                    return all;
+                }
+                all.device = client.counters(dev, 0);
+                for (const auto& p : found->ports)
+                    all.ports[p.number] = client.counters(dev, p.number);
+                return all;
+            };
+            if (rate)
+                return printRates(client, dev, port, read, interval, json);
+            auto all = read();
+            if (port != 0 && json)
+                printJson(all.ports[port]);
+            else if (port != 0)
+                print(nicctl::renderCounters(all.ports[port]));
+            else if (json)
+                printJson(nicctl::deviceCountersJson(all));
             else
-                print(nicctl::renderCounters(values));
+                print(nicctl::renderDeviceCounters(dev, all));
             return 0;
         }
         if (*clear) {
@@ -178,6 +288,24 @@ int main(int argc, char** argv)
                       ": it is not expected back\n");
             return 0;
         }
+        if (*config) {
+            auto rows = client.configuration();
+            if (json)
+                printJson(nicctl::configurationJson(rows));
+            else
+                print(nicctl::renderConfiguration(rows));
+            return 0;
+        }
+        if (*log_level) {
+            if (!level.empty())
+                client.setLogLevel(level);
+            const auto now = client.logLevel();
+            if (json)
+                printJson({{"log_level", now}});
+            else
+                print(now + "\n");
+            return 0;
+        }
         if (*accept) {
             auto names = client.acceptInventory();
             if (json)
@@ -193,9 +321,13 @@ int main(int argc, char** argv)
         return app.exit(e);
     } catch (const sdbus::Error& e) {
         std::cerr << "nicctl: " << e.getMessage() << " (" << e.getName() << ")\n";
+        // No nicd on the bus, or no bus at all (sdbus-c++'s own error: "Failed to open bus").
         if (e.getName() == "org.freedesktop.DBus.Error.ServiceUnknown" ||
-            e.getName() == "org.freedesktop.DBus.Error.NameHasNoOwner")
-            std::cerr << "nicctl: is nicd running? (systemctl status nicd)\n";
+            e.getName() == "org.freedesktop.DBus.Error.NameHasNoOwner" ||
+            e.getMessage().find("Failed to open") != std::string::npos ||
+            e.getMessage().find("Failed to connect") != std::string::npos)
+            std::cerr << "nicctl: is nicd running? (systemctl status nicd; --bus " << bus
+                      << " is the bus asked)\n";
         return kCannotAsk;
     } catch (const std::exception& e) {
         std::cerr << "nicctl: " << e.what() << "\n";

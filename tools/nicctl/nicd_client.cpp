@@ -71,6 +71,8 @@ NodeView NicdClient::status()
     node.node_health = manager.NodeHealth();
     node.provision_mode = manager.ProvisionMode();
     node.last_cycle_usec = manager.LastCycleTimestamp();
+    node.last_reload_usec = manager.LastReloadTimestamp();
+    node.last_reload_result = manager.LastReloadResult();
     addNodeConditions(node, manager.Conditions());
     return node;
 }
@@ -119,6 +121,33 @@ std::map<std::string, uint64_t> NicdClient::counters(const std::string& device, 
     }
     PlainProxy<io::nicd::Nicd1::Port_proxy> p(*connection_, nicd::dbus::portPath(device, port));
     return p.GetCounters();
+}
+
+std::vector<std::array<std::string, 4>> NicdClient::configuration()
+{
+    ManagerProxy manager(*connection_);
+    std::vector<std::array<std::string, 4>> out;
+    for (const auto& row : manager.GetConfiguration())
+        out.push_back({row.get<0>(), row.get<1>(), row.get<2>(), row.get<3>()});
+    return out;
+}
+
+uint64_t NicdClient::lastCycleUsec()
+{
+    ManagerProxy manager(*connection_);
+    return manager.LastCycleTimestamp();
+}
+
+std::string NicdClient::logLevel()
+{
+    ManagerProxy manager(*connection_);
+    return manager.LogLevel();
+}
+
+void NicdClient::setLogLevel(const std::string& level)
+{
+    ManagerProxy manager(*connection_);
+    manager.LogLevel(level);
 }
 
 void NicdClient::follow(uint64_t after_seq, const std::function<void(const EventRow&)>& on_event)

@@ -7,6 +7,7 @@
 
 #include <sdbus-c++/IConnection.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -32,6 +33,13 @@ public:
     std::vector<std::string> acceptInventory();
     // Counters of a device (port 0) or of one of its ports.
     std::map<std::string, uint64_t> counters(const std::string& device, uint32_t port);
+    // Manager.GetConfiguration(): (section, key, value, source) rows.
+    std::vector<std::array<std::string, 4>> configuration();
+    // Manager.LastCycleTimestamp: when the last published cycle ended (µs since the epoch).
+    uint64_t lastCycleUsec();
+    // Manager.LogLevel, read and set (root).
+    std::string logLevel();
+    void setLogLevel(const std::string& level);
 
     // Calls `on_event` for every Event signal until the connection breaks; never returns
     // otherwise. Events with seq <= after_seq are skipped (already printed).

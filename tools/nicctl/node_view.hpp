@@ -34,6 +34,8 @@ struct NodeView {
     std::string node_health; // the node verdict (compute devices decide fatal)
     std::string provision_mode;
     uint64_t last_cycle_usec = 0;
+    uint64_t last_reload_usec = 0;          // 0: no reload since nicd started
+    std::string last_reload_result;         // "ok" or "failed: ...
     std::vector<DeviceView> devices;        // by name
     std::vector<bus::PluginValues> plugins; // by name
     // Conditions of the node itself (device "": inventory_short.compute) and of devices that

@@ -6,8 +6,6 @@
 
 namespace nicctl {
 
-namespace {
-
 std::string isoTime(uint64_t usec)
 {
     if (usec == 0)
@@ -20,6 +18,8 @@ std::string isoTime(uint64_t usec)
         return "-";
     return buf;
 }
+
+namespace {
 
 std::string where(const std::string& device, uint32_t port)
 {
@@ -102,6 +102,79 @@ int qosExitCode(const std::vector<QosResultRow>& rows, bool dry_run)
             code = 1;
     }
     return code;
+}
+
+std::string renderDeviceCounters(const std::string& name, const DeviceCounters& counters)
+{
+    std::string out;
+    if (!counters.device.empty())
+        out += name + ":\n" + renderCounters(counters.device);
+    for (const auto& [port, values] : counters.ports) {
+        out += (out.empty() ? "" : "\n") + fmt::format("{}/{}:\n", name, port);
+        out += values.empty() ? "  (none read yet)\n" : renderCounters(values);
+    }
+    if (out.empty())
+        out = name + ": no counters read yet\n";
+    return out;
+}
+
+nlohmann::json deviceCountersJson(const DeviceCounters& counters)
+{
+    nlohmann::json ports = nlohmann::json::object();
+    for (const auto& [port, values] : counters.ports)
+        ports[std::to_string(port)] = values;
+    return {{"device", counters.device}, {"ports", ports}};
+}
+
+std::string renderConfiguration(const std::vector<std::array<std::string, 4>>& rows)
+{
+    size_t w = 0;
+    for (const auto& [section, key, value, source] : rows)
+        w = std::max(w, key.size() + 1 + value.size());
+    std::string out;
+    std::string current;
+    for (const auto& [section, key, value, source] : rows) {
+        if (section != current) {
+            out += (out.empty() ? "[" : "\n[") + section + "]\n";
+            current = section;
+        }
+        out += fmt::format("{:<{}}  # {}\n", key + "=" + value, w, source);
+    }
+    return out;
+}
+
+nlohmann::json configurationJson(const std::vector<std::array<std::string, 4>>& rows)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& [section, key, value, source] : rows)
+        out.push_back({{"section", section}, {"key", key}, {"value", value}, {"source", source}});
+    return out;
+}
+
+std::map<std::string, double> counterRates(const std::map<std::string, uint64_t>& before,
+                                           const std::map<std::string, uint64_t>& after,
+                                           double seconds)
+{
+    std::map<std::string, double> out;
+    if (!(seconds > 0))
+        return out;
+    for (const auto& [name, value] : after)
+        if (auto it = before.find(name); it != before.end() && value > it->second)
+            out[name] = static_cast<double>(value - it->second) / seconds;
+    return out;
+}
+
+std::string renderRates(const std::map<std::string, double>& rates, size_t unchanged)
+{
+    size_t w = 0;
+    for (const auto& [name, _] : rates)
+        w = std::max(w, name.size());
+    std::string out;
+    for (const auto& [name, rate] : rates)
+        out += fmt::format("{:<{}} {:.6g}/s\n", name, w, rate);
+    if (unchanged > 0)
+        out += fmt::format("({} counter{} did not change)\n", unchanged, unchanged == 1 ? "" : "s");
+    return out;
 }
 
 std::string renderCounters(const std::map<std::string, uint64_t>& counters)

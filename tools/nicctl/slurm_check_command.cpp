@@ -113,11 +113,16 @@ int healthCheck(const slurm::Observation& seen, const slurm::CheckSettings& sett
     if (seen.verdict == slurm::Verdict::Healthy ||
         slurm::decide(seen, "", {}, 0, settings.decision).node_bad) {
         auto current = slurm::currentDrainReason(node);
-        if (!current) {
+        if (!current && !o.dry_run) {
             say(current.error().message);
             return kSlurmFailed;
         }
-        reason = *current;
+        // A dry run says what nicd's verdict would do even where Slurm cannot be asked (on a
+        // workstation, or the controller down): as for a node no one has drained.
+        if (!current)
+            say(current.error().message + " (dry run: deciding as if the node had no drain "
+                                          "reason)");
+        reason = current ? *current : "";
     }
     auto before = slurm::loadHealthySince(settings.state_file);
     auto d = slurm::decide(seen, reason, before, nowSeconds(), settings.decision);

@@ -1,6 +1,7 @@
 #include "status_table.hpp"
 
 #include "device_report.hpp"
+#include "replies.hpp"
 
 #include <fmt/format.h>
 
@@ -93,11 +94,30 @@ const bus::ConditionRow* worstOf(const DeviceView& device, const bus::PortValues
 }
 } // namespace
 
+nlohmann::json textOrNull(const std::string& s)
+{
+    return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+}
+
+nlohmann::json readyJson(const std::string& ready)
+{
+    if (ready == "yes")
+        return true;
+    if (ready == "no")
+        return false;
+    return nullptr;
+}
+
 nlohmann::json conditionJson(const bus::ConditionRow& c)
 {
-    return {{"code", c.code},     {"severity", c.severity},    {"port", c.port},
-            {"source", c.source}, {"message", c.message},      {"advice", c.advice},
-            {"action", c.action}, {"since_usec", c.since_usec}};
+    return {{"code", c.code},
+            {"severity", c.severity},
+            {"port", c.port},
+            {"source", c.source},
+            {"message", c.message},
+            {"advice", textOrNull(c.advice)},
+            {"action", textOrNull(c.action)},
+            {"since_usec", c.since_usec}};
 }
 
 std::string healthWord(const std::string& health)
@@ -185,6 +205,9 @@ std::string renderStatus(const NodeView& node, bool color)
     if (!node.provision_mode.empty())
         out += ". Provisioning: " + node.provision_mode;
     out += ".\n";
+    if (node.last_reload_usec != 0)
+        out += "Last reload: " + isoTime(node.last_reload_usec) + ", " + node.last_reload_result +
+               "\n";
     // The node's own conditions (too few compute ports) and those of NICs that are gone.
     for (const auto& c : node.node_conditions)
         out += fmt::format("{} {}: {}: {} -> {}\n", color ? cell(c.severity, 0, true) : c.severity,
@@ -225,6 +248,10 @@ nlohmann::json statusJson(const NodeView& node)
             {"node_health", node.node_health},
             {"provision_mode", node.provision_mode},
             {"last_cycle_usec", node.last_cycle_usec},
+            {"last_reload", node.last_reload_usec == 0
+                                ? nlohmann::json(nullptr)
+                                : nlohmann::json{{"usec", node.last_reload_usec},
+                                                 {"result", node.last_reload_result}}},
             {"devices", devices},
             {"node_conditions", node_conditions},
             {"plugins", plugins}};

@@ -22,6 +22,11 @@ std::string actionOf(const DeviceView& device, const bus::PortValues& port);
 
 nlohmann::json conditionJson(const bus::ConditionRow& c);
 
+// JSON's own values for what the table writes as words: "" is null; readiness "yes"/"no" is
+// true/false.
+nlohmann::json textOrNull(const std::string& s);
+nlohmann::json readyJson(const std::string& ready);
+
 // The text, or "-" for none.
 std::string orDash(const std::string& s);
 

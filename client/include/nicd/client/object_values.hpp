@@ -87,6 +87,8 @@ struct ManagerValues {
     std::string provision_mode;
     uint64_t last_apply_usec = 0;
     std::string last_apply_result;
+    uint64_t last_reload_usec = 0;  // 0: no reload since start
+    std::string last_reload_result; // "", "ok" or "failed: ..."
 };
 
 struct DeviceValues {
