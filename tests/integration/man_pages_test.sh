@@ -161,6 +161,7 @@ COMPREPLY=()
 printf "%s\n" "${COMPREPLY[@]}"
 '
 mkdir -p "$tmp/sys/mlx5_0/ports/1" "$tmp/sys/mlx5_1/ports/1" "$tmp/sys/mlx5_1/ports/2"
+mkdir -p "$tmp/simnode/sys/class/infiniband/mlx5_0" "$tmp/simnode/sys/class/infiniband/mlx5_1"
 complete_line() { # file func line
     env PATH="$build/tools/nicctl:$PATH" NICCTL_COMPLETION_SYSFS="$tmp/sys" \
         bash --norc --noprofile -c "$harness" harness "$@" 2>"$tmp/complete.err"
@@ -194,6 +195,7 @@ expect_only() {
 
 bc_nicctl=$comp_dir/nicctl.bash
 bc_nicd=$comp_dir/nicd.bash
+bc_sim=$comp_dir/nicd-sim.bash
 # shellcheck disable=SC2086,SC2046 # word lists
 {
     expect_offers "$bc_nicctl" _nicctl "nicctl " $nicctl_subs
@@ -213,6 +215,18 @@ bc_nicd=$comp_dir/nicd.bash
     expect_offers "$bc_nicd" _nicd "nicd --log-level=" $levels
     expect_offers "$bc_nicd" _nicd "nicd --bus " system session
     expect_offers "$bc_nicd" _nicd "nicd --root $tmp/sy" "$tmp/sys"
+
+    # nicd-sim: its subcommands, each one's options, and every fault `inject --help` lists.
+    sim_subs=$(subcommands "$sim")
+    expect_offers "$bc_sim" _nicd_sim "nicd-sim " $sim_subs
+    expect_only "$bc_sim" _nicd_sim "nicd-sim " $sim_subs -h --help
+    for s in $sim_subs; do
+        expect_offers "$bc_sim" _nicd_sim "nicd-sim $s --" $(long_options "$sim" "$s")
+    done
+    faults=$(subcommands "$sim" inject)
+    [ -n "$faults" ] || failure "nicd-sim inject --help lists no fault"
+    expect_only "$bc_sim" _nicd_sim "nicd-sim inject $tmp " $faults
+    expect_offers "$bc_sim" _nicd_sim "nicd-sim inject $tmp/simnode link-down " mlx5_0 mlx5_1
 }
 
 # No nicd answers on this bus: the names come from NICCTL_COMPLETION_SYSFS.
@@ -291,7 +305,7 @@ fi
 
 # --- (d) zsh completions ------------------------------------------------------------------------
 if command -v zsh >/dev/null 2>&1; then
-    for f in "$comp_dir/_nicctl" "$comp_dir/_nicd"; do
+    for f in "$comp_dir/_nicctl" "$comp_dir/_nicd" "$comp_dir/_nicd-sim"; do
         head -1 "$f" | grep -q '^#compdef ' || failure "$(basename "$f") does not start with #compdef"
         out=$(zsh -n "$f" 2>&1) || failure "zsh -n $(basename "$f"): $out"
     done

@@ -82,6 +82,9 @@ for f in usr/share/bash-completion/completions/nicctl usr/share/bash-completion/
     usr/share/zsh/vendor-completions/_nicctl usr/share/zsh/vendor-completions/_nicd; do
     [ -s "$out/deb/$f" ] || { echo "FAIL: nicd .deb lacks /$f"; fail=1; }
 done
+for f in usr/share/bash-completion/completions/nicd-sim usr/share/zsh/vendor-completions/_nicd-sim; do
+    [ -s "$out/simdeb/$f" ] || { echo "FAIL: nicd-sim .deb lacks /$f"; fail=1; }
+done
 for xml in "$source_dir"/dbus/io.nicd.Nicd1.*.xml; do
     cmp -s "$xml" "$out/deb/usr/share/dbus-1/interfaces/$(basename "$xml")" ||
         { echo "FAIL: /usr/share/dbus-1/interfaces/$(basename "$xml") missing or different"; fail=1; }

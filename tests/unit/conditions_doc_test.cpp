@@ -14,6 +14,7 @@
 #include "support/kernel_records.hpp"
 #include "support/mlx5_reports.hpp"
 #include "support/mlx5_samples.hpp"
+#include "support/sim_tree.hpp"
 #include "traits.hpp"
 
 #include <fstream>
@@ -371,4 +372,23 @@ TEST_F(ConditionsDoc, CongestionConditions)
                              {"mlx5_3", {"congestion.lossy degraded"}},
                              {"mlx5_4", {"congestion.pause_storm fatal"}}}));
     EXPECT_EQ(last.health.congestion.at({"mlx5_0", 1}).state, "ecn_working");
+}
+
+// nicctl(8) names every kind of event nicd emits (it once lacked renamed and changed), and the
+// bus interface's description lists them all.
+TEST(EventKindsDoc, NicctlPageAndTheInterfaceNameEveryKind)
+{
+    const std::filesystem::path source(NICD_SOURCE_DIR);
+    const auto page = test::readFile(source / "docs/man/nicctl.8");
+    const auto xml = test::readFile(source / "dbus/io.nicd.Nicd1.Manager.xml");
+    ASSERT_FALSE(page.empty());
+    for (auto kind : {EventKind::Raised, EventKind::Recovered, EventKind::Cleared,
+                      EventKind::Baseline, EventKind::Renamed, EventKind::Changed}) {
+        const std::string name = toString(kind);
+        // A roff line of its own: ".B renamed", ".BR recovered ,", ".RB ( raised ,".
+        const std::regex line("\n\\.(B|BR|RB \\() " + name + "( ,)?\n");
+        EXPECT_TRUE(std::regex_search(page, line))
+            << "nicctl(8) does not name the event kind " << name;
+        EXPECT_NE(xml.find(name), std::string::npos) << "the Manager interface lacks " << name;
+    }
 }
