@@ -222,15 +222,16 @@ TEST_F(DbusApiTest, NicctlCountersOfADeviceListEachPortAndMistakesAreSaidPlainly
     EXPECT_GE(jr["seconds"].get<double>(), 1.0) << jrates;
     EXPECT_TRUE(jr["ports"].contains("1")) << jrates;
 
+    // (LeakSanitizer off: sdbus-c++ leaks the sd_bus of a connection that failed.)
     std::string nobus;
-    EXPECT_EQ(
-        test::run({NICCTL_BIN, "--bus", "unix:path=" + (dir_ / "no.socket").string(), "status"},
-                  nobus),
-        3);
+    EXPECT_EQ(test::run({"env", "ASAN_OPTIONS=detect_leaks=0", NICCTL_BIN, "--bus",
+                         "unix:path=" + (dir_ / "no.socket").string(), "status"},
+                        nobus),
+              3);
     EXPECT_NE(nobus.find("is nicd running?"), std::string::npos) << nobus;
 }
 
-// slurm-check --dry-run where Slurm cannot be asked (no controller, no slurm.conf): it still says
+// slurm-check --dry-run where Slurm cannot be asked (its controller does not answer): it still says
 // what nicd's verdict would do, as for a node no one has drained, and changes nothing.
 TEST_F(DbusApiTest, SlurmCheckDryRunWorksWithoutAController)
 {
@@ -245,9 +246,9 @@ TEST_F(DbusApiTest, SlurmCheckDryRunWorksWithoutAController)
                                           "NodeName=gpu01 CPUs=1 State=UNKNOWN\n"
                                           "PartitionName=p Nodes=gpu01 Default=YES\n";
     std::string out;
-    int rc = test::run({"env", "SLURM_CONF=" + (dir_ / "slurm.conf").string(), NICCTL_BIN,
-                        "--bus", bus_->address(), "slurm-check", "--dry-run", "--node", "gpu01",
-                        "--config", (dir_ / "slurm-check.conf").string()},
+    int rc = test::run({"env", "SLURM_CONF=" + (dir_ / "slurm.conf").string(), NICCTL_BIN, "--bus",
+                        bus_->address(), "slurm-check", "--dry-run", "--node", "gpu01", "--config",
+                        (dir_ / "slurm-check.conf").string()},
                        out);
     EXPECT_EQ(rc, 0) << out;
     EXPECT_NE(out.find("dry run: deciding as if the node had no drain reason"), std::string::npos)
