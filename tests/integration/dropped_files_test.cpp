@@ -68,7 +68,8 @@ TEST_F(DaemonTest, RefusedCounterFilesAreDroppedAndNotReadAgainUntilAReload)
         ++times;
     EXPECT_EQ(times, 2U) << "each file said once";
 
-    // Three PMA reads and fifteen polls later: never touched, while their neighbours are read.
+    // Three PMA reads and some fifteen polls later: never touched, while their neighbours are
+    // read (counted loosely: a sanitizer build under strace on a busy machine polls less often).
     const auto trace = dir_ / "strace.out";
     test::Process strace({"strace", "-f", "-y", "-qq", "-e", "trace=openat,read,pread64", "-o",
                           trace.string(), "-p", std::to_string(daemon.pid())});
@@ -78,8 +79,8 @@ TEST_F(DaemonTest, RefusedCounterFilesAreDroppedAndNotReadAgainUntilAReload)
     const std::string pma = "mlx5_0/ports/1/counters", hw = "mlx5_0/ports/1/hw_counters";
     EXPECT_EQ(touches(trace, pma, "symbol_error"), 0U);
     EXPECT_EQ(touches(trace, hw, "out_of_buffer"), 0U);
-    EXPECT_GE(touches(trace, pma, "port_rcv_data"), 2U) << test::readFile(trace).substr(0, 3000);
-    EXPECT_GE(touches(trace, hw, "rx_write_requests"), 10U);
+    EXPECT_GE(touches(trace, pma, "port_rcv_data"), 1U) << test::readFile(trace).substr(0, 3000);
+    EXPECT_GE(touches(trace, hw, "rx_write_requests"), 3U);
 
     // Readable again: still dropped (nothing reads them to see), until a reload.
     for (const char* counter : {"symbol_error", "out_of_buffer"})
