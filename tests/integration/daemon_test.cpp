@@ -191,13 +191,13 @@ TEST_F(DaemonTest, ARelativeRootWorksAsAnAbsoluteOne)
     writeConfig("");
     std::string out;
     const auto rel = root_.filename().string();
-    EXPECT_EQ(test::run({"sh", "-c",
-                         "cd '" + root_.parent_path().string() + "' && exec '" + NICD_BIN +
-                             "' --root '" + rel + "' --config '" + conf_.string() +
-                             "' --plugin-directory '" + NICD_BUILD_PLUGIN_DIR +
-                             "' --no-dbus --once"},
-                        out),
-              0)
+    EXPECT_EQ(
+        test::run({"sh", "-c",
+                   "cd '" + root_.parent_path().string() + "' && exec '" + NICD_BIN + "' --root '" +
+                       rel + "' --config '" + conf_.string() + "' --plugin-directory '" +
+                       NICD_BUILD_PLUGIN_DIR + "' --no-dbus --once"},
+                  out),
+        0)
         << out;
     EXPECT_NE(out.find("textfile: " + textfile().string()), std::string::npos) << out;
 }
