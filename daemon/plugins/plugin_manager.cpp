@@ -2,6 +2,7 @@
 
 #include "config/value_parsers.hpp"
 #include "log/log.hpp"
+#include "plugins/plugin_schemas.hpp"
 #include "privilege/write_limits.hpp"
 
 #include <nicd/plugin/backoff.h>
@@ -60,16 +61,7 @@ void PluginManager::loadDirectory(const std::filesystem::path& dir)
     std::sort(files.begin(), files.end());
     for (const auto& f : files)
         load(f);
-    // A section for a plugin that is not there configures nothing: say so (nicd --check-config
-    // calls it an error).
-    std::vector<config::PluginSchema> present;
-    for (const auto& f : files)
-        present.push_back({pluginNameFromFile(f), std::nullopt, false});
-    std::vector<ConfigError> errors;
-    std::vector<ConfigError> unused;
-    config::checkPluginSections(sections_, present, dir.string(), errors, unused);
-    for (const auto& e : errors)
-        log::error({}, "{}", e.format());
+    logSectionsWithoutPlugin(sections_, files, dir);
 }
 
 void PluginManager::record(std::unique_ptr<Loaded> entry)
@@ -106,20 +98,9 @@ void PluginManager::load(const std::filesystem::path& file)
     }
     // Its section against the keys it declares (ABI 1.7), before any of its code runs: a mistake
     // there leaves it out, as a configuration error would leave nicd.
-    std::vector<ConfigError> errors;
-    std::vector<ConfigError> warnings;
-    config::checkPluginSection(sections_, st.name, declaredSettings(entry->lib.descriptor), errors,
-                               warnings);
-    for (const auto& w : warnings)
-        log::warn({.plugin = st.name}, "{}", w.format());
-    if (!errors.empty()) {
-        for (const auto& line : formatErrors(errors))
-            log::error({.plugin = st.name}, "{}", line);
+    if (auto refused = sectionRefusal(sections_, st.name, entry->lib.descriptor)) {
         st.state = PluginState::Failed;
-        st.last_error = file.string() + ": not created: " + errors.front().format() +
-                        (errors.size() > 1 ? " (and " + std::to_string(errors.size() - 1) +
-                                                 " more: nicd --check-config lists them)"
-                                           : "");
+        st.last_error = file.string() + ": not created: " + *refused;
         log::error({.plugin = st.name}, "plugin refused: {}", st.last_error);
         return record(std::move(entry));
     }
