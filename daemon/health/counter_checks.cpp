@@ -1,5 +1,7 @@
 #include "health/counter_checks.hpp"
 
+#include "text/clock_time.hpp"
+
 #include <fmt/format.h>
 
 #include <limits>
@@ -157,6 +159,11 @@ void CounterChecks::check(const DeviceSamples& ds, const Slot& slot, bool may_re
         c.message = fmt::format("{}{} grew by {} in {:.0f} s ({}): {}", k.name,
                                 netdev.empty() ? "" : " on " + netdev, o.grew, o.span,
                                 describeThreshold(rule), rule.meaning);
+        // A Delta rule's condition holds after the last increase: say until when.
+        if (rule.kind == RuleKind::Delta)
+            c.message += fmt::format("; clears at {} if it does not grow again ({:.0f} min after "
+                                     "its last increase)",
+                                     utcClock(now_real + rule.window_sec), rule.window_sec / 60);
         c.advice = rule.advice;
         c.action = rule.action;
         conditions.raise(std::move(c), now_real, out);

@@ -7,12 +7,18 @@
 //     health syndrome, never set healthy again while the driver is loaded).
 //   devlink_reporter.<name> (degraded, reset_nic): another reporter (tx, rx) in error; and a
 //     firmware reset that brought the firmware back between two reads (an event).
-// A reporter no plugin describes (an unmanaged NIC, a plugin older than 1.6): fw_fatal is
-// firmware_fatal, any other name devlink_reporter.<name>. Each recovers when its reporter is
+// A plugin older than 1.6 describes none of its reporters: as a device no plugin claims (below).
+// Each recovers when its reporter is
 // healthy again. Errors the driver recovered between two reads are raised and recovered at once:
 // the event log keeps the reporter, error and recovery counts without the health flickering.
-// Reporters are matched to devices by PCI address; how long one has been in error is counted on
-// the monotonic clock from this process's first read of it in error (a restart counts anew).
+//   firmware_resetting (degraded, reset_nic): a reporter in error while its driver resets the
+//     firmware, for the FirmwareResetSec= a reset takes; its message says when it turns fatal.
+// A reporter no plugin describes (the device is claimed by none): fw_fatal is firmware_fatal,
+// tx and rx a queue the driver could not recover, another fw* reporter the firmware, any other
+// name a part of the driver's, each devlink_reporter.<name> and said to be undescribed.
+// Reporters are matched to devices by PCI address; how long one has been in error is counted in
+// wall-clock time from nicd's first read of it in error this boot, kept across restarts and by
+// nicd --once (the state file), so that one cycle judges it as the daemon would.
 #pragma once
 
 #include "health/json_integers.hpp"
@@ -31,11 +37,10 @@ public:
     void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
                   ConditionSet& conditions, std::vector<Event>& out) override;
 
-    void appendJson(std::string& out) const override { appendJsonText(out, counts_); }
-    void restore(const nlohmann::json& j) override
-    {
-        counts_ = getIntegers<std::map<std::string, std::pair<uint64_t, uint64_t>>>(j);
-    }
+    // {"counts": {...}, "error_since": {...}}; the counts alone (as an older nicd wrote them)
+    // while no reporter is in error.
+    void appendJson(std::string& out) const override;
+    void restore(const nlohmann::json& j) override;
     void forget() override
     {
         counts_.clear();
@@ -47,7 +52,8 @@ public:
 private:
     // "<handle>|<reporter>" -> (errors, recovers) at the last read
     std::map<std::string, std::pair<uint64_t, uint64_t>> counts_;
-    std::map<std::string, double> error_since_; // "<handle>|<reporter>" -> first read in error
+    // "<handle>|<reporter>" -> wall-clock seconds of the first read in error
+    std::map<std::string, double> error_since_;
 };
 
 } // namespace nicd::health

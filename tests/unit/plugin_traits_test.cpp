@@ -237,15 +237,48 @@ TEST(ReporterMeanings, OneReporterNameIsJudgedAsEachPluginSaysItMeans)
     auto s = twoVendorsWithFwInError(bothPlugins());
     engine.evaluate(s, 100, 100);
     EXPECT_EQ(verdictsOn(s, "mlx5_0"), std::set<std::string>{"firmware_error|degraded"});
-    EXPECT_TRUE(verdictsOn(s, "bnxt_re0").empty())
-        << "bnxt_en is resetting its firmware: not fatal yet";
+    EXPECT_EQ(verdictsOn(s, "bnxt_re0"), std::set<std::string>{"firmware_resetting|degraded"})
+        << "bnxt_en is resetting its firmware: said, not fatal yet";
+    for (const auto& c : s.health.conditions) {
+        if (c.code != "firmware_resetting")
+            continue;
+        EXPECT_NE(c.message.find("since 00:01:40 UTC: its driver resets the firmware; "
+                                 "firmware_fatal at 00:02:40 UTC if it is still in error"),
+                  std::string::npos)
+            << c.message;
+    }
     s = twoVendorsWithFwInError(bothPlugins());
     engine.evaluate(s, 159, 159);
-    EXPECT_TRUE(verdictsOn(s, "bnxt_re0").empty()) << "59 s: a reset may still bring it back";
+    EXPECT_EQ(verdictsOn(s, "bnxt_re0"), std::set<std::string>{"firmware_resetting|degraded"})
+        << "59 s: a reset may still bring it back";
     s = twoVendorsWithFwInError(bothPlugins());
-    engine.evaluate(s, 161, 161);
+    auto events = engine.evaluate(s, 161, 161);
     EXPECT_EQ(verdictsOn(s, "bnxt_re0"), std::set<std::string>{"firmware_fatal|fatal"})
         << "61 s in error: the reset did not bring the firmware back";
+    bool said = false;
+    for (const auto& e : events)
+        said = said || (e.kind == EventKind::Recovered && e.code == "firmware_resetting" &&
+                        e.message.find("did not bring the firmware back") != std::string::npos);
+    EXPECT_TRUE(said) << "firmware_resetting ends as what it became, not as healthy";
+}
+
+// One cycle judges a reporter as the daemon would: how long it has been in error is kept in the
+// state file, so a restart (or nicd --once after nicd) does not start the reset time again.
+TEST(ReporterMeanings, TheTimeInErrorOutlivesARestart)
+{
+    Config config;
+    auto s = twoVendorsWithFwInError(bothPlugins());
+    nlohmann::json saved;
+    {
+        health::HealthEngine first{config};
+        first.evaluate(s, 100, 100);
+        saved = test::savedState(first);
+    }
+    health::HealthEngine second{config};
+    second.restore(saved);
+    s = twoVendorsWithFwInError(bothPlugins());
+    second.evaluate(s, 5, 170); // a new process: its monotonic clock means nothing here
+    EXPECT_EQ(verdictsOn(s, "bnxt_re0"), std::set<std::string>{"firmware_fatal|fatal"});
 }
 
 TEST(ReporterMeanings, AFirmwareResetThatRecoveredBetweenReadsIsADegradedEvent)
@@ -266,15 +299,16 @@ TEST(ReporterMeanings, AFirmwareResetThatRecoveredBetweenReadsIsADegradedEvent)
     EXPECT_EQ(events[1].kind, EventKind::Recovered);
     EXPECT_TRUE(verdictsOn(s, "bnxt_re0").empty());
 
-    // In error, then healthy again within the reset time: nothing raised, and the next error
-    // counts its time afresh.
+    // In error, then healthy again within the reset time: firmware_resetting only, and the next
+    // error counts its time afresh.
     s.reporters = {{"pci/0000:5d:00.0", "fw", false, "error", 4, 3}};
     engine.evaluate(s, 140, 140);
     s.reporters = {{"pci/0000:5d:00.0", "fw", true, "healthy", 4, 4}};
     engine.evaluate(s, 150, 150);
     s.reporters = {{"pci/0000:5d:00.0", "fw", false, "error", 5, 4}};
     engine.evaluate(s, 205, 205);
-    EXPECT_TRUE(verdictsOn(s, "bnxt_re0").empty()) << "in error 0 s, not 65";
+    EXPECT_EQ(verdictsOn(s, "bnxt_re0"), std::set<std::string>{"firmware_resetting|degraded"})
+        << "in error 0 s, not 65";
 }
 
 TEST(ReporterMeanings, WithoutAPluginsWordOnlyFwFatalIsFatal)
