@@ -1,7 +1,12 @@
 // Expected inventory ([health] ExpectPorts=, expected_ports.hpp), node-level conditions (device
 // "", port 0), judged every evaluation from the snapshot:
 //   inventory_short.<role>  fewer ports of the role up than expected: fatal for compute (the
-//                           training fabric is short), degraded otherwise; action reseat_nic
+//                           training fabric is short), degraded otherwise; the action of its
+//                           cause: check_cable when every port is there and some are down,
+//                           reseat_nic when a NIC is not there (reboot_node when each one gone
+//                           left the bus this boot, as its device_missing says), the advice
+//                           naming both causes when both hold; check_host_config when
+//                           IgnoreDevices= hides the missing ones
 //   inventory_slow.<role>   fewer at the expected rate than expected, some up below it:
 //                           degraded, action check_cable
 // Each recovers when the count is back, and when its expectation goes (a reload, ExpectPorts=
@@ -10,6 +15,7 @@
 
 #include "health/rule_family.hpp"
 
+#include <string>
 #include <vector>
 
 namespace nicd::health {
@@ -24,6 +30,7 @@ public:
 
 private:
     std::vector<InventoryCheck> checks_; // of the last evaluation
+    std::string unplaced_;               // the GPUs auto expects nothing of, as last said
 };
 
 // Whether `code` is one of this family's.

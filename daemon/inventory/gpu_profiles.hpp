@@ -9,16 +9,24 @@
 
 namespace nicd {
 
+enum class GpuShape : uint8_t {
+    // HGX-class boards: the compute NICs sit beside the GPUs. The designs that exist: a port per
+    // GPU at `gbps`, a port per two GPUs at `gbps`, two ports per GPU at half of it.
+    PerGpu,
+    // At least one compute port on the node at `gbps` (boards built in many designs).
+    AtLeastOne,
+};
+
 struct GpuProfile {
     uint16_t device_id; // the PCI device ID under vendor 0x10de
     const char* name;   // "NVIDIA H100 SXM5 80GB"
-    uint32_t per_gpu;   // compute ports per GPU: 1 on HGX-class boards (a NIC beside each GPU)
-    uint32_t per_node;  // otherwise at least this many compute ports on the node
-    uint32_t min_gbps;  // each at least this fast; 0: any rate
+    GpuShape shape;
+    uint32_t gbps; // the rate of a compute port of the design; 0: any rate
 };
 
 // The profile of the GPU whose sysfs `device` attribute reads `device_id` ("0x2330"), or
-// nullptr for a GPU nicd expects nothing of (inference and graphics cards, unknown IDs).
+// nullptr for a GPU nicd expects nothing of (PCIe cards, whose servers carry any number of NICs
+// or none but the front end; inference and graphics cards; unknown IDs).
 const GpuProfile* gpuProfile(std::string_view device_id);
 
 } // namespace nicd

@@ -103,15 +103,19 @@ void assignRoles(Inventory& inv, const std::set<std::string>& default_route_netd
                 same_switch = true;
                 break;
             }
-            same_socket = same_socket || (d.numa_node && g.numa_node == d.numa_node);
-            if (!near && !switched && d.numa_node && g.numa_node == d.numa_node)
+            // A NIC on NUMA node -1 (a VM, a one-socket board) has no affinity: it is on no
+            // socket apart from any GPU.
+            const bool numa_near = !d.numa_node || g.numa_node == d.numa_node;
+            same_socket = same_socket || numa_near;
+            if (!near && !switched && numa_near)
                 near = &g;
         }
         if (near) {
             d.role = Role::Compute;
-            d.role_reason = same_switch ? "shares a PCIe switch with GPU " + near->pci_address
-                                        : fmt::format("on NUMA node {} with GPU {}", *d.numa_node,
-                                                      near->pci_address);
+            d.role_reason = same_switch   ? "shares a PCIe switch with GPU " + near->pci_address
+                            : d.numa_node ? fmt::format("on NUMA node {} with GPU {}", *d.numa_node,
+                                                        near->pci_address)
+                                          : "no NUMA node to tell it from GPU " + near->pci_address;
             continue;
         }
         d.role = Role::Storage;

@@ -82,10 +82,22 @@ struct InventoryCheck {
     std::string why;       // "auto: 8 × NVIDIA H100 SXM5 80GB", "ExpectPorts=compute:8@400"
     uint32_t up = 0;       // ports of the role that are up
     uint32_t at_rate = 0;  // of those, the ones at least min_gbps fast
-    std::vector<std::string> not_up;  // "mlx5_3/1 is down", for ports of the role not up
+    std::vector<std::string> not_up; // "mlx5_3/1 is down", for ports of the role not up
+    std::vector<std::pair<std::string, uint32_t>> not_up_ports; // the same, (ibdev, port)
     std::vector<std::string> slow;    // "mlx5_2/1 at 200 Gb/s", for up ports below the rate
     std::vector<std::string> ignored; // devices IgnoreDevices= takes out of sight: not counted
     bool no_device = false;           // the node has no RDMA device at all
+    // `auto`: the board designs its GPUs allow, fewest ports first; countPorts() judges the node
+    // against the first with at least as many ports as it has, or the last.
+    struct Design {
+        uint32_t ports = 0;
+        double gbps = 0;
+        std::string name; // "a port per GPU"
+        bool operator==(const Design&) const = default;
+    };
+    std::vector<Design> designs;
+    std::string design;   // the name of the one judged against
+    uint32_t present = 0; // ports of the role there, up or not
     bool operator==(const InventoryCheck&) const = default;
 };
 

@@ -89,28 +89,25 @@ TEST(ExpectPortsSetting, AutoNoneAndOneItemPerRole)
     EXPECT_NE(refused("auto compute:8").find("'auto' is not one"), std::string::npos);
 }
 
-// The table keyed by PCI device ID (pci.ids): HGX parts expect a port per GPU at 400, A100 boards
-// at least one at 200, PCIe cards at least one at any rate, inference cards nothing.
+// The table keyed by PCI device ID (pci.ids): HGX parts allow the HGX designs at 400, A100
+// boards ask at least one port at 200, PCIe cards and inference cards nothing.
 TEST(GpuProfiles, ByPciDeviceId)
 {
     const auto* h100 = gpuProfile("0x2330");
     ASSERT_NE(h100, nullptr);
     EXPECT_STREQ(h100->name, "NVIDIA H100 SXM5 80GB");
-    EXPECT_EQ(h100->per_gpu, 1U);
-    EXPECT_EQ(h100->min_gbps, 400U);
+    EXPECT_EQ(h100->shape, GpuShape::PerGpu);
+    EXPECT_EQ(h100->gbps, 400U);
     for (const char* id : {"0x2335", "0x2901", "0x2909", "0x2941", "0x3182", "0x31c2"}) {
         ASSERT_NE(gpuProfile(id), nullptr) << id;
-        EXPECT_EQ(gpuProfile(id)->per_gpu, 1U) << id;
-        EXPECT_EQ(gpuProfile(id)->min_gbps, 400U) << id;
+        EXPECT_EQ(gpuProfile(id)->shape, GpuShape::PerGpu) << id;
+        EXPECT_EQ(gpuProfile(id)->gbps, 400U) << id;
     }
     ASSERT_NE(gpuProfile("0x20b2"), nullptr);
-    EXPECT_EQ(gpuProfile("0x20b2")->per_node, 1U) << "A100 SXM4 80GB, as gpud";
-    EXPECT_EQ(gpuProfile("0x20b2")->min_gbps, 200U);
-    for (const char* id : {"0x233b", "0x2331", "0x2321"}) { // H200 NVL, H100 PCIe, H100 NVL
-        ASSERT_NE(gpuProfile(id), nullptr) << id;
-        EXPECT_EQ(gpuProfile(id)->per_node, 1U) << id;
-        EXPECT_EQ(gpuProfile(id)->min_gbps, 0U) << id;
-    }
+    EXPECT_EQ(gpuProfile("0x20b2")->shape, GpuShape::AtLeastOne) << "A100 SXM4 80GB, as gpud";
+    EXPECT_EQ(gpuProfile("0x20b2")->gbps, 200U);
+    for (const char* id : {"0x233b", "0x2331", "0x2321", "0x20b5"}) // H200 NVL, H100 PCIe, NVL
+        EXPECT_EQ(gpuProfile(id), nullptr) << id << ": a PCIe card's server, nothing expected";
     EXPECT_EQ(gpuProfile("0x26b9"), nullptr) << "L40S: no expectation";
     EXPECT_EQ(gpuProfile("0x1eb8"), nullptr) << "T4";
     for (const char* bad : {"", "2330", "0x", "0x2330 ", "0x12330", "0xzz"})
@@ -122,16 +119,16 @@ TEST(ExpectedPorts, AutoExpectsWhatTheGpusSay)
     auto eight = expectedPorts(parse("auto"), gpus(8, "0x2330"));
     ASSERT_EQ(eight.size(), 1U);
     EXPECT_EQ(eight[0].role, Role::Compute);
-    EXPECT_EQ(eight[0].expected, 8U);
-    EXPECT_EQ(eight[0].min_gbps, 400);
     EXPECT_EQ(eight[0].why, "auto: 8 × NVIDIA H100 SXM5 80GB");
-    EXPECT_EQ(expectedPorts(parse("auto"), gpus(4, "0x2901"))[0].expected, 4U)
-        << "one compute port per HGX GPU";
-    auto nvl = expectedPorts(parse("auto"), gpus(2, "0x233b"));
-    ASSERT_EQ(nvl.size(), 1U);
-    EXPECT_EQ(nvl[0].expected, 1U) << "PCIe cards: at least one";
-    EXPECT_EQ(nvl[0].min_gbps, 0);
-    EXPECT_EQ(nvl[0].why, "auto: 2 × NVIDIA H200 NVL");
+    using D = InventoryCheck::Design;
+    EXPECT_EQ(eight[0].designs, (std::vector<D>{{4, 400, "a port per two GPUs"},
+                                                {8, 400, "a port per GPU"},
+                                                {16, 200, "two ports per GPU"}}));
+    EXPECT_EQ(expectedPorts(parse("auto"), gpus(1, "0x2901"))[0].designs,
+              (std::vector<D>{{1, 400, "a port per GPU"}, {2, 200, "two ports per GPU"}}));
+    auto a100 = expectedPorts(parse("auto"), gpus(8, "0x20b2"));
+    EXPECT_EQ(a100.at(0).designs, (std::vector<D>{{1, 200, "at least one port"}}));
+    EXPECT_TRUE(expectedPorts(parse("auto"), gpus(2, "0x233b")).empty()) << "H200 NVL (PCIe)";
     EXPECT_TRUE(expectedPorts(parse("auto"), {}).empty()) << "no GPU: nothing expected";
     EXPECT_TRUE(expectedPorts(parse("auto"), gpus(4, "0x26b9")).empty()) << "L40S";
     auto vfs = gpus(8, "0x2330");
@@ -143,6 +140,54 @@ TEST(ExpectedPorts, AutoExpectsWhatTheGpusSay)
     ASSERT_EQ(listed.size(), 1U) << "what is listed replaces auto";
     EXPECT_EQ(listed[0].role, Role::Storage);
     EXPECT_EQ(listed[0].why, "ExpectPorts=storage:2@200");
+    EXPECT_TRUE(listed[0].designs.empty()) << "an explicit count is enforced as written";
+}
+
+// A PCIe card's GPUs and GPUs without a profile are said in a log line, once.
+TEST(ExpectedPorts, GpusAutoCannotPlaceAreNamed)
+{
+    auto g = gpus(2, "0x2331");
+    g.push_back({"0000:99:00.0", "", 1, "0x26b9"});
+    EXPECT_EQ(unplacedGpus(g), "2 × GPU 0x2331, 1 × GPU 0x26b9 (no profile: a "
+                               "PCIe card's server carries a NIC per GPU, one per two, or none "
+                               "but the front end)");
+    EXPECT_EQ(unplacedGpus(gpus(8, "0x2330")), "");
+    EXPECT_EQ(unplacedGpus({}), "");
+}
+
+// The designs that exist are accepted; a count that fits none is judged against the nearest
+// design above it; more ports than any design are judged against the one with most.
+TEST(ExpectedPorts, TheNodeIsJudgedAgainstTheNearestDesignAtOrAboveIt)
+{
+    auto judged = [](int compute_ports, double gbps) {
+        Snapshot s;
+        for (int i = 0; i < compute_ports; ++i)
+            s.inventory.devices.push_back(nic(fmt::format("mlx5_{}", i), Role::Compute, 4, gbps));
+        for (const auto& d : s.inventory.devices)
+            s.netdevs[d.ibdev + "_eth"] = {d.ibdev + "_eth", "up", true, 1};
+        s.inventory.gpus = gpus(8, "0x2330");
+        return counted("auto", s).at(0);
+    };
+    auto four = judged(4, 400);
+    EXPECT_FALSE(isShort(four));
+    EXPECT_EQ(describe(four), "expected 4 compute ports at ≥ 400 Gb/s (auto: 8 × NVIDIA H100 "
+                              "SXM5 80GB, a port per two GPUs), found 4 up");
+    auto sixteen = judged(16, 200);
+    EXPECT_FALSE(isShort(sixteen));
+    EXPECT_FALSE(isSlow(sixteen)) << "two ports per GPU at 200: 400 Gb/s per GPU";
+    EXPECT_EQ(sixteen.design, "two ports per GPU");
+    auto seven = judged(7, 400);
+    EXPECT_TRUE(isShort(seven));
+    EXPECT_EQ(seven.expected, 8U);
+    EXPECT_EQ(missing(seven), 1U);
+    EXPECT_EQ(describe(seven), "expected 8 compute ports at ≥ 400 Gb/s (auto: 8 × NVIDIA H100 "
+                               "SXM5 80GB, a port per GPU), found 7 up (1 not there)");
+    auto none = judged(0, 400);
+    EXPECT_TRUE(isShort(none));
+    EXPECT_EQ(none.expected, 4U) << "none: short of the smallest design";
+    EXPECT_TRUE(isShort(judged(12, 400))) << "between 8 and 16: judged against 16";
+    EXPECT_FALSE(isShort(judged(17, 200))) << "more than any design: the largest";
+    EXPECT_TRUE(isSlow(judged(8, 200))) << "8 ports at 200: a port per GPU at half its rate";
 }
 
 TEST(ExpectedPorts, AFullNodeMeetsItsExpectation)
@@ -171,11 +216,12 @@ TEST(ExpectedPorts, DownPortsAreShortAndSayWhich)
         nic("mlx5_10", Role::Compute, 4, 400, DeviceFunction::VirtualFunction));
     s.inventory.devices.push_back(nic("mlx5_bond_0", Role::Compute, 4, 400, DeviceFunction::Lag));
     s.netdevs["mlx5_bond_0_eth"] = {"mlx5_bond_0_eth", "up", true, 9};
-    auto c = counted("auto", s).at(0);
+    auto c = counted("compute:9@400", s).at(0);
     EXPECT_EQ(c.up, 7U) << "6 of the 8 PFs, and the LAG device";
+    EXPECT_EQ(c.present, 9U) << "the 8 PFs and the LAG device";
     EXPECT_TRUE(isShort(c));
-    EXPECT_EQ(describe(c), "expected 8 compute ports at ≥ 400 Gb/s (auto: 8 × NVIDIA H100 SXM5 "
-                           "80GB), found 7 up (mlx5_3/1 is down, mlx5_5/1 mlx5_5_eth is "
+    EXPECT_EQ(describe(c), "expected 9 compute ports at ≥ 400 Gb/s (ExpectPorts=compute:9@400), "
+                           "found 7 up (mlx5_3/1 is down, mlx5_5/1 mlx5_5_eth is "
                            "lowerlayerdown)");
 }
 
@@ -206,25 +252,25 @@ TEST(ExpectedPorts, SlowPortsAndAnEmptyNode)
     EXPECT_TRUE(isSlow(c));
     EXPECT_EQ(c.at_rate, 7U);
     EXPECT_EQ(describe(c), "expected 8 compute ports at ≥ 400 Gb/s (auto: 8 × NVIDIA H100 SXM5 "
-                           "80GB), found 8 up, 7 at that rate (mlx5_2/1 at 200 Gb/s)");
+                           "80GB, a port per GPU), found 8 up, 7 at that rate (mlx5_2/1 at 200 "
+                           "Gb/s)");
     EXPECT_FALSE(isSlow(counted("compute:8", s).at(0))) << "no rate expected";
     s.inventory.devices[2].ports[0].rate_gbps.reset();
     EXPECT_FALSE(isSlow(counted("auto", s).at(0))) << "a rate not read is not held against it";
 
     Snapshot empty;
     empty.inventory.gpus = gpus(1, "0x233b");
-    auto none = counted("auto", empty).at(0);
+    auto none = counted("compute:1", empty).at(0);
     EXPECT_TRUE(isShort(none));
-    EXPECT_EQ(describe(none), "expected 1 compute port (auto: 1 × NVIDIA H200 NVL), found no "
-                              "RDMA device");
+    EXPECT_EQ(describe(none), "expected 1 compute port (ExpectPorts=compute:1), found no RDMA "
+                              "device");
     empty.inventory.ignored.push_back({"mlx5_7", "0000:cd:00.0", "mlx5_7"});
-    EXPECT_EQ(describe(counted("auto", empty).at(0)),
-              "expected 1 compute port (auto: 1 × NVIDIA H200 NVL), found 0 up (mlx5_7 is ignored "
+    EXPECT_EQ(describe(counted("compute:1", empty).at(0)),
+              "expected 1 compute port (ExpectPorts=compute:1), found 0 up (mlx5_7 is ignored "
               "(IgnoreDevices=))")
         << "an ignored device is not counted, and named";
     empty.inventory.ignored.clear();
     empty.inventory.devices.push_back(nic("mlx5_0", Role::Storage, 4, 100));
-    EXPECT_EQ(describe(counted("auto", empty).at(0)),
-              "expected 1 compute port (auto: 1 × NVIDIA H200 NVL), found 0 up (no compute "
-              "device)");
+    EXPECT_EQ(describe(counted("compute:1", empty).at(0)),
+              "expected 1 compute port (ExpectPorts=compute:1), found 0 up (no compute device)");
 }

@@ -63,10 +63,10 @@ TEST_F(InventoryHealthTest, AComputePortDownIsAShortNodeUntilItIsBack)
     ASSERT_NE(c, nullptr);
     EXPECT_EQ(c->port, 0U);
     EXPECT_EQ(c->severity, ConditionSeverity::Fatal);
-    EXPECT_EQ(c->action, Action::ReseatNic);
+    EXPECT_EQ(c->action, Action::CheckCable) << "every NIC is there: a port is down";
     EXPECT_EQ(c->source, ConditionSource::Inventory);
     EXPECT_EQ(c->message, "expected 8 compute ports at ≥ 400 Gb/s (auto: 8 × NVIDIA H100 SXM5 "
-                          "80GB), found 7 up (mlx5_0/1 is down)");
+                          "80GB, a port per GPU), found 7 up (mlx5_0/1 is down)");
     EXPECT_NE(find(s, "port_down", "mlx5_0"), nullptr) << "the port says what it is, too";
     EXPECT_EQ(s.health.node, Health::Fatal);
     EXPECT_FALSE(s.health.devices.contains("")) << "the node is no device";
@@ -124,13 +124,56 @@ TEST_F(InventoryHealthTest, NoExpectationWithoutGpusOrWithNone)
 TEST_F(InventoryHealthTest, GpusAndNoRdmaDeviceIsFatal)
 {
     Snapshot s;
-    s.inventory.gpus.push_back({"0000:18:00.0", "", 0, "0x233b"}); // one H200 NVL
+    s.inventory.gpus.push_back({"0000:18:00.0", "", 0, "0x2901"}); // one B200
     s = at(1, s);
     const auto* c = find(s, "inventory_short.compute", "");
     ASSERT_NE(c, nullptr);
-    EXPECT_EQ(c->message, "expected 1 compute port (auto: 1 × NVIDIA H200 NVL), found no RDMA "
-                          "device");
+    EXPECT_EQ(c->message, "expected 1 compute port at ≥ 400 Gb/s (auto: 1 × NVIDIA B200, a port "
+                          "per GPU), found no RDMA device");
+    EXPECT_EQ(c->action, Action::ReseatNic);
     EXPECT_EQ(s.health.node, Health::Fatal);
+
+    Snapshot pcie; // a PCIe card's server whose only RDMA NIC is its front end
+    pcie.inventory.gpus.push_back({"0000:18:00.0", "", 0, "0x2331"}); // H100 PCIe
+    pcie = at(2, pcie);
+    EXPECT_TRUE(pcie.health.conditions.empty());
+    EXPECT_EQ(pcie.health.node, Health::Healthy);
+}
+
+// The node-level condition carries the action of its cause: ports down are cables, a NIC gone
+// is the card (or, gone from the bus this boot, a reboot), both are named when both hold.
+TEST_F(InventoryHealthTest, TheShortNodeCarriesTheActionOfItsCause)
+{
+    auto gone = [&](Snapshot s, size_t n) {
+        s.inventory.devices.erase(s.inventory.devices.begin(), s.inventory.devices.begin() + n);
+        return s;
+    };
+    auto s = at(1, gone(hgx(), 1)); // a NIC never seen: not there at all
+    auto* c = find(s, "inventory_short.compute", "");
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->action, Action::ReseatNic);
+    EXPECT_EQ(c->message, "expected 8 compute ports at ≥ 400 Gb/s (auto: 8 × NVIDIA H100 SXM5 "
+                          "80GB, a port per GPU), found 7 up (1 not there)");
+    EXPECT_EQ(c->advice.find("check the cables"), std::string::npos) << c->advice;
+
+    s = at(2, gone(hgx(2), 1)); // mlx5_0 gone, mlx5_1 down
+    c = find(s, "inventory_short.compute", "");
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->action, Action::ReseatNic);
+    EXPECT_NE(c->message.find("(1 not there, mlx5_1/1 is down)"), std::string::npos) << c->message;
+    EXPECT_NE(c->advice.find("reseat it"), std::string::npos) << c->advice;
+    EXPECT_NE(c->advice.find("check the cables of the ports that are down"), std::string::npos)
+        << c->advice;
+
+    // mlx5_0 seen, then gone from the bus within this boot: device_missing says reboot_node,
+    // and so does the node.
+    at(3, hgx());
+    s = at(4, gone(hgx(), 1));
+    ASSERT_NE(find(s, "device_missing", "mlx5_0"), nullptr);
+    EXPECT_EQ(find(s, "device_missing", "mlx5_0")->action, Action::RebootNode);
+    c = find(s, "inventory_short.compute", "");
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->action, Action::RebootNode) << c->advice;
 }
 
 // Right after boot the drivers may not have probed every NIC: nothing is judged short yet.

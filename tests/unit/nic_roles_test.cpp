@@ -61,8 +61,33 @@ TEST(NicRoles, ASharedSwitchOrNumaNodeMakesAComputeNicElseStorage)
     EXPECT_EQ(dev(inv, "mlx5_1").role, Role::Compute);
     EXPECT_EQ(dev(inv, "mlx5_1").role_reason, "on NUMA node 0 with GPU 0000:1b:00.0");
     EXPECT_EQ(dev(inv, "mlx5_2").role, Role::Storage);
-    EXPECT_EQ(dev(inv, "mlx5_3").role, Role::Storage)
-        << "a host bridge in common is not a switch, and an unknown NUMA node matches nothing";
+    EXPECT_EQ(dev(inv, "mlx5_3").role, Role::Compute)
+        << "a host bridge in common is not a switch; an unknown NUMA node is no socket apart";
+    EXPECT_EQ(dev(inv, "mlx5_3").role_reason, "no NUMA node to tell it from GPU 0000:1b:00.0");
+}
+
+// A cloud VM: every NIC and GPU on a root port of its own, NUMA node -1 everywhere. The NICs are
+// compute (a VM's RDMA NICs are its training fabric) but the one with the default route.
+TEST(NicRoles, InAVmWithoutNumaNodesTheRdmaNicsAreCompute)
+{
+    Inventory inv;
+    for (int i = 0; i < 3; ++i) {
+        Device d;
+        d.ibdev = fmt::format("mlx5_{}", i);
+        d.pci_path =
+            fmt::format("/sys/devices/pci0000:00/0000:00:0{}.0/0000:0{}:00.0", i + 2, i + 2);
+        d.ports.push_back({});
+        d.ports[0].netdevs = {fmt::format("eth{}", i)};
+        inv.devices.push_back(d);
+        inv.gpus.push_back(
+            {fmt::format("0000:1{}:00.0", i),
+             fmt::format("/sys/devices/pci0000:00/0000:00:1{}.0/0000:1{}:00.0", i, i),
+             std::nullopt});
+    }
+    assignRoles(inv, {"eth2"}, Config{});
+    EXPECT_EQ(dev(inv, "mlx5_0").role, Role::Compute);
+    EXPECT_EQ(dev(inv, "mlx5_1").role, Role::Compute);
+    EXPECT_EQ(dev(inv, "mlx5_2").role, Role::Management) << "the default route";
 }
 
 // An HGX board: the NICs under the GPUs' switches are the compute NICs, and another NIC on a

@@ -36,6 +36,26 @@ constexpr std::array kModels{
     GpuModel{"h200-nvl", "0x233b", &kConnectX7, 0}, GpuModel{"l40s", "0x26b9", &kConnectX7, 0},
 };
 
+// The shapes of real GPU nodes beyond a model's own board (docs/conditions.md, "Expected
+// inventory"): the HGX designs with a NIC per two GPUs and two per GPU at half the rate, a PCIe
+// GPU server whose only RDMA card is its front end, a cloud VM.
+struct Shape {
+    const char* profile;
+    const char* model;
+    int gpus;
+    int compute_nics;  // -1: one per GPU
+    int storage_ports; // the dual-port card's ports
+    int nic_gbps;      // 0: what the model's platform ships
+    bool vm;           // NUMA node -1, each GPU and NIC on a root port of its own, NICs VFs
+};
+
+constexpr std::array kShapes{
+    Shape{"hgx-h100-4nic", "h100", 8, 4, 2, 0, false},
+    Shape{"hgx-h100-16x200", "h100", 8, 16, 2, 200, false},
+    Shape{"pcie-h100", "h100-pcie", 8, 0, 2, 0, false},
+    Shape{"vm-h100", "h100", 8, 8, 0, 0, true},
+};
+
 // NVL72 compute trays are named by their superchip; HGX boards by their GPU.
 std::string profileName(const GpuModel& m)
 {
@@ -85,6 +105,8 @@ std::vector<std::string> profiles()
     for (const auto& m : kModels)
         if (m.profile_gpus > 0)
             out.push_back(profileName(m));
+    for (const auto& s : kShapes)
+        out.emplace_back(s.profile);
     return out;
 }
 
@@ -94,6 +116,16 @@ void applyProfile(CreateOptions& options, const std::string& profile)
         if (m.profile_gpus > 0 && profile == profileName(m)) {
             options.gpus = m.profile_gpus;
             options.gpu_model = m.name;
+            return;
+        }
+    for (const auto& s : kShapes)
+        if (profile == s.profile) {
+            options.gpus = s.gpus;
+            options.gpu_model = s.model;
+            options.compute_nics = s.compute_nics;
+            options.storage_ports = s.storage_ports;
+            options.nic_gbps = s.nic_gbps;
+            options.vm = s.vm;
             return;
         }
     throw SimError(
@@ -110,18 +142,36 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
         throw SimError(fmt::format("--compute-nics {}: must be from 0 to {}", nics, kMaxGpus));
     if (o.storage_ports < 0 || o.storage_ports > 2)
         throw SimError(fmt::format("--storage-ports {}: must be 0, 1 or 2", o.storage_ports));
+    if (o.nic_gbps != 0 && o.nic_gbps != 200)
+        throw SimError(fmt::format("nic_gbps {}: 0 (the model's NIC) or 200", o.nic_gbps));
+    // 200G: a ConnectX-7 trained at 2X NDR, as boards with two per GPU run them.
+    const NicModel nic200{m.nic->device, m.nic->hca, "200 Gb/sec (2X NDR)", 200000,
+                          m.nic->board_id};
+    const NicModel& compute = o.nic_gbps == 200 ? nic200 : *m.nic;
+    // In a VM the NIC is an SR-IOV VF whose PF the guest cannot see: a PCI function of its own
+    // (no physfn), with the VF's device ID.
+    const NicModel vf{"0x101e", compute.hca, compute.rate, compute.speed_mbps, compute.board_id};
     const int pairs = std::max(o.gpus, nics);
-    for (int i = 0; i < pairs; ++i) {
+    for (int i = 0; i < o.gpus; ++i) {
         const int bus = pairBus(i);
-        const int numa = i < (pairs + 1) / 2 ? 0 : 1;
-        const auto root_port = fmt::format("0000:{:02x}:01.0", bus - 1);
-        if (i < o.gpus)
-            b.gpu(fmt::format("0000:{:02x}:01.0", bus), root_port, numa, m.device_id);
-        if (i < nics)
-            nic(b, add, fmt::format("mlx5_{}", i),
-                {fmt::format("0000:{:02x}:00.0", bus), root_port, "mlx5_core", "0x15b3",
-                 m.nic->device, "0x020000", numa},
-                *m.nic, fmt::format("ens{}f0np0", i + 1), 0, o.channels);
+        const int numa = o.vm ? -1 : i < (pairs + 1) / 2 ? 0 : 1;
+        b.gpu(fmt::format("0000:{:02x}:01.0", bus), fmt::format("0000:{:02x}:01.0", bus - 1), numa,
+              m.device_id);
+    }
+    for (int i = 0; i < nics; ++i) {
+        // NIC i sits beside GPU i; with more NICs than GPUs, the second NIC of GPU i - gpus
+        // shares its switch; in a VM each NIC has a root port of its own.
+        const bool second = o.gpus > 0 && i >= o.gpus;
+        const int pair = second ? i - o.gpus : i;
+        const int bus = pairBus(pair);
+        const int numa = o.vm ? -1 : pair < (pairs + 1) / 2 ? 0 : 1;
+        const auto root_port = fmt::format("0000:{:02x}:{}.0", bus - 1, o.vm ? "02" : "01");
+        const auto bdf = o.vm ? fmt::format("0000:{:02x}:00.0", bus + 6)
+                              : fmt::format("0000:{:02x}:{}.0", bus, second ? "02" : "00");
+        const NicModel& model = o.vm ? vf : compute;
+        nic(b, add, fmt::format("mlx5_{}", i),
+            {bdf, root_port, "mlx5_core", "0x15b3", model.device, "0x020000", numa}, model,
+            fmt::format("ens{}f0np0", i + 1), 0, o.channels);
     }
     // Storage: both ports of one ConnectX-7 on socket 1, at 200G, under a switch with no GPU.
     // A card of its own (another board id): its 200G is no compute card's 400G trained down.

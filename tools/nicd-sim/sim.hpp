@@ -60,11 +60,16 @@ struct CreateOptions {
     // A GPU node (gpu_node.cpp) instead of the default one, when `gpus` is 0..kMaxGpus: that many
     // GPUs of `gpu_model` (gpuModels()), each beside a compute NIC under its PCIe switch (the first
     // `compute_nics`; -1: one per GPU), a storage card with `storage_ports` ports (0..2) and the
-    // management NIC. applyProfile() sets them for a named shape (hgx-h100: 8 H100s).
+    // management NIC; with more NICs than GPUs, the second NIC of a GPU shares its switch.
+    // applyProfile() sets them for a named shape (hgx-h100: 8 H100s).
     int gpus = -1;
     std::string gpu_model = "h100";
     int compute_nics = -1;
     int storage_ports = 2;
+    // Set by a profile (applyProfile): the compute NICs at 200 Gb/s instead of the model's
+    // platform's rate (0); a cloud VM (NUMA node -1, no PCIe switch shared, the NICs VFs).
+    int nic_gbps = 0;
+    bool vm = false;
 };
 
 void create(const fs::path& root, const CreateOptions& options);

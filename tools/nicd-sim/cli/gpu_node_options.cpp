@@ -12,7 +12,10 @@ std::function<void(CreateOptions&)> addGpuNodeOptions(CLI::App& cmd, CreateOptio
     auto* p = cmd.add_option("--profile", *profile,
                              fmt::format("a whole GPU node of that shape: 8 GPUs (4 on a GB200 or "
                                          "GB300 tray), a compute NIC beside each, 2 storage "
-                                         "ports, a management NIC ({})",
+                                         "ports, a management NIC; hgx-h100-4nic a NIC per two "
+                                         "GPUs, hgx-h100-16x200 two per GPU at 200G, pcie-h100 "
+                                         "PCIe cards and no compute NIC, vm-h100 a cloud VM "
+                                         "({})",
                                          fmt::join(profiles(), ", ")))
                   ->check(CLI::IsMember(profiles()));
     auto* gpus = cmd.add_option("--gpus", o.gpus,
