@@ -3,6 +3,7 @@
 #include "app/check_config.hpp"
 #include "app/daemon_app.hpp"
 #include "app/options.hpp"
+#include "app/run_lock.hpp"
 #include "config/config_files.hpp"
 #include "log/log.hpp"
 #include "privilege/write_limits.hpp"
@@ -11,8 +12,10 @@
 #include <malloc.h>
 #include <sys/resource.h>
 
+#include <chrono>
 #include <cstdio>
 #include <exception>
+#include <thread>
 
 using namespace nicd;
 
@@ -85,12 +88,46 @@ int main(int argc, char** argv)
     if (options.check_config)
         return checkConfig(files, paths, options.plugin_directory, options.json);
 
+    // nicd --once exits 3 when it could not judge the node (0, 1, 2: its verdict).
+    const int failed = options.once ? 3 : 1;
     try {
         auto config = loadAndReport(files, paths, options.dry_run);
         if (!config) {
             log::error(
                 {}, "not starting: fix the configuration (nicd --check-config shows every error)");
-            return 1;
+            return failed;
+        }
+        // One nicd writes a root's state, textfile and QoS (app/run_lock.hpp). A daemon waits a
+        // while for one that is stopping (a restart after a kill); --once does not wait.
+        auto lock = RunLock::take(paths);
+        for (int tries = 0;
+             !options.once && lock.outcome() == RunLock::Outcome::HeldByPeer && tries < 100;
+             ++tries) {
+            if (tries == 0)
+                log::info({}, "waiting for nicd ({}) to stop: it holds {}", lock.holder(),
+                          lock.path());
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            lock = RunLock::take(paths);
+        }
+        if (lock.outcome() == RunLock::Outcome::Unavailable)
+            log::warn({}, "{}: another nicd on this root would go unnoticed", lock.why());
+        if (lock.outcome() == RunLock::Outcome::HeldByPeer) {
+            if (!options.once) {
+                log::error({}, "not starting: nicd ({}) runs on {} (it holds {})", lock.holder(),
+                           paths.root().string(), lock.path());
+                return failed;
+            }
+            if (!options.dry_run || !options.forget.empty()) {
+                log::error({},
+                           "nicd ({}) runs on {}: --once{} would rewrite its state, textfile and "
+                           "QoS; ask it (nicctl status{}), or add --dry-run to judge the node "
+                           "without writing anything",
+                           lock.holder(), paths.root().string(),
+                           options.forget.empty() ? "" : " --forget",
+                           options.forget.empty() ? "" : ", nicctl forget");
+                return failed;
+            }
+            options.beside_daemon = lock.holder();
         }
         // Still one thread: the knob writer is forked, then this process's writes are limited.
         privilege::limitWrites(paths, *config);
@@ -98,6 +135,6 @@ int main(int argc, char** argv)
         return options.once ? app.runOnce() : app.runDaemon();
     } catch (const std::exception& e) {
         log::error({}, "fatal: {}", e.what());
-        return 1;
+        return failed;
     }
 }

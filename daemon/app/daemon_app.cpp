@@ -120,20 +120,28 @@ int DaemonApp::runOnce()
     judge(snap);
     const bool forgot = forgetOnce(snap);
     snap.qos = provision_->runOnce(snap);
-    saveState(true);
-    bool written = textfile_->write(snap);
+    // Beside a running nicd (--dry-run, main.cpp) its state and textfile are its own.
+    const bool writes = !options_.beside_daemon;
+    if (writes)
+        saveState(true);
+    const bool written = writes && textfile_->write(snap);
+    const bool shown = written && textfile_->enabled();
     if (options_.json) {
         auto j = onceJson(snap);
-        j["textfile"] = textfile_->enabled() && written ? nlohmann::json(textfile_->path().string())
-                                                        : nlohmann::json(nullptr);
+        j["textfile"] =
+            shown ? nlohmann::json(textfile_->path().string()) : nlohmann::json(nullptr);
+        j["exit_code"] = onceExitCode(snap, writes == written && forgot);
         (void)std::puts(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     } else {
         (void)std::fputs(printableLines(onceReport(snap, options_.verbose)).c_str(), stdout);
-        if (textfile_->enabled() && written)
+        if (shown)
             (void)std::printf("textfile: %s\n", textfile_->path().c_str());
+        if (!writes)
+            (void)std::printf("nothing written: nicd (%s) runs on this root\n",
+                              printable(*options_.beside_daemon).c_str());
     }
     (void)std::fflush(stdout);
-    return written && forgot ? 0 : 1;
+    return onceExitCode(snap, writes == written && forgot);
 }
 
 bool DaemonApp::forgetOnce(Snapshot& snap)

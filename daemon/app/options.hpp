@@ -25,6 +25,9 @@ struct Options {
     bool json = false; // --json: --check-config and --once print JSON
     bool no_dbus = false;
     bool dry_run = false; // --dry-run: provisioning says what it would change, changes nothing
+    // --once --dry-run beside a running nicd on the same root ("pid 1234", app/run_lock.hpp):
+    // nothing is written, neither state nor textfile
+    std::optional<std::string> beside_daemon;
     std::string bus = "system"; // system | session | a D-Bus address
     spdlog::level::level_enum log_level = spdlog::level::info;
 };

@@ -278,4 +278,9 @@ nlohmann::json onceJson(const Snapshot& snap)
             {"read_errors", read_errors}};
 }
 
+int onceExitCode(const Snapshot& snap, bool done)
+{
+    return done ? toNumber(snap.health.node) : 3;
+}
+
 } // namespace nicd

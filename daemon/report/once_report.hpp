@@ -21,6 +21,11 @@ std::string onceReport(const Snapshot& snap, bool verbose);
 // be UTF-8).
 nlohmann::json onceJson(const Snapshot& snap);
 
+// nicd --once's exit status, as nicctl status's: 0 healthy, 1 degraded, 2 fatal (the node's
+// verdict); 3 when it could not do what it was asked (`done` false: the textfile could not be
+// written, a --forget was refused).
+int onceExitCode(const Snapshot& snap, bool done);
+
 // Per port: provisioned or why not, and each setting wanted against what the NIC has; with
 // `verbose` false only the ports and settings that are not compliant, or were repaired.
 std::string qosReport(const QosSummary& qos, bool verbose);
