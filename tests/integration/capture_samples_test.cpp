@@ -102,7 +102,7 @@ TEST_F(CaptureSamples, PlayedSamplesGiveTheNodesRatesAndVerdicts)
     EXPECT_NE(test::readFile(counter), at_sample_1) << "the counters moved between samples";
 
     auto second = test::once(cap);
-    ASSERT_EQ(second.rc, 0) << second.output;
+    ASSERT_LE(second.rc, 2) /* it judged: the exit status is the verdict */ << second.output;
     auto s = states(second.textfile);
     EXPECT_EQ(s["mlx5_0"], "ecn_working") << second.textfile;
     EXPECT_EQ(s["mlx5_1"], "pfc_only");

@@ -147,7 +147,7 @@ TEST_F(FaultInjection, KillNineAtRandomMomentsLeavesWholeFilesAndTheStateCarries
 
     // The next start removes whatever temporary file the kills left, and restores the state.
     std::string out;
-    ASSERT_EQ(test::run(nicd({"--once"}), out), 0) << out;
+    ASSERT_LE(test::run(nicd({"--once"}), out), 2) << out; // it judged (the node's verdict)
     EXPECT_NE(out.find("state restored from"), std::string::npos) << out;
     EXPECT_EQ(out.find("unusable"), std::string::npos) << out;
     EXPECT_EQ(hiddenFiles(textfile().parent_path()), std::vector<std::string>{});

@@ -116,7 +116,8 @@ wait_for resolved mlx5_1 30
 # itself is short while it is down, one alert of the node (no device label).
 wait_for firing None 30
 short=$(notified firing None | grep '^NicdInventoryShort firing None 0 inventory_short.compute ' | sort -u || true)
-[ "$short" = "NicdInventoryShort firing None 0 inventory_short.compute reseat_nic critical docs/runbook.md#reseat_nic" ] ||
+# Its action is its cause's: a port down is a cable.
+[ "$short" = "NicdInventoryShort firing None 0 inventory_short.compute check_cable critical docs/runbook.md#check_cable" ] ||
     { echo "FAIL: the node's inventory_short.compute alert arrived as:"; notified firing '*'; exit 1; }
 
 others=$(notified firing '*' | grep -v ' mlx5_1 ' | grep -v '^NicdInventoryShort firing None ' || true)

@@ -51,7 +51,8 @@ TEST_F(InventoryBusTest, AGoneNicIsShownAndOnlyRootForgetsIt)
               std::string::npos)
         << out;
     EXPECT_NE(out.find("\nfatal node: inventory_short.compute: expected 8 compute ports at ≥ 400 "
-                       "Gb/s (auto: 8 × NVIDIA H100 SXM5 80GB), found 7 up -> reseat_nic\n"),
+                       "Gb/s (auto: 8 × NVIDIA H100 SXM5 80GB, a port per GPU), found 7 up (1 not "
+                       "there) -> reseat_nic\n"),
               std::string::npos)
         << out;
 

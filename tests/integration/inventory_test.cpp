@@ -48,7 +48,7 @@ protected:
 };
 
 constexpr const char* kShort = "nicd_condition_active{device=\"\",port=\"0\",code=\"inventory_"
-                               "short.compute\",severity=\"fatal\",action=\"reseat_nic\"} 1\n";
+                               "short.compute\",severity=\"fatal\",action=\"check_cable\"} 1\n";
 
 } // namespace
 
@@ -56,7 +56,7 @@ TEST_F(InventoryTest, AFullHgxNodeIsQuietAndSaysWhatItExpected)
 {
     auto out = once();
     EXPECT_NE(out.find("inventory: expected 8 compute ports at ≥ 400 Gb/s (auto: 8 × NVIDIA H100 "
-                       "SXM5 80GB), found 8 up\n"),
+                       "SXM5 80GB, a port per GPU), found 8 up\n"),
               std::string::npos)
         << out;
     EXPECT_NE(out.find("node health: healthy"), std::string::npos) << out;
@@ -84,8 +84,8 @@ TEST_F(InventoryTest, AComputePortDownIsAShortNodeUntilItIsBack)
     sim::linkDown(root_, "mlx5_3", 1);
     auto out = once();
     EXPECT_NE(out.find("fatal node: expected 8 compute ports at ≥ 400 Gb/s (auto: 8 × NVIDIA H100 "
-                       "SXM5 80GB), found 7 up (mlx5_3/1 is down) [inventory_short.compute] -> "
-                       "reseat_nic"),
+                       "SXM5 80GB, a port per GPU), found 7 up (mlx5_3/1 is down) "
+                       "[inventory_short.compute] -> check_cable"),
               std::string::npos)
         << out;
     EXPECT_NE(out.find("node health: fatal"), std::string::npos) << out;
@@ -104,7 +104,7 @@ TEST_F(InventoryTest, AComputePortDownIsAShortNodeUntilItIsBack)
     sim::linkUp(root_, "mlx5_3", 1);
     out = once();
     EXPECT_NE(out.find("inventory: expected 8 compute ports at ≥ 400 Gb/s (auto: 8 × NVIDIA H100 "
-                       "SXM5 80GB), found 8 up\n"),
+                       "SXM5 80GB, a port per GPU), found 8 up\n"),
               std::string::npos)
         << out;
     active = conditions();
@@ -150,7 +150,9 @@ TEST_F(InventoryTest, OnceForgetsANicGoneOnPurposeWithoutTheDaemon)
     EXPECT_NE(out.find("nicd --once --forget mlx5_5"), std::string::npos)
         << "the advice says how: " << out;
     std::string forgot;
-    EXPECT_EQ(test::run(nicd({"--once", "--forget", "mlx5_5"}), forgot), 0) << forgot;
+    EXPECT_EQ(test::run(nicd({"--once", "--forget", "mlx5_5"}), forgot), 2)
+        << "forgotten; the node is still short of it: fatal\n"
+        << forgot;
     EXPECT_NE(forgot.find("mlx5_5 (PCI 0000:54:00.0) forgotten (--forget)"), std::string::npos)
         << forgot;
     EXPECT_EQ(conditions().find("device_missing"), std::string::npos) << conditions();
@@ -196,9 +198,10 @@ TEST_F(InventoryTest, GpusAndNoRdmaDeviceIsFatalInWords)
     sim::create(root_, o);
     // The management NIC is no RDMA device: nothing of the node's is.
     auto out = once();
-    EXPECT_NE(out.find("expected 8 compute ports at ≥ 400 Gb/s (auto: 8 × NVIDIA B200), found no "
-                       "RDMA device"),
-              std::string::npos)
+    EXPECT_NE(
+        out.find("expected 4 compute ports at ≥ 400 Gb/s (auto: 8 × NVIDIA B200, a port per two "
+                 "GPUs), found no RDMA device"),
+        std::string::npos)
         << out;
     EXPECT_NE(out.find("node health: fatal"), std::string::npos) << out;
 }

@@ -28,7 +28,7 @@ protected:
     {
         std::string out;
         int rc = test::run(nicd({"--once"}), out);
-        EXPECT_EQ(rc, 0) << out;
+        EXPECT_LE(rc, 2) << out; // the node's verdict: it judged
         return out;
     }
     std::string textfile() const { return textfileText(); }

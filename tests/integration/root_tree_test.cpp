@@ -72,7 +72,7 @@ TEST_F(RootTreeTest, ATreesPluginDirectoryNeverGetsCodeLoaded)
 TEST_F(RootTreeTest, AStateDirectoryOutOfTheTreeIsRefusedNamingTheKey)
 {
     treeConfig("[provision]\nMode=off\n[daemon]\nStateDirectory=/../../x\n");
-    EXPECT_EQ(once({"--plugin-directory", NICD_BUILD_PLUGIN_DIR}), 1) << output_;
+    EXPECT_EQ(once({"--plugin-directory", NICD_BUILD_PLUGIN_DIR}), 3) << output_;
     EXPECT_NE(output_.find("nicd.conf:4: [daemon] StateDirectory=/../../x: leads out of --root " +
                            root_.string()),
               std::string::npos)
@@ -96,7 +96,7 @@ TEST_F(RootTreeTest, TheTextfileIsNotWrittenThroughALinkItsDirectorysOwnerPlante
     fs::create_directory_symlink("../../../etc/cron.d", owned / "node-exporter");
     ASSERT_EQ(::chown(owned.c_str(), 65534, 65534), 0);
     treeConfig("[provision]\nMode=off\n");
-    EXPECT_EQ(once({"--plugin-directory", NICD_BUILD_PLUGIN_DIR}), 1) << output_;
+    EXPECT_EQ(once({"--plugin-directory", NICD_BUILD_PLUGIN_DIR}), 3) << output_;
     EXPECT_NE(output_.find((owned / "node-exporter").string() +
                            " is a symlink in a directory that others can write"),
               std::string::npos)
