@@ -61,11 +61,11 @@ void readPortCounters(const Device& dev, uint32_t port, Backoff& backoff,
                 return;
             }
             auto path = path_of(name);
+            // "No such counter" (the driver has no PMA agent), as node_exporter reads it: no
+            // value, no read error; the file is left unread (see Backoff::unsupported).
             if (err == 0 && sysfs::isNoPma(content)) {
-                if (backoff.unsupported(path)) {
+                if (backoff.unsupported(path))
                     no_pma.emplace_back(name);
-                    out.errors.push_back({dev.ibdev, port, path, "N/A (no PMA)"});
-                }
                 return;
             }
             std::string why = err != 0 ? std::strerror(err) : describeContent(content);
@@ -87,8 +87,8 @@ void readPortCounters(const Device& dev, uint32_t port, Backoff& backoff,
         log::warn(where, "{}: cannot read {}; retrying after 1, 2, 4 … 64 reads, not every cycle",
                   dir, fmt::join(started_failing, ", "));
     if (!no_pma.empty())
-        log::info(where, "{}: {} read 'N/A (no PMA)' (no PMA agent); reported once", dir,
-                  fmt::join(no_pma, ", "));
+        log::debug(where, "{}: {} read 'N/A (no PMA)': no such counter, left out", dir,
+                   fmt::join(no_pma, ", "));
     if (!recovered.empty())
         log::info(where, "{}: {} readable again", dir, fmt::join(recovered, ", "));
     if (!dropped.empty())

@@ -33,9 +33,10 @@ public:
     // refused DropCounterAfter reads in a row (EINVAL, EOPNOTSUPP, EACCES: the firmware refuses
     // it) is dropped: logged once (warning, the file and the errno), counted in
     // out.files_dropped, and not read again until setDropAfter() (a reload). A file
-    // reading "N/A (no PMA)" (no PMA agent: it will not change) gives one ReadError and one log
-    // line the first time only, and is then retried silently every 64 calls. A port without
-    // counters/ (iWARP, irdma) yields nothing and is not an error.
+    // reading "N/A (no PMA)" (irdma, i40iw and other drivers without a PMA agent: it will not
+    // change) is no such counter, as node_exporter reads it: no sample, no ReadError, one debug
+    // line the first time, and then read only every 64 calls, silently. A port without
+    // counters/ yields nothing and is not an error.
     //
     // Each port's directory stays open between reads (plugin::sdk::CounterDir).
     //

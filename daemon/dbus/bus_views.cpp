@@ -15,7 +15,7 @@ BusViews busViewsOf(const QosSummary& qos)
         if (!port.managed || port.settings.empty() || port.status.rfind("error:", 0) == 0)
             pv.status = port.status;
         for (const auto& s : port.settings)
-            pv.settings[s.setting] = {s.desired, s.observed, s.compliant};
+            pv.settings[s.setting] = {s.desired, s.observed, s.compliant && !s.unsupported()};
     }
     return v;
 }
@@ -25,7 +25,8 @@ PortQosView qosViewOf(const plugin::v1::QosReport& report, std::string status)
     PortQosView v;
     v.status = std::move(status);
     for (const auto& s : report.settings)
-        v.settings[s.setting] = {s.desired, s.observed, s.compliant};
+        v.settings[s.setting] = {s.desired, s.observed,
+                                 s.compliant && s.observed != QosSettingState::kUnsupported};
     return v;
 }
 

@@ -17,7 +17,7 @@ namespace nicd::dbus {
 struct QosSettingView {
     std::string desired;
     std::string observed;
-    bool compliant = false;
+    bool compliant = false; // false for an unsupported setting (observed "unsupported")
 };
 
 struct PortQosView {

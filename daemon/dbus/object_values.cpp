@@ -60,8 +60,10 @@ std::string qosStatusOf(const PortQosView& q)
         return q.status;
     if (q.settings.empty())
         return "unknown";
-    bool all = std::all_of(q.settings.begin(), q.settings.end(),
-                           [](const auto& kv) { return kv.second.compliant; });
+    // An unsupported setting is neither: the NIC gives nicd no interface for it.
+    bool all = std::all_of(q.settings.begin(), q.settings.end(), [](const auto& kv) {
+        return kv.second.compliant || kv.second.observed == QosSettingState::kUnsupported;
+    });
     return all ? "compliant" : "noncompliant";
 }
 

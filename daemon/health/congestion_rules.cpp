@@ -1,5 +1,6 @@
 #include "health/congestion_rules.hpp"
 
+#include "health/congestion_conditions.hpp"
 #include "health/json_integers.hpp"
 #include "health/verdicts.hpp"
 
@@ -185,42 +186,6 @@ CongestionDelta deltaOf(const std::deque<Reading>& readings, const std::vector<s
     return d;
 }
 
-std::optional<Condition> conditionOf(const CongestionVerdict& v, const std::string& ibdev,
-                                     uint32_t port)
-{
-    Condition c;
-    c.device = ibdev;
-    c.port = port;
-    c.source = ConditionSource::Counter;
-    c.message = v.why;
-    switch (v.state) {
-    case CongestionState::PfcOnly:
-        c.code = "congestion.pfc_only";
-        c.severity = ConditionSeverity::Degraded;
-        c.advice = "PFC alone stops the senders, so pauses spread through the fabric: enable ECN "
-                   "on the NIC (Ecn=yes) and on the switch queue of the lossless priority, with "
-                   "its marking threshold below the PFC XOFF threshold";
-        c.action = Action::CheckCongestionConfig;
-        return c;
-    case CongestionState::PauseStorm:
-        c.code = "congestion.pause_storm";
-        c.severity = v.fatal ? ConditionSeverity::Fatal : ConditionSeverity::Degraded;
-        c.advice = "the port is held off most of the time: look for the stuck receiver or the "
-                   "switch port sending the pauses (and its PFC watchdog)";
-        c.action = Action::CheckSwitchPort;
-        return c;
-    case CongestionState::Lossy:
-        c.code = "congestion.lossy";
-        c.severity = ConditionSeverity::Degraded;
-        c.advice = "the lossless priority loses packets: check PFC, trust and buffers on the NIC "
-                   "and the switch (nicctl verify), and that RoCE traffic uses that priority";
-        c.action = Action::CheckQosConfig;
-        return c;
-    default:
-        return std::nullopt;
-    }
-}
-
 } // namespace
 
 uint32_t CongestionRules::keyId(const std::string& key)
@@ -316,7 +281,10 @@ void CongestionRules::evaluate(const Snapshot& snap, const Config& config, doubl
             if (w.verdict.state == CongestionState::Unknown)
                 continue; // not judged yet: what was said stands
             v.judged(d.ibdev, p.num);
-            if (auto c = conditionOf(w.verdict, d.ibdev, p.num))
+            auto qos = snap.qos.ports.find(key);
+            if (auto c = congestionCondition(
+                    w.verdict, d.ibdev, p.num,
+                    ecnAtNic(qos == snap.qos.ports.end() ? nullptr : &qos->second)))
                 v.raise(std::move(*c));
         }
     }

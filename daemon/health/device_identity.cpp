@@ -29,6 +29,15 @@ bool byAddressThenName(const KnownDevice& a, const KnownDevice& b)
 
 } // namespace
 
+std::set<std::string> lagFunctions(const Inventory& inv)
+{
+    std::set<std::string> out;
+    for (const auto& d : inv.devices)
+        if (d.function == DeviceFunction::Lag)
+            out.insert(d.bond_functions.begin(), d.bond_functions.end());
+    return out;
+}
+
 std::vector<DeviceRename> findRenames(const std::vector<KnownDevice>& known, const Inventory& now)
 {
     const auto on = ownAddresses(now);
@@ -60,7 +69,8 @@ std::vector<DeviceRename> findRenames(const std::vector<KnownDevice>& known, con
 
 bool KnownDevices::sameAsLastUpdate(const Inventory& inv) const
 {
-    if (!have_last_ || inv.devices.size() != last_.size())
+    if (!have_last_ || inv.devices.size() != last_.size() ||
+        lagFunctions(inv) != last_lag_functions_)
         return false;
     for (size_t i = 0; i < inv.devices.size(); ++i) {
         const auto& d = inv.devices[i];
@@ -106,7 +116,7 @@ bool KnownDevices::movedCard(const KnownDevice& k, const Inventory& inv) const
 
 std::vector<KnownDevice> KnownDevices::findMissing(const Inventory& inv) const
 {
-    std::set<std::string> addresses, names;
+    std::set<std::string> addresses = lagFunctions(inv), names;
     for (const auto& d : inv.devices) {
         addresses.insert(d.pci_address);
         names.insert(d.ibdev);
@@ -166,6 +176,7 @@ std::vector<HardwareChange> KnownDevices::update(const Inventory& inv)
     if (sameAsLastUpdate(inv))
         return {};
     const auto on = ownAddresses(inv);
+    const auto lag = lagFunctions(inv);
     std::set<std::string> addresses, names;
     std::vector<KnownDevice> next;
     std::vector<HardwareChange> changes;
@@ -191,14 +202,18 @@ std::vector<HardwareChange> KnownDevices::update(const Inventory& inv)
             hardware_.emplace(d.pci_address, std::move(now));
         }
     }
-    // Known before and not in `inv`: kept (missing), except VFs. One known by name only whose
+    // Known before and not in `inv`: kept (missing, or present as a LAG's PF), except VFs. One
+    // known by name only whose
     // name `inv` has is that device, known by its address from now on when it has one of its own
     // (the names-only list of an earlier nicd, or an address unreadable until now).
     for (const auto& k : devices_) {
         bool here =
             k.pci_address.empty() ? names.contains(k.name) : addresses.contains(k.pci_address);
-        if (!here && !k.vf && !movedCard(k, inv))
-            next.push_back(k);
+        if (here || k.vf || movedCard(k, inv))
+            continue;
+        next.push_back(k);
+        if (lag.contains(k.pci_address))
+            next.back().earlier_boot = false; // seen this boot, in a LAG: present
     }
     std::sort(next.begin(), next.end(), byAddressThenName);
     devices_ = std::move(next);
@@ -209,6 +224,7 @@ std::vector<HardwareChange> KnownDevices::update(const Inventory& inv)
     });
     last_.clear();
     last_hardware_.clear();
+    last_lag_functions_ = lag;
     for (const auto& d : inv.devices) {
         last_.emplace_back(d.ibdev, d.pci_address);
         last_hardware_.push_back(hardwareOf(d));

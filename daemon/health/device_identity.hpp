@@ -15,6 +15,11 @@
 // a new boot starts from the last boot's devices, marked `earlier_boot` until they are seen in
 // this one (fromEarlierBoot), so a NIC that did not come back is missing. Only an operator
 // forgets one (forgetMissing: nicctl forget, accept-inventory).
+//
+// A RoCE LAG (issue 38) takes over its PFs: when the bond forms, their RDMA devices go and one
+// LAG device (mlx5_bond_0) comes, on the first PF's address. The PCI functions of the LAG
+// device's bond slaves (lagFunctions) count as present, within a boot and across boots: a PF
+// seen before the bond formed is remembered, never missing while the LAG holds it.
 #pragma once
 
 #include "health/device_hardware.hpp"
@@ -24,6 +29,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +44,10 @@ struct KnownDevice {
     bool earlier_boot = false; // seen at an earlier boot, not yet in this one
     bool operator==(const KnownDevice&) const = default;
 };
+
+// The PCI functions the RoCE LAG devices of `inv` hold (Device::bond_functions of each
+// DeviceFunction::Lag device). Pure.
+std::set<std::string> lagFunctions(const Inventory& inv);
 
 struct DeviceRename {
     std::string from;
@@ -106,6 +116,7 @@ private:
     std::map<std::string, DeviceHardware> hardware_;        // by PCI address, for devices_ with one
     std::vector<std::pair<std::string, std::string>> last_; // (name, address) per device
     std::vector<DeviceHardware> last_hardware_;             // per device, as update() took it
+    std::set<std::string> last_lag_functions_;              // lagFunctions() of that inventory
     bool have_last_ = false;
     std::vector<KnownDevice> last_missing_;
 };

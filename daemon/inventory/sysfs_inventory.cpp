@@ -6,6 +6,7 @@
 #include "log/log.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 namespace nicd {
 
@@ -146,6 +147,22 @@ template <class BondOf> std::string firstBond(const Device& d, BondOf bond_of)
     return {};
 }
 
+// The PCI functions of the slaves of `bond`, sorted, each once.
+std::vector<std::string> bondFunctions(const HostPaths& paths, const std::string& bond)
+{
+    std::vector<std::string> out;
+    std::istringstream slaves(
+        sysfs::readValue(paths.sysClassNet() / bond / "bonding/slaves").value_or(""));
+    for (std::string nd; slaves >> nd;)
+        if (isNetdevName(nd))
+            if (auto pci = pciFunctionDir(paths.sysClassNet() / nd).filename().string();
+                sysfs::isPciAddress(pci))
+                out.push_back(std::move(pci));
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 // A device whose netdev is enslaved to a bond, or whose GIDs name the bond itself, carries the
 // bond's RoCE traffic: a bond member, or a RoCE LAG device, which only its plugin can tell apart
 // (a member's GID table names the bond too; PluginManager::assign makes it DeviceFunction::Lag).
@@ -157,8 +174,10 @@ void classifyBonding(const HostPaths& paths, Device& d)
     if (d.bond_master.empty())
         d.bond_master = firstBond(
             d, [&](const std::string& nd) { return isBond(paths, nd) ? nd : std::string(); });
-    if (!d.bond_master.empty())
+    if (!d.bond_master.empty()) {
         d.function = DeviceFunction::BondMember;
+        d.bond_functions = bondFunctions(paths, d.bond_master);
+    }
 }
 
 // The device when IgnoreDevices= names it: by name, else by the PCI address its `device` link

@@ -62,8 +62,11 @@ struct Device {
     Role role = Role::Storage;
     std::string role_reason; // why this role ("shares PCIe switch ... with GPU 0000:1b:00.0")
     std::string bond_master; // set for BondMember and Lag (the bond netdev)
-    std::string plugin;      // name of the plugin that manages it (attached); empty = unmanaged
-    std::string claimed_by;  // the plugin that claims it, attached or not (its attach may fail)
+    // The PCI functions of the bond's slaves (bonding/slaves), sorted: for a RoCE LAG device,
+    // the PFs it took over, whose own RDMA devices went away when the bond formed.
+    std::vector<std::string> bond_functions{};
+    std::string plugin;     // name of the plugin that manages it (attached); empty = unmanaged
+    std::string claimed_by; // the plugin that claims it, attached or not (its attach may fail)
     std::vector<Port> ports;
 };
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -21,6 +22,11 @@ struct QosSettingState {
     // found ("" when none did).
     bool repaired = false;
     std::string was;
+    // The plugin read "unsupported": the NIC gives nicd no interface for this setting (bnxt's
+    // ECN). A result of its own wherever nicd shows one: never counted compliant, nor
+    // noncompliant (the plugin reports it compliant: there is nothing to repair).
+    bool unsupported() const { return observed == kUnsupported; }
+    static constexpr std::string_view kUnsupported = "unsupported";
 };
 
 struct PortQosState {

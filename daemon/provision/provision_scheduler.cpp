@@ -305,9 +305,10 @@ void ProvisionScheduler::finish(const Round& round)
         for (const auto& o : round.ports) {
             if (!o.attempted)
                 continue;
-            for (const auto& r : o.report.settings)
+            for (const auto& r : o.report.settings) // unsupported: never compliant on the bus
                 rows.push_back({o.plan.device, o.plan.port, r.setting, r.desired, r.observed,
-                                r.compliant, r.changed, r.error});
+                                r.compliant && r.observed != dbus::kQosUnsupported, r.changed,
+                                r.error});
             if (o.report.settings.empty())
                 rows.push_back({o.plan.device, o.plan.port, "", "", "", false, false, o.error});
         }

@@ -117,8 +117,12 @@ std::string qosReport(const QosSummary& q, bool verbose)
     size_t compliant = 0;
     size_t repaired = 0;
     size_t other = 0;
+    size_t unsupported = 0; // settings, not ports: a result of their own
     std::string body;
     for (const auto& [key, port] : q.ports) {
+        unsupported += static_cast<size_t>(
+            std::count_if(port.settings.begin(), port.settings.end(),
+                          [](const QosSettingState& s) { return s.unsupported(); }));
         bool port_repaired = std::any_of(port.settings.begin(), port.settings.end(),
                                          [](const QosSettingState& s) { return s.repaired; });
         bool ok = port.status == "compliant";
@@ -136,9 +140,11 @@ std::string qosReport(const QosSummary& q, bool verbose)
             }
             if (s.compliant && s.error.empty() && !verbose)
                 continue;
-            body +=
-                fmt::format("    {:<13} want {:<10} have {:<10} {}", s.setting, s.desired,
-                            s.observed.empty() ? "?" : s.observed, s.compliant ? "ok" : "DIFFERS");
+            body += fmt::format("    {:<13} want {:<10} have {:<10} {}", s.setting, s.desired,
+                                s.observed.empty() ? "?" : s.observed,
+                                s.unsupported() ? "not settable on this NIC"
+                                : s.compliant   ? "ok"
+                                                : "DIFFERS");
             if (!s.error.empty())
                 body += " (" + s.error + ")";
             body += "\n";
@@ -151,6 +157,10 @@ std::string qosReport(const QosSummary& q, bool verbose)
         out += fmt::format(" ({} repaired)", repaired);
     if (other > 0)
         out += fmt::format(", {} not", other);
+    if (unsupported > 0)
+        out +=
+            fmt::format("; {} setting{} unsupported by the NIC (nicd cannot set {})", unsupported,
+                        unsupported == 1 ? "" : "s", unsupported == 1 ? "it" : "them");
     out += "\n";
     if (!q.waiting.empty())
         out += "  not provisioned: " + q.waiting + "\n";
@@ -241,7 +251,8 @@ nlohmann::json onceJson(const Snapshot& snap)
             settings.push_back({{"setting", s.setting},
                                 {"desired", s.desired},
                                 {"observed", textOrNull(s.observed)},
-                                {"compliant", s.compliant},
+                                {"compliant", s.compliant && !s.unsupported()},
+                                {"unsupported", s.unsupported()},
                                 {"repaired", s.repaired},
                                 {"was", textOrNull(s.was)},
                                 {"error", textOrNull(s.error)}});

@@ -16,9 +16,19 @@ void renderQosMetrics(const Snapshot& snap, MetricWriter& w)
     for (const auto& [key, port] : q.ports) {
         auto num = std::to_string(key.second);
         for (const auto& s : port.settings)
-            if (s.observed != "unsupported") // neither compliant nor not: nothing to say
+            if (!s.unsupported()) // neither compliant nor not: nicd_qos_unsupported
                 w.sample({{"device", key.first}, {"port", num}, {"setting", s.setting}},
                          s.compliant ? 1.0 : 0.0);
+    }
+    w.family("nicd_qos_unsupported", MetricType::Gauge,
+             "1 for a QoS setting of a port nicd provisions that its NIC gives nicd no interface "
+             "for (the plugin reads it unsupported, e.g. ECN on an upstream driver): neither "
+             "compliant nor not, and absent from nicd_qos_compliant.");
+    for (const auto& [key, port] : q.ports) {
+        auto num = std::to_string(key.second);
+        for (const auto& s : port.settings)
+            if (s.unsupported())
+                w.sample({{"device", key.first}, {"port", num}, {"setting", s.setting}}, 1.0);
     }
     w.family("nicd_qos_managed", MetricType::Gauge,
              "1 when nicd provisions the port's QoS, 0 when it skips it (VF, InfiniBand, LAG, "

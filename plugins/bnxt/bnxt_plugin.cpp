@@ -12,6 +12,7 @@
 #include "bnxt_kernel_reports.hpp"
 #include "bnxt_traits.hpp"
 #include "counter_meanings.hpp"
+#include "qos/ets_plan.hpp"
 #include "qos/qos.hpp"
 
 #include <nicd/plugin/declare.h>
@@ -82,6 +83,14 @@ private:
     OwnerNotices owner_notices_; // which netdevs' DCB owner was logged (qos/dcbx_owner.hpp)
 };
 
+// The keys of [plugin:bnxt] besides Enabled= (ABI 1.7: nicd checks them before creating it).
+constexpr nicd_plugin_setting_v1 kSettings[] = {
+    {kSetEtsKey, "bool",
+     "set ETS on a port that has none before PFC, which bnxt takes only after ETS: the PFC "
+     "priorities on traffic class 1, the others on 0, 50% each (default yes); no: leave ETS "
+     "alone, and PFC fails on a port without one"},
+    {nullptr, nullptr, nullptr}};
+
 } // namespace nicd::bnxt
 
-NICD_DECLARE_PLUGIN(nicd::bnxt::BnxtPlugin, "bnxt", "0.1.0")
+NICD_DECLARE_PLUGIN_WITH_SETTINGS(nicd::bnxt::BnxtPlugin, "bnxt", "0.1.0", nicd::bnxt::kSettings)

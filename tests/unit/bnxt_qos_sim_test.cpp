@@ -109,6 +109,45 @@ TEST_F(BnxtQos, FirmwareOwnedPortGetsNoDcbWritesButItsTos)
         EXPECT_TRUE(s.compliant) << s.setting << ": " << s.error;
 }
 
+// ETS is a setting of its own in the report ("ets"), and [plugin:bnxt] SetEts=no leaves it
+// alone: PFC on a port without ETS then fails, saying why, and nothing is written.
+TEST_F(BnxtQos, EtsIsReportedAndSetEtsNoLeavesItAlone)
+{
+    pv1::QosReport fresh;
+    ASSERT_TRUE(call(false, fresh));
+    const auto& ets = test::settingOf(fresh, "ets");
+    EXPECT_EQ(ets.observed, "none");
+    EXPECT_FALSE(ets.compliant) << "PFC must change and bnxt takes it only after ETS";
+    EXPECT_NE(ets.desired.find("PFC priorities on tc1"), std::string::npos) << ets.desired;
+
+    host().settings["SetEts"] = "no";
+    pv1::QosReport left;
+    ASSERT_TRUE(call(false, left));
+    EXPECT_EQ(test::settingOf(left, "ets").desired, "left alone (SetEts=no)");
+    EXPECT_TRUE(test::settingOf(left, "ets").compliant);
+    pv1::QosReport refused;
+    EXPECT_FALSE(call(true, refused));
+    EXPECT_NE(test::settingOf(refused, "pfc").error.find("SetEts=no leaves ETS alone"),
+              std::string::npos)
+        << test::settingOf(refused, "pfc").error;
+    EXPECT_FALSE(test::settingOf(refused, "ets").changed);
+    auto dcb = sim::readDcb(dir_, kNetdev);
+    EXPECT_EQ(dcb.prio_tc, (std::array<uint8_t, 8>{})) << "ETS left alone";
+    EXPECT_EQ(dcb.pfc_en, 0x00);
+
+    host().settings["SetEts"] = "yes";
+    pv1::QosReport applied;
+    ASSERT_TRUE(call(true, applied));
+    EXPECT_EQ(test::settingOf(applied, "ets").observed,
+              "prio_tc 0,0,0,1,0,0,0,0, tc0 ets 50%, tc1 ets 50%");
+    EXPECT_TRUE(test::settingOf(applied, "ets").compliant);
+    EXPECT_TRUE(test::settingOf(applied, "ets").changed);
+    pv1::QosReport again;
+    ASSERT_TRUE(call(true, again));
+    EXPECT_FALSE(test::settingOf(again, "ets").changed) << "set once";
+    EXPECT_TRUE(test::settingOf(again, "ets").compliant);
+}
+
 TEST_F(BnxtQos, CongestionControlFromDebugfsOrUnsupported)
 {
     pv1::QosReport r;

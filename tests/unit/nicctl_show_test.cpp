@@ -171,3 +171,27 @@ TEST(NicctlShow, ListsEachReadinessCheckWithWhatItSaw)
     EXPECT_EQ(renderDevice(nodeViewOf(showNode()).devices.at(0), false).find("ready:"),
               std::string::npos);
 }
+
+// Every QoS setting of the port with its result, as the bus carries them: bnxt's ETS (a setting
+// of its own since [plugin:bnxt] SetEts=) and ECN it gives nicd no interface for.
+TEST(NicctlShow, ListsEachQosSettingWithItsResultUnsupportedApart)
+{
+    auto o = showNode();
+    auto& p = o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_0/port/1")]["io.nicd.Nicd1.Port"];
+    p["QosObserved"] = sdbus::Variant(std::map<std::string, std::string>{
+        {"ets", "prio_tc 0,0,0,1,0,0,0,0, tc0 ets 50%, tc1 ets 50%"},
+        {"ecn_np", "unsupported"},
+        {"pfc", "4"}});
+    p["QosCompliant"] = sdbus::Variant(
+        std::map<std::string, bool>{{"ets", true}, {"ecn_np", false}, {"pfc", false}});
+    auto text = renderDevice(nodeViewOf(o).devices.at(0), false);
+    for (const char* line :
+         {"  qos:\n",
+          "    ets          compliant    prio_tc 0,0,0,1,0,0,0,0, tc0 ets 50%, "
+          "tc1 ets 50%\n",
+          "    ecn_np       unsupported  unsupported\n", "    pfc          noncompliant 4\n"})
+        EXPECT_NE(text.find(line), std::string::npos) << line << "\nnot in\n" << text;
+    EXPECT_EQ(renderDevice(nodeViewOf(showNode()).devices.at(0), false).find("qos:"),
+              std::string::npos)
+        << "a port nicd has not read prints none";
+}

@@ -1,5 +1,7 @@
 // Simulated counters: ticks advance them like a busy port, faults change exactly the counter
-// named, and they overflow the way the hardware's do.
+// named, they overflow the way the hardware's do, and a counter can read "N/A (no PMA)".
+#include "collect/ib_counters.hpp"
+#include "inventory/sysfs_inventory.hpp"
 #include "sim.hpp"
 #include "support/sim_tree.hpp"
 
@@ -242,6 +244,43 @@ TEST_F(SimCountersTest, ARefusedFileStaysRefusedUntilCleared)
         ADD_FAILURE() << "an ethtool statistic is no file";
     } catch (const sim::SimError& e) {
         EXPECT_NE(std::string(e.what()).find("rx_prio3_pause is an ethtool statistic"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+// "N/A (no PMA)": what the kernel prints for a counters/ file of a driver without a PMA agent
+// (irdma, i40iw). It stays so through ticks, bursts of other counters and resets, and nicd reads
+// it as no such counter: no sample, no read error; the port's other counters are read.
+TEST_F(SimCountersTest, ANoPmaCounterStaysSoAndNicdReadsItAsNoCounter)
+{
+    sim::setRate(dir_, "mlx5_0", "symbol_error", 10);
+    sim::noPmaCounter(dir_, "mlx5_0", "symbol_error");
+    const auto pma = fs::canonical(dir_ / "sys/class/infiniband/mlx5_0/ports/1/counters");
+    sim::tick(dir_, 2);
+    sim::addToCounter(dir_, "mlx5_0", "port_rcv_errors", 5);
+    sim::resetCounters(dir_, "mlx5_0");
+    EXPECT_EQ(readFile(pma / "symbol_error"), "N/A (no PMA)\n");
+    EXPECT_EQ(readFile(pma / "port_rcv_errors"), "0\n");
+
+    auto inv = discoverInventory(HostPaths(dir_));
+    IbCounterReader reader;
+    DeviceSamples ds;
+    reader.read(*inv.find("mlx5_0"), 0, ds);
+    EXPECT_TRUE(ds.errors.empty()) << ds.errors.front().what << ": " << ds.errors.front().message;
+    bool symbol_error = false, port_rcv_errors = false;
+    for (const auto& s : toSamples(ds)) {
+        symbol_error |= s.name == "symbol_error";
+        port_rcv_errors |= s.name == "port_rcv_errors";
+    }
+    EXPECT_FALSE(symbol_error);
+    EXPECT_TRUE(port_rcv_errors);
+
+    try {
+        sim::noPmaCounter(dir_, "mlx5_0", "out_of_buffer");
+        ADD_FAILURE() << "hw_counters/ is no PMA counter";
+    } catch (const sim::SimError& e) {
+        EXPECT_NE(std::string(e.what()).find("out_of_buffer is not in counters/"),
                   std::string::npos)
             << e.what();
     }

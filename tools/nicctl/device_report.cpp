@@ -141,6 +141,25 @@ std::string readinessLines(const bus::PortValues& p, bool color)
     return out;
 }
 
+// "  qos:" and each setting the port's last QoS round read, with its result (compliant,
+// noncompliant, or unsupported: the NIC gives nicd no interface for it) and what it read:
+// "    ets          compliant    prio_tc 0,0,0,1,0,0,0,0, tc0 ets 50%, tc1 ets 50%".
+std::string qosLines(const bus::PortValues& p)
+{
+    if (p.qos_observed.empty())
+        return "";
+    std::string out = "  qos:\n";
+    for (const auto& [setting, observed] : p.qos_observed) {
+        bus::QosResultRow row;
+        row.observed = observed;
+        auto c = p.qos_compliant.find(setting);
+        row.compliant = c != p.qos_compliant.end() && c->second;
+        out +=
+            fmt::format("    {:<13}{:<13}{}\n", setting, bus::qosResultOf(row), orDash(observed));
+    }
+    return out;
+}
+
 nlohmann::json readinessJson(const bus::PortValues& p)
 {
     nlohmann::json checks = nlohmann::json::array();
@@ -205,6 +224,7 @@ std::string renderDevice(const DeviceView& d, bool color)
             out += fmt::format("  {:<13}{}\n", u.netdev, fecLine(u));
             out += moduleLines(u, std::string(15, ' '));
         }
+        out += qosLines(p);
         out += readinessLines(p, color);
     }
     return out;

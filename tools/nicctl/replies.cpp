@@ -58,22 +58,27 @@ std::string renderQosRows(const std::vector<QosResultRow>& rows, bool dry_run)
     }
     out += fmt::format("{:<{}} {:<{}} {:<{}} {:<{}} {}\n", "PORT", w_where, "SETTING", w_setting,
                        "DESIRED", w_desired, "OBSERVED", w_observed, "RESULT");
-    size_t compliant = 0, changed = 0, failed = 0;
+    size_t compliant = 0, unsupported = 0, changed = 0, failed = 0;
     for (const auto& r : rows) {
-        std::string result = r.compliant ? "compliant" : "noncompliant";
+        const auto word = qosResultOf(r);
+        std::string result(word);
         if (r.changed)
             result += dry_run ? ", would change" : ", changed";
         if (!r.error.empty())
             result += ", error: " + r.error;
-        compliant += r.compliant;
+        compliant += word == "compliant";
+        unsupported += word == kQosUnsupported;
         changed += r.changed;
         failed += !r.error.empty();
         out += fmt::format("{:<{}} {:<{}} {:<{}} {:<{}} {}\n", where(r.device, r.port), w_where,
                            r.setting, w_setting, r.desired, w_desired,
                            r.observed.empty() ? "-" : r.observed, w_observed, result);
     }
-    out += fmt::format("\n{} settings: {} compliant, {} {}, {} with errors.\n", rows.size(),
-                       compliant, changed, dry_run ? "would change" : "changed", failed);
+    // An unsupported setting is its own result: the NIC gives nicd no interface for it.
+    out += fmt::format("\n{} settings: {} compliant, {}{} {}, {} with errors.\n", rows.size(),
+                       compliant,
+                       unsupported ? fmt::format("{} unsupported by the NIC, ", unsupported) : "",
+                       changed, dry_run ? "would change" : "changed", failed);
     return out;
 }
 
@@ -87,6 +92,7 @@ nlohmann::json qosRowsJson(const std::vector<QosResultRow>& rows)
                        {"desired", r.desired},
                        {"observed", r.observed},
                        {"compliant", r.compliant},
+                       {"result", std::string(qosResultOf(r))},
                        {"changed", r.changed},
                        {"error", r.error}});
     return out;
@@ -98,8 +104,8 @@ int qosExitCode(const std::vector<QosResultRow>& rows, bool dry_run)
     for (const auto& r : rows) {
         if (!r.error.empty())
             return 2;
-        if (!r.compliant && !(dry_run && r.changed))
-            code = 1;
+        if (qosResultOf(r) == "noncompliant" && !(dry_run && r.changed))
+            code = 1; // unsupported: nothing nicd or a rerun can change
     }
     return code;
 }

@@ -15,6 +15,8 @@
 namespace nicctl {
 
 using nicd::dbus::EventRow;
+using nicd::dbus::kQosUnsupported;
+using nicd::dbus::qosResultOf;
 using nicd::dbus::QosResultRow;
 
 // Microseconds since the epoch as "2026-11-23T10:01:02Z" (UTC); "-" for 0.
@@ -24,7 +26,9 @@ std::string isoTime(uint64_t usec);
 std::string formatEvent(const EventRow& e);
 nlohmann::json eventJson(const EventRow& e);
 
-// A table of the rows, and a last line saying how many settings are compliant/changed/failed.
+// A table of the rows, each with its result (compliant, noncompliant or unsupported: the NIC gives
+// nicd no interface for it), and a last line saying how many settings are compliant, unsupported,
+// changed and failed.
 std::string renderQosRows(const std::vector<QosResultRow>& rows, bool dry_run);
 nlohmann::json qosRowsJson(const std::vector<QosResultRow>& rows);
 
@@ -51,9 +55,9 @@ std::string renderRates(const std::map<std::string, double>& rates, size_t uncha
 std::string renderConfiguration(const std::vector<std::array<std::string, 4>>& rows);
 nlohmann::json configurationJson(const std::vector<std::array<std::string, 4>>& rows);
 
-// `nicctl verify` / `apply`: 0 every setting compliant (for a dry run: compliant or would be
-// changed), 1 some setting is not (and is not being changed: Mode=verify, or verify), 2 some
-// setting or port had an error.
+// `nicctl verify` / `apply`: 0 every setting compliant or unsupported (for a dry run: or would be
+// changed), 1 some setting is noncompliant (and is not being changed: Mode=verify, or verify), 2
+// some setting or port had an error.
 int qosExitCode(const std::vector<QosResultRow>& rows, bool dry_run);
 
 // A counters map as "name value" lines, sorted by name.

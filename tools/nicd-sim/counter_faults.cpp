@@ -1,4 +1,5 @@
-// Counter faults: bursts, steady climbs, 32-bit wraps, resets; and reading one counter.
+// Counter faults: bursts, steady climbs, 32-bit wraps, resets, "N/A (no PMA)"; and reading one
+// counter.
 #include "counter_access.hpp"
 
 #include <fmt/format.h>
@@ -71,7 +72,7 @@ void resetCounters(const fs::path& root, const std::string& dev)
             for (const auto& f : fs::directory_iterator(pe.path() / group, ec)) {
                 if (counterSpec(d.vendor, group, f.path().filename().string()).setting)
                     continue;
-                if (fs::is_regular_file(f.path()))
+                if (fs::is_regular_file(f.path()) && !readsNoPma(f.path()))
                     writeNumber(root, f.path(), 0);
             }
     if (auto s = st.stalled_values.find(dev); s != st.stalled_values.end())
@@ -103,6 +104,31 @@ void refuseCounter(const fs::path& root, const std::string& dev, const std::stri
     fs::permissions(c.file, on ? fs::perms::none
                                : fs::perms::owner_read | fs::perms::owner_write |
                                      fs::perms::group_read | fs::perms::others_read);
+}
+
+void noPmaCounter(const fs::path& root, const std::string& dev, const std::string& counter,
+                  uint32_t port)
+{
+    NodeLock lock(root);
+    auto st = NodeState::load(root);
+    auto c = locateCounter(root, st, dev, counter, port);
+    if (c.group != "counters")
+        throw SimError(fmt::format("{} port {}: {} is not in counters/; only the PMA counters "
+                                   "read 'N/A (no PMA)'",
+                                   dev, c.port, counter));
+    if (!fs::is_regular_file(c.file))
+        throw SimError(
+            fmt::format("{}: not a regular file (is {} stalled?)", c.file.string(), dev));
+    writeText(root, c.file, kNoPmaText);
+}
+
+bool readsNoPma(const fs::path& file)
+{
+    try {
+        return readText(file) == kNoPmaText;
+    } catch (const SimError&) {
+        return false;
+    }
 }
 
 uint64_t counterValue(const fs::path& root, const std::string& dev, const std::string& counter,

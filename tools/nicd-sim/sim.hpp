@@ -28,6 +28,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nicd::sim {
@@ -117,6 +118,13 @@ void resetCounters(const fs::path& root, const std::string& dev);
 // (root with it still reads it). Ticks keep it so; `on` false makes it readable again (0644).
 void refuseCounter(const fs::path& root, const std::string& dev, const std::string& counter,
                    bool on, uint32_t port = 0);
+// A counters/ file reads "N/A (no PMA)" from now on, as the kernel prints it for a counter of a
+// device without a PMA agent (irdma, i40iw and others); ticks, bursts and resets leave it so.
+void noPmaCounter(const fs::path& root, const std::string& dev, const std::string& counter,
+                  uint32_t port = 0);
+inline constexpr std::string_view kNoPmaText = "N/A (no PMA)\n";
+// True when `file` reads "N/A (no PMA)" (noPmaCounter).
+bool readsNoPma(const fs::path& file);
 
 // The RDMA device unregisters: its infiniband/<dev> directory and class link disappear (netdevs
 // and the PCI function stay); restore brings back the identical tree.

@@ -129,7 +129,15 @@ private:
             }
         if (!fs::is_regular_file(file))
             return;
-        writeNumber(root_, file, advanceKeyed(st_, key, spec, readNumber(file), inc));
+        uint64_t value = 0;
+        try {
+            value = readNumber(file);
+        } catch (const SimError&) {
+            if (readsNoPma(file)) // no such counter (noPmaCounter): it stays so
+                return;
+            throw;
+        }
+        writeNumber(root_, file, advanceKeyed(st_, key, spec, value, inc));
     }
 
     uint64_t increment(const std::string& key, const CounterSpec& spec, const SimDevice& d, bool up)

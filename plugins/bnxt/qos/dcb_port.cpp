@@ -29,6 +29,8 @@ DcbReports describe(const QosCall& call, const dcb::DcbState& st,
     r.trust.observed = describeTrust(st.apps, wanted);
     r.trust.compliant = plan.empty();
     r.pfc = sdk::pfcReport(call.desired, st);
+    r.ets = etsReport(st, sdk::pfcMask(call.desired.pfc_priorities),
+                      setEtsSetting(call.host.config(kSetEtsKey)));
     return r;
 }
 
@@ -66,12 +68,18 @@ std::string trustChange(const AppPlan& plan)
     return s;
 }
 
-// PFC changed to `mask`, after `ets` when the port has none.
+// PFC changed to `mask`, after `ets` when the port has none (unless SetEts=no: then refused).
 pv1::Status changePfc(DcbAccess& dcb, const std::string& netdev, const dcb::DcbState& before,
-                      const EtsPlan& ets, uint8_t mask)
+                      const EtsPlan& ets, bool set_ets, uint8_t mask)
 {
     if (!ets.error.empty())
         return pv1::Status::fail(pv1::Errc::NotSupported, "netdev " + netdev + ": " + ets.error);
+    if (ets.set && !set_ets)
+        return pv1::Status::fail(pv1::Errc::NotSupported,
+                                 "netdev " + netdev +
+                                     ": bnxt takes PFC only after ETS, the port has none, and "
+                                     "[plugin:bnxt] SetEts=no leaves ETS alone: set an ETS, or "
+                                     "SetEts=yes");
     if (ets.set)
         if (auto s = dcb.setEts(netdev, *ets.set); !s)
             return s;
@@ -97,8 +105,8 @@ DcbReports dcbPortSettings(QosCall& call, DcbAccess& dcb, const std::string& net
                       &call.dev);
     if (!hostOwnsDcb(before.dcbx)) {
         // Read, reported, never written: no failing write, no error returned for the call.
-        for (auto* s : {&r.trust, &r.pfc})
-            if (!s->compliant && s->error.empty())
+        for (auto* s : {&r.trust, &r.pfc, r.ets ? &*r.ets : nullptr})
+            if (s && !s->compliant && s->error.empty())
                 s->error = notHostOwned(netdev, *before.dcbx);
         return r;
     }
@@ -115,13 +123,15 @@ DcbReports dcbPortSettings(QosCall& call, DcbAccess& dcb, const std::string& net
     auto mask = sdk::pfcMask(call.desired.pfc_priorities);
     if (mask && before.pfc && before.pfc->enabled != *mask) {
         const auto ets = planEts(before.ets, *mask);
+        const bool set_ets = setEtsSetting(call.host.config(kSetEtsKey));
         std::string what =
             "netdev " + netdev + " PFC priorities " + r.pfc.observed + " -> " + r.pfc.desired;
-        if (ets.set) // bnxt takes PFC only after ETS; the port has none
+        if (ets.set && set_ets) // bnxt takes PFC only after ETS; the port has none
             what += " (ETS set first: " + describeEts(*ets.set) + ")";
         sdk::changeDcb(
-            call, what, [&] { return changePfc(dcb, netdev, before, ets, *mask); },
+            call, what, [&] { return changePfc(dcb, netdev, before, ets, set_ets, *mask); },
             done.pfc_changed, done.pfc_error);
+        done.ets_changed = ets.set && set_ets;
     }
     if (!done.trust_changed && !done.pfc_changed)
         return r; // nothing written: what was read is what there is

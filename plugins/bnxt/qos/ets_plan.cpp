@@ -1,6 +1,7 @@
 #include "qos/ets_plan.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace nicd::bnxt {
 
@@ -46,6 +47,32 @@ std::string describeEts(const dcb::Ets& ets)
             s += " " + std::to_string(ets.tx_bw[tc]) + "%";
     }
     return s;
+}
+
+bool setEtsSetting(const std::optional<std::string>& value)
+{
+    if (!value)
+        return true;
+    std::string v = *value;
+    std::transform(v.begin(), v.end(), v.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return !(v == "no" || v == "false" || v == "off" || v == "0");
+}
+
+plugin::v1::QosSettingReport etsReport(const dcb::DcbState& st, std::optional<uint8_t> pfc_mask,
+                                       bool set_ets)
+{
+    plugin::v1::QosSettingReport r;
+    r.setting = "ets";
+    r.desired = set_ets ? "its own, or when none: PFC priorities on tc1, the others on tc0, ets " +
+                              std::to_string(kEtsShare) + "% each"
+                        : "left alone (SetEts=no)";
+    const bool pfc_must_change =
+        pfc_mask && *pfc_mask != 0 && st.pfc && st.pfc->enabled != *pfc_mask;
+    const bool none = !st.ets || dcb::etsUnset(*st.ets);
+    r.observed = !st.ets ? "unknown" : none ? "none" : describeEts(*st.ets);
+    r.compliant = !set_ets || !none || !pfc_must_change;
+    return r;
 }
 
 } // namespace nicd::bnxt

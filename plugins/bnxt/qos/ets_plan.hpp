@@ -12,9 +12,14 @@
 // ETS, bandwidth 100 in all, no class starved. Setting ETS re-creates the TX rings
 // (bnxt_setup_mq_tc): a short traffic blip, once. Nothing else of the port's ETS is changed
 // afterwards: a port with an ETS of its own keeps it.
+//
+// [plugin:bnxt] SetEts= (yes by default) says whether nicd sets it: with no, nicd leaves ETS
+// alone and PFC on a port without one fails, saying so. Either way `nicctl verify` shows the
+// port's ETS as the setting "ets" (etsReport).
 #pragma once
 
 #include <nicd/plugin/dcb_codec.h>
+#include <nicd/plugin/plugin.h>
 
 #include <cstdint>
 #include <optional>
@@ -36,5 +41,15 @@ EtsPlan planEts(const std::optional<dcb::Ets>& current, uint8_t pfc_mask);
 
 // "prio_tc 0,0,0,1,0,0,0,0, tc0 ets 50%, tc1 ets 50%".
 std::string describeEts(const dcb::Ets& ets);
+
+// The key of [plugin:bnxt] and what its value (checked by nicd as a bool) says; unset: yes.
+inline constexpr const char* kSetEtsKey = "SetEts";
+bool setEtsSetting(const std::optional<std::string>& value);
+
+// "ets" for a state just read: what the port has ("none" when nothing set it), against what nicd
+// does (sets it when PFC must change and the port has none, or leaves it alone under SetEts=no).
+// Not compliant only while PFC must change on a port without ETS, which bnxt refuses.
+plugin::v1::QosSettingReport etsReport(const dcb::DcbState& st, std::optional<uint8_t> pfc_mask,
+                                       bool set_ets);
 
 } // namespace nicd::bnxt

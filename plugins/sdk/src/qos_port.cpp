@@ -59,14 +59,18 @@ void dcbReports(QosCall& call, const std::vector<std::string>& netdevs, const Ne
         return;
     }
     auto dcb = openDcb(call.host);
-    std::vector<std::pair<std::string, v1::QosSettingReport>> trust, pfc;
+    std::vector<std::pair<std::string, v1::QosSettingReport>> trust, pfc, ets;
     for (const auto& nd : netdevs) {
         auto r = one(*dcb, nd);
         trust.emplace_back(nd, std::move(r.trust));
         pfc.emplace_back(nd, std::move(r.pfc));
+        if (r.ets)
+            ets.emplace_back(nd, std::move(*r.ets));
     }
     out.push_back(mergeReports(trust));
     out.push_back(mergeReports(pfc));
+    if (!ets.empty())
+        out.push_back(mergeReports(ets));
 }
 
 v1::QosSettingReport pfcReport(const v1::QosDesired& desired, const dcb::DcbState& st)
@@ -129,6 +133,8 @@ DcbReports readBackDcb(QosCall& call, DcbAccess& dcb, const std::string& netdev,
     }
     back.trust.changed = writes.trust_changed;
     back.pfc.changed = writes.pfc_changed;
+    if (back.ets)
+        back.ets->changed = writes.ets_changed;
     return back;
 }
 

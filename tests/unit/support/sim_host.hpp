@@ -1,6 +1,7 @@
 // The daemon's side of the plugin boundary for plugin tests on a simulated node: the root, the
 // ABI minor the "daemon" speaks (an older one leaves out what came later), the log lines, and
-// the knobs changed through it (as the daemon does, in this process: privilege::changeKnob).
+// the keys of its plugin section, the knobs changed through it (as the daemon does, in this
+// process: privilege::changeKnob).
 #pragma once
 
 #include "plugins/plugin_host.hpp"
@@ -9,6 +10,8 @@
 #include <nicd/plugin/plugin.h>
 
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +31,11 @@ public:
     }
     std::string root() const noexcept override { return root_.string(); }
     bool simulated() const noexcept override { return true; }
-    std::optional<std::string> config(std::string_view) const noexcept override { return {}; }
+    std::optional<std::string> config(std::string_view key) const noexcept override
+    {
+        auto it = settings.find(std::string(key));
+        return it == settings.end() ? std::nullopt : std::optional<std::string>(it->second);
+    }
     plugin::v1::Status writeKnob(std::string_view path, std::string_view text) noexcept override
     {
         knobs.emplace_back(path);
@@ -40,6 +47,7 @@ public:
         return changeHostKnob(HostPaths(root_), privilege::KnobOp::MakeGroup, path, {});
     }
 
+    std::map<std::string, std::string> settings; // the plugin's section, [plugin:NAME]
     std::vector<std::string> lines;
     std::vector<std::string> knobs; // paths written or made through writeKnob, makeKnobDirectory
 

@@ -1,5 +1,6 @@
 // inject DIR errors DEV COUNTER N | rate DEV COUNTER PER_SECOND | wrap DEV COUNTER
-//        | reset-counters DEV | refuse[-clear] DEV COUNTER           ([--port P] where it applies)
+//        | reset-counters DEV | refuse[-clear] DEV COUNTER | no-pma DEV COUNTER
+//                                                                    ([--port P] where it applies)
 #include "cli/args.hpp"
 #include "cli/registry.hpp"
 
@@ -66,5 +67,16 @@ NICD_SIM_FAULT(refuse, "refuse",
                refusal(true));
 // NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
 NICD_SIM_FAULT(refuse_clear, "refuse-clear", "clears refuse: the file reads again", refusal(false));
+
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
+NICD_SIM_FAULT(no_pma, "no-pma",
+               "a counters/ file reads 'N/A (no PMA)' from now on, as the kernel prints a "
+               "counter of a driver without a PMA agent (irdma, i40iw)",
+               [](CLI::App& cmd) {
+                   auto a = std::make_shared<CounterArgs>(cmd);
+                   a->addPort(cmd);
+                   return
+                       [a](const fs::path& dir) { noPmaCounter(dir, a->dev, a->counter, a->port); };
+               });
 
 } // namespace nicd::sim::cli

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nicd::dbus {
@@ -169,5 +170,17 @@ struct QosResultRow {
     std::string error;    // empty when none
     bool operator==(const QosResultRow&) const = default;
 };
+
+// What a plugin reads for a setting its NIC gives nicd no interface for (bnxt's ECN): a result
+// of its own, never compliant (compliant is false on the bus) and never noncompliant.
+inline constexpr std::string_view kQosUnsupported = "unsupported";
+
+// "compliant", "noncompliant" or "unsupported".
+inline std::string_view qosResultOf(const QosResultRow& r)
+{
+    if (r.observed == kQosUnsupported)
+        return kQosUnsupported;
+    return r.compliant ? "compliant" : "noncompliant";
+}
 
 } // namespace nicd::dbus

@@ -10,6 +10,7 @@
 #include <nicd/plugin/qos_call.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,11 +24,15 @@ std::vector<std::string> portNetdevs(const v1::PortRef& port);
 struct DcbReports {
     v1::QosSettingReport trust;
     v1::QosSettingReport pfc;
+    // "ets", from a vendor that sets ETS for PFC (bnxt takes PFC only after ETS): shown by
+    // verify like the others. nullopt: the vendor leaves ETS alone and says nothing of it.
+    std::optional<v1::QosSettingReport> ets{};
 };
 // Trust and PFC of one netdev, read (and when applying, changed) by the vendor.
 using NetdevDcb = std::function<DcbReports(DcbAccess& dcb, const std::string& netdev)>;
-// "trust" and "pfc" over `netdevs`, each merged (mergeReports); a port without a netdev gets both
-// as an error (NoDevice), and the call fails.
+// "trust" and "pfc" (and "ets" where the vendor reports it) over `netdevs`, each merged
+// (mergeReports); a port without a netdev gets trust and pfc as an error (NoDevice), and the call
+// fails.
 void dcbReports(QosCall& call, const std::vector<std::string>& netdevs, const NetdevDcb& one,
                 std::vector<v1::QosSettingReport>& out);
 
@@ -41,6 +46,7 @@ DcbReports unreadableDcb(const std::string& trust_desired, const v1::QosDesired&
 struct DcbWrites {
     bool trust_changed = false;
     bool pfc_changed = false;
+    bool ets_changed = false; // set before PFC (bnxt), when the port had none
     std::string trust_error;
     std::string pfc_error;
 };
