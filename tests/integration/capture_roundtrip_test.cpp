@@ -62,6 +62,7 @@ const std::map<std::string, FaultPlan>& plans()
         {"wrap", {{}, {"port_rcv_data"}, {}}},
         {"reset-counters", {{}, {}, {}}},
         {"refuse", {{}, {"symbol_error"}, {}}},
+        {"no-pma", {{}, {"symbol_error"}, {}}},
         {"refuse-clear", {{}, {"symbol_error"}, {}}}, // its file readable (it already is)
         {"qos-drift", {{}, {}, R"(nicd_qos_compliant{device="mlx5_0",port="1",setting="pfc"} 0)"}},
         {"tos-reset", {{}, {}, {}}},
