@@ -109,7 +109,9 @@ AccountingStorageType=accounting_storage/none
 HealthCheckProgram=$work/health-check
 HealthCheckInterval=2
 HealthCheckNodeState=ANY
+NodeName=ghost NodeAddr=127.0.0.2 CPUs=1 State=UNKNOWN
 NodeName=$node NodeAddr=127.0.0.1 CPUs=1 State=UNKNOWN
+NodeSet=gpus Nodes=$node,ghost
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$work/slurm.conf
@@ -172,6 +174,30 @@ rc=$?
 set -e
 [ "$rc" -eq 1 ] || fail "the prolog of a fatal node exits $rc, not 1: $out"
 grep -q 'refusing the job: nicd: mlx5_1/1 port_down check_cable' <<<"$out" || fail "prolog said: $out"
+
+# 2b. slurm-check acts on its own node only: asked to act on ALL or on a NodeSet name while this
+# node is fatal, it refuses before scontrol update (exit 2), and the other node (ghost, a second
+# node of slurm.conf that never registers) keeps its reason.
+ghost_reason() { scontrol show node ghost 2>/dev/null | sed -n 's/^ *Reason=//p'; }
+ghost_before=$(ghost_reason)
+for name in ALL all gpus; do
+    set +e
+    out=$(SLURM_CONF=$work/slurm.conf NICCTL=$build/tools/nicctl/nicctl NICD_BUS=$bus \
+        NICD_SLURM_CHECK_CONF=$work/slurm-check.conf "$src/etc/slurm/nicd-slurm-health-check" \
+        --node "$name" 2>&1)
+    rc=$?
+    set -e
+    [ "$rc" -eq 2 ] || fail "slurm-check --node $name exits $rc, not 2: $out"
+    case $name in
+    ALL | all) grep -q 'no Slurm node name' <<<"$out" || fail "--node $name said: $out" ;;
+    # scontrol shows a NodeSet as its nodes, or (Slurm 22.05) not at all: refused either way
+    *) grep -Eq 'names 2 nodes|Node gpus not found' <<<"$out" || fail "--node $name said: $out" ;;
+    esac
+done
+ghost_after=$(ghost_reason)
+case $ghost_after in
+nicd:*) fail "slurm-check drained another node: ghost's reason is '$ghost_after' (was '$ghost_before')" ;;
+esac
 
 # 3. The link comes back: the node is resumed once nicd has been healthy for ResumeAfterSec.
 "$sim" inject "$root" link-up mlx5_1

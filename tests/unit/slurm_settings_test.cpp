@@ -79,9 +79,26 @@ TEST(SlurmScontrol, DrainReasonWithoutWhoAndWhen)
                                 "   Partitions=debug\n"
                                 "   Reason=nicd: mlx5_3/1 port_down check_cable "
                                 "[root@2026-11-27T06:40:00]\n";
-    EXPECT_EQ(drainReasonOf(drained), "nicd: mlx5_3/1 port_down check_cable");
-    EXPECT_EQ(drainReasonOf("NodeName=vm Arch=x86_64\n   State=IDLE\n"), "");
-    EXPECT_EQ(drainReasonOf("Node vm not found\n"), std::nullopt);
+    EXPECT_EQ(drainReasonOf(drained, "vm").value_or("?"), "nicd: mlx5_3/1 port_down check_cable");
+    EXPECT_EQ(drainReasonOf("NodeName=vm Arch=x86_64\n   State=IDLE\n", "vm").value_or("?"), "");
+    EXPECT_FALSE(drainReasonOf("Node vm not found\n", "vm"));
+}
+
+// slurm-check acts on its own node only: scontrol answering with several nodes (a NodeSet name,
+// a host list) or another node than the one asked is refused before anything is drained.
+TEST(SlurmScontrol, AnAnswerOfAnyOtherThanExactlyThisNodeIsRefused)
+{
+    const std::string two = "NodeName=gpu01 Arch=x86_64\n   State=IDLE\n   Reason=(null)\n\n"
+                            "NodeName=gpu02 Arch=x86_64\n   State=IDLE\n   Reason=(null)\n";
+    auto r = drainReasonOf(two, "gpus");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message, "names 2 nodes (gpu01, gpu02), not this one node: slurm-check "
+                                 "drains only the node it runs on");
+    auto other = drainReasonOf("NodeName=gpu01 Arch=x86_64\n   State=IDLE\n", "gpu1");
+    ASSERT_FALSE(other);
+    EXPECT_EQ(other.error().message, "is node gpu01, not gpu1");
+    EXPECT_EQ(
+        drainReasonOf("NodeName=gpu01 Arch=x86_64\n   Reason=(null)\n", "gpu01").value_or("?"), "");
 }
 
 TEST(SlurmScontrol, NodeNamesThatScontrolCouldMisread)
@@ -91,6 +108,9 @@ TEST(SlurmScontrol, NodeNamesThatScontrolCouldMisread)
     EXPECT_FALSE(validNodeName("vm state=resume"));
     EXPECT_FALSE(validNodeName("-h"));
     EXPECT_FALSE(validNodeName("a,b"));
+    for (const char* all : {"ALL", "all", "All"})
+        EXPECT_FALSE(validNodeName(all)) << all << ": Slurm's every node";
+    EXPECT_TRUE(validNodeName("allgpu"));
 }
 
 // The shipped file (etc/slurm/slurm-check.conf) lists every key with its default, commented out:

@@ -1,38 +1,70 @@
 #include "slurm_scontrol.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <sstream>
 
 namespace nicctl::slurm {
 
-std::optional<std::string> drainReasonOf(const std::string& text)
+namespace {
+
+std::string firstLine(const std::string& s)
 {
-    if (text.rfind("NodeName=", 0) != 0)
-        return std::nullopt;
+    auto line = s.substr(0, s.find('\n'));
+    return line.empty() ? "no output" : line;
+}
+
+} // namespace
+
+nicd::Result<std::string> drainReasonOf(const std::string& text, const std::string& node)
+{
+    // Each node's record starts with "NodeName=<name> " at the start of a line.
     std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        auto start = line.find_first_not_of(' ');
-        if (start == std::string::npos || line.compare(start, 7, "Reason=") != 0)
+    std::vector<std::string> names;
+    std::string reason;
+    for (std::string line; std::getline(in, line);) {
+        if (line.starts_with("NodeName=")) {
+            names.push_back(line.substr(
+                9, line.find(' ') == std::string::npos ? std::string::npos : line.find(' ') - 9));
             continue;
-        auto reason = line.substr(start + 7);
+        }
+        auto start = line.find_first_not_of(' ');
+        if (names.size() != 1 || start == std::string::npos ||
+            line.compare(start, 7, "Reason=") != 0)
+            continue;
+        reason = line.substr(start + 7);
         // "text [root@2026-11-27T06:40:00]": Slurm appends who set it and when.
         if (auto open = reason.rfind(" ["); open != std::string::npos && reason.back() == ']')
             reason.erase(open);
-        return reason == "(null)" ? "" : reason;
+        if (reason == "(null)")
+            reason.clear();
     }
-    return "";
+    if (names.empty())
+        return nicd::Error{"not a node: " + firstLine(text)};
+    if (names.size() > 1)
+        return nicd::Error{fmt::format("names {} nodes ({}{}), not this one node: slurm-check "
+                                       "drains only the node it runs on",
+                                       names.size(), names[0] + ", " + names[1],
+                                       names.size() > 2 ? ", ..." : "")};
+    if (names[0] != node)
+        return nicd::Error{"is node " + names[0] + ", not " + node};
+    return reason;
 }
 
 bool validNodeName(const std::string& name)
 {
     if (name.empty() || name.size() > 64 || name.front() == '-')
         return false;
+    if (name.size() == 3 && std::toupper(static_cast<unsigned char>(name[0])) == 'A' &&
+        std::toupper(static_cast<unsigned char>(name[1])) == 'L' &&
+        std::toupper(static_cast<unsigned char>(name[2])) == 'L')
+        return false; // Slurm's every node
     for (char c : name)
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
               c == '.' || c == '_' || c == '-'))
@@ -92,12 +124,6 @@ CommandResult runCommand(const std::vector<std::string>& argv)
 
 namespace {
 
-std::string firstLine(const std::string& s)
-{
-    auto line = s.substr(0, s.find('\n'));
-    return line.empty() ? "no output" : line;
-}
-
 nicd::Result<void> update(const std::vector<std::string>& argv)
 {
     auto r = runCommand(argv);
@@ -113,9 +139,9 @@ nicd::Result<std::string> currentDrainReason(const std::string& node)
     auto r = runCommand({"scontrol", "show", "node", node});
     if (r.status != 0)
         return nicd::Error{"scontrol show node " + node + " failed: " + firstLine(r.output)};
-    auto reason = drainReasonOf(r.output);
+    auto reason = drainReasonOf(r.output, node);
     if (!reason)
-        return nicd::Error{"scontrol show node " + node + ": not a node: " + firstLine(r.output)};
+        return nicd::Error{"scontrol show node " + node + ": " + reason.error().message};
     return *reason;
 }
 

@@ -11,13 +11,16 @@
 
 namespace nicctl::slurm {
 
-// The drain reason in `scontrol show node NAME`'s output without Slurm's " [user@time]" suffix;
-// "" when the node has none; nullopt when the text does not describe a node.
-std::optional<std::string> drainReasonOf(const std::string& show_node_output);
+// The drain reason of `node` in `scontrol show node NODE`'s output without Slurm's
+// " [user@time]" suffix; "" when the node has none. An Error when the text does not describe
+// exactly that one node: no node, several (a NodeSet name, `ALL`, a host list) or another one.
+nicd::Result<std::string> drainReasonOf(const std::string& show_node_output,
+                                        const std::string& node);
 
 // A Slurm node name as slurm-check accepts it (from SLURMD_NODENAME, the host name or --node):
-// letters, digits, '.', '_' and '-', at most 64; anything else could be read by scontrol as more
-// than a name.
+// letters, digits, '.', '_' and '-', at most 64, and not `ALL` in any case (Slurm's every node);
+// anything else could be read by scontrol as more than a name. A NodeSet name passes this
+// check: drainReasonOf() refuses it, as scontrol shows it as several nodes.
 bool validNodeName(const std::string& name);
 
 struct CommandResult {
