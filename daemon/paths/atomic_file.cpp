@@ -1,5 +1,6 @@
 #include "paths/atomic_file.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -152,17 +153,38 @@ bool isRunning(pid_t pid)
 
 } // namespace
 
-std::vector<std::filesystem::path> removeStaleTemporaries(const std::filesystem::path& path)
+std::vector<std::filesystem::path> removeStaleTemporariesAt(int dir,
+                                                            const std::filesystem::path& path)
 {
     std::vector<std::filesystem::path> removed;
-    auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
-    std::string name = path.filename().string();
-    std::error_code ec;
-    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        pid_t owner = temporaryOwner(it->path().filename().string(), name);
-        if (owner > 0 && !isRunning(owner) && ::unlink(it->path().c_str()) == 0)
-            removed.push_back(it->path());
+    const std::string name = path.filename().string();
+    // The directory is read and its entries unlinked on the descriptor: nothing is looked up by
+    // path again, so a link planted meanwhile in its place leads nowhere.
+    const int listing = ::fcntl(dir, F_DUPFD_CLOEXEC, 0);
+    DIR* d = listing < 0 ? nullptr : ::fdopendir(listing);
+    if (d == nullptr) {
+        if (listing >= 0)
+            ::close(listing);
+        return removed;
     }
+    while (const dirent* e = ::readdir(d)) {
+        const std::string entry = e->d_name;
+        pid_t owner = temporaryOwner(entry, name);
+        if (owner > 0 && !isRunning(owner) && ::unlinkat(dir, entry.c_str(), 0) == 0)
+            removed.push_back(path.parent_path() / entry);
+    }
+    ::closedir(d);
+    return removed;
+}
+
+std::vector<std::filesystem::path> removeStaleTemporaries(const std::filesystem::path& path)
+{
+    auto parent = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+    const int dir = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dir < 0)
+        return {};
+    auto removed = removeStaleTemporariesAt(dir, path);
+    ::close(dir);
     return removed;
 }
 

@@ -50,7 +50,13 @@ Result<void> writeFileAtomicallyAt(int dir, const std::filesystem::path& path,
 // Removes the temporary files of `path` (".<name>.<pid>.<n>") that a process no longer running
 // left behind — nicd killed between creating and renaming one — and returns their paths. Call it
 // before this process writes `path`: a file with this process's own pid is taken for a leftover
-// of an earlier process that had the same pid. Links are removed, never followed.
+// of an earlier process that had the same pid. The directory is opened O_NOFOLLOW (a link in its
+// place is not followed: nothing is removed) and read and unlinked on its descriptor (unlinkat);
+// links are removed, never followed.
 std::vector<std::filesystem::path> removeStaleTemporaries(const std::filesystem::path& path);
+// The same in the directory open as `dir` (the textfile's, opened by textfile/textfile_dir.hpp);
+// `path` names the file in it and in what is returned.
+std::vector<std::filesystem::path> removeStaleTemporariesAt(int dir,
+                                                            const std::filesystem::path& path);
 
 } // namespace nicd

@@ -3,23 +3,26 @@
 #include "log/log.hpp"
 #include "paths/atomic_file.hpp"
 
+#include <nicd/plugin/small_file.h>
+
 #include <ctime>
-#include <fstream>
 #include <functional>
-#include <sstream>
 
 namespace nicd {
 
 std::optional<PersistentState> StateStore::load()
 {
     std::error_code ec;
-    if (!std::filesystem::exists(file_, ec))
+    if (!std::filesystem::exists(std::filesystem::symlink_status(file_, ec)))
         return std::nullopt;
-    std::ifstream in(file_);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string text = ss.str();
-    auto parsed = parseStateText(text);
+    // The state directory is root's, but the file is read as data all the same: a regular file
+    // of bounded size, no link followed, never waited on (a FIFO there hung nicd --once).
+    std::string text;
+    Result<PersistentState> parsed = Error{};
+    if (auto read = plugin::sdk::readRegularFile(file_, kMaxStateFileBytes, text); !read)
+        parsed = Error{read.message};
+    else
+        parsed = parseStateText(text);
     if (parsed) {
         has_last_ = true;
         last_digest_ = std::hash<std::string>{}(text);

@@ -12,12 +12,16 @@
 
 namespace nicd {
 
+// The most a state file may hold: ~500 KB on a 64-device node, a few MB at 512.
+inline constexpr size_t kMaxStateFileBytes = 64u << 20;
+
 class StateStore {
 public:
     explicit StateStore(std::filesystem::path file) : file_(std::move(file)) {}
 
-    // nullopt when there is no usable state (none yet, or corrupt/foreign: then set aside as
-    // state.json.corrupt-<unix time> with a log line saying why).
+    // nullopt when there is no usable state (none yet, or corrupt/foreign, or not a regular file
+    // of at most kMaxStateFileBytes: then set aside as state.json.corrupt-<unix time> with a log
+    // line saying why).
     std::optional<PersistentState> load();
     // Writes the file's whole text (stateText()) when it differs from the last load/save; an
     // Error naming the file on failure.

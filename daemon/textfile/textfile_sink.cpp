@@ -13,8 +13,11 @@ TextfileSink::TextfileSink(const HostPaths& paths, const Config& config)
     : paths_(paths), enabled_(config.textfile.enable), path_(paths.host(config.textfile.path)),
       pace_(config.textfile.interval_ms), counters_(config)
 {
-    if (enabled_)
-        for (const auto& stale : removeStaleTemporaries(path_))
+    // In the directory as nicd writes it (a link a group member planted is refused there).
+    if (!enabled_)
+        return;
+    if (auto dir = openTextfileDir(path_.parent_path()); dir.fd)
+        for (const auto& stale : removeStaleTemporariesAt(dir.fd->get(), path_))
             log::info({}, "removed {}, left by a nicd that stopped while writing it",
                       stale.string());
 }

@@ -8,6 +8,7 @@
 #include "support/process.hpp"
 
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -159,6 +160,24 @@ TEST_F(PersistenceTest, ACorruptStateFileIsSetAsideNotFatal)
     auto state =
         nlohmann::json::parse(test::readFile(root_ / "var/lib/nicd/state.json"), nullptr, false);
     EXPECT_FALSE(state.is_discarded()) << "a fresh state file was written";
+}
+
+// A FIFO in the state file's place (nothing ever writes it) is no state: nicd --once does not
+// wait on it, sets it aside and carries on.
+TEST_F(PersistenceTest, AFifoInTheStateFilesPlaceIsSetAsideNotWaitedOn)
+{
+    once();
+    const auto state = root_ / "var/lib/nicd/state.json";
+    fs::remove(state);
+    ASSERT_EQ(::mkfifo(state.c_str(), 0600), 0);
+    std::string out;
+    int rc = test::run(nicd({"--once"}), out, std::chrono::seconds(30));
+    EXPECT_GE(rc, 0) << "nicd --once hung on the FIFO\n" << out;
+    EXPECT_LE(rc, 2) << out;
+    EXPECT_NE(out.find("is unusable (" + state.string() + ": not a regular file)"),
+              std::string::npos)
+        << out;
+    EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(state))) << "a fresh state file";
 }
 
 TEST_F(PersistenceTest, ADeviceMissingAfterARestartIsCaught)

@@ -6,6 +6,8 @@
 
 #include <nicd/plugin/small_file.h>
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <fstream>
 
@@ -52,4 +54,17 @@ TEST_F(SmallFile, ALinkInTheFilesPlaceIsRefusedNotFollowed)
     std::string kept;
     ASSERT_TRUE(sdk::readSmallFile(secret, kept));
     EXPECT_EQ(kept, "root:$6$hash\n");
+}
+
+// A FIFO where an attribute should be (planted in a --root tree or a debugfs directory) fails at
+// once instead of blocking the read until someone writes to it.
+TEST_F(SmallFile, AFifoInTheFilesPlaceFailsAtOnce)
+{
+    const fs::path f = dir_ / "cc_config";
+    ASSERT_EQ(::mkfifo(f.c_str(), 0600), 0);
+    std::string text;
+    auto s = sdk::readSmallFile(f, text);
+    EXPECT_FALSE(s);
+    EXPECT_EQ(s.message, f.string() + ": not a regular file");
+    EXPECT_TRUE(text.empty());
 }

@@ -180,6 +180,32 @@ TEST_F(AtomicFile, StaleTemporariesOfDeadWritersAreRemoved)
                                      ".nicd.prom.12x.1", "nicd.prom"}));
 }
 
+// The textfile's directory is node_exporter's group's to write: a link planted in its place
+// (the directory replaced by a link to a root-only one) leads the cleanup nowhere, and the dead
+// writer's file there stays; in the directory itself, removal is by descriptor.
+TEST_F(AtomicFile, TheCleanupFollowsNoLinkInTheDirectorysPlace)
+{
+    pid_t dead = 0;
+    for (pid_t candidate = 4'000'000; candidate > 3'000'000 && dead == 0; candidate -= 7919)
+        if (::kill(candidate, 0) != 0 && errno == ESRCH)
+            dead = candidate;
+    ASSERT_NE(dead, 0);
+    const auto root_only = dir_ / "root-only";
+    fs::create_directory(root_only);
+    const auto victim = root_only / (".nicd.prom." + std::to_string(dead) + ".1");
+    std::ofstream(victim) << "x";
+    fs::create_directory_symlink(root_only, dir_ / "textfile");
+    EXPECT_TRUE(removeStaleTemporaries(dir_ / "textfile" / "nicd.prom").empty());
+    EXPECT_TRUE(fs::exists(victim)) << "removed through the planted link";
+
+    const int fd = ::open(root_only.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    auto removed = removeStaleTemporariesAt(fd, root_only / "nicd.prom");
+    ::close(fd);
+    EXPECT_EQ(removed, std::vector<fs::path>{victim});
+    EXPECT_FALSE(fs::exists(victim));
+}
+
 // A private file (state.json: 0600) is private from the moment its temporary file exists, not
 // only once it is renamed into place.
 TEST_F(AtomicFile, AFileAndItsTemporaryHaveTheirModeWhateverTheUmask)

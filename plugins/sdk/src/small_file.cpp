@@ -22,9 +22,20 @@ v1::Status ioFailure(const fs::path& path, int err)
 
 v1::Status readSmallFile(const fs::path& path, std::string& out)
 {
-    int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    // Never waited on: a FIFO planted in a debugfs or --root tree would block the read.
+    int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return ioFailure(path, errno);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        int err = errno;
+        ::close(fd);
+        return ioFailure(path, err);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return v1::Status::fail(v1::Errc::Io, path.string() + ": not a regular file");
+    }
     char buf[4096];
     ssize_t n = ::read(fd, buf, sizeof buf);
     int err = errno;

@@ -19,6 +19,8 @@
 namespace nicd::plugin::sdk {
 
 v1::Status ioFailure(const std::filesystem::path& path, int err);
+// One read of at most 4 KiB of a sysfs, debugfs or configfs attribute: a regular file, opened
+// without following a link as the last component and never waited on (a FIFO fails at once).
 v1::Status readSmallFile(const std::filesystem::path& path, std::string& out);
 v1::Status writeSmallFile(const std::filesystem::path& path, const std::string& text, bool create);
 // What a FIFO in a simulator file's place is: refused at once (a poll must not stall on it), or
