@@ -131,7 +131,7 @@ int main(int argc, char** argv)
         }
         // Still one thread: the knob writer is forked, then this process's writes are limited.
         privilege::limitWrites(paths, *config);
-        DaemonApp app(options, files, std::move(*config));
+        DaemonApp app(options, files, std::move(*config), std::move(lock));
         return options.once ? app.runOnce() : app.runDaemon();
     } catch (const std::exception& e) {
         log::error({}, "fatal: {}", e.what());

@@ -39,9 +39,9 @@ namespace nicd {
 using Judge = PublishedSnapshot::Judge;
 using Publish = PublishedSnapshot::Publish;
 
-DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config)
-    : options_(std::move(options)), files_(std::move(files)), config_(std::move(config)),
-      startup_config_(config_), paths_(options_.root),
+DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config, RunLock lock)
+    : options_(std::move(options)), run_lock_(std::move(lock)), files_(std::move(files)),
+      config_(std::move(config)), startup_config_(config_), paths_(options_.root),
       published_({.evaluate = [this](Snapshot& s) { judge(s); },
                   .report = [this](Snapshot& s) { health_->report(s); },
                   .publish = [this](const Snapshot& s) { publish(s); }})
@@ -273,6 +273,7 @@ void DaemonApp::finishCycle(Snapshot snap)
     provision_->forgetMissing(snap.inventory);
     snap.qos = provision_->summary();
     published_.replace(std::move(snap)); // the previous one is freed before the state is saved
+    run_lock_.beat(realtimeSeconds());
     saveState();
     provision_->afterCycle(); // plans from this cycle's inventory, not the last one's
     if (ready_sent_)

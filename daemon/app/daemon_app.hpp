@@ -14,6 +14,7 @@
 #pragma once
 
 #include "app/options.hpp"
+#include "app/run_lock.hpp"
 #include "config/config.hpp"
 #include "config/config_files.hpp"
 #include "config/host_paths.hpp"
@@ -58,7 +59,9 @@ class ProvisionScheduler;
 
 class DaemonApp {
 public:
-    DaemonApp(Options options, ConfigFiles files, Config config);
+    // `lock`: the root's (app/run_lock.hpp), held as long as the app; its heartbeat beats after
+    // every cycle.
+    DaemonApp(Options options, ConfigFiles files, Config config, RunLock lock);
     ~DaemonApp();
     DaemonApp(const DaemonApp&) = delete;
     DaemonApp& operator=(const DaemonApp&) = delete;
@@ -90,6 +93,7 @@ private:
     bool forgetOnce(Snapshot& snap);
 
     Options options_;
+    RunLock run_lock_;
     ConfigFiles files_;
     Config config_; // the current configuration: reload() hands it to every consumer
     // What must not change at runtime is read from this one: the plugins (their directory and

@@ -15,6 +15,7 @@ namespace {
 
 constexpr const char* kRunDirectory = "run/nicd";
 constexpr const char* kLockName = "nicd.lock";
+constexpr const char* kHeartbeatName = "heartbeat";
 
 // The pid written in the lock file, as "pid N"; the file is root's, but only digits are taken.
 std::string holderOf(int fd)
@@ -64,6 +65,12 @@ RunLock RunLock::take(const HostPaths& paths)
         lock.holder_ = holderOf(fd.get());
         return lock;
     }
+    // The heartbeat is this process's once it holds the lock.
+    paths::Fd heartbeat(::openat(dir.fd.get(), kHeartbeatName,
+                                 O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644));
+    if (struct stat hs{};
+        heartbeat.valid() && ::fstat(heartbeat.get(), &hs) == 0 && S_ISREG(hs.st_mode))
+        lock.heartbeat_ = std::move(heartbeat);
     auto pid = fmt::format("{}\n", ::getpid());
     if (::ftruncate(fd.get(), 0) != 0 ||
         ::pwrite(fd.get(), pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size()))
@@ -71,6 +78,18 @@ RunLock RunLock::take(const HostPaths& paths)
     lock.outcome_ = Outcome::Held; // held all the same: only the message lacks the pid
     lock.fd_ = std::move(fd);
     return lock;
+}
+
+void RunLock::beat(double realtime_seconds) const
+{
+    if (!heartbeat_.valid())
+        return;
+    // One short line written at offset 0 and the rest cut: a reader sees a whole number of
+    // digits (the probe reads it again when not).
+    const auto line = fmt::format("{}\n", static_cast<long long>(realtime_seconds));
+    if (::pwrite(heartbeat_.get(), line.data(), line.size(), 0) ==
+        static_cast<ssize_t>(line.size()))
+        (void)::ftruncate(heartbeat_.get(), static_cast<off_t>(line.size()));
 }
 
 } // namespace nicd

@@ -4,6 +4,11 @@
 // state, textfile and QoS. The file holds the holder's pid, for the message. The lock goes with
 // the process (a kill -9 included); the knob writer does not inherit it (it closes every other
 // descriptor). Taken in main before the writes are limited: /run/nicd is not among them.
+//
+// Beside it, <root>/run/nicd/heartbeat: the wall-clock time (whole seconds, one line) at which
+// the daemon last finished a cycle, rewritten in place after each one. It is the liveness source
+// of the DaemonSet's probe (deploy/image/nicd-liveness): only nicd writes there (root's 0755
+// directory), where the textfile's directory is node_exporter's group's to write.
 #pragma once
 
 #include "config/host_paths.hpp"
@@ -31,8 +36,12 @@ public:
     const std::string& why() const { return why_; }
     const std::string& path() const { return path_; }
 
+    // Rewrites the heartbeat with `realtime_seconds`; nothing when it could not be opened.
+    void beat(double realtime_seconds) const;
+
 private:
     paths::Fd fd_;
+    paths::Fd heartbeat_;
     Outcome outcome_ = Outcome::Unavailable;
     std::string holder_;
     std::string why_;

@@ -100,9 +100,10 @@ status=$(in_nicd nicctl --bus "$bus" status 2>&1) && rc=0 || rc=$?
 [ "$rc" -eq 0 ] || failed "nicctl status in the container: exit $rc (0: healthy): $status"
 grep -q '^mlx5_1 ' <<<"$status" || failed "nicctl status in the container shows no mlx5_1: $status"
 
-# The liveness probe: fresh while nicd cycles; stale once its loop stops (SIGSTOP from the host).
+# The liveness probe on nicd's heartbeat (its run directory, under --root here): fresh while nicd
+# cycles; stale once its loop stops (SIGSTOP from the host).
 probe=/usr/share/nicd/kubernetes/nicd-liveness
-in_file=/node/var/lib/prometheus/node-exporter/nicd.prom
+in_file=/node/run/nicd/heartbeat
 in_nicd "$probe" "$in_file" 5 >"$out/probe.log" 2>&1 || failed "liveness fails on a running nicd: $(cat "$out/probe.log")"
 pid=$(podman inspect --format '{{.State.Pid}}' "$name")
 kill -STOP "$pid"

@@ -76,7 +76,14 @@ nicd = containers["nicd"]
 check("command" not in nicd and "args" not in nicd, "nicd does not run the image's entrypoint")
 for probe in ("livenessProbe", "startupProbe"):
     cmd = nicd.get(probe, {}).get("exec", {}).get("command", [])
-    check(cmd[:1] == ["/usr/share/nicd/kubernetes/nicd-liveness"], f"nicd's {probe}: {cmd}")
+    check(cmd[:2] == ["/usr/share/nicd/kubernetes/nicd-liveness", "/run/nicd/heartbeat"],
+          f"nicd's {probe} reads another liveness source than nicd's heartbeat: {cmd}")
+# The heartbeat's directory is the pod's own, in memory, nicd's only.
+run = [m for m in nicd["volumeMounts"] if m["mountPath"] == "/run/nicd"]
+run_volume = [v for v in pod["volumes"] if run and v["name"] == run[0]["name"]]
+check(run_volume and "emptyDir" in run_volume[0], f"/run/nicd is no emptyDir of the pod: {run_volume}")
+check(all(m["mountPath"] != "/run/nicd" for n, c in containers.items() if n != "nicd"
+          for m in c.get("volumeMounts", [])), "another container mounts nicd's /run/nicd")
 config = [m for m in nicd["volumeMounts"] if m["name"] == "config"]
 check(config and config[0]["mountPath"] == "/etc/nicd/kubernetes", "the ConfigMap is not where the entrypoint reads it")
 
