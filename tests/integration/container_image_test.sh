@@ -82,8 +82,11 @@ podman run -d --name "$name-bus" "${run_args[@]}" --network none --cap-drop all 
     --nofork --nopidfile --config-file=/usr/share/nicd/kubernetes/bus.conf >/dev/null
 for _ in $(seq 100); do [ -S "$out/bus/bus" ] && break; sleep 0.1; done
 [ -S "$out/bus/bus" ] || { podman logs "$name-bus"; echo "FAIL: the bus container made no socket"; exit 1; }
-# The image's entrypoint, with --root added (the DaemonSet mounts the host's paths instead).
+# The image's entrypoint, with --root added (the DaemonSet mounts the host's paths instead), with
+# the DaemonSet's options: a read-only root file system, the host's /sys read-only but for
+# /sys/devices, /run/nicd in memory.
 podman run -d --name "$name" "${run_args[@]}" --network none --cap-drop all --cap-add NET_ADMIN \
+    --read-only --tmpfs /run/nicd -v /sys:/sys:ro -v /sys/devices:/sys/devices \
     -v "$node:/node" -v "$out/config:/etc/nicd/kubernetes:ro" -v "$out/bus:/run/nicd-bus" \
     "$image" --root /node >/dev/null
 in_nicd() { podman exec "$name" "$@"; }

@@ -61,7 +61,7 @@ for name, c in containers.items():
     check(sc.get("readOnlyRootFilesystem") is True, f"{name}'s root file system is writable")
 
 host = {v["name"]: v["hostPath"]["path"] for v in pod["volumes"] if "hostPath" in v}
-check(sorted(host.values()) == sorted(["/sys", "/sys/kernel/config", "/dev/infiniband", "/var/log/journal",
+check(sorted(host.values()) == sorted(["/sys", "/sys/devices", "/sys/kernel/config", "/dev/infiniband", "/var/log/journal",
                                        "/run/log/journal", "/etc/machine-id", "/var/lib/nicd",
                                        "/var/lib/prometheus/node-exporter"]),
       f"host paths: {sorted(host.values())}")
@@ -70,8 +70,12 @@ for name, c in containers.items():
         if m["name"] in host:
             check(name == "nicd", f"{name} mounts the host's {host[m['name']]}")
             check(m["mountPath"] == host[m["name"]], f"{host[m['name']]} is not at its host path")
-            if host[m["name"]] in ("/var/log/journal", "/run/log/journal", "/etc/machine-id", "/dev/infiniband"):
+            # Writable as in the unit (ReadWritePaths=): the NICs' sysfs, configfs, state, textfile.
+            if host[m["name"]] in ("/sys", "/var/log/journal", "/run/log/journal", "/etc/machine-id",
+                                   "/dev/infiniband"):
                 check(m.get("readOnly") is True, f"{host[m['name']]} is writable")
+            else:
+                check(m.get("readOnly") is not True, f"{host[m['name']]} is read-only: nicd writes there")
 nicd = containers["nicd"]
 check("command" not in nicd and "args" not in nicd, "nicd does not run the image's entrypoint")
 for probe in ("livenessProbe", "startupProbe"):
