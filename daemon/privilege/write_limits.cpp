@@ -1,6 +1,7 @@
 #include "privilege/write_limits.hpp"
 
 #include "log/log.hpp"
+#include "paths/beneath.hpp"
 #include "privilege/knob_writer.hpp"
 #include "textfile/textfile_dir.hpp"
 
@@ -38,10 +39,15 @@ std::vector<WritableDir> writableDirs(const HostPaths& paths, const Config& conf
     std::vector<WritableDir> out{{paths.host(config.daemon.state_directory)}};
     if (config.textfile.enable)
         out.push_back({paths.host(config.textfile.path).parent_path()});
-    if (paths.simulated())
-        out.push_back({paths.host("/run/nicd-sim/dcb")});
-    else
+    // The simulator's DCB files only where no symlink leads to them: a tree is data, and a link
+    // would bind the rule (and the SDK's writes, which refuse it) to a directory elsewhere.
+    if (!paths.simulated()) {
         out.push_back({"/dev/infiniband", true});
+        return out;
+    }
+    if (auto rel = paths::resolveBeneath(paths.root(), "/run/nicd-sim/dcb");
+        rel && *rel == "run/nicd-sim/dcb")
+        out.push_back({paths.host("/run/nicd-sim/dcb")});
     return out;
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -102,4 +103,28 @@ TEST_F(RootTreeTest, TheTextfileIsNotWrittenThroughALinkItsDirectorysOwnerPlante
               std::string::npos)
         << output_;
     EXPECT_TRUE(fs::is_empty(root_ / "etc/cron.d")) << "nothing written where it points";
+}
+
+// The simulator's DCB files stand in for rtnetlink under --root: a link planted at
+// run/nicd-sim/dcb (to a directory outside the tree, holding files named like the netdevs) is
+// not followed, neither by the plugins' reads and writes nor by the Landlock rule, and nothing
+// outside is read or rewritten.
+TEST_F(RootTreeTest, TheSimulatorsDcbFilesAreNotReachedThroughALink)
+{
+    const auto dcb = root_ / "run/nicd-sim/dcb";
+    const auto outside = dir_ / "outside";
+    fs::rename(dcb, outside);
+    fs::create_directory_symlink(outside, dcb);
+    std::map<std::string, std::string> before;
+    for (const auto& e : fs::directory_iterator(outside))
+        before[e.path().filename().string()] = test::readFile(e.path());
+    ASSERT_FALSE(before.empty());
+    treeConfig("[provision]\nMode=enforce\n");
+    EXPECT_LE(once({"--plugin-directory", NICD_BUILD_PLUGIN_DIR}), 2) << output_; // it judged
+    EXPECT_NE(output_.find(dcb.string() + ": a symlink on the way: refused"), std::string::npos)
+        << output_;
+    std::map<std::string, std::string> after;
+    for (const auto& e : fs::directory_iterator(outside))
+        after[e.path().filename().string()] = test::readFile(e.path());
+    EXPECT_EQ(after, before) << "a file outside the tree was rewritten";
 }

@@ -1,3 +1,5 @@
+#include "paths/beneath.hpp"
+
 #include <nicd/plugin/dcb_errors.h>
 #include <nicd/plugin/dcb_sim_backend.h>
 #include <nicd/plugin/dcb_sim_format.h>
@@ -26,9 +28,36 @@ bool safeName(std::string_view netdev)
            netdev != "." && netdev != "..";
 }
 
+constexpr const char* kDcbDir = "run/nicd-sim/dcb";
+
 fs::path dcbSimFile(const fs::path& root, std::string_view netdev)
 {
-    return root / "run/nicd-sim/dcb" / std::string(netdev);
+    return root / kDcbDir / std::string(netdev);
+}
+
+// The simulator's DCB directory, opened beneath the root with no symlink followed on the way: a
+// link planted there (a --root tree is data) would have root read and rewrite files elsewhere.
+// `err` says why it could not be opened (ELOOP: a link on the way).
+paths::Fd dcbDir(const fs::path& root, int& err)
+{
+    paths::Fd top(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!top.valid()) {
+        err = errno;
+        return {};
+    }
+    paths::Fd dir(
+        paths::openBeneath(top.get(), kDcbDir, O_RDONLY | O_DIRECTORY, paths::Links::Refuse));
+    err = dir.valid() ? 0 : errno;
+    return dir;
+}
+
+v1::Status dirFailure(const fs::path& root, int err)
+{
+    return v1::Status::fail(
+        v1::Errc::Io,
+        (root / kDcbDir).string() + ": " +
+            (err == ELOOP || err == EXDEV ? "a symlink on the way: refused" : std::strerror(err)),
+        err);
 }
 
 } // namespace
@@ -38,8 +67,14 @@ v1::Status SimDcb::read(std::string_view netdev, const char* op, dcb::DcbState& 
     if (!safeName(netdev))
         return badNetdevName(netdev);
     auto path = dcbSimFile(root_, netdev);
+    int err = 0;
+    auto dir = dcbDir(root_, err);
+    if (!dir.valid())
+        return err == ENOENT ? dcbFailure(netdev, op, EOPNOTSUPP) : dirFailure(root_, err);
     std::string text;
-    if (auto s = readRegularFile(path, kMaxDcbSimFile, text, Fifo::Wait); !s) {
+    if (auto s = readRegularFileAt(dir.get(), std::string(netdev).c_str(), path, kMaxDcbSimFile,
+                                   text, Fifo::Wait);
+        !s) {
         if (s.sys_errno == ENOENT) // like a netdev without dcbnl_ops
             return dcbFailure(netdev, op, EOPNOTSUPP);
         return v1::Status::fail(v1::Errc::Io, s.message, s.sys_errno);
@@ -67,11 +102,16 @@ v1::Status SimDcb::readForChange(std::string_view netdev, const char* op, dcb::D
 v1::Status SimDcb::write(std::string_view netdev, const dcb::DcbState& state)
 {
     auto path = dcbSimFile(root_, netdev);
-    auto tmp =
-        path.parent_path() / ("." + std::string(netdev) + ".tmp." + std::to_string(getpid()));
+    int dir_err = 0;
+    auto dir = dcbDir(root_, dir_err);
+    if (!dir.valid())
+        return dirFailure(root_, dir_err);
+    const std::string tmp_name = "." + std::string(netdev) + ".tmp." + std::to_string(getpid());
+    auto tmp = path.parent_path() / tmp_name;
     // The temporary's name is predictable: O_EXCL|O_NOFOLLOW refuses anything already in its
     // place (a planted link would otherwise have root truncate wherever it points).
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int fd = ::openat(dir.get(), tmp_name.c_str(),
+                      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
         int err = errno;
         return v1::Status::fail(v1::Errc::Io, tmp.string() + ": " + std::strerror(err), err);
@@ -91,15 +131,14 @@ v1::Status SimDcb::write(std::string_view netdev, const dcb::DcbState& state)
     }
     if (::close(fd) != 0 && err == 0)
         err = errno;
-    std::error_code ec;
     if (err != 0) {
-        fs::remove(tmp, ec);
+        (void)::unlinkat(dir.get(), tmp_name.c_str(), 0);
         return v1::Status::fail(v1::Errc::Io, tmp.string() + ": " + std::strerror(err), err);
     }
-    fs::rename(tmp, path, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        return v1::Status::fail(v1::Errc::Io, path.string() + ": " + ec.message(), ec.value());
+    if (::renameat(dir.get(), tmp_name.c_str(), dir.get(), std::string(netdev).c_str()) != 0) {
+        err = errno;
+        (void)::unlinkat(dir.get(), tmp_name.c_str(), 0);
+        return v1::Status::fail(v1::Errc::Io, path.string() + ": " + std::strerror(err), err);
     }
     return v1::Status::ok();
 }

@@ -48,9 +48,15 @@ v1::Status readSmallFile(const fs::path& path, std::string& out)
 
 v1::Status readRegularFile(const fs::path& path, size_t limit, std::string& out, Fifo fifo)
 {
+    return readRegularFileAt(AT_FDCWD, path.c_str(), path, limit, out, fifo);
+}
+
+v1::Status readRegularFileAt(int dir, const char* name, const fs::path& path, size_t limit,
+                             std::string& out, Fifo fifo)
+{
     out.clear();
-    int fd = ::open(path.c_str(),
-                    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (fifo == Fifo::Refuse ? O_NONBLOCK : 0));
+    int fd = ::openat(dir, name,
+                      O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (fifo == Fifo::Refuse ? O_NONBLOCK : 0));
     if (fd < 0)
         return ioFailure(path, errno);
     struct stat st {};

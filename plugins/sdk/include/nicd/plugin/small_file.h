@@ -33,6 +33,9 @@ enum class Fifo : uint8_t { Refuse, Wait };
 // the file.
 v1::Status readRegularFile(const std::filesystem::path& path, size_t limit, std::string& out,
                            Fifo fifo = Fifo::Refuse);
+// The same for the entry `name` of the directory open as `dir` (`path` names it in messages).
+v1::Status readRegularFileAt(int dir, const char* name, const std::filesystem::path& path,
+                             size_t limit, std::string& out, Fifo fifo = Fifo::Refuse);
 
 // `s` without leading and trailing spaces, tabs and newlines.
 std::string_view trimSpace(std::string_view s);
