@@ -48,6 +48,39 @@ paths::Fd openDirBeneath(int parent, std::span<const std::string> components, bo
     return std::move(w.fd);
 }
 
+AtParent parentBeneath(const fs::path& root, const fs::path& path, bool create)
+{
+    auto rel = path.lexically_relative(root);
+    auto parts = plainComponents(rel.string());
+    if (rel.empty() || !parts)
+        throw SimError(path.string() + ": not a plain path inside the node " + root.string());
+    const std::string name = parts->back();
+    parts->pop_back();
+    auto top = openDir(root);
+    return {openDirBeneath(top.get(), *parts, create, 0755, path.parent_path()), name};
+}
+
+void renameBeneath(const fs::path& root, const fs::path& from, const fs::path& to)
+{
+    auto a = parentBeneath(root, from);
+    auto b = parentBeneath(root, to, true);
+    if (::renameat(a.dir.get(), a.name.c_str(), b.dir.get(), b.name.c_str()) != 0)
+        fail(from, "move", errno);
+}
+
+void unlinkBeneath(const fs::path& root, const fs::path& path, bool missing_ok)
+{
+    auto p = parentBeneath(root, path);
+    struct stat st {};
+    if (::fstatat(p.dir.get(), p.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno == ENOENT && missing_ok)
+            return;
+        fail(path, "remove", errno);
+    }
+    if (::unlinkat(p.dir.get(), p.name.c_str(), S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0) != 0)
+        fail(path, "remove", errno);
+}
+
 BeneathWriter::BeneathWriter(const fs::path& root, paths::Links links)
     : root_(root), links_(links), root_fd_(openDir(root))
 {

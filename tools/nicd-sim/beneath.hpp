@@ -28,6 +28,23 @@ paths::Fd openDir(const fs::path& dir);
 paths::Fd openDirBeneath(int parent, std::span<const std::string> components, bool create,
                          mode_t mode, const fs::path& shown);
 
+// The directory holding `path` (inside the node `root`), opened beneath root with no symlink
+// followed on the way (with `create`, missing directories are made 0755), and `path`'s file
+// name there: what a fault then changes is changed on that descriptor (fchmodat, renameat,
+// unlinkat, mkfifoat), so a link planted in the tree never takes it outside. Throws SimError
+// naming the path.
+struct AtParent {
+    paths::Fd dir;
+    std::string name;
+};
+AtParent parentBeneath(const fs::path& root, const fs::path& path, bool create = false);
+
+// Moves `from` to `to` (both inside `root`) as parentBeneath() opens them; throws SimError.
+void renameBeneath(const fs::path& root, const fs::path& from, const fs::path& to);
+// Removes the entry `path` itself (a file, a link, a FIFO), never what a link there points to;
+// `missing_ok`: nothing there is no error. Throws SimError.
+void unlinkBeneath(const fs::path& root, const fs::path& path, bool missing_ok = true);
+
 // Replaces files inside `root` (a node) by renaming a staged one (from root/run/nicd-sim/tmp,
 // none of whose components may be a symlink) into place: a reader never sees one half written.
 // The file's directory is opened beneath root: with Links::Refuse no symlink is followed on the

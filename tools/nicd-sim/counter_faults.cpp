@@ -1,10 +1,15 @@
 // Counter faults: bursts, steady climbs, 32-bit wraps, resets, "N/A (no PMA)"; and reading one
 // counter.
+#include "beneath.hpp"
 #include "counter_access.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 
 namespace nicd::sim {
 
@@ -98,12 +103,16 @@ void refuseCounter(const fs::path& root, const std::string& dev, const std::stri
         throw SimError(fmt::format("{} port {}: {} is an ethtool statistic; only counters/ and "
                                    "hw_counters/ files can be refused",
                                    dev, c.port, counter));
-    if (!fs::is_regular_file(c.file))
+    // On the file itself, beneath the node: a link planted there is refused, never followed.
+    auto at = parentBeneath(root, c.file);
+    struct stat file {};
+    if (::fstatat(at.dir.get(), at.name.c_str(), &file, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(file.st_mode))
         throw SimError(
             fmt::format("{}: not a regular file (is {} stalled?)", c.file.string(), dev));
-    fs::permissions(c.file, on ? fs::perms::none
-                               : fs::perms::owner_read | fs::perms::owner_write |
-                                     fs::perms::group_read | fs::perms::others_read);
+    if (::fchmodat(at.dir.get(), at.name.c_str(), on ? 0 : 0644, AT_SYMLINK_NOFOLLOW) != 0)
+        throw SimError(
+            fmt::format("cannot change the mode of {}: {}", c.file.string(), std::strerror(errno)));
 }
 
 void noPmaCounter(const fs::path& root, const std::string& dev, const std::string& counter,

@@ -1,11 +1,15 @@
 // Device faults: the RDMA device unregisters and comes back; its firmware stops answering.
+#include "beneath.hpp"
 #include "counter_access.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 
 namespace nicd::sim {
@@ -15,6 +19,45 @@ namespace {
 fs::path asideDir(const fs::path& root, const std::string& dev)
 {
     return simDir(root) / "removed" / dev;
+}
+
+// The names in the directory open as `dir` (its own descriptor is left open).
+std::vector<std::string> entriesOf(int dir)
+{
+    std::vector<std::string> out;
+    const int listing = ::fcntl(dir, F_DUPFD_CLOEXEC, 0);
+    DIR* d = listing < 0 ? nullptr : ::fdopendir(listing);
+    if (d == nullptr) {
+        if (listing >= 0)
+            ::close(listing);
+        return out;
+    }
+    while (const dirent* e = ::readdir(d))
+        if (std::string_view(e->d_name) != "." && std::string_view(e->d_name) != "..")
+            out.emplace_back(e->d_name);
+    ::closedir(d);
+    return out;
+}
+
+// Whether `name` in `dir` is, itself, of `type` (S_IFREG, S_IFDIR): a link never is.
+bool isAt(int dir, const std::string& name, mode_t type)
+{
+    struct stat st {};
+    return ::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+           (st.st_mode & S_IFMT) == type;
+}
+
+// The number in the regular file `name` of `dir`, read without following a link.
+uint64_t numberAt(int dir, const std::string& name, const fs::path& shown)
+{
+    paths::Fd fd(::openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    char buf[32] = {};
+    ssize_t n = fd.valid() ? ::read(fd.get(), buf, sizeof buf - 1) : -1;
+    uint64_t v = 0;
+    auto [p, ec] = std::from_chars(buf, buf + std::max<ssize_t>(n, 0), v);
+    if (n <= 0 || ec != std::errc())
+        throw SimError(shown.string() + ": not a number");
+    return v;
 }
 
 } // namespace
@@ -27,10 +70,12 @@ void remove(const fs::path& root, const std::string& dev)
     if (d.removed)
         throw SimError(dev + " is already removed");
     auto aside = asideDir(root, dev);
-    fs::create_directories(aside.parent_path());
-    fs::remove_all(aside);
-    fs::rename(root / d.ib_dir, aside); // sysfs symlinks inside are relative: they move intact
-    fs::remove(root / "sys/class/infiniband" / dev);
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(aside, ec)))
+        throw SimError(aside.string() + " is in the way");
+    // On descriptors opened beneath the node: a link planted on the way is not followed.
+    renameBeneath(root, root / d.ib_dir, aside); // sysfs links inside are relative: intact
+    unlinkBeneath(root, root / "sys/class/infiniband" / dev);
     d.removed = true;
     st.save(root);
 }
@@ -42,7 +87,7 @@ void restore(const fs::path& root, const std::string& dev)
     auto& d = st.device(dev);
     if (!d.removed)
         throw SimError(dev + " is not removed");
-    fs::rename(asideDir(root, dev), root / d.ib_dir);
+    renameBeneath(root, asideDir(root, dev), root / d.ib_dir);
     relativeSymlink(root / d.ib_dir, root / "sys/class/infiniband" / dev);
     d.removed = false;
     st.save(root);
@@ -58,15 +103,26 @@ void stall(const fs::path& root, const std::string& dev)
     if (d.stalled)
         throw SimError(dev + " is already stalled");
     auto& saved = st.stalled_values[dev];
-    std::error_code ec;
-    for (const auto& pe : fs::directory_iterator(root / d.ib_dir / "ports", ec))
-        for (const auto& f : fs::directory_iterator(pe.path() / "counters", ec)) {
-            saved[stalledKey(root, f.path())] = readNumber(f.path());
-            fs::remove(f.path());
-            if (::mkfifo(f.path().c_str(), 0444) != 0)
-                throw SimError("cannot create FIFO " + f.path().string() + ": " +
-                               std::strerror(errno));
+    // Every counter file, on descriptors opened beneath the node: a link planted for a port, its
+    // counters/ directory or a counter file is left alone, never followed.
+    const auto ports_dir = root / d.ib_dir / "ports";
+    auto ports = parentBeneath(root, ports_dir / "1");
+    for (const auto& port : entriesOf(ports.dir.get())) {
+        if (!isAt(ports.dir.get(), port, S_IFDIR))
+            continue;
+        const std::array<std::string, 2> rel{port, "counters"};
+        auto counters =
+            openDirBeneath(ports.dir.get(), rel, false, 0, ports_dir / port / "counters");
+        for (const auto& name : entriesOf(counters.get())) {
+            const auto file = ports_dir / port / "counters" / name;
+            if (!isAt(counters.get(), name, S_IFREG))
+                continue;
+            saved[stalledKey(root, file)] = numberAt(counters.get(), name, file);
+            if (::unlinkat(counters.get(), name.c_str(), 0) != 0 ||
+                ::mkfifoat(counters.get(), name.c_str(), 0444) != 0)
+                throw SimError("cannot create FIFO " + file.string() + ": " + std::strerror(errno));
         }
+    }
     d.stalled = true;
     st.save(root);
 }
@@ -84,7 +140,9 @@ void unstall(const fs::path& root, const std::string& dev)
         // that finally replies). Opening it read-write never blocks and lets every reader blocked
         // in open() through, also one that gets there between this open and the rename; they
         // then read the value written once the regular file is in place.
-        int fd = ::open(file.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+        auto at = parentBeneath(root, file);
+        int fd =
+            ::openat(at.dir.get(), at.name.c_str(), O_RDWR | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
         writeNumber(root, file, v); // rename replaces the FIFO
         if (fd >= 0) {
             auto text = std::to_string(v) + "\n";

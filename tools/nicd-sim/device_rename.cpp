@@ -2,6 +2,7 @@
 // (rdma-core's persistent naming, `rdma dev set DEV name NEW`). The kernel renames the device's
 // sysfs directory and its /sys/class/infiniband link; its PCI function, netdevs and counters stay
 // as they were.
+#include "beneath.hpp"
 #include "node_state.hpp"
 #include "readiness_twins.hpp"
 #include "sim.hpp"
@@ -54,8 +55,8 @@ void rename(const fs::path& root, const std::string& dev, const std::string& new
     // At every moment one of the two names leads to the device: the new link first (dangling
     // until the directory is renamed), the old one last.
     relativeSymlink(root / to_dir, class_dir / new_name);
-    fs::rename(root / d.ib_dir, root / to_dir);
-    fs::remove(class_dir / dev);
+    renameBeneath(root, root / d.ib_dir, root / to_dir); // no link in the tree followed
+    unlinkBeneath(root, class_dir / dev);
     renameVerbsDevice(root, root / to_dir, dev, new_name);
 
     SimDevice moved = d;

@@ -1,6 +1,8 @@
 // The readiness twins and their faults (readiness_twins.hpp).
 #include "readiness_twins.hpp"
 
+#include "beneath.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -131,7 +133,15 @@ void peermemFiles(const fs::path& root, bool loaded)
 {
     const auto dir = root / "sys/module/nvidia_peermem";
     if (!loaded) {
-        fs::remove_all(dir);
+        // The module's directory as the simulator made it: its files, then itself, each on a
+        // descriptor beneath the node (a link planted there is removed, never followed).
+        std::error_code ec;
+        const auto st = fs::symlink_status(dir, ec);
+        if (fs::is_directory(st))
+            for (const char* f : {"version", "initstate"})
+                unlinkBeneath(root, dir / f);
+        if (fs::exists(st))
+            unlinkBeneath(root, dir);
         return;
     }
     fs::create_directories(dir);
@@ -215,7 +225,7 @@ void uverbsMissing(const fs::path& root, const std::string& dev, bool on)
     auto st = NodeState::load(root);
     auto node = root / "dev/infiniband" / uverbsOf(root, st.liveDevice(dev));
     if (on)
-        fs::remove(node);
+        unlinkBeneath(root, node); // the node itself, never what a link there points to
     else
         writeText(root, node, "");
 }
