@@ -8,6 +8,7 @@
 #include "text/printable.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,11 +26,17 @@ namespace {
 // further than that.
 Result<std::optional<std::string>> readWholeFile(const std::filesystem::path& file)
 {
-    int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    // Never waited on: a FIFO in a drop-in directory (or a --root tree) would hang nicd.
+    int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         if (errno == ENOENT)
             return std::optional<std::string>();
         return Error{std::string("cannot open: ") + std::strerror(errno)};
+    }
+    if (struct stat st{}; ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return Error{S_ISDIR(st.st_mode) ? std::string("cannot read: ") + std::strerror(EISDIR)
+                                         : std::string("not a regular file (never waited on)")};
     }
     std::string text;
     char buffer[8192];

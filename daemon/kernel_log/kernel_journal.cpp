@@ -2,10 +2,11 @@
 
 #include "log/log.hpp"
 
+#include <nicd/plugin/small_file.h>
+
 #include <systemd/sd-journal.h>
 
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -134,9 +135,9 @@ void KernelJournal::process()
 
 std::string readBootId(const std::filesystem::path& boot_id_file)
 {
-    std::ifstream in(boot_id_file);
-    std::string id;
-    std::getline(in, id);
+    std::string id; // 36 characters and a newline
+    if (!plugin::sdk::readRegularFile(boot_id_file, 128, id))
+        return {};
     return parseBootId(id);
 }
 

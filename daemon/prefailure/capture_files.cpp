@@ -1,10 +1,11 @@
 #include "prefailure/capture_files.hpp"
 
+#include <nicd/plugin/small_file.h>
+
 #include <fmt/format.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 
 namespace nicd::prefailure {
@@ -28,23 +29,13 @@ fs::path devlinkHealthCapture(const HostPaths& paths)
 
 Reply<std::string> readCapture(const fs::path& file, size_t limit)
 {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        int err = errno;
-        if (err == ENOENT || err == ENOTDIR)
-            return Reply<std::string>::unsupported(fmt::format("no {}", file.string()));
-        return Reply<std::string>::failed(fmt::format("{}: {}", file.string(), std::strerror(err)));
-    }
+    // A capture is data: a regular file, no link followed as its name, never waited on, bounded.
     std::string text;
-    text.resize(limit + 1);
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    auto got = static_cast<size_t>(in.gcount());
-    if (in.bad())
-        return Reply<std::string>::failed(fmt::format("{}: read error", file.string()));
-    if (got > limit)
-        return Reply<std::string>::failed(
-            fmt::format("{}: larger than {} bytes", file.string(), limit));
-    text.resize(got);
+    if (auto s = plugin::sdk::readRegularFile(file, limit, text); !s) {
+        if (s.sys_errno == ENOENT || s.sys_errno == ENOTDIR)
+            return Reply<std::string>::unsupported(fmt::format("no {}", file.string()));
+        return Reply<std::string>::failed(s.message);
+    }
     return Reply<std::string>::success(std::move(text));
 }
 

@@ -2,19 +2,25 @@
 
 #include "provision/default_route.hpp"
 
-#include <fstream>
+#include <nicd/plugin/small_file.h>
+
 #include <sstream>
 
 namespace nicd::provision {
 
 namespace {
 
+// The routing tables of a host with thousands of routes stay well under this.
+constexpr size_t kMaxTableBytes = size_t{8} << 20;
+
+// The whole file ("" when it cannot be read): a regular file (proc's and sysfs's are), bounded,
+// never waited on (a --root tree is data).
 std::string slurp(const std::filesystem::path& p)
 {
-    std::ifstream in(p);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    std::string text;
+    if (!plugin::sdk::readRegularFile(p, kMaxTableBytes, text))
+        return {};
+    return text;
 }
 
 } // namespace

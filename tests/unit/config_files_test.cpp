@@ -3,6 +3,8 @@
 // files and a drop-in directory that is a file named.
 #include "support/config_files.hpp"
 
+#include <sys/stat.h>
+
 #include <gtest/gtest.h>
 
 using namespace nicd;
@@ -80,11 +82,13 @@ TEST_F(ConfigLoad, UnreadableFilesAreErrorsNamingThem)
     std::filesystem::create_directories(dir_ / "nicd.conf");
     std::filesystem::create_directories(dir_ / "nicd.conf.d" / "20-dir.conf");
     std::filesystem::create_symlink(dir_ / "absent", dir_ / "nicd.conf.d" / "30-dangling.conf");
+    // A FIFO nothing writes: read, it would hang nicd at start.
+    ASSERT_EQ(::mkfifo((dir_ / "nicd.conf.d" / "40-fifo.conf").c_str(), 0600), 0);
     auto good =
         write("nicd.conf.d/10-good.conf", "[daemon]\nPollIntervalMs=200\nPmaIntervalMs=x\n");
     auto r = load();
     EXPECT_FALSE(r.config);
-    ASSERT_EQ(r.errors.size(), 4U) << allErrors(r);
+    ASSERT_EQ(r.errors.size(), 5U) << allErrors(r);
     EXPECT_EQ(r.errors[0].format(), mainFile() + ": cannot read: Is a directory");
     EXPECT_EQ(r.errors[1].format().substr(0, good.size() + 3), good + ":3:")
         << "one unreadable file does not stop the others";
@@ -92,6 +96,8 @@ TEST_F(ConfigLoad, UnreadableFilesAreErrorsNamingThem)
               (dir_ / "nicd.conf.d" / "20-dir.conf").string() + ": cannot read: Is a directory");
     EXPECT_EQ(r.errors[3].format(), (dir_ / "nicd.conf.d" / "30-dangling.conf").string() +
                                         ": cannot open: No such file or directory");
+    EXPECT_EQ(r.errors[4].format(), (dir_ / "nicd.conf.d" / "40-fifo.conf").string() +
+                                        ": not a regular file (never waited on)");
 }
 
 TEST_F(ConfigLoad, ADropInDirectoryThatIsAFileIsAnError)
