@@ -68,3 +68,28 @@ TEST_F(SmallFile, AFifoInTheFilesPlaceFailsAtOnce)
     EXPECT_EQ(s.message, f.string() + ": not a regular file");
     EXPECT_TRUE(text.empty());
 }
+
+// Beneath a --root tree: the tree's own relative links lead to its files, but a directory on the
+// way that is a link out of the tree (a planted sys/kernel/debug) is refused, its file unread.
+TEST_F(SmallFile, BeneathARootALinkOutOfTheTreeIsRefused)
+{
+    const auto root = dir_ / "node";
+    fs::create_directories(root / "sys/devices/x");
+    std::ofstream(root / "sys/devices/x/enable_cc") << "1\n";
+    fs::create_directories(root / "sys/class");
+    fs::create_directory_symlink("../devices/x", root / "sys/class/x");
+    std::string text;
+    ASSERT_TRUE(sdk::readSmallFileBeneath(root, root / "sys/class/x/enable_cc", text));
+    EXPECT_EQ(text, "1\n");
+
+    fs::create_directories(dir_ / "elsewhere");
+    std::ofstream(dir_ / "elsewhere/enable_cc") << "secret\n";
+    fs::create_directories(root / "sys/kernel");
+    fs::create_directory_symlink(dir_ / "elsewhere", root / "sys/kernel/debug");
+    text.clear();
+    auto s = sdk::readSmallFileBeneath(root, root / "sys/kernel/debug/enable_cc", text);
+    EXPECT_FALSE(s);
+    EXPECT_EQ(s.message, (root / "sys/kernel/debug/enable_cc").string() +
+                             ": a symlink on the way leads out of " + root.string());
+    EXPECT_TRUE(text.empty());
+}

@@ -36,7 +36,7 @@ std::vector<pv1::QosSettingReport> ecnSettings(QosCall& call)
         return {unsupported("ecn_np", want), unsupported("ecn_rp", want)};
     // One read, no existence check before it: a bnxt_re without cc_config has no such file.
     std::string text;
-    const auto read = plugin::sdk::readSmallFile(file, text);
+    const auto read = plugin::sdk::readSmallFileBeneath(call.host.root(), file, text);
     if (read.code == pv1::Errc::NoDevice)
         return {unsupported("ecn_np", want), unsupported("ecn_rp", want)};
     pv1::QosSettingReport r{"", want, "", false, false, ""};

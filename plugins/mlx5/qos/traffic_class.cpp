@@ -61,7 +61,7 @@ pv1::Status readTrafficClass(const TosTarget& t, std::optional<uint8_t>& out)
 {
     std::string text;
     auto path = trafficClassFile(t);
-    if (auto s = sdk::readSmallFile(path, text); !s)
+    if (auto s = sdk::readSmallFileBeneath(t.root, path, text); !s)
         return s;
     auto tc = parseTrafficClass(text);
     if (!tc.valid)

@@ -75,7 +75,7 @@ v1::Status readRoceTos(const TosTarget& t, uint8_t& out)
         return s;
     std::string text;
     auto path = roceTosFile(t);
-    if (auto s = readSmallFile(path, text); !s)
+    if (auto s = readSmallFileBeneath(t.root, path, text); !s)
         return s;
     auto v = parseLong(trimSpace(text));
     if (!v || *v < 0 || *v > 255)

@@ -1,3 +1,5 @@
+#include "paths/beneath.hpp"
+
 #include <nicd/plugin/small_file.h>
 
 #include <fcntl.h>
@@ -20,12 +22,11 @@ v1::Status ioFailure(const fs::path& path, int err)
     return v1::Status::fail(code, path.string() + ": " + std::strerror(err), err);
 }
 
-v1::Status readSmallFile(const fs::path& path, std::string& out)
+namespace {
+
+// One read of the attribute open as `fd` (closed here), a regular file only.
+v1::Status readOpened(int fd, const fs::path& path, std::string& out)
 {
-    // Never waited on: a FIFO planted in a debugfs or --root tree would block the read.
-    int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return ioFailure(path, errno);
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
         int err = errno;
@@ -44,6 +45,40 @@ v1::Status readSmallFile(const fs::path& path, std::string& out)
         return ioFailure(path, err);
     out.assign(buf, static_cast<size_t>(n));
     return v1::Status::ok();
+}
+
+} // namespace
+
+v1::Status readSmallFile(const fs::path& path, std::string& out)
+{
+    // Never waited on: a FIFO planted in a debugfs or --root tree would block the read.
+    int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return ioFailure(path, errno);
+    return readOpened(fd, path, out);
+}
+
+v1::Status readSmallFileBeneath(const fs::path& root, const fs::path& path, std::string& out)
+{
+    if (root == "/")
+        return readSmallFile(path, out);
+    const auto rel = path.lexically_relative(root);
+    if (rel.empty() || *rel.begin() == "..")
+        return v1::Status::fail(v1::Errc::Io, path.string() + ": not beneath " + root.string());
+    int top = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (top < 0)
+        return ioFailure(root, errno);
+    int fd = paths::openBeneath(top, rel.string(), O_RDONLY | O_NONBLOCK, paths::Links::Beneath);
+    int err = errno;
+    ::close(top);
+    if (fd < 0)
+        return err == EXDEV || err == ELOOP
+                   ? v1::Status::fail(v1::Errc::Io,
+                                      path.string() + ": a symlink on the way leads out of " +
+                                          root.string(),
+                                      err)
+                   : ioFailure(path, err);
+    return readOpened(fd, path, out);
 }
 
 v1::Status readRegularFile(const fs::path& path, size_t limit, std::string& out, Fifo fifo)

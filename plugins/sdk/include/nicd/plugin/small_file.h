@@ -22,6 +22,11 @@ v1::Status ioFailure(const std::filesystem::path& path, int err);
 // One read of at most 4 KiB of a sysfs, debugfs or configfs attribute: a regular file, opened
 // without following a link as the last component and never waited on (a FIFO fails at once).
 v1::Status readSmallFile(const std::filesystem::path& path, std::string& out);
+// The same for `path` inside the tree `root` (a --root tree; "/" on a real node): resolved
+// beneath root, the tree's own relative links followed, a link leading out of it refused (a
+// linked sys/kernel/debug or rdma_cm directory planted in a tree).
+v1::Status readSmallFileBeneath(const std::filesystem::path& root,
+                                const std::filesystem::path& path, std::string& out);
 v1::Status writeSmallFile(const std::filesystem::path& path, const std::string& text, bool create);
 // What a FIFO in a simulator file's place is: refused at once (a poll must not stall on it), or
 // waited on as the simulated driver not answering yet (the DCB twin: a request a wedged driver
