@@ -1,6 +1,7 @@
 #include "paths/atomic_file.hpp"
 
-#include <dirent.h>
+#include "paths/dir_entries.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -160,20 +161,11 @@ std::vector<std::filesystem::path> removeStaleTemporariesAt(int dir,
     const std::string name = path.filename().string();
     // The directory is read and its entries unlinked on the descriptor: nothing is looked up by
     // path again, so a link planted meanwhile in its place leads nowhere.
-    const int listing = ::fcntl(dir, F_DUPFD_CLOEXEC, 0);
-    DIR* d = listing < 0 ? nullptr : ::fdopendir(listing);
-    if (d == nullptr) {
-        if (listing >= 0)
-            ::close(listing);
-        return removed;
-    }
-    while (const dirent* e = ::readdir(d)) {
-        const std::string entry = e->d_name;
+    for (const auto& entry : paths::entriesAt(dir)) {
         pid_t owner = temporaryOwner(entry, name);
         if (owner > 0 && !isRunning(owner) && ::unlinkat(dir, entry.c_str(), 0) == 0)
             removed.push_back(path.parent_path() / entry);
     }
-    ::closedir(d);
     return removed;
 }
 

@@ -1,8 +1,8 @@
 // Device faults: the RDMA device unregisters and comes back; its firmware stops answering.
 #include "beneath.hpp"
 #include "counter_access.hpp"
+#include "paths/dir_entries.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,24 +19,6 @@ namespace {
 fs::path asideDir(const fs::path& root, const std::string& dev)
 {
     return simDir(root) / "removed" / dev;
-}
-
-// The names in the directory open as `dir` (its own descriptor is left open).
-std::vector<std::string> entriesOf(int dir)
-{
-    std::vector<std::string> out;
-    const int listing = ::fcntl(dir, F_DUPFD_CLOEXEC, 0);
-    DIR* d = listing < 0 ? nullptr : ::fdopendir(listing);
-    if (d == nullptr) {
-        if (listing >= 0)
-            ::close(listing);
-        return out;
-    }
-    while (const dirent* e = ::readdir(d))
-        if (std::string_view(e->d_name) != "." && std::string_view(e->d_name) != "..")
-            out.emplace_back(e->d_name);
-    ::closedir(d);
-    return out;
 }
 
 // Whether `name` in `dir` is, itself, of `type` (S_IFREG, S_IFDIR): a link never is.
@@ -107,13 +89,13 @@ void stall(const fs::path& root, const std::string& dev)
     // counters/ directory or a counter file is left alone, never followed.
     const auto ports_dir = root / d.ib_dir / "ports";
     auto ports = parentBeneath(root, ports_dir / "1");
-    for (const auto& port : entriesOf(ports.dir.get())) {
+    for (const auto& port : paths::entriesAt(ports.dir.get())) {
         if (!isAt(ports.dir.get(), port, S_IFDIR))
             continue;
         const std::array<std::string, 2> rel{port, "counters"};
         auto counters =
             openDirBeneath(ports.dir.get(), rel, false, 0, ports_dir / port / "counters");
-        for (const auto& name : entriesOf(counters.get())) {
+        for (const auto& name : paths::entriesAt(counters.get())) {
             const auto file = ports_dir / port / "counters" / name;
             if (!isAt(counters.get(), name, S_IFREG))
                 continue;
