@@ -77,13 +77,15 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/readiness/acs_config.cpp
     ${daemon}/readiness/gid_text.cpp
     ${daemon}/readiness/gpudirect_evidence.cpp
+    # slurm-check's reading of `scontrol show node` (nicctl)
+    ${CMAKE_SOURCE_DIR}/tools/nicctl/slurm_scontrol.cpp
     # what nicd's knob writer takes from the daemon
     ${daemon}/privilege/knob_protocol.cpp
     ${daemon}/privilege/knob_shapes.cpp
     ${helper_sources}
     ${health_sources})
 target_include_directories(nicd_fuzz_parsers PUBLIC ${daemon} ${mlx5} ${CMAKE_SOURCE_DIR}/plugins
-                           ${CMAKE_SOURCE_DIR}/plugins/sdk/include)
+                           ${CMAKE_SOURCE_DIR}/plugins/sdk/include ${CMAKE_SOURCE_DIR}/tools/nicctl)
 target_compile_definitions(nicd_fuzz_parsers PUBLIC
     NICD_VERSION="${PROJECT_VERSION}"
     NICD_DEFAULT_PLUGIN_DIR="${CMAKE_INSTALL_FULL_LIBDIR}/nicd/plugins")
