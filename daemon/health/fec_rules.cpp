@@ -23,7 +23,7 @@ constexpr double kBaseRLimit = 1e-5;
 constexpr double kPam4LaneGbps = 50;  // lanes this fast use RS(544,514)
 constexpr double kMinIntervalSec = 1; // reads closer than this give no BER
 
-struct Reading {
+struct FecReading {
     double at = 0;
     std::optional<double> corrected;
     std::optional<double> uncorrectable;
@@ -58,9 +58,9 @@ std::optional<double> phyCorrectedBits(const Snapshot& snap, const Uplink& up, d
     return std::nullopt;
 }
 
-std::optional<Reading> readingOf(const Snapshot& snap, const Uplink& up)
+std::optional<FecReading> readingOf(const Snapshot& snap, const Uplink& up)
 {
-    Reading r;
+    FecReading r;
     auto fec = snap.fec.find(up.netdev);
     if (fec != snap.fec.end()) {
         r.at = fec->second.read_at;
