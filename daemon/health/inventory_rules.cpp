@@ -55,10 +55,12 @@ std::pair<std::string, Action> shortCause(const InventoryCheck& c, const Conditi
     const Action down_action =
         port_actions.size() == 1 ? *port_actions.begin() : Action::CheckCable;
     const std::string down_advice =
-        down_action == Action::CheckSwitchPort
+        down_action == Action::CheckCable
+            ? "check the cables of the ports that are down (each one's port_down says which)"
+        : down_action == Action::CheckSwitchPort
             ? "check the switch ports (or the subnet manager) of the ports that are not active "
               "(each one's port_not_active says which)"
-            : "check the cables of the ports that are down (each one's port_down says which)";
+            : "see the ports that are not active (each one's port_not_active says what to do)";
     std::string advice =
         !gone    ? down_advice
         : reboot ? "a NIC left the bus this boot (device_missing): reboot the node to bring it "
