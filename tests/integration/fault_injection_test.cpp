@@ -255,7 +255,8 @@ TEST_F(FaultInjection, DevicesRemovedInTheMiddleOfReadsDoNotStopTheDaemon)
                    t.find("nicd_device_health{device=\"mlx5_1\"} 0") != std::string::npos;
         },
         10s))
-        << test::readFile(textfile());
+        << test::linesWith(test::readFile(textfile()), "mlx5_1")
+        << test::linesWith(test::readFile(log), "mlx5_1");
     d.signal(SIGTERM);
     EXPECT_EQ(d.wait(5s), 0) << test::readFile(log);
 }

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -30,6 +31,23 @@ inline size_t occurrences(const std::string& text, const std::string& what)
     for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
         ++n;
     return n;
+}
+
+// The lines of `text` that hold `what`, each with its newline: what a failure shows of a long
+// textfile or log.
+inline std::string linesWith(const std::string& text, const std::string& what)
+{
+    std::string out;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        end = end == std::string::npos ? text.size() : end + 1;
+        std::string_view line(text.data() + start, end - start);
+        if (line.find(what) != std::string_view::npos)
+            out.append(line);
+        start = end;
+    }
+    return out;
 }
 
 class DaemonTest : public ::testing::Test {
