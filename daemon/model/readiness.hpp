@@ -26,7 +26,7 @@ struct GidEntry {
 };
 
 struct PortReadinessInputs {
-    bool gids_listed = false;    // ports/N/gids/ could be listed
+    bool gids_listed = false;    // ports/N/gids/ could be listed, and each entry read
     std::vector<GidEntry> gids;  // the used entries, lowest index first
     std::optional<uint32_t> lid; // ports/N/lid (InfiniBand; RoCE ports print 0)
     std::string mtu_netdev;      // the netdev whose MTU RoCE uses: the port's first (GID 0's)
@@ -38,7 +38,7 @@ struct PortReadinessInputs {
 
 // The device's user verbs device: what ibv_open_device opens.
 struct VerbsDeviceInputs {
-    bool listed = false;   // <function>/infiniband_verbs/ could be listed
+    bool listed = false;   // <function>/infiniband_verbs/ could be listed, each ibdev read
     std::string name;      // "uverbs0" (the entry whose ibdev names the device); empty: none
     bool dev_node = false; // /dev/infiniband/<name> exists
 

@@ -47,7 +47,15 @@ PortReadinessInputs readPortInputs(const HostPaths& paths, const Device& device,
         auto index = sysfs::parseCounter(name);
         if (!index || *index > UINT32_MAX)
             continue;
-        auto gid = parseGid(sysfs::readValue(dir / "gids" / name).value_or(""));
+        auto text = sysfs::readValue(dir / "gids" / name);
+        if (!text) {
+            // The kernel prints zeros for an unused slot: a listed entry that cannot be read
+            // means the device went away under the read. The table is not known, not empty.
+            in.gids_listed = false;
+            in.gids.clear();
+            break;
+        }
+        auto gid = parseGid(*text);
         if (!gid || gidKind(*gid) == GidKind::Zero)
             continue;
         GidEntry e;
@@ -81,7 +89,12 @@ VerbsDeviceInputs readVerbsDevice(const HostPaths& paths, const Device& device)
     for (const auto& name : names) {
         if (!name.starts_with("uverbs"))
             continue;
-        if (sysfs::readValue(dir / name / "ibdev").value_or("") != device.ibdev)
+        auto ibdev = sysfs::readValue(dir / name / "ibdev");
+        if (!ibdev) { // the device went away under the read: not known, not missing
+            in.listed = false;
+            break;
+        }
+        if (*ibdev != device.ibdev)
             continue;
         in.name = name;
         std::error_code ec;

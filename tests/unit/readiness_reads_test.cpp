@@ -1,0 +1,98 @@
+// The readiness reads of a port's GID table and verbs device on a hand-built tree: unused slots are
+// zeros, and a device that goes away under the read leaves the table unknown, never empty (an empty
+// table is a fatal ready.no_roce_gid on a port that is fine).
+#include "readiness/readiness_reads.hpp"
+#include "support/temp_dir.hpp"
+
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+using namespace nicd;
+namespace fs = std::filesystem;
+
+namespace {
+
+class ReadinessReads : public test::TempDirTest {
+protected:
+    ReadinessReads() : TempDirTest("ready-reads") {}
+
+    void SetUp() override
+    {
+        TempDirTest::SetUp();
+        device_.ibdev = "rxe0";
+        device_.sysfs_path = (dir_ / "rxe0").string();
+        port_.num = 1;
+        fs::create_directories(gids());
+        fs::create_directories(dir_ / "rxe0/ports/1/gid_attrs/types");
+        fs::create_directories(dir_ / "rxe0/ports/1/gid_attrs/ndevs");
+    }
+
+    fs::path gids() const { return dir_ / "rxe0/ports/1/gids"; }
+
+    void gid(int index, const std::string& text, const std::string& type = "RoCE v2")
+    {
+        std::ofstream(gids() / std::to_string(index)) << text << "\n";
+        std::ofstream(dir_ / "rxe0/ports/1/gid_attrs/types" / std::to_string(index))
+            << type << "\n";
+        std::ofstream(dir_ / "rxe0/ports/1/gid_attrs/ndevs" / std::to_string(index)) << "veth0\n";
+    }
+
+    Device device_;
+    Port port_;
+};
+
+constexpr const char* kZero = "0000:0000:0000:0000:0000:0000:0000:0000";
+constexpr const char* kRoce = "0000:0000:0000:0000:0000:ffff:0a00:0001";
+
+TEST_F(ReadinessReads, UsedSlotsAreReadAndZeroSlotsLeftOut)
+{
+    gid(0, "fe80:0000:0000:0000:0000:00ff:fe00:0001", "IB/RoCE v1");
+    gid(1, kRoce);
+    gid(2, kZero);
+    auto in = readiness::readPortInputs(HostPaths(dir_), device_, port_);
+    EXPECT_TRUE(in.gids_listed);
+    ASSERT_EQ(in.gids.size(), 2U);
+    EXPECT_EQ(in.gids[1].index, 1U);
+    EXPECT_EQ(in.gids[1].type, "RoCE v2");
+    EXPECT_EQ(in.gids[1].netdev, "veth0");
+}
+
+// The directory was listed, then an entry could not be read (the device was removed between
+// the two): the table is not known.
+TEST_F(ReadinessReads, AnEntryGoneUnderTheReadLeavesTheTableUnknown)
+{
+    gid(0, kRoce);
+    fs::create_symlink(dir_ / "gone", gids() / "1");
+    auto in = readiness::readPortInputs(HostPaths(dir_), device_, port_);
+    EXPECT_FALSE(in.gids_listed);
+    EXPECT_TRUE(in.gids.empty());
+}
+
+// The same for the verbs device: an entry whose ibdev cannot be read leaves it unknown, where a
+// readable one naming another device is passed over.
+TEST_F(ReadinessReads, AVerbsEntryGoneUnderTheReadLeavesTheVerbsDeviceUnknown)
+{
+    device_.pci_path = (dir_ / "pci").string();
+    const auto verbs = dir_ / "pci/infiniband_verbs";
+    fs::create_directories(verbs / "uverbs0");
+    fs::create_directories(verbs / "uverbs1");
+    std::ofstream(verbs / "uverbs0/ibdev") << "mlx5_9\n";
+    std::ofstream(verbs / "uverbs1/ibdev") << "rxe0\n";
+    auto in = readiness::readVerbsDevice(HostPaths(dir_), device_);
+    EXPECT_TRUE(in.listed);
+    EXPECT_EQ(in.name, "uverbs1");
+    fs::remove(verbs / "uverbs0/ibdev");
+    in = readiness::readVerbsDevice(HostPaths(dir_), device_);
+    EXPECT_FALSE(in.listed);
+    EXPECT_EQ(in.name, "");
+}
+
+TEST_F(ReadinessReads, NoTableIsUnknown)
+{
+    fs::remove_all(gids());
+    auto in = readiness::readPortInputs(HostPaths(dir_), device_, port_);
+    EXPECT_FALSE(in.gids_listed);
+}
+
+} // namespace
