@@ -27,6 +27,9 @@ if [ "${1:-all}" != demo ]; then
         mmdebstrap podman runc
         # the Slurm health check's end-to-end test: munged, slurmctld, slurmd.
         munge slurm-wlm
+        # the real-kernel tier (tests/kernel/vm.sh): Debian's kernel with rdma_rxe under qemu,
+        # busybox for its initramfs.
+        qemu-system-x86 linux-image-amd64 busybox-static
     )
     # kubectl from another repository (Kubernetes' own, a cloud SDK) serves as well.
     command -v kubectl >/dev/null || packages+=(kubernetes-client)

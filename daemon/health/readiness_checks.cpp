@@ -153,7 +153,9 @@ ReadyCheck checkUverbs(const Device& device, const VerbsDeviceInputs* in)
                       "not read (the tree has no /sys/class/infiniband_verbs)");
     if (!in->listed)
         return result("uverbs", Verdict::Failed,
-                      "no infiniband_verbs under " + device.pci_address +
+                      (device.pci_address.empty()
+                           ? std::string("no /sys/class/infiniband_verbs")
+                           : "no infiniband_verbs under " + device.pci_address) +
                           " (is ib_uverbs loaded?)");
     if (in->name.empty())
         return result("uverbs", Verdict::Failed,

@@ -38,7 +38,8 @@ struct PortReadinessInputs {
 
 // The device's user verbs device: what ibv_open_device opens.
 struct VerbsDeviceInputs {
-    bool listed = false;   // <function>/infiniband_verbs/ could be listed, each ibdev read
+    bool listed = false;   // <function>/infiniband_verbs/ (no PCI parent:
+                           // /sys/class/infiniband_verbs/) listed, each ibdev read
     std::string name;      // "uverbs0" (the entry whose ibdev names the device); empty: none
     bool dev_node = false; // /dev/infiniband/<name> exists
 

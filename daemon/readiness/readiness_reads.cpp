@@ -81,9 +81,10 @@ PortReadinessInputs readPortInputs(const HostPaths& paths, const Device& device,
 VerbsDeviceInputs readVerbsDevice(const HostPaths& paths, const Device& device)
 {
     VerbsDeviceInputs in;
-    if (device.pci_path.empty())
-        return in;
-    const auto dir = fs::path(device.pci_path) / "infiniband_verbs";
+    // A device with no PCI parent (rdma_rxe, siw) has its verbs device among the virtual ones:
+    // the class directory lists every verbs device, each naming its RDMA device.
+    const auto dir = device.pci_path.empty() ? paths.host("/sys/class/infiniband_verbs")
+                                             : fs::path(device.pci_path) / "infiniband_verbs";
     auto names = entries(dir, in.listed);
     std::sort(names.begin(), names.end());
     for (const auto& name : names) {

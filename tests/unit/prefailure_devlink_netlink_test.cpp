@@ -112,7 +112,9 @@ std::string netdevsimUnavailable()
     if (!std::filesystem::exists(kNetdevsimBus / "new_device"))
         (void)std::system("modprobe netdevsim >/dev/null 2>&1");
     if (!std::filesystem::exists(kNetdevsimBus / "new_device"))
-        return "netdevsim is not available (no " + (kNetdevsimBus / "new_device").string() + ")";
+        return "netdevsim is not available (no " + (kNetdevsimBus / "new_device").string() +
+               "; no Debian 12 kernel package builds it: CONFIG_NETDEVSIM is not set in "
+               "linux-image-amd64, -cloud-amd64 or -rt-amd64)";
     if (!debugfsMounted())
         return "debugfs is not mounted on /sys/kernel/debug";
     return {};

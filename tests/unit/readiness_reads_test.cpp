@@ -88,6 +88,25 @@ TEST_F(ReadinessReads, AVerbsEntryGoneUnderTheReadLeavesTheVerbsDeviceUnknown)
     EXPECT_EQ(in.name, "");
 }
 
+// A device with no PCI parent (rdma_rxe, siw): its verbs device is found in the class directory,
+// as the kernel lays it out (a link to devices/virtual/infiniband_verbs/uverbsN).
+TEST_F(ReadinessReads, ADeviceWithoutAPciParentHasItsVerbsDeviceInTheClassDirectory)
+{
+    const auto virt = dir_ / "sys/devices/virtual/infiniband_verbs/uverbs0";
+    fs::create_directories(virt);
+    std::ofstream(virt / "ibdev") << "rxe0\n";
+    fs::create_directories(dir_ / "sys/class/infiniband_verbs");
+    std::ofstream(dir_ / "sys/class/infiniband_verbs/abi_version") << "6\n";
+    fs::create_symlink("../../devices/virtual/infiniband_verbs/uverbs0",
+                       dir_ / "sys/class/infiniband_verbs/uverbs0");
+    fs::create_directories(dir_ / "dev/infiniband");
+    std::ofstream(dir_ / "dev/infiniband/uverbs0") << "";
+    auto in = readiness::readVerbsDevice(HostPaths(dir_), device_);
+    EXPECT_TRUE(in.listed);
+    EXPECT_EQ(in.name, "uverbs0");
+    EXPECT_TRUE(in.dev_node);
+}
+
 TEST_F(ReadinessReads, NoTableIsUnknown)
 {
     fs::remove_all(gids());
