@@ -5,8 +5,6 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include <cstring>
-
 namespace nicd::netlink {
 
 namespace {
@@ -14,41 +12,24 @@ namespace {
 using plugin::sdk::DecodeError;
 using plugin::sdk::NetlinkAttr;
 using plugin::sdk::NetlinkAttrs;
+using plugin::sdk::NetlinkMessage;
+using plugin::sdk::NetlinkMessages;
 
 using plugin::sdk::dcb::kAttrIfname;
 using plugin::sdk::dcb::kDcbmsgSize;
 
-uint16_t u16(std::span<const uint8_t> b, size_t off)
-{
-    uint16_t v;
-    std::memcpy(&v, b.data() + off, sizeof v);
-    return v;
-}
-
-uint32_t u32(std::span<const uint8_t> b, size_t off)
-{
-    uint32_t v;
-    std::memcpy(&v, b.data() + off, sizeof v);
-    return v;
-}
-
 } // namespace
 
-std::optional<std::string> parseDcbNotification(std::span<const uint8_t> msg)
+std::optional<std::string> parseDcbNotification(const NetlinkMessage& m)
 {
-    if (msg.size() < NLMSG_HDRLEN + kDcbmsgSize)
-        throw DecodeError("DCB notification of " + std::to_string(msg.size()) +
-                          " bytes is too short for its headers");
-    uint32_t len = u32(msg, 0);
-    uint16_t type = u16(msg, 4);
-    if (len < NLMSG_HDRLEN + kDcbmsgSize || len > msg.size())
-        throw DecodeError("DCB notification has length " + std::to_string(len) + " (" +
-                          std::to_string(msg.size()) + " bytes)");
-    if (type != RTM_GETDCB && type != RTM_SETDCB)
+    if (m.type != RTM_GETDCB && m.type != RTM_SETDCB)
         return std::nullopt;
+    if (m.payload().size() < kDcbmsgSize)
+        throw DecodeError("DCB notification of " + std::to_string(m.bytes.size()) +
+                          " bytes is too short for its headers");
     const size_t attrs_at = NLMSG_HDRLEN + kDcbmsgSize;
     for (const NetlinkAttr& a :
-         NetlinkAttrs(msg.subspan(attrs_at, len - attrs_at), "DCB notification", attrs_at)) {
+         NetlinkAttrs(m.bytes.subspan(attrs_at), "DCB notification", attrs_at)) {
         if (a.type != kAttrIfname)
             continue;
         if (a.string().empty())
@@ -59,21 +40,25 @@ std::optional<std::string> parseDcbNotification(std::span<const uint8_t> msg)
     return std::nullopt;
 }
 
+std::optional<std::string> parseDcbNotification(std::span<const uint8_t> message)
+{
+    return parseDcbNotification(plugin::sdk::firstMessage(message, "DCB notification"));
+}
+
 std::vector<std::string> parseDcbNotifications(std::span<const uint8_t> buffer)
 {
     std::vector<std::string> out;
-    size_t off = 0;
-    while (off + NLMSG_HDRLEN <= buffer.size()) {
-        uint32_t len = u32(buffer, off);
-        if (len < NLMSG_HDRLEN || off + len > buffer.size())
-            break;
-        try {
-            if (auto name = parseDcbNotification(buffer.subspan(off, len)))
-                out.push_back(std::move(*name));
-        } catch (const DecodeError&) {
-            // one malformed message: the others in the datagram still count
+    try {
+        for (const NetlinkMessage& m : NetlinkMessages(buffer, "rtnetlink datagram")) {
+            try {
+                if (auto name = parseDcbNotification(m))
+                    out.push_back(std::move(*name));
+            } catch (const DecodeError&) {
+                // one malformed message: the others in the datagram still count
+            }
         }
-        off += NLMSG_ALIGN(len);
+    } catch (const DecodeError&) {
+        // a length past the end: what follows cannot be split
     }
     return out;
 }

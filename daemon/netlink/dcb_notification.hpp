@@ -3,7 +3,7 @@
 // name matters to nicd: that netdev's QoS is verified again.
 #pragma once
 
-#include <nicd/plugin/netlink_attrs.h>
+#include <nicd/plugin/netlink_messages.h>
 
 #include <cstdint>
 #include <optional>
@@ -17,6 +17,8 @@ namespace nicd::netlink {
 // another message or names none. Throws plugin::sdk::DecodeError on a malformed one (truncated,
 // a length past the end, an attribute that overruns it, an empty DCB_ATTR_IFNAME).
 std::optional<std::string> parseDcbNotification(std::span<const uint8_t> message);
+// The same of a message the SDK's splitter read.
+std::optional<std::string> parseDcbNotification(const plugin::sdk::NetlinkMessage& message);
 
 // Every netdev named in a buffer received from the socket, in order (repeats kept); malformed
 // messages are skipped.

@@ -20,6 +20,8 @@ namespace {
 using plugin::sdk::DecodeError;
 using plugin::sdk::NetlinkAttr;
 using plugin::sdk::NetlinkAttrs;
+using plugin::sdk::NetlinkMessage;
+using plugin::sdk::NetlinkMessages;
 
 template <typename T> T load(const uint8_t* p)
 {
@@ -29,31 +31,23 @@ template <typename T> T load(const uint8_t* p)
 }
 } // namespace
 
-std::optional<LinkEvent> parseLinkMessage(std::span<const uint8_t> message)
+std::optional<LinkEvent> parseLinkMessage(const NetlinkMessage& m)
 {
-    if (message.size() < sizeof(nlmsghdr))
-        throw DecodeError("link message of " + std::to_string(message.size()) +
-                          " bytes is shorter than a netlink header");
-    auto hdr = load<nlmsghdr>(message.data());
-    if (hdr.nlmsg_len < sizeof(nlmsghdr) || hdr.nlmsg_len > message.size())
-        throw DecodeError("link message has length " + std::to_string(hdr.nlmsg_len) + " (" +
-                          std::to_string(message.size()) + " bytes)");
-    if (hdr.nlmsg_type != RTM_NEWLINK && hdr.nlmsg_type != RTM_DELLINK)
+    if (m.type != RTM_NEWLINK && m.type != RTM_DELLINK)
         return std::nullopt;
-    const size_t body_at = NLMSG_HDRLEN;
-    if (hdr.nlmsg_len < body_at + sizeof(ifinfomsg))
-        throw DecodeError("link message of " + std::to_string(hdr.nlmsg_len) +
+    const auto body = m.payload();
+    if (body.size() < sizeof(ifinfomsg))
+        throw DecodeError("link message of " + std::to_string(m.bytes.size()) +
                           " bytes is too short for struct ifinfomsg");
-    auto ifi = load<ifinfomsg>(message.data() + body_at);
+    auto ifi = load<ifinfomsg>(body.data());
 
     LinkEvent ev;
-    ev.removed = hdr.nlmsg_type == RTM_DELLINK;
+    ev.removed = m.type == RTM_DELLINK;
     ev.ifindex = ifi.ifi_index;
     ev.flags = ifi.ifi_flags;
 
-    const size_t attrs_at = body_at + NLMSG_ALIGN(sizeof(ifinfomsg));
-    const auto attrs =
-        message.first(hdr.nlmsg_len).subspan(std::min<size_t>(attrs_at, hdr.nlmsg_len));
+    const size_t attrs_at = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(ifinfomsg));
+    const auto attrs = m.bytes.subspan(std::min<size_t>(attrs_at, m.bytes.size()));
     for (const NetlinkAttr& a : NetlinkAttrs(attrs, "link message", attrs_at)) {
         switch (a.type) {
         case IFLA_IFNAME:
@@ -76,21 +70,25 @@ std::optional<LinkEvent> parseLinkMessage(std::span<const uint8_t> message)
     return ev;
 }
 
+std::optional<LinkEvent> parseLinkMessage(std::span<const uint8_t> message)
+{
+    return parseLinkMessage(plugin::sdk::firstMessage(message, "link message"));
+}
+
 std::vector<LinkEvent> parseLinkMessages(std::span<const uint8_t> buffer)
 {
     std::vector<LinkEvent> out;
-    size_t off = 0;
-    while (off + sizeof(nlmsghdr) <= buffer.size()) {
-        auto hdr = load<nlmsghdr>(buffer.data() + off);
-        if (hdr.nlmsg_len < sizeof(nlmsghdr) || off + hdr.nlmsg_len > buffer.size())
-            break;
-        try {
-            if (auto ev = parseLinkMessage(buffer.subspan(off, hdr.nlmsg_len)))
-                out.push_back(std::move(*ev));
-        } catch (const DecodeError&) {
-            // one malformed message: the others in the datagram still count
+    try {
+        for (const NetlinkMessage& m : NetlinkMessages(buffer, "rtnetlink datagram")) {
+            try {
+                if (auto ev = parseLinkMessage(m))
+                    out.push_back(std::move(*ev));
+            } catch (const DecodeError&) {
+                // one malformed message: the others in the datagram still count
+            }
         }
-        off += NLMSG_ALIGN(hdr.nlmsg_len);
+    } catch (const DecodeError&) {
+        // a length past the end: what follows cannot be split
     }
     return out;
 }

@@ -3,7 +3,7 @@
 // reading past the end.
 #pragma once
 
-#include <nicd/plugin/netlink_attrs.h>
+#include <nicd/plugin/netlink_messages.h>
 
 #include <cstdint>
 #include <optional>
@@ -26,6 +26,8 @@ struct LinkEvent {
 // link message without ifindex or name; throws plugin::sdk::DecodeError, naming the offset, on a
 // truncated header, a length past the end or an attribute that overruns the message.
 std::optional<LinkEvent> parseLinkMessage(std::span<const uint8_t> message);
+// The same of a message the SDK's splitter read.
+std::optional<LinkEvent> parseLinkMessage(const plugin::sdk::NetlinkMessage& message);
 
 // Decodes every link message in a buffer received from the socket; others, and malformed ones,
 // are skipped.

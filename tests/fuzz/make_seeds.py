@@ -292,6 +292,13 @@ write("rdma_stats", "device-dump-datagram.bin", with_first_length_as_seq(dump_da
 write("rdma_stats", "stat-get-refused-eopnotsupp.bin", with_first_length_as_seq(refused_datagram))
 
 
+# ---- any netlink datagram: the SDK's splitter and status reader (netlink_messages.h) ----
+write("netlink_messages", "dump-then-done.bin", with_first_length_as_seq(dump_datagram))
+write("netlink_messages", "error-with-extack.bin", with_first_length_as_seq(refused_datagram))
+write("netlink_messages", "link-then-ack.bin",
+      link(RTM_NEWLINK, 4, "enp1s0f0np0", IFF_UP | IFF_RUNNING | IFF_LOWER_UP, IF_OPER_UP, 1) +
+      ack(0))
+
 # ---- PCIe config space: the ACS extended capability (daemon/readiness/acs_config.hpp) ----
 PCI_EXT_CAP_ID_ERR = 0x0001
 PCI_EXT_CAP_ID_ACS = 0x000D

@@ -19,7 +19,9 @@ file(GLOB health_sources CONFIGURE_DEPENDS ${daemon}/health/*.cpp ${daemon}/mode
 list(APPEND health_sources ${daemon}/prefailure/pcie_link.cpp) # the training rules' verdict
 
 add_library(nicd_fuzz_parsers STATIC
-    # the netlink attribute reader every netlink decoder below walks with (plugin SDK)
+    # the netlink message splitter and attribute reader every netlink decoder below walks with
+    # (plugin SDK)
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/netlink_messages.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/netlink_attrs.cpp
     # rtnetlink: links and DCB notifications (daemon), DCB replies (plugin SDK)
     ${daemon}/netlink/link_message.cpp

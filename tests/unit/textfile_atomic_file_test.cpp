@@ -3,6 +3,7 @@
 #include "paths/atomic_file.hpp"
 #include "support/temp_dir.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 

@@ -1,4 +1,5 @@
 #include <nicd/plugin/dcb_codec.h>
+#include <nicd/plugin/netlink_messages.h>
 
 #include <linux/dcbnl.h>
 #include <linux/netlink.h>
@@ -15,12 +16,10 @@ using plugin::sdk::DecodeError;
 
 namespace {
 
-constexpr size_t kNlmsgHeader = 16; // struct nlmsghdr
-constexpr size_t kNlmsgErr = 20;    // struct nlmsgerr: int error + the request's nlmsghdr
-constexpr uint16_t kNlmsgError = 2;
+constexpr size_t kNlmsgHeader = kNetlinkHeader; // struct nlmsghdr
+constexpr uint16_t kNlmsgError = NLMSG_ERROR;
 
-static_assert(kNlmsgHeader == size_t{NLMSG_HDRLEN} && kNlmsgErr == sizeof(struct nlmsgerr));
-static_assert(kNlmsgError == NLMSG_ERROR && kNetlinkAttrHeader == size_t{NLA_HDRLEN});
+static_assert(kNetlinkAttrHeader == size_t{NLA_HDRLEN});
 static_assert(kRtmGetDcb == RTM_GETDCB && kRtmSetDcb == RTM_SETDCB);
 static_assert(kCmdIeeeSet == DCB_CMD_IEEE_SET && kCmdIeeeGet == DCB_CMD_IEEE_GET &&
               kCmdIeeeDel == DCB_CMD_IEEE_DEL);
@@ -117,52 +116,27 @@ void appTable(MessageWriter& w, std::span<const App> apps)
 using Attr = plugin::sdk::NetlinkAttr;
 using plugin::sdk::NetlinkAttrs;
 
-struct Message {
-    uint16_t type;
-    uint32_t seq;
-    std::span<const uint8_t> payload;
-};
-
-std::vector<Message> splitMessages(std::span<const uint8_t> bytes)
-{
-    std::vector<Message> out;
-    size_t at = 0;
-    while (at < bytes.size()) {
-        if (bytes.size() - at < kNlmsgHeader)
-            throw DecodeError("truncated netlink header (" + std::to_string(bytes.size() - at) +
-                              " bytes)");
-        auto len = load<uint32_t>(bytes, at);
-        if (len < kNlmsgHeader || len > bytes.size() - at)
-            throw DecodeError("netlink message length " + std::to_string(len) + ", " +
-                              std::to_string(bytes.size() - at) + " bytes left");
-        out.push_back({load<uint16_t>(bytes, at + 4), load<uint32_t>(bytes, at + 8),
-                       bytes.subspan(at + kNlmsgHeader, len - kNlmsgHeader)});
-        at += std::min<size_t>(align4(len), bytes.size() - at);
-    }
-    return out;
-}
+using Message = plugin::sdk::NetlinkMessage;
+// The DCB client looks for the end of a reply in each datagram as it comes: a cut one must be an
+// error, not a reason to wait for more.
+constexpr auto kCutIsAnError = plugin::sdk::NetlinkTail::Rejected;
 
 // The errno an NLMSG_ERROR carries: 0 for an ACK, positive otherwise.
 int errorOf(const Message& m)
 {
-    if (m.payload.size() < kNlmsgErr)
-        throw DecodeError("NLMSG_ERROR payload of " + std::to_string(m.payload.size()) +
-                          " bytes, want at least " + std::to_string(kNlmsgErr));
-    auto err = load<int32_t>(m.payload, 0);
-    if (err > 0 || err < -4095)
-        throw DecodeError("NLMSG_ERROR with invalid error " + std::to_string(err));
-    return -err;
+    return plugin::sdk::decodeNetlinkStatus(m, "DCB reply").error;
 }
 
 // The attributes after the dcbmsg of a DCB reply (read with NetlinkAttrs).
 std::span<const uint8_t> dcbAttrs(const Message& m, uint8_t want_cmd)
 {
-    if (m.payload.size() < kDcbmsgSize)
+    const auto payload = m.payload();
+    if (payload.size() < kDcbmsgSize)
         throw DecodeError("DCB reply shorter than struct dcbmsg");
-    if (m.payload[1] != want_cmd)
-        throw DecodeError("DCB reply for command " + std::to_string(m.payload[1]) + ", expected " +
+    if (payload[1] != want_cmd)
+        throw DecodeError("DCB reply for command " + std::to_string(payload[1]) + ", expected " +
                           std::to_string(want_cmd));
-    return m.payload.subspan(kDcbmsgSize);
+    return payload.subspan(kDcbmsgSize);
 }
 
 std::vector<App> decodeAppTable(std::span<const uint8_t> bytes)
@@ -343,7 +317,7 @@ Pfc decodePfc(std::span<const uint8_t> payload)
 
 bool replyComplete(std::span<const uint8_t> bytes, uint32_t seq)
 {
-    for (const auto& m : splitMessages(bytes))
+    for (const auto& m : plugin::sdk::NetlinkMessages(bytes, "DCB reply", kCutIsAnError))
         if (m.seq == seq && m.type == kNlmsgError)
             return true;
     return false;
@@ -352,7 +326,7 @@ bool replyComplete(std::span<const uint8_t> bytes, uint32_t seq)
 GetReply decodeGetReply(std::span<const uint8_t> bytes, uint32_t seq)
 {
     std::optional<DcbState> state;
-    for (const auto& m : splitMessages(bytes)) {
+    for (const auto& m : plugin::sdk::NetlinkMessages(bytes, "DCB reply", kCutIsAnError)) {
         if (m.seq != seq)
             continue;
         if (m.type == kNlmsgError) {
@@ -370,7 +344,7 @@ GetReply decodeGetReply(std::span<const uint8_t> bytes, uint32_t seq)
 SetReply decodeSetReply(std::span<const uint8_t> bytes, uint32_t seq, uint8_t cmd)
 {
     std::optional<SetReply> status;
-    for (const auto& m : splitMessages(bytes)) {
+    for (const auto& m : plugin::sdk::NetlinkMessages(bytes, "DCB reply", kCutIsAnError)) {
         if (m.seq != seq)
             continue;
         if (m.type == kNlmsgError) {

@@ -11,11 +11,6 @@ namespace {
 
 constexpr uint16_t kTypeMask = 0x3fff; // NLA_TYPE_MASK: without NLA_F_NESTED, NLA_F_NET_BYTEORDER
 
-constexpr size_t align4(size_t n)
-{
-    return (n + 3) & ~size_t{3};
-}
-
 uint16_t loadU16(const uint8_t* p)
 {
     uint16_t v;
@@ -85,7 +80,7 @@ NetlinkAttrs::iterator& NetlinkAttrs::iterator::operator++()
                                ? std::string(" shorter than its header")
                                : " past the end (" + std::to_string(left) + " bytes left)"));
     attr_ = {type, at, bytes.subspan(next_ + kNetlinkAttrHeader, len - kNetlinkAttrHeader)};
-    next_ += std::min(align4(len), left);
+    next_ += std::min(netlinkAlign(len), left);
     return *this;
 }
 

@@ -1,5 +1,6 @@
 // RDMA netlink hw counters as bytes: requests laid out as the kernel parses them, answers walked
 // with the SDK's attribute reader, every length checked before it is used. No socket here.
+#include <nicd/plugin/netlink_messages.h>
 #include <nicd/plugin/rdma_stats_codec.h>
 
 #include <linux/netlink.h>
@@ -13,16 +14,7 @@ namespace nicd::plugin::sdk {
 
 namespace {
 
-constexpr size_t kErrorPayload = sizeof(int32_t) + NLMSG_HDRLEN; // error + the request's header
-constexpr int32_t kMaxErrno = 4095;                              // the kernel's MAX_ERRNO
 constexpr std::string_view kWhat = "RDMA netlink";
-
-template <class T> T load(std::span<const uint8_t> bytes, size_t offset)
-{
-    T value;
-    std::memcpy(&value, bytes.data() + offset, sizeof value);
-    return value;
-}
 
 using Attr = NetlinkAttr;
 
@@ -71,67 +63,29 @@ void decodeEntry(const Attr& entry, RdmaHwCounters& counters)
     counters.add(*name, *value);
 }
 
-void checkMessageLength(std::span<const uint8_t> rest, size_t offset, uint32_t len)
+// An error or done message of the request: its status ends the answer.
+void absorbStatus(const NetlinkMessage& m, RdmaAnswer& answer)
 {
-    if (len < NLMSG_HDRLEN || len > rest.size())
-        throw DecodeError("RDMA netlink message at offset " + std::to_string(offset) +
-                          " has length " + std::to_string(len) + " (" +
-                          std::to_string(rest.size()) + " bytes left)");
+    auto status = decodeNetlinkStatus(m, kWhat);
+    answer.error = status.error;
+    answer.extack = std::move(status.extack);
+    answer.finished = true;
 }
 
-// NLMSGERR_ATTR_MSG of an error or done message, when its TLVs are there and well formed.
-// `tlvs` is where they start in `message`.
-std::string extackOf(std::span<const uint8_t> message, size_t tlvs)
+// One message of the request: its status, or one of its replies.
+void absorbMessage(const NetlinkMessage& m, uint16_t type, bool dump, RdmaAnswer& answer)
 {
-    if (tlvs > message.size())
-        return {};
-    std::string text;
-    try {
-        for (const Attr& a : NetlinkAttrs(message.subspan(tlvs), kWhat, tlvs))
-            if (a.type == NLMSGERR_ATTR_MSG)
-                text.assign(a.string());
-    } catch (const DecodeError&) {
-        // A malformed extack must not hide the errno it came with.
+    if (m.type == NLMSG_ERROR || m.type == NLMSG_DONE) {
+        absorbStatus(m, answer);
+    } else if (m.type == type) {
+        answer.messages.push_back(m.payload());
+        answer.interrupted = answer.interrupted || (m.flags & NLM_F_DUMP_INTR) != 0;
+        answer.finished = !dump;
+    } else {
+        throw DecodeError("RDMA netlink message at offset " + std::to_string(m.offset) +
+                          " has type " + std::to_string(m.type) + ", expected " +
+                          std::to_string(type));
     }
-    return text;
-}
-
-// The positive errno of the status an error or done message carries (0 or a negative errno).
-int errnoAt(std::span<const uint8_t> message, const char* what)
-{
-    const auto status = load<int32_t>(message, NLMSG_HDRLEN);
-    if (status > 0 || status < -kMaxErrno)
-        throw DecodeError(std::string("RDMA netlink ") + what + " with status " +
-                          std::to_string(status) + ", not 0 or a negative errno");
-    return -status;
-}
-
-void absorbError(std::span<const uint8_t> message, uint16_t flags, RdmaAnswer& answer)
-{
-    if (message.size() < NLMSG_HDRLEN + kErrorPayload)
-        throw DecodeError("RDMA netlink error message of " + std::to_string(message.size()) +
-                          " bytes is too short for struct nlmsgerr");
-    answer.error = errnoAt(message, "error message");
-    answer.finished = true;
-    if (!(flags & NLM_F_ACK_TLVS))
-        return;
-    // The request comes back after the error: its header alone (NLM_F_CAPPED) or all of it.
-    size_t embedded = NLMSG_HDRLEN;
-    if (!(flags & NLM_F_CAPPED))
-        embedded = load<uint32_t>(message, NLMSG_HDRLEN + sizeof(int32_t));
-    if (embedded >= NLMSG_HDRLEN)
-        answer.extack = extackOf(message, NLMSG_HDRLEN + sizeof(int32_t) + NLMSG_ALIGN(embedded));
-}
-
-void absorbDone(std::span<const uint8_t> message, uint16_t flags, RdmaAnswer& answer)
-{
-    if (message.size() < NLMSG_HDRLEN + sizeof(int32_t))
-        throw DecodeError("RDMA netlink NLMSG_DONE of " + std::to_string(message.size()) +
-                          " bytes has no status");
-    answer.error = errnoAt(message, "NLMSG_DONE");
-    answer.finished = true;
-    if (flags & NLM_F_ACK_TLVS)
-        answer.extack = extackOf(message, NLMSG_HDRLEN + sizeof(int32_t));
 }
 
 } // namespace
@@ -266,31 +220,14 @@ void absorbRdmaDatagram(std::span<const uint8_t> datagram, uint32_t seq, uint16_
                         RdmaAnswer& answer)
 {
     answer.messages.clear();
-    size_t offset = 0;
-    while (!answer.finished && datagram.size() - offset >= NLMSG_HDRLEN) {
-        auto rest = datagram.subspan(offset);
-        const auto len = load<uint32_t>(rest, 0);
-        checkMessageLength(rest, offset, len);
-        auto message = rest.first(len);
-        const size_t at = offset;
-        const auto msg_type = load<uint16_t>(message, 4);
-        const auto flags = load<uint16_t>(message, 6);
-        offset += std::min<size_t>(NLMSG_ALIGN(len), rest.size());
-        if (load<uint32_t>(message, 8) != seq || msg_type == NLMSG_NOOP)
-            continue;
-        if (msg_type == NLMSG_ERROR) {
-            absorbError(message, flags, answer);
-        } else if (msg_type == NLMSG_DONE) {
-            absorbDone(message, flags, answer);
-        } else if (msg_type == type) {
-            answer.messages.push_back(message.subspan(NLMSG_HDRLEN));
-            answer.interrupted = answer.interrupted || (flags & NLM_F_DUMP_INTR) != 0;
-            answer.finished = !dump;
-        } else {
-            throw DecodeError("RDMA netlink message at offset " + std::to_string(at) +
-                              " has type " + std::to_string(msg_type) + ", expected " +
-                              std::to_string(type));
-        }
+    // Nothing after the message that finishes the answer is split.
+    const NetlinkMessages messages(datagram, kWhat);
+    for (auto it = messages.begin(); it != messages.end(); ++it) {
+        const NetlinkMessage& m = *it;
+        if (m.seq == seq && m.type != NLMSG_NOOP)
+            absorbMessage(m, type, dump, answer);
+        if (answer.finished)
+            break;
     }
 }
 

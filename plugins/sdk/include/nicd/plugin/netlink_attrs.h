@@ -29,6 +29,12 @@ struct DecodeError : std::runtime_error {
 
 inline constexpr size_t kNetlinkAttrHeader = 4; // struct nlattr, NLA_HDRLEN
 
+// Netlink's 4-byte alignment of attributes and messages (NLA_ALIGN, NLMSG_ALIGN).
+constexpr size_t netlinkAlign(size_t n)
+{
+    return (n + 3) & ~size_t{3};
+}
+
 // One attribute: its type (flags masked), where its header starts (from the start of the bytes
 // the outermost NetlinkAttrs was given, plus the base it was given) and its payload.
 struct NetlinkAttr {
