@@ -1,6 +1,6 @@
 #include "config/ini_lines.hpp"
 
-#include "config/value_parsers.hpp"
+#include "text/trim.hpp"
 
 #include <ini.h>
 
@@ -9,6 +9,8 @@
 #include <set>
 
 namespace nicd::config {
+
+using text::trim;
 
 namespace {
 

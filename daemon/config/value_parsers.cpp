@@ -64,15 +64,6 @@ Result<E> parseName(std::string_view v, std::initializer_list<std::pair<const ch
 
 } // namespace
 
-std::string_view trim(std::string_view v)
-{
-    while (!v.empty() && isSpace(v.front()))
-        v.remove_prefix(1);
-    while (!v.empty() && isSpace(v.back()))
-        v.remove_suffix(1);
-    return v;
-}
-
 Result<bool> parseBool(std::string_view v)
 {
     auto s = lower(trim(v));

@@ -4,6 +4,7 @@
 
 #include "config/config.hpp"
 #include "text/result.hpp"
+#include "text/trim.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -13,7 +14,7 @@
 
 namespace nicd::config {
 
-std::string_view trim(std::string_view v);
+using text::trim; // text/trim.hpp
 
 // yes/no, true/false, on/off, 1/0 in any case, as systemd accepts them.
 Result<bool> parseBool(std::string_view v);

@@ -14,15 +14,6 @@
 
 namespace nicd::sysfs {
 
-std::string_view trim(std::string_view v)
-{
-    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front())))
-        v.remove_prefix(1);
-    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back())))
-        v.remove_suffix(1);
-    return v;
-}
-
 std::optional<NumberedState> parseNumberedState(std::string_view text)
 {
     text = trim(text);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "text/result.hpp"
+#include "text/trim.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -42,7 +43,7 @@ std::optional<uint64_t> parseHex(std::string_view text);
 // "0000:3b:00.0" looks like a PCI address (domain:bus:device.function).
 bool isPciAddress(std::string_view text);
 
-std::string_view trim(std::string_view text);
+using text::trim; // text/trim.hpp
 
 // Reads a whole small sysfs file; on failure an Error whose message is the strerror text.
 Result<std::string> readFile(const std::filesystem::path& path);

@@ -1,5 +1,6 @@
 #include "slurm_settings.hpp"
 
+#include "config/ini_lines.hpp"
 #include "text/result.hpp"
 
 #include <fmt/format.h>
@@ -9,15 +10,6 @@
 namespace nicctl::slurm {
 
 namespace {
-
-std::string_view trim(std::string_view s)
-{
-    const char* space = " \t\r";
-    auto b = s.find_first_not_of(space);
-    if (b == std::string_view::npos)
-        return {};
-    return s.substr(b, s.find_last_not_of(space) - b + 1);
-}
 
 // Takes `value`, or says what is allowed (nicd's edge convention: text/result.hpp).
 nicd::Result<void> apply(CheckSettings& out, std::string_view key, std::string_view value)
@@ -55,24 +47,23 @@ nicd::Result<void> apply(CheckSettings& out, std::string_view key, std::string_v
 void parseSettings(std::string_view text, const std::string& file, CheckSettings& out,
                    std::vector<std::string>& errors)
 {
-    int number = 0;
-    while (!text.empty()) {
-        auto nl = text.find('\n');
-        auto line = trim(text.substr(0, nl));
-        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-        ++number;
-        if (line.empty() || line.front() == '#' || line.front() == ';')
-            continue;
-        auto eq = line.find('=');
-        if (eq == std::string_view::npos) {
-            errors.push_back(fmt::format("{}:{}: expected Key=Value", file, number));
-            continue;
-        }
-        auto key = trim(line.substr(0, eq));
-        if (auto taken = apply(out, key, trim(line.substr(eq + 1))); !taken)
-            errors.push_back(
-                fmt::format("{}:{}: {}=: {}", file, number, key, taken.error().message));
-    }
+    // nicd's INI reader (the same lines nicd.conf is read with); this file has no sections.
+    nicd::config::IniVisitor v;
+    v.on_section = [&](int line, const std::string&) {
+        errors.push_back(
+            fmt::format("{}:{}: expected Key=Value (this file has no sections)", file, line));
+    };
+    v.on_entry = [&](int line, const std::string& section, const std::string& key,
+                     const std::string& value) {
+        if (!section.empty())
+            return; // under a section header: said once, at the header
+        if (auto taken = apply(out, key, value); !taken)
+            errors.push_back(fmt::format("{}:{}: {}=: {}", file, line, key, taken.error().message));
+    };
+    v.on_syntax_error = [&](int line, const std::string&, const std::string& message) {
+        errors.push_back(fmt::format("{}:{}: {}", file, line, message));
+    };
+    nicd::config::parseIni(text, v);
 }
 
 } // namespace nicctl::slurm
