@@ -16,7 +16,6 @@
 #include <chrono>
 #include <fstream>
 #include <random>
-#include <regex>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -46,13 +45,7 @@ protected:
     fs::path stateFile() const { return root_ / "var/lib/nicd/state.json"; }
 
     // The number in "nicd_cycles_total N" of the textfile, or -1.
-    long cyclesIn(const fs::path& f) const
-    {
-        static const std::regex re("\nnicd_cycles_total ([0-9]+)\n");
-        std::smatch m;
-        std::string text = test::readFile(f);
-        return std::regex_search(text, m, re) ? std::stol(m[1]) : -1;
-    }
+    long cyclesIn(const fs::path& f) const { return test::cyclesIn(test::readFile(f)); }
 
     // A tmpfs of `size` at <root>/faults, private to this test's mount namespace.
     bool mountTmpfs(const std::string& size)

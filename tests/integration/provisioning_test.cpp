@@ -206,13 +206,7 @@ TEST_F(ProvisioningTest, AQosCallThatHangsIsLeftBehindAndTheDaemonGoesOn)
         << log();
     ASSERT_TRUE(waitForText("code=\"driver_unresponsive\"")) << log();
     EXPECT_NE(textfile().find("nicd_device_health{device=\"mlx5_2\"} 2"), std::string::npos);
-    auto cycles = [&] {
-        std::smatch m;
-        auto t = textfile();
-        return std::regex_search(t, m, std::regex(R"(\nnicd_cycles_total (\d+)\n)"))
-                   ? std::stoul(m[1])
-                   : 0UL;
-    };
+    auto cycles = [&] { return test::cyclesIn(textfile()); };
     auto before = cycles();
     EXPECT_TRUE(test::waitFor([&] { return cycles() >= before + 3; }, 5s)) << "collection goes on";
 

@@ -9,6 +9,7 @@
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -48,6 +49,21 @@ inline std::string linesWith(const std::string& text, const std::string& what)
         start = end;
     }
     return out;
+}
+
+// The N of "nicd_cycles_total N" in a textfile's text: cycles nicd has completed; -1 when the
+// text has none.
+inline long cyclesIn(const std::string& textfile_text)
+{
+    static const std::string family = "\nnicd_cycles_total ";
+    const auto at = textfile_text.find(family);
+    if (at == std::string::npos)
+        return -1;
+    const char* first = textfile_text.data() + at + family.size();
+    const char* last = textfile_text.data() + textfile_text.size();
+    long n = -1;
+    auto [end, ec] = std::from_chars(first, last, n);
+    return ec == std::errc() && end != last && *end == '\n' ? n : -1;
 }
 
 class DaemonTest : public ::testing::Test {
