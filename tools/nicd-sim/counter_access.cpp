@@ -1,5 +1,7 @@
 #include "counter_access.hpp"
 
+#include "vendor_catalog.hpp"
+
 #include <fmt/format.h>
 
 namespace nicd::sim {

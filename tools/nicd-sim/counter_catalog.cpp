@@ -1,7 +1,5 @@
 #include "counter_catalog.hpp"
 
-#include "vendor_catalog.hpp"
-
 #include <limits>
 #include <map>
 #include <mutex>
@@ -88,22 +86,6 @@ const std::vector<CounterSpec>& hwCounters(bool roce)
         return v;
     }();
     return roce ? with_congestion : base;
-}
-
-CounterSpec counterSpec(const std::string& vendor, const std::string& group,
-                        const std::string& name)
-{
-    const auto& catalog = vendorCatalog(vendor);
-    auto find = [&](const std::vector<CounterSpec>& list) -> const CounterSpec* {
-        for (const auto& c : list)
-            if (name == c.name)
-                return &c;
-        return nullptr;
-    };
-    const CounterSpec* spec = group == "counters"      ? find(ibCounters())
-                              : group == "hw_counters" ? find(catalog.hw_counters(true))
-                                                       : catalog.ethtool_statistic(name);
-    return spec ? *spec : CounterSpec{"", 0, 64, Overflow::Saturate};
 }
 
 const std::vector<CounterSpec>& keptCatalog(EthtoolBuilder build, bool physical_function,

@@ -41,11 +41,7 @@ const std::vector<CounterSpec>& ibCounters();
 const std::vector<CounterSpec>& hwCounters(bool roce);
 // run/nicd-sim/ethtool/<netdev>: ethtool_catalog.hpp.
 
-// The spec of a counter in a group ("counters", "hw_counters", "ethtool") of a device of `vendor`
-// (vendor_catalog.hpp); an unknown name (and a per-channel statistic) is a 64-bit saturating
-// counter with rate 0.
-CounterSpec counterSpec(const std::string& vendor, const std::string& group,
-                        const std::string& name);
+// A counter's spec by vendor: counterSpec (vendor_catalog.hpp).
 
 // A driver's ethtool statistics for a kind of function and a channel count, made by `build` on
 // first use and kept for the process (thousands of specs, looked up on every tick).

@@ -2,6 +2,7 @@
 // counter.
 #include "beneath.hpp"
 #include "counter_access.hpp"
+#include "vendor_catalog.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>

@@ -90,8 +90,8 @@ public:
         if (up) // the uncabled card's kernel predates mlx5 hwmon: no sensors (nor other signals)
             b_.hwmon(dir, vendor);
         b_.netdev(dir, {netdev, up, dev_port, fmt::format("p{}", dev_port)});
-        if (vendor == kBnxt)
-            b_.auxDevice(dir, next_aux_id_++);
+        if (*v.rdma_aux_device)
+            b_.auxDevice(dir, v, next_aux_id_++);
         auto ib =
             b_.ibDevice(dir, name, v.hca_type, {{"Ethernet", up}}, netdev, v.board_id, vendor);
         b_.ethtool(netdev, true, channels_, vendor);
@@ -153,19 +153,22 @@ public:
         b_.bond("bond0", {m0, m1});
         b_.ethtool("ens5f0np0", true, channels_);
         b_.ethtool("ens5f1np1", true, channels_);
-        add({"mlx5_bond_0", "lag", "0000:ab:00.0", "", {"bond0"}, {"ens5f0np0", "ens5f1np1"}},
-            b_.ibDevice(lag0, "mlx5_bond_0", "MT4129", {{"Ethernet", true}}, "bond0"));
+        const auto& lag_vendor = vendorCatalog(kMlx5); // mlx5_bond_<n>: mlx5's RoCE LAG
+        const std::string lag_name = std::string(lag_vendor.ib_prefix) + "bond_0";
+        add({lag_name, "lag", "0000:ab:00.0", "", {"bond0"}, {"ens5f0np0", "ens5f1np1"}},
+            b_.ibDevice(lag0, lag_name, lag_vendor.hca_type, {{"Ethernet", true}}, "bond0"));
 
         // A VF of the first compute NIC (SR-IOV), on the PF's bus.
-        if (pf_vendor[0] == kMlx5) {
+        if (*vendorCatalog(pf_vendor[0]).vf_hca_type) {
             auto vfpci = mlx5Function("0000:1a:00.2", "0000:19:01.0", 0, false, true);
             auto vfdir = b_.pciFunction(vfpci);
             b_.sriov(pf0, vfdir, 0);
             b_.netdev(vfdir, {"ens1f0v0", true, 0, ""});
             b_.ethtool("ens1f0v0", false, channels_);
-            auto vfname = nextName(kMlx5);
+            auto vfname = nextName(pf_vendor[0]);
             add({vfname, "vf", vfpci.bdf, "", {"ens1f0v0"}, {"ens1f0v0"}},
-                b_.ibDevice(vfdir, vfname, "MT4126", {{"Ethernet", true}}, "ens1f0v0"));
+                b_.ibDevice(vfdir, vfname, vendorCatalog(pf_vendor[0]).vf_hca_type,
+                            {{"Ethernet", true}}, "ens1f0v0"));
         }
 
         // A RoCE PF whose port is down (uncabled).

@@ -1,5 +1,7 @@
 #include "dcb_state.hpp"
 
+#include "vendor_catalog.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -137,7 +139,7 @@ void createQosState(const fs::path& root, const NodeState& st)
     fs::create_directories(simDir(root) / "dcb");
     for (const auto& [name, d] : st.devices)
         for (const auto& nd : dcbNetdevs(d))
-            writeDcb(root, nd, d.vendor == "bnxt" ? freshBnxtDcb() : DcbState{});
+            writeDcb(root, nd, vendorCatalog(d.vendor).firmware_dcbx ? freshBnxtDcb() : DcbState{});
 }
 
 void qosDrift(const fs::path& root, const std::string& dev)

@@ -26,7 +26,7 @@ void writeEnables(const fs::path& root, const fs::path& ecn, const char* point, 
 // is in bnxt_re's debugfs cc_config/ since 6.15).
 std::vector<std::string> ecnNetdevs(const SimDevice& d)
 {
-    return d.vendor == kMlx5 ? dcbNetdevs(d) : std::vector<std::string>{};
+    return vendorCatalog(d.vendor).ecn_sysfs ? dcbNetdevs(d) : std::vector<std::string>{};
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "gpu_node.hpp"
 
+#include "vendor_catalog.hpp"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -158,6 +160,7 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
         b.gpu(fmt::format("0000:{:02x}:01.0", bus), fmt::format("0000:{:02x}:01.0", bus - 1), numa,
               m.device_id);
     }
+    const auto& v = vendorCatalog(kMlx5); // GPU nodes are built with ConnectX NICs
     for (int i = 0; i < nics; ++i) {
         // NIC i sits beside GPU i; with more NICs than GPUs, the second NIC of GPU i - gpus
         // shares its switch; in a VM each NIC has a root port of its own.
@@ -169,8 +172,8 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
         const auto bdf = o.vm ? fmt::format("0000:{:02x}:00.0", bus + 6)
                               : fmt::format("0000:{:02x}:{}.0", bus, second ? "02" : "00");
         const NicModel& model = o.vm ? vf : compute;
-        nic(b, add, fmt::format("mlx5_{}", i),
-            {bdf, root_port, "mlx5_core", "0x15b3", model.device, "0x020000", numa}, model,
+        nic(b, add, fmt::format("{}{}", v.ib_prefix, i),
+            {bdf, root_port, v.driver, v.pci_vendor, model.device, "0x020000", numa}, model,
             fmt::format("ens{}f0np0", i + 1), 0, o.channels);
     }
     // Storage: both ports of one ConnectX-7 on socket 1, at 200G, under a switch with no GPU.
@@ -178,8 +181,8 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
     constexpr NicModel storage{kConnectX7.device, kConnectX7.hca, "200 Gb/sec (2X NDR)", 200000,
                                "MT_0000000891"};
     for (int port = 0; port < o.storage_ports; ++port)
-        nic(b, add, fmt::format("mlx5_{}", nics + port),
-            {fmt::format("0000:e1:00.{}", port), "0000:e0:01.0", "mlx5_core", "0x15b3",
+        nic(b, add, fmt::format("{}{}", v.ib_prefix, nics + port),
+            {fmt::format("0000:e1:00.{}", port), "0000:e0:01.0", v.driver, v.pci_vendor,
              storage.device, "0x020000", 1},
             storage, fmt::format("ens{}f{}np{}", nics + 1, port, port), port, o.channels);
 }

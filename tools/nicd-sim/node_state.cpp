@@ -1,6 +1,7 @@
 #include "node_state.hpp"
 
 #include "beneath.hpp"
+#include "vendor_catalog.hpp"
 
 #include <fcntl.h>
 #include <nlohmann/json.hpp>
@@ -45,7 +46,7 @@ NodeState NodeState::load(const fs::path& root)
             SimDevice dev;
             dev.name = name;
             dev.role = d.at("role");
-            dev.vendor = d.value("vendor", "mlx5");
+            dev.vendor = d.value("vendor", kDefaultVendor);
             dev.pci_address = d.value("pci_address", "");
             dev.ib_dir = d.at("ib_dir");
             dev.netdevs = d.at("netdevs").get<std::vector<std::string>>();
@@ -86,7 +87,7 @@ std::string NodeState::text() const
                               {"load", d.load},
                               {"removed", d.removed},
                               {"stalled", d.stalled}};
-        if (d.vendor != "mlx5") // an mlx5 node's state reads as it always has
+        if (d.vendor != kDefaultVendor) // an mlx5 node's state reads as it always has
             j["devices"][name]["vendor"] = d.vendor;
     }
     j["rates"] = rates;

@@ -123,7 +123,7 @@ void createSignalState(const fs::path& root, const NodeState& st)
             writeModule(root, nd, defaultModuleKind(d.role, nd));
         if (!hasSignals(root, d))
             continue;
-        if (d.vendor == kBnxt) { // bnxt_dl_fw_reporters_create (v5.16+): one fw reporter
+        if (vendorCatalog(d.vendor).health_reporters == HealthReporters::FirmwareOnly) {
             health["pci/" + d.pci_address] = {reporter("fw", true, 0)};
             continue;
         }

@@ -48,7 +48,7 @@ fs::path TreeBuilder::hwmon(const fs::path& pci_dir, const std::string& vendor)
     writeText(root_, dir / "name", std::string(vendorCatalog(vendor).hwmon_name) + "\n");
     writeText(root_, dir / "temp1_input", fmt::format("{}\n", kAsicHealthyMillidegrees));
     writeText(root_, dir / "temp1_crit", fmt::format("{}\n", kAsicCritMillidegrees));
-    if (vendor == kBnxt) { // the thresholds are the firmware's (bnxt_hwrm_temp_query); made up
+    if (vendorCatalog(vendor).hwmon_sensors == HwmonSensors::FirmwareThresholds) { // made up
         writeText(root_, dir / "temp1_max", fmt::format("{}\n", kAsicCritMillidegrees - 10000));
         writeText(root_, dir / "temp1_emergency",
                   fmt::format("{}\n", kAsicCritMillidegrees + 5000));
@@ -196,12 +196,12 @@ void TreeBuilder::sriov(const fs::path& pf_dir, const fs::path& vf_dir, int vf_i
     writeText(root_, pf_dir / "sriov_numvfs", std::to_string(vf_index + 1) + "\n");
 }
 
-fs::path TreeBuilder::auxDevice(const fs::path& pci_dir, int id)
+fs::path TreeBuilder::auxDevice(const fs::path& pci_dir, const VendorCatalog& vendor, int id)
 {
-    auto name = fmt::format("bnxt_en.rdma.{}", id);
+    auto name = fmt::format("{}.{}", vendor.rdma_aux_device, id);
     auto dir = pci_dir / name;
     fs::create_directories(dir);
-    auto driver_dir = sys_ / "bus/auxiliary/drivers/bnxt_re.rdma";
+    auto driver_dir = sys_ / "bus/auxiliary/drivers" / vendor.rdma_aux_driver;
     fs::create_directories(driver_dir);
     relativeSymlink(driver_dir, dir / "driver");
     relativeSymlink(dir, driver_dir / name);

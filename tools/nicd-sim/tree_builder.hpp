@@ -61,7 +61,7 @@ public:
     // The auxiliary device bnxt_en creates for bnxt_re on a RoCE-capable function
     // (bnxt_ulp.c bnxt_rdma_aux_device_init: "rdma" with an IDA id, so bnxt_en.rdma.<id>), bound
     // to the auxiliary driver bnxt_re.rdma.
-    fs::path auxDevice(const fs::path& pci_dir, int id);
+    fs::path auxDevice(const fs::path& pci_dir, const VendorCatalog& vendor, int id);
     // A bond under /sys/devices/virtual/net with `slaves` (netdev dirs) enslaved to it.
     fs::path bond(const std::string& name, const std::vector<fs::path>& slaves);
     void sriov(const fs::path& pf_dir, const fs::path& vf_dir, int vf_index);

@@ -4,6 +4,7 @@
 #include "ethtool_catalog.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -28,6 +29,13 @@ const VendorCatalog kMlx5Catalog{
     .fatal_reporter = "fw_fatal",
     // The NVIDIA network operator's driver container (plugins/mlx5 names it too).
     .driver_ready_file = "/run/mellanox/drivers/.driver-ready",
+    .rdma_aux_device = "", // mlx5_ib binds mlx5_core.rdma.N, but the tree predates it
+    .rdma_aux_driver = "",
+    .vf_hca_type = "MT4126",
+    .hwmon_sensors = HwmonSensors::AsicLabelAndHighest,
+    .health_reporters = HealthReporters::FirmwareAndQueues,
+    .ecn_sysfs = true,
+    .firmware_dcbx = false,
     .counters = {.ecn_marked = "np_ecn_marked_roce_packets",
                  .cnp_sent = "np_cnp_sent",
                  .cnp_handled = "rp_cnp_handled",
@@ -67,6 +75,13 @@ const VendorCatalog kBnxtCatalog{
     .hwmon_name = "bnxt_en",
     .fatal_reporter = "fw", // v5.16+: one reporter (bnxt_devlink.c, bnxt_dl_fw_reporters_create)
     .driver_ready_file = "",
+    .rdma_aux_device = "bnxt_en.rdma",
+    .rdma_aux_driver = "bnxt_re.rdma",
+    .vf_hca_type = "",
+    .hwmon_sensors = HwmonSensors::FirmwareThresholds,
+    .health_reporters = HealthReporters::FirmwareOnly,
+    .ecn_sysfs = false,
+    .firmware_dcbx = true,
     .counters = {.ecn_marked = "np_ecn_marked_roce_packets",
                  .cnp_sent = "np_cnp_pkts",
                  .cnp_handled = "rp_cnp_handled",
@@ -85,22 +100,28 @@ const VendorCatalog kBnxtCatalog{
     .channel_total = &bnxtRingTotal,
 };
 
+// Every vendor the simulator builds: the one list (kVendors names them in the same order).
+constexpr std::array<const VendorCatalog*, kVendors.size()> kCatalogs{&kMlx5Catalog, &kBnxtCatalog};
+
 } // namespace
 
 const VendorCatalog& vendorCatalog(std::string_view name)
 {
-    if (name == kMlx5)
-        return kMlx5Catalog;
-    if (name == kBnxt)
-        return kBnxtCatalog;
-    throw SimError(fmt::format("unknown NIC vendor '{}' (known: {}, {})", name, kMlx5, kBnxt));
+    for (const auto* c : kCatalogs)
+        if (name == c->name)
+            return *c;
+    throw SimError(
+        fmt::format("unknown NIC vendor '{}' (known: {})", name, fmt::join(kVendors, ", ")));
 }
 
 std::string vendorOfPciFunction(std::string_view vendor_file)
 {
     while (!vendor_file.empty() && (vendor_file.back() == '\n' || vendor_file.back() == ' '))
         vendor_file.remove_suffix(1);
-    return vendor_file == kBnxtCatalog.pci_vendor ? kBnxt : kMlx5;
+    for (const auto* c : kCatalogs)
+        if (vendor_file == c->pci_vendor)
+            return c->name;
+    return kDefaultVendor;
 }
 
 std::vector<std::string> parseVendors(std::string_view list)
@@ -117,6 +138,22 @@ std::vector<std::string> parseVendors(std::string_view list)
             return out;
         list.remove_prefix(comma + 1);
     }
+}
+
+CounterSpec counterSpec(const std::string& vendor, const std::string& group,
+                        const std::string& name)
+{
+    const auto& catalog = vendorCatalog(vendor);
+    auto find = [&](const std::vector<CounterSpec>& list) -> const CounterSpec* {
+        for (const auto& c : list)
+            if (name == c.name)
+                return &c;
+        return nullptr;
+    };
+    const CounterSpec* spec = group == "counters"      ? find(ibCounters())
+                              : group == "hw_counters" ? find(catalog.hw_counters(true))
+                                                       : catalog.ethtool_statistic(name);
+    return spec ? *spec : CounterSpec{"", 0, 64, Overflow::Saturate};
 }
 
 } // namespace nicd::sim

@@ -17,6 +17,20 @@ namespace nicd::sim {
 inline constexpr const char* kMlx5 = "mlx5";
 inline constexpr const char* kBnxt = "bnxt";
 inline constexpr std::array<const char*, 2> kVendors{kMlx5, kBnxt};
+// What a node's state file means when it names no vendor (one made before vendors were known).
+inline constexpr const char* kDefaultVendor = kMlx5;
+
+// The hwmon sensors the driver exposes beside temp1_input and temp1_crit.
+enum class HwmonSensors {
+    AsicLabelAndHighest, // mlx5: temp1_label "asic", temp1_highest
+    FirmwareThresholds,  // bnxt: temp1_max, temp1_emergency and their alarms (bnxt_hwrm_temp_query)
+};
+
+// The devlink health reporters of a PF.
+enum class HealthReporters {
+    FirmwareAndQueues, // mlx5: fw, fw_fatal, vnic on the function; tx, rx on its port
+    FirmwareOnly,      // bnxt (v5.16+, bnxt_dl_fw_reporters_create): one "fw"
+};
 
 // The statistics the congestion scenarios and the link and FEC faults move, by the name this
 // vendor's driver gives each (ethtool -S or hw_counters/).
@@ -53,6 +67,16 @@ struct VendorCatalog {
     // The file the vendor's driver deployment creates once the driver is loaded (what the
     // vendor's plugin names: PluginTraits::driver_ready_file); empty: none.
     const char* driver_ready_file;
+    // The auxiliary device the RDMA driver binds to under the PCI function ("bnxt_en.rdma.N")
+    // and that driver's name on the auxiliary bus; empty: the RDMA device hangs off the
+    // function itself.
+    const char* rdma_aux_device;
+    const char* rdma_aux_driver;
+    const char* vf_hca_type; // the RDMA device of a VF; empty: the simulator builds no VF
+    HwmonSensors hwmon_sensors;
+    HealthReporters health_reporters;
+    bool ecn_sysfs;     // MOFED's per-priority ecn/ tree (bnxt's congestion control is debugfs)
+    bool firmware_dcbx; // a fresh port's DCB is the firmware DCBX agent's (freshBnxtDcb)
     FaultCounters counters;
     // ports/N/hw_counters, with ib_core's lifespan.
     const std::vector<CounterSpec>& (*hw_counters)(bool roce);
@@ -72,5 +96,10 @@ const VendorCatalog& vendorCatalog(std::string_view name);
 std::string vendorOfPciFunction(std::string_view vendor_file);
 // "mlx5,bnxt" -> {mlx5, bnxt}: each known, none twice, at least one; throws SimError otherwise.
 std::vector<std::string> parseVendors(std::string_view list);
+
+// The spec of a counter in a group ("counters", "hw_counters", "ethtool") of a device of `vendor`;
+// an unknown name (and a per-channel statistic) is a 64-bit saturating counter with rate 0.
+CounterSpec counterSpec(const std::string& vendor, const std::string& group,
+                        const std::string& name);
 
 } // namespace nicd::sim

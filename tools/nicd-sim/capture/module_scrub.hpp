@@ -2,8 +2,9 @@
 // who bought it): a capture keeps what nicd decodes (identifier, status, DOM values and flags,
 // thresholds, the layout's capability bytes, vendor name and part number, which name a product)
 // and replaces or clears what identifies one unit or is the vendor's or user's own. The image is
-// nicd's blob layout (signals/module_eeprom.hpp), whose identifier byte gives the layout
-// (signals/module_layout.hpp's layoutOf, the one nicd decodes with); offsets below are the blob's:
+// nicd's blob layout (prefailure/module_eeprom.hpp), whose identifier byte gives the layout
+// (prefailure/module_layout.hpp's layoutOf, the one nicd decodes with); offsets below are the
+// blob's:
 //
 //              serial (16 ASCII)  date code's lot  cleared (0x00)                   checksums
 //   SFF-8636   196-211            218-219          lower 119-126 (passwords),       191 (128-190),

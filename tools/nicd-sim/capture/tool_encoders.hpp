@@ -4,7 +4,7 @@
 // own parser (tests/unit/capture_encoders_test.cpp checks that).
 #pragma once
 
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 #include "prefailure/module_eeprom.hpp"
 #include "prefailure/netlink_reply.hpp"
 
