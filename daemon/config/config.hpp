@@ -5,7 +5,7 @@
 #include "config/host_paths.hpp"
 #include "model/action.hpp"
 #include "model/role.hpp"
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 
 #include <chrono>
 #include <cstdint>

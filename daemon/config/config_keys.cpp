@@ -1,7 +1,7 @@
 #include "config/config_keys.hpp"
 
 #include "config/key_table.hpp"
-#include "config/signal_keys.hpp"
+#include "config/prefailure_keys.hpp"
 #include "config/value_parsers.hpp"
 
 #include <strings.h>

@@ -1,6 +1,6 @@
 // The machinery of a configuration section's key table: each key's name and how it stores a
 // parsed value into the section's struct. Shared by the files that define sections
-// (config_keys.cpp, signal_keys.cpp).
+// (config_keys.cpp, prefailure_keys.cpp).
 #pragma once
 
 #include "config/value_parsers.hpp"

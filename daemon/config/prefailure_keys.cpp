@@ -1,4 +1,4 @@
-#include "config/signal_keys.hpp"
+#include "config/prefailure_keys.hpp"
 
 #include <cmath>
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "dbus/bus_views.hpp"
-#include "dbus/signal_values.hpp"
+#include "dbus/prefailure_values.hpp"
 #include "model/snapshot.hpp"
 
 #include <nicd/client/object_values.hpp>

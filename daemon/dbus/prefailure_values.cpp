@@ -1,4 +1,4 @@
-#include "dbus/signal_values.hpp"
+#include "dbus/prefailure_values.hpp"
 
 #include "prefailure/devlink_health.hpp"
 #include "text/printable.hpp"

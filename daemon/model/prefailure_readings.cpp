@@ -1,4 +1,4 @@
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 
 namespace nicd {
 

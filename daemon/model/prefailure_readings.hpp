@@ -15,7 +15,7 @@
 namespace nicd {
 
 // A physical port's uplink netdev, where FEC statistics and the module EEPROM are read
-// (signals/uplinks.hpp). A RoCE LAG's members are uplinks of the LAG device's port.
+// (prefailure/uplinks.hpp). A RoCE LAG's members are uplinks of the LAG device's port.
 struct Uplink {
     std::string ibdev;
     uint32_t port = 0;

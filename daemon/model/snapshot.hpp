@@ -7,7 +7,7 @@
 #include "model/qos.hpp"
 #include "model/readiness.hpp"
 #include "model/samples.hpp"
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 
 #include <cstdint>
 #include <map>
@@ -24,7 +24,7 @@ struct Snapshot {
     std::set<std::string> default_route_netdevs; // netdevs that carry a default route
     std::vector<DeviceSamples> samples;          // one entry per device read this cycle
     std::vector<PluginStatus> plugins;
-    // Pre-failure signals (signals/*_source.hpp), as last read on their own interval:
+    // Pre-failure signals (prefailure/*_source.hpp), as last read on their own interval:
     std::vector<Uplink> uplinks;                                        // where FEC/optics are read
     std::map<std::string, FecStats> fec;                                // by netdev
     std::map<std::string, ModuleDom> modules;                           // by netdev

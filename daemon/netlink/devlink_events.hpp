@@ -5,7 +5,7 @@
 #pragma once
 
 #include "loop/event_loop.hpp"
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 #include "prefailure/devlink_netlink.hpp"
 
 #include <functional>

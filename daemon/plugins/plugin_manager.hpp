@@ -8,7 +8,7 @@
 #include "model/inventory.hpp"
 #include "model/plugin_status.hpp"
 #include "model/samples.hpp"
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 #include "plugins/layout_meanings.hpp"
 #include "plugins/plugin_host.hpp"
 #include "plugins/plugin_loader.hpp"

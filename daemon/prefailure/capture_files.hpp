@@ -2,7 +2,7 @@
 // under --root the pre-failure sources read these instead of netlink, so a capture from a real
 // node replays unchanged.
 //   run/nicd-sim/ethtool-fec/<netdev>    `ethtool --json -I --show-fec <netdev>`
-//   run/nicd-sim/module/<netdev>         the module EEPROM's bytes (signals/module_eeprom.hpp)
+//   run/nicd-sim/module/<netdev>         the module EEPROM's bytes (prefailure/module_eeprom.hpp)
 //   run/nicd-sim/devlink-health.json     `devlink -j health show`
 // A capture that does not exist is a missing interface (no module, no FEC): Unsupported, not an
 // error.

@@ -5,7 +5,7 @@
 // the end.
 #pragma once
 
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 #include "prefailure/decode_error.hpp"
 
 #include <cstdint>

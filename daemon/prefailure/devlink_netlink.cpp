@@ -1,4 +1,4 @@
-// libnl-genl-3 carries the bytes; signals/devlink_health.cpp decodes them. libnl callbacks are C
+// libnl-genl-3 carries the bytes; prefailure/devlink_health.cpp decodes them. libnl callbacks are C
 // frames, so nothing may throw out of them: decode errors are caught and counted there.
 #include "prefailure/devlink_netlink.hpp"
 

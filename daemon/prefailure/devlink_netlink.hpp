@@ -1,10 +1,10 @@
 // The devlink health I/O edge over generic netlink (libnl-genl-3): a dump of every device- and
 // port-level health reporter, and a non-blocking subscription to the "config" multicast group
 // that yields the DEVLINK_CMD_HEALTH_REPORTER_RECOVER notifications the kernel sends when a
-// reporter's state changes. Bytes are decoded by signals/devlink_health.hpp.
+// reporter's state changes. Bytes are decoded by prefailure/devlink_health.hpp.
 #pragma once
 
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 #include "prefailure/netlink_reply.hpp"
 
 #include <chrono>
@@ -22,7 +22,7 @@ public:
     // Every receive on the request socket (family lookup and each dump part) waits at most
     // `receive_timeout` (SO_RCVTIMEO). That covers a reply that never comes; a kernel thread
     // waiting on the devlink lock is not interrupted by it, so callers still run the dump under
-    // their own deadline (signals/guarded_reads.hpp).
+    // their own deadline (prefailure/guarded_reads.hpp).
     explicit DevlinkNetlink(std::chrono::milliseconds receive_timeout)
         : receive_timeout_(receive_timeout)
     {

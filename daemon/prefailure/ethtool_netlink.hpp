@@ -2,12 +2,12 @@
 // (ETHTOOL_MSG_FEC_GET) and module EEPROM reads (ETHTOOL_MSG_MODULE_EEPROM_GET). The family is
 // looked up on first use; every wait for the kernel is bounded by the timeout given at
 // construction, so wedged firmware cannot block the caller. Each answer is a Reply
-// (signals/netlink_reply.hpp): Ok, Unsupported (the interface or device is not there: report it
+// (prefailure/netlink_reply.hpp): Ok, Unsupported (the interface or device is not there: report it
 // once, at info level) or Failed (the message names the netdev, the command and the error).
 // Not thread-safe: one per thread.
 #pragma once
 
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 #include "prefailure/ethtool_answer.hpp"
 #include "prefailure/netlink_reply.hpp"
 

@@ -4,7 +4,7 @@
 // empty payload (the driver does not count it), stays absent: never 0.
 #pragma once
 
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 #include "prefailure/decode_error.hpp"
 
 #include <cstdint>

@@ -3,7 +3,7 @@
 // hwmon (an older kernel, a firmware without MTMP) has no sensors: an empty list, not an error.
 #pragma once
 
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 
 #include <filesystem>
 #include <optional>

@@ -11,7 +11,7 @@
 // Anything else, or no module (byte 0 is 0x00 or 0xFF), decodes to standard Unknown.
 #pragma once
 
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,10 +1,10 @@
 // What the three module EEPROM standards share (module_eeprom.cpp dispatches to them): the blob
 // layout constants, SFF-8024 identifiers, a bounds-checked big-endian view of the blob, the
 // units every standard encodes its diagnostics in, and each standard's decoder, read plan and
-// blob size. Internal to signals/.
+// blob size. Internal to prefailure/.
 #pragma once
 
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 #include "prefailure/decode_error.hpp"
 #include "prefailure/module_eeprom.hpp"
 

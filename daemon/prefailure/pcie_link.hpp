@@ -3,7 +3,7 @@
 // the two ends). A function without these files (not PCIe, a VF on some kernels) has no link.
 #pragma once
 
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 
 #include <filesystem>
 #include <optional>

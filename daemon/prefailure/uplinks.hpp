@@ -6,7 +6,7 @@
 
 #include "config/host_paths.hpp"
 #include "model/inventory.hpp"
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 
 #include <cstdint>
 #include <string>

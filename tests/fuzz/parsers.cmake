@@ -58,7 +58,7 @@ add_library(nicd_fuzz_parsers STATIC
     # configuration: INI lines and every key's value parser
     ${daemon}/config/config.cpp
     ${daemon}/config/config_keys.cpp
-    ${daemon}/config/signal_keys.cpp
+    ${daemon}/config/prefailure_keys.cpp
     ${daemon}/config/ini_lines.cpp
     ${daemon}/config/value_parsers.cpp
     ${daemon}/config/tree_keys.cpp

@@ -3,7 +3,7 @@
 // captures in tests/data/module, and matchers for values and thresholds.
 #pragma once
 
-#include "model/signals.hpp"
+#include "model/prefailure_readings.hpp"
 
 #include <cmath>
 #include <cstdint>
