@@ -4,8 +4,8 @@
 
 #include "config/host_paths.hpp"
 #include "model/action.hpp"
-#include "model/role.hpp"
 #include "model/prefailure_readings.hpp"
+#include "model/role.hpp"
 
 #include <chrono>
 #include <cstdint>

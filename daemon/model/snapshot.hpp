@@ -4,10 +4,10 @@
 #include "model/health.hpp"
 #include "model/inventory.hpp"
 #include "model/plugin_status.hpp"
+#include "model/prefailure_readings.hpp"
 #include "model/qos.hpp"
 #include "model/readiness.hpp"
 #include "model/samples.hpp"
-#include "model/prefailure_readings.hpp"
 
 #include <cstdint>
 #include <map>

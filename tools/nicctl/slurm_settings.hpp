@@ -1,6 +1,7 @@
 // /etc/nicd/slurm-check.conf: the settings of `nicctl slurm-check`, as Key=Value lines ('#' and
-// ';' start a comment), read with nicd's INI reader (config/ini_lines.hpp); no sections. Pure. Unknown keys and bad values are errors naming the file, the line and
-// the key; a missing file means every default.
+// ';' start a comment), read with nicd's INI reader (config/ini_lines.hpp); no sections. Pure.
+// Unknown keys and bad values are errors naming the file, the line and the key; a missing file
+// means every default.
 //   DrainOn=fatal|degraded     which node verdict drains the node (default fatal)
 //   Unreachable=ignore|drain   when nicd cannot be asked (default ignore: a line in slurmd's log)
 //   ResumeAfterSec=N|never     healthy this long before a node slurm-check drained is resumed
