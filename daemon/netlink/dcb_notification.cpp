@@ -13,7 +13,6 @@ using plugin::sdk::DecodeError;
 using plugin::sdk::NetlinkAttr;
 using plugin::sdk::NetlinkAttrs;
 using plugin::sdk::NetlinkMessage;
-using plugin::sdk::NetlinkMessages;
 
 using plugin::sdk::dcb::kAttrIfname;
 using plugin::sdk::dcb::kDcbmsgSize;
@@ -48,18 +47,10 @@ std::optional<std::string> parseDcbNotification(std::span<const uint8_t> message
 std::vector<std::string> parseDcbNotifications(std::span<const uint8_t> buffer)
 {
     std::vector<std::string> out;
-    try {
-        for (const NetlinkMessage& m : NetlinkMessages(buffer, "rtnetlink datagram")) {
-            try {
-                if (auto name = parseDcbNotification(m))
-                    out.push_back(std::move(*name));
-            } catch (const DecodeError&) {
-                // one malformed message: the others in the datagram still count
-            }
-        }
-    } catch (const DecodeError&) {
-        // a length past the end: what follows cannot be split
-    }
+    plugin::sdk::eachNotification(buffer, "rtnetlink datagram", [&](const NetlinkMessage& m) {
+        if (auto name = parseDcbNotification(m))
+            out.push_back(std::move(*name));
+    });
     return out;
 }
 

@@ -21,7 +21,6 @@ using plugin::sdk::DecodeError;
 using plugin::sdk::NetlinkAttr;
 using plugin::sdk::NetlinkAttrs;
 using plugin::sdk::NetlinkMessage;
-using plugin::sdk::NetlinkMessages;
 
 template <typename T> T load(const uint8_t* p)
 {
@@ -78,18 +77,10 @@ std::optional<LinkEvent> parseLinkMessage(std::span<const uint8_t> message)
 std::vector<LinkEvent> parseLinkMessages(std::span<const uint8_t> buffer)
 {
     std::vector<LinkEvent> out;
-    try {
-        for (const NetlinkMessage& m : NetlinkMessages(buffer, "rtnetlink datagram")) {
-            try {
-                if (auto ev = parseLinkMessage(m))
-                    out.push_back(std::move(*ev));
-            } catch (const DecodeError&) {
-                // one malformed message: the others in the datagram still count
-            }
-        }
-    } catch (const DecodeError&) {
-        // a length past the end: what follows cannot be split
-    }
+    plugin::sdk::eachNotification(buffer, "rtnetlink datagram", [&](const NetlinkMessage& m) {
+        if (auto ev = parseLinkMessage(m))
+            out.push_back(std::move(*ev));
+    });
     return out;
 }
 

@@ -81,6 +81,25 @@ private:
     NetlinkTail tail_;
 };
 
+// Each message of a datagram of notifications, to `decode`: a message it throws DecodeError on
+// is skipped and the others still count; a length past the end ends the walk (what follows
+// cannot be split).
+template <class Decode>
+void eachNotification(std::span<const uint8_t> datagram, std::string_view where, Decode&& decode)
+{
+    try {
+        for (const NetlinkMessage& m : NetlinkMessages(datagram, where)) {
+            try {
+                decode(m);
+            } catch (const DecodeError&) {
+                // one malformed message: the others in the datagram still count
+            }
+        }
+    } catch (const DecodeError&) {
+        // a length past the end: what follows cannot be split
+    }
+}
+
 // The message `bytes` starts with, for a decoder handed one message (a test's, a fuzz target's):
 // DecodeError "<where> of N bytes is shorter than a netlink header", or as the range says.
 NetlinkMessage firstMessage(std::span<const uint8_t> bytes, std::string_view where);
