@@ -102,7 +102,7 @@ mount -t tmpfs tmpfs /newroot/run
 mount -t tmpfs tmpfs /newroot/tmp
 mount -t configfs configfs /newroot/sys/kernel/config 2>/dev/null
 hostname nicd-vm
-chroot /newroot /bin/sh /vmout/command >/out/output 2>&1
+chroot /newroot /bin/bash /vmout/command >/out/output 2>&1
 echo $? >/out/status
 dmesg >/out/kmsg
 sync
