@@ -1,10 +1,11 @@
 #!/bin/bash
 # Runs a command on a real Linux kernel: Debian's packaged kernel (linux-image-amd64) booted under
 # qemu, with the host's root shared read-only over virtio-9p and a tmpfs overlay on top where the
-# guest writes. The command runs as root in that root, in the directory this script was started
-# from; its output comes back on stdout, the guest's kernel log in the out directory (kmsg), and this
-# script exits with the command's status. With --out DIR the console, output, kernel log and status
-# stay in DIR afterwards.
+# guest writes (/tmp too, through the overlay: a build tree under /tmp stays visible; /run is the
+# guest's own). The command runs as root in that root, in the directory this script was started
+# from; its output comes back on stdout, the guest's kernel log in the out directory (kmsg), and
+# this script exits with the command's status. With --out DIR the console, output, kernel log and
+# status stay in DIR afterwards.
 #
 #   tests/kernel/vm.sh [--memory MB] [--timeout SEC] [--out DIR] -- COMMAND [ARG...]
 #
@@ -99,7 +100,6 @@ mount --bind /out /newroot/vmout
 mount -t devpts devpts /newroot/dev/pts
 mount -t tmpfs tmpfs /newroot/dev/shm
 mount -t tmpfs tmpfs /newroot/run
-mount -t tmpfs tmpfs /newroot/tmp
 mount -t configfs configfs /newroot/sys/kernel/config 2>/dev/null
 hostname nicd-vm
 chroot /newroot /bin/bash /vmout/command >/out/output 2>&1
