@@ -1,6 +1,7 @@
 #include "readiness/readiness_reads.hpp"
 
 #include "inventory/sysfs_values.hpp"
+#include "paths/beneath.hpp"
 #include "readiness/acs_config.hpp"
 #include "readiness/gid_text.hpp"
 
@@ -83,14 +84,24 @@ VerbsDeviceInputs readVerbsDevice(const HostPaths& paths, const Device& device)
     VerbsDeviceInputs in;
     // A device with no PCI parent (rdma_rxe, siw) has its verbs device among the virtual ones:
     // the class directory lists every verbs device, each naming its RDMA device.
-    const auto dir = device.pci_path.empty() ? paths.host("/sys/class/infiniband_verbs")
-                                             : fs::path(device.pci_path) / "infiniband_verbs";
+    const bool by_class = device.pci_path.empty();
+    const auto dir = by_class ? paths.host("/sys/class/infiniband_verbs")
+                              : fs::path(device.pci_path) / "infiniband_verbs";
     auto names = entries(dir, in.listed);
     std::sort(names.begin(), names.end());
     for (const auto& name : names) {
         if (!name.starts_with("uverbs"))
             continue;
-        auto ibdev = sysfs::readValue(dir / name / "ibdev");
+        // The class entries are links: in a --root tree, one that leads out of the tree is not
+        // the tree's to read.
+        auto entry = dir / name;
+        if (by_class && paths.simulated()) {
+            auto rel = paths::resolveBeneath(paths.root(), "/sys/class/infiniband_verbs/" + name);
+            if (!rel)
+                continue;
+            entry = paths.root() / *rel;
+        }
+        auto ibdev = sysfs::readValue(entry / "ibdev");
         if (!ibdev) { // the device went away under the read: not known, not missing
             in.listed = false;
             break;

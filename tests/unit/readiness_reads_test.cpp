@@ -107,6 +107,20 @@ TEST_F(ReadinessReads, ADeviceWithoutAPciParentHasItsVerbsDeviceInTheClassDirect
     EXPECT_TRUE(in.dev_node);
 }
 
+// In a --root tree a class entry that leads out of the tree is passed over, never read.
+TEST_F(ReadinessReads, AClassEntryLeadingOutOfTheTreeIsNotRead)
+{
+    const auto outside = dir_ / "outside/uverbs0";
+    fs::create_directories(outside);
+    std::ofstream(outside / "ibdev") << "rxe0\n";
+    const auto tree = dir_ / "tree";
+    fs::create_directories(tree / "sys/class/infiniband_verbs");
+    fs::create_symlink(outside, tree / "sys/class/infiniband_verbs/uverbs0");
+    auto in = readiness::readVerbsDevice(HostPaths(tree), device_);
+    EXPECT_TRUE(in.listed);
+    EXPECT_EQ(in.name, "") << "read through a link out of the tree";
+}
+
 TEST_F(ReadinessReads, NoTableIsUnknown)
 {
     fs::remove_all(gids());
