@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstring>
 #include <optional>
 
 namespace nicd::prefailure {
@@ -29,13 +28,6 @@ using plugin::sdk::NetlinkMessages;
 // MCIA register statuses that mean no module answers (mlxsw reg.h, mlx5 port.c).
 constexpr unsigned kMciaNoEeprom = 1;
 constexpr unsigned kMciaNotConnected = 3;
-
-template <class T> T load(std::span<const uint8_t> bytes, size_t offset)
-{
-    T value;
-    std::memcpy(&value, bytes.data() + offset, sizeof value);
-    return value;
-}
 
 void absorbFamilyMessage(std::span<const uint8_t> message, uint8_t reply_cmd, Answer& answer)
 {
