@@ -18,7 +18,6 @@ namespace nicd::sim {
 
 namespace {
 
-constexpr const char* kConnectXVf = "0x101e"; // MT4126, ConnectX family virtual function
 constexpr const char* kClassEthernet = "0x020000";
 constexpr const char* kClassInfiniBand = "0x020700";
 
@@ -36,15 +35,16 @@ double deviceLoad(uint64_t seed, const std::string& name)
     return 0.5 + 0.5 * static_cast<double>(h >> 11) / static_cast<double>(1ULL << 53);
 }
 
-PciPlan mlx5Function(const std::string& bdf, const std::string& root_port, int numa,
-                     bool infiniband = false, bool vf = false)
+PciPlan vendorFunction(const std::string& vendor, const std::string& bdf,
+                       const std::string& root_port, int numa, bool infiniband = false,
+                       bool vf = false)
 {
-    const auto& v = vendorCatalog(kMlx5);
+    const auto& v = vendorCatalog(vendor);
     return {bdf,
             root_port,
             v.driver,
             v.pci_vendor,
-            vf ? kConnectXVf : v.pci_device,
+            vf ? v.vf_pci_device : v.pci_device,
             infiniband ? kClassInfiniBand : kClassEthernet,
             numa};
 }
@@ -134,18 +134,19 @@ public:
         rocePf(pf_vendor[3], "0000:5d:00.0", "0000:5c:01.0", 0, "ens4f0np0", 0, true);
 
         // An InfiniBand NDR port with its IPoIB netdev.
-        auto ibpci = mlx5Function("0000:9a:00.0", "0000:99:01.0", 1, true);
+        auto ibpci = vendorFunction(kInfinibandVendor, "0000:9a:00.0", "0000:99:01.0", 1, true);
         auto ibdir = b_.pciFunction(ibpci);
         b_.hwmon(ibdir);
         b_.netdev(ibdir, {"ib0", true, 0, "", true});
-        auto ibname = nextName(kMlx5);
+        auto ibname = nextName(kInfinibandVendor);
         add({ibname, "ib", ibpci.bdf, "", {"ib0"}, {}},
-            b_.ibDevice(ibdir, ibname, "MT4129", {{"InfiniBand", true}}, ""));
+            b_.ibDevice(ibdir, ibname, vendorCatalog(kInfinibandVendor).hca_type,
+                        {{"InfiniBand", true}}, ""));
 
         // A RoCE LAG: both PFs of one card enslaved to bond0 (802.3ad); one RDMA device,
         // mlx5_bond_0, on PF0, whose GIDs point at the bond (counters.md, qos-provisioning §6.4).
-        auto lag0 = b_.pciFunction(mlx5Function("0000:ab:00.0", "0000:aa:01.0", 1));
-        auto lag1 = b_.pciFunction(mlx5Function("0000:ab:00.1", "0000:aa:01.0", 1));
+        auto lag0 = b_.pciFunction(vendorFunction(kLagVendor, "0000:ab:00.0", "0000:aa:01.0", 1));
+        auto lag1 = b_.pciFunction(vendorFunction(kLagVendor, "0000:ab:00.1", "0000:aa:01.0", 1));
         b_.hwmon(lag0);
         b_.hwmon(lag1);
         auto m0 = b_.netdev(lag0, {"ens5f0np0", true, 0, "p0"});
@@ -153,14 +154,15 @@ public:
         b_.bond("bond0", {m0, m1});
         b_.ethtool("ens5f0np0", true, channels_);
         b_.ethtool("ens5f1np1", true, channels_);
-        const auto& lag_vendor = vendorCatalog(kMlx5); // mlx5_bond_<n>: mlx5's RoCE LAG
+        const auto& lag_vendor = vendorCatalog(kLagVendor); // mlx5_bond_<n>: mlx5's RoCE LAG
         const std::string lag_name = std::string(lag_vendor.ib_prefix) + "bond_0";
         add({lag_name, "lag", "0000:ab:00.0", "", {"bond0"}, {"ens5f0np0", "ens5f1np1"}},
             b_.ibDevice(lag0, lag_name, lag_vendor.hca_type, {{"Ethernet", true}}, "bond0"));
 
         // A VF of the first compute NIC (SR-IOV), on the PF's bus.
         if (*vendorCatalog(pf_vendor[0]).vf_hca_type) {
-            auto vfpci = mlx5Function("0000:1a:00.2", "0000:19:01.0", 0, false, true);
+            auto vfpci =
+                vendorFunction(pf_vendor[0], "0000:1a:00.2", "0000:19:01.0", 0, false, true);
             auto vfdir = b_.pciFunction(vfpci);
             b_.sriov(pf0, vfdir, 0);
             b_.netdev(vfdir, {"ens1f0v0", true, 0, ""});
@@ -226,7 +228,7 @@ void create(const fs::path& root, const CreateOptions& options)
     if (options.gpus >= 0 && options.devices > 0)
         throw SimError("--devices and --gpus (or --profile) make different nodes: give one");
     auto vendors = parseVendors(options.vendors);
-    if (options.gpus >= 0 && vendors != std::vector<std::string>{kMlx5})
+    if (options.gpus >= 0 && vendors != std::vector<std::string>{kGpuNodeVendor})
         throw SimError("--vendor with --gpus (or --profile): a GPU node's NICs are the ConnectX "
                        "its platform ships (mlx5 only)");
     if (options.channels < 1 || options.channels > kMaxChannels)

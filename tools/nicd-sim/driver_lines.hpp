@@ -1,8 +1,8 @@
 // The kernel lines a NIC driver prints when something happens to one of its devices, in the
 // exact printk formats and with the device the kernel records beside the text (journald's
 // trusted _KERNEL_DEVICE and _KERNEL_SUBSYSTEM), so that `inject kernel-line` writes what a real
-// node's journal holds. Pure. Sources: bnxt, /work/notes/bnxt-research.md §5 (bnxt.c,
-// bnxt_hwrm.c, qplib_rcfw.c, bnxt_re main.c); mlx5, the lines of shared/fixtures.
+// node's journal holds. Pure. The events themselves are each vendor's, in its catalog
+// (driver_events.hpp).
 #pragma once
 
 #include <string>

@@ -160,7 +160,7 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
         b.gpu(fmt::format("0000:{:02x}:01.0", bus), fmt::format("0000:{:02x}:01.0", bus - 1), numa,
               m.device_id);
     }
-    const auto& v = vendorCatalog(kMlx5); // GPU nodes are built with ConnectX NICs
+    const auto& v = vendorCatalog(kGpuNodeVendor);
     for (int i = 0; i < nics; ++i) {
         // NIC i sits beside GPU i; with more NICs than GPUs, the second NIC of GPU i - gpus
         // shares its switch; in a VM each NIC has a root port of its own.

@@ -18,6 +18,7 @@ const VendorCatalog kMlx5Catalog{
     .driver = "mlx5_core",
     .pci_vendor = "0x15b3",
     .pci_device = "0x1021",
+    .vf_pci_device = "0x101e", // MT4126, ConnectX family virtual function
     .ib_prefix = "mlx5_",
     .hca_type = "MT4129",
     .board_id = "MT_0000000838",
@@ -52,6 +53,7 @@ const VendorCatalog kMlx5Catalog{
     .ethtool = &mlx5eStatistics,
     .ethtool_statistic = &mlx5eStatistic,
     .channel_total = &channelTotal,
+    .driver_events = &mlx5DriverEvents,
 };
 
 // A Broadcom BCM57608 (Thor2, 400G) PF on bnxt_en with bnxt_re, as Linux 6.18 shows it
@@ -65,6 +67,7 @@ const VendorCatalog kBnxtCatalog{
     .driver = "bnxt_en",
     .pci_vendor = "0x14e4",
     .pci_device = "0x1760",
+    .vf_pci_device = "",
     .ib_prefix = "bnxt_re",
     .hca_type = "0x1760",
     .board_id = "BCM957608-P2200GQF00",
@@ -98,6 +101,7 @@ const VendorCatalog kBnxtCatalog{
     .ethtool = &bnxtEthtoolStatistics,
     .ethtool_statistic = &bnxtEthtoolStatistic,
     .channel_total = &bnxtRingTotal,
+    .driver_events = &bnxtDriverEvents,
 };
 
 // Every vendor the simulator builds: the one list (kVendors names them in the same order).

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "counter_catalog.hpp"
+#include "driver_events.hpp"
 
 #include <array>
 #include <string>
@@ -19,6 +20,12 @@ inline constexpr const char* kBnxt = "bnxt";
 inline constexpr std::array<const char*, 2> kVendors{kMlx5, kBnxt};
 // What a node's state file means when it names no vendor (one made before vendors were known).
 inline constexpr const char* kDefaultVendor = kMlx5;
+// The vendor of what only one vendor's NICs are in the simulator's nodes: the default node's
+// InfiniBand port and RoCE LAG (mlx5_bond_N), and every NIC of a GPU node (the ConnectX its
+// platform ships).
+inline constexpr const char* kInfinibandVendor = kMlx5;
+inline constexpr const char* kLagVendor = kMlx5;
+inline constexpr const char* kGpuNodeVendor = kMlx5;
 
 // The hwmon sensors the driver exposes beside temp1_input and temp1_crit.
 enum class HwmonSensors {
@@ -54,8 +61,9 @@ struct VendorCatalog {
     const char* name;   // mlx5, bnxt: what `create --vendor` and state.json say
     const char* driver; // the PCI function's driver: mlx5_core, bnxt_en
     const char* pci_vendor;
-    const char* pci_device; // of a PF: 0x1021 ConnectX-7, 0x1760 BCM57608
-    const char* ib_prefix;  // the RDMA device's name before its number: mlx5_, bnxt_re
+    const char* pci_device;    // of a PF: 0x1021 ConnectX-7, 0x1760 BCM57608
+    const char* vf_pci_device; // of a VF; empty: the simulator builds no VF
+    const char* ib_prefix;     // the RDMA device's name before its number: mlx5_, bnxt_re
     const char* hca_type;
     const char* board_id;
     const char* hw_rev;
@@ -87,6 +95,8 @@ struct VendorCatalog {
     const CounterSpec* (*ethtool_statistic)(std::string_view name);
     // The software total a per-channel statistic is a share of; empty when it is none.
     std::string (*channel_total)(std::string_view name);
+    // What `inject kernel-line` makes the driver print (driver_events.hpp).
+    const std::vector<DriverEvent>& (*driver_events)();
 };
 
 // The vendor named `name` (kMlx5, kBnxt); throws SimError naming the known ones.

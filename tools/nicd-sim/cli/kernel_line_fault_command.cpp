@@ -93,15 +93,23 @@ void writeKernelLines(const fs::path& dir, const std::string& dev, const std::st
                        std::strerror(errno));
 }
 
+// "bnxt: fw-fatal-reset, ...; mlx5: fw-fatal, ...": every vendor's events, for --help.
+std::string eventsByVendor()
+{
+    std::vector<std::string> each;
+    for (const char* vendor : kVendors)
+        each.push_back(fmt::format("{}: {}", vendor, fmt::join(driverEvents(vendor), ", ")));
+    return fmt::format("{}", fmt::join(each, "; "));
+}
+
 } // namespace
 
 // NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
 NICD_SIM_FAULT(
     kernel_line, "kernel-line",
     // The events driver_lines.hpp knows, so --help never lists one it refuses.
-    fmt::format("the device's driver logs EVENT's lines ({}: {}; {}: {}) into the node's journal",
-                kBnxt, fmt::join(driverEvents(kBnxt), ", "), kMlx5,
-                fmt::join(driverEvents(kMlx5), ", ")),
+    fmt::format("the device's driver logs EVENT's lines ({}) into the node's journal",
+                eventsByVendor()),
     [](CLI::App& cmd) {
         auto a = std::make_shared<DeviceArgs>(cmd);
         auto event = std::make_shared<std::string>();
