@@ -4,9 +4,9 @@
 #include "app/daemon_app.hpp"
 #include "app/options.hpp"
 #include "app/run_lock.hpp"
+#include "app/start_writes.hpp"
 #include "config/config_files.hpp"
 #include "log/log.hpp"
-#include "privilege/write_limits.hpp"
 
 #include <CLI/CLI.hpp>
 #include <malloc.h>
@@ -130,7 +130,7 @@ int main(int argc, char** argv)
             options.beside_daemon = lock.holder();
         }
         // Still one thread: the knob writer is forked, then this process's writes are limited.
-        privilege::limitWrites(paths, *config);
+        startWrites(paths, *config);
         DaemonApp app(options, files, std::move(*config), std::move(lock));
         return options.once ? app.runOnce() : app.runDaemon();
     } catch (const std::exception& e) {

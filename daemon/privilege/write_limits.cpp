@@ -3,7 +3,6 @@
 #include "log/log.hpp"
 #include "paths/beneath.hpp"
 #include "privilege/knob_writer.hpp"
-#include "textfile/textfile_dir.hpp"
 
 #include <algorithm>
 
@@ -55,17 +54,10 @@ WriteLimits limitWrites(const HostPaths& paths, const Config& config)
 {
     WriteLimits out;
     out.writable = writableDirs(paths, config);
-    // Landlock binds existing directories: make ours first (a textfile directory nobody made
-    // yet, a state directory outside systemd's StateDirectory=).
+    // Landlock binds existing directories: make ours first (a state directory outside systemd's
+    // StateDirectory=; the textfile's is the caller's, app/start_writes.hpp).
     std::error_code ec;
     fs::create_directories(paths.host(config.daemon.state_directory), ec);
-    if (config.textfile.enable) {
-        auto made = openTextfileDir(paths.host(config.textfile.path).parent_path());
-        for (const auto& dir : made.created)
-            log::info({}, "created the textfile directory {} (mode 0755)", dir.string());
-        if (!made.fd)
-            log::warn({}, "{}", made.fd.error().message);
-    }
 
     auto writer = KnobWriter::start(paths.root(), paths.simulated());
     if (!writer) {

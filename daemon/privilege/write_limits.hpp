@@ -1,8 +1,8 @@
 // What nicd's own process may write, settled once at start while it is one thread (main; the
 // sandbox probe the same way). The knob writer is forked first and keeps the rights nicd was
 // given (the unit's); then nicd restricts its own writes with Landlock to
-//   - its state directory ([daemon] StateDirectory=) and the textfile's ([textfile] Path=),
-//     each made first when missing;
+//   - its state directory ([daemon] StateDirectory=), made first when missing, and the
+//     textfile's ([textfile] Path=), which the caller makes (app/start_writes.hpp);
 //   - on a simulated root, the simulator's DCB files (run/nicd-sim/dcb), which stand in for
 //     rtnetlink there (Landlock restricts files, not netlink);
 //   - on a real root, /dev/infiniband, only to open the verbs devices (ibv_open_device opens
@@ -31,7 +31,7 @@ struct WriteLimits {
     std::vector<WritableDir> writable;
 };
 
-// Makes the directories, starts the writer, restricts this process; logs what it did.
+// Makes the state directory, starts the writer, restricts this process; logs what it did.
 WriteLimits limitWrites(const HostPaths& paths, const Config& config);
 
 // True once this process's writes are limited by Landlock.

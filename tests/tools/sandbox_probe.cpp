@@ -1,7 +1,7 @@
 // sandbox_probe ROOT CONFIG STEP...
 // What nicd's process may write, tried from a process set up the way nicd sets itself up: the
-// configuration loaded as nicd loads it, then privilege::limitWrites (the knob writer forked,
-// Landlock applied), then each step, one line each:
+// configuration loaded as nicd loads it, then startWrites (the textfile directory made, the knob
+// writer forked, Landlock applied), then each step, one line each:
 //   open:PATH     open PATH for writing, write nothing    "open PATH: allowed" or ": denied (why)"
 //   create:PATH   create PATH, then remove it            "create PATH: allowed" or ...
 //   mkdir:PATH    make the directory PATH, then remove it "mkdir PATH: allowed" or ...
@@ -12,6 +12,7 @@
 // shipped unit (tests/integration/unit_sandbox_test.sh). Never point open: at a file whose write
 // does something: it opens, it does not write, but where nothing denies the open it succeeds.
 #include "app/options.hpp"
+#include "app/start_writes.hpp"
 #include "config/config_files.hpp"
 #include "log/log.hpp"
 #include "privilege/knob_writer.hpp"
@@ -88,7 +89,7 @@ int main(int argc, char** argv)
     auto config = loadAndReport(configFiles(options.config_file, paths), paths, options.dry_run);
     if (!config)
         return 2;
-    auto limits = privilege::limitWrites(paths, *config);
+    auto limits = startWrites(paths, *config);
     std::printf("landlock: %s\n",
                 limits.landlock.enforced
                     ? ("enforced (ABI " + std::to_string(limits.landlock.abi) + ")").c_str()
