@@ -22,10 +22,10 @@ dbus::BusHandlers DaemonApp::busHandlers()
     h.reload = [this] { reload(); };
     h.apply = [this](bool dry_run, dbus::QosReply&& reply) {
         provision_->request(dry_run ? provision::RoundKind::DryRun : provision::RoundKind::Apply,
-                            std::move(reply));
+                            provision::RoundReply(std::move(reply)));
     };
     h.verify = [this](dbus::QosReply&& reply) {
-        provision_->request(provision::RoundKind::Verify, std::move(reply));
+        provision_->request(provision::RoundKind::Verify, provision::RoundReply(std::move(reply)));
     };
     h.events = [this](uint64_t since) { return health_->eventsSince(since); };
     h.clear_condition = [this](const std::string& device, const std::string& code) {

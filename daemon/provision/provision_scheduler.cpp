@@ -240,7 +240,7 @@ void ProvisionScheduler::afterCycle()
     maybeStart();
 }
 
-void ProvisionScheduler::request(RoundKind kind, std::optional<dbus::QosReply> reply)
+void ProvisionScheduler::request(RoundKind kind, std::optional<RoundReply> reply)
 {
     if (reply) {
         // A round of this kind that has not started yet reads after this call too: it answers.

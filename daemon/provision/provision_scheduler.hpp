@@ -8,12 +8,12 @@
 
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
-#include "dbus/qos_reply.hpp"
 #include "model/snapshot.hpp"
 #include "provision/driver_ready.hpp"
 #include "provision/port_selection.hpp"
 #include "provision/provision_round.hpp"
 #include "provision/qos_tracker.hpp"
+#include "provision/round_reply.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -70,7 +70,7 @@ public:
     // who ask while such a round waits to start are answered by that one round: however many
     // clients call Verify in a loop, at most one round runs and one more waits (the worker also
     // runs the collection cycles).
-    void request(RoundKind kind, std::optional<dbus::QosReply> reply = {});
+    void request(RoundKind kind, std::optional<RoundReply> reply = {});
     // Someone changed DCB on `netdev` (nicd's own writes notify too): verify again.
     void onDcbChange(const std::string& netdev);
 
@@ -91,8 +91,8 @@ private:
 
     struct Request {
         RoundKind kind;
-        std::vector<dbus::QosReply> replies; // D-Bus Apply/Verify calls waiting for this round
-        bool periodic = false;               // due by interval, link or DCB change, not a call
+        std::vector<RoundReply> replies; // D-Bus Apply/Verify calls waiting for this round
+        bool periodic = false;           // due by interval, link or DCB change, not a call
     };
 
     Config config_;
@@ -106,7 +106,7 @@ private:
 
     QosTracker qos_;
     std::deque<Request> queue_;
-    std::vector<dbus::QosReply> replies_; // of the round running now
+    std::vector<RoundReply> replies_; // of the round running now
     bool running_ = false;
     uint64_t last_round_usec_ = 0;
     std::set<std::string> managed_ports_; // "<dev>/<port>" provisioned last time: a new one is due
