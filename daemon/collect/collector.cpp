@@ -4,7 +4,6 @@
 #include "log/log.hpp"
 #include "loop/clock.hpp"
 #include "loop/event_loop.hpp"
-#include "plugins/plugin_manager.hpp"
 
 #include <nicd/plugin/backoff.h>
 
@@ -31,7 +30,7 @@ std::shared_ptr<std::vector<Device>> ownedCopies(const Inventory& inventory,
 }
 } // namespace
 
-Collector::Collector(HostPaths paths, PluginManager& plugins, const Config& config)
+Collector::Collector(HostPaths paths, PluginCalls& plugins, const Config& config)
     : paths_(std::move(paths)), plugins_(plugins), inventory_(paths_)
 {
     configure(config);

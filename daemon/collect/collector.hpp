@@ -4,6 +4,7 @@
 
 #include "collect/deadline.hpp"
 #include "collect/ib_counters.hpp"
+#include "collect/plugin_calls.hpp"
 #include "collect/source.hpp"
 #include "collect/verbs_lane.hpp"
 #include "config/config.hpp"
@@ -23,12 +24,10 @@
 
 namespace nicd {
 
-class PluginManager;
-
 class Collector {
 public:
     // Reads with the settings of `config` (configure()).
-    Collector(HostPaths paths, PluginManager& plugins, const Config& config);
+    Collector(HostPaths paths, PluginCalls& plugins, const Config& config);
 
     // `read_pma`: also read ports/N/counters (slow: one firmware command per file). Between
     // PMA reads the last values are carried over so every snapshot has every counter.
@@ -71,7 +70,7 @@ private:
     void countPluginDrops(std::vector<DeviceSamples>& all);
 
     HostPaths paths_;
-    PluginManager& plugins_;
+    PluginCalls& plugins_;
     InventoryReader inventory_;
     IbCounterReader ib_reader_;
     struct PmaRead {

@@ -3,6 +3,7 @@
 // another thread while a plugin call is still out (a poll past its deadline).
 #pragma once
 
+#include "collect/plugin_calls.hpp"
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
 #include "model/inventory.hpp"
@@ -26,7 +27,7 @@
 
 namespace nicd {
 
-class PluginManager {
+class PluginManager final : public PluginCalls {
 public:
     // `config.plugins[name]` is what IHost::config() answers; Enabled=no skips the plugin.
     PluginManager(HostPaths paths, const Config& config);
@@ -41,7 +42,7 @@ public:
     // when its attach fails); attaches new ones, detaches gone ones (an ignored device is gone
     // to plugins). A device its plugin says is a RoCE LAG (ABI >= 1.6,
     // asked at attach) becomes DeviceFunction::Lag.
-    void assign(Inventory& inventory);
+    void assign(Inventory& inventory) override;
     // A reload: the daemon's settings plugins follow are `config.daemon`'s from now on, and the
     // next assign() detaches and attaches every device again, so that plugins start afresh with
     // them (counter files a plugin dropped are read again). Each plugin's own section stays the
@@ -53,7 +54,7 @@ public:
     // once every device reads. A poll that returned samples and an error is partial: the error
     // is reported, the device is not backed off (the plugin backs off what failed itself).
     // out.meanings: what the plugin says its series mean (ABI >= 1.5; asked once per layout).
-    void poll(const Device& dev, DeviceSamples& out);
+    void poll(const Device& dev, DeviceSamples& out) override;
     plugin::v1::Status verifyQos(const Device& dev, const Port& port,
                                  const plugin::v1::QosDesired& desired, plugin::v1::QosReport& out);
     plugin::v1::Status applyQos(const Device& dev, const Port& port,
@@ -73,9 +74,9 @@ public:
     std::map<std::string, std::string> driverReadyFiles() const;
     // What each running plugin says its driver's devlink health reporters mean (ABI >= 1.6);
     // made as the plugins load, the same object after.
-    std::shared_ptr<const ReporterMeanings> reporterMeanings() const;
+    std::shared_ptr<const ReporterMeanings> reporterMeanings() const override;
 
-    std::vector<PluginStatus> statuses() const;
+    std::vector<PluginStatus> statuses() const override;
     // shutdown() then destroy() on every running plugin. The libraries stay mapped.
     void shutdown();
 
