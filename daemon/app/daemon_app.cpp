@@ -116,7 +116,8 @@ int DaemonApp::runOnce()
     loadPlugins();
     Snapshot snap = collector_->collect(true);
     kernel_->open(config_.journal);
-    KernelWatch::apply(kernel_->readAll(*plugins_), snap.inventory, *health_);
+    health_->kernelFindings(kernel_->readAll(*plugins_), snap.inventory, monotonicSeconds(),
+                            realtimeSeconds());
     judge(snap);
     const bool forgot = forgetOnce(snap);
     snap.qos = provision_->runOnce(snap);
@@ -197,7 +198,7 @@ int DaemonApp::runDaemon()
     worker_->submit([this] { loadPlugins(); });
     kernel_->open(config_.journal);
     kernel_->follow(*loop_, *worker_, *plugins_,
-                    [this](KernelWatch::Findings f) { onKernelFindings(std::move(f)); });
+                    [this](KernelFindings f) { onKernelFindings(std::move(f)); });
     cycles_ =
         std::make_unique<CycleScheduler>(*loop_, *worker_, *collector_, config_,
                                          [this](Snapshot snap) { finishCycle(std::move(snap)); });
@@ -265,7 +266,7 @@ void DaemonApp::finishCycle(Snapshot snap)
 {
     live_links_.applyTo(snap);
     for (const auto& f : pending_kernel_) {
-        KernelWatch::apply(f, snap.inventory, *health_);
+        health_->kernelFindings(f, snap.inventory, monotonicSeconds(), realtimeSeconds());
         kernel_->applied(f);
     }
     pending_kernel_.clear();
@@ -313,7 +314,7 @@ void DaemonApp::saveState(bool force)
 // save. A batch with a driver error is judged now; the state holding it is saved at the end of
 // the next cycle, with the cursor after it (a crash before that reads the lines again, judged
 // against the state they had not yet changed).
-void DaemonApp::onKernelFindings(KernelWatch::Findings f)
+void DaemonApp::onKernelFindings(KernelFindings f)
 {
     if (!published_.get()) {
         pending_kernel_.push_back(std::move(f));
@@ -322,8 +323,11 @@ void DaemonApp::onKernelFindings(KernelWatch::Findings f)
     kernel_->applied(f);
     if (f.empty())
         return;
-    published_.amend([&](Snapshot& s) { KernelWatch::apply(f, s.inventory, *health_); },
-                     Judge::Report, Publish::Paced);
+    published_.amend(
+        [&](Snapshot& s) {
+            health_->kernelFindings(f, s.inventory, monotonicSeconds(), realtimeSeconds());
+        },
+        Judge::Report, Publish::Paced);
     state_->changed();
 }
 

@@ -84,7 +84,7 @@ private:
     // Remembered NICs absent now forgotten by an operator: `device` (a name or PCI address), or
     // with `device` empty every one. Returns those forgotten.
     std::vector<health::KnownDevice> forgetDevices(const std::string& device);
-    void onKernelFindings(KernelWatch::Findings findings);
+    void onKernelFindings(KernelFindings findings);
     void onLinkEvent(const netlink::LinkEvent& ev);
     void onReporterEvent(std::vector<HealthReporter> reporters, bool overrun);
     void maybeReady();
@@ -120,7 +120,7 @@ private:
     std::shared_ptr<std::atomic<bool>> read_reporters_soon_; // ReporterSource's flag
     std::shared_ptr<std::atomic<bool>> read_readiness_soon_; // ReadinessSource's flag
     netlink::LiveLinks live_links_;
-    std::vector<KernelWatch::Findings> pending_kernel_; // found before the first snapshot
+    std::vector<KernelFindings> pending_kernel_; // found before the first snapshot
     bool ready_sent_ = false;
     double last_reload_seconds_ = 0; // CLOCK_REALTIME of the last reload; 0: none since start
     std::string last_reload_result_; // "ok" or "failed: ..."

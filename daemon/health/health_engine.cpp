@@ -140,6 +140,15 @@ std::vector<Event> HealthEngine::kernelReport(const KernelReportFinding& f, cons
     });
 }
 
+void HealthEngine::kernelFindings(const KernelFindings& f, const Inventory& inv, double now_mono,
+                                  double now_real)
+{
+    for (const auto& m : f.matches)
+        kernelLine(m, inv, now_mono, now_real);
+    for (const auto& r : f.reports)
+        kernelReport(r, inv, now_mono, now_real);
+}
+
 void HealthEngine::followRenames(const Inventory& inv, double now_real, std::vector<Event>& out)
 {
     auto renames = links_->knownDevices().renames(inv);

@@ -17,10 +17,10 @@
 
 #include "config/config.hpp"
 #include "health/condition_set.hpp"
-#include "health/kernel_finding.hpp"
 #include "health/link_rules.hpp"
 #include "health/rule_family.hpp"
 #include "model/health.hpp"
+#include "model/kernel_finding.hpp"
 #include "model/snapshot.hpp"
 
 #include <nicd/plugin/plugin.h>
@@ -62,6 +62,12 @@ public:
     // `now_mono`).
     std::vector<Event> kernelReport(const KernelReportFinding& f, const Inventory& inv,
                                     double now_mono, double now_real);
+
+    // What a batch of journal lines held (kernel_log/kernel_watch.hpp), judged against `inv`
+    // (the devices the lines name) in order: kernelLine for each line, kernelReport for each
+    // report.
+    void kernelFindings(const KernelFindings& f, const Inventory& inv, double now_mono,
+                        double now_real);
 
     // Fills snap.health from the current conditions without evaluating anything.
     void report(Snapshot& snap) const;

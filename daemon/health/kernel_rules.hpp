@@ -9,7 +9,7 @@
 // also forgets the repeat history. Lines naming no known device are counted, nothing else.
 #pragma once
 
-#include "health/kernel_finding.hpp"
+#include "model/kernel_finding.hpp"
 #include "health/rule_family.hpp"
 
 #include <nicd/plugin/plugin.h>

@@ -8,7 +8,7 @@
 #include "config/config.hpp"
 #include "health/condition_set.hpp"
 #include "health/json_text.hpp"
-#include "health/kernel_finding.hpp"
+#include "model/kernel_finding.hpp"
 #include "model/device_keys.hpp"
 #include "model/inventory.hpp"
 #include "model/snapshot.hpp"

@@ -1,6 +1,5 @@
 #include "kernel_log/kernel_watch.hpp"
 
-#include "health/health_engine.hpp"
 #include "kernel_log/kernel_journal.hpp"
 #include "kernel_log/trusted_fields.hpp"
 #include "kernel_log/user_reports.hpp"
@@ -70,17 +69,17 @@ std::vector<KernelWatch::Record> KernelWatch::readRecords(size_t* entries)
     return records;
 }
 
-KernelWatch::Findings KernelWatch::classify(const std::vector<Record>& records,
-                                            const PluginManager& plugins)
+KernelFindings KernelWatch::classify(const std::vector<Record>& records,
+                                     const PluginManager& plugins)
 {
     Findings f;
     for (const auto& r : records) {
-        health::KernelFinding k;
+        KernelFinding k;
         if (plugins.classifyKernelRecord(r.view(), k.match)) {
             k.origin = r.origin;
             f.matches.push_back(std::move(k));
         }
-        health::KernelReportFinding report;
+        KernelReportFinding report;
         if (reports_.feed(r.view()) &&
             plugins.classifyKernelReport(reports_.report(), report.plugin, report.match)) {
             reports_.close();
@@ -90,7 +89,7 @@ KernelWatch::Findings KernelWatch::classify(const std::vector<Record>& records,
     return f;
 }
 
-KernelWatch::Findings KernelWatch::readAll(PluginManager& plugins)
+KernelFindings KernelWatch::readAll(PluginManager& plugins)
 {
     auto records = readRecords();
     return classify(records, plugins);
@@ -136,14 +135,6 @@ void KernelWatch::drain()
         f->cursor = cursor;
         loop_->post([this, f] { found_(std::move(*f)); });
     });
-}
-
-void KernelWatch::apply(const Findings& f, const Inventory& inventory, health::HealthEngine& health)
-{
-    for (const auto& m : f.matches)
-        health.kernelLine(m, inventory, monotonicSeconds(), realtimeSeconds());
-    for (const auto& r : f.reports)
-        health.kernelReport(r, inventory, monotonicSeconds(), realtimeSeconds());
 }
 
 } // namespace nicd

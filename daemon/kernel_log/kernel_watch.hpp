@@ -9,10 +9,10 @@
 
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
-#include "health/kernel_rules.hpp"
 #include "kernel_log/report_window.hpp"
 #include "loop/event_loop.hpp"
 #include "model/inventory.hpp"
+#include "model/kernel_finding.hpp"
 #include "model/kernel_origin.hpp"
 
 #include <nicd/plugin/plugin.h>
@@ -28,18 +28,10 @@ namespace nicd {
 class KernelJournal;
 class PluginManager;
 class Worker;
-namespace health {
-class HealthEngine;
-}
 
 class KernelWatch {
 public:
-    struct Findings {
-        std::vector<health::KernelFinding> matches;       // lines a plugin recognised
-        std::vector<health::KernelReportFinding> reports; // multi-line reports a plugin recognised
-        std::optional<std::string> cursor;                // the journal's, after these lines
-        bool empty() const { return matches.empty() && reports.empty(); }
-    };
+    using Findings = KernelFindings;
 
     // `cursor`: where the last run stopped in this boot (nullopt: the boot's beginning).
     KernelWatch(HostPaths paths, std::string boot_id, std::optional<std::string> cursor);
@@ -66,9 +58,6 @@ public:
     // yet judged when the state is saved is read again after a restart, not lost; the one given
     // when closed.
     std::optional<std::string> cursor() const;
-
-    // Judges findings against `inventory` (the devices the lines name).
-    static void apply(const Findings& f, const Inventory& inventory, health::HealthEngine& health);
 
     // A kernel line and where it came from, as read.
     struct Record {

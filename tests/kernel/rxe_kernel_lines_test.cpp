@@ -56,7 +56,7 @@ TEST_F(RxeKernelLines, ADevPrintkIsAttributedAndAWrittenLineIsNot)
     EXPECT_EQ(down_origin->device, kRxe);
 
     auto inv = discoverInventory(HostPaths("/"));
-    health::KernelFinding f;
+    KernelFinding f;
     f.origin = *down_origin;
     const Device* d = health::deviceForKernelLine(f, inv);
     ASSERT_NE(d, nullptr);

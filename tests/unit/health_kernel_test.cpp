@@ -191,7 +191,7 @@ TEST_F(HealthTest, MultiLineSoftLockupReportEndToEnd)
         " net_rx_action+0x146/0x3e0",
     };
     test::Mlx5Reports reports;
-    std::vector<health::KernelReportFinding> found;
+    std::vector<KernelReportFinding> found;
     for (const auto& l : report)
         if (auto hit = reports.feed(l))
             found.push_back({"mlx5", *hit});
@@ -218,12 +218,12 @@ TEST_F(HealthTest, FindingsFromTheJournalAreHeldForKernelHoldSec)
     c.health.kernel_hold_sec = 60;
     engine_.configure(c);
     auto inv = kernelInventory();
-    KernelWatch::Findings f;
+    KernelFindings f;
     f.reports.push_back(mlx5SoftLockup("BUG: soft lockup - CPU#3 stuck for 23s!"));
     f.matches.push_back(
         kernelMatch("mlx5.cmd_timeout", plugin::v1::Severity::Fatal, "0004:01:00.0"));
     const double now = monotonicSeconds();
-    KernelWatch::apply(f, inv, engine_);
+    engine_.kernelFindings(f, inv, monotonicSeconds(), realtimeSeconds());
     auto s = at(now + 30, snap({inv.devices[0]}));
     EXPECT_TRUE(find(s, "kernel.driver_soft_lockup"));
     EXPECT_TRUE(find(s, "kernel.mlx5.cmd_timeout"));

@@ -207,14 +207,14 @@ TEST(KernelProvenance, ALineCountsAgainstTheDeviceTheKernelSaidItWasAbout)
     inv.devices.push_back(d2);
     auto finding = [](std::string subsystem, std::string device, std::string pci,
                       std::string netdev = "") {
-        health::KernelFinding f;
+        KernelFinding f;
         f.match.code = "x";
         f.match.pci_address = std::move(pci);
         f.match.netdev = std::move(netdev);
         f.origin = {std::move(subsystem), std::move(device)};
         return f;
     };
-    auto on = [&](const health::KernelFinding& f) {
+    auto on = [&](const KernelFinding& f) {
         const Device* d = health::deviceForKernelLine(f, inv);
         return d ? d->ibdev : std::string("-");
     };

@@ -87,10 +87,10 @@ protected:
 
 // A line a plugin recognised: printed by the kernel about PCI function `pci` (and naming it), or,
 // with `pci` empty, a device-less report naming `netdev`.
-inline health::KernelFinding kernelMatch(const std::string& code, plugin::v1::Severity sev,
+inline KernelFinding kernelMatch(const std::string& code, plugin::v1::Severity sev,
                                          const std::string& pci, const std::string& netdev = "")
 {
-    health::KernelFinding f;
+    KernelFinding f;
     f.match.code = code;
     f.match.severity = sev;
     f.match.pci_address = pci;

@@ -3,7 +3,7 @@
 // asked after every line that joins the report.
 #pragma once
 
-#include "health/kernel_finding.hpp"
+#include "model/kernel_finding.hpp"
 #include "kernel_log/report_window.hpp"
 #include "kernel_reports.hpp"
 #include "support/kernel_records.hpp"
@@ -35,7 +35,7 @@ struct Mlx5Reports {
 
 // The finding the daemon judges when the mlx5 plugin recognised a soft lockup in its polling
 // after `header` ("BUG: soft lockup - CPU#3 stuck for 23s!").
-inline health::KernelReportFinding mlx5SoftLockup(const std::string& header)
+inline KernelReportFinding mlx5SoftLockup(const std::string& header)
 {
     Mlx5Reports r;
     r.feed("watchdog: " + header);
