@@ -2,7 +2,7 @@
 #include "config/config.hpp"
 
 #include "config/config_keys.hpp"
-#include "config/ini_lines.hpp"
+#include "ini/ini_lines.hpp"
 #include "config/tree_keys.hpp"
 #include "config/value_parsers.hpp"
 #include "text/printable.hpp"

@@ -12,10 +12,10 @@ find_package(spdlog REQUIRED)
 set(daemon ${CMAKE_SOURCE_DIR}/daemon)
 set(mlx5 ${CMAKE_SOURCE_DIR}/plugins/mlx5)
 # Pure helpers shared by stages (text escaping): small, and any of the parsers may use them.
-file(GLOB helper_sources CONFIGURE_DEPENDS ${daemon}/text/*.cpp)
+file(GLOB helper_sources CONFIGURE_DEPENDS ${daemon}/base/text/*.cpp)
 # The health engine, for the state file's health memory: every rule family restores its part.
 file(GLOB health_sources CONFIGURE_DEPENDS ${daemon}/health/*.cpp ${daemon}/model/*.cpp
-     ${daemon}/log/*.cpp)
+     ${daemon}/base/log/*.cpp)
 list(APPEND health_sources ${daemon}/prefailure/pcie_link.cpp) # the training rules' verdict
 
 add_library(nicd_fuzz_parsers STATIC
@@ -59,10 +59,10 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/config/config.cpp
     ${daemon}/config/config_keys.cpp
     ${daemon}/config/prefailure_keys.cpp
-    ${daemon}/config/ini_lines.cpp
+    ${daemon}/base/ini/ini_lines.cpp
     ${daemon}/config/value_parsers.cpp
     ${daemon}/config/tree_keys.cpp
-    ${daemon}/paths/beneath.cpp
+    ${daemon}/base/paths/beneath.cpp
     # the state file
     ${daemon}/state/state_text.cpp
     # sysfs values
@@ -86,7 +86,7 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/privilege/knob_shapes.cpp
     ${helper_sources}
     ${health_sources})
-target_include_directories(nicd_fuzz_parsers PUBLIC ${daemon} ${mlx5} ${CMAKE_SOURCE_DIR}/plugins
+target_include_directories(nicd_fuzz_parsers PUBLIC ${daemon} ${daemon}/base ${mlx5} ${CMAKE_SOURCE_DIR}/plugins
                            ${CMAKE_SOURCE_DIR}/plugins/sdk/include ${CMAKE_SOURCE_DIR}/tools/nicctl)
 target_compile_definitions(nicd_fuzz_parsers PUBLIC
     NICD_VERSION="${PROJECT_VERSION}"

@@ -1,7 +1,7 @@
 // The INI layer under the configuration: every entry carries its line number, every malformed
 // line is reported (not only the first), and nothing is misread (indented keys, keys under a
 // broken header, lines too long for inih's buffer).
-#include "config/ini_lines.hpp"
+#include "ini/ini_lines.hpp"
 
 #include <string>
 #include <vector>

@@ -32,8 +32,8 @@ const std::map<std::string, Allowed>& allowed()
 {
     static const std::map<std::string, Allowed> a{
         // The helpers themselves: the walk's top, and the directories they then work beneath.
-        {"daemon/paths/beneath.cpp", {1, "the root a walk starts from"}},
-        {"daemon/paths/atomic_file.cpp",
+        {"daemon/base/paths/beneath.cpp", {1, "the root a walk starts from"}},
+        {"daemon/base/paths/atomic_file.cpp",
          {2, "the atomic writer's directory (O_DIRECTORY; the textfile's comes by descriptor)"}},
         {"plugins/sdk/src/small_file.cpp",
          {3, "readSmallFile, writeSmallFile and the root readSmallFileBeneath walks beneath"}},

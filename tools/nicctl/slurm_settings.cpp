@@ -1,6 +1,6 @@
 #include "slurm_settings.hpp"
 
-#include "config/ini_lines.hpp"
+#include "ini/ini_lines.hpp"
 #include "text/result.hpp"
 
 #include <fmt/format.h>

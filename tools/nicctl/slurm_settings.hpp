@@ -1,5 +1,5 @@
 // /etc/nicd/slurm-check.conf: the settings of `nicctl slurm-check`, as Key=Value lines ('#' and
-// ';' start a comment), read with nicd's INI reader (config/ini_lines.hpp); no sections. Pure.
+// ';' start a comment), read with nicd's INI reader (ini/ini_lines.hpp); no sections. Pure.
 // Unknown keys and bad values are errors naming the file, the line and the key; a missing file
 // means every default.
 //   DrainOn=fatal|degraded     which node verdict drains the node (default fatal)

@@ -1,4 +1,4 @@
-#include "config/ini_lines.hpp"
+#include "ini/ini_lines.hpp"
 
 #include "text/trim.hpp"
 
