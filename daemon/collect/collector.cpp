@@ -6,7 +6,7 @@
 #include "loop/event_loop.hpp"
 #include "plugins/plugin_manager.hpp"
 
-#include <nicd/plugin/backoff.h>
+#include <nicd/plugin/sdk/backoff.h>
 
 #include <fmt/format.h>
 

@@ -3,8 +3,8 @@
 // drivers/infiniband/hw/bnxt_re/main.c and qplib_rcfw.c. Cheap tests only (no regex).
 #include "bnxt_kernel_lines.hpp"
 
-#include <nicd/plugin/pcie_report.h>
-#include <nicd/plugin/printed_record.h>
+#include <nicd/plugin/sdk/pcie_report.h>
+#include <nicd/plugin/sdk/printed_record.h>
 
 #include <array>
 

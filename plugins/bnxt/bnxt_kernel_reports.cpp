@@ -1,6 +1,6 @@
 #include "bnxt_kernel_reports.hpp"
 
-#include <nicd/plugin/soft_lockup.h>
+#include <nicd/plugin/sdk/soft_lockup.h>
 
 #include <array>
 

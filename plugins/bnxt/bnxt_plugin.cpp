@@ -16,7 +16,7 @@
 #include "qos/qos.hpp"
 
 #include <nicd/plugin/declare.h>
-#include <nicd/plugin/nic_plugin.h>
+#include <nicd/plugin/sdk/nic_plugin.h>
 
 namespace nicd::bnxt {
 

@@ -6,8 +6,8 @@
 // another driver and are rejected on their prefix, with no allocation.
 #include "kernel_patterns.hpp"
 
-#include <nicd/plugin/pcie_report.h>
-#include <nicd/plugin/printed_record.h>
+#include <nicd/plugin/sdk/pcie_report.h>
+#include <nicd/plugin/sdk/printed_record.h>
 
 #include <array>
 

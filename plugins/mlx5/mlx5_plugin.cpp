@@ -1,5 +1,5 @@
 // The mlx5 plugin: claims devices bound to mlx5_core; reads their hw_counters (over RDMA netlink
-// on a real root, else the files: nicd/plugin/hw_counter_source.h) and netdev statistics;
+// on a real root, else the files: nicd/plugin/sdk/hw_counter_source.h) and netdev statistics;
 // provisions and verifies RoCE QoS; recognises mlx5 driver errors in kernel logs; says what its
 // counters mean (counter_meanings.hpp); names its driver-ready file, what its devlink health
 // reporters mean and its RoCE LAG devices (traits.hpp).
@@ -10,7 +10,7 @@
 #include "traits.hpp"
 
 #include <nicd/plugin/declare.h>
-#include <nicd/plugin/nic_plugin.h>
+#include <nicd/plugin/sdk/nic_plugin.h>
 
 namespace nicd::mlx5 {
 

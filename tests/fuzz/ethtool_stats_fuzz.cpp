@@ -4,9 +4,9 @@
 // and 8 of value per statistic). Neither throws: a crash, an exception or a sanitizer report is a
 // finding. Names come out trimmed and never empty, and a poll checked against the last poll's names
 // (the bytes read twice: the second against the first's layout) reads what a whole parse reads.
-#include <nicd/plugin/ethtool_ioctl.h>
-#include <nicd/plugin/ethtool_text.h>
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/ethtool_ioctl.h>
+#include <nicd/plugin/sdk/ethtool_text.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <linux/ethtool.h>
 

@@ -6,8 +6,8 @@
 #include "support/sim_host.hpp"
 #include "support/temp_dir.hpp"
 
-#include <nicd/plugin/counter_poller.h>
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/counter_poller.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <fstream>
 #include <map>

@@ -6,7 +6,7 @@
 #include "prefailure/fec_stats.hpp"
 #include "support/module_images.hpp"
 
-#include <nicd/plugin/ethtool_text.h>
+#include <nicd/plugin/sdk/ethtool_text.h>
 
 #include <fstream>
 #include <limits>

@@ -4,10 +4,10 @@
 #include "support/sim_tree.hpp"
 #include "support/temp_dir.hpp"
 
-#include <nicd/plugin/ethtool_ioctl.h>
-#include <nicd/plugin/ethtool_text.h>
-#include <nicd/plugin/hw_counters.h>
-#include <nicd/plugin/netdev_stats.h>
+#include <nicd/plugin/sdk/ethtool_ioctl.h>
+#include <nicd/plugin/sdk/ethtool_text.h>
+#include <nicd/plugin/sdk/hw_counters.h>
+#include <nicd/plugin/sdk/netdev_stats.h>
 
 #include <fcntl.h>
 #include <linux/ethtool.h>

@@ -4,7 +4,7 @@
 // -S` dump.
 #include "counter_meanings.hpp"
 
-#include <nicd/plugin/ethtool_text.h>
+#include <nicd/plugin/sdk/ethtool_text.h>
 
 #include <fstream>
 #include <sstream>

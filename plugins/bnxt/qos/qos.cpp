@@ -2,14 +2,14 @@
 // port's netdevs over IEEE DCB netlink (bnxt_dcb.c's dcbnl_ops; the simulator's files under a
 // simulated root), unless the NIC firmware's DCBX agent owns them; RoCE ToS in rdma_cm's configfs
 // (ib_core: the same as for every vendor); ECN and CNP settings as far as upstream shows them.
-// The call's frame is the SDK's (nicd/plugin/qos_port.h).
+// The call's frame is the SDK's (nicd/plugin/sdk/qos_port.h).
 #include "qos/qos.hpp"
 
 #include "qos/congestion.hpp"
 #include "qos/dcb_port.hpp"
 
-#include <nicd/plugin/qos_port.h>
-#include <nicd/plugin/roce_tos.h>
+#include <nicd/plugin/sdk/qos_port.h>
+#include <nicd/plugin/sdk/roce_tos.h>
 
 #include <string>
 

@@ -1,15 +1,15 @@
 // verifyQos / applyQos for one mlx5 port: DSCP trust and PFC on each of the port's netdevs
 // (rtnetlink DCB, or the simulator's files under a simulated root), ECN for RoCE on the lossless
 // priorities (MOFED's ecn/ sysfs tree), RoCE ToS in rdma_cm's configfs and, with MOFED, the
-// device's traffic_class. The call's frame is the SDK's (nicd/plugin/qos_port.h).
+// device's traffic_class. The call's frame is the SDK's (nicd/plugin/sdk/qos_port.h).
 #include "qos/qos.hpp"
 
 #include "qos/dcb_settings.hpp"
 #include "qos/ecn_settings.hpp"
 #include "qos/tos_settings.hpp"
 
-#include <nicd/plugin/qos_port.h>
-#include <nicd/plugin/roce_tos.h>
+#include <nicd/plugin/sdk/qos_port.h>
+#include <nicd/plugin/sdk/roce_tos.h>
 
 namespace nicd::mlx5 {
 

@@ -1,4 +1,4 @@
-#include <nicd/plugin/ethtool_text.h>
+#include <nicd/plugin/sdk/ethtool_text.h>
 
 #include <charconv>
 #include <cstring>

@@ -1,6 +1,6 @@
-#include <nicd/plugin/counter_dir.h>
-#include <nicd/plugin/hw_counters.h>
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/counter_dir.h>
+#include <nicd/plugin/sdk/hw_counters.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <cerrno>
 #include <cstring>

@@ -5,8 +5,8 @@
 // meanings of its counters.
 #pragma once
 
-#include <nicd/plugin/counter_poller.h>
 #include <nicd/plugin/plugin.h>
+#include <nicd/plugin/sdk/counter_poller.h>
 
 #include <string_view>
 #include <vector>

@@ -1,10 +1,10 @@
 // An RDMA driver's per-port counters, <sysfs_path>/ports/N/hw_counters/* (mlx5_ib, bnxt_re).
 #pragma once
 
-#include <nicd/plugin/backoff.h>
-#include <nicd/plugin/counter_dir.h>
 #include <nicd/plugin/plugin.h>
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/backoff.h>
+#include <nicd/plugin/sdk/counter_dir.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <cstdint>
 #include <map>

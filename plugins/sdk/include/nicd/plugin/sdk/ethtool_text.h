@@ -1,8 +1,8 @@
 // `ethtool -S` text, as the simulator writes it and as fixtures record it.
 #pragma once
 
-#include <nicd/plugin/ethtool_stats.h>
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/ethtool_stats.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <cstdint>
 #include <string_view>
