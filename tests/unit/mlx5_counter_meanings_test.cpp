@@ -5,6 +5,7 @@
 #include "counter_meanings.hpp"
 
 #include <nicd/plugin/sdk/ethtool_text.h>
+#include <nicd/plugin/sdk/vendor_tables.h>
 
 #include <fstream>
 #include <sstream>
@@ -80,7 +81,7 @@ TEST(Mlx5CounterMeanings, ARealEthtoolDump)
         layout.series.push_back({"ethtool", 1, 1, name, pv1::SampleKind::Counter});
     ASSERT_EQ(layout.series.size(), 751U);
     std::vector<pv1::SeriesMeaning> out;
-    mlx5::describeCounters(layout, out);
+    plugin::sdk::describeSeries(layout, mlx5::meaningOf, out);
     ASSERT_EQ(out.size(), layout.series.size());
     std::map<std::string, M> meant;
     for (size_t i = 0; i < out.size(); ++i) {
