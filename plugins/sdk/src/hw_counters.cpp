@@ -66,17 +66,4 @@ pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwC
     return first;
 }
 
-pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwCounterDirs& dirs,
-                           std::vector<pv1::Sample>& out, HwCounterChanges* changes,
-                           GaugeTest gauge)
-{
-    pv1::SampleBatch batch;
-    sdk::SampleBatchBuilder b(batch);
-    pv1::Status s = readHwCounters(dev, backoff, dirs, b, changes, gauge);
-    b.finish();
-    auto samples = sdk::toSamples(batch);
-    out.insert(out.end(), samples.begin(), samples.end());
-    return s;
-}
-
 } // namespace nicd::plugin::sdk

@@ -39,10 +39,5 @@ struct HwCounterChanges {
 readHwCounters(const ::nicd::plugin::v1::DeviceRef& dev, ::nicd::plugin::sdk::Backoff& backoff,
                HwCounterDirs& dirs, ::nicd::plugin::sdk::SampleBatchBuilder& out,
                HwCounterChanges* changes = nullptr, GaugeTest gauge = nullptr);
-// The same, as Samples (for tests).
-::nicd::plugin::v1::Status
-readHwCounters(const ::nicd::plugin::v1::DeviceRef& dev, ::nicd::plugin::sdk::Backoff& backoff,
-               HwCounterDirs& dirs, std::vector<::nicd::plugin::v1::Sample>& out,
-               HwCounterChanges* changes = nullptr, GaugeTest gauge = nullptr);
 
 } // namespace nicd::plugin::sdk
