@@ -5,7 +5,7 @@
 #include "loop/clock.hpp"
 #include "loop/event_loop.hpp"
 
-#include <nicd/plugin/backoff.h>
+#include <nicd/plugin/sdk/backoff.h>
 
 #include <fmt/format.h>
 

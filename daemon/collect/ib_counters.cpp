@@ -3,8 +3,8 @@
 #include "inventory/sysfs_values.hpp"
 #include "log/log.hpp"
 
-#include <nicd/plugin/counter_dir.h>
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/counter_dir.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <fmt/format.h>
 

@@ -6,8 +6,8 @@
 #include "model/inventory.hpp"
 #include "model/samples.hpp"
 
-#include <nicd/plugin/backoff.h>
-#include <nicd/plugin/counter_dir.h>
+#include <nicd/plugin/sdk/backoff.h>
+#include <nicd/plugin/sdk/counter_dir.h>
 
 #include <atomic>
 #include <map>

@@ -3,7 +3,7 @@
 // seen, and finishing it closes the ones it did not use (a port or netdev that went away).
 #pragma once
 
-#include <nicd/plugin/counter_dir.h>
+#include <nicd/plugin/sdk/counter_dir.h>
 
 #include <map>
 #include <memory>

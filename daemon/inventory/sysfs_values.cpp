@@ -1,7 +1,7 @@
 #include "inventory/sysfs_values.hpp"
 
-#include <nicd/plugin/counter_dir.h>
-#include <nicd/plugin/printed_record.h>
+#include <nicd/plugin/sdk/counter_dir.h>
+#include <nicd/plugin/sdk/printed_record.h>
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -2,7 +2,7 @@
 
 #include "log/log.hpp"
 
-#include <nicd/plugin/small_file.h>
+#include <nicd/plugin/sdk/small_file.h>
 
 #include <systemd/sd-journal.h>
 

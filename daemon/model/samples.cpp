@@ -1,6 +1,6 @@
 #include "model/samples.hpp"
 
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 namespace nicd {
 

@@ -41,7 +41,7 @@ inline constexpr const char* kSourceIbCounters = "counters";    // ports/N/count
 inline constexpr const char* kSourceHwCounters = "hw_counters"; // ports/N/hw_counters (vendor)
 inline constexpr const char* kSourceEthtool = "ethtool";        // netdev statistics
 // What a plugin tells the daemon about its reads rather than the device (the number of counter
-// files it dropped: nicd/plugin/backoff.h): never published as a counter.
+// files it dropped: nicd/plugin/sdk/backoff.h): never published as a counter.
 inline constexpr const char* kSourceNicd = "nicd";
 
 // A read that failed, with enough to say which file and why.

@@ -1,6 +1,6 @@
 #include "netlink/dcb_notification.hpp"
 
-#include <nicd/plugin/dcb_codec.h>
+#include <nicd/plugin/sdk/dcb_codec.h>
 
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>

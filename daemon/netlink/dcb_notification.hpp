@@ -3,7 +3,7 @@
 // name matters to nicd: that netdev's QoS is verified again.
 #pragma once
 
-#include <nicd/plugin/netlink_messages.h>
+#include <nicd/plugin/sdk/netlink_messages.h>
 
 #include <cstdint>
 #include <optional>

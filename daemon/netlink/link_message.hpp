@@ -3,7 +3,7 @@
 // reading past the end.
 #pragma once
 
-#include <nicd/plugin/netlink_messages.h>
+#include <nicd/plugin/sdk/netlink_messages.h>
 
 #include <cstdint>
 #include <optional>

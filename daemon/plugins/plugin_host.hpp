@@ -1,5 +1,5 @@
 // What the daemon gives one plugin: logging as that plugin, the host root, its config section,
-// and the daemon's settings a plugin follows too (DropCounterAfter: nicd/plugin/backoff.h), and
+// and the daemon's settings a plugin follows too (DropCounterAfter: nicd/plugin/sdk/backoff.h), and
 // (ABI 1.4) host knobs changed through nicd's knob writer (privilege/knob_writer.hpp).
 #pragma once
 

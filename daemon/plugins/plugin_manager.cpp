@@ -5,8 +5,8 @@
 #include "plugins/plugin_schemas.hpp"
 #include "privilege/write_limits.hpp"
 
-#include <nicd/plugin/backoff.h>
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/backoff.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <algorithm>
 #include <cctype>
@@ -20,7 +20,7 @@ namespace pv1 = plugin::v1;
 
 namespace {
 
-// The daemon's settings plugins follow (nicd/plugin/backoff.h), as IHost::config() gives them.
+// The daemon's settings plugins follow (nicd/plugin/sdk/backoff.h), as IHost::config() gives them.
 std::map<std::string, std::string> daemonSettings(const DaemonConfig& daemon)
 {
     return {{plugin::sdk::kDropAfterKey, std::to_string(daemon.drop_counter_after)}};

@@ -5,7 +5,7 @@
 
 #include "model/plugin_status.hpp"
 
-#include <nicd/plugin/backoff.h>
+#include <nicd/plugin/sdk/backoff.h>
 
 #include <cstdint>
 #include <set>

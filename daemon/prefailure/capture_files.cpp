@@ -1,6 +1,6 @@
 #include "prefailure/capture_files.hpp"
 
-#include <nicd/plugin/small_file.h>
+#include <nicd/plugin/sdk/small_file.h>
 
 #include <fmt/format.h>
 

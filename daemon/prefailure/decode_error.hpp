@@ -4,7 +4,7 @@
 // it. The reader that called the decoder logs the error for that device and source only.
 #pragma once
 
-#include <nicd/plugin/netlink_attrs.h>
+#include <nicd/plugin/sdk/netlink_attrs.h>
 
 namespace nicd::prefailure {
 

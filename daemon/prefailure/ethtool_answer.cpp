@@ -7,7 +7,7 @@
 #include "prefailure/decode_error.hpp"
 #include "prefailure/fec_stats.hpp"
 
-#include <nicd/plugin/netlink_messages.h>
+#include <nicd/plugin/sdk/netlink_messages.h>
 
 #include <fmt/format.h>
 #include <linux/genetlink.h>

@@ -6,7 +6,7 @@
 
 #include "privilege/knob_shapes.hpp"
 
-#include <nicd/plugin/netlink_attrs.h>
+#include <nicd/plugin/sdk/netlink_attrs.h>
 
 #include <cstddef>
 #include <string>

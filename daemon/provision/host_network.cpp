@@ -2,7 +2,7 @@
 
 #include "provision/default_route.hpp"
 
-#include <nicd/plugin/small_file.h>
+#include <nicd/plugin/sdk/small_file.h>
 
 #include <sstream>
 

@@ -3,7 +3,7 @@
 #include "log/log.hpp"
 #include "paths/atomic_file.hpp"
 
-#include <nicd/plugin/small_file.h>
+#include <nicd/plugin/sdk/small_file.h>
 
 #include <ctime>
 #include <functional>

@@ -1,9 +1,12 @@
-// What the bnxt plugin says of itself (plugin ABI 1.6): what bnxt_en's devlink health reporters
-// mean. bnxt has no driver-ready file (Broadcom ships no driver container that writes one) and no
-// RoCE LAG device of its own upstream.
+// What the bnxt plugin says of itself (plugin ABI 1.6), as data for the SDK's plugin base: what
+// bnxt_en's devlink health reporters mean. bnxt has no driver-ready file (Broadcom ships no
+// driver container that writes one) and no RoCE LAG device of its own upstream.
 #pragma once
 
 #include <nicd/plugin/plugin.h>
+#include <nicd/plugin/sdk/vendor_tables.h>
+
+#include <array>
 
 namespace nicd::bnxt {
 
@@ -17,6 +20,11 @@ namespace nicd::bnxt {
 //   fw_fatal (Linux 5.5 to 5.15): a fatal firmware error, recovered by the same reset:
 //     FirmwareReset.
 //   fw_reset (Linux 5.5 to 5.15): the firmware's non-fatal reset notification: Recoverable.
-void describePlugin(::nicd::plugin::v1::PluginTraits& out);
+inline constexpr std::array<plugin::sdk::ReporterRow, 3> kReporters{{
+    {"fw", plugin::v1::ReporterMeaning::FirmwareReset},
+    {"fw_fatal", plugin::v1::ReporterMeaning::FirmwareReset},
+    {"fw_reset", plugin::v1::ReporterMeaning::Recoverable},
+}};
+inline constexpr plugin::sdk::PluginFacts kFacts{"", kReporters};
 
 } // namespace nicd::bnxt

@@ -140,11 +140,4 @@ pv1::SeriesMeaning meaningOf(const pv1::SeriesKey& key)
     return m;
 }
 
-void describeLayout(const pv1::SampleLayout& layout, std::vector<pv1::SeriesMeaning>& out)
-{
-    out.reserve(layout.series.size());
-    for (const auto& key : layout.series)
-        out.push_back(meaningOf(key));
-}
-
 } // namespace nicd::bnxt

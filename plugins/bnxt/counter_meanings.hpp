@@ -7,16 +7,12 @@
 #include <nicd/plugin/plugin.h>
 
 #include <string_view>
-#include <vector>
 
 namespace nicd::bnxt {
 
 // The meaning of one series bnxt's reads give (source "hw_counters" or "ethtool"); None for any
 // other source or a name the table does not know.
 ::nicd::plugin::v1::SeriesMeaning meaningOf(const ::nicd::plugin::v1::SeriesKey& key);
-// Each series of `layout`, in its order.
-void describeLayout(const ::nicd::plugin::v1::SampleLayout& layout,
-                    std::vector<::nicd::plugin::v1::SeriesMeaning>& out);
 // True for the hw_counters that are a level (active_qps), a high-water mark (watermark_qps) or a
 // register's value (db_fifo_register), read as SampleKind::Gauge: kernels before ~6.18 list them
 // among the counters (7fcf00bd "RDMA/bnxt_re: Remove non-statistics counters from hw_counters").

@@ -95,12 +95,9 @@ pv1::SeriesMeaning counterMeaning(std::string_view source, std::string_view name
     return m;
 }
 
-void describeCounters(const pv1::SampleLayout& layout, std::vector<pv1::SeriesMeaning>& out)
+pv1::SeriesMeaning meaningOf(const pv1::SeriesKey& key)
 {
-    out.clear();
-    out.reserve(layout.series.size());
-    for (const auto& k : layout.series)
-        out.push_back(counterMeaning(k.source, k.name));
+    return counterMeaning(key.source, key.name);
 }
 
 } // namespace nicd::mlx5

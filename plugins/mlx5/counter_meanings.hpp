@@ -6,15 +6,13 @@
 #include <nicd/plugin/plugin.h>
 
 #include <string_view>
-#include <vector>
 
 namespace nicd::mlx5 {
 
 // The meaning of the series `name` of `source` ("hw_counters", "ethtool"); None for the rest.
 plugin::v1::SeriesMeaning counterMeaning(std::string_view source, std::string_view name);
 
-// counterMeaning of each series of `layout`, in its order (IPlugin::describeLayout).
-void describeCounters(const plugin::v1::SampleLayout& layout,
-                      std::vector<plugin::v1::SeriesMeaning>& out);
+// counterMeaning of the series `key` (the tables' MeaningOf: IPlugin::describeLayout).
+plugin::v1::SeriesMeaning meaningOf(const plugin::v1::SeriesKey& key);
 
 } // namespace nicd::mlx5

@@ -2,12 +2,14 @@
 // line: "<driver> <device>: <text>" (netdev_printk: "<driver> <device> <netdev>: <text>"), and the
 // patterns are looked for in its text only after that prefix has been checked against the device
 // journald recorded. A device-less record is matched only as one of the kernel's own report
-// shapes, from the start of the message. Cheap tests only (no regex): most kernel lines are about
+// shapes, from the start of the message. The patterns are matched by the SDK's one matcher
+// (nicd/plugin/sdk/kernel_line_matcher.h). Cheap tests only (no regex): most kernel lines are about
 // another driver and are rejected on their prefix, with no allocation.
 #include "kernel_patterns.hpp"
 
-#include <nicd/plugin/pcie_report.h>
-#include <nicd/plugin/printed_record.h>
+#include <nicd/plugin/sdk/kernel_line_matcher.h>
+#include <nicd/plugin/sdk/pcie_report.h>
+#include <nicd/plugin/sdk/printed_record.h>
 
 #include <array>
 
@@ -21,136 +23,118 @@ using ::nicd::plugin::sdk::startsWithPciAddress;
 
 namespace {
 
-struct Pattern {
-    const char* code;
-    pv1::Severity severity;
-    std::array<const char*, 3> needles; // all must appear (nullptr = unused)
-    const char* message;
-    const char* action;
-    const char* action_code; // the daemon's machine-readable action (docs/conditions.md)
-};
-
 using S = pv1::Severity;
+using ::nicd::plugin::sdk::KernelLinePattern;
 
 // First match wins: more specific patterns before more general ones.
 constexpr std::array kPatterns{
-    Pattern{"mlx5.cmd_timeout",
-            S::Fatal,
-            {"timeout. Will cause a leak of a command resource", nullptr, nullptr},
-            "firmware command timed out: the NIC's firmware stopped answering",
-            "drain the node; reset the NIC (or reboot), replace it if it recurs",
-            "reset_nic"},
-    Pattern{"mlx5.health_compromised",
-            S::Fatal,
-            {"health compromised", nullptr, nullptr},
-            "the driver's health poll lost the NIC (missed heartbeats)",
-            "drain the node; reset or replace the NIC",
-            "reset_nic"},
-    Pattern{"mlx5.health_recovery_failed",
-            S::Fatal,
-            {"health recovery flow aborted", nullptr, nullptr},
-            "the driver could not recover the NIC",
-            "drain the node; reboot, replace the NIC if it recurs",
-            "reboot_node"},
-    Pattern{"mlx5.fatal_error",
-            S::Fatal,
-            {"Fatal error", "detected", nullptr},
-            "the NIC reported a fatal firmware/hardware error",
-            "drain the node; reset or replace the NIC",
-            "reset_nic"},
-    Pattern{"mlx5.unrecoverable",
-            S::Fatal,
-            {"unrecoverable", nullptr, nullptr},
-            "the NIC reported an unrecoverable hardware error",
-            "replace the NIC",
-            "replace_nic"},
-    Pattern{"mlx5.pci_channel_error",
-            S::Fatal,
-            {"mlx5_pci_err_detected", "need reset", nullptr},
-            "PCIe error on the NIC; the device needs a reset",
-            "check the PCIe slot and riser; reset or reseat the NIC",
-            "reset_nic"},
-    Pattern{"mlx5.pci_channel_offline",
-            S::Fatal,
-            {"PCI channel offline", nullptr, nullptr},
-            "the NIC's PCIe channel went offline",
-            "check the PCIe slot and riser; reseat or replace the NIC",
-            "reseat_nic"},
-    Pattern{"mlx5.load_failed",
-            S::Fatal,
-            {"mlx5_load_one failed", nullptr, nullptr},
-            "the driver failed to initialise the NIC",
-            "check firmware and driver versions; reflash or replace the NIC",
-            "update_firmware"},
-    Pattern{"mlx5.probe_failed",
-            S::Fatal,
-            {"probe with driver mlx5_core failed with error", nullptr, nullptr},
-            "the driver failed to probe the NIC",
-            "check firmware and driver versions; reflash or replace the NIC",
-            "update_firmware"},
-    Pattern{"mlx5.tx_timeout",
-            S::NonFatal,
-            {"TX timeout detected", nullptr, nullptr},
-            "a transmit queue stopped completing",
-            "watch for repeats; a wedged queue stalls collectives",
-            "none"},
-    Pattern{"mlx5.rx_timeout",
-            S::NonFatal,
-            {"RX timeout on channel", nullptr, nullptr},
-            "a receive queue stopped completing",
-            "watch for repeats",
-            "none"},
-    Pattern{"mlx5.insufficient_power",
-            S::NonFatal,
-            {"insufficient power", nullptr, nullptr},
-            "the PCIe slot does not supply enough power for the NIC",
-            "move the NIC to a slot with enough power",
-            "reseat_nic"},
-    Pattern{"mlx5.module_high_temperature",
-            S::NonFatal,
-            {"Port module event", "High Temperature", nullptr},
-            "the cable/transceiver module is overheating",
-            "check airflow; replace the transceiver",
-            "check_cooling"},
-    Pattern{"mlx5.cable_unplugged",
-            S::NonFatal,
-            {"Port module event", "Cable unplugged", nullptr},
-            "the cable or transceiver was unplugged",
-            "reseat or replace the cable",
-            "check_cable"},
-    Pattern{"mlx5.module_error",
-            S::NonFatal,
-            {"Port module event[error]", nullptr, nullptr},
-            "the cable/transceiver module reported an error",
-            "reseat or replace the transceiver",
-            "replace_cable_or_transceiver"},
-    Pattern{"mlx5.module_absent",
-            S::NonFatal,
-            {"Port module event", "absent", nullptr},
-            "no cable/transceiver module in the port",
-            "insert a cable or transceiver",
-            "check_cable"},
-    Pattern{"mlx5.access_reg_failed",
-            S::NonFatal,
-            {"ACCESS_REG", "failed", nullptr},
-            "a register access command failed (common on restricted PFs)",
-            "usually benign; investigate if it repeats",
-            "none"},
+    KernelLinePattern{"mlx5.cmd_timeout",
+                      S::Fatal,
+                      {"timeout. Will cause a leak of a command resource", nullptr, nullptr},
+                      "firmware command timed out: the NIC's firmware stopped answering",
+                      "drain the node; reset the NIC (or reboot), replace it if it recurs",
+                      "reset_nic"},
+    KernelLinePattern{"mlx5.health_compromised",
+                      S::Fatal,
+                      {"health compromised", nullptr, nullptr},
+                      "the driver's health poll lost the NIC (missed heartbeats)",
+                      "drain the node; reset or replace the NIC",
+                      "reset_nic"},
+    KernelLinePattern{"mlx5.health_recovery_failed",
+                      S::Fatal,
+                      {"health recovery flow aborted", nullptr, nullptr},
+                      "the driver could not recover the NIC",
+                      "drain the node; reboot, replace the NIC if it recurs",
+                      "reboot_node"},
+    KernelLinePattern{"mlx5.fatal_error",
+                      S::Fatal,
+                      {"Fatal error", "detected", nullptr},
+                      "the NIC reported a fatal firmware/hardware error",
+                      "drain the node; reset or replace the NIC",
+                      "reset_nic"},
+    KernelLinePattern{"mlx5.unrecoverable",
+                      S::Fatal,
+                      {"unrecoverable", nullptr, nullptr},
+                      "the NIC reported an unrecoverable hardware error",
+                      "replace the NIC",
+                      "replace_nic"},
+    KernelLinePattern{"mlx5.pci_channel_error",
+                      S::Fatal,
+                      {"mlx5_pci_err_detected", "need reset", nullptr},
+                      "PCIe error on the NIC; the device needs a reset",
+                      "check the PCIe slot and riser; reset or reseat the NIC",
+                      "reset_nic"},
+    KernelLinePattern{"mlx5.pci_channel_offline",
+                      S::Fatal,
+                      {"PCI channel offline", nullptr, nullptr},
+                      "the NIC's PCIe channel went offline",
+                      "check the PCIe slot and riser; reseat or replace the NIC",
+                      "reseat_nic"},
+    KernelLinePattern{"mlx5.load_failed",
+                      S::Fatal,
+                      {"mlx5_load_one failed", nullptr, nullptr},
+                      "the driver failed to initialise the NIC",
+                      "check firmware and driver versions; reflash or replace the NIC",
+                      "update_firmware"},
+    KernelLinePattern{"mlx5.probe_failed",
+                      S::Fatal,
+                      {"probe with driver mlx5_core failed with error", nullptr, nullptr},
+                      "the driver failed to probe the NIC",
+                      "check firmware and driver versions; reflash or replace the NIC",
+                      "update_firmware"},
+    KernelLinePattern{"mlx5.tx_timeout",
+                      S::NonFatal,
+                      {"TX timeout detected", nullptr, nullptr},
+                      "a transmit queue stopped completing",
+                      "watch for repeats; a wedged queue stalls collectives",
+                      "none"},
+    KernelLinePattern{"mlx5.rx_timeout",
+                      S::NonFatal,
+                      {"RX timeout on channel", nullptr, nullptr},
+                      "a receive queue stopped completing",
+                      "watch for repeats",
+                      "none"},
+    KernelLinePattern{"mlx5.insufficient_power",
+                      S::NonFatal,
+                      {"insufficient power", nullptr, nullptr},
+                      "the PCIe slot does not supply enough power for the NIC",
+                      "move the NIC to a slot with enough power",
+                      "reseat_nic"},
+    KernelLinePattern{"mlx5.module_high_temperature",
+                      S::NonFatal,
+                      {"Port module event", "High Temperature", nullptr},
+                      "the cable/transceiver module is overheating",
+                      "check airflow; replace the transceiver",
+                      "check_cooling"},
+    KernelLinePattern{"mlx5.cable_unplugged",
+                      S::NonFatal,
+                      {"Port module event", "Cable unplugged", nullptr},
+                      "the cable or transceiver was unplugged",
+                      "reseat or replace the cable",
+                      "check_cable"},
+    KernelLinePattern{"mlx5.module_error",
+                      S::NonFatal,
+                      {"Port module event[error]", nullptr, nullptr},
+                      "the cable/transceiver module reported an error",
+                      "reseat or replace the transceiver",
+                      "replace_cable_or_transceiver"},
+    KernelLinePattern{"mlx5.module_absent",
+                      S::NonFatal,
+                      {"Port module event", "absent", nullptr},
+                      "no cable/transceiver module in the port",
+                      "insert a cable or transceiver",
+                      "check_cable"},
+    KernelLinePattern{"mlx5.access_reg_failed",
+                      S::NonFatal,
+                      {"ACCESS_REG", "failed", nullptr},
+                      "a register access command failed (common on restricted PFs)",
+                      "usually benign; investigate if it repeats",
+                      "none"},
 };
 
 bool contains(std::string_view line, const char* needle)
 {
     return line.find(needle) != std::string_view::npos;
-}
-
-void fill(pv1::KernelLineMatch& out, const char* code, S severity, const char* message,
-          const char* action, const char* action_code)
-{
-    out.code = code;
-    out.severity = severity;
-    out.message = message;
-    out.action = action;
-    out.action_code = action_code;
 }
 
 // The transmit watchdog, printed by the networking core:
@@ -160,10 +144,17 @@ void fill(pv1::KernelLineMatch& out, const char* code, S severity, const char* m
 //     "mlx5_core 0000:65:00.0 ens15np0: NETDEV WATCHDOG: CPU: 94: transmit queue 3 timed out".
 constexpr std::string_view kWatchdog = "NETDEV WATCHDOG: ";
 
+constexpr KernelLinePattern kWatchdogPattern{
+    "netdev.tx_watchdog",
+    S::NonFatal,
+    {},
+    "transmit queue timed out (NETDEV WATCHDOG)",
+    "watch for repeats; check the link partner and PFC pause storms",
+    "none"};
+
 void watchdog(pv1::KernelLineMatch& out)
 {
-    fill(out, "netdev.tx_watchdog", S::NonFatal, "transmit queue timed out (NETDEV WATCHDOG)",
-         "watch for repeats; check the link partner and PFC pause storms", "none");
+    ::nicd::plugin::sdk::fillMatch(kWatchdogPattern, out);
 }
 
 bool classifyDeviceLessWatchdog(std::string_view m, pv1::KernelLineMatch& out)
@@ -182,6 +173,14 @@ bool classifyDeviceLessWatchdog(std::string_view m, pv1::KernelLineMatch& out)
     return true;
 }
 
+constexpr KernelLinePattern kProbePattern{
+    "mlx5.probe_failed",
+    S::Fatal,
+    {},
+    "the driver failed to probe the NIC",
+    "check firmware and driver versions; reflash or replace the NIC",
+    "update_firmware"};
+
 // The driver core's probe failure before 6.x, device-less:
 // "mlx5_core: probe of 0000:03:00.0 failed with error -22".
 bool classifyDeviceLessProbe(std::string_view m, pv1::KernelLineMatch& out)
@@ -191,8 +190,7 @@ bool classifyDeviceLessProbe(std::string_view m, pv1::KernelLineMatch& out)
         !m.substr(kProbe.size() + 12).starts_with(" failed with error "))
         return false;
     out.pci_address = std::string(m.substr(kProbe.size(), 12));
-    fill(out, "mlx5.probe_failed", S::Fatal, "the driver failed to probe the NIC",
-         "check firmware and driver versions; reflash or replace the NIC", "update_firmware");
+    ::nicd::plugin::sdk::fillMatch(kProbePattern, out);
     return true;
 }
 
@@ -205,19 +203,7 @@ bool classifyDriver(const PrintedRecord& p, pv1::KernelLineMatch& out)
         watchdog(out);
         return true;
     }
-    for (const auto& pat : kPatterns) {
-        bool all = true;
-        for (const char* n : pat.needles)
-            if (n != nullptr && !contains(p.text, n)) {
-                all = false;
-                break;
-            }
-        if (!all)
-            continue;
-        fill(out, pat.code, pat.severity, pat.message, pat.action, pat.action_code);
-        return true;
-    }
-    return false;
+    return ::nicd::plugin::sdk::matchKernelLine(p.text, kPatterns, out);
 }
 
 } // namespace

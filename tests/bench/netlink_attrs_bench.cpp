@@ -9,8 +9,8 @@
 #include "support/netlink_attrs.hpp"
 #include "support/rdma_netlink_messages.hpp"
 
-#include <nicd/plugin/netlink_attrs.h>
-#include <nicd/plugin/rdma_stats_codec.h>
+#include <nicd/plugin/sdk/netlink_attrs.h>
+#include <nicd/plugin/sdk/rdma_stats_codec.h>
 
 #include <linux/ethtool.h>
 #include <linux/ethtool_netlink.h>

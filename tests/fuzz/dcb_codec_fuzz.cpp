@@ -4,7 +4,7 @@
 // DecodeError on malformed input and nothing else: any other exception, crash or sanitizer report
 // is a finding. What it decodes must hold together, and a decoded PFC or ETS must survive
 // encodePfc or encodeEts unchanged.
-#include <nicd/plugin/dcb_codec.h>
+#include <nicd/plugin/sdk/dcb_codec.h>
 
 #include <cstdint>
 #include <cstdlib>

@@ -4,9 +4,11 @@
 // and 8 of value per statistic). Neither throws: a crash, an exception or a sanitizer report is a
 // finding. Names come out trimmed and never empty, and a poll checked against the last poll's names
 // (the bytes read twice: the second against the first's layout) reads what a whole parse reads.
-#include <nicd/plugin/ethtool_ioctl.h>
-#include <nicd/plugin/ethtool_text.h>
-#include <nicd/plugin/sample_batch.h>
+#include "../support/ethtool_text_stats.hpp"
+
+#include <nicd/plugin/sdk/ethtool_ioctl.h>
+#include <nicd/plugin/sdk/ethtool_text.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <linux/ethtool.h>
 
@@ -66,7 +68,7 @@ void pollsAgainstTheLastLayout(std::string_view text)
         sdk::SampleBatchBuilder::Run run(out, "ethtool", 1, "eth0", pv1::SampleKind::Counter);
         sdk::addEthtoolText(t, run);
         out.finish();
-        const auto want = sdk::parseEthtoolText(t);
+        const auto want = nicd::test::parseEthtoolText(t);
         const auto got = sdk::toSamples(batch);
         require(got.size() == want.size());
         for (size_t i = 0; i < got.size(); ++i)
@@ -84,8 +86,9 @@ void pollsAgainstTheLastLayout(std::string_view text)
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    checkStats(sdk::parseEthtoolText(std::string_view(reinterpret_cast<const char*>(data), size)),
-               size);
+    checkStats(
+        nicd::test::parseEthtoolText(std::string_view(reinterpret_cast<const char*>(data), size)),
+        size);
     ioctlBuffers(data, size);
     pollsAgainstTheLastLayout(std::string_view(reinterpret_cast<const char*>(data), size));
     return 0;

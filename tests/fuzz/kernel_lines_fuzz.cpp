@@ -96,8 +96,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         require(!nicd::bnxt::classifyKernelRecord({line, {}, {}}, bnxt));
         pv1::KernelLineMatch hit;
         if (window.feed({line, {}, {}}) &&
-            (nicd::mlx5::classifyKernelReport(window.report(), hit) ||
-             nicd::bnxt::classifyKernelReport(window.report(), hit))) {
+            (nicd::plugin::sdk::classifySoftLockup(window.report(), nicd::mlx5::kPollLoop, hit) ||
+             nicd::plugin::sdk::classifySoftLockup(window.report(), nicd::bnxt::kPollLoop, hit))) {
             window.close();
             require(hit.message.find("BUG: soft lockup - CPU#") != std::string::npos);
             require(hit.message.size() <= size + 64); // the header, and the frame's name

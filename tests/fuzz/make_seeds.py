@@ -218,7 +218,7 @@ write("devlink_health", "device-reporter-fw-fatal-error.bin",
       reporter("pci", "0000:08:00.1", None, "fw_fatal", 1, 1, 0) +
       attr(DEVLINK_ATTR_PAD, b"") + attr(HR_DUMP_TS, u64(1700000000000)))
 
-# ---- RDMA netlink hw counters (plugins/sdk: nicd/plugin/rdma_stats_codec.h) ----
+# ---- RDMA netlink hw counters (plugins/sdk: nicd/plugin/sdk/rdma_stats_codec.h) ----
 
 RDMA_NL_NLDEV = 5
 RDMA_NLDEV_CMD_GET, RDMA_NLDEV_CMD_STAT_GET = 1, 17

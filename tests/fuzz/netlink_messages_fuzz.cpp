@@ -2,7 +2,7 @@
 // datagram as received from a socket. Splitting may throw DecodeError, and so may reading the
 // status of an NLMSG_ERROR or NLMSG_DONE; a crash, another exception or a sanitizer report is a
 // finding. What comes out lies inside the datagram, in order, each at least a header long.
-#include <nicd/plugin/netlink_messages.h>
+#include <nicd/plugin/sdk/netlink_messages.h>
 
 #include <linux/netlink.h>
 

@@ -41,20 +41,19 @@ add_library(nicd_fuzz_parsers STATIC
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/ethtool_text.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/ethtool_ioctl.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/guarded_buffer.cpp
-    # kernel lines: their origin (journald's trusted fields), the user-program filter, the mlx5
-    # and bnxt patterns; multi-line reports: the daemon's window, the trace-line reader, mlx5's
-    # and bnxt's reports
+    # kernel lines: their origin (journald's trusted fields), the user-program filter, the SDK's
+    # matcher and the mlx5 and bnxt patterns; multi-line reports: the daemon's window, the
+    # trace-line reader, mlx5's and bnxt's poll loops (data in their headers)
     ${daemon}/kernel_log/trusted_fields.cpp
     ${daemon}/kernel_log/user_reports.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/printed_record.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/pcie_report.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/kernel_line_matcher.cpp
     ${mlx5}/kernel_patterns.cpp
     ${daemon}/kernel_log/report_window.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/stack_frame.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/soft_lockup.cpp
-    ${mlx5}/kernel_reports.cpp
     ${CMAKE_SOURCE_DIR}/plugins/bnxt/bnxt_kernel_lines.cpp
-    ${CMAKE_SOURCE_DIR}/plugins/bnxt/bnxt_kernel_reports.cpp
     # configuration: INI lines and every key's value parser
     ${daemon}/config/config.cpp
     ${daemon}/config/config_keys.cpp

@@ -5,7 +5,7 @@
 // anything else (a crash, a sanitizer report, another exception) is a finding. What a decoder
 // returns must also hold together: names non-empty, without NUL or '/', sorted and unique. Built
 // and run by scripts/fuzz.sh (ctest -L fuzz, make fuzz), with hand-built replies as seeds.
-#include <nicd/plugin/rdma_stats_codec.h>
+#include <nicd/plugin/sdk/rdma_stats_codec.h>
 
 #include <rdma/rdma_netlink.h>
 

@@ -3,7 +3,7 @@
 // keeps them still between the two reads.
 #include "support/rxe_node.hpp"
 
-#include <nicd/plugin/rdma_stats_client.h>
+#include <nicd/plugin/sdk/rdma_stats_client.h>
 
 #include <map>
 

@@ -3,7 +3,7 @@
 // the value written is the value read back. A device rdma_cm does not know is refused by name.
 #include "support/rxe_node.hpp"
 
-#include <nicd/plugin/roce_tos.h>
+#include <nicd/plugin/sdk/roce_tos.h>
 
 using namespace nicd;
 using namespace nicd::test;

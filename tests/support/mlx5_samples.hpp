@@ -6,6 +6,8 @@
 #include "counter_meanings.hpp"
 #include "model/samples.hpp"
 
+#include <nicd/plugin/sdk/vendor_tables.h>
+
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -19,7 +21,7 @@ inline void describeAsMlx5(DeviceSamples& ds)
     if (!ds.plugin.layout)
         return;
     auto meanings = std::make_shared<LayoutMeanings>();
-    mlx5::describeCounters(*ds.plugin.layout, *meanings);
+    plugin::sdk::describeSeries(*ds.plugin.layout, mlx5::meaningOf, *meanings);
     ds.meanings = std::move(meanings);
 }
 

@@ -10,7 +10,7 @@
 // Prints "ok" or the plugin's error message; exits 0 on success, 1 on a DCB error, 2 on usage.
 #include "qos/trust_plan.hpp"
 
-#include <nicd/plugin/dcb_client.h>
+#include <nicd/plugin/sdk/dcb_client.h>
 
 #include <charconv>
 #include <cstdio>

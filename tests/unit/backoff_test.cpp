@@ -1,6 +1,6 @@
 // Exponential backoff counted in attempts: 1, 2, 4 … skips up to the cap, reset by a success,
 // log-worthy transitions reported once.
-#include <nicd/plugin/backoff.h>
+#include <nicd/plugin/sdk/backoff.h>
 
 #include <cerrno>
 

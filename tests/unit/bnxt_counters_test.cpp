@@ -6,8 +6,9 @@
 #include "support/sim_host.hpp"
 #include "support/temp_dir.hpp"
 
-#include <nicd/plugin/counter_poller.h>
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/counter_poller.h>
+#include <nicd/plugin/sdk/sample_batch.h>
+#include <nicd/plugin/sdk/vendor_tables.h>
 
 #include <fstream>
 #include <map>
@@ -124,7 +125,7 @@ TEST(BnxtCounterMeanings, DescribeLayoutKeepsTheLayoutsOrder)
                      {"hw_counters", 1, 0, "local_ack_timeout_err", pv1::SampleKind::Counter},
                      {"ethtool", 1, 1, "tx_pfc_ena_frames_pri3", pv1::SampleKind::Counter}};
     std::vector<pv1::SeriesMeaning> out;
-    nicd::bnxt::describeLayout(layout, out);
+    nicd::plugin::sdk::describeSeries(layout, nicd::bnxt::meaningOf, out);
     ASSERT_EQ(out.size(), 3U);
     EXPECT_EQ(out[0].meaning, M::None);
     EXPECT_EQ(out[1].meaning, M::LocalAckTimeout);

@@ -242,7 +242,7 @@ bool lockup(const std::vector<std::string>& lines, pv1::KernelLineMatch& m)
 {
     const pv1::KernelReport report{"soft_lockup", "BUG: soft lockup - CPU#12 stuck for 22s!",
                                    lines};
-    return nicd::bnxt::classifyKernelReport(report, m);
+    return nicd::plugin::sdk::classifySoftLockup(report, nicd::bnxt::kPollLoop, m);
 }
 
 } // namespace
@@ -270,5 +270,6 @@ TEST(BnxtKernelReports, SoftLockupInBnxtPolling)
     const std::vector<std::string> frames{" bnxt_poll_p5+0x9a/0x1c0 [bnxt_en]"};
     const pv1::KernelReport hung{"hung_task",
                                  "INFO: task kworker blocked for more than 122 seconds.", frames};
-    EXPECT_FALSE(nicd::bnxt::classifyKernelReport(hung, none)) << "only soft lockups";
+    EXPECT_FALSE(nicd::plugin::sdk::classifySoftLockup(hung, nicd::bnxt::kPollLoop, none))
+        << "only soft lockups";
 }

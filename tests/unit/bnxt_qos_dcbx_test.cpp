@@ -7,7 +7,7 @@
 #include "support/dcb_messages.hpp"
 #include "support/sim_host.hpp"
 
-#include <nicd/plugin/dcb_errors.h>
+#include <nicd/plugin/sdk/dcb_errors.h>
 
 #include <cerrno>
 

@@ -31,8 +31,7 @@ protected:
 
     pv1::Status call(bool apply, pv1::QosReport& r)
     {
-        return apply ? bnxt::applyQos(host(), notices_, dev_, dev_.ports[0], want_, r)
-                     : bnxt::verifyQos(host(), notices_, dev_, dev_.ports[0], want_, r);
+        return plugin::sdk::runQos(host(), dev_, dev_.ports[0], want_, r, apply, steps_);
     }
 
     void ccConfig(const std::string& enable_cc)
@@ -44,7 +43,7 @@ protected:
     }
 
     std::unique_ptr<test::SimHost> host_;
-    bnxt::OwnerNotices notices_; // the plugin's, kept from call to call
+    plugin::sdk::QosSteps steps_ = bnxt::qosSteps(); // the plugin's, kept from call to call
     pv1::DeviceRef dev_{kDevice, "0000:41:00.0", "bnxt_en", "", {{1, "Ethernet", {kNetdev}}}};
     pv1::QosDesired want_{.trust_dscp = true, .pfc_priorities = {3}, .roce_tos = 106};
 };
@@ -194,12 +193,11 @@ TEST_F(BnxtQosOnSimNode, MixedNodeBnxtPortProvisionsDriftsAndRepairs)
     EXPECT_EQ(sim::readDcb(dir_, d.netdevs[0]), sim::freshBnxtDcb());
     pv1::DeviceRef dev{d.name, d.pci_address, "bnxt_en", "", {{1, "Ethernet", d.netdevs}}};
     test::SimHost host(dir_);
-    bnxt::OwnerNotices notices;
+    const plugin::sdk::QosSteps steps = bnxt::qosSteps();
     const pv1::QosDesired want{.trust_dscp = true, .pfc_priorities = {3}, .roce_tos = 106};
     auto run = [&](bool apply) {
         pv1::QosReport r;
-        auto s = apply ? bnxt::applyQos(host, notices, dev, dev.ports[0], want, r)
-                       : bnxt::verifyQos(host, notices, dev, dev.ports[0], want, r);
+        auto s = plugin::sdk::runQos(host, dev, dev.ports[0], want, r, apply, steps);
         EXPECT_TRUE(s) << s.message;
         return r;
     };

@@ -4,9 +4,10 @@
 #include "capture/tool_encoders.hpp"
 #include "prefailure/devlink_health.hpp"
 #include "prefailure/fec_stats.hpp"
+#include "support/ethtool_text_stats.hpp"
 #include "support/module_images.hpp"
 
-#include <nicd/plugin/ethtool_text.h>
+#include <nicd/plugin/sdk/ethtool_text.h>
 
 #include <fstream>
 #include <limits>
@@ -80,10 +81,10 @@ TEST(CaptureEncoders, DevlinkHealthJsonDecodesToTheSameReporters)
 
 TEST(CaptureEncoders, EthtoolTextReadsBackAsTheStatistics)
 {
-    auto fixture = sdk::parseEthtoolText(
+    auto fixture = test::parseEthtoolText(
         slurp(std::string(NICD_SHARED_DIR) + "/fixtures/ethtool/ethq-tests-mlx5_core.txt"));
     ASSERT_GT(fixture.size(), 100U);
-    EXPECT_EQ(sdk::parseEthtoolText(ethtoolText(fixture)), fixture);
+    EXPECT_EQ(test::parseEthtoolText(ethtoolText(fixture)), fixture);
 }
 
 TEST(CaptureEncoders, ModuleBlobIsBuiltPageByPageAsNicdReadsIt)

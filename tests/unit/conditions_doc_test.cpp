@@ -277,7 +277,7 @@ TEST_F(ConditionsDoc, PreFailureConditions)
         s.temperatures["mlx5_0"] = {{"asic", 108, 105, 109}};
         auto meanings = std::make_shared<ReporterMeanings>();
         plugin::v1::PluginTraits traits;
-        mlx5::describePlugin(traits);
+        plugin::sdk::describeFacts(mlx5::kFacts, traits);
         for (const auto& r : traits.reporters)
             (*meanings)["mlx5"][r.name] = r.meaning;
         s.reporter_meanings = meanings;

@@ -4,7 +4,7 @@
 // directory is settled, and a directory that goes away or comes back is followed.
 #include "support/temp_dir.hpp"
 
-#include <nicd/plugin/counter_dir.h>
+#include <nicd/plugin/sdk/counter_dir.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>

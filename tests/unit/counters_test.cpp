@@ -1,13 +1,15 @@
 // The plugin SDK's counter readers (mlx5 and bnxt read through them): `ethtool -S` text (real
 // dumps), hw_counters (a real H100 node), and the kernel's ethtool ioctl on a real veth inside a
 // network namespace.
+#include "support/ethtool_text_stats.hpp"
+#include "support/hw_counter_samples.hpp"
 #include "support/sim_tree.hpp"
 #include "support/temp_dir.hpp"
 
-#include <nicd/plugin/ethtool_ioctl.h>
-#include <nicd/plugin/ethtool_text.h>
-#include <nicd/plugin/hw_counters.h>
-#include <nicd/plugin/netdev_stats.h>
+#include <nicd/plugin/sdk/ethtool_ioctl.h>
+#include <nicd/plugin/sdk/ethtool_text.h>
+#include <nicd/plugin/sdk/hw_counters.h>
+#include <nicd/plugin/sdk/netdev_stats.h>
 
 #include <fcntl.h>
 #include <linux/ethtool.h>
@@ -41,7 +43,7 @@ TEST(EthtoolText, ParsesARealMlx5Dump)
 {
     auto text =
         test::readFile(fs::path(NICD_SHARED_DIR) / "fixtures/ethtool/ethq-tests-mlx5_core.txt");
-    auto stats = sdk::parseEthtoolText(text);
+    auto stats = test::parseEthtoolText(text);
     EXPECT_EQ(stats.size(), 751U);
     auto m = asMap(stats);
     EXPECT_EQ(m.at("rx_packets"), 845320277U);
@@ -56,7 +58,7 @@ TEST(EthtoolText, ParsesTheOldNamingWithIndentationAndHeader)
     auto text = "NIC statistics:\n" +
                 test::readFile(fs::path(NICD_SHARED_DIR) /
                                "fixtures/ethtool/ethq-tests-mlx5_core.2018-10-08-old-naming.txt");
-    auto m = asMap(sdk::parseEthtoolText(text));
+    auto m = asMap(test::parseEthtoolText(text));
     EXPECT_EQ(m.at("rx_packets"), 5487361U);
     EXPECT_EQ(m.at("tx_bytes"), 5813725708U);
     EXPECT_FALSE(m.contains("NIC statistics"));
@@ -65,7 +67,7 @@ TEST(EthtoolText, ParsesTheOldNamingWithIndentationAndHeader)
 TEST(EthtoolText, SkipsMalformedLines)
 {
     auto m = asMap(
-        sdk::parseEthtoolText("a: 1\nb: -2\nc: x\nno colon\n: 5\nd:7\ne: 18446744073709551615\n"));
+        test::parseEthtoolText("a: 1\nb: -2\nc: x\nno colon\n: 5\nd:7\ne: 18446744073709551615\n"));
     EXPECT_EQ(m.size(), 3U);
     EXPECT_EQ(m.at("a"), 1U);
     EXPECT_EQ(m.at("d"), 7U);
@@ -92,7 +94,7 @@ TEST(EthtoolText, APollAgainstTheLastLayoutReadsWhatAWholeParseReads)
         "NIC statistics:\n" +
         test::readFile(fs::path(NICD_SHARED_DIR) / "fixtures/ethtool/ethq-tests-mlx5_core.txt");
     pv1::SampleBatch batch;
-    ASSERT_EQ(pollText(batch, first), sdk::parseEthtoolText(first));
+    ASSERT_EQ(pollText(batch, first), test::parseEthtoolText(first));
     const auto* layout = batch.layout.get();
     // The next poll: new values of other widths, then lines that are not what the layout says.
     std::string next = first;
@@ -100,7 +102,7 @@ TEST(EthtoolText, APollAgainstTheLastLayoutReadsWhatAWholeParseReads)
          {std::pair<std::string, std::string>{"rx_packets: 845320277", "rx_packets: 7"},
           {"tx_bytes: 2655285206479", "tx_bytes:18446744073709551615 "}})
         next.replace(next.find(from), from.size(), to);
-    EXPECT_EQ(pollText(batch, next), sdk::parseEthtoolText(next));
+    EXPECT_EQ(pollText(batch, next), test::parseEthtoolText(next));
     EXPECT_EQ(batch.layout.get(), layout) << "the same statistics keep their layout";
     EXPECT_EQ(asMap(pollText(batch, next)).at("tx_bytes"), UINT64_MAX);
     for (const auto& [from, to] :
@@ -111,7 +113,7 @@ TEST(EthtoolText, APollAgainstTheLastLayoutReadsWhatAWholeParseReads)
         changed.replace(changed.find(from), from.size(), to);
         pv1::SampleBatch b;
         pollText(b, first);
-        EXPECT_EQ(pollText(b, changed), sdk::parseEthtoolText(changed)) << to;
+        EXPECT_EQ(pollText(b, changed), test::parseEthtoolText(changed)) << to;
     }
 }
 
@@ -146,7 +148,7 @@ TEST(HwCounters, RealH100Node)
     std::vector<pv1::Sample> out;
     nicd::plugin::sdk::Backoff backoff;
     sdk::HwCounterDirs dirs;
-    auto s = sdk::readHwCounters(dev, backoff, dirs, out);
+    auto s = test::readHwCounterSamples(dev, backoff, dirs, out);
     EXPECT_TRUE(s) << s.message;
     EXPECT_EQ(out.size(), 26U);
     std::map<std::string, pv1::Sample> by;
@@ -175,7 +177,7 @@ TEST(HwCounters, UnreadableFileIsReportedBackedOffAndTheRestRead)
     sdk::HwCounterDirs dirs;
     std::vector<pv1::Sample> out;
     sdk::HwCounterChanges changes;
-    auto s = sdk::readHwCounters(dev, backoff, dirs, out, &changes);
+    auto s = test::readHwCounterSamples(dev, backoff, dirs, out, &changes);
     EXPECT_FALSE(s);
     EXPECT_NE(s.message.find("hw_counters/broken: Is a directory"), std::string::npos) << s.message;
     ASSERT_EQ(out.size(), 1U);
@@ -189,7 +191,7 @@ TEST(HwCounters, UnreadableFileIsReportedBackedOffAndTheRestRead)
     // The next read skips both failing files (backoff) and still reads the good one.
     out.clear();
     changes = {};
-    s = sdk::readHwCounters(dev, backoff, dirs, out, &changes);
+    s = test::readHwCounterSamples(dev, backoff, dirs, out, &changes);
     EXPECT_TRUE(s) << "failing files are not retried on the very next read: " << s.message;
     EXPECT_EQ(out.size(), 1U);
     EXPECT_TRUE(changes.failed.empty());
@@ -197,7 +199,7 @@ TEST(HwCounters, UnreadableFileIsReportedBackedOffAndTheRestRead)
     // Fixed: read again once its backoff has passed, and reported as recovered.
     std::ofstream(dir / "ports/1/hw_counters/garbage") << "7\n";
     out.clear();
-    s = sdk::readHwCounters(dev, backoff, dirs, out, &changes);
+    s = test::readHwCounterSamples(dev, backoff, dirs, out, &changes);
     EXPECT_FALSE(s); // "broken" is still a directory
     ASSERT_EQ(changes.recovered.size(), 1U);
     EXPECT_NE(changes.recovered[0].find("hw_counters/garbage"), std::string::npos);
@@ -234,7 +236,7 @@ TEST(NetdevStats, SimulatedRootReadsTheSimulatorsFile)
     std::string_view text;
     auto s = file.read(buf, text);
     ASSERT_TRUE(s) << s.message;
-    EXPECT_EQ(asMap(sdk::parseEthtoolText(text)),
+    EXPECT_EQ(asMap(test::parseEthtoolText(text)),
               (std::map<std::string, uint64_t>{{"rx_prio3_pause", 12}, {"rx_discards_phy", 5}}));
     // A netdev the simulator has no statistics for (a bond): NotSupported, naming the file.
     sdk::SimStatsFile bond((root / "run/nicd-sim/ethtool/bond0").string());

@@ -1,7 +1,7 @@
 // The DCB codec against byte layouts written out by hand from the uapi structs
 // (shared/reference/qos-provisioning.md §1.5-§1.8): requests byte for byte, replies of every
 // shape the kernel sends, and malformed replies that must give an error, never a bad read.
-#include <nicd/plugin/dcb_codec.h>
+#include <nicd/plugin/sdk/dcb_codec.h>
 
 #include <cerrno>
 #include <cstring>

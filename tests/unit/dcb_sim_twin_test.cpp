@@ -4,8 +4,8 @@
 // dcbx-firmware fault), PFC before ETS.
 #include "support/bnxt_dcb_node.hpp"
 
-#include <nicd/plugin/dcb_sim_backend.h>
-#include <nicd/plugin/dcb_sim_format.h>
+#include <nicd/plugin/sdk/dcb_sim_backend.h>
+#include <nicd/plugin/sdk/dcb_sim_format.h>
 
 #include <cerrno>
 

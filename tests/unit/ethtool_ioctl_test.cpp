@@ -7,8 +7,8 @@
 // Before the guard pages, nicd sized the buffers for the count asked plus 64 slots, and a kernel
 // before 7b07be1ff1cb copied its current count regardless: the 100 -> 2000 change below wrote
 // 1836 name slots (58 KB) past the heap buffer.
-#include <nicd/plugin/ethtool_ioctl.h>
-#include <nicd/plugin/guarded_buffer.h>
+#include <nicd/plugin/sdk/ethtool_ioctl.h>
+#include <nicd/plugin/sdk/guarded_buffer.h>
 
 #include <linux/ethtool.h>
 #include <sys/uio.h>

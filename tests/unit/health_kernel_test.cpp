@@ -121,8 +121,10 @@ TEST(SoftLockup, ALockupElsewhereIsNoPluginsAndAnotherKindOfReportIsNotALockup)
     // opened here) is not a soft lockup.
     plugin::v1::KernelLineMatch m;
     const std::vector<std::string> lines{" mlx5e_napi_poll+0x1f/0x2a0 [mlx5_core]"};
-    EXPECT_FALSE(mlx5::classifyKernelReport({"hung_task", "INFO: task x blocked", lines}, m));
-    EXPECT_TRUE(mlx5::classifyKernelReport({"soft_lockup", "BUG: soft lockup", lines}, m));
+    EXPECT_FALSE(plugin::sdk::classifySoftLockup({"hung_task", "INFO: task x blocked", lines},
+                                                 mlx5::kPollLoop, m));
+    EXPECT_TRUE(plugin::sdk::classifySoftLockup({"soft_lockup", "BUG: soft lockup", lines},
+                                                mlx5::kPollLoop, m));
 }
 
 TEST_F(HealthTest, AReportIsFatalForEveryDeviceOfThePluginThatRecognisedIt)

@@ -5,8 +5,8 @@
 #include "support/fake_rdma_kernel.hpp"
 #include "support/temp_dir.hpp"
 
-#include <nicd/plugin/hw_counter_source.h>
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/hw_counter_source.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <chrono>
 #include <fstream>

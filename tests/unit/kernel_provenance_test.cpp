@@ -13,7 +13,7 @@
 #include "support/kernel_records.hpp"
 #include "support/mlx5_reports.hpp"
 
-#include <nicd/plugin/stack_frame.h>
+#include <nicd/plugin/sdk/stack_frame.h>
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,10 @@
 // width; everything else means nothing. Checked on hand-built names and on a real mlx5 `ethtool
 // -S` dump.
 #include "counter_meanings.hpp"
+#include "support/ethtool_text_stats.hpp"
 
-#include <nicd/plugin/ethtool_text.h>
+#include <nicd/plugin/sdk/ethtool_text.h>
+#include <nicd/plugin/sdk/vendor_tables.h>
 
 #include <fstream>
 #include <sstream>
@@ -76,11 +78,11 @@ TEST(Mlx5CounterMeanings, ARealEthtoolDump)
     std::stringstream text;
     text << in.rdbuf();
     pv1::SampleLayout layout;
-    for (const auto& [name, value] : plugin::sdk::parseEthtoolText(text.str()))
+    for (const auto& [name, value] : test::parseEthtoolText(text.str()))
         layout.series.push_back({"ethtool", 1, 1, name, pv1::SampleKind::Counter});
     ASSERT_EQ(layout.series.size(), 751U);
     std::vector<pv1::SeriesMeaning> out;
-    mlx5::describeCounters(layout, out);
+    plugin::sdk::describeSeries(layout, mlx5::meaningOf, out);
     ASSERT_EQ(out.size(), layout.series.size());
     std::map<std::string, M> meant;
     for (size_t i = 0; i < out.size(); ++i) {

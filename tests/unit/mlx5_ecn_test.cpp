@@ -38,8 +38,7 @@ protected:
         if (want.pfc_priorities.empty())
             want.pfc_priorities = {3};
         pv1::QosReport r;
-        auto s = apply ? mlx5::applyQos(*host_, pf_, pf_.ports[0], want, r)
-                       : mlx5::verifyQos(*host_, pf_, pf_.ports[0], want, r);
+        auto s = plugin::sdk::runQos(*host_, pf_, pf_.ports[0], want, r, apply, mlx5::qosSteps());
         last_status_ = s.message;
         return r;
     }

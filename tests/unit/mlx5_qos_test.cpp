@@ -47,14 +47,14 @@ protected:
     {
         if (want.pfc_priorities.empty())
             want.pfc_priorities = {3};
-        return mlx5::verifyQos(*host_, d, d.ports[0], want, r);
+        return plugin::sdk::runQos(*host_, d, d.ports[0], want, r, false, mlx5::qosSteps());
     }
 
     pv1::Status apply(const pv1::DeviceRef& d, pv1::QosReport& r, pv1::QosDesired want = {})
     {
         if (want.pfc_priorities.empty())
             want.pfc_priorities = {3};
-        return mlx5::applyQos(*host_, d, d.ports[0], want, r);
+        return plugin::sdk::runQos(*host_, d, d.ports[0], want, r, true, mlx5::qosSteps());
     }
 
     static std::vector<std::string> names(const pv1::QosReport& r)

@@ -4,7 +4,7 @@
 // below the header, nla_len past the end, a nest that overruns its parent), and the typed getters.
 #include "support/netlink_attrs.hpp"
 
-#include <nicd/plugin/netlink_attrs.h>
+#include <nicd/plugin/sdk/netlink_attrs.h>
 
 #include <linux/netlink.h>
 

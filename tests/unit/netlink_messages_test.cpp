@@ -4,7 +4,7 @@
 // the offset, and NLMSG_ERROR / NLMSG_DONE statuses with and without the kernel's extack.
 #include "support/netlink_attrs.hpp"
 
-#include <nicd/plugin/netlink_messages.h>
+#include <nicd/plugin/sdk/netlink_messages.h>
 
 #include <linux/netlink.h>
 

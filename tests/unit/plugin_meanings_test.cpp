@@ -8,7 +8,7 @@
 #include "sim.hpp"
 #include "support/sim_tree.hpp"
 
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <map>
 

@@ -170,12 +170,12 @@ TEST(VendorTraits, Mlx5NamesItsLagAndReportersAndBnxtItsFirmwareReporterFatal)
         return pv1::ReporterMeaning::Unknown;
     };
     pv1::PluginTraits m;
-    mlx5::describePlugin(m);
+    plugin::sdk::describeFacts(mlx5::kFacts, m);
     EXPECT_EQ(m.driver_ready_file, "/run/mellanox/drivers/.driver-ready");
     EXPECT_EQ(meaningOf(m, "fw_fatal"), pv1::ReporterMeaning::FirmwareFatal);
     EXPECT_EQ(meaningOf(m, "fw"), pv1::ReporterMeaning::FirmwareError);
     pv1::PluginTraits b;
-    bnxt::describePlugin(b);
+    plugin::sdk::describeFacts(bnxt::kFacts, b);
     EXPECT_TRUE(b.driver_ready_file.empty());
     EXPECT_EQ(meaningOf(b, "fw"), pv1::ReporterMeaning::FirmwareReset);
 }
@@ -204,9 +204,9 @@ std::shared_ptr<const ReporterMeanings> bothPlugins()
 {
     auto meanings = std::make_shared<ReporterMeanings>();
     for (auto [plugin, describe] :
-         {std::pair{"mlx5", &mlx5::describePlugin}, std::pair{"bnxt", &bnxt::describePlugin}}) {
+         {std::pair{"mlx5", &mlx5::kFacts}, std::pair{"bnxt", &bnxt::kFacts}}) {
         pv1::PluginTraits t;
-        describe(t);
+        ::nicd::plugin::sdk::describeFacts(*describe, t);
         for (const auto& r : t.reporters)
             (*meanings)[plugin][r.name] = r.meaning;
     }

@@ -4,7 +4,7 @@
 // kernel may have no RDMA netlink at all), and against this machine's kernel where it has.
 #include "support/fake_rdma_kernel.hpp"
 
-#include <nicd/plugin/rdma_stats_client.h>
+#include <nicd/plugin/sdk/rdma_stats_client.h>
 
 #include <sys/socket.h>
 

@@ -4,7 +4,7 @@
 // dump, and the matching of datagrams to a request (stale messages, multi-part dumps, errors).
 #include "support/rdma_netlink_messages.hpp"
 
-#include <nicd/plugin/rdma_stats_codec.h>
+#include <nicd/plugin/sdk/rdma_stats_codec.h>
 
 #include <nlohmann/json.hpp>
 

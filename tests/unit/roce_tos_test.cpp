@@ -3,7 +3,7 @@
 #include "qos/traffic_class.hpp"
 #include "support/temp_dir.hpp"
 
-#include <nicd/plugin/roce_tos.h>
+#include <nicd/plugin/sdk/roce_tos.h>
 
 #include <fstream>
 

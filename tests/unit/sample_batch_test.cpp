@@ -1,7 +1,7 @@
 // plugin::sdk::SampleBatchBuilder (ABI 1.3 batches): a device that reports the same series keeps
 // its layout from one read to the next, any change makes a new one, devices that differ only in
 // their netdevs share one.
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <gtest/gtest.h>
 

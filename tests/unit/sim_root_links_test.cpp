@@ -5,9 +5,9 @@
 // past its size limit is an error naming the file rather than an unbounded buffer.
 #include "support/temp_dir.hpp"
 
-#include <nicd/plugin/dcb_sim_backend.h>
-#include <nicd/plugin/netdev_stats.h>
-#include <nicd/plugin/small_file.h>
+#include <nicd/plugin/sdk/dcb_sim_backend.h>
+#include <nicd/plugin/sdk/netdev_stats.h>
+#include <nicd/plugin/sdk/small_file.h>
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,10 +1,10 @@
-// The SDK's small-file reader and writer (nicd/plugin/small_file.h): a file is read and written
+// The SDK's small-file reader and writer (nicd/plugin/sdk/small_file.h): a file is read and written
 // whole, and a link in its place is refused, never followed: a --root tree (a capture) could
 // otherwise point a QoS attribute at a root-only file, whose text a report would quote, or make
 // the simulated rdma_cm group create a file wherever a dangling link points.
 #include "support/temp_dir.hpp"
 
-#include <nicd/plugin/small_file.h>
+#include <nicd/plugin/sdk/small_file.h>
 
 #include <sys/stat.h>
 

@@ -18,8 +18,8 @@
 //                                   files as the kernel would on mkdir.
 //
 // The same format is read and written by the mlx5 plugin
-// (plugins/sdk/include/nicd/plugin/dcb_sim_format.h); the simulator keeps its own code for it on
-// purpose, so the tests check the two agree.
+// (plugins/sdk/include/nicd/plugin/sdk/dcb_sim_format.h); the simulator keeps its own code for it
+// on purpose, so the tests check the two agree.
 #pragma once
 
 #include "node_state.hpp"

@@ -1,8 +1,8 @@
 #include "qos/congestion.hpp"
 
-#include <nicd/plugin/pfc_plan.h>
-#include <nicd/plugin/printed_record.h>
-#include <nicd/plugin/small_file.h>
+#include <nicd/plugin/sdk/pfc_plan.h>
+#include <nicd/plugin/sdk/printed_record.h>
+#include <nicd/plugin/sdk/small_file.h>
 
 #include <filesystem>
 

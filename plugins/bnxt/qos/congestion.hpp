@@ -17,7 +17,7 @@
 // decimal number.
 #pragma once
 
-#include <nicd/plugin/qos_call.h>
+#include <nicd/plugin/sdk/qos_call.h>
 
 #include <optional>
 #include <string_view>

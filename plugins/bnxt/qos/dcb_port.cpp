@@ -3,7 +3,7 @@
 #include "qos/dscp_apps.hpp"
 #include "qos/ets_plan.hpp"
 
-#include <nicd/plugin/pfc_plan.h>
+#include <nicd/plugin/sdk/pfc_plan.h>
 
 #include <cerrno>
 

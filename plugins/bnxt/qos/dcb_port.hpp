@@ -8,9 +8,9 @@
 
 #include "dcbx_owner.hpp"
 
-#include <nicd/plugin/dcb_access.h>
-#include <nicd/plugin/qos_call.h>
-#include <nicd/plugin/qos_port.h>
+#include <nicd/plugin/sdk/dcb_access.h>
+#include <nicd/plugin/sdk/qos_call.h>
+#include <nicd/plugin/sdk/qos_port.h>
 
 #include <string>
 

@@ -1,6 +1,6 @@
 #include "qos/dscp_apps.hpp"
 
-#include <nicd/plugin/dscp_entries.h>
+#include <nicd/plugin/sdk/dscp_entries.h>
 
 #include <algorithm>
 

@@ -8,8 +8,8 @@
 // (bnxt_re/main.c bnxt_re_setup_qos), which makes the firmware classify RoCE by PCP.
 #pragma once
 
-#include <nicd/plugin/dcb_codec.h>
 #include <nicd/plugin/plugin.h>
+#include <nicd/plugin/sdk/dcb_codec.h>
 
 #include <cstdint>
 #include <optional>

@@ -18,8 +18,8 @@
 // port's ETS as the setting "ets" (etsReport).
 #pragma once
 
-#include <nicd/plugin/dcb_codec.h>
 #include <nicd/plugin/plugin.h>
+#include <nicd/plugin/sdk/dcb_codec.h>
 
 #include <cstdint>
 #include <optional>

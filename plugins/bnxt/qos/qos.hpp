@@ -1,21 +1,14 @@
-// RoCE QoS on a bnxt_en port: read back and compare (verifyQos), write what differs (applyQos).
+// RoCE QoS on a bnxt_en port: the steps the SDK's frame runs (sdk::runQos: the plugin base's
+// verifyQos, which reads back and compares, and applyQos, which writes what differs).
 #pragma once
 
-#include "dcbx_owner.hpp"
-
-#include <nicd/plugin/plugin.h>
+#include <nicd/plugin/sdk/qos_port.h>
 
 namespace nicd::bnxt {
 
-namespace pv1 = ::nicd::plugin::v1;
-
-// `notices`: which netdevs' DCB owner was logged; the plugin's own, kept from call to call (the
-// daemon never calls one plugin from two threads at once).
-pv1::Status verifyQos(pv1::IHost& host, OwnerNotices& notices, const pv1::DeviceRef& dev,
-                      const pv1::PortRef& port, const pv1::QosDesired& desired,
-                      pv1::QosReport& out) noexcept;
-pv1::Status applyQos(pv1::IHost& host, OwnerNotices& notices, const pv1::DeviceRef& dev,
-                     const pv1::PortRef& port, const pv1::QosDesired& desired,
-                     pv1::QosReport& out) noexcept;
+// The steps, with their own OwnerNotices (qos/dcbx_owner.hpp: which netdevs' DCB owner was
+// logged), kept from call to call for as long as the steps are (the plugin's life; the daemon
+// never calls one plugin from two threads at once).
+plugin::sdk::QosSteps qosSteps();
 
 } // namespace nicd::bnxt

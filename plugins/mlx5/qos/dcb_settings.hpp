@@ -2,9 +2,9 @@
 // (a PFC change flaps the link; a trust switch can reopen channels), read back.
 #pragma once
 
-#include <nicd/plugin/dcb_access.h>
-#include <nicd/plugin/qos_call.h>
-#include <nicd/plugin/qos_port.h>
+#include <nicd/plugin/sdk/dcb_access.h>
+#include <nicd/plugin/sdk/qos_call.h>
+#include <nicd/plugin/sdk/qos_port.h>
 
 #include <string>
 

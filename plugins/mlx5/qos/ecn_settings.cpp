@@ -1,10 +1,10 @@
 #include "qos/ecn_settings.hpp"
 
-#include <nicd/plugin/pfc_plan.h>
-#include <nicd/plugin/qos_port.h>
-#include <nicd/plugin/report_merge.h>
-#include <nicd/plugin/scalar_setting.h>
-#include <nicd/plugin/small_file.h>
+#include <nicd/plugin/sdk/pfc_plan.h>
+#include <nicd/plugin/sdk/qos_port.h>
+#include <nicd/plugin/sdk/report_merge.h>
+#include <nicd/plugin/sdk/scalar_setting.h>
+#include <nicd/plugin/sdk/small_file.h>
 
 #include <algorithm>
 #include <filesystem>

@@ -8,7 +8,7 @@
 // are "unsupported", which is neither non-compliant nor an error.
 #pragma once
 
-#include <nicd/plugin/qos_call.h>
+#include <nicd/plugin/sdk/qos_call.h>
 
 #include <optional>
 #include <string>

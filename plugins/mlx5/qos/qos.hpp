@@ -1,16 +1,12 @@
-// RoCE QoS on one mlx5 port: DSCP trust and PFC through rtnetlink DCB, ToS through configfs.
+// RoCE QoS on one mlx5 port: DSCP trust and PFC through rtnetlink DCB, ECN for RoCE through
+// MOFED's ecn/ tree, ToS through configfs. The steps the SDK's frame runs (sdk::runQos: the
+// plugin base's verifyQos and applyQos).
 #pragma once
 
-#include <nicd/plugin/plugin.h>
+#include <nicd/plugin/sdk/qos_port.h>
 
 namespace nicd::mlx5 {
 
-namespace pv1 = ::nicd::plugin::v1;
-
-pv1::Status verifyQos(pv1::IHost& host, const pv1::DeviceRef& dev, const pv1::PortRef& port,
-                      const pv1::QosDesired& desired, pv1::QosReport& out) noexcept;
-
-pv1::Status applyQos(pv1::IHost& host, const pv1::DeviceRef& dev, const pv1::PortRef& port,
-                     const pv1::QosDesired& desired, pv1::QosReport& out) noexcept;
+plugin::sdk::QosSteps qosSteps();
 
 } // namespace nicd::mlx5

@@ -2,7 +2,7 @@
 
 #include "qos/traffic_class.hpp"
 
-#include <nicd/plugin/scalar_setting.h>
+#include <nicd/plugin/sdk/scalar_setting.h>
 
 #include <string>
 

@@ -1,8 +1,8 @@
 // MOFED's RoCE ToS of one port, the setting "traffic_class" (the global tclass; only where its
-// sysfs file exists). rdma_cm's default, "roce_tos", is the SDK's (nicd/plugin/roce_tos.h).
+// sysfs file exists). rdma_cm's default, "roce_tos", is the SDK's (nicd/plugin/sdk/roce_tos.h).
 #pragma once
 
-#include <nicd/plugin/qos_call.h>
+#include <nicd/plugin/sdk/qos_call.h>
 
 #include <optional>
 

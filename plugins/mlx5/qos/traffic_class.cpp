@@ -1,6 +1,6 @@
 #include "qos/traffic_class.hpp"
 
-#include <nicd/plugin/small_file.h>
+#include <nicd/plugin/sdk/small_file.h>
 
 #include <string>
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <nicd/plugin/plugin.h>
-#include <nicd/plugin/roce_tos.h>
+#include <nicd/plugin/sdk/roce_tos.h>
 
 #include <cstdint>
 #include <filesystem>

@@ -1,12 +1,12 @@
-// Pure planning for DSCP trust on mlx5 (PFC's planning is the SDK's, nicd/plugin/pfc_plan.h).
+// Pure planning for DSCP trust on mlx5 (PFC's planning is the SDK's, nicd/plugin/sdk/pfc_plan.h).
 // mlx5 has no trust op: a port trusts DSCP while its APP table holds DSCP (selector 5) entries, and
 // PCP when it holds none (reference §2.1). nicd's DSCP trust is the firmware default map, DSCP d ->
 // priority d >> 3, all 64 entries, as mlnx_qos writes.
 #pragma once
 
-#include <nicd/plugin/dcb_codec.h>
-#include <nicd/plugin/dscp_entries.h>
-#include <nicd/plugin/pfc_plan.h>
+#include <nicd/plugin/sdk/dcb_codec.h>
+#include <nicd/plugin/sdk/dscp_entries.h>
+#include <nicd/plugin/sdk/pfc_plan.h>
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include <nicd/plugin/backoff.h>
+#include <nicd/plugin/sdk/backoff.h>
 
 #include <algorithm>
 #include <cerrno>

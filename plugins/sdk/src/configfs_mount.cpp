@@ -1,4 +1,4 @@
-#include <nicd/plugin/configfs_mount.h>
+#include <nicd/plugin/sdk/configfs_mount.h>
 
 #include <sys/mount.h>
 #include <sys/vfs.h>

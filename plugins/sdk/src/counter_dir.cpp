@@ -1,4 +1,4 @@
-#include <nicd/plugin/counter_dir.h>
+#include <nicd/plugin/sdk/counter_dir.h>
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
-#include <nicd/plugin/counter_poller.h>
-#include <nicd/plugin/ethtool_ioctl.h>
-#include <nicd/plugin/ethtool_text.h>
+#include <nicd/plugin/sdk/counter_poller.h>
+#include <nicd/plugin/sdk/ethtool_ioctl.h>
+#include <nicd/plugin/sdk/ethtool_text.h>
 
 #include <exception>
 

@@ -1,5 +1,5 @@
-#include <nicd/plugin/dcb_client.h>
-#include <nicd/plugin/dcb_errors.h>
+#include <nicd/plugin/sdk/dcb_client.h>
+#include <nicd/plugin/sdk/dcb_errors.h>
 
 #include <netlink/netlink.h>
 #include <netlink/socket.h>

@@ -1,5 +1,5 @@
-#include <nicd/plugin/dcb_codec.h>
-#include <nicd/plugin/netlink_messages.h>
+#include <nicd/plugin/sdk/dcb_codec.h>
+#include <nicd/plugin/sdk/netlink_messages.h>
 
 #include <linux/dcbnl.h>
 #include <linux/netlink.h>

@@ -1,4 +1,4 @@
-#include <nicd/plugin/dcb_errors.h>
+#include <nicd/plugin/sdk/dcb_errors.h>
 
 #include <cerrno>
 #include <cstring>

@@ -1,9 +1,9 @@
 #include "paths/beneath.hpp"
 
-#include <nicd/plugin/dcb_errors.h>
-#include <nicd/plugin/dcb_sim_backend.h>
-#include <nicd/plugin/dcb_sim_format.h>
-#include <nicd/plugin/small_file.h>
+#include <nicd/plugin/sdk/dcb_errors.h>
+#include <nicd/plugin/sdk/dcb_sim_backend.h>
+#include <nicd/plugin/sdk/dcb_sim_format.h>
+#include <nicd/plugin/sdk/small_file.h>
 
 #include <fcntl.h>
 #include <unistd.h>

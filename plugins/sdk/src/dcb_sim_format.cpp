@@ -1,4 +1,4 @@
-#include <nicd/plugin/dcb_sim_format.h>
+#include <nicd/plugin/sdk/dcb_sim_format.h>
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include <nicd/plugin/dscp_entries.h>
+#include <nicd/plugin/sdk/dscp_entries.h>
 
 #include <algorithm>
 

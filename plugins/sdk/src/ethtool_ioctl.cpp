@@ -1,5 +1,5 @@
-#include <nicd/plugin/ethtool_ioctl.h>
-#include <nicd/plugin/guarded_buffer.h>
+#include <nicd/plugin/sdk/ethtool_ioctl.h>
+#include <nicd/plugin/sdk/guarded_buffer.h>
 
 #include <linux/ethtool.h>
 #include <linux/sockios.h>

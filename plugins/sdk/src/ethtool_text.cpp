@@ -1,4 +1,4 @@
-#include <nicd/plugin/ethtool_text.h>
+#include <nicd/plugin/sdk/ethtool_text.h>
 
 #include <charconv>
 #include <cstring>
@@ -93,15 +93,6 @@ bool ethtoolLineNamed(std::string_view line, std::string_view expected, uint64_t
 }
 
 } // namespace detail
-
-Stats parseEthtoolText(std::string_view text)
-{
-    Stats out;
-    forEachEthtoolStat(text, [&out](std::string_view name, uint64_t value) {
-        out.emplace_back(std::string(name), value);
-    });
-    return out;
-}
 
 void addEthtoolText(std::string_view text, plugin::sdk::SampleBatchBuilder::Run& run)
 {

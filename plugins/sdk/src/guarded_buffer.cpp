@@ -1,4 +1,4 @@
-#include <nicd/plugin/guarded_buffer.h>
+#include <nicd/plugin/sdk/guarded_buffer.h>
 
 #include <sys/mman.h>
 #include <unistd.h>

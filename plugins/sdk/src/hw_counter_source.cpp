@@ -1,5 +1,5 @@
-#include <nicd/plugin/counter_dir.h>
-#include <nicd/plugin/hw_counter_source.h>
+#include <nicd/plugin/sdk/counter_dir.h>
+#include <nicd/plugin/sdk/hw_counter_source.h>
 
 #include <cerrno>
 #include <cstring>

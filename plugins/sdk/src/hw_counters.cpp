@@ -1,6 +1,6 @@
-#include <nicd/plugin/counter_dir.h>
-#include <nicd/plugin/hw_counters.h>
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/counter_dir.h>
+#include <nicd/plugin/sdk/hw_counters.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <cerrno>
 #include <cstring>
@@ -64,19 +64,6 @@ pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwC
             first = pv1::Status::fail(pv1::Errc::Io, dir + ": " + std::strerror(dir_err), dir_err);
     }
     return first;
-}
-
-pv1::Status readHwCounters(const pv1::DeviceRef& dev, sdk::Backoff& backoff, HwCounterDirs& dirs,
-                           std::vector<pv1::Sample>& out, HwCounterChanges* changes,
-                           GaugeTest gauge)
-{
-    pv1::SampleBatch batch;
-    sdk::SampleBatchBuilder b(batch);
-    pv1::Status s = readHwCounters(dev, backoff, dirs, b, changes, gauge);
-    b.finish();
-    auto samples = sdk::toSamples(batch);
-    out.insert(out.end(), samples.begin(), samples.end());
-    return s;
 }
 
 } // namespace nicd::plugin::sdk

@@ -1,4 +1,4 @@
-#include <nicd/plugin/netdev_stats.h>
+#include <nicd/plugin/sdk/netdev_stats.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
 // The netlink attribute reader: one bounds check per header, the errors it throws worded once.
-#include <nicd/plugin/netlink_attrs.h>
+#include <nicd/plugin/sdk/netlink_attrs.h>
 
 #include <algorithm>
 #include <cstring>

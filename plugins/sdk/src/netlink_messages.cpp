@@ -1,6 +1,6 @@
 // The netlink message splitter and status reader: one bounds check per header, the errors worded
 // once.
-#include <nicd/plugin/netlink_messages.h>
+#include <nicd/plugin/sdk/netlink_messages.h>
 
 #include <linux/netlink.h>
 

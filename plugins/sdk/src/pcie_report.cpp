@@ -1,4 +1,4 @@
-#include <nicd/plugin/pcie_report.h>
+#include <nicd/plugin/sdk/pcie_report.h>
 
 #include <array>
 #include <string>

@@ -1,4 +1,4 @@
-#include <nicd/plugin/pfc_plan.h>
+#include <nicd/plugin/sdk/pfc_plan.h>
 
 namespace nicd::plugin::sdk {
 

@@ -1,4 +1,4 @@
-#include <nicd/plugin/printed_record.h>
+#include <nicd/plugin/sdk/printed_record.h>
 
 #include <cctype>
 

@@ -1,8 +1,8 @@
-#include <nicd/plugin/dcb_client.h>
-#include <nicd/plugin/dcb_sim_backend.h>
-#include <nicd/plugin/pfc_plan.h>
-#include <nicd/plugin/qos_port.h>
-#include <nicd/plugin/report_merge.h>
+#include <nicd/plugin/sdk/dcb_client.h>
+#include <nicd/plugin/sdk/dcb_sim_backend.h>
+#include <nicd/plugin/sdk/pfc_plan.h>
+#include <nicd/plugin/sdk/qos_port.h>
+#include <nicd/plugin/sdk/report_merge.h>
 
 #include <algorithm>
 #include <exception>

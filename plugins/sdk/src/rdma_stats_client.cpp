@@ -1,7 +1,7 @@
 // RdmaStatsClient: one NETLINK_RDMA socket connected to the kernel (so that only the kernel can
 // send to it), requests numbered and their answers matched by sequence number, read with a
 // deadline; errors keep the kernel's errno and extack text. The bytes: rdma_stats_codec.cpp.
-#include <nicd/plugin/rdma_stats_client.h>
+#include <nicd/plugin/sdk/rdma_stats_client.h>
 
 #include <linux/netlink.h>
 #include <rdma/rdma_netlink.h>

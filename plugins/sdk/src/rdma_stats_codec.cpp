@@ -1,7 +1,7 @@
 // RDMA netlink hw counters as bytes: requests laid out as the kernel parses them, answers walked
 // with the SDK's attribute reader, every length checked before it is used. No socket here.
-#include <nicd/plugin/netlink_messages.h>
-#include <nicd/plugin/rdma_stats_codec.h>
+#include <nicd/plugin/sdk/netlink_messages.h>
+#include <nicd/plugin/sdk/rdma_stats_codec.h>
 
 #include <linux/netlink.h>
 #include <rdma/rdma_netlink.h>

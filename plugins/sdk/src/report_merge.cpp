@@ -1,4 +1,4 @@
-#include <nicd/plugin/report_merge.h>
+#include <nicd/plugin/sdk/report_merge.h>
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
-#include <nicd/plugin/configfs_mount.h>
-#include <nicd/plugin/roce_tos.h>
-#include <nicd/plugin/scalar_setting.h>
-#include <nicd/plugin/small_file.h>
+#include <nicd/plugin/sdk/configfs_mount.h>
+#include <nicd/plugin/sdk/roce_tos.h>
+#include <nicd/plugin/sdk/scalar_setting.h>
+#include <nicd/plugin/sdk/small_file.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <algorithm>
 #include <functional>

@@ -1,5 +1,5 @@
-#include <nicd/plugin/qos_port.h>
-#include <nicd/plugin/scalar_setting.h>
+#include <nicd/plugin/sdk/qos_port.h>
+#include <nicd/plugin/sdk/scalar_setting.h>
 
 #include <string>
 

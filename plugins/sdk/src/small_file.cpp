@@ -1,6 +1,6 @@
 #include "paths/beneath.hpp"
 
-#include <nicd/plugin/small_file.h>
+#include <nicd/plugin/sdk/small_file.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
-#include <nicd/plugin/soft_lockup.h>
-#include <nicd/plugin/stack_frame.h>
+#include <nicd/plugin/sdk/soft_lockup.h>
+#include <nicd/plugin/sdk/stack_frame.h>
 
 #include <string>
 

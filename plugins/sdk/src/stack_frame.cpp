@@ -1,4 +1,4 @@
-#include <nicd/plugin/stack_frame.h>
+#include <nicd/plugin/sdk/stack_frame.h>
 
 #include <algorithm>
 #include <cctype>

@@ -6,7 +6,7 @@
 
 #include "support/netlink_attrs.hpp"
 
-#include <nicd/plugin/dcb_codec.h>
+#include <nicd/plugin/sdk/dcb_codec.h>
 
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
 // What a decoder refuses malformed input with, for the tests of what it says.
 #pragma once
 
-#include <nicd/plugin/netlink_attrs.h>
+#include <nicd/plugin/sdk/netlink_attrs.h>
 
 #include <string>
 

@@ -21,7 +21,8 @@ struct Mlx5Reports {
     std::optional<plugin::v1::KernelLineMatch> feed(const plugin::v1::KernelRecord& rec)
     {
         plugin::v1::KernelLineMatch m;
-        if (!window.feed(rec) || !mlx5::classifyKernelReport(window.report(), m))
+        if (!window.feed(rec) ||
+            !plugin::sdk::classifySoftLockup(window.report(), mlx5::kPollLoop, m))
             return std::nullopt;
         window.close();
         return m;

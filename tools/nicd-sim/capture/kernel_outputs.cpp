@@ -7,9 +7,9 @@
 #include "prefailure/devlink_netlink.hpp"
 #include "prefailure/ethtool_netlink.hpp"
 
-#include <nicd/plugin/dcb_client.h>
-#include <nicd/plugin/dcb_sim_format.h>
-#include <nicd/plugin/ethtool_ioctl.h>
+#include <nicd/plugin/sdk/dcb_client.h>
+#include <nicd/plugin/sdk/dcb_sim_format.h>
+#include <nicd/plugin/sdk/ethtool_ioctl.h>
 
 #include <net/if.h>
 

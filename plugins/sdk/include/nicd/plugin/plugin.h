@@ -69,7 +69,7 @@ struct Sample {
 // long as the device reports the same series (and between devices that report the same ones), so
 // that the daemon resolves names (rules, textfile lines) once per layout instead of once per
 // value, and a cycle allocates nothing for names. Build batches with
-// nicd::plugin::sdk::SampleBatchBuilder (nicd/plugin/sample_batch.h).
+// nicd::plugin::sdk::SampleBatchBuilder (nicd/plugin/sdk/sample_batch.h).
 struct SeriesKey {
     std::string source; // as Sample::source
     uint32_t port = 0;
@@ -185,7 +185,7 @@ struct KernelRecord {
 // about a device are not part of it), at most kKernelReportLines of them, and asks the plugins
 // after each line appended, until one recognises the report (which closes it) or the next header
 // opens another. The plugin names its own stack frames: only it knows which functions are its
-// driver's (nicd/plugin/stack_frame.h reads a trace line).
+// driver's (nicd/plugin/sdk/stack_frame.h reads a trace line).
 inline constexpr size_t kKernelReportLines = 150;
 struct KernelReport {
     std::string_view kind;              // "soft_lockup": "BUG: soft lockup - CPU#N stuck for Ss!"
@@ -278,7 +278,7 @@ public:
     // True when the root is not "/": backends must use the simulator's files, not the kernel.
     virtual bool simulated() const noexcept = 0;
     // Config value from the plugin's section [plugin:<name>]; a key the section does not set may
-    // be one of the daemon's settings plugins follow (DropCounterAfter: nicd/plugin/backoff.h).
+    // be one of the daemon's settings plugins follow (DropCounterAfter: nicd/plugin/sdk/backoff.h).
     virtual std::optional<std::string> config(std::string_view key) const noexcept = 0;
     // ABI 1.4 (call only when abiMinor() >= 4): nicd's own process may not write under /sys or
     // configfs (docs/security.md); host knobs change through these, carried out by nicd's knob
@@ -306,7 +306,7 @@ public:
     // Reads the vendor counters of one device and appends them to `out`. A partial read appends
     // what it could and returns the first error. The daemon backs off a device whose polls fail
     // with nothing appended; a partial read is reported but not backed off, so the plugin backs
-    // off what keeps failing itself (nicd/plugin/backoff.h).
+    // off what keeps failing itself (nicd/plugin/sdk/backoff.h).
     virtual Status poll(const DeviceRef& dev, std::vector<Sample>& out) noexcept = 0;
     // Reads the port's QoS and compares it with `desired`; changes nothing.
     virtual Status verifyQos(const DeviceRef& dev, const PortRef& port, const QosDesired& desired,
@@ -320,7 +320,7 @@ public:
     // ABI 1.3 (called only when the plugin's descriptor says abi_minor >= 3): poll() into a
     // batch. `out` comes with the layout this device's last poll gave (null the first time) and
     // no values; the same rules as poll() for errors and partial reads. The default converts
-    // what poll() gives (nicd/plugin/sample_batch.h); a plugin that reads the same series every
+    // what poll() gives (nicd/plugin/sdk/sample_batch.h); a plugin that reads the same series every
     // time overrides it to build the batch without a Sample per value.
     virtual Status pollBatch(const DeviceRef& dev, SampleBatch& out) noexcept;
     // ABI 1.4 (called only when the plugin's descriptor says abi_minor >= 4, instead of

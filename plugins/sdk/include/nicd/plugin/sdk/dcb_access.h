@@ -2,8 +2,8 @@
 // the simulator's file (SimDcb). A plugin's QoS code talks to this interface only.
 #pragma once
 
-#include <nicd/plugin/dcb_codec.h>
 #include <nicd/plugin/plugin.h>
+#include <nicd/plugin/sdk/dcb_codec.h>
 
 #include <optional>
 #include <span>

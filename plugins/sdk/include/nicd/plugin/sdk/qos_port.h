@@ -5,9 +5,9 @@
 // files under a simulated root) and merged into one report each.
 #pragma once
 
-#include <nicd/plugin/dcb_access.h>
 #include <nicd/plugin/plugin.h>
-#include <nicd/plugin/qos_call.h>
+#include <nicd/plugin/sdk/dcb_access.h>
+#include <nicd/plugin/sdk/qos_call.h>
 
 #include <functional>
 #include <optional>

@@ -5,7 +5,7 @@
 // plugin::sdk::DecodeError on malformed input, never reads past the end.
 #pragma once
 
-#include <nicd/plugin/netlink_attrs.h>
+#include <nicd/plugin/sdk/netlink_attrs.h>
 
 #include <array>
 #include <cstdint>

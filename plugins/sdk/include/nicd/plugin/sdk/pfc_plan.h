@@ -3,7 +3,7 @@
 // SET.
 #pragma once
 
-#include <nicd/plugin/dcb_codec.h>
+#include <nicd/plugin/sdk/dcb_codec.h>
 
 #include <cstdint>
 #include <optional>

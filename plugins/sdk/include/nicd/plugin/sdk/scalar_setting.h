@@ -3,7 +3,7 @@
 // failure is the setting's error and the call's.
 #pragma once
 
-#include <nicd/plugin/qos_call.h>
+#include <nicd/plugin/sdk/qos_call.h>
 
 #include <cstdint>
 #include <functional>

@@ -10,7 +10,7 @@
 // without DCB.
 #pragma once
 
-#include <nicd/plugin/dcb_access.h>
+#include <nicd/plugin/sdk/dcb_access.h>
 
 #include <filesystem>
 

@@ -23,7 +23,7 @@
 // A netdev without a file has no DCB support in its driver (a VF, a bond, a veth).
 #pragma once
 
-#include <nicd/plugin/dcb_codec.h>
+#include <nicd/plugin/sdk/dcb_codec.h>
 
 #include <string>
 #include <string_view>

@@ -2,7 +2,7 @@
 // no trust knob (mlx5, bnxt), they are the port's DSCP classification.
 #pragma once
 
-#include <nicd/plugin/dcb_codec.h>
+#include <nicd/plugin/sdk/dcb_codec.h>
 
 #include <span>
 #include <vector>

@@ -10,7 +10,7 @@
 #pragma once
 
 #include <nicd/plugin/plugin.h>
-#include <nicd/plugin/rdma_stats_codec.h>
+#include <nicd/plugin/sdk/rdma_stats_codec.h>
 
 #include <chrono>
 #include <cstdint>

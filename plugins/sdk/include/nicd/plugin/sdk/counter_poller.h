@@ -6,13 +6,13 @@
 // pollBatch do for an RDMA NIC whose driver has hw_counters and a netdev: mlx5 and bnxt both.
 #pragma once
 
-#include <nicd/plugin/backoff.h>
-#include <nicd/plugin/ethtool_stats.h>
-#include <nicd/plugin/hw_counter_source.h>
-#include <nicd/plugin/netdev_stats.h>
 #include <nicd/plugin/plugin.h>
-#include <nicd/plugin/rdma_stats_client.h>
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/backoff.h>
+#include <nicd/plugin/sdk/ethtool_stats.h>
+#include <nicd/plugin/sdk/hw_counter_source.h>
+#include <nicd/plugin/sdk/netdev_stats.h>
+#include <nicd/plugin/sdk/rdma_stats_client.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <cstddef>
 #include <cstdint>

@@ -10,7 +10,7 @@
 //             status = sdk::decodeNetlinkStatus(m, "ethtool netlink");
 #pragma once
 
-#include <nicd/plugin/netlink_attrs.h>
+#include <nicd/plugin/sdk/netlink_attrs.h>
 
 #include <cstddef>
 #include <cstdint>

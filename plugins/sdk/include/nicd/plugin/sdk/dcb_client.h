@@ -2,7 +2,7 @@
 // hands the replies back to it. One request at a time; sequence numbers come from the socket.
 #pragma once
 
-#include <nicd/plugin/dcb_access.h>
+#include <nicd/plugin/sdk/dcb_access.h>
 
 #include <cstdint>
 #include <functional>

@@ -10,8 +10,8 @@
 // read is retried, so names and values always line up.
 #pragma once
 
-#include <nicd/plugin/ethtool_stats.h>
 #include <nicd/plugin/plugin.h>
+#include <nicd/plugin/sdk/ethtool_stats.h>
 
 #include <cstddef>
 #include <cstdint>

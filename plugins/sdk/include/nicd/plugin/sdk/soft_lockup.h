@@ -15,4 +15,16 @@ namespace nicd::plugin::sdk {
 bool classifySoftLockup(const v1::KernelReport& report, std::span<const std::string_view> frames,
                         std::string_view driver, v1::KernelLineMatch& out) noexcept;
 
+// A driver's poll loop as a vendor's tables give it: the driver's name in messages and the
+// functions a CPU stuck there runs in.
+struct PollLoop {
+    std::string_view driver;                  // "mlx5"
+    std::span<const std::string_view> frames; // "mlx5e_napi_poll", ...
+};
+inline bool classifySoftLockup(const v1::KernelReport& report, const PollLoop& loop,
+                               v1::KernelLineMatch& out) noexcept
+{
+    return classifySoftLockup(report, loop.frames, loop.driver, out);
+}
+
 } // namespace nicd::plugin::sdk

@@ -69,7 +69,8 @@ private:
 // each plugin), thread-safe.
 std::shared_ptr<const v1::SampleLayout> internLayout(std::shared_ptr<v1::SampleLayout> layout);
 
-// The batch as Samples (names copied): for tests and callers of the ABI 1.0 poll().
+// The batch as Samples (names copied): for callers of the ABI 1.0 poll() and the daemon's
+// model of an older plugin's samples.
 std::vector<v1::Sample> toSamples(const v1::SampleBatch& batch);
 
 } // namespace nicd::plugin::sdk

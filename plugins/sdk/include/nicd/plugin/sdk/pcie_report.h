@@ -6,7 +6,7 @@
 #pragma once
 
 #include <nicd/plugin/plugin.h>
-#include <nicd/plugin/printed_record.h>
+#include <nicd/plugin/sdk/printed_record.h>
 
 #include <string_view>
 

@@ -15,7 +15,7 @@
 // earlier kernels, and devices whose driver keeps no port counters, refuse with EINVAL.
 #pragma once
 
-#include <nicd/plugin/netlink_attrs.h>
+#include <nicd/plugin/sdk/netlink_attrs.h>
 
 #include <cstdint>
 #include <span>

@@ -18,11 +18,11 @@
 // is attached again (a new HwCounterSource).
 #pragma once
 
-#include <nicd/plugin/backoff.h>
-#include <nicd/plugin/hw_counters.h>
 #include <nicd/plugin/plugin.h>
-#include <nicd/plugin/rdma_stats_client.h>
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/backoff.h>
+#include <nicd/plugin/sdk/hw_counters.h>
+#include <nicd/plugin/sdk/rdma_stats_client.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <cstdint>
 #include <optional>

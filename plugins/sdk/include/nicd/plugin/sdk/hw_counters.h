@@ -1,10 +1,10 @@
 // An RDMA driver's per-port counters, <sysfs_path>/ports/N/hw_counters/* (mlx5_ib, bnxt_re).
 #pragma once
 
-#include <nicd/plugin/backoff.h>
-#include <nicd/plugin/counter_dir.h>
 #include <nicd/plugin/plugin.h>
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/backoff.h>
+#include <nicd/plugin/sdk/counter_dir.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <cstdint>
 #include <map>
@@ -38,11 +38,6 @@ struct HwCounterChanges {
 ::nicd::plugin::v1::Status
 readHwCounters(const ::nicd::plugin::v1::DeviceRef& dev, ::nicd::plugin::sdk::Backoff& backoff,
                HwCounterDirs& dirs, ::nicd::plugin::sdk::SampleBatchBuilder& out,
-               HwCounterChanges* changes = nullptr, GaugeTest gauge = nullptr);
-// The same, as Samples (for tests).
-::nicd::plugin::v1::Status
-readHwCounters(const ::nicd::plugin::v1::DeviceRef& dev, ::nicd::plugin::sdk::Backoff& backoff,
-               HwCounterDirs& dirs, std::vector<::nicd::plugin::v1::Sample>& out,
                HwCounterChanges* changes = nullptr, GaugeTest gauge = nullptr);
 
 } // namespace nicd::plugin::sdk

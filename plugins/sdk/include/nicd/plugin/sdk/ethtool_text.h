@@ -1,23 +1,22 @@
 // `ethtool -S` text, as the simulator writes it and as fixtures record it.
 #pragma once
 
-#include <nicd/plugin/ethtool_stats.h>
-#include <nicd/plugin/sample_batch.h>
+#include <nicd/plugin/sdk/ethtool_stats.h>
+#include <nicd/plugin/sdk/sample_batch.h>
 
 #include <cstdint>
 #include <string_view>
 
 namespace nicd::plugin::sdk {
 
-// Pure: "NIC statistics:" then "     name: value" lines. Lines that are not "name: unsigned
-// number" (the header, blank lines, garbage) are skipped; names are trimmed.
-Stats parseEthtoolText(std::string_view text);
-// The same, each statistic handed to `fn(name, value)` in order (names point into `text`).
+// Pure: "NIC statistics:" then "     name: value" lines, each statistic handed to `fn(name,
+// value)` in order (names point into `text`). Lines that are not "name: unsigned number" (the
+// header, blank lines, garbage) are skipped; names are trimmed.
 template <typename Fn> void forEachEthtoolStat(std::string_view text, Fn&& fn);
 // The same, each statistic added to `run`. The layout of a netdev's text does not change from
 // one poll to the next, so each line is first checked against the name the run expects there
 // (the last poll's) and only its number parsed; a line that is anything else is parsed whole.
-// The values and names are parseEthtoolText's either way.
+// The values and names are forEachEthtoolStat's either way.
 void addEthtoolText(std::string_view text, plugin::sdk::SampleBatchBuilder::Run& run);
 
 namespace detail {

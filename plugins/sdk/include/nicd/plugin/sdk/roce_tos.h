@@ -7,7 +7,7 @@
 #pragma once
 
 #include <nicd/plugin/plugin.h>
-#include <nicd/plugin/qos_call.h>
+#include <nicd/plugin/sdk/qos_call.h>
 
 #include <cstdint>
 #include <filesystem>
