@@ -1,6 +1,6 @@
 # DEB and RPM from one tree: `make package` runs `cd build && cpack -G "DEB;RPM"` in a build
 # configured with CMAKE_INSTALL_PREFIX=/usr (the default here). Two packages each: `nicd` (the
-# daemon, its plugins (mlx5, bnxt), unit, config, bus policy and interfaces, nicctl, man pages, completions,
+# daemon, its plugins (each of plugins/), unit, config, bus policy and interfaces, nicctl, man pages, completions,
 # fleet files) and `nicd-sim` (the simulator, for labs and CI; the daemon does not need it).
 # No tests, no test plugins, no SDK headers. The DEB generator strips the binaries and puts
 # their debug symbols in nicd-dbgsym/nicd-sim-dbgsym (.ddeb); the RPMs are stripped and ship
@@ -101,9 +101,12 @@ set(CPACK_RPM_NICD_USER_FILELIST
     "%config(noreplace) /etc/nicd/slurm-check.conf"
     "%dir /etc/nicd/nicd.conf.d/"
     "%dir ${NICD_TEXTFILE_DIR}/"
-    "%attr(0644,root,root) ${NICD_SYSTEMD_UNIT_DIR}/nicd.service"
-    "%attr(0755,root,root) ${NICD_PLUGIN_INSTALL_DIR}/nicd-plugin-mlx5.so"
-    "%attr(0755,root,root) ${NICD_PLUGIN_INSTALL_DIR}/nicd-plugin-bnxt.so")
+    "%attr(0644,root,root) ${NICD_SYSTEMD_UNIT_DIR}/nicd.service")
+# Every vendor's plugin (the top-level CMakeLists.txt adds each folder of plugins/).
+foreach(plugin ${NICD_VENDOR_PLUGINS})
+    list(APPEND CPACK_RPM_NICD_USER_FILELIST
+         "%attr(0755,root,root) ${NICD_PLUGIN_INSTALL_DIR}/${plugin}")
+endforeach()
 # The packages own only their own directories, not the system's (the filesystem package and
 # others own those; claiming them with other attributes is an rpm conflict). The unit directory
 # comes from units/CMakeLists.txt (pkg-config systemd).
