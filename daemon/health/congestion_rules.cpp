@@ -243,9 +243,10 @@ CongestionRules::readingOf(const DeviceSamples& ds, uint32_t port,
     return r;
 }
 
-void CongestionRules::evaluate(const Snapshot& snap, const Config& config, double /*now_mono*/,
+void CongestionRules::evaluate(const Snapshot& snap, double /*now_mono*/,
                                double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
+    const Config& config = this->config();
     const auto& h = config.health;
     const double window = h.congestion_window_sec;
     const CongestionLimits limits{h.congestion_pause_ratio, h.congestion_storm_ratio};

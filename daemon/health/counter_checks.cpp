@@ -41,7 +41,7 @@ void CounterChecks::forgetSeries()
     device_rules_.clear();
 }
 
-void CounterChecks::configure(const Config& config)
+void CounterChecks::configured(const Config& config)
 {
     rules_.reset(config);
     rules_changed_ = true;
@@ -201,9 +201,10 @@ void CounterChecks::recoverUnfollowed(const Snapshot& snap, const Config& config
         }
 }
 
-void CounterChecks::evaluate(const Snapshot& snap, const Config& config, double now_mono,
+void CounterChecks::evaluate(const Snapshot& snap, double now_mono,
                              double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
+    const Config& config = this->config();
     if (std::exchange(rules_changed_, false)) {
         forgetSeries();
         recoverUnfollowed(snap, config, rules_, now_real, conditions, out);

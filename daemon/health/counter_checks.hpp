@@ -28,10 +28,10 @@ public:
     const char* name() const override { return "counters"; }
     // The rules of `config` (CounterRuleCache); the next evaluate() recovers the conditions of
     // counters no rule follows any more.
-    void configure(const Config& config) override;
+    void configured(const Config& config) override;
     // Times: a sample's own monotonic read time when the snapshot carries one (IB PMA counters
     // are re-read less often than the cycle: pma_monotonic_usec), else `now_mono` (seconds).
-    void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
+    void evaluate(const Snapshot& snap, double now_mono, double now_real,
                   ConditionSet& conditions, std::vector<Event>& out) override;
 
     void appendJson(std::string& out) const override { appendJsonText(out, tracker_.toJson()); }

@@ -6,9 +6,10 @@
 
 namespace nicd::health {
 
-void DriverRules::evaluate(const Snapshot& snap, const Config& full_config, double /*now_mono*/,
+void DriverRules::evaluate(const Snapshot& snap, double /*now_mono*/,
                            double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
+    const Config& full_config = this->config();
     const HealthConfig& config = full_config.health;
     for (const auto& ds : snap.samples) {
         auto& failing = failing_cycles_[ds.ibdev];

@@ -57,11 +57,11 @@ std::vector<std::unique_ptr<RuleFamily>> ruleFamilies()
 } // namespace
 
 HealthEngine::HealthEngine(Config config)
-    : config_(std::move(config)), conditions_(config_.health.event_ring_size)
+    : config_(std::make_unique<Config>(std::move(config))), conditions_(config_->health.event_ring_size)
 {
     auto families = ruleFamilies();
     for (auto& family : families)
-        family->configure(config_);
+        family->configure(*config_);
     adopt(std::move(families));
 }
 
@@ -78,10 +78,10 @@ void HealthEngine::adopt(std::vector<std::unique_ptr<RuleFamily>> families)
 
 void HealthEngine::configure(const Config& config)
 {
-    config_ = config;
+    *config_ = config;
     for (auto& family : families_)
-        family->configure(config_);
-    conditions_.log().setCapacity(config_.health.event_ring_size);
+        family->configure(*config_);
+    conditions_.log().setCapacity(config_->health.event_ring_size);
 }
 
 std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, double now_real)
@@ -101,9 +101,9 @@ std::vector<Event> HealthEngine::evaluate(Snapshot& snap, double now_mono, doubl
             [](const Condition&) { return std::string("device ignored (IgnoreDevices=)"); },
             now_real, out);
     for (auto& family : families_)
-        family->evaluate(snap, config_, now_mono, now_real, conditions_, out);
+        family->evaluate(snap, now_mono, now_real, conditions_, out);
     // Turned off by a reload: what the signals said no longer stands (nothing judges it again).
-    if (!config_.signals.enable)
+    if (!config_->signals.enable)
         conditions_.recoverIf(
             [](const Condition& c) { return c.source == ConditionSource::Signal; },
             [](const Condition&) {
@@ -128,7 +128,7 @@ std::vector<Event> HealthEngine::kernelLine(const KernelFinding& f, const Invent
                                             double now_mono, double now_real)
 {
     return betweenCycles(inv, now_real, [&](RuleFamily& family, std::vector<Event>& out) {
-        family.kernelLine(f, inv, config_, now_mono, now_real, conditions_, out);
+        family.kernelLine(f, inv, now_mono, now_real, conditions_, out);
     });
 }
 
@@ -136,7 +136,7 @@ std::vector<Event> HealthEngine::kernelReport(const KernelReportFinding& f, cons
                                               double now_mono, double now_real)
 {
     return betweenCycles(inv, now_real, [&](RuleFamily& family, std::vector<Event>& out) {
-        family.kernelReport(f, inv, config_, now_mono, now_real, conditions_, out);
+        family.kernelReport(f, inv, now_mono, now_real, conditions_, out);
     });
 }
 
@@ -297,7 +297,7 @@ void HealthEngine::restore(const nlohmann::json& j)
         throw std::runtime_error("health state version " + std::to_string(version) +
                                  " (this nicd reads " + std::to_string(kStateVersion) + ")");
     // Everything is read into new objects before any of this engine's is replaced.
-    auto log = EventLog::fromJson(j.at("events"), config_.health.event_ring_size);
+    auto log = EventLog::fromJson(j.at("events"), config_->health.event_ring_size);
     auto active = ConditionSet::conditionsFromJson(j.at("conditions"));
     std::map<std::string, Role> roles;
     if (auto it = j.find("roles"); it != j.end())
@@ -306,7 +306,7 @@ void HealthEngine::restore(const nlohmann::json& j)
                 roles[device] = *role;
     auto families = ruleFamilies();
     for (auto& family : families) {
-        family->configure(config_);
+        family->configure(*config_);
         if (auto it = j.find(family->name()); it != j.end())
             family->restore(*it);
     }
@@ -328,7 +328,7 @@ void HealthEngine::baseline(const std::string& why, double now_real, const nlohm
                       e.what());
         }
     uint64_t seq = conditions_.log().lastSeq();
-    conditions_ = ConditionSet(config_.health.event_ring_size);
+    conditions_ = ConditionSet(config_->health.event_ring_size);
     conditions_.log().continueAfter(seq); // numbers are never reused
     for (auto& family : families_)
         family->forget();

@@ -120,7 +120,9 @@ private:
     // Every holder of per-device state, from `from` to `to`: the one path a rename takes.
     void moveDevice(const std::string& from, const std::string& to);
 
-    Config config_;
+    // On the heap: the families read it through a pointer (RuleFamily::configure), which must
+    // survive the engine being moved.
+    std::unique_ptr<Config> config_;
     ConditionSet conditions_;
     std::vector<std::unique_ptr<RuleFamily>> families_; // in the order they judge
     LinkRules* links_ = nullptr; // among families_: the known devices (renames, forgetMissing)

@@ -80,10 +80,15 @@ bool isInventoryCode(const std::string& code)
     return code.starts_with("inventory_short.") || code.starts_with("inventory_slow.");
 }
 
-void InventoryRules::evaluate(const Snapshot& snap, const Config& config, double now_mono,
+void InventoryRules::evaluate(const Snapshot& snap, double now_mono,
                               double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
-    checks_ = expectedPorts(config.health.expect_ports, snap.inventory.gpus);
+    const Config& config = this->config();
+    if (expected_gpus_ != snap.inventory.gpus) {
+        expected_ = expectedPorts(config.health.expect_ports, snap.inventory.gpus);
+        expected_gpus_ = snap.inventory.gpus;
+    }
+    checks_ = expected_;
     countPorts(checks_, snap);
     // A GPU auto expects nothing of is said once, and again when the GPUs change.
     if (config.health.expect_ports.mode == ExpectMode::Auto) {

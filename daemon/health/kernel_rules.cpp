@@ -112,9 +112,10 @@ Action kernelAction(const plugin::v1::KernelLineMatch& m, bool fatal)
 }
 
 void KernelRules::kernelLine(const KernelFinding& f, const Inventory& inv,
-                             const Config& full_config, double now_mono, double now_real,
+                             double now_mono, double now_real,
                              ConditionSet& conditions, std::vector<Event>& out)
 {
+    const Config& full_config = this->config();
     const HealthConfig& config = full_config.health;
     const auto& m = f.match;
     const Device* d = deviceForKernelLine(f, inv);
@@ -152,9 +153,10 @@ void KernelRules::kernelLine(const KernelFinding& f, const Inventory& inv,
 }
 
 void KernelRules::kernelReport(const KernelReportFinding& f, const Inventory& inv,
-                               const Config& full_config, double now_mono, double now_real,
+                               double now_mono, double now_real,
                                ConditionSet& conditions, std::vector<Event>& out)
 {
+    const Config& full_config = this->config();
     const HealthConfig& config = full_config.health;
     const auto& m = f.match;
     const bool fatal = m.severity == plugin::v1::Severity::Fatal;
@@ -180,9 +182,10 @@ void KernelRules::kernelReport(const KernelReportFinding& f, const Inventory& in
     }
 }
 
-void KernelRules::evaluate(const Snapshot& /*snap*/, const Config& config, double now_mono,
+void KernelRules::evaluate(const Snapshot& /*snap*/, double now_mono,
                            double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
+    const Config& config = this->config();
     for (auto it = expiry_.begin(); it != expiry_.end();) {
         if (it->second > now_mono) {
             ++it;

@@ -214,9 +214,10 @@ void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& 
     }
 }
 
-void LinkRules::evaluate(const Snapshot& snap, const Config& config, double now_mono,
+void LinkRules::evaluate(const Snapshot& snap, double now_mono,
                          double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
+    const Config& config = this->config();
     std::set<ConditionKey> seen;
     known_.forget(snap.inventory.ignored); // ignoring is not removal: never missing
     std::set<std::string> gone;

@@ -39,7 +39,7 @@ namespace nicd::health {
 class LinkRules : public RuleFamily {
 public:
     const char* name() const override { return "links"; }
-    void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
+    void evaluate(const Snapshot& snap, double now_mono, double now_real,
                   ConditionSet& conditions, std::vector<Event>& out) override;
 
     const KnownDevices& knownDevices() const { return known_; }

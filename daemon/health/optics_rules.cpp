@@ -151,9 +151,10 @@ private:
 
 } // namespace
 
-void OpticsRules::evaluate(const Snapshot& snap, const Config& config, double /*now_mono*/,
+void OpticsRules::evaluate(const Snapshot& snap, double /*now_mono*/,
                            double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
+    const Config& config = this->config();
     Verdicts v;
     for (const auto& up : snap.uplinks) {
         auto it = snap.modules.find(up.netdev);

@@ -15,7 +15,7 @@ namespace nicd::health {
 class OpticsRules : public StatelessRuleFamily {
 public:
     const char* name() const override { return "optics"; }
-    void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
+    void evaluate(const Snapshot& snap, double now_mono, double now_real,
                   ConditionSet& conditions, std::vector<Event>& out) override;
 };
 

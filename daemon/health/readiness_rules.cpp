@@ -62,9 +62,10 @@ const Rule* ruleOfCode(const std::string& code)
 
 } // namespace
 
-void ReadinessRules::evaluate(const Snapshot& snap, const Config& config, double now_mono,
+void ReadinessRules::evaluate(const Snapshot& snap, double now_mono,
                               double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
+    const Config& config = this->config();
     last_ = judgeReadiness(snap.inventory, snap.readiness, config.health.min_mtu);
     // A failed check raises its code on the port; a passed one recovers it. An unknown one does
     // neither: what was said stands until the check can tell again. In the first minutes after

@@ -19,7 +19,7 @@ namespace nicd::health {
 class ReadinessRules : public RuleFamily {
 public:
     const char* name() const override { return "readiness"; }
-    void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
+    void evaluate(const Snapshot& snap, double now_mono, double now_real,
                   ConditionSet& conditions, std::vector<Event>& out) override;
     void annotate(HealthReport& report) const override { report.readiness = last_; }
 

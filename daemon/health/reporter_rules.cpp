@@ -118,9 +118,10 @@ bool isReporterCode(const std::string& code)
 
 } // namespace
 
-void ReporterRules::evaluate(const Snapshot& snap, const Config& config, double /*now_mono*/,
+void ReporterRules::evaluate(const Snapshot& snap, double /*now_mono*/,
                              double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
+    const Config& config = this->config();
     std::map<std::string_view, const Device*, std::less<>> by_pci;
     for (const auto& d : snap.inventory.devices)
         if (!d.pci_address.empty())

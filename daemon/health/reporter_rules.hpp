@@ -34,7 +34,7 @@ namespace nicd::health {
 class ReporterRules : public RuleFamily {
 public:
     const char* name() const override { return "reporters"; }
-    void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
+    void evaluate(const Snapshot& snap, double now_mono, double now_real,
                   ConditionSet& conditions, std::vector<Event>& out) override;
 
     // {"counts": {...}, "error_since": {...}}; the counts alone (as an older nicd wrote them)

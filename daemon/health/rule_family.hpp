@@ -26,23 +26,29 @@ public:
 
     // The family's key in the state file ("drivers").
     virtual const char* name() const = 0;
-    // The configuration, when the engine is made and on every reload (before the next
-    // evaluate()): what the family worked out from the last one no longer holds.
-    virtual void configure(const Config& /*config*/) {}
+    // The configuration reaches a family this way only: when the engine is made and on every
+    // reload (before the next evaluate()), the engine hands it its own copy, which outlives the
+    // family's calls; config() reads it from then on, and configured() is where a family works
+    // out what it derives from it (what it derived from the last one no longer holds).
+    void configure(const Config& config)
+    {
+        config_ = &config;
+        configured(config);
+    }
     // Judges `snap` at monotonic `now_mono` and wall `now_real` seconds; raises and recovers its
     // conditions in `conditions`, appending the events to `out`.
-    virtual void evaluate(const Snapshot& snap, const Config& config, double now_mono,
-                          double now_real, ConditionSet& conditions, std::vector<Event>& out) = 0;
+    virtual void evaluate(const Snapshot& snap, double now_mono, double now_real,
+                          ConditionSet& conditions, std::vector<Event>& out) = 0;
     // Between cycles, as the kernel log is read: a line a plugin recognised, and a multi-line
     // report one recognised (a soft lockup in its driver's poll loop,
     // kernel_log/report_window.hpp).
     virtual void kernelLine(const KernelFinding& /*f*/, const Inventory& /*inv*/,
-                            const Config& /*config*/, double /*now_mono*/, double /*now_real*/,
+                            double /*now_mono*/, double /*now_real*/,
                             ConditionSet& /*conditions*/, std::vector<Event>& /*out*/)
     {
     }
     virtual void kernelReport(const KernelReportFinding& /*f*/, const Inventory& /*inv*/,
-                              const Config& /*config*/, double /*now_mono*/, double /*now_real*/,
+                              double /*now_mono*/, double /*now_real*/,
                               ConditionSet& /*conditions*/, std::vector<Event>& /*out*/)
     {
     }
@@ -67,6 +73,19 @@ public:
     // device name moves there (moveDeviceKeys), so nothing starts over. A family that keeps
     // nothing by device name says so with an empty body.
     virtual void rename(const std::string& from, const std::string& to) = 0;
+
+protected:
+    // What configure() was last given (Config's defaults before it is called).
+    const Config& config() const { return *config_; }
+    virtual void configured(const Config& /*config*/) {}
+
+private:
+    static const Config& defaults()
+    {
+        static const Config d;
+        return d;
+    }
+    const Config* config_ = &defaults();
 };
 
 // A family that judges each snapshot from what it holds (and the active conditions), with

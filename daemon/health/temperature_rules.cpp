@@ -6,9 +6,10 @@
 
 namespace nicd::health {
 
-void TemperatureRules::evaluate(const Snapshot& snap, const Config& config, double /*now_mono*/,
+void TemperatureRules::evaluate(const Snapshot& snap, double /*now_mono*/,
                                 double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
+    const Config& config = this->config();
     Verdicts v;
     for (const auto& [ibdev, sensors] : snap.temperatures) {
         if (!config.signals.enable)

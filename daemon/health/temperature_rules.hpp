@@ -14,7 +14,7 @@ public:
     static constexpr double kHysteresisCelsius = 2;
 
     const char* name() const override { return "temperatures"; }
-    void evaluate(const Snapshot& snap, const Config& config, double now_mono, double now_real,
+    void evaluate(const Snapshot& snap, double now_mono, double now_real,
                   ConditionSet& conditions, std::vector<Event>& out) override;
 };
 

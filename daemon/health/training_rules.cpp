@@ -149,9 +149,10 @@ const Check* checkOf(const std::string& code)
 
 } // namespace
 
-void TrainingRules::evaluate(const Snapshot& snap, const Config& config, double /*now_mono*/,
+void TrainingRules::evaluate(const Snapshot& snap, double /*now_mono*/,
                              double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
+    const Config& config = this->config();
     const auto& sc = config.signals;
     auto on = [&](const Check* c) { return sc.enable && sc.*(c->enabled); };
     Verdicts v;

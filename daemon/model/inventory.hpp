@@ -45,6 +45,7 @@ struct GpuFunction {
     std::optional<int> numa_node;  // absent when the kernel says -1
     std::string device_id{};       // the PCI device ID, "0x2330" (inventory/gpu_profiles.hpp)
     bool virtual_function = false; // an SR-IOV VF of a GPU (vGPU): no GPU of its own
+    bool operator==(const GpuFunction&) const = default;
 };
 
 struct Device {

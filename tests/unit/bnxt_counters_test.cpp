@@ -3,6 +3,7 @@
 // which are gauges, and the plugin's read of a bnxt node: bnxt_re's port hw_counters (levels as
 // gauges) and the simulator's `ethtool -S` text of its netdev, through the SDK's CounterPoller.
 #include "bnxt/counter_meanings.hpp"
+#include "support/bnxt_counter_files.hpp"
 #include "support/sim_host.hpp"
 #include "support/temp_dir.hpp"
 
@@ -142,18 +143,15 @@ protected:
     void SetUp() override
     {
         TempDirTest::SetUp();
-        const auto ib = dir_ / "sys/class/infiniband/bnxt_re0";
-        std::filesystem::create_directories(ib / "ports/1/hw_counters");
-        for (const auto& [name, value] : std::map<std::string, std::string>{{"active_qps", "12"},
-                                                                            {"watermark_qps", "40"},
-                                                                            {"to_retransmits", "7"},
-                                                                            {"rx_cnp_pkts", "3"},
-                                                                            {"lifespan", "10"}})
-            std::ofstream(ib / "ports/1/hw_counters" / name) << value << "\n";
-        std::filesystem::create_directories(dir_ / "run/nicd-sim/ethtool");
-        std::ofstream(dir_ / "run/nicd-sim/ethtool/ens2f0np0")
-            << "NIC statistics:\n     [0]: rx_ucast_packets: 100\n     rx_pfc_ena_frames_pri3: 9\n"
-               "     continuous_roce_pause_events: 0\n";
+        const auto ib = nicd::test::writeBnxtCounterFiles(
+            dir_,
+            {{"active_qps", "12"},
+             {"watermark_qps", "40"},
+             {"to_retransmits", "7"},
+             {"rx_cnp_pkts", "3"},
+             {"lifespan", "10"}},
+            "     [0]: rx_ucast_packets: 100\n     rx_pfc_ena_frames_pri3: 9\n"
+            "     continuous_roce_pause_events: 0\n");
         dev_.ibdev = "bnxt_re0";
         dev_.driver = "bnxt_en";
         dev_.pci_address = "0000:41:00.0";

@@ -102,7 +102,8 @@ struct Judge {
     std::string at(const Snapshot& s, double t)
     {
         std::vector<Event> out;
-        rules.evaluate(s, config, t, t, conditions, out);
+        rules.configure(config);
+        rules.evaluate(s, t, t, conditions, out);
         HealthReport r;
         rules.annotate(r);
         auto it = r.congestion.find({"mlx5_0", 1});

@@ -116,7 +116,8 @@ struct BnxtJudge {
     std::string at(const Snapshot& s, double t, const std::string& dev = "bnxt_re0")
     {
         std::vector<Event> out;
-        rules.evaluate(s, config, t, t, conditions, out);
+        rules.configure(config);
+        rules.evaluate(s, t, t, conditions, out);
         HealthReport r;
         rules.annotate(r);
         auto it = r.congestion.find({dev, 1});

@@ -3,6 +3,7 @@
 // bnxt_re's port hw_counters (its levels as gauges) and the netdev's ethtool statistics, and
 // recognises bnxt's kernel lines and soft lockups.
 #include "plugins/plugin_manager.hpp"
+#include "support/bnxt_counter_files.hpp"
 #include "support/kernel_records.hpp"
 #include "support/temp_dir.hpp"
 
@@ -23,14 +24,9 @@ protected:
     void SetUp() override
     {
         TempDirTest::SetUp();
-        const fs::path ib = dir_ / "sys/class/infiniband/bnxt_re0";
-        fs::create_directories(ib / "ports/1/hw_counters");
-        for (const auto& [name, value] : std::map<std::string, int>{
-                 {"active_qps", 5}, {"local_ack_timeout_err", 2}, {"np_cnp_pkts", 30}})
-            std::ofstream(ib / "ports/1/hw_counters" / name) << value << "\n";
-        fs::create_directories(dir_ / "run/nicd-sim/ethtool");
-        std::ofstream(dir_ / "run/nicd-sim/ethtool/ens2f0np0")
-            << "NIC statistics:\n     rx_pfc_ena_frames_pri3: 11\n";
+        const fs::path ib = test::writeBnxtCounterFiles(
+            dir_, {{"active_qps", "5"}, {"local_ack_timeout_err", "2"}, {"np_cnp_pkts", "30"}},
+            "     rx_pfc_ena_frames_pri3: 11\n");
 
         Device bnxt;
         bnxt.ibdev = "bnxt_re0";
