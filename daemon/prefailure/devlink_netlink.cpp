@@ -62,7 +62,8 @@ bool setReceiveTimeout(nl_sock* sock, std::chrono::milliseconds timeout)
     return setsockopt(nl_socket_get_fd(sock), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) == 0;
 }
 
-// A generic netlink socket with a receive timeout, or an Error saying why not.
+// The monitor's generic netlink socket (libnl: it resolves the multicast group), with a
+// receive timeout for that lookup, or an Error saying why not.
 Result<Socket> connectGenl(std::chrono::milliseconds timeout)
 {
     Socket sock(nl_socket_alloc(), &nl_socket_free);
@@ -72,7 +73,7 @@ Result<Socket> connectGenl(std::chrono::milliseconds timeout)
         return Error{"generic netlink: " + nlError(err)};
     if (!setReceiveTimeout(sock.get(), timeout))
         return Error{"cannot set the netlink receive timeout"};
-    nl_socket_enable_msg_peek(sock.get()); // a dump part may not fit libnl's default buffer
+    nl_socket_enable_msg_peek(sock.get()); // a datagram may not fit libnl's default buffer
     return sock;
 }
 
