@@ -1,9 +1,15 @@
-// libnl-genl-3 carries the bytes; prefailure/devlink_health.cpp decodes them. libnl callbacks are C
+// devlink health over generic netlink. The dump is a request: built with libnl-genl-3, sent over
+// the SDK's NetlinkRequester (socket, sequence numbers, the dump's parts until NLMSG_DONE), each
+// reply's payload decoded by prefailure/devlink_health.cpp. The monitor is a multicast
+// subscription (no requests): libnl-genl-3 resolves its group and reads it; libnl callbacks are C
 // frames, so nothing may throw out of them: decode errors are caught and counted there.
 #include "prefailure/devlink_netlink.hpp"
 
 #include "prefailure/devlink_health.hpp"
 #include "text/result.hpp"
+
+#include <nicd/plugin/sdk/genl_family.h>
+#include <nicd/plugin/sdk/netlink_requester.h>
 
 #include <linux/devlink.h>
 #include <netlink/errno.h>
@@ -15,6 +21,8 @@
 #include <sys/time.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -54,7 +62,8 @@ bool setReceiveTimeout(nl_sock* sock, std::chrono::milliseconds timeout)
     return setsockopt(nl_socket_get_fd(sock), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) == 0;
 }
 
-// A generic netlink socket with a receive timeout, or an Error saying why not.
+// The monitor's generic netlink socket (libnl: it resolves the multicast group), with a
+// receive timeout for that lookup, or an Error saying why not.
 Result<Socket> connectGenl(std::chrono::milliseconds timeout)
 {
     Socket sock(nl_socket_alloc(), &nl_socket_free);
@@ -64,7 +73,7 @@ Result<Socket> connectGenl(std::chrono::milliseconds timeout)
         return Error{"generic netlink: " + nlError(err)};
     if (!setReceiveTimeout(sock.get(), timeout))
         return Error{"cannot set the netlink receive timeout"};
-    nl_socket_enable_msg_peek(sock.get()); // a dump part may not fit libnl's default buffer
+    nl_socket_enable_msg_peek(sock.get()); // a datagram may not fit libnl's default buffer
     return sock;
 }
 
@@ -87,8 +96,13 @@ std::optional<HealthReporter> reporterIn(nl_msg* msg, int family, uint8_t cmd)
     return decodeReporterMessage(std::span(attrs, static_cast<size_t>(len)));
 }
 
+// What the kernel refuses to a reader that may not, or a kernel without health reporters.
+bool unsupportedError(int err)
+{
+    return err == EOPNOTSUPP || err == EPERM;
+}
+
 struct DumpContext {
-    int family = -1;
     std::vector<HealthReporter> reporters;
     size_t skipped = 0;
     std::string first_problem;
@@ -98,74 +112,84 @@ struct DumpContext {
         if (skipped++ == 0)
             first_problem = why;
     }
+
+    // One message of the dump: a reporter, or skipped (counted, the first problem kept).
+    void take(std::span<const uint8_t> payload)
+    {
+        try {
+            const auto genl = plugin::sdk::splitGenl(payload, "devlink message");
+            std::optional<HealthReporter> r;
+            if (genl.cmd == DEVLINK_CMD_HEALTH_REPORTER_GET)
+                r = decodeReporterMessage(genl.attrs);
+            if (r)
+                reporters.push_back(std::move(*r));
+            else
+                skip("a devlink message that holds no health reporter");
+        } catch (const DecodeError& e) {
+            skip(e.what());
+        }
+    }
 };
 
-int onDumpMessage(nl_msg* msg, void* arg)
+std::string devlinkErrnoText(int err)
 {
-    auto* ctx = static_cast<DumpContext*>(arg);
-    try {
-        auto r = reporterIn(msg, ctx->family, DEVLINK_CMD_HEALTH_REPORTER_GET);
-        if (r)
-            ctx->reporters.push_back(std::move(*r));
-        else if (nlmsg_hdr(msg)->nlmsg_type == ctx->family)
-            ctx->skip("a devlink message that holds no health reporter");
-    } catch (const std::exception& e) {
-        ctx->skip(e.what());
-    }
-    return NL_OK;
+    return std::string(std::strerror(err)) + " (errno " + std::to_string(err) + ")";
 }
 
-// Sends one dump request and reads the whole answer; a libnl error code (0 on success).
-int runDump(nl_sock* sock, DumpContext& ctx)
+// The dump request, built with libnl-genl-3; empty when it cannot be.
+using DevlinkRequest = std::unique_ptr<nl_msg, void (*)(nl_msg*)>;
+DevlinkRequest dumpRequest(uint16_t family)
 {
-    std::unique_ptr<nl_msg, void (*)(nl_msg*)> request(nlmsg_alloc(), &nlmsg_free);
-    if (!request)
-        return -NLE_NOMEM;
-    if (!genlmsg_put(request.get(), NL_AUTO_PORT, NL_AUTO_SEQ, ctx.family, 0, NLM_F_DUMP,
-                     DEVLINK_CMD_HEALTH_REPORTER_GET, DEVLINK_GENL_VERSION))
-        return -NLE_NOMEM;
-    if (int err = nl_socket_modify_cb(sock, NL_CB_VALID, NL_CB_CUSTOM, &onDumpMessage, &ctx);
-        err < 0)
-        return err;
-    if (int err = nl_send_auto(sock, request.get()); err < 0)
-        return err;
-    const int err = nl_recvmsgs_default(sock);
-    return err < 0 ? err : 0;
-}
-
-bool unsupportedError(int err)
-{
-    return err == -NLE_OPNOTSUPP || err == -NLE_PERM;
+    DevlinkRequest request(nlmsg_alloc(), &nlmsg_free);
+    if (request && !genlmsg_put(request.get(), NL_AUTO_PORT, NL_AUTO_SEQ, family, 0,
+                                NLM_F_REQUEST | NLM_F_DUMP, DEVLINK_CMD_HEALTH_REPORTER_GET,
+                                DEVLINK_GENL_VERSION))
+        request.reset();
+    return request;
 }
 
 Reply<std::vector<HealthReporter>> dumpOnce(std::chrono::milliseconds timeout, bool& interrupted)
 {
     using Result = Reply<std::vector<HealthReporter>>;
-    auto connected = connectGenl(timeout);
-    if (!connected)
-        return Result::failed(std::string(kDumpCommand) + ": " + connected.error().message);
-    Socket sock = std::move(*connected);
-    nl_socket_disable_auto_ack(sock.get());
-    DumpContext ctx;
-    ctx.family = genl_ctrl_resolve(sock.get(), DEVLINK_GENL_NAME);
-    if (ctx.family == -NLE_OBJ_NOTFOUND)
+    using plugin::sdk::NetlinkEnd;
+    const std::string command(kDumpCommand);
+    // A fresh socket each call: a late part of a timed-out dump can never be taken for the next.
+    plugin::sdk::NetlinkRequester requester(NETLINK_GENERIC, timeout, "devlink netlink");
+    uint16_t family = 0;
+    const auto found = plugin::sdk::resolveGenlFamily(requester, DEVLINK_GENL_NAME, family);
+    if (found.answered() && found.error == ENOENT)
         return Result::unsupported("no devlink generic netlink family in this kernel");
-    if (ctx.family < 0)
-        return Result::failed("resolving the devlink family: " + nlError(ctx.family));
-    const int err = runDump(sock.get(), ctx);
-    interrupted = err == -NLE_DUMP_INTR;
-    if (unsupportedError(err))
-        return Result::unsupported(std::string(kDumpCommand) + ": " + nlError(err));
-    if (err == -NLE_AGAIN)
-        return Result::failed(std::string(kDumpCommand) + ": no reply within " +
-                                  std::to_string(timeout.count()) + " ms",
+    if (found.end == NetlinkEnd::NoSocket || found.end == NetlinkEnd::SocketFailed)
+        return Result::failed(command + ": generic netlink: " + found.why);
+    if (!found.answered())
+        return Result::failed("resolving the devlink family: " + found.why);
+    if (found.error != 0)
+        return Result::failed("resolving the devlink family: " + devlinkErrnoText(found.error));
+    DevlinkRequest request = dumpRequest(family);
+    if (!request)
+        return Result::failed(command + ": cannot build the request");
+    DumpContext ctx;
+    auto take = [&ctx](std::span<const uint8_t> payload) { ctx.take(payload); };
+    const auto out = requester.exchange(plugin::sdk::messageBytes(request.get()), family, take);
+    interrupted = out.interrupted;
+    if (out.answered() && unsupportedError(out.error))
+        return Result::unsupported(command + ": " + devlinkErrnoText(out.error));
+    if (out.end == NetlinkEnd::Timeout)
+        return Result::failed(command + ": no reply within " + std::to_string(timeout.count()) +
+                                  " ms",
                               std::move(ctx.reporters));
-    if (err < 0)
-        return Result::failed(std::string(kDumpCommand) + ": " + nlError(err),
+    if (!out.answered())
+        return Result::failed(command + ": " + out.why, std::move(ctx.reporters));
+    if (out.error != 0)
+        return Result::failed(command + ": " + devlinkErrnoText(out.error),
+                              std::move(ctx.reporters));
+    if (out.interrupted)
+        return Result::failed(command + ": the dump was interrupted (the reporters changed "
+                                        "meanwhile)",
                               std::move(ctx.reporters));
     std::string note;
     if (ctx.skipped > 0)
-        note = std::string(kDumpCommand) + ": skipped " + std::to_string(ctx.skipped) +
+        note = command + ": skipped " + std::to_string(ctx.skipped) +
                " malformed message(s); first: " + ctx.first_problem;
     return Result::success(std::move(ctx.reporters), std::move(note));
 }

@@ -1,7 +1,8 @@
-// The devlink health I/O edge over generic netlink (libnl-genl-3): a dump of every device- and
-// port-level health reporter, and a non-blocking subscription to the "config" multicast group
-// that yields the DEVLINK_CMD_HEALTH_REPORTER_RECOVER notifications the kernel sends when a
-// reporter's state changes. Bytes are decoded by prefailure/devlink_health.hpp.
+// The devlink health I/O edge over generic netlink: a dump of every device- and port-level health
+// reporter (a request over the SDK's NetlinkRequester, built with libnl-genl-3), and a
+// non-blocking subscription to the "config" multicast group (libnl-genl-3) that yields the
+// DEVLINK_CMD_HEALTH_REPORTER_RECOVER notifications the kernel sends when a reporter's state
+// changes. Bytes are decoded by prefailure/devlink_health.hpp.
 #pragma once
 
 #include "model/prefailure_readings.hpp"
@@ -19,8 +20,8 @@ namespace nicd::prefailure {
 
 class DevlinkNetlink {
 public:
-    // Every receive on the request socket (family lookup and each dump part) waits at most
-    // `receive_timeout` (SO_RCVTIMEO). That covers a reply that never comes; a kernel thread
+    // The family lookup, and then the whole dump (every part), each wait at most
+    // `receive_timeout`. That covers a reply that never comes; a kernel thread
     // waiting on the devlink lock is not interrupted by it, so callers still run the dump under
     // their own deadline (prefailure/guarded_reads.hpp).
     explicit DevlinkNetlink(std::chrono::milliseconds receive_timeout)

@@ -1,5 +1,6 @@
 // The pure half of the ethtool netlink exchange (ethtool_answer.cpp), public so that the tests
-// and the fuzzer reach it; EthtoolNetlink (ethtool_netlink.hpp) is the socket half.
+// and the fuzzer reach it: the family's reply payload taken, an EIO told apart from "no module".
+// EthtoolNetlink (ethtool_netlink.hpp) sends the requests over the SDK's NetlinkRequester.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +23,16 @@ struct Answer {
     std::vector<uint8_t> reply; // that message's attributes (after the genlmsghdr)
 };
 
-// Feeds one datagram received from the socket into `answer`: messages with another sequence
-// number or of another type are skipped. Throws DecodeError on a message whose length runs past
-// the datagram, a truncated error message, or a family message with another command.
+// Takes the payload of one reply message of the family (genlmsghdr and attributes) into
+// `answer` (has_reply, reply). Throws DecodeError on a payload without a genlmsghdr or with
+// another command than `reply_cmd`.
+void absorbReply(std::span<const uint8_t> payload, uint8_t reply_cmd, Answer& answer);
+
+// Feeds one datagram into `answer` as NetlinkRequester reads it (plugin::sdk::
+// absorbNetlinkDatagram, an acked request: messages with another sequence number skipped, the
+// answer finished by its ack or error), each reply of `family` through absorbReply. Throws
+// DecodeError on a message whose length runs past the datagram, a truncated error message, a
+// message of another type, or a family message with another command.
 void absorbDatagram(std::span<const uint8_t> datagram, uint32_t seq, uint16_t family,
                     uint8_t reply_cmd, Answer& answer);
 

@@ -1,6 +1,8 @@
-// The I/O edge to the kernel's "ethtool" generic netlink family (libnl-genl-3): FEC statistics
-// (ETHTOOL_MSG_FEC_GET) and module EEPROM reads (ETHTOOL_MSG_MODULE_EEPROM_GET). The family is
-// looked up on first use; every wait for the kernel is bounded by the timeout given at
+// The I/O edge to the kernel's "ethtool" generic netlink family: FEC statistics
+// (ETHTOOL_MSG_FEC_GET) and module EEPROM reads (ETHTOOL_MSG_MODULE_EEPROM_GET). Requests are
+// built with libnl-genl-3 and sent over the SDK's NetlinkRequester (the socket, sequence numbers
+// and replies: ethtool_netlink.cpp); what to ask and how a reply reads: ethtool_reads.cpp. The
+// family is looked up on first use; every wait for the kernel is bounded by the timeout given at
 // construction, so wedged firmware cannot block the caller. Each answer is a Reply
 // (prefailure/netlink_reply.hpp): Ok, Unsupported (the interface or device is not there: report it
 // once, at info level) or Failed (the message names the netdev, the command and the error).
@@ -11,15 +13,14 @@
 #include "prefailure/ethtool_answer.hpp"
 #include "prefailure/netlink_reply.hpp"
 
+#include <nicd/plugin/sdk/netlink_requester.h>
+
 #include <chrono>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
-
-struct nl_sock;
 
 namespace nicd::prefailure {
 
@@ -50,17 +51,13 @@ public:
                                                  uint8_t length);
 
 private:
-    // Opens the socket and looks the family up if that is not done yet, then sends `request`
-    // and waits for its answer.
+    // Looks the family up if that is not done yet, then sends `request` and waits for its answer.
     ethtool_detail::Outcome exchange(const ethtool_detail::Request& request);
-    // Returns why the socket or family is not ready; sets `unsupported` when netlink or the
-    // family is simply not there.
-    std::string open(bool& unsupported);
+    // Returns why the family is not known; sets `unsupported` when netlink or the family is
+    // simply not there.
     std::string lookUpFamily(bool& unsupported);
-    ethtool_detail::Outcome roundTrip(const ethtool_detail::Request& request, int family);
 
-    std::chrono::milliseconds timeout_;
-    std::unique_ptr<nl_sock, void (*)(nl_sock*)> sock_;
+    plugin::sdk::NetlinkRequester requester_;
     int family_ = -1; // the kernel's id of the "ethtool" family, once looked up
 };
 

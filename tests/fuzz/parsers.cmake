@@ -23,6 +23,10 @@ add_library(nicd_fuzz_parsers STATIC
     # (plugin SDK)
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/netlink_messages.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/netlink_attrs.cpp
+    # the one matcher of a request's answer (NetlinkRequester reads every datagram through it) and
+    # the generic netlink payload split (plugin SDK)
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/netlink_answer.cpp
+    ${CMAKE_SOURCE_DIR}/plugins/sdk/src/genl_payload.cpp
     # rtnetlink: links and DCB notifications (daemon), DCB replies (plugin SDK)
     ${daemon}/netlink/link_message.cpp
     ${daemon}/netlink/dcb_notification.cpp

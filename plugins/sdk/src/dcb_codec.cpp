@@ -127,10 +127,9 @@ int errorOf(const Message& m)
     return plugin::sdk::decodeNetlinkStatus(m, "DCB reply").error;
 }
 
-// The attributes after the dcbmsg of a DCB reply (read with NetlinkAttrs).
-std::span<const uint8_t> dcbAttrs(const Message& m, uint8_t want_cmd)
+// The attributes after the dcbmsg of a DCB reply's payload (read with NetlinkAttrs).
+std::span<const uint8_t> dcbAttrs(std::span<const uint8_t> payload, uint8_t want_cmd)
 {
-    const auto payload = m.payload();
     if (payload.size() < kDcbmsgSize)
         throw DecodeError("DCB reply shorter than struct dcbmsg");
     if (payload[1] != want_cmd)
@@ -323,6 +322,32 @@ bool replyComplete(std::span<const uint8_t> bytes, uint32_t seq)
     return false;
 }
 
+DcbState decodeGetPayload(std::span<const uint8_t> payload)
+{
+    return decodeState(dcbAttrs(payload, kCmdIeeeGet));
+}
+
+SetReply decodeSetPayload(std::span<const uint8_t> payload, uint8_t cmd)
+{
+    std::optional<SetReply> status;
+    for (const Attr& a : NetlinkAttrs(dcbAttrs(payload, cmd), "DCB reply")) {
+        if (a.type != kAttrIeee)
+            continue;
+        if (a.payload.size() != 1)
+            throw DecodeError("SET/DEL status attribute of " + std::to_string(a.payload.size()) +
+                              " bytes, want 1");
+        // The errno truncated to 8 bits: read it as int8_t and negate.
+        int errnum = -static_cast<int>(static_cast<int8_t>(a.payload[0]));
+        if (errnum < 0)
+            throw DecodeError("SET/DEL status byte " + std::to_string(a.payload[0]) +
+                              " is not a negative errno");
+        status = SetReply{errnum, errnum != 0};
+    }
+    if (!status)
+        throw DecodeError("SET/DEL reply has no status attribute");
+    return *status;
+}
+
 GetReply decodeGetReply(std::span<const uint8_t> bytes, uint32_t seq)
 {
     std::optional<DcbState> state;
@@ -333,7 +358,7 @@ GetReply decodeGetReply(std::span<const uint8_t> bytes, uint32_t seq)
             if (int errnum = errorOf(m); errnum != 0)
                 return GetReply{errnum, {}};
         } else if (m.type == kRtmGetDcb) {
-            state = decodeState(dcbAttrs(m, kCmdIeeeGet));
+            state = decodeGetPayload(m.payload());
         }
     }
     if (!state)
@@ -351,21 +376,7 @@ SetReply decodeSetReply(std::span<const uint8_t> bytes, uint32_t seq, uint8_t cm
             if (int errnum = errorOf(m); errnum != 0)
                 return SetReply{errnum, false};
         } else if (m.type == kRtmSetDcb) {
-            for (const Attr& a : NetlinkAttrs(dcbAttrs(m, cmd), "DCB reply")) {
-                if (a.type != kAttrIeee)
-                    continue;
-                if (a.payload.size() != 1)
-                    throw DecodeError("SET/DEL status attribute of " +
-                                      std::to_string(a.payload.size()) + " bytes, want 1");
-                // The errno truncated to 8 bits: read it as int8_t and negate.
-                int errnum = -static_cast<int>(static_cast<int8_t>(a.payload[0]));
-                if (errnum < 0)
-                    throw DecodeError("SET/DEL status byte " + std::to_string(a.payload[0]) +
-                                      " is not a negative errno");
-                status = SetReply{errnum, errnum != 0};
-            }
-            if (!status)
-                throw DecodeError("SET/DEL reply has no status attribute");
+            status = decodeSetPayload(m.payload(), cmd);
         }
     }
     if (!status)

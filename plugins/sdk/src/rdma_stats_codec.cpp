@@ -1,6 +1,5 @@
 // RDMA netlink hw counters as bytes: requests laid out as the kernel parses them, answers walked
 // with the SDK's attribute reader, every length checked before it is used. No socket here.
-#include <nicd/plugin/sdk/netlink_messages.h>
 #include <nicd/plugin/sdk/rdma_stats_codec.h>
 
 #include <linux/netlink.h>
@@ -61,31 +60,6 @@ void decodeEntry(const Attr& entry, RdmaHwCounters& counters)
         throw DecodeError(where("hw counter entry", entry) + ": name '" + std::string(*name) +
                           "' has a '/'");
     counters.add(*name, *value);
-}
-
-// An error or done message of the request: its status ends the answer.
-void absorbStatus(const NetlinkMessage& m, RdmaAnswer& answer)
-{
-    auto status = decodeNetlinkStatus(m, kWhat);
-    answer.error = status.error;
-    answer.extack = std::move(status.extack);
-    answer.finished = true;
-}
-
-// One message of the request: its status, or one of its replies.
-void absorbMessage(const NetlinkMessage& m, uint16_t type, bool dump, RdmaAnswer& answer)
-{
-    if (m.type == NLMSG_ERROR || m.type == NLMSG_DONE) {
-        absorbStatus(m, answer);
-    } else if (m.type == type) {
-        answer.messages.push_back(m.payload());
-        answer.interrupted = answer.interrupted || (m.flags & NLM_F_DUMP_INTR) != 0;
-        answer.finished = !dump;
-    } else {
-        throw DecodeError("RDMA netlink message at offset " + std::to_string(m.offset) +
-                          " has type " + std::to_string(m.type) + ", expected " +
-                          std::to_string(type));
-    }
 }
 
 } // namespace
@@ -219,16 +193,8 @@ RdmaDevice decodeDeviceMessage(std::span<const uint8_t> attrs)
 void absorbRdmaDatagram(std::span<const uint8_t> datagram, uint32_t seq, uint16_t type, bool dump,
                         RdmaAnswer& answer)
 {
-    answer.messages.clear();
-    // Nothing after the message that finishes the answer is split.
-    const NetlinkMessages messages(datagram, kWhat);
-    for (auto it = messages.begin(); it != messages.end(); ++it) {
-        const NetlinkMessage& m = *it;
-        if (m.seq == seq && m.type != NLMSG_NOOP)
-            absorbMessage(m, type, dump, answer);
-        if (answer.finished)
-            break;
-    }
+    absorbNetlinkDatagram(datagram, seq, type, dump ? NetlinkReplies::Dump : NetlinkReplies::One,
+                          answer, kWhat);
 }
 
 } // namespace nicd::plugin::sdk

@@ -1,21 +1,22 @@
-// The kernel edge of DCB: one NETLINK_ROUTE socket (libnl-3) that sends the codec's requests and
-// hands the replies back to it. One request at a time; sequence numbers come from the socket.
+// The kernel edge of DCB: the codec's requests sent over the SDK's NetlinkRequester (one
+// NETLINK_ROUTE socket, its sequence numbers and replies), each reply message's payload handed
+// back to the codec, the outcome worded as a DCB Status. One request at a time.
 #pragma once
 
 #include <nicd/plugin/sdk/dcb_access.h>
+#include <nicd/plugin/sdk/netlink_requester.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <vector>
-
-struct nl_sock;
 
 namespace nicd::plugin::sdk {
 
 class DcbClient final : public DcbAccess {
 public:
-    DcbClient() = default;
-    ~DcbClient() override;
+    DcbClient();
+    ~DcbClient() override = default;
     DcbClient(const DcbClient&) = delete;
     DcbClient& operator=(const DcbClient&) = delete;
 
@@ -28,18 +29,13 @@ public:
     static constexpr int kReplyTimeoutMs = 5000;
 
 private:
-    v1::Status open();
-    uint32_t nextSeq();
-    // Sends `request` and collects every datagram until the reply to `seq` is complete.
-    v1::Status exchange(std::string_view netdev, const char* op,
-                        const std::vector<uint8_t>& request, uint32_t seq,
-                        std::vector<uint8_t>& reply);
-    // One IEEE_SET or IEEE_DEL: the request `encode` makes for its sequence number, sent, and
-    // its reply's status.
+    // One IEEE_SET or IEEE_DEL: the request `encode` makes, sent, and its reply's status.
     using Encoder = std::function<std::vector<uint8_t>(uint32_t seq)>;
     v1::Status change(std::string_view netdev, uint8_t cmd, const Encoder& encode);
+    // The requester's outcome as a Status: Ok, or what failed, naming the netdev and the command.
+    static v1::Status statusOf(const NetlinkOutcome& out, std::string_view netdev, const char* op);
 
-    nl_sock* sock_ = nullptr;
+    NetlinkRequester requester_;
 };
 
 } // namespace nicd::plugin::sdk

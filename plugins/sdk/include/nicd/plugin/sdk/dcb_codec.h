@@ -140,8 +140,16 @@ Ets decodeEts(std::span<const uint8_t> payload);
 std::array<uint8_t, kPfcSize> encodePfc(const Pfc& pfc);
 Pfc decodePfc(std::span<const uint8_t> payload);
 
-// True when `bytes` (whole messages: one datagram, or several concatenated) hold the NLMSG_ERROR
-// that ends the reply to request `seq` (the ACK or the error).
+// The payload (what follows the nlmsghdr) of one reply message: RTM_GETDCB for IEEE_GET, the
+// netdev's DCB state; RTM_SETDCB for IEEE_SET/IEEE_DEL (`cmd`), the status byte. What DcbClient
+// hands NetlinkRequester to decode; each throws DecodeError on bytes it cannot trust.
+DcbState decodeGetPayload(std::span<const uint8_t> payload);
+SetReply decodeSetPayload(std::span<const uint8_t> payload, uint8_t cmd);
+
+// A whole reply at once (whole messages: one datagram, or several concatenated), as the tests and
+// the fuzzer hold it; the messages are split with NetlinkTail::Rejected.
+// True when `bytes` hold the NLMSG_ERROR that ends the reply to request `seq` (the ACK or the
+// error).
 bool replyComplete(std::span<const uint8_t> bytes, uint32_t seq);
 // Messages with another sequence number are ignored. Each throws DecodeError on bytes it cannot
 // trust (a length past the end, a reply without its status, no reply for `seq`).

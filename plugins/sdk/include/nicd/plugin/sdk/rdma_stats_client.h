@@ -1,7 +1,9 @@
 // A port's hw counters from the kernel in one RDMA netlink message (RDMA_NLDEV_CMD_STAT_GET, as
-// iproute2's `rdma statistic show link DEV/PORT` asks), instead of one sysfs file each. The socket
-// half; the bytes are built and decoded by rdma_stats_codec.h. For any vendor plugin on a real
-// root: under --root the simulated tree's files are the only source (this speaks to the kernel).
+// iproute2's `rdma statistic show link DEV/PORT` asks), instead of one sysfs file each. The
+// RDMA half: the socket, its sequence numbers and the reading of answers are the SDK's one
+// NetlinkRequester (netlink_requester.h); the bytes are built and decoded by rdma_stats_codec.h.
+// For any vendor plugin on a real root: under --root the simulated tree's files are the only source
+// (this speaks to the kernel).
 //
 // The kernel carries out a request within the send (in the caller's thread, as it does a sysfs
 // read), so a firmware command that hangs blocks the send as it would block a read: the daemon's
@@ -9,6 +11,7 @@
 // Not thread-safe: one per plugin (a plugin's calls are serialized).
 #pragma once
 
+#include <nicd/plugin/sdk/netlink_requester.h>
 #include <nicd/plugin/plugin.h>
 #include <nicd/plugin/sdk/rdma_stats_codec.h>
 
@@ -28,7 +31,7 @@ public:
     // Speaks over `fd`, a datagram socket already connected to whatever answers as the kernel
     // would (a test's peer); takes it. Once it fails, it is not reopened.
     RdmaStatsClient(int fd, std::chrono::milliseconds timeout);
-    ~RdmaStatsClient();
+    ~RdmaStatsClient() = default;
     RdmaStatsClient(const RdmaStatsClient&) = delete;
     RdmaStatsClient& operator=(const RdmaStatsClient&) = delete;
 
@@ -49,32 +52,21 @@ public:
     v1::Status readHwCounters(std::string_view ibdev, uint32_t port, RdmaHwCounters& out);
 
     // Requests sent so far (each is one send and, as a rule, one receive).
-    uint64_t requests() const { return requests_; }
+    uint64_t requests() const { return requester_.requests(); }
 
 private:
-    v1::Status open();
-    void closeSocket();
     v1::Status refreshDevices();
     const RdmaDevice* findDevice(std::string_view ibdev) const;
     v1::Status statGet(std::string_view ibdev, uint32_t index, uint32_t port, RdmaHwCounters& out,
                        bool& other_device);
-    // Sends request_ (sequence number seq_) and reads until the answer is finished, handing
-    // each message of `type` to `on_message`; the kernel's errno becomes the Status, whose
-    // message starts with what `describe()` says the request was.
-    template <class Describe, class OnMessage>
-    v1::Status exchange(Describe&& describe, uint16_t type, bool dump, OnMessage&& on_message);
-    int setReceiveTimeout(std::chrono::microseconds timeout); // 0 or the errno
+    // Sends request_ and hands each reply message of `type` to `decode`; the kernel's errno or
+    // what failed becomes the Status, whose message starts with what `describe()` says the
+    // request was.
+    template <class Describe, class Decode>
+    v1::Status exchange(Describe&& describe, uint16_t type, Decode&& decode, bool* interrupted);
 
-    int fd_ = -1;
-    bool own_socket_ = true; // false: given by the caller, never reopened
-    bool failed_ = false;    // the given socket failed
-    bool timeout_shortened_ = false;
-    std::chrono::milliseconds timeout_;
-    uint32_t seq_ = 0;
-    uint64_t requests_ = 0;
+    NetlinkRequester requester_;
     std::vector<uint8_t> request_;
-    std::vector<uint8_t> buffer_;
-    RdmaAnswer answer_;
     std::vector<RdmaDevice> devices_;
 };
 

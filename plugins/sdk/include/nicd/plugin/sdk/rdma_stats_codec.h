@@ -15,6 +15,7 @@
 // earlier kernels, and devices whose driver keeps no port counters, refuse with EINVAL.
 #pragma once
 
+#include <nicd/plugin/sdk/netlink_answer.h>
 #include <nicd/plugin/sdk/netlink_attrs.h>
 
 #include <cstdint>
@@ -87,32 +88,11 @@ RdmaStatHeader decodeStatGetReply(std::span<const uint8_t> attrs, RdmaHwCounters
 // Decodes the attributes of one RDMA_NLDEV_CMD_GET message: the device's index and name.
 RdmaDevice decodeDeviceMessage(std::span<const uint8_t> attrs);
 
-// What the kernel has said so far about one request (one sequence number).
-struct RdmaAnswer {
-    bool finished = false;    // the reply (a single-message request), NLMSG_DONE or an error
-    int error = 0;            // positive errno of NLMSG_ERROR or of NLMSG_DONE; 0 when none
-    std::string extack;       // the kernel's NLMSGERR_ATTR_MSG, when it sent one
-    bool interrupted = false; // a dump part flagged NLM_F_DUMP_INTR: the list changed meanwhile
-    // The attributes of each message of the expected type this datagram held, in order; they
-    // point into the datagram given to absorbRdmaDatagram.
-    std::vector<std::span<const uint8_t>> messages;
+// What the kernel has said so far about one request: the SDK's one answer (netlink_answer.h).
+using RdmaAnswer = NetlinkAnswer;
 
-    // Ready for the next request; keeps what it allocated.
-    void reset()
-    {
-        finished = interrupted = false;
-        error = 0;
-        extack.clear();
-        messages.clear();
-    }
-};
-
-// Feeds one datagram read from the socket into `answer` (its `messages` cleared first). Messages
-// with another sequence number are skipped (the late reply to a request given up on); NLMSG_NOOP
-// too. A message of `type` is kept; for a single-message request (`dump` false) it finishes the
-// answer, for a dump NLMSG_DONE does. NLMSG_ERROR finishes either with its errno (0: an ack).
-// Throws DecodeError on a message whose length runs past the datagram, a truncated error or
-// done message, or a message with the sequence number but of another type.
+// absorbNetlinkDatagram (netlink_answer.h) for an RDMA request: a single-message one (`dump`
+// false: STAT_GET) or a dump (the device list), its errors worded "RDMA netlink ...".
 void absorbRdmaDatagram(std::span<const uint8_t> datagram, uint32_t seq, uint16_t type, bool dump,
                         RdmaAnswer& answer);
 
