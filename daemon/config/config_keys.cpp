@@ -330,7 +330,7 @@ Result<void> applyKey(Config& config, const std::string& section, const std::str
     if (section == "health")
         return applyFrom(healthKeys(), config.health, "[health]", key, value);
     if (section == "signals")
-        return applyFrom(signalKeys(), config.signals, "[signals]", key, value);
+        return applyFrom(prefailureKeys(), config.signals, "[signals]", key, value);
     if (section.starts_with("device:")) {
         auto name = afterPrefix(section, "device:");
         DeviceOverride d =
@@ -374,7 +374,7 @@ std::map<std::string, std::vector<std::string>> configKeys()
         {"provision", namesOf(provisionKeys())},
         {"journal", namesOf(journalKeys())},
         {"health", namesOf(healthKeys())},
-        {"signals", namesOf(signalKeys())},
+        {"signals", namesOf(prefailureKeys())},
         {"device:", namesOf(deviceKeys())},
         {"counter:", namesOf(counterKeys())},
         {"plugin:", {"Enabled"}},

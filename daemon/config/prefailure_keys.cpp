@@ -67,7 +67,7 @@ void addOpticsKeys(Keys<SignalConfig>& keys)
 
 } // namespace
 
-const Keys<SignalConfig>& signalKeys()
+const Keys<SignalConfig>& prefailureKeys()
 {
     static const Keys<SignalConfig> keys = [] {
         Keys<SignalConfig> k{

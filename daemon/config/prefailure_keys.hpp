@@ -6,6 +6,6 @@
 
 namespace nicd::config {
 
-const Keys<SignalConfig>& signalKeys();
+const Keys<SignalConfig>& prefailureKeys();
 
 } // namespace nicd::config

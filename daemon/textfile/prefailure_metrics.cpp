@@ -224,7 +224,7 @@ void renderPcie(const Snapshot& snap, MetricWriter& w)
 // rendered is kept with the inputs it came from and appended again while they are the same, so
 // the fast cycle pays for a comparison, not for formatting thousands of samples. Per thread: the
 // daemon renders on its loop only.
-struct SignalText {
+struct PrefailureText {
     std::vector<Uplink> uplinks;
     std::map<std::string, FecStats> fec;
     std::map<std::string, ModuleDom> modules;
@@ -246,7 +246,7 @@ std::vector<std::pair<std::string, std::string>> devicesOf(const Snapshot& snap)
     return out;
 }
 
-bool sameInputs(const SignalText& c, const Snapshot& snap,
+bool sameInputs(const PrefailureText& c, const Snapshot& snap,
                 const std::vector<std::pair<std::string, std::string>>& devices)
 {
     return c.valid && c.uplinks == snap.uplinks && c.fec == snap.fec && c.modules == snap.modules &&
@@ -257,9 +257,9 @@ bool sameInputs(const SignalText& c, const Snapshot& snap,
 
 } // namespace
 
-void renderSignalMetrics(const Snapshot& snap, MetricWriter& w)
+void renderPrefailureMetrics(const Snapshot& snap, MetricWriter& w)
 {
-    static thread_local SignalText cache;
+    static thread_local PrefailureText cache;
     auto devices = devicesOf(snap);
     if (!sameInputs(cache, snap, devices)) {
         MetricWriter fresh;
@@ -269,7 +269,7 @@ void renderSignalMetrics(const Snapshot& snap, MetricWriter& w)
         renderTemperatures(snap, fresh);
         renderReporters(snap, fresh);
         renderPcie(snap, fresh);
-        cache = SignalText{snap.uplinks,
+        cache = PrefailureText{snap.uplinks,
                            snap.fec,
                            snap.modules,
                            snap.temperatures,

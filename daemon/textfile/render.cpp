@@ -12,7 +12,7 @@ void renderAll(const Snapshot& snap, const CounterBudget& budget, MetricWriter& 
     renderInventoryMetrics(snap, w);
     renderHealthMetrics(snap, w);
     renderQosMetrics(snap, w);
-    renderSignalMetrics(snap, w);
+    renderPrefailureMetrics(snap, w);
     renderCongestionMetrics(snap, w);
     renderReadinessMetrics(snap, w);
     renderCounterMetrics(snap, budget, w);

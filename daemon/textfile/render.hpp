@@ -20,7 +20,7 @@ void renderCounterMetrics(const Snapshot& snap, const CounterBudget& budget, Met
 void renderPluginMetrics(const Snapshot& snap, MetricWriter& w);
 void renderHealthMetrics(const Snapshot& snap, MetricWriter& w);
 void renderQosMetrics(const Snapshot& snap, MetricWriter& w);
-void renderSignalMetrics(const Snapshot& snap, MetricWriter& w);
+void renderPrefailureMetrics(const Snapshot& snap, MetricWriter& w);
 void renderCongestionMetrics(const Snapshot& snap, MetricWriter& w);
 void renderReadinessMetrics(const Snapshot& snap, MetricWriter& w);
 

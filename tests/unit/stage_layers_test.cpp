@@ -4,10 +4,10 @@
 // daemon/, and fails on a folder in no stage or in two, and on an #include of a folder in a
 // stage above the including file's (one in the same stage, or below, is fine). daemon/base/
 // (text, paths, log, ini: what tools link) sits below every stage and includes no stage.
+#include "support/sim_tree.hpp"
 #include "support/source_text.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -20,14 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string fileText(const fs::path& p)
-{
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 struct Stages {
     std::vector<std::string> libraries;  // bottom up
     std::map<std::string, size_t> level; // folder -> index in libraries
@@ -38,7 +30,7 @@ Stages declaredStages()
 {
     Stages s;
     // The CMake file's lines, less their # comments.
-    std::istringstream lines(fileText(fs::path(NICD_SOURCE_DIR) / "daemon/CMakeLists.txt"));
+    std::istringstream lines(nicd::test::readFile(fs::path(NICD_SOURCE_DIR) / "daemon/CMakeLists.txt"));
     std::string text;
     for (std::string line; std::getline(lines, line);)
         text += line.substr(0, line.find('#')) + "\n";
@@ -68,7 +60,7 @@ std::vector<std::string> daemonFolders()
 // The folders `file` includes headers of ("health" for #include "health/x.hpp").
 std::vector<std::string> includedFolders(const fs::path& file)
 {
-    const auto text = nicd::test::withoutComments(fileText(file));
+    const auto text = nicd::test::withoutComments(nicd::test::readFile(file));
     static const std::regex include(R"re(#\s*include\s*"([a-z_]+)/)re");
     std::vector<std::string> out;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), include);
