@@ -32,7 +32,7 @@ int main(int argc, char** argv)
         rl.rlim_cur = rl.rlim_max;
         (void)::setrlimit(RLIMIT_NOFILE, &rl);
     }
-    Options options;
+    app::Options options;
     std::string config_file;
     std::string plugin_directory;
     std::string log_level = "info";
@@ -84,14 +84,14 @@ int main(int argc, char** argv)
     log::setup(log::Target::Auto, options.log_level);
 
     HostPaths paths(options.root);
-    auto files = configFiles(options.config_file, paths);
+    auto files = config::configFiles(options.config_file, paths);
     if (options.check_config)
-        return checkConfig(files, paths, options.plugin_directory, options.json);
+        return app::checkConfig(files, paths, options.plugin_directory, options.json);
 
     // nicd --once exits 3 when it could not judge the node (0, 1, 2: its verdict).
     const int failed = options.once ? 3 : 1;
     try {
-        auto config = loadAndReport(files, paths, options.dry_run);
+        auto config = config::loadAndReport(files, paths, options.dry_run);
         if (!config) {
             log::error(
                 {}, "not starting: fix the configuration (nicd --check-config shows every error)");
@@ -99,19 +99,19 @@ int main(int argc, char** argv)
         }
         // One nicd writes a root's state, textfile and QoS (app/run_lock.hpp). A daemon waits a
         // while for one that is stopping (a restart after a kill); --once does not wait.
-        auto lock = RunLock::take(paths);
+        auto lock = app::RunLock::take(paths);
         for (int tries = 0;
-             !options.once && lock.outcome() == RunLock::Outcome::HeldByPeer && tries < 100;
+             !options.once && lock.outcome() == app::RunLock::Outcome::HeldByPeer && tries < 100;
              ++tries) {
             if (tries == 0)
                 log::info({}, "waiting for nicd ({}) to stop: it holds {}", lock.holder(),
                           lock.path());
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
-            lock = RunLock::take(paths);
+            lock = app::RunLock::take(paths);
         }
-        if (lock.outcome() == RunLock::Outcome::Unavailable)
+        if (lock.outcome() == app::RunLock::Outcome::Unavailable)
             log::warn({}, "{}: another nicd on this root would go unnoticed", lock.why());
-        if (lock.outcome() == RunLock::Outcome::HeldByPeer) {
+        if (lock.outcome() == app::RunLock::Outcome::HeldByPeer) {
             if (!options.once) {
                 log::error({}, "not starting: nicd ({}) runs on {} (it holds {})", lock.holder(),
                            paths.root().string(), lock.path());
@@ -130,8 +130,8 @@ int main(int argc, char** argv)
             options.beside_daemon = lock.holder();
         }
         // Still one thread: the knob writer is forked, then this process's writes are limited.
-        startWrites(paths, *config);
-        DaemonApp app(options, files, std::move(*config), std::move(lock));
+        app::startWrites(paths, *config);
+        app::DaemonApp app(options, files, std::move(*config), std::move(lock));
         return options.once ? app.runOnce() : app.runDaemon();
     } catch (const std::exception& e) {
         log::error({}, "fatal: {}", e.what());

@@ -14,7 +14,7 @@
 
 #include <algorithm>
 
-namespace nicd {
+namespace nicd::app {
 
 dbus::BusHandlers DaemonApp::busHandlers()
 {
@@ -81,13 +81,13 @@ uint32_t DaemonApp::clearCondition(const std::string& device, const std::string&
 {
     if (device.empty() || code.empty())
         throw dbus::MethodFailure("InvalidArgument", "a device and a condition code are needed");
-    size_t cleared = health_->clear(device, code, realtimeSeconds());
+    size_t cleared = health_->clear(device, code, loop::realtimeSeconds());
     if (cleared == 0)
         throw dbus::MethodFailure("NotFound",
                                   "no active condition " + code + " on device " + device);
     log::info({.device = device}, "condition {} on {} cleared by an operator", code, device);
-    published_.amend([](Snapshot&) {}, PublishedSnapshot::Judge::Report,
-                     PublishedSnapshot::Publish::Now);
+    published_.amend([](Snapshot&) {}, loop::PublishedSnapshot::Judge::Report,
+                     loop::PublishedSnapshot::Publish::Now);
     saveState(true);
     return static_cast<uint32_t>(cleared);
 }
@@ -105,16 +105,16 @@ std::vector<health::KnownDevice> DaemonApp::forgetDevices(const std::string& dev
         throw dbus::MethodFailure("InvalidArgument",
                                   device + " is present: only a device that is gone can be "
                                            "forgotten");
-    auto forgotten = health_->forgetMissing(device, inv, realtimeSeconds());
+    auto forgotten = health_->forgetMissing(device, inv, loop::realtimeSeconds());
     for (const auto& k : forgotten)
         log::info({.device = k.name}, "{}{} forgotten by an operator: it is not expected back",
                   k.name, k.pci_address.empty() ? "" : " (PCI " + k.pci_address + ")");
     if (!forgotten.empty()) {
-        published_.amend([](Snapshot&) {}, PublishedSnapshot::Judge::Report,
-                         PublishedSnapshot::Publish::Now);
+        published_.amend([](Snapshot&) {}, loop::PublishedSnapshot::Judge::Report,
+                         loop::PublishedSnapshot::Publish::Now);
         saveState(true);
     }
     return forgotten;
 }
 
-} // namespace nicd
+} // namespace nicd::app

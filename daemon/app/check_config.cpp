@@ -5,7 +5,7 @@
 
 #include <cstdio>
 
-namespace nicd {
+namespace nicd::app {
 
 namespace {
 
@@ -36,7 +36,7 @@ nlohmann::json checkConfigJson(const ConfigResult& result)
             {"warnings", problemsJson(result.warnings)}};
 }
 
-int checkConfig(const ConfigFiles& files, const HostPaths& paths,
+int checkConfig(const config::ConfigFiles& files, const HostPaths& paths,
                 const std::optional<std::filesystem::path>& plugin_directory, bool json)
 {
     auto result = loadConfig(files.main, files.dropin_dir, paths, files.main_required);
@@ -44,7 +44,7 @@ int checkConfig(const ConfigFiles& files, const HostPaths& paths,
         const auto dir = plugin_directory.value_or(result.config->daemon.plugin_directory);
         std::vector<config::PluginSchema> plugins;
         if (std::error_code ec; std::filesystem::is_directory(dir, ec))
-            plugins = readPluginSchemas(dir, *result.config, result.errors);
+            plugins = plugins::readPluginSchemas(dir, *result.config, result.errors);
         else
             result.warnings.push_back({dir.string(), 0, "", "",
                                        "no plugin directory: plugin sections cannot be checked"});
@@ -75,4 +75,4 @@ int checkConfig(const ConfigFiles& files, const HostPaths& paths,
     return 0;
 }
 
-} // namespace nicd
+} // namespace nicd::app

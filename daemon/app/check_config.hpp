@@ -13,12 +13,12 @@
 #include <filesystem>
 #include <optional>
 
-namespace nicd {
+namespace nicd::app {
 
-int checkConfig(const ConfigFiles& files, const HostPaths& paths,
+int checkConfig(const config::ConfigFiles& files, const HostPaths& paths,
                 const std::optional<std::filesystem::path>& plugin_directory, bool json);
 
 // The JSON of a check's outcome (pure).
 nlohmann::json checkConfigJson(const ConfigResult& result);
 
-} // namespace nicd
+} // namespace nicd::app

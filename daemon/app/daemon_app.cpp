@@ -34,30 +34,31 @@
 #include <cstdio>
 #include <utility>
 
-namespace nicd {
+namespace nicd::app {
 
-using Judge = PublishedSnapshot::Judge;
-using Publish = PublishedSnapshot::Publish;
+using Judge = loop::PublishedSnapshot::Judge;
+using Publish = loop::PublishedSnapshot::Publish;
 
-DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config, RunLock lock)
+DaemonApp::DaemonApp(Options options, config::ConfigFiles files, Config config, RunLock lock)
     : options_(std::move(options)), run_lock_(std::move(lock)), files_(std::move(files)),
       config_(std::move(config)), startup_config_(config_), paths_(options_.root),
       published_({.evaluate = [this](Snapshot& s) { judge(s); },
                   .report = [this](Snapshot& s) { health_->report(s); },
                   .publish = [this](const Snapshot& s) { publish(s); }})
 {
-    plugins_ = std::make_unique<PluginManager>(paths_, startup_config_);
-    collector_ = std::make_unique<Collector>(paths_, *plugins_, config_);
+    plugins_ = std::make_unique<plugins::PluginManager>(paths_, startup_config_);
+    collector_ = std::make_unique<collect::Collector>(paths_, *plugins_, config_);
     addSources();
     health_ = std::make_unique<health::HealthEngine>(config_);
-    state_ = std::make_unique<StateKeeper>(paths_, config_.daemon.state_directory, *health_);
+    state_ = std::make_unique<state::StateKeeper>(paths_, config_.daemon.state_directory, *health_);
     state_->restore();
-    kernel_ = std::make_unique<KernelWatch>(paths_, state_->bootId(), state_->savedJournalCursor());
+    kernel_ = std::make_unique<kernel_log::KernelWatch>(paths_, state_->bootId(),
+                                                        state_->savedJournalCursor());
     provision_ =
         std::make_unique<provision::ProvisionScheduler>(config_, paths_, *plugins_, *collector_);
     health_->setRenameListener(
         [this](const std::string& from, const std::string& to) { provision_->renamed(from, to); });
-    textfile_ = std::make_unique<TextfileSink>(paths_, config_);
+    textfile_ = std::make_unique<textfile::TextfileSink>(paths_, config_);
     // A reload reaches each in this order; the cycle scheduler joins when the loop starts.
     consumers_ = {
         [this](const Config& c) { health_->configure(c); },
@@ -77,7 +78,7 @@ DaemonApp::DaemonApp(Options options, ConfigFiles files, Config config, RunLock 
 // reload does not change their interval.
 void DaemonApp::addSources()
 {
-    collector_->add(std::make_unique<NetdevStateSource>(paths_));
+    collector_->add(std::make_unique<collect::NetdevStateSource>(paths_));
     collector_->add(std::make_unique<provision::DefaultRouteSource>(paths_));
     prefailure::SourceTiming timing{std::chrono::milliseconds(config_.signals.interval_ms),
                                     std::chrono::milliseconds(config_.health.driver_timeout_ms)};
@@ -116,8 +117,8 @@ int DaemonApp::runOnce()
     loadPlugins();
     Snapshot snap = collector_->collect(true);
     kernel_->open(config_.journal);
-    health_->kernelFindings(kernel_->readAll(*plugins_), snap.inventory, monotonicSeconds(),
-                            realtimeSeconds());
+    health_->kernelFindings(kernel_->readAll(*plugins_), snap.inventory, loop::monotonicSeconds(),
+                            loop::realtimeSeconds());
     judge(snap);
     const bool forgot = forgetOnce(snap);
     snap.qos = provision_->runOnce(snap);
@@ -128,13 +129,14 @@ int DaemonApp::runOnce()
     const bool written = writes && textfile_->write(snap);
     const bool shown = written && textfile_->enabled();
     if (options_.json) {
-        auto j = onceJson(snap);
+        auto j = report::onceJson(snap);
         j["textfile"] =
             shown ? nlohmann::json(textfile_->path().string()) : nlohmann::json(nullptr);
-        j["exit_code"] = onceExitCode(snap, writes == written && forgot);
+        j["exit_code"] = report::onceExitCode(snap, writes == written && forgot);
         (void)std::puts(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     } else {
-        (void)std::fputs(printableLines(onceReport(snap, options_.verbose)).c_str(), stdout);
+        (void)std::fputs(printableLines(report::onceReport(snap, options_.verbose)).c_str(),
+                         stdout);
         if (shown)
             (void)std::printf("textfile: %s\n", textfile_->path().c_str());
         if (!writes)
@@ -142,7 +144,7 @@ int DaemonApp::runOnce()
                               printable(*options_.beside_daemon).c_str());
     }
     (void)std::fflush(stdout);
-    return onceExitCode(snap, writes == written && forgot);
+    return report::onceExitCode(snap, writes == written && forgot);
 }
 
 bool DaemonApp::forgetOnce(Snapshot& snap)
@@ -175,17 +177,17 @@ bool DaemonApp::forgetOnce(Snapshot& snap)
 
 int DaemonApp::runDaemon()
 {
-    loop_ = std::make_unique<EventLoop>();
+    loop_ = std::make_unique<loop::EventLoop>();
     // Signals are blocked before any thread starts, so only the loop's signalfd receives them.
     for (int signo : {SIGTERM, SIGINT})
         loop_->onSignal(signo, [this, signo] {
             log::info({}, "{}: stopping", signo == SIGTERM ? "SIGTERM" : "SIGINT");
-            notify::stopping();
+            loop::notify::stopping();
             loop_->exit(0);
         });
     loop_->onSignal(SIGHUP, [this] { reload(); });
     loop_->enableWatchdog();
-    worker_ = std::make_unique<Worker>();
+    worker_ = std::make_unique<loop::Worker>();
     published_.attach(*loop_);
     provision_->attach(*loop_, *worker_, published_.get(), [this](QosSummary qos, bool finished) {
         published_.amend([&](Snapshot& s) { s.qos = std::move(qos); }, Judge::None,
@@ -199,9 +201,9 @@ int DaemonApp::runDaemon()
     kernel_->open(config_.journal);
     kernel_->follow(*loop_, *worker_, *plugins_,
                     [this](KernelFindings f) { onKernelFindings(std::move(f)); });
-    cycles_ =
-        std::make_unique<CycleScheduler>(*loop_, *worker_, *collector_, config_,
-                                         [this](Snapshot snap) { finishCycle(std::move(snap)); });
+    cycles_ = std::make_unique<collect::CycleScheduler>(
+        *loop_, *worker_, *collector_, config_,
+        [this](Snapshot snap) { finishCycle(std::move(snap)); });
     consumers_.emplace_back([this](const Config& c) { cycles_->configure(c); });
     cycles_->start();
     log::info({}, "nicd {} started (root {}, poll every {} ms, PMA counters every {} ms)",
@@ -266,7 +268,8 @@ void DaemonApp::finishCycle(Snapshot snap)
 {
     live_links_.applyTo(snap);
     for (const auto& f : pending_kernel_) {
-        health_->kernelFindings(f, snap.inventory, monotonicSeconds(), realtimeSeconds());
+        health_->kernelFindings(f, snap.inventory, loop::monotonicSeconds(),
+                                loop::realtimeSeconds());
         kernel_->applied(f);
     }
     pending_kernel_.clear();
@@ -274,25 +277,25 @@ void DaemonApp::finishCycle(Snapshot snap)
     provision_->forgetMissing(snap.inventory);
     snap.qos = provision_->summary();
     published_.replace(std::move(snap)); // the previous one is freed before the state is saved
-    run_lock_.beat(realtimeSeconds());
+    run_lock_.beat(loop::realtimeSeconds());
     saveState();
     provision_->afterCycle(); // plans from this cycle's inventory, not the last one's
     if (ready_sent_)
-        notify::status(statusLine(*published_.get()));
+        loop::notify::status(report::statusLine(*published_.get()));
     else
         maybeReady();
 }
 
 void DaemonApp::judge(Snapshot& snap)
 {
-    assignRoles(snap.inventory, snap.default_route_netdevs, config_);
-    if (!health_->evaluate(snap, monotonicSeconds(), snap.timestamp_seconds).empty())
+    inventory::assignRoles(snap.inventory, snap.default_route_netdevs, config_);
+    if (!health_->evaluate(snap, loop::monotonicSeconds(), snap.timestamp_seconds).empty())
         state_->changed();
 }
 
 void DaemonApp::publish(const Snapshot& snap)
 {
-    textfile_->publish(snap, EventLoop::nowMonotonicUsec());
+    textfile_->publish(snap, loop::EventLoop::nowMonotonicUsec());
     if (bus_)
         bus_->publish(snap, busViews(snap));
 }
@@ -325,7 +328,8 @@ void DaemonApp::onKernelFindings(KernelFindings f)
         return;
     published_.amend(
         [&](Snapshot& s) {
-            health_->kernelFindings(f, s.inventory, monotonicSeconds(), realtimeSeconds());
+            health_->kernelFindings(f, s.inventory, loop::monotonicSeconds(),
+                                    loop::realtimeSeconds());
         },
         Judge::Report, Publish::Paced);
     state_->changed();
@@ -379,25 +383,26 @@ void DaemonApp::maybeReady()
     if (ready_sent_ || !published_.get() || !provision_->settled())
         return;
     ready_sent_ = true;
-    auto line = statusLine(*published_.get());
-    notify::ready(line);
+    auto line = report::statusLine(*published_.get());
+    loop::notify::ready(line);
     log::info({}, "ready: {}", line);
 }
 
 void DaemonApp::reload()
 {
-    notify::reloading();
+    loop::notify::reloading();
     log::info({}, "SIGHUP: reloading configuration from {}", files_.main.string());
     std::string problem;
-    auto fresh = loadAndReport(files_, paths_, options_.dry_run, &problem);
-    last_reload_seconds_ = realtimeSeconds();
+    auto fresh = config::loadAndReport(files_, paths_, options_.dry_run, &problem);
+    last_reload_seconds_ = loop::realtimeSeconds();
     last_reload_result_ = fresh ? "ok" : "failed: " + problem;
     if (const auto& last = published_.get(); last && bus_)
         bus_->publish(*last, busViews(*last));
     if (!fresh) {
         log::error({}, "configuration has errors; keeping the previous configuration");
         // READY=1 ends the reload RELOADING=1 began, or systemd waits out its timeout.
-        notify::ready("reload failed: configuration has errors; running with the previous one");
+        loop::notify::ready(
+            "reload failed: configuration has errors; running with the previous one");
         return;
     }
     if (fresh->daemon.plugin_directory != config_.daemon.plugin_directory)
@@ -406,7 +411,7 @@ void DaemonApp::reload()
     for (const auto& configure : consumers_)
         configure(config_);
     log::info({}, "configuration reloaded");
-    notify::ready("configuration reloaded");
+    loop::notify::ready("configuration reloaded");
 }
 
-} // namespace nicd
+} // namespace nicd::app

@@ -33,13 +33,22 @@
 #include <vector>
 
 namespace nicd {
-
+namespace collect {
 class Collector;
 class CycleScheduler;
+} // namespace collect
+namespace plugins {
 class PluginManager;
+}
+namespace state {
 class StateKeeper;
+}
+namespace textfile {
 class TextfileSink;
+}
+namespace loop {
 class Worker;
+}
 namespace netlink {
 class LinkMonitor;
 class DcbMonitor;
@@ -56,12 +65,15 @@ struct BusHandlers;
 namespace provision {
 class ProvisionScheduler;
 }
+} // namespace nicd
+
+namespace nicd::app {
 
 class DaemonApp {
 public:
     // `lock`: the root's (app/run_lock.hpp), held as long as the app; its heartbeat beats after
     // every cycle.
-    DaemonApp(Options options, ConfigFiles files, Config config, RunLock lock);
+    DaemonApp(Options options, config::ConfigFiles files, Config config, RunLock lock);
     ~DaemonApp();
     DaemonApp(const DaemonApp&) = delete;
     DaemonApp& operator=(const DaemonApp&) = delete;
@@ -94,26 +106,26 @@ private:
 
     Options options_;
     RunLock run_lock_;
-    ConfigFiles files_;
+    config::ConfigFiles files_;
     Config config_; // the current configuration: reload() hands it to every consumer
     // What must not change at runtime is read from this one: the plugins (their directory and
     // sections), and the sources made at start (pre-failure signals, readiness checks, the
     // journal). The worker reads it while a reload changes config_.
     const Config startup_config_;
     HostPaths paths_;
-    std::unique_ptr<PluginManager> plugins_;       // used on the worker thread only
-    std::unique_ptr<Collector> collector_;         // used on the worker thread only
-    std::unique_ptr<health::HealthEngine> health_; // loop thread
-    std::unique_ptr<StateKeeper> state_;
-    std::unique_ptr<KernelWatch> kernel_;
+    std::unique_ptr<plugins::PluginManager> plugins_; // used on the worker thread only
+    std::unique_ptr<collect::Collector> collector_;   // used on the worker thread only
+    std::unique_ptr<health::HealthEngine> health_;    // loop thread
+    std::unique_ptr<state::StateKeeper> state_;
+    std::unique_ptr<kernel_log::KernelWatch> kernel_;
     std::unique_ptr<provision::ProvisionScheduler> provision_;
-    std::unique_ptr<TextfileSink> textfile_;
+    std::unique_ptr<textfile::TextfileSink> textfile_;
     std::vector<std::function<void(const Config&)>> consumers_; // each configure(), in order
-    PublishedSnapshot published_;
-    std::unique_ptr<EventLoop> loop_;
+    loop::PublishedSnapshot published_;
+    std::unique_ptr<loop::EventLoop> loop_;
     std::unique_ptr<dbus::BusService> bus_; // loop thread; destroyed before the loop
-    std::unique_ptr<Worker> worker_;
-    std::unique_ptr<CycleScheduler> cycles_;
+    std::unique_ptr<loop::Worker> worker_;
+    std::unique_ptr<collect::CycleScheduler> cycles_;
     std::unique_ptr<netlink::LinkMonitor> links_;
     std::unique_ptr<netlink::DcbMonitor> dcb_events_;
     std::unique_ptr<netlink::DevlinkEvents> devlink_events_;
@@ -126,4 +138,4 @@ private:
     std::string last_reload_result_; // "ok" or "failed: ..."
 };
 
-} // namespace nicd
+} // namespace nicd::app

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace nicd {
+namespace nicd::app {
 
 struct Options {
     std::optional<std::filesystem::path> config_file; // default: <root>/etc/nicd/nicd.conf
@@ -32,4 +32,4 @@ struct Options {
     spdlog::level::level_enum log_level = spdlog::level::info;
 };
 
-} // namespace nicd
+} // namespace nicd::app

@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace nicd {
+namespace nicd::app {
 
 namespace {
 
@@ -92,4 +92,4 @@ void RunLock::beat(double realtime_seconds) const
         (void)::ftruncate(heartbeat_.get(), static_cast<off_t>(line.size()));
 }
 
-} // namespace nicd
+} // namespace nicd::app

@@ -16,7 +16,7 @@
 
 #include <string>
 
-namespace nicd {
+namespace nicd::app {
 
 class RunLock {
 public:
@@ -48,4 +48,4 @@ private:
     std::string path_;
 };
 
-} // namespace nicd
+} // namespace nicd::app

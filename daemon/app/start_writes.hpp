@@ -8,8 +8,8 @@
 #include "config/host_paths.hpp"
 #include "privilege/write_limits.hpp"
 
-namespace nicd {
+namespace nicd::app {
 
 privilege::WriteLimits startWrites(const HostPaths& paths, const Config& config);
 
-} // namespace nicd
+} // namespace nicd::app

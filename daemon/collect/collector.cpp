@@ -14,7 +14,7 @@
 #include <string_view>
 #include <utility>
 
-namespace nicd {
+namespace nicd::collect {
 
 namespace {
 
@@ -56,7 +56,7 @@ bool Collector::devicesChanged(const Inventory& inv)
 void Collector::configure(const Config& config)
 {
     driver_timeout_ = std::chrono::milliseconds(config.health.driver_timeout_ms);
-    if (inventory_.setIgnore(IgnoreList(config.daemon.ignore_devices)))
+    if (inventory_.setIgnore(inventory::IgnoreList(config.daemon.ignore_devices)))
         for (auto& slot : sources_)
             slot.last_read_usec = 0; // due at the next cycle
     ib_reader_.setDropAfter(config.daemon.drop_counter_after);
@@ -64,7 +64,7 @@ void Collector::configure(const Config& config)
 
 void Collector::readSources(Snapshot& snap)
 {
-    const uint64_t now = EventLoop::nowMonotonicUsec();
+    const uint64_t now = loop::EventLoop::nowMonotonicUsec();
     const bool devices_changed = devicesChanged(snap.inventory);
     for (auto& slot : sources_) {
         if (slot.disabled)
@@ -120,8 +120,8 @@ std::vector<bool> Collector::readPma(const Inventory& inventory, const std::vect
             [this, devices, results, start](size_t k) {
                 auto& r = (*results)[start + k];
                 try {
-                    ib_reader_.read((*devices)[start + k], EventLoop::nowMonotonicUsec(), r);
-                    r.pma_monotonic_usec = EventLoop::nowMonotonicUsec();
+                    ib_reader_.read((*devices)[start + k], loop::EventLoop::nowMonotonicUsec(), r);
+                    r.pma_monotonic_usec = loop::EventLoop::nowMonotonicUsec();
                 } catch (const std::exception& e) {
                     r.pma = {}; // pma_monotonic_usec stays 0: not fresh
                     r.errors.push_back({(*devices)[start + k].ibdev, 0,
@@ -316,17 +316,17 @@ Snapshot Collector::collect(bool read_pma)
     pollPlugins(snap.inventory, snap.samples);
     countPluginDrops(snap.samples);
     for (auto& ds : snap.samples) {
-        ds.monotonic_usec = EventLoop::nowMonotonicUsec();
+        ds.monotonic_usec = loop::EventLoop::nowMonotonicUsec();
         read_errors_total_ += ds.errors.size();
     }
 
     snap.plugins = plugins_.statuses();
     snap.cycle = ++cycles_;
     snap.read_errors_total = read_errors_total_;
-    snap.timestamp_seconds = realtimeSeconds();
+    snap.timestamp_seconds = loop::realtimeSeconds();
     snap.duration_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return snap;
 }
 
-} // namespace nicd
+} // namespace nicd::collect

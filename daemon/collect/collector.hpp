@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace nicd {
+namespace nicd::collect {
 
 class Collector {
 public:
@@ -71,7 +71,7 @@ private:
 
     HostPaths paths_;
     PluginCalls& plugins_;
-    InventoryReader inventory_;
+    inventory::InventoryReader inventory_;
     IbCounterReader ib_reader_;
     struct PmaRead {
         SampleBatch batch; // its layout is shared: a copy is the values
@@ -109,4 +109,4 @@ private:
     std::vector<std::string> source_devices_; // the device names the sources last read
 };
 
-} // namespace nicd
+} // namespace nicd::collect

@@ -7,9 +7,9 @@
 #include <memory>
 #include <utility>
 
-namespace nicd {
+namespace nicd::collect {
 
-CycleScheduler::CycleScheduler(EventLoop& loop, Worker& worker, Collector& collector,
+CycleScheduler::CycleScheduler(loop::EventLoop& loop, loop::Worker& worker, Collector& collector,
                                const Config& config, Finished finished)
     : loop_(loop), worker_(worker), collector_(collector), finished_(std::move(finished))
 {
@@ -38,7 +38,7 @@ void CycleScheduler::startCycle()
         return;
     }
     running_ = true;
-    uint64_t now = EventLoop::nowMonotonicUsec();
+    uint64_t now = loop::EventLoop::nowMonotonicUsec();
     bool read_pma = last_pma_usec_ == 0 || now - last_pma_usec_ >= pma_interval_usec_;
     if (read_pma)
         last_pma_usec_ = now;
@@ -54,4 +54,4 @@ void CycleScheduler::startCycle()
     });
 }
 
-} // namespace nicd
+} // namespace nicd::collect

@@ -11,18 +11,21 @@
 #include <cstdint>
 #include <functional>
 
-namespace nicd {
+namespace nicd::loop {
+class Worker;
+}
+
+namespace nicd::collect {
 
 class Collector;
-class Worker;
 
 class CycleScheduler {
 public:
     using Finished = std::function<void(Snapshot)>;
 
     // Every [daemon] PollIntervalMs=, the counters/ every PmaIntervalMs= of `config`.
-    CycleScheduler(EventLoop& loop, Worker& worker, Collector& collector, const Config& config,
-                   Finished finished);
+    CycleScheduler(loop::EventLoop& loop, loop::Worker& worker, Collector& collector,
+                   const Config& config, Finished finished);
 
     // The first cycle now, then every poll interval.
     void start();
@@ -34,11 +37,11 @@ public:
 private:
     void startCycle();
 
-    EventLoop& loop_;
-    Worker& worker_;
+    loop::EventLoop& loop_;
+    loop::Worker& worker_;
     Collector& collector_;
     Finished finished_;
-    EventLoop::Timer* timer_ = nullptr;
+    loop::EventLoop::Timer* timer_ = nullptr;
     uint64_t poll_interval_usec_ = 0;
     uint64_t pma_interval_usec_ = 0;
     uint64_t last_pma_usec_ = 0;
@@ -47,4 +50,4 @@ private:
     uint64_t skipped_ = 0;
 };
 
-} // namespace nicd
+} // namespace nicd::collect

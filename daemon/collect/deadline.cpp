@@ -6,7 +6,7 @@
 #include <mutex>
 #include <thread>
 
-namespace nicd {
+namespace nicd::collect {
 
 using Clock = std::chrono::steady_clock;
 
@@ -126,4 +126,4 @@ size_t DeadlineRunner::runEach(size_t n, std::function<void(size_t)> fn,
     return stuck;
 }
 
-} // namespace nicd
+} // namespace nicd::collect

@@ -11,7 +11,7 @@
 #include <functional>
 #include <memory>
 
-namespace nicd {
+namespace nicd::collect {
 
 class DeadlineRunner {
 public:
@@ -37,4 +37,4 @@ private:
     std::shared_ptr<Lane> lane_;
 };
 
-} // namespace nicd
+} // namespace nicd::collect

@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace nicd {
+namespace nicd::collect {
 
 namespace {
 
@@ -147,4 +147,4 @@ void IbCounterReader::read(const Device& dev, uint64_t /*now_usec*/, DeviceSampl
     out.files_dropped = static_cast<uint32_t>(state->backoff.droppedCount());
 }
 
-} // namespace nicd
+} // namespace nicd::collect

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace nicd {
+namespace nicd::collect {
 
 using plugin::sdk::Backoff;
 
@@ -68,4 +68,4 @@ private:
     std::atomic<uint64_t> generation_{0};
 };
 
-} // namespace nicd
+} // namespace nicd::collect

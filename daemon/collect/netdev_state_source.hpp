@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-namespace nicd {
+namespace nicd::collect {
 
 class NetdevStateSource : public Source {
 public:
@@ -21,8 +21,8 @@ public:
     void rediscover() override { reader_.namesMayHaveChanged(); }
 
 private:
-    NetdevStateReader reader_;
+    inventory::NetdevStateReader reader_;
     std::map<std::string, NetdevState> last_;
 };
 
-} // namespace nicd
+} // namespace nicd::collect

@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-namespace nicd {
+namespace nicd::collect {
 
 class PluginCalls {
 public:
@@ -27,4 +27,4 @@ protected:
     ~PluginCalls() = default;
 };
 
-} // namespace nicd
+} // namespace nicd::collect

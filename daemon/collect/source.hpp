@@ -13,7 +13,7 @@
 #include <chrono>
 #include <string>
 
-namespace nicd {
+namespace nicd::collect {
 
 class Source {
 public:
@@ -39,4 +39,4 @@ public:
     virtual void rediscover() {}
 };
 
-} // namespace nicd
+} // namespace nicd::collect

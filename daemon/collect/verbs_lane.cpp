@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-namespace nicd {
+namespace nicd::collect {
 
 namespace {
 
@@ -64,4 +64,4 @@ std::string VerbsLane::probe(const std::string& ibdev, std::chrono::milliseconds
     return result->error; // sysfs may still read, but NCCL could not use the device
 }
 
-} // namespace nicd
+} // namespace nicd::collect

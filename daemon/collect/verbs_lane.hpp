@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace nicd {
+namespace nicd::collect {
 
 class VerbsLane {
 public:
@@ -41,4 +41,4 @@ private:
     std::map<std::string, std::string> refused_; // ibdev -> why its open was refused, as logged
 };
 
-} // namespace nicd
+} // namespace nicd::collect

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <memory>
 
-namespace nicd {
+namespace nicd::collect {
 
 VerbsProbeResult probeVerbsDevice(const std::string& ibdev)
 {
@@ -58,4 +58,4 @@ VerbsProbeResult probeVerbsDevice(const std::string& ibdev)
     return r;
 }
 
-} // namespace nicd
+} // namespace nicd::collect

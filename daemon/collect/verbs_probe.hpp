@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace nicd {
+namespace nicd::collect {
 
 struct VerbsProbeResult {
     bool listed = false; // rdma-core knows the device (no provider for it: not probed)
@@ -22,4 +22,4 @@ struct VerbsProbeResult {
 
 VerbsProbeResult probeVerbsDevice(const std::string& ibdev);
 
-} // namespace nicd
+} // namespace nicd::collect

@@ -2,9 +2,9 @@
 #include "config/config.hpp"
 
 #include "config/config_keys.hpp"
-#include "ini/ini_lines.hpp"
 #include "config/tree_keys.hpp"
 #include "config/value_parsers.hpp"
+#include "ini/ini_lines.hpp"
 #include "text/printable.hpp"
 
 #include <fcntl.h>
@@ -149,7 +149,7 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
     // Where each key was first given in this file, per section: a second value is an error, not
     // a silent override (drop-ins, which are other files, may override).
     std::map<std::pair<std::string, std::string>, int> first_line;
-    config::IniVisitor visitor;
+    ini::IniVisitor visitor;
     visitor.on_section = [&](int line, const std::string& section) {
         auto known = config::checkSection(section);
         skipping = !known;
@@ -191,7 +191,7 @@ void parseConfigText(const std::string& text, const std::string& file_name, Conf
     visitor.on_syntax_error = [&](int line, const std::string& section, const std::string& why) {
         errors.push_back({file_name, line, section, "", why});
     };
-    config::parseIni(text, visitor);
+    ini::parseIni(text, visitor);
 }
 
 ConfigResult loadConfig(const std::filesystem::path& main_file,

@@ -2,7 +2,7 @@
 
 #include "log/log.hpp"
 
-namespace nicd {
+namespace nicd::config {
 
 ConfigFiles configFiles(const std::optional<std::filesystem::path>& config_file,
                         const HostPaths& paths)
@@ -33,4 +33,4 @@ std::optional<Config> loadAndReport(const ConfigFiles& files, const HostPaths& p
     return result.config;
 }
 
-} // namespace nicd
+} // namespace nicd::config

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <optional>
 
-namespace nicd {
+namespace nicd::config {
 
 struct ConfigFiles {
     std::filesystem::path main;       // nicd.conf
@@ -28,4 +28,4 @@ ConfigFiles configFiles(const std::optional<std::filesystem::path>& config_file,
 std::optional<Config> loadAndReport(const ConfigFiles& files, const HostPaths& paths, bool dry_run,
                                     std::string* problem = nullptr);
 
-} // namespace nicd
+} // namespace nicd::config

@@ -99,14 +99,14 @@ void BusService::scheduleRetry()
         log::error({}, "D-Bus: cannot schedule a reconnect: {}", r);
         return;
     }
-    retry_ = EventSource(s);
+    retry_ = loop::EventSource(s);
     log::info({}, "D-Bus: reconnecting in {} s", static_cast<double>(delay) / 1e6);
 }
 
 int BusService::onRetry(sd_event_source*, uint64_t, void* self)
 {
     auto& service = *static_cast<BusService*>(self);
-    service.retry_ = EventSource(); // unref while dispatching is safe in sd-event
+    service.retry_ = loop::EventSource(); // unref while dispatching is safe in sd-event
     service.connect();
     return 0;
 }

@@ -70,7 +70,7 @@ private:
     std::unique_ptr<sdbus::IConnection> connection_;
     std::unique_ptr<SdEventBridge> bridge_;
     std::unique_ptr<BusPublisher> publisher_;
-    EventSource retry_;
+    loop::EventSource retry_;
     uint32_t attempt_ = 0;
     bool owns_name_ = false;
     uint64_t connects_ = 0;

@@ -28,14 +28,14 @@ SdEventBridge::SdEventBridge(sd_event* event, sdbus::IConnection& connection,
     sd_event_source* s = nullptr;
     check(sd_event_add_io(event_, &s, fd_, static_cast<uint32_t>(poll.events), &onIo, this),
           "sd_event_add_io");
-    io_ = EventSource(s);
+    io_ = loop::EventSource(s);
     check(sd_event_source_set_prepare(s, &onPrepare), "sd_event_source_set_prepare");
     check(sd_event_source_set_description(s, "dbus-io"), "sd_event_source_set_description");
 
     s = nullptr;
     check(sd_event_add_time(event_, &s, CLOCK_MONOTONIC, 0, 0, &onTimer, this),
           "sd_event_add_time");
-    timer_ = EventSource(s);
+    timer_ = loop::EventSource(s);
     check(sd_event_source_set_enabled(s, SD_EVENT_OFF), "sd_event_source_set_enabled");
     sd_event_source_set_description(s, "dbus-timer");
 }
@@ -100,11 +100,11 @@ void SdEventBridge::fail(const std::string& why)
     why_ = why;
     // Drop the fd's sources now: the fd is (or will be) closed and its number reused by the next
     // connection.
-    io_ = EventSource();
-    timer_ = EventSource();
+    io_ = loop::EventSource();
+    timer_ = loop::EventSource();
     sd_event_source* s = nullptr;
     if (sd_event_add_defer(event_, &s, &onBrokenDeferred, this) >= 0) {
-        broken_notice_ = EventSource(s);
+        broken_notice_ = loop::EventSource(s);
         return;
     }
     log::error({}, "D-Bus: cannot report the broken connection ({}): {}", why,

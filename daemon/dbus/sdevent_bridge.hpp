@@ -47,9 +47,9 @@ private:
     sd_event* event_;
     sdbus::IConnection& connection_;
     BrokenHandler on_broken_;
-    EventSource io_;
-    EventSource timer_;
-    EventSource broken_notice_;
+    loop::EventSource io_;
+    loop::EventSource timer_;
+    loop::EventSource broken_notice_;
     int fd_ = -1;
     bool broken_ = false;
     std::string why_;

@@ -243,8 +243,8 @@ CongestionRules::readingOf(const DeviceSamples& ds, uint32_t port,
     return r;
 }
 
-void CongestionRules::evaluate(const Snapshot& snap, double /*now_mono*/,
-                               double now_real, ConditionSet& conditions, std::vector<Event>& out)
+void CongestionRules::evaluate(const Snapshot& snap, double /*now_mono*/, double now_real,
+                               ConditionSet& conditions, std::vector<Event>& out)
 {
     const Config& config = this->config();
     const auto& h = config.health;

@@ -24,8 +24,8 @@ namespace nicd::health {
 class CongestionRules : public RuleFamily {
 public:
     const char* name() const override { return "congestion"; }
-    void evaluate(const Snapshot& snap, double now_mono, double now_real,
-                  ConditionSet& conditions, std::vector<Event>& out) override;
+    void evaluate(const Snapshot& snap, double now_mono, double now_real, ConditionSet& conditions,
+                  std::vector<Event>& out) override;
     void annotate(HealthReport& report) const override;
 
     // Port by port: the windows of a 512-device node are ~14 MB as one JSON tree.

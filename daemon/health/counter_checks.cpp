@@ -201,8 +201,8 @@ void CounterChecks::recoverUnfollowed(const Snapshot& snap, const Config& config
         }
 }
 
-void CounterChecks::evaluate(const Snapshot& snap, double now_mono,
-                             double now_real, ConditionSet& conditions, std::vector<Event>& out)
+void CounterChecks::evaluate(const Snapshot& snap, double now_mono, double now_real,
+                             ConditionSet& conditions, std::vector<Event>& out)
 {
     const Config& config = this->config();
     if (std::exchange(rules_changed_, false)) {

@@ -31,8 +31,8 @@ public:
     void configured(const Config& config) override;
     // Times: a sample's own monotonic read time when the snapshot carries one (IB PMA counters
     // are re-read less often than the cycle: pma_monotonic_usec), else `now_mono` (seconds).
-    void evaluate(const Snapshot& snap, double now_mono, double now_real,
-                  ConditionSet& conditions, std::vector<Event>& out) override;
+    void evaluate(const Snapshot& snap, double now_mono, double now_real, ConditionSet& conditions,
+                  std::vector<Event>& out) override;
 
     void appendJson(std::string& out) const override { appendJsonText(out, tracker_.toJson()); }
     void restore(const nlohmann::json& j) override;

@@ -6,8 +6,8 @@
 
 namespace nicd::health {
 
-void DriverRules::evaluate(const Snapshot& snap, double /*now_mono*/,
-                           double now_real, ConditionSet& conditions, std::vector<Event>& out)
+void DriverRules::evaluate(const Snapshot& snap, double /*now_mono*/, double now_real,
+                           ConditionSet& conditions, std::vector<Event>& out)
 {
     const Config& full_config = this->config();
     const HealthConfig& config = full_config.health;

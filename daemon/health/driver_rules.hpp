@@ -14,8 +14,8 @@ namespace nicd::health {
 class DriverRules : public RuleFamily {
 public:
     const char* name() const override { return "drivers"; }
-    void evaluate(const Snapshot& snap, double now_mono, double now_real,
-                  ConditionSet& conditions, std::vector<Event>& out) override;
+    void evaluate(const Snapshot& snap, double now_mono, double now_real, ConditionSet& conditions,
+                  std::vector<Event>& out) override;
 
     void appendJson(std::string& out) const override { appendJsonText(out, failing_cycles_); }
     void restore(const nlohmann::json& j) override

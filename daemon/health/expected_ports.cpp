@@ -31,10 +31,10 @@ struct Found {
 
 Found profiled(const std::vector<GpuFunction>& gpus)
 {
-    std::vector<std::pair<const GpuProfile*, uint32_t>> found; // profile, GPUs of it
+    std::vector<std::pair<const inventory::GpuProfile*, uint32_t>> found; // profile, GPUs of it
     Found f;
     for (const auto& g : gpus) {
-        const auto* p = g.virtual_function ? nullptr : gpuProfile(g.device_id);
+        const auto* p = g.virtual_function ? nullptr : inventory::gpuProfile(g.device_id);
         if (!p)
             continue;
         auto it = std::find_if(found.begin(), found.end(),
@@ -43,7 +43,7 @@ Found profiled(const std::vector<GpuFunction>& gpus)
             found.emplace_back(p, 1);
         else
             ++it->second;
-        if (p->shape == GpuShape::PerGpu) {
+        if (p->shape == inventory::GpuShape::PerGpu) {
             ++f.per_gpu;
             f.per_gpu_gbps = std::min(f.per_gpu_gbps, p->gbps);
         } else {
@@ -127,7 +127,7 @@ std::string unplacedGpus(const std::vector<GpuFunction>& gpus)
 {
     std::map<std::string, uint32_t> unknown; // device ID -> GPUs
     for (const auto& g : gpus)
-        if (!g.virtual_function && !gpuProfile(g.device_id))
+        if (!g.virtual_function && !inventory::gpuProfile(g.device_id))
             ++unknown[g.device_id];
     std::string out;
     for (const auto& [id, n] : unknown)

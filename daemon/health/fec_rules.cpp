@@ -109,8 +109,8 @@ std::pair<double, std::string> fecBerLimit(std::string_view mode, std::optional<
     return {0, ""};
 }
 
-void FecRules::evaluate(const Snapshot& snap, double now_mono,
-                        double now_real, ConditionSet& conditions, std::vector<Event>& out)
+void FecRules::evaluate(const Snapshot& snap, double now_mono, double now_real,
+                        ConditionSet& conditions, std::vector<Event>& out)
 {
     const Config& config = this->config();
     const auto& sc = config.signals;

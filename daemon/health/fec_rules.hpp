@@ -28,8 +28,8 @@ public:
     static constexpr double kHoldSec = 600;
 
     const char* name() const override { return "fec"; }
-    void evaluate(const Snapshot& snap, double now_mono, double now_real,
-                  ConditionSet& conditions, std::vector<Event>& out) override;
+    void evaluate(const Snapshot& snap, double now_mono, double now_real, ConditionSet& conditions,
+                  std::vector<Event>& out) override;
     void annotate(HealthReport& report) const override;
 
     void appendJson(std::string& out) const override;

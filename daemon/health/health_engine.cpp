@@ -57,7 +57,8 @@ std::vector<std::unique_ptr<RuleFamily>> ruleFamilies()
 } // namespace
 
 HealthEngine::HealthEngine(Config config)
-    : config_(std::make_unique<Config>(std::move(config))), conditions_(config_->health.event_ring_size)
+    : config_(std::make_unique<Config>(std::move(config))),
+      conditions_(config_->health.event_ring_size)
 {
     auto families = ruleFamilies();
     for (auto& family : families)

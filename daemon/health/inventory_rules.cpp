@@ -80,8 +80,8 @@ bool isInventoryCode(const std::string& code)
     return code.starts_with("inventory_short.") || code.starts_with("inventory_slow.");
 }
 
-void InventoryRules::evaluate(const Snapshot& snap, double now_mono,
-                              double now_real, ConditionSet& conditions, std::vector<Event>& out)
+void InventoryRules::evaluate(const Snapshot& snap, double now_mono, double now_real,
+                              ConditionSet& conditions, std::vector<Event>& out)
 {
     const Config& config = this->config();
     if (expected_gpus_ != snap.inventory.gpus) {

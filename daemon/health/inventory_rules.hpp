@@ -24,8 +24,8 @@ namespace nicd::health {
 class InventoryRules : public StatelessRuleFamily {
 public:
     const char* name() const override { return "inventory"; }
-    void evaluate(const Snapshot& snap, double now_mono, double now_real,
-                  ConditionSet& conditions, std::vector<Event>& out) override;
+    void evaluate(const Snapshot& snap, double now_mono, double now_real, ConditionSet& conditions,
+                  std::vector<Event>& out) override;
     // The expectations and what was found, for nicd --once and the textfile.
     void annotate(HealthReport& report) const override { report.inventory = checks_; }
 
@@ -36,8 +36,8 @@ private:
     // What ExpectPorts= expects, worked out again only when the configuration or the GPUs change.
     std::vector<InventoryCheck> expected_;
     std::optional<std::vector<GpuFunction>> expected_gpus_; // what expected_ was worked out for
-    std::vector<InventoryCheck> checks_; // of the last evaluation
-    std::string unplaced_;               // the GPUs auto expects nothing of, as last said
+    std::vector<InventoryCheck> checks_;                    // of the last evaluation
+    std::string unplaced_; // the GPUs auto expects nothing of, as last said
 };
 
 // Whether `code` is one of this family's.

@@ -111,9 +111,8 @@ Action kernelAction(const plugin::v1::KernelLineMatch& m, bool fatal)
     return *a;
 }
 
-void KernelRules::kernelLine(const KernelFinding& f, const Inventory& inv,
-                             double now_mono, double now_real,
-                             ConditionSet& conditions, std::vector<Event>& out)
+void KernelRules::kernelLine(const KernelFinding& f, const Inventory& inv, double now_mono,
+                             double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
     const Config& full_config = this->config();
     const HealthConfig& config = full_config.health;
@@ -152,9 +151,8 @@ void KernelRules::kernelLine(const KernelFinding& f, const Inventory& inv,
                      now_real, out);
 }
 
-void KernelRules::kernelReport(const KernelReportFinding& f, const Inventory& inv,
-                               double now_mono, double now_real,
-                               ConditionSet& conditions, std::vector<Event>& out)
+void KernelRules::kernelReport(const KernelReportFinding& f, const Inventory& inv, double now_mono,
+                               double now_real, ConditionSet& conditions, std::vector<Event>& out)
 {
     const Config& full_config = this->config();
     const HealthConfig& config = full_config.health;
@@ -182,8 +180,8 @@ void KernelRules::kernelReport(const KernelReportFinding& f, const Inventory& in
     }
 }
 
-void KernelRules::evaluate(const Snapshot& /*snap*/, double now_mono,
-                           double now_real, ConditionSet& conditions, std::vector<Event>& out)
+void KernelRules::evaluate(const Snapshot& /*snap*/, double now_mono, double now_real,
+                           ConditionSet& conditions, std::vector<Event>& out)
 {
     const Config& config = this->config();
     for (auto it = expiry_.begin(); it != expiry_.end();) {

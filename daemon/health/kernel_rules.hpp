@@ -9,8 +9,8 @@
 // also forgets the repeat history. Lines naming no known device are counted, nothing else.
 #pragma once
 
-#include "model/kernel_finding.hpp"
 #include "health/rule_family.hpp"
+#include "model/kernel_finding.hpp"
 
 #include <nicd/plugin/plugin.h>
 
@@ -40,16 +40,14 @@ class KernelRules : public RuleFamily {
 public:
     const char* name() const override { return "kernel"; }
     // Recovers conditions whose KernelHoldSec ran out.
-    void evaluate(const Snapshot& snap, double now_mono, double now_real,
-                  ConditionSet& conditions, std::vector<Event>& out) override;
-    void kernelLine(const KernelFinding& f, const Inventory& inv, double now_mono,
-                    double now_real, ConditionSet& conditions,
-                    std::vector<Event>& out) override;
+    void evaluate(const Snapshot& snap, double now_mono, double now_real, ConditionSet& conditions,
+                  std::vector<Event>& out) override;
+    void kernelLine(const KernelFinding& f, const Inventory& inv, double now_mono, double now_real,
+                    ConditionSet& conditions, std::vector<Event>& out) override;
     // The report names no device and one driver serves them all: raised on every PF/LAG device
     // the plugin that recognised it manages; counted as unmapped when there is none.
     void kernelReport(const KernelReportFinding& f, const Inventory& inv, double now_mono,
-                      double now_real, ConditionSet& conditions,
-                      std::vector<Event>& out) override;
+                      double now_real, ConditionSet& conditions, std::vector<Event>& out) override;
     // An operator cleared `code` ("kernel.<pattern>") on `device`: its history is forgotten.
     void cleared(const std::string& device, const std::string& code) override;
     // Recognised lines per (device, pattern code), and those naming no known device.

@@ -214,8 +214,8 @@ void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& 
     }
 }
 
-void LinkRules::evaluate(const Snapshot& snap, double now_mono,
-                         double now_real, ConditionSet& conditions, std::vector<Event>& out)
+void LinkRules::evaluate(const Snapshot& snap, double now_mono, double now_real,
+                         ConditionSet& conditions, std::vector<Event>& out)
 {
     const Config& config = this->config();
     std::set<ConditionKey> seen;

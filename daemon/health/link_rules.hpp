@@ -39,8 +39,8 @@ namespace nicd::health {
 class LinkRules : public RuleFamily {
 public:
     const char* name() const override { return "links"; }
-    void evaluate(const Snapshot& snap, double now_mono, double now_real,
-                  ConditionSet& conditions, std::vector<Event>& out) override;
+    void evaluate(const Snapshot& snap, double now_mono, double now_real, ConditionSet& conditions,
+                  std::vector<Event>& out) override;
 
     const KnownDevices& knownDevices() const { return known_; }
     // A new boot starts from the last boot's hardware (KnownDevices::fromEarlierBoot).

@@ -151,8 +151,8 @@ private:
 
 } // namespace
 
-void OpticsRules::evaluate(const Snapshot& snap, double /*now_mono*/,
-                           double now_real, ConditionSet& conditions, std::vector<Event>& out)
+void OpticsRules::evaluate(const Snapshot& snap, double /*now_mono*/, double now_real,
+                           ConditionSet& conditions, std::vector<Event>& out)
 {
     const Config& config = this->config();
     Verdicts v;

@@ -15,8 +15,8 @@ namespace nicd::health {
 class OpticsRules : public StatelessRuleFamily {
 public:
     const char* name() const override { return "optics"; }
-    void evaluate(const Snapshot& snap, double now_mono, double now_real,
-                  ConditionSet& conditions, std::vector<Event>& out) override;
+    void evaluate(const Snapshot& snap, double now_mono, double now_real, ConditionSet& conditions,
+                  std::vector<Event>& out) override;
 };
 
 } // namespace nicd::health

@@ -62,8 +62,8 @@ const Rule* ruleOfCode(const std::string& code)
 
 } // namespace
 
-void ReadinessRules::evaluate(const Snapshot& snap, double now_mono,
-                              double now_real, ConditionSet& conditions, std::vector<Event>& out)
+void ReadinessRules::evaluate(const Snapshot& snap, double now_mono, double now_real,
+                              ConditionSet& conditions, std::vector<Event>& out)
 {
     const Config& config = this->config();
     last_ = judgeReadiness(snap.inventory, snap.readiness, config.health.min_mtu);

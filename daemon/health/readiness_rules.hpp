@@ -19,8 +19,8 @@ namespace nicd::health {
 class ReadinessRules : public RuleFamily {
 public:
     const char* name() const override { return "readiness"; }
-    void evaluate(const Snapshot& snap, double now_mono, double now_real,
-                  ConditionSet& conditions, std::vector<Event>& out) override;
+    void evaluate(const Snapshot& snap, double now_mono, double now_real, ConditionSet& conditions,
+                  std::vector<Event>& out) override;
     void annotate(HealthReport& report) const override { report.readiness = last_; }
 
     // Nothing to keep across restarts: the checks are judged afresh from what is read.

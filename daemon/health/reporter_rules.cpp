@@ -118,8 +118,8 @@ bool isReporterCode(const std::string& code)
 
 } // namespace
 
-void ReporterRules::evaluate(const Snapshot& snap, double /*now_mono*/,
-                             double now_real, ConditionSet& conditions, std::vector<Event>& out)
+void ReporterRules::evaluate(const Snapshot& snap, double /*now_mono*/, double now_real,
+                             ConditionSet& conditions, std::vector<Event>& out)
 {
     const Config& config = this->config();
     std::map<std::string_view, const Device*, std::less<>> by_pci;

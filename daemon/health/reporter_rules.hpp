@@ -34,8 +34,8 @@ namespace nicd::health {
 class ReporterRules : public RuleFamily {
 public:
     const char* name() const override { return "reporters"; }
-    void evaluate(const Snapshot& snap, double now_mono, double now_real,
-                  ConditionSet& conditions, std::vector<Event>& out) override;
+    void evaluate(const Snapshot& snap, double now_mono, double now_real, ConditionSet& conditions,
+                  std::vector<Event>& out) override;
 
     // {"counts": {...}, "error_since": {...}}; the counts alone (as an older nicd wrote them)
     // while no reporter is in error.

@@ -8,9 +8,9 @@
 #include "config/config.hpp"
 #include "health/condition_set.hpp"
 #include "health/json_text.hpp"
-#include "model/kernel_finding.hpp"
 #include "model/device_keys.hpp"
 #include "model/inventory.hpp"
+#include "model/kernel_finding.hpp"
 #include "model/snapshot.hpp"
 
 #include <nlohmann/json.hpp>
@@ -43,8 +43,8 @@ public:
     // report one recognised (a soft lockup in its driver's poll loop,
     // kernel_log/report_window.hpp).
     virtual void kernelLine(const KernelFinding& /*f*/, const Inventory& /*inv*/,
-                            double /*now_mono*/, double /*now_real*/,
-                            ConditionSet& /*conditions*/, std::vector<Event>& /*out*/)
+                            double /*now_mono*/, double /*now_real*/, ConditionSet& /*conditions*/,
+                            std::vector<Event>& /*out*/)
     {
     }
     virtual void kernelReport(const KernelReportFinding& /*f*/, const Inventory& /*inv*/,

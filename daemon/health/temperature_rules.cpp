@@ -6,8 +6,8 @@
 
 namespace nicd::health {
 
-void TemperatureRules::evaluate(const Snapshot& snap, double /*now_mono*/,
-                                double now_real, ConditionSet& conditions, std::vector<Event>& out)
+void TemperatureRules::evaluate(const Snapshot& snap, double /*now_mono*/, double now_real,
+                                ConditionSet& conditions, std::vector<Event>& out)
 {
     const Config& config = this->config();
     Verdicts v;

@@ -14,8 +14,8 @@ public:
     static constexpr double kHysteresisCelsius = 2;
 
     const char* name() const override { return "temperatures"; }
-    void evaluate(const Snapshot& snap, double now_mono, double now_real,
-                  ConditionSet& conditions, std::vector<Event>& out) override;
+    void evaluate(const Snapshot& snap, double now_mono, double now_real, ConditionSet& conditions,
+                  std::vector<Event>& out) override;
 };
 
 } // namespace nicd::health

@@ -149,8 +149,8 @@ const Check* checkOf(const std::string& code)
 
 } // namespace
 
-void TrainingRules::evaluate(const Snapshot& snap, double /*now_mono*/,
-                             double now_real, ConditionSet& conditions, std::vector<Event>& out)
+void TrainingRules::evaluate(const Snapshot& snap, double /*now_mono*/, double now_real,
+                             ConditionSet& conditions, std::vector<Event>& out)
 {
     const Config& config = this->config();
     const auto& sc = config.signals;

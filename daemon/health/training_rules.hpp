@@ -21,8 +21,8 @@ bool olderFirmware(std::string_view a, std::string_view b);
 class TrainingRules : public StatelessRuleFamily {
 public:
     const char* name() const override { return "training"; }
-    void evaluate(const Snapshot& snap, double now_mono, double now_real,
-                  ConditionSet& conditions, std::vector<Event>& out) override;
+    void evaluate(const Snapshot& snap, double now_mono, double now_real, ConditionSet& conditions,
+                  std::vector<Event>& out) override;
 };
 
 } // namespace nicd::health

@@ -3,7 +3,7 @@
 #include <array>
 #include <charconv>
 
-namespace nicd {
+namespace nicd::inventory {
 
 namespace {
 
@@ -68,4 +68,4 @@ const GpuProfile* gpuProfile(std::string_view device_id)
     return nullptr;
 }
 
-} // namespace nicd
+} // namespace nicd::inventory

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace nicd {
+namespace nicd::inventory {
 
 enum class GpuShape : uint8_t {
     // HGX-class boards: the compute NICs sit beside the GPUs. The designs that exist: a port per
@@ -29,4 +29,4 @@ struct GpuProfile {
 // or none but the front end; inference and graphics cards; unknown IDs).
 const GpuProfile* gpuProfile(std::string_view device_id);
 
-} // namespace nicd
+} // namespace nicd::inventory

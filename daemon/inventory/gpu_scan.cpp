@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
-namespace nicd {
+namespace nicd::inventory {
 
 namespace fs = std::filesystem;
 
@@ -49,4 +49,4 @@ std::vector<GpuFunction> readGpus(const HostPaths& paths, const std::vector<std:
     return out;
 }
 
-} // namespace nicd
+} // namespace nicd::inventory

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace nicd {
+namespace nicd::inventory {
 
 // True for an NVIDIA GPU's vendor and class attributes ("0x10de", "0x030200").
 bool isNvidiaGpu(std::string_view vendor, std::string_view pci_class);
@@ -20,4 +20,4 @@ bool isNvidiaGpu(std::string_view vendor, std::string_view pci_class);
 std::vector<GpuFunction> readGpus(const HostPaths& paths,
                                   const std::vector<std::string>& skip = {});
 
-} // namespace nicd
+} // namespace nicd::inventory

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace nicd {
+namespace nicd::inventory {
 
 IgnoreList::IgnoreList(const std::vector<std::string>& words)
 {
@@ -31,4 +31,4 @@ std::optional<std::string> IgnoreList::matchPciAddress(std::string_view pci_addr
     return it == pci_addresses_.end() ? std::nullopt : std::optional<std::string>(*it);
 }
 
-} // namespace nicd
+} // namespace nicd::inventory

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace nicd {
+namespace nicd::inventory {
 
 class IgnoreList {
 public:
@@ -30,4 +30,4 @@ private:
     std::vector<std::string> pci_addresses_;
 };
 
-} // namespace nicd
+} // namespace nicd::inventory

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <chrono>
 
-namespace nicd {
+namespace nicd::inventory {
 
 namespace {
 std::vector<std::string> deviceNames(const std::filesystem::path& dir)
@@ -107,4 +107,4 @@ Inventory InventoryReader::read()
     return cached_;
 }
 
-} // namespace nicd
+} // namespace nicd::inventory

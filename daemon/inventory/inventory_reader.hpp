@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace nicd {
+namespace nicd::inventory {
 
 class InventoryReader {
 public:
@@ -52,4 +52,4 @@ private:
     std::set<std::string> said_ignored_; // ignored devices already logged
 };
 
-} // namespace nicd
+} // namespace nicd::inventory

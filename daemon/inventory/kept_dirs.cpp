@@ -1,6 +1,6 @@
 #include "inventory/kept_dirs.hpp"
 
-namespace nicd {
+namespace nicd::inventory {
 
 plugin::sdk::CounterDir& KeptDirs::use(const std::string& path)
 {
@@ -30,4 +30,4 @@ void KeptDirs::finish()
         e.used = false;
 }
 
-} // namespace nicd
+} // namespace nicd::inventory

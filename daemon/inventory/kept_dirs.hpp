@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-namespace nicd {
+namespace nicd::inventory {
 
 class KeptDirs {
 public:
@@ -39,4 +39,4 @@ private:
     unsigned path_check_every_;
 };
 
-} // namespace nicd
+} // namespace nicd::inventory

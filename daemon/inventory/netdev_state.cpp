@@ -2,7 +2,7 @@
 
 #include "inventory/sysfs_values.hpp"
 
-namespace nicd {
+namespace nicd::inventory {
 
 namespace {
 
@@ -78,4 +78,4 @@ std::map<std::string, NetdevState> NetdevStateReader::read(const Inventory& inve
     return out;
 }
 
-} // namespace nicd
+} // namespace nicd::inventory

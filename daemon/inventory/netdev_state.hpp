@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-namespace nicd {
+namespace nicd::inventory {
 
 // Every netdev a port of `inventory` names, plus each device's bond_master, keyed by name, read
 // every cycle. A netdev missing from /sys/class/net (renamed, moved to another namespace) is left
@@ -32,4 +32,4 @@ private:
 // NetdevStateReader reads the same way.
 NetdevState readNetdevState(const HostPaths& paths, const std::string& name);
 
-} // namespace nicd
+} // namespace nicd::inventory

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace nicd {
+namespace nicd::inventory {
 
 namespace {
 
@@ -125,4 +125,4 @@ void assignRoles(Inventory& inv, const std::set<std::string>& default_route_netd
     }
 }
 
-} // namespace nicd
+} // namespace nicd::inventory

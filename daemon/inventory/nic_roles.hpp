@@ -16,7 +16,7 @@
 #include <set>
 #include <string>
 
-namespace nicd {
+namespace nicd::inventory {
 
 // True when the two resolved PCI paths meet below the host bridge (a switch or a root port with
 // more than one function behind it), e.g. /sys/devices/pci0000:18/0000:18:01.0/0000:19:00.0/...
@@ -31,4 +31,4 @@ bool isManagementNetdev(const std::string& netdev,
 void assignRoles(Inventory& inv, const std::set<std::string>& default_route_netdevs,
                  const Config& config);
 
-} // namespace nicd
+} // namespace nicd::inventory

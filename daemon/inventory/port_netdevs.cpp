@@ -4,7 +4,7 @@
 #include <cctype>
 #include <iterator>
 
-namespace nicd {
+namespace nicd::inventory {
 
 bool isNetdevName(std::string_view name)
 {
@@ -76,4 +76,4 @@ std::vector<std::string> functionNetdevsOfPort(const std::vector<FunctionNetdev>
     return out;
 }
 
-} // namespace nicd
+} // namespace nicd::inventory

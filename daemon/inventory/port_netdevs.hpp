@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-namespace nicd {
+namespace nicd::inventory {
 
 // A plausible netdev name (1-15 bytes, no '/', no whitespace, not "." or ".."): what a file
 // claims to be a netdev name is only used when it is one.
@@ -39,4 +39,4 @@ struct FunctionNetdev {
 std::vector<std::string> functionNetdevsOfPort(const std::vector<FunctionNetdev>& netdevs,
                                                uint32_t port, size_t port_count);
 
-} // namespace nicd
+} // namespace nicd::inventory

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <sstream>
 
-namespace nicd {
+namespace nicd::inventory {
 
 namespace fs = std::filesystem;
 
@@ -286,4 +286,4 @@ Inventory discoverInventory(const HostPaths& paths, const IgnoreList& ignore)
     return inv; // entryNames() is sorted: devices (and ignored ones) are sorted by name
 }
 
-} // namespace nicd
+} // namespace nicd::inventory

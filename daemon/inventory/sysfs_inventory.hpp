@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string_view>
 
-namespace nicd {
+namespace nicd::inventory {
 
 // Every entry of <root>/sys/class/infiniband, sorted by name. Never throws; a value that cannot
 // be read is absent, a broken device is listed with what could be read and never hides the
@@ -36,4 +36,4 @@ bool isPortLinkAttribute(std::string_view name);
 void clearPortLinkState(Port& port);
 void setPortLinkAttribute(Port& port, std::string_view name, std::string_view text);
 
-} // namespace nicd
+} // namespace nicd::inventory

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace nicd {
+namespace nicd::kernel_log {
 
 namespace {
 std::runtime_error journalError(const std::string& what, int r)
@@ -150,4 +150,4 @@ std::string parseBootId(std::string_view text)
     return out.size() == 32 ? out : std::string();
 }
 
-} // namespace nicd
+} // namespace nicd::kernel_log

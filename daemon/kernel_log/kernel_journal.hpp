@@ -12,7 +12,7 @@
 
 struct sd_journal;
 
-namespace nicd {
+namespace nicd::kernel_log {
 
 // One kernel entry, valid for the call of the sink it is given to. `kernel_device` and
 // `kernel_subsystem` are journald's trusted fields _KERNEL_DEVICE ("+pci:0000:3b:00.0") and
@@ -63,4 +63,4 @@ std::string readBootId(const std::filesystem::path& boot_id_file);
 // The same from that file's text (its first line): 32 lower-case hex digits, or empty.
 std::string parseBootId(std::string_view text);
 
-} // namespace nicd
+} // namespace nicd::kernel_log

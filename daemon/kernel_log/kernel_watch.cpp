@@ -13,7 +13,7 @@
 #include <exception>
 #include <utility>
 
-namespace nicd {
+namespace nicd::kernel_log {
 
 KernelWatch::KernelWatch(HostPaths paths, std::string boot_id, std::optional<std::string> cursor)
     : paths_(std::move(paths)), boot_id_(std::move(boot_id)), cursor_(std::move(cursor))
@@ -70,7 +70,7 @@ std::vector<KernelWatch::Record> KernelWatch::readRecords(size_t* entries)
 }
 
 KernelFindings KernelWatch::classify(const std::vector<Record>& records,
-                                     const PluginManager& plugins)
+                                     const plugins::PluginManager& plugins)
 {
     Findings f;
     for (const auto& r : records) {
@@ -89,14 +89,14 @@ KernelFindings KernelWatch::classify(const std::vector<Record>& records,
     return f;
 }
 
-KernelFindings KernelWatch::readAll(PluginManager& plugins)
+KernelFindings KernelWatch::readAll(plugins::PluginManager& plugins)
 {
     auto records = readRecords();
     return classify(records, plugins);
 }
 
-void KernelWatch::follow(EventLoop& loop, Worker& worker, PluginManager& plugins,
-                         std::function<void(Findings)> found)
+void KernelWatch::follow(loop::EventLoop& loop, loop::Worker& worker,
+                         plugins::PluginManager& plugins, std::function<void(Findings)> found)
 {
     if (!journal_)
         return;
@@ -119,7 +119,7 @@ void KernelWatch::follow(EventLoop& loop, Worker& worker, PluginManager& plugins
     if (r < 0)
         log::warn({}, "kernel log not followed live: {}", std::strerror(-r));
     else
-        source_ = EventSource(src);
+        source_ = loop::EventSource(src);
     drain(); // this boot's lines so far, or those since the saved cursor
 }
 
@@ -137,4 +137,4 @@ void KernelWatch::drain()
     });
 }
 
-} // namespace nicd
+} // namespace nicd::kernel_log

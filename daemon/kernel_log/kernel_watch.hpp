@@ -23,11 +23,16 @@
 #include <string>
 #include <vector>
 
-namespace nicd {
+namespace nicd::loop {
+class Worker;
+}
+namespace nicd::plugins {
+class PluginManager;
+}
+
+namespace nicd::kernel_log {
 
 class KernelJournal;
-class PluginManager;
-class Worker;
 
 class KernelWatch {
 public:
@@ -44,11 +49,11 @@ public:
     void open(const JournalConfig& config);
 
     // --once: every new line, classified here and now.
-    Findings readAll(PluginManager& plugins);
+    Findings readAll(plugins::PluginManager& plugins);
     // The daemon: follows the journal on `loop`, classifies on `worker`, and calls `found` on
     // the loop with what each batch of new lines held (in order; an empty batch too: it moves
     // the cursor). Reads what is new at once.
-    void follow(EventLoop& loop, Worker& worker, PluginManager& plugins,
+    void follow(loop::EventLoop& loop, loop::Worker& worker, plugins::PluginManager& plugins,
                 std::function<void(Findings)> found);
     // The daemon judged `f` (its lines count as read in the state file from now on).
     void applied(const Findings& f);
@@ -70,7 +75,7 @@ private:
     // The new entries' records worth judging; `entries`: how many entries were read.
     std::vector<Record> readRecords(size_t* entries = nullptr);
     // Classifies `records` (single lines and the reports they continue); worker thread.
-    Findings classify(const std::vector<Record>& records, const PluginManager& plugins);
+    Findings classify(const std::vector<Record>& records, const plugins::PluginManager& plugins);
     void drain();
 
     HostPaths paths_;
@@ -80,11 +85,11 @@ private:
     bool following_ = false;
     std::unique_ptr<KernelJournal> journal_;
     KernelReportWindow reports_; // worker thread: batches are classified in order
-    EventSource source_;
-    EventLoop* loop_ = nullptr;
-    Worker* worker_ = nullptr;
-    PluginManager* plugins_ = nullptr;
+    loop::EventSource source_;
+    loop::EventLoop* loop_ = nullptr;
+    loop::Worker* worker_ = nullptr;
+    plugins::PluginManager* plugins_ = nullptr;
     std::function<void(Findings)> found_;
 };
 
-} // namespace nicd
+} // namespace nicd::kernel_log

@@ -2,7 +2,7 @@
 
 #include <optional>
 
-namespace nicd {
+namespace nicd::kernel_log {
 
 namespace {
 
@@ -43,4 +43,4 @@ void KernelReportWindow::close()
     lines_.clear();
 }
 
-} // namespace nicd
+} // namespace nicd::kernel_log

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace nicd {
+namespace nicd::kernel_log {
 
 class KernelReportWindow {
 public:
@@ -35,4 +35,4 @@ private:
     bool open_ = false;
 };
 
-} // namespace nicd
+} // namespace nicd::kernel_log

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-namespace nicd {
+namespace nicd::kernel_log {
 
 namespace {
 
@@ -75,4 +75,4 @@ std::optional<KernelOrigin> parseKernelOrigin(std::string_view device, std::stri
     return o;
 }
 
-} // namespace nicd
+} // namespace nicd::kernel_log

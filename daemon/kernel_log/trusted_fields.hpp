@@ -12,7 +12,7 @@
 #include <optional>
 #include <string_view>
 
-namespace nicd {
+namespace nicd::kernel_log {
 
 // Reads the pair of trusted fields (either may be empty). "+<subsystem>:<name>" names a device by
 // subsystem and name; "n<ifindex>", "c<major>:<minor>" and "b<major>:<minor>" a network, char or
@@ -22,4 +22,4 @@ namespace nicd {
 std::optional<KernelOrigin> parseKernelOrigin(std::string_view kernel_device,
                                               std::string_view kernel_subsystem);
 
-} // namespace nicd
+} // namespace nicd::kernel_log

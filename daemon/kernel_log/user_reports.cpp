@@ -3,7 +3,7 @@
 #include <array>
 #include <cctype>
 
-namespace nicd {
+namespace nicd::kernel_log {
 
 bool isUserProgramReport(std::string_view m)
 {
@@ -36,4 +36,4 @@ bool isUserProgramReport(std::string_view m)
     return false;
 }
 
-} // namespace nicd
+} // namespace nicd::kernel_log

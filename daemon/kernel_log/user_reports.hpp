@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-namespace nicd {
+namespace nicd::kernel_log {
 
 // Whether a device-less line is the kernel's report about a user program: a fault or signal
 // report, which starts with the program's name ("prog[4212]: segfault at 0 ip ...",
@@ -12,4 +12,4 @@ namespace nicd {
 // comm is at most 15 bytes) never makes a genuine kernel report look like one of these.
 bool isUserProgramReport(std::string_view message);
 
-} // namespace nicd
+} // namespace nicd::kernel_log

@@ -4,7 +4,7 @@
 
 #include <ctime>
 
-namespace nicd {
+namespace nicd::loop {
 
 inline double monotonicSeconds()
 {
@@ -20,4 +20,4 @@ inline double realtimeSeconds()
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
 
-} // namespace nicd
+} // namespace nicd::loop

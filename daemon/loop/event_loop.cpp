@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace nicd {
+namespace nicd::loop {
 
 namespace {
 void check(int r, const char* what)
@@ -201,4 +201,4 @@ uint64_t EventLoop::nowMonotonicUsec()
            static_cast<uint64_t>(ts.tv_nsec) / 1000ULL;
 }
 
-} // namespace nicd
+} // namespace nicd::loop

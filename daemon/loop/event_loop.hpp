@@ -10,7 +10,7 @@
 #include <memory>
 #include <mutex>
 
-namespace nicd {
+namespace nicd::loop {
 
 // Owns one sd_event_source; unref on destruction.
 class EventSource {
@@ -88,4 +88,4 @@ private:
     static int onWake(sd_event_source*, int fd, uint32_t, void* self);
 };
 
-} // namespace nicd
+} // namespace nicd::loop

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace nicd::notify {
+namespace nicd::loop::notify {
 
 namespace {
 std::string oneLine(std::string_view s)
@@ -37,4 +37,4 @@ void stopping()
     sd_notify(0, "STOPPING=1");
 }
 
-} // namespace nicd::notify
+} // namespace nicd::loop::notify

@@ -3,11 +3,11 @@
 
 #include <string_view>
 
-namespace nicd::notify {
+namespace nicd::loop::notify {
 
 void ready(std::string_view status);
 void status(std::string_view status);
 void reloading();
 void stopping();
 
-} // namespace nicd::notify
+} // namespace nicd::loop::notify

@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace nicd {
+namespace nicd::loop {
 
 class Pacer {
 public:
@@ -62,4 +62,4 @@ private:
     bool started_ = false;
 };
 
-} // namespace nicd
+} // namespace nicd::loop

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace nicd {
+namespace nicd::loop {
 
 void PublishedSnapshot::attach(EventLoop& loop)
 {
@@ -65,4 +65,4 @@ void PublishedSnapshot::publish()
     stages_.publish(*last_);
 }
 
-} // namespace nicd
+} // namespace nicd::loop

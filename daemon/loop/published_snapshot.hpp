@@ -12,7 +12,7 @@
 #include <functional>
 #include <optional>
 
-namespace nicd {
+namespace nicd::loop {
 
 class PublishedSnapshot {
 public:
@@ -50,4 +50,4 @@ private:
     bool pending_ = false;
 };
 
-} // namespace nicd
+} // namespace nicd::loop

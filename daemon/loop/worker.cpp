@@ -4,7 +4,7 @@
 
 #include <exception>
 
-namespace nicd {
+namespace nicd::loop {
 
 Worker::Worker() : thread_([this] { run(); }) {}
 
@@ -48,4 +48,4 @@ void Worker::run()
     }
 }
 
-} // namespace nicd
+} // namespace nicd::loop

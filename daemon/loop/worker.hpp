@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-namespace nicd {
+namespace nicd::loop {
 
 class Worker {
 public:
@@ -30,4 +30,4 @@ private:
     std::thread thread_;
 };
 
-} // namespace nicd
+} // namespace nicd::loop

@@ -16,7 +16,7 @@
 
 namespace nicd::netlink {
 
-DcbMonitor::DcbMonitor(EventLoop& loop, Handler handler)
+DcbMonitor::DcbMonitor(loop::EventLoop& loop, Handler handler)
     : handler_(std::move(handler)),
       socket_(loop, RTNLGRP_DCB, "RTNLGRP_DCB", 0, &DcbMonitor::onReadable, this)
 {

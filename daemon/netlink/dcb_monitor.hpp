@@ -15,7 +15,7 @@ public:
     using Handler = std::function<void(const std::string& netdev)>;
 
     // Opens the socket and joins RTNLGRP_DCB; throws on failure.
-    DcbMonitor(EventLoop& loop, Handler handler);
+    DcbMonitor(loop::EventLoop& loop, Handler handler);
     ~DcbMonitor();
     DcbMonitor(const DcbMonitor&) = delete;
     DcbMonitor& operator=(const DcbMonitor&) = delete;

@@ -9,7 +9,7 @@
 
 namespace nicd::netlink {
 
-DevlinkEvents::DevlinkEvents(EventLoop& loop, Handler handler) : handler_(std::move(handler))
+DevlinkEvents::DevlinkEvents(loop::EventLoop& loop, Handler handler) : handler_(std::move(handler))
 {
     if (!monitor_.open())
         throw std::runtime_error(monitor_.error());
@@ -18,7 +18,7 @@ DevlinkEvents::DevlinkEvents(EventLoop& loop, Handler handler) : handler_(std::m
         sd_event_add_io(loop.get(), &s, monitor_.fd(), EPOLLIN, &DevlinkEvents::onReadable, this);
     if (r < 0)
         throw std::runtime_error("sd_event_add_io: " + std::string(strerror(-r)));
-    source_ = EventSource(s);
+    source_ = loop::EventSource(s);
 }
 
 DevlinkEvents::~DevlinkEvents() = default;

@@ -18,7 +18,7 @@ public:
     using Handler = std::function<void(std::vector<HealthReporter> reporters, bool overrun)>;
 
     // Throws std::runtime_error saying why when devlink cannot be watched.
-    DevlinkEvents(EventLoop& loop, Handler handler);
+    DevlinkEvents(loop::EventLoop& loop, Handler handler);
     ~DevlinkEvents();
     DevlinkEvents(const DevlinkEvents&) = delete;
     DevlinkEvents& operator=(const DevlinkEvents&) = delete;
@@ -28,7 +28,7 @@ private:
 
     Handler handler_;
     prefailure::DevlinkMonitor monitor_;
-    EventSource source_;
+    loop::EventSource source_;
 };
 
 } // namespace nicd::netlink

@@ -15,7 +15,7 @@
 
 namespace nicd::netlink {
 
-LinkMonitor::LinkMonitor(EventLoop& loop, Handler handler)
+LinkMonitor::LinkMonitor(loop::EventLoop& loop, Handler handler)
     : handler_(std::move(handler)),
       socket_(loop, RTNLGRP_LINK, "RTNLGRP_LINK", 4 * 1024 * 1024, &LinkMonitor::onReadable, this),
       fd_(socket_.fd())

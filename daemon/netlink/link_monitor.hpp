@@ -15,7 +15,7 @@ public:
     using Handler = std::function<void(const LinkEvent&)>;
 
     // Opens the socket, subscribes, requests a dump of every link; throws on failure.
-    LinkMonitor(EventLoop& loop, Handler handler);
+    LinkMonitor(loop::EventLoop& loop, Handler handler);
     ~LinkMonitor();
     LinkMonitor(const LinkMonitor&) = delete;
     LinkMonitor& operator=(const LinkMonitor&) = delete;

@@ -10,7 +10,7 @@
 
 namespace nicd::netlink {
 
-RtnlSubscription::RtnlSubscription(EventLoop& loop, int group, const std::string& name,
+RtnlSubscription::RtnlSubscription(loop::EventLoop& loop, int group, const std::string& name,
                                    size_t rcvbuf, sd_event_io_handler_t on_readable, void* userdata)
 {
     fd_ = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
@@ -34,12 +34,12 @@ RtnlSubscription::RtnlSubscription(EventLoop& loop, int group, const std::string
         close(fd_);
         throw std::runtime_error("sd_event_add_io: " + std::string(std::strerror(-r)));
     }
-    source_ = EventSource(s);
+    source_ = loop::EventSource(s);
 }
 
 RtnlSubscription::~RtnlSubscription()
 {
-    source_ = EventSource();
+    source_ = loop::EventSource();
     if (fd_ >= 0)
         close(fd_);
 }

@@ -15,7 +15,7 @@ namespace nicd::netlink {
 class RtnlSubscription {
 public:
     // `group`: an RTNLGRP_* number; `rcvbuf`: SO_RCVBUF, 0 for the default.
-    RtnlSubscription(EventLoop& loop, int group, const std::string& name, size_t rcvbuf,
+    RtnlSubscription(loop::EventLoop& loop, int group, const std::string& name, size_t rcvbuf,
                      sd_event_io_handler_t on_readable, void* userdata);
     ~RtnlSubscription();
     RtnlSubscription(const RtnlSubscription&) = delete;
@@ -25,7 +25,7 @@ public:
 
 private:
     int fd_ = -1;
-    EventSource source_;
+    loop::EventSource source_;
 };
 
 // Reads every datagram waiting on a non-blocking rtnetlink `fd` into `buffer` and hands each to

@@ -1,6 +1,6 @@
 #include "plugins/layout_meanings.hpp"
 
-namespace nicd {
+namespace nicd::plugins {
 
 void sanitizeMeanings(size_t series, LayoutMeanings& out)
 {
@@ -34,4 +34,4 @@ LayoutMeaningCache::meaningsOf(const plugin::v1::IPlugin& plugin,
     return cache_.emplace(layout.get(), Entry{layout, std::move(meanings)}).first->second.meanings;
 }
 
-} // namespace nicd
+} // namespace nicd::plugins

@@ -12,7 +12,7 @@
 #include <map>
 #include <memory>
 
-namespace nicd {
+namespace nicd::plugins {
 
 // `out` as the daemon reads it: as many entries as `series` (missing ones None), a meaning this
 // daemon does not know None, a priority outside 0..7 none.
@@ -36,4 +36,4 @@ private:
     std::map<const SampleLayout*, Entry> cache_;
 };
 
-} // namespace nicd
+} // namespace nicd::plugins

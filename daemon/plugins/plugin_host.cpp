@@ -5,7 +5,7 @@
 
 #include <cerrno>
 
-namespace nicd {
+namespace nicd::plugins {
 
 namespace {
 
@@ -117,4 +117,4 @@ void PluginHost::setDaemonSettings(std::map<std::string, std::string> settings)
     daemon_ = std::move(settings);
 }
 
-} // namespace nicd
+} // namespace nicd::plugins

@@ -12,7 +12,7 @@
 #include <mutex>
 #include <string>
 
-namespace nicd {
+namespace nicd::plugins {
 
 // IHost::writeKnob and makeKnobDirectory: `path` (under the root) changed through the process's
 // knob writer, or in this process when it has none (privilege::changeKnob).
@@ -47,4 +47,4 @@ private:
     std::map<std::string, std::string> daemon_;
 };
 
-} // namespace nicd
+} // namespace nicd::plugins

@@ -10,7 +10,7 @@
 #include <set>
 #include <string>
 
-namespace nicd {
+namespace nicd::plugins {
 
 namespace {
 
@@ -161,4 +161,4 @@ bool loadPluginLibrary(const std::filesystem::path& file, LoadedLibrary& lib, Pl
     return true;
 }
 
-} // namespace nicd
+} // namespace nicd::plugins

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace nicd {
+namespace nicd::plugins {
 
 struct LoadedLibrary {
     void* handle = nullptr; // dlopen handle; kept open for the daemon's lifetime
@@ -41,4 +41,4 @@ inline constexpr size_t kMaxPluginSettings = 256;
 std::optional<std::vector<config::PluginSetting>>
 declaredSettings(const nicd_plugin_descriptor_v1* d);
 
-} // namespace nicd
+} // namespace nicd::plugins

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <utility>
 
-namespace nicd {
+namespace nicd::plugins {
 
 namespace pv1 = plugin::v1;
 
@@ -447,4 +447,4 @@ void PluginManager::shutdown()
     }
 }
 
-} // namespace nicd
+} // namespace nicd::plugins

@@ -25,9 +25,9 @@
 #include <string>
 #include <vector>
 
-namespace nicd {
+namespace nicd::plugins {
 
-class PluginManager final : public PluginCalls {
+class PluginManager final : public collect::PluginCalls {
 public:
     // `config.plugins[name]` is what IHost::config() answers; Enabled=no skips the plugin.
     PluginManager(HostPaths paths, const Config& config);
@@ -121,4 +121,4 @@ private:
     bool shut_down_ = false;
 };
 
-} // namespace nicd
+} // namespace nicd::plugins

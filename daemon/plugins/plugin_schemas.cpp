@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-namespace nicd {
+namespace nicd::plugins {
 
 std::vector<config::PluginSchema> readPluginSchemas(const std::filesystem::path& dir,
                                                     const Config& config,
@@ -73,4 +73,4 @@ void logSectionsWithoutPlugin(const Config& config, const std::vector<std::files
         log::error({}, "{}", e.format());
 }
 
-} // namespace nicd
+} // namespace nicd::plugins

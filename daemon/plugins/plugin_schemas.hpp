@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace nicd {
+namespace nicd::plugins {
 
 // Refusals (a file that is not a plugin, a descriptor that fails its checks) are errors about
 // that file, appended to `errors`.
@@ -33,4 +33,4 @@ std::optional<std::string> sectionRefusal(const Config& config, const std::strin
 void logSectionsWithoutPlugin(const Config& config, const std::vector<std::filesystem::path>& files,
                               const std::filesystem::path& dir);
 
-} // namespace nicd
+} // namespace nicd::plugins

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace nicd {
+namespace nicd::plugins {
 
 bool PollFailures::failed(const std::string& ibdev)
 {
@@ -29,4 +29,4 @@ uint32_t PollFailures::worst() const
     return worst;
 }
 
-} // namespace nicd
+} // namespace nicd::plugins

@@ -11,7 +11,7 @@
 #include <set>
 #include <string>
 
-namespace nicd {
+namespace nicd::plugins {
 
 class PollFailures {
 public:
@@ -37,4 +37,4 @@ private:
     std::set<std::string> failing_;
 };
 
-} // namespace nicd
+} // namespace nicd::plugins

@@ -39,7 +39,7 @@ Reply<PcieLink> readPcie(const std::string& dir)
 
 } // namespace
 
-std::unique_ptr<Source> makeTemperatureSource(SourceTiming timing)
+std::unique_ptr<collect::Source> makeTemperatureSource(SourceTiming timing)
 {
     using Values = std::vector<TemperatureSensor>;
     return std::make_unique<KeyedSource<Values>>(
@@ -47,7 +47,7 @@ std::unique_ptr<Source> makeTemperatureSource(SourceTiming timing)
         [](const auto& values, Snapshot& snap) { snap.temperatures = values; }, true);
 }
 
-std::unique_ptr<Source> makePcieSource(SourceTiming timing)
+std::unique_ptr<collect::Source> makePcieSource(SourceTiming timing)
 {
     return std::make_unique<KeyedSource<PcieLink>>(
         "pcie link", timing, &functionsOf<PcieLink>, &readPcie,

@@ -10,7 +10,7 @@
 
 namespace nicd::prefailure {
 
-std::unique_ptr<Source> makeTemperatureSource(SourceTiming timing);
-std::unique_ptr<Source> makePcieSource(SourceTiming timing);
+std::unique_ptr<collect::Source> makeTemperatureSource(SourceTiming timing);
+std::unique_ptr<collect::Source> makePcieSource(SourceTiming timing);
 
 } // namespace nicd::prefailure

@@ -33,7 +33,7 @@ public:
 
 private:
     std::chrono::milliseconds timeout_;
-    DeadlineRunner runner_;
+    collect::DeadlineRunner runner_;
     std::shared_ptr<std::atomic<bool>> finished_;
 };
 

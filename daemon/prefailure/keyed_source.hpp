@@ -29,7 +29,7 @@ struct SourceTiming {
     std::chrono::milliseconds timeout{2000};   // [health] DriverTimeoutMs=
 };
 
-template <typename T> class KeyedSource : public Source {
+template <typename T> class KeyedSource : public collect::Source {
 public:
     struct Key {
         std::string name; // how values are keyed and reported: "ens1f0np0", "mlx5_0"

@@ -17,7 +17,7 @@ using Uplinks = std::shared_ptr<std::vector<Uplink>>;
 
 // Where the slow link sources look: every cycle's snapshot gets the uplinks of the last slow
 // read (a LAG's members need a sysfs read of the bond: not in the fast cycle).
-class UplinkSource : public Source {
+class UplinkSource : public collect::Source {
 public:
     UplinkSource(HostPaths paths, SourceTiming timing, Uplinks uplinks)
         : paths_(std::move(paths)), timing_(timing), uplinks_(std::move(uplinks))
@@ -83,8 +83,8 @@ typename KeyedSource<T>::KeysOf netdevsOf(const Uplinks& uplinks, bool ethernet_
     };
 }
 
-std::unique_ptr<Source> fecSource(const HostPaths& paths, SourceTiming timing,
-                                  const Uplinks& uplinks)
+std::unique_ptr<collect::Source> fecSource(const HostPaths& paths, SourceTiming timing,
+                                           const Uplinks& uplinks)
 {
     auto nl = paths.simulated() ? nullptr : std::make_shared<EthtoolNetlink>(timing.timeout);
     auto read = [paths, nl](const std::string& netdev) {
@@ -93,7 +93,7 @@ std::unique_ptr<Source> fecSource(const HostPaths& paths, SourceTiming timing,
                           return parseFecJson(text, netdev);
                       });
         r.value.netdev = netdev;
-        r.value.read_at = monotonicSeconds();
+        r.value.read_at = loop::monotonicSeconds();
         return r;
     };
     return std::make_unique<KeyedSource<FecStats>>(
@@ -101,8 +101,8 @@ std::unique_ptr<Source> fecSource(const HostPaths& paths, SourceTiming timing,
         [](const auto& values, Snapshot& snap) { snap.fec = values; });
 }
 
-std::unique_ptr<Source> moduleSource(const HostPaths& paths, SourceTiming timing,
-                                     const Uplinks& uplinks)
+std::unique_ptr<collect::Source> moduleSource(const HostPaths& paths, SourceTiming timing,
+                                              const Uplinks& uplinks)
 {
     auto nl = paths.simulated() ? nullptr : std::make_shared<EthtoolNetlink>(timing.timeout);
     auto read = [paths, nl](const std::string& netdev) {
@@ -119,10 +119,11 @@ std::unique_ptr<Source> moduleSource(const HostPaths& paths, SourceTiming timing
 
 } // namespace
 
-std::vector<std::unique_ptr<Source>> makeLinkSources(const HostPaths& paths, SourceTiming timing)
+std::vector<std::unique_ptr<collect::Source>> makeLinkSources(const HostPaths& paths,
+                                                              SourceTiming timing)
 {
     auto uplinks = std::make_shared<std::vector<Uplink>>();
-    std::vector<std::unique_ptr<Source>> out;
+    std::vector<std::unique_ptr<collect::Source>> out;
     out.push_back(std::make_unique<UplinkSource>(paths, timing, uplinks));
     out.push_back(fecSource(paths, timing, uplinks));
     out.push_back(moduleSource(paths, timing, uplinks));

@@ -16,6 +16,7 @@ namespace nicd::prefailure {
 // In the order they must be added: the uplinks (into every snapshot: where FEC and module
 // values belong), then FEC and module EEPROMs, which read the uplinks the first found in the
 // same cycle (the bonds' members are walked once per read, not three times).
-std::vector<std::unique_ptr<Source>> makeLinkSources(const HostPaths& paths, SourceTiming timing);
+std::vector<std::unique_ptr<collect::Source>> makeLinkSources(const HostPaths& paths,
+                                                              SourceTiming timing);
 
 } // namespace nicd::prefailure

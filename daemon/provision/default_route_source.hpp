@@ -8,7 +8,7 @@
 
 namespace nicd::provision {
 
-class DefaultRouteSource : public Source {
+class DefaultRouteSource : public collect::Source {
 public:
     explicit DefaultRouteSource(HostPaths paths) : paths_(std::move(paths)) {}
 

@@ -49,7 +49,7 @@ std::string skipReason(const SelectionInput& in, const Device& d, const Port& p,
     for (const auto& n : targets) {
         if (auto g = firstMatch(cfg.exclude_netdevs, n))
             return "netdev " + n + " excluded by ExcludeNetdevs=" + *g;
-        if (isManagementNetdev(n, in.default_route_netdevs, in.config))
+        if (inventory::isManagementNetdev(n, in.default_route_netdevs, in.config))
             return "netdev " + n +
                    " carries the default route (a management NIC); name it in IncludeNetdevs= "
                    "to provision it";

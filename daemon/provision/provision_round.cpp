@@ -17,7 +17,7 @@ const char* toString(RoundKind kind)
     return "unknown";
 }
 
-QosCall directQosCall(PluginManager& plugins)
+QosCall directQosCall(plugins::PluginManager& plugins)
 {
     return [&plugins](const Device& dev, const Port& port, const plugin::v1::QosDesired& desired,
                       plugin::v1::QosReport& out, bool write) {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace nicd {
+namespace nicd::plugins {
 class PluginManager;
 }
 
@@ -39,7 +39,7 @@ using QosCall = std::function<plugin::v1::Status(const Device& dev, const Port& 
                                                  plugin::v1::QosReport& out, bool write)>;
 
 // The plugin manager called directly (nicd --once: nothing else runs meanwhile).
-QosCall directQosCall(PluginManager& plugins);
+QosCall directQosCall(plugins::PluginManager& plugins);
 
 Round runRound(const QosCall& call, const Inventory& inventory, std::vector<PortPlan> plans,
                RoundKind kind);

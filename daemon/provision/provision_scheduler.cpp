@@ -19,20 +19,21 @@
 namespace nicd::provision {
 
 ProvisionScheduler::ProvisionScheduler(const Config& config, const HostPaths& paths,
-                                       PluginManager& plugins, Collector& collector)
+                                       plugins::PluginManager& plugins,
+                                       collect::Collector& collector)
     : config_(config), paths_(paths), plugins_(plugins), collector_(collector)
 {
     qos_.setConfig(config_);
 }
 
-void ProvisionScheduler::attach(EventLoop& loop, Worker& worker,
+void ProvisionScheduler::attach(loop::EventLoop& loop, loop::Worker& worker,
                                 const std::optional<Snapshot>& last, Reports reports)
 {
     loop_ = &loop;
     worker_ = &worker;
     last_ = &last;
     reports_ = std::move(reports);
-    started_usec_ = EventLoop::nowMonotonicUsec();
+    started_usec_ = loop::EventLoop::nowMonotonicUsec();
 }
 
 bool ProvisionScheduler::enabled() const
@@ -58,9 +59,9 @@ QosSummary ProvisionScheduler::runOnce(const Snapshot& snap)
     // report shows a repair as "pcp -> dscp (repaired)".
     if (kind == RoundKind::Apply)
         qos_.record(runRound(directQosCall(plugins_), snap.inventory, plans, RoundKind::Verify),
-                    realtimeSeconds());
+                    loop::realtimeSeconds());
     qos_.record(runRound(directQosCall(plugins_), snap.inventory, std::move(plans), kind),
-                realtimeSeconds());
+                loop::realtimeSeconds());
     return qos_.summary();
 }
 
@@ -89,7 +90,7 @@ const std::vector<PortPlan>& ProvisionScheduler::currentPlans()
 void ProvisionScheduler::refreshPluginWaits()
 {
     if (plugin_waits_.refresh(config_.provision, paths_, plugins_.driverReadyFiles(),
-                              EventLoop::nowMonotonicUsec()))
+                              loop::EventLoop::nowMonotonicUsec()))
         plans_cycle_ = 0;
 }
 
@@ -169,7 +170,7 @@ bool ProvisionScheduler::driverReady()
         return true;
     }
     const std::string file = named->string();
-    uint64_t now = EventLoop::nowMonotonicUsec();
+    uint64_t now = loop::EventLoop::nowMonotonicUsec();
     if (ready_wait_since_usec_ == 0) {
         ready_wait_since_usec_ = now;
         log::info({}, "waiting for the driver: {} does not exist yet", file);
@@ -194,7 +195,7 @@ bool ProvisionScheduler::driverReady()
 // port left without a netdev, is an error an operator sees (once each), not a silent skip.
 void ProvisionScheduler::reportMissingAfterReadyTimeout()
 {
-    uint64_t now = EventLoop::nowMonotonicUsec();
+    uint64_t now = loop::EventLoop::nowMonotonicUsec();
     if (now - started_usec_ < uint64_t{config_.provision.ready_timeout_ms} * 1000)
         return;
     auto seconds = config_.provision.ready_timeout_ms / 1000;
@@ -230,7 +231,7 @@ void ProvisionScheduler::afterCycle()
     bool new_port = std::any_of(managed.begin(), managed.end(),
                                 [&](const auto& k) { return !managed_ports_.contains(k); });
     managed_ports_ = std::move(managed);
-    uint64_t now = EventLoop::nowMonotonicUsec();
+    uint64_t now = loop::EventLoop::nowMonotonicUsec();
     bool interval = last_round_usec_ == 0 ||
                     now - last_round_usec_ >= uint64_t{config_.provision.verify_interval_ms} * 1000;
     bool queued =
@@ -277,7 +278,7 @@ void ProvisionScheduler::maybeStart()
     queue_.pop_front();
     running_ = true;
     replies_ = std::move(next.replies);
-    last_round_usec_ = EventLoop::nowMonotonicUsec();
+    last_round_usec_ = loop::EventLoop::nowMonotonicUsec();
     auto plans = currentPlans();
     // A port's QoS is several driver requests (and a PFC change reconfigures port buffers): five
     // times the budget of one read.
@@ -299,7 +300,7 @@ void ProvisionScheduler::finish(const Round& round)
 {
     running_ = false;
     first_round_done_ = true;
-    bool drifted = qos_.record(round, realtimeSeconds());
+    bool drifted = qos_.record(round, loop::realtimeSeconds());
     if (!replies_.empty()) {
         std::vector<dbus::QosResultRow> rows;
         for (const auto& o : round.ports) {

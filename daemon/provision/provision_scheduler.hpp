@@ -26,26 +26,33 @@
 
 namespace nicd {
 
+namespace collect {
 class Collector;
+}
+namespace loop {
 class EventLoop;
-class PluginManager;
 class Worker;
+} // namespace loop
+namespace plugins {
+class PluginManager;
+}
+} // namespace nicd
 
-namespace provision {
+namespace nicd::provision {
 
 class ProvisionScheduler {
 public:
     // Ports are planned from a snapshot, with the default-route netdevs its cycle read
     // (provision/default_route_source.hpp).
-    ProvisionScheduler(const Config& config, const HostPaths& paths, PluginManager& plugins,
-                       Collector& collector);
+    ProvisionScheduler(const Config& config, const HostPaths& paths,
+                       plugins::PluginManager& plugins, collect::Collector& collector);
 
     // The QoS summary changed: after every round (`round_finished`), or while the driver is not
     // ready (kept for the next publish).
     using Reports = std::function<void(QosSummary qos, bool round_finished)>;
     // The daemon's loop and worker, and its last published snapshot (read only: rounds are
     // planned from it); `reports` runs on the loop.
-    void attach(EventLoop& loop, Worker& worker, const std::optional<Snapshot>& last,
+    void attach(loop::EventLoop& loop, loop::Worker& worker, const std::optional<Snapshot>& last,
                 Reports reports);
 
     // A reload: plans again with the new settings and applies them now.
@@ -97,11 +104,11 @@ private:
 
     Config config_;
     const HostPaths& paths_;
-    PluginManager& plugins_;
-    Collector& collector_;
+    plugins::PluginManager& plugins_;
+    collect::Collector& collector_;
     const std::optional<Snapshot>* last_ = nullptr;
-    EventLoop* loop_ = nullptr;
-    Worker* worker_ = nullptr;
+    loop::EventLoop* loop_ = nullptr;
+    loop::Worker* worker_ = nullptr;
     Reports reports_;
 
     QosTracker qos_;
@@ -120,5 +127,4 @@ private:
     PluginReadyWaits plugin_waits_; // DriverReadyFile=auto: plugins whose driver is not ready
 };
 
-} // namespace provision
-} // namespace nicd
+} // namespace nicd::provision

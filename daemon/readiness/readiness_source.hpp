@@ -20,7 +20,7 @@
 
 namespace nicd::readiness {
 
-class ReadinessSource : public Source {
+class ReadinessSource : public collect::Source {
 public:
     ReadinessSource(HostPaths paths, std::chrono::milliseconds interval,
                     std::chrono::milliseconds timeout);

@@ -9,7 +9,7 @@
 #include <map>
 #include <tuple>
 
-namespace nicd {
+namespace nicd::report {
 
 namespace {
 
@@ -294,4 +294,4 @@ int onceExitCode(const Snapshot& snap, bool done)
     return done ? toNumber(snap.health.node) : 3;
 }
 
-} // namespace nicd
+} // namespace nicd::report

@@ -11,7 +11,7 @@
 
 #include <string>
 
-namespace nicd {
+namespace nicd::report {
 
 std::string onceReport(const Snapshot& snap, bool verbose);
 
@@ -30,4 +30,4 @@ int onceExitCode(const Snapshot& snap, bool done);
 // `verbose` false only the ports and settings that are not compliant, or were repaired.
 std::string qosReport(const QosSummary& qos, bool verbose);
 
-} // namespace nicd
+} // namespace nicd::report

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace nicd {
+namespace nicd::report {
 
 namespace {
 bool portDown(const Port& p)
@@ -40,4 +40,4 @@ std::string statusLine(const Snapshot& snap)
     return line;
 }
 
-} // namespace nicd
+} // namespace nicd::report

@@ -6,9 +6,9 @@
 
 #include <string>
 
-namespace nicd {
+namespace nicd::report {
 
 // "7 devices, 8 ports (1 down), 1 plugin running" — fits systemctl status.
 std::string statusLine(const Snapshot& snap);
 
-} // namespace nicd
+} // namespace nicd::report

@@ -11,13 +11,13 @@
 #include <exception>
 #include <utility>
 
-namespace nicd {
+namespace nicd::state {
 
 StateKeeper::StateKeeper(const HostPaths& paths, const std::string& state_directory,
                          health::HealthEngine& health)
     : health_(health),
       store_(std::make_unique<StateStore>(paths.host(state_directory) / "state.json")),
-      boot_id_(readBootId(paths.host("/proc/sys/kernel/random/boot_id")))
+      boot_id_(kernel_log::readBootId(paths.host("/proc/sys/kernel/random/boot_id")))
 {
 }
 
@@ -27,7 +27,7 @@ StateKeeper::~StateKeeper() = default;
 // cursor. A new boot starts from a clean baseline, remembering only the hardware it had.
 void StateKeeper::restore()
 {
-    for (const auto& stale : removeStaleTemporaries(store_->file()))
+    for (const auto& stale : paths::removeStaleTemporaries(store_->file()))
         log::info({}, "removed {}, left by a nicd that stopped while writing it", stale.string());
     auto saved = store_->load();
     if (saved && saved->boot_id == boot_id_) {
@@ -51,14 +51,14 @@ void StateKeeper::restore()
     health_.baseline(saved ? "new boot " + boot_id_ + " (the saved state was for boot " +
                                  saved->boot_id + ")"
                            : "no saved state in " + store_->file().string(),
-                     realtimeSeconds(), saved ? saved->health : nlohmann::json());
+                     loop::realtimeSeconds(), saved ? saved->health : nlohmann::json());
 }
 
 void StateKeeper::save(const std::optional<std::string>& journal_cursor, bool force)
 {
     constexpr uint64_t kPeriodUsec = 60'000'000ULL;
     constexpr uint64_t kRetryUsec = 10'000'000ULL;
-    uint64_t now = EventLoop::nowMonotonicUsec();
+    uint64_t now = loop::EventLoop::nowMonotonicUsec();
     if (!force && failures_.failing() && now - last_attempt_usec_ < kRetryUsec)
         return;
     if (!force && !dirty_ && now - last_save_usec_ < kPeriodUsec)
@@ -78,4 +78,4 @@ void StateKeeper::save(const std::optional<std::string>& journal_cursor, bool fo
     failures_.succeeded(store_->file().string());
 }
 
-} // namespace nicd
+} // namespace nicd::state

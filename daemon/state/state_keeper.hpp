@@ -16,12 +16,13 @@
 #include <optional>
 #include <string>
 
-namespace nicd {
-
-class StateStore;
-namespace health {
+namespace nicd::health {
 class HealthEngine;
 }
+
+namespace nicd::state {
+
+class StateStore;
 
 class StateKeeper {
 public:
@@ -50,7 +51,7 @@ private:
     bool dirty_ = false;
     uint64_t last_save_usec_ = 0;
     uint64_t last_attempt_usec_ = 0;
-    WriteFailures failures_{"state"};
+    textfile::WriteFailures failures_{"state"};
 };
 
-} // namespace nicd
+} // namespace nicd::state

@@ -8,7 +8,7 @@
 #include <ctime>
 #include <functional>
 
-namespace nicd {
+namespace nicd::state {
 
 std::optional<PersistentState> StateStore::load()
 {
@@ -45,11 +45,12 @@ Result<void> StateStore::saveText(const std::string& text)
     std::error_code ec;
     std::filesystem::create_directories(file_.parent_path(), ec);
     // 0600 whatever the umask: the journal cursor and the node's history are nobody else's.
-    if (auto written = writeFileAtomically(file_, text, Durability::Synced, 0600); !written)
+    if (auto written = paths::writeFileAtomically(file_, text, paths::Durability::Synced, 0600);
+        !written)
         return written;
     has_last_ = true;
     last_digest_ = digest;
     return {};
 }
 
-} // namespace nicd
+} // namespace nicd::state

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-namespace nicd {
+namespace nicd::state {
 
 // The most a state file may hold: ~500 KB on a 64-device node, a few MB at 512.
 inline constexpr size_t kMaxStateFileBytes = 64u << 20;
@@ -35,4 +35,4 @@ private:
     size_t last_digest_ = 0; // std::hash of what was last loaded or written
 };
 
-} // namespace nicd
+} // namespace nicd::state

@@ -4,7 +4,7 @@
 
 #include <utility>
 
-namespace nicd {
+namespace nicd::state {
 
 Result<PersistentState> parseStateText(std::string_view text)
 {
@@ -52,4 +52,4 @@ std::string stateText(std::string_view boot_id, const std::optional<std::string>
     return text;
 }
 
-} // namespace nicd
+} // namespace nicd::state

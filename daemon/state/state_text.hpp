@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace nicd {
+namespace nicd::state {
 
 struct PersistentState {
     static constexpr int kVersion = 1;
@@ -30,4 +30,4 @@ Result<PersistentState> parseStateText(std::string_view text);
 std::string stateText(std::string_view boot_id, const std::optional<std::string>& journal_cursor,
                       std::string_view health_json);
 
-} // namespace nicd
+} // namespace nicd::state

@@ -4,7 +4,7 @@
 #include <string>
 #include <tuple>
 
-namespace nicd {
+namespace nicd::textfile {
 
 namespace {
 
@@ -50,4 +50,4 @@ void renderCongestionMetrics(const Snapshot& snap, MetricWriter& w)
     }
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -4,7 +4,7 @@
 
 #include <fnmatch.h>
 
-namespace nicd {
+namespace nicd::textfile {
 
 namespace {
 
@@ -106,4 +106,4 @@ bool CounterBudget::keeps(std::string_view source, const std::string& name,
     return false;
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-namespace nicd {
+namespace nicd::textfile {
 
 class CounterBudget {
 public:
@@ -47,4 +47,4 @@ private:
 bool inDefaultCounters(std::string_view source, std::string_view name, const SeriesMeaning& m,
                        uint8_t lossless);
 
-} // namespace nicd
+} // namespace nicd::textfile

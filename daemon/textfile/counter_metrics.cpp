@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-namespace nicd {
+namespace nicd::textfile {
 
 namespace {
 
@@ -276,4 +276,4 @@ void renderCounterMetrics(const Snapshot& snap, const CounterBudget& budget, Met
     }
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -2,7 +2,7 @@
 // node_textfile_mtime_seconds) catches a dead writer.
 #include "textfile/render.hpp"
 
-namespace nicd {
+namespace nicd::textfile {
 
 void renderDaemonMetrics(const Snapshot& snap, MetricWriter& w)
 {
@@ -26,4 +26,4 @@ void renderDaemonMetrics(const Snapshot& snap, MetricWriter& w)
         w.sample({{"device", ds.ibdev}}, uint64_t{ds.files_dropped});
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

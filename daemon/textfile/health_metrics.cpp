@@ -5,7 +5,7 @@
 #include <array>
 #include <string>
 
-namespace nicd {
+namespace nicd::textfile {
 
 void renderHealthMetrics(const Snapshot& snap, MetricWriter& w)
 {
@@ -76,4 +76,4 @@ void renderHealthMetrics(const Snapshot& snap, MetricWriter& w)
     }
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace nicd {
+namespace nicd::textfile {
 
 void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w)
 {
@@ -88,4 +88,4 @@ void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w)
             }
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

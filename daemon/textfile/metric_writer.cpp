@@ -10,7 +10,7 @@
 #include <cmath>
 #include <stdexcept>
 
-namespace nicd {
+namespace nicd::textfile {
 
 namespace {
 
@@ -286,4 +286,4 @@ std::string MetricWriter::formatDouble(double v)
     return fmt::format("{}", v); // shortest representation that reads back as the same double
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace nicd {
+namespace nicd::textfile {
 
 // Label sets are written inline at each call site: no allocation per sample. Within a family,
 // give every sample the same label names in the same order (node_exporter fills missing labels
@@ -85,4 +85,4 @@ private:
     size_t chunk_ = 0;
 };
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace nicd {
+namespace nicd::textfile {
 
 namespace {
 
@@ -70,4 +70,4 @@ void renderPluginMetrics(const Snapshot& snap, MetricWriter& w)
         w.sample({{"plugin", p->name}}, static_cast<double>(p->devices));
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace nicd {
+namespace nicd::textfile {
 
 namespace {
 
@@ -270,17 +270,17 @@ void renderPrefailureMetrics(const Snapshot& snap, MetricWriter& w)
         renderReporters(snap, fresh);
         renderPcie(snap, fresh);
         cache = PrefailureText{snap.uplinks,
-                           snap.fec,
-                           snap.modules,
-                           snap.temperatures,
-                           snap.pcie,
-                           snap.reporters,
-                           snap.health.pre_fec_ber,
-                           std::move(devices),
-                           std::move(fresh),
-                           true};
+                               snap.fec,
+                               snap.modules,
+                               snap.temperatures,
+                               snap.pcie,
+                               snap.reporters,
+                               snap.health.pre_fec_ber,
+                               std::move(devices),
+                               std::move(fresh),
+                               true};
     }
     w.append(cache.text);
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

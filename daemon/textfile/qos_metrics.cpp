@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace nicd {
+namespace nicd::textfile {
 
 void renderQosMetrics(const Snapshot& snap, MetricWriter& w)
 {
@@ -62,4 +62,4 @@ void renderQosMetrics(const Snapshot& snap, MetricWriter& w)
                  n);
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -5,7 +5,7 @@
 #include <set>
 #include <string>
 
-namespace nicd {
+namespace nicd::textfile {
 
 void renderReadinessMetrics(const Snapshot& snap, MetricWriter& w)
 {
@@ -27,4 +27,4 @@ void renderReadinessMetrics(const Snapshot& snap, MetricWriter& w)
     }
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -2,7 +2,7 @@
 
 #include "log/log.hpp"
 
-namespace nicd {
+namespace nicd::textfile {
 
 namespace {
 
@@ -37,4 +37,4 @@ void renderTextfileTo(const Snapshot& snap, const MetricWriter::Sink& sink,
     w.flush();
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace nicd {
+namespace nicd::textfile {
 
 // The whole text, handed to `sink` a chunk at a time (no copy of the whole file in memory).
 // `budget`: the counter series written ([textfile] Counters=); by default every one.
@@ -24,4 +24,4 @@ void renderPrefailureMetrics(const Snapshot& snap, MetricWriter& w);
 void renderCongestionMetrics(const Snapshot& snap, MetricWriter& w);
 void renderReadinessMetrics(const Snapshot& snap, MetricWriter& w);
 
-} // namespace nicd
+} // namespace nicd::textfile

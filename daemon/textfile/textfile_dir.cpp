@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace nicd {
+namespace nicd::textfile {
 
 TextfileDir openTextfileDir(const std::filesystem::path& dir)
 {
@@ -33,4 +33,4 @@ TextfileDir openTextfileDir(const std::filesystem::path& dir)
     return {std::move(created), std::move(w.fd)};
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <vector>
 
-namespace nicd {
+namespace nicd::textfile {
 
 // Opens `dir` (absolute) for writing the textfile into, walking it from "/" one component at a
 // time on descriptors opened O_NOFOLLOW (paths/beneath.hpp): missing directories are made
@@ -26,4 +26,4 @@ struct TextfileDir {
 };
 TextfileDir openTextfileDir(const std::filesystem::path& dir);
 
-} // namespace nicd
+} // namespace nicd::textfile

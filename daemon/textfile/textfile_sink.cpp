@@ -7,7 +7,7 @@
 #include "textfile/render.hpp"
 #include "textfile/textfile_dir.hpp"
 
-namespace nicd {
+namespace nicd::textfile {
 
 TextfileSink::TextfileSink(const HostPaths& paths, const Config& config)
     : paths_(paths), enabled_(config.textfile.enable), path_(paths.host(config.textfile.path)),
@@ -17,7 +17,7 @@ TextfileSink::TextfileSink(const HostPaths& paths, const Config& config)
     if (!enabled_)
         return;
     if (auto dir = openTextfileDir(path_.parent_path()); dir.fd)
-        for (const auto& stale : removeStaleTemporariesAt(dir.fd->get(), path_))
+        for (const auto& stale : paths::removeStaleTemporariesAt(dir.fd->get(), path_))
             log::info({}, "removed {}, left by a nicd that stopped while writing it",
                       stale.string());
 }
@@ -52,22 +52,22 @@ bool TextfileSink::write(const Snapshot& snap)
 {
     if (!enabled_)
         return true;
-    auto render = [this, &snap](const ChunkWriter& write) {
+    auto render = [this, &snap](const paths::ChunkWriter& write) {
         renderTextfileTo(snap, write, counters_);
     };
     // Installed before node_exporter (or pointed at a new place): the directory is made.
     auto dir = openTextfileDir(path_.parent_path());
     for (const auto& made : dir.created)
         log::info({}, "created the textfile directory {} (mode 0755)", made.string());
-    auto written =
-        dir.fd ? writeFileAtomicallyAt(dir.fd->get(), path_, render, Durability::Cache, 0644)
-               : Result<void>(dir.fd.error());
+    auto written = dir.fd ? paths::writeFileAtomicallyAt(dir.fd->get(), path_, render,
+                                                         paths::Durability::Cache, 0644)
+                          : Result<void>(dir.fd.error());
     if (!written) {
-        failures_.failed(written.error().message, EventLoop::nowMonotonicUsec());
+        failures_.failed(written.error().message, loop::EventLoop::nowMonotonicUsec());
         return false;
     }
     failures_.succeeded(path_.string());
     return true;
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 
-namespace nicd {
+namespace nicd::textfile {
 
 class TextfileSink {
 public:
@@ -44,4 +44,4 @@ private:
     WriteFailures failures_{"textfile"};
 };
 
-} // namespace nicd
+} // namespace nicd::textfile

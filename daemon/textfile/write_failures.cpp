@@ -2,7 +2,7 @@
 
 #include "log/log.hpp"
 
-namespace nicd {
+namespace nicd::textfile {
 
 namespace {
 constexpr uint64_t kReminderUsec = 3600ULL * 1'000'000ULL;
@@ -38,4 +38,4 @@ void WriteFailures::succeeded(const std::string& path)
     failures_ = 0;
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

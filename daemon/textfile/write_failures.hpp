@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-namespace nicd {
+namespace nicd::textfile {
 
 class WriteFailures {
 public:
@@ -30,4 +30,4 @@ private:
     uint64_t last_logged_usec_ = 0;
 };
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -3,7 +3,7 @@
 #include <functional>
 #include <string_view>
 
-namespace nicd {
+namespace nicd::textfile {
 
 namespace {
 
@@ -76,4 +76,4 @@ void TextfilePace::written(const Snapshot& snap, uint64_t now_usec)
         last_digest_ = verdictDigest(snap);
 }
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-namespace nicd {
+namespace nicd::textfile {
 
 // A digest of what the textfile says that is not a counter or a gauge reading: equal digests,
 // the same verdicts.
@@ -35,4 +35,4 @@ private:
     uint64_t last_digest_ = 0;
 };
 
-} // namespace nicd
+} // namespace nicd::textfile

@@ -30,7 +30,8 @@ double cpuSeconds()
 size_t textfileBytes(const nicd::Snapshot& snap)
 {
     size_t bytes = 0;
-    nicd::renderTextfileTo(snap, [&bytes](std::string_view chunk) { bytes += chunk.size(); });
+    nicd::textfile::renderTextfileTo(snap,
+                                     [&bytes](std::string_view chunk) { bytes += chunk.size(); });
     return bytes;
 }
 } // namespace
@@ -46,11 +47,11 @@ int main(int argc, char** argv)
     nicd::HostPaths paths(argv[1]);
     nicd::Config config;
     config.daemon.plugin_directory = argv[2];
-    nicd::PluginManager plugins(paths, config);
+    nicd::plugins::PluginManager plugins(paths, config);
     if (argv[2][0] != '\0')
         plugins.loadDirectory(argv[2]);
-    nicd::Collector collector(paths, plugins, config);
-    collector.add(std::make_unique<nicd::NetdevStateSource>(paths));
+    nicd::collect::Collector collector(paths, plugins, config);
+    collector.add(std::make_unique<nicd::collect::NetdevStateSource>(paths));
     size_t bytes = textfileBytes(collector.collect(true)); // warm up
     double start = cpuSeconds();
     for (int i = 0; i < cycles; ++i)

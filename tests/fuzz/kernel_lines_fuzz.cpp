@@ -59,7 +59,7 @@ void classify(const pv1::KernelRecord& rec, Classifier classifier)
     if (!m.netdev.empty())
         require(rec.message.find(m.netdev) != std::string_view::npos);
     if (rec.deviceLess())
-        require(!nicd::isUserProgramReport(rec.message));
+        require(!nicd::kernel_log::isUserProgramReport(rec.message));
     else
         require(rec.message.find(rec.device) != std::string_view::npos); // its dev_printk prefix
 }
@@ -79,13 +79,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     std::string_view text(reinterpret_cast<const char*>(data), size);
     auto device_field = nextLine(text);
     auto subsystem_field = nextLine(text);
-    auto origin = nicd::parseKernelOrigin(device_field, subsystem_field);
+    auto origin = nicd::kernel_log::parseKernelOrigin(device_field, subsystem_field);
     if (origin && !origin->deviceLess())
         require(!origin->subsystem.empty());
-    nicd::KernelReportWindow window;
+    nicd::kernel_log::KernelReportWindow window;
     while (!text.empty()) {
         auto line = nextLine(text);
-        (void)nicd::isUserProgramReport(line);
+        (void)nicd::kernel_log::isUserProgramReport(line);
         for (Classifier c :
              {&nicd::mlx5::classifyKernelRecord, &nicd::bnxt::classifyKernelRecord}) {
             classify({line, {}, {}}, c);

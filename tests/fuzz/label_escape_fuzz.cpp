@@ -119,8 +119,8 @@ void checkEscape(std::string_view input, const std::string& escaped, bool label)
 // HELP, TYPE and one sample: three lines, the sample's label value escaped as above.
 void checkSample(std::string_view input)
 {
-    nicd::MetricWriter w;
-    w.family("nicd_fuzz_value", nicd::MetricType::Gauge, input);
+    nicd::textfile::MetricWriter w;
+    w.family("nicd_fuzz_value", nicd::textfile::MetricType::Gauge, input);
     w.sample({{"label", input}}, 1.0);
     const std::string& text = w.text();
     require(std::count(text.begin(), text.end(), '\n') == 3 && text.back() == '\n');
@@ -132,8 +132,8 @@ void checkSample(std::string_view input)
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     std::string_view input(reinterpret_cast<const char*>(data), size);
-    checkEscape(input, nicd::MetricWriter::escapeLabelValue(input), true);
-    checkEscape(input, nicd::MetricWriter::escapeHelp(input), false);
+    checkEscape(input, nicd::textfile::MetricWriter::escapeLabelValue(input), true);
+    checkEscape(input, nicd::textfile::MetricWriter::escapeHelp(input), false);
     checkSample(input);
     return 0;
 }

@@ -53,7 +53,7 @@ void restore(const nlohmann::json& health)
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     std::string_view text(reinterpret_cast<const char*>(data), size);
-    auto state = nicd::parseStateText(text);
+    auto state = nicd::state::parseStateText(text);
     if (!state) {
         require(!state.error().message.empty());
         return 0;

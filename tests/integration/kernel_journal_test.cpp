@@ -35,10 +35,10 @@ protected:
         ASSERT_TRUE(nicd::test::writeJournal(root_, name, entries, error)) << error;
     }
 
-    static std::vector<std::string> readAll(KernelJournal& j)
+    static std::vector<std::string> readAll(kernel_log::KernelJournal& j)
     {
         std::vector<std::string> lines;
-        j.read([&](const KernelLine& l) { lines.emplace_back(l.message); });
+        j.read([&](const kernel_log::KernelLine& l) { lines.emplace_back(l.message); });
         return lines;
     }
 
@@ -55,7 +55,7 @@ TEST_F(KernelJournalTest, FirstStartReadsKernelLinesOfTheCurrentBootOnly)
                    {.message = "a userspace line", .transport = "stdout"},
                    {.message = "mlx5_core 0000:3b:00.0: second"},
                });
-    KernelJournal j(root_, kBoot, std::nullopt);
+    kernel_log::KernelJournal j(root_, kBoot, std::nullopt);
     EXPECT_EQ(readAll(j), (std::vector<std::string>{"mlx5_core 0000:3b:00.0: first",
                                                     "mlx5_core 0000:3b:00.0: second"}));
     EXPECT_TRUE(j.cursor());
@@ -66,18 +66,18 @@ TEST_F(KernelJournalTest, RestartWithCursorReadsOnlyWhatIsNew)
     write("a", {{.message = "one"}, {.message = "two", .realtime_usec = 1700000000500000}});
     std::optional<std::string> cursor;
     {
-        KernelJournal j(root_, kBoot, std::nullopt);
+        kernel_log::KernelJournal j(root_, kBoot, std::nullopt);
         EXPECT_EQ(readAll(j).size(), 2U);
         cursor = j.cursor();
     }
     ASSERT_TRUE(cursor);
     write("b", {{.message = "three", .realtime_usec = 1700000001000000},
                 {.message = "four", .realtime_usec = 1700000002000000}});
-    KernelJournal again(root_, kBoot, cursor);
+    kernel_log::KernelJournal again(root_, kBoot, cursor);
     EXPECT_EQ(readAll(again), (std::vector<std::string>{"three", "four"}));
     // Nothing more, and a third start from the new cursor reads nothing.
     EXPECT_TRUE(readAll(again).empty());
-    KernelJournal third(root_, kBoot, again.cursor());
+    kernel_log::KernelJournal third(root_, kBoot, again.cursor());
     EXPECT_TRUE(readAll(third).empty());
 }
 
@@ -90,7 +90,7 @@ TEST_F(KernelJournalTest, ACursorWhoseEntryWasVacuumedResumesAfterItsTime)
                 {.message = "two", .realtime_usec = 1700000002000000}});
     std::optional<std::string> cursor;
     {
-        KernelJournal j(root_, kBoot, std::nullopt);
+        kernel_log::KernelJournal j(root_, kBoot, std::nullopt);
         EXPECT_EQ(readAll(j), (std::vector<std::string>{"zero", "one", "two"}));
         cursor = j.cursor();
     }
@@ -105,7 +105,7 @@ TEST_F(KernelJournalTest, ACursorWhoseEntryWasVacuumedResumesAfterItsTime)
     auto capture = std::make_shared<spdlog::logger>(
         "capture", std::make_shared<spdlog::sinks::ostream_sink_st>(logged));
     spdlog::set_default_logger(capture);
-    KernelJournal again(root_, kBoot, cursor);
+    kernel_log::KernelJournal again(root_, kBoot, cursor);
     spdlog::set_default_logger(previous);
     EXPECT_EQ(readAll(again), (std::vector<std::string>{"three", "four"}))
         << "zero was judged before the restart and is not read again";
@@ -126,9 +126,9 @@ TEST_F(KernelJournalTest, LinesComeWithTheirTrustedOriginAndOnlyTheKernelsCount)
                  .syslog_facility = "1"},
                 {.message = "NETDEV WATCHDOG: eth1 (mlx5_core): transmit queue 1 timed out",
                  .realtime_usec = 1700000000200000}});
-    KernelJournal j(root_, kBoot, std::nullopt);
+    kernel_log::KernelJournal j(root_, kBoot, std::nullopt);
     std::vector<std::tuple<std::string, std::string, std::string>> got;
-    j.read([&](const KernelLine& l) {
+    j.read([&](const kernel_log::KernelLine& l) {
         got.emplace_back(l.message, l.kernel_device, l.kernel_subsystem);
     });
     EXPECT_EQ(got,
@@ -140,7 +140,7 @@ TEST_F(KernelJournalTest, LinesComeWithTheirTrustedOriginAndOnlyTheKernelsCount)
 TEST_F(KernelJournalTest, UnusableCursorFallsBackToTheCurrentBoot)
 {
     write("a", {{.message = "one"}});
-    KernelJournal j(root_, kBoot, std::string("not-a-cursor"));
+    kernel_log::KernelJournal j(root_, kBoot, std::string("not-a-cursor"));
     EXPECT_EQ(readAll(j), std::vector<std::string>{"one"});
 }
 
@@ -148,6 +148,6 @@ TEST_F(KernelJournalTest, ReadsBootIdWithoutDashes)
 {
     auto f = root_ / "boot_id";
     std::ofstream(f) << "3f1a2b3c-4d5e-6f70-8192-a3b4c5d6e7f8\n";
-    EXPECT_EQ(readBootId(f), "3f1a2b3c4d5e6f708192a3b4c5d6e7f8");
-    EXPECT_EQ(readBootId(root_ / "missing"), "");
+    EXPECT_EQ(kernel_log::readBootId(f), "3f1a2b3c4d5e6f708192a3b4c5d6e7f8");
+    EXPECT_EQ(kernel_log::readBootId(root_ / "missing"), "");
 }

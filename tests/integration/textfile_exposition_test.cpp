@@ -244,7 +244,7 @@ protected:
 
     void write(const Snapshot& s)
     {
-        auto written = writeFileAtomically(file_, renderTextfile(s));
+        auto written = paths::writeFileAtomically(file_, renderTextfile(s));
         ASSERT_TRUE(written) << written.error().message;
     }
 
@@ -296,7 +296,7 @@ TEST_F(TextfileExposition, PromtoolWouldCatchABrokenFile)
 {
     // The check above can fail: a counter without _total and a timestamp are reported.
     std::string bad = "# HELP nicd_errors x\n# TYPE nicd_errors counter\nnicd_errors 1 1700000\n";
-    ASSERT_TRUE(writeFileAtomically(file_, bad));
+    ASSERT_TRUE(paths::writeFileAtomically(file_, bad));
     std::string out;
     test::run({"sh", "-c", "promtool check metrics < '" + file_.string() + "'"}, out, 60s);
     EXPECT_NE(out, "");
@@ -339,7 +339,7 @@ TEST_F(TextfileExposition, NodeExporterNeverSeesAHalfWrittenFile)
     auto second = renderTextfile(realisticNode(2));
     std::thread writer([&] {
         while (!stop) {
-            auto written = writeFileAtomically(file_, writes % 2 ? first : second);
+            auto written = paths::writeFileAtomically(file_, writes % 2 ? first : second);
             if (!written)
                 ADD_FAILURE() << written.error().message;
             ++writes;

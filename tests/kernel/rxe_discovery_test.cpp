@@ -57,7 +57,7 @@ TEST_F(RxeDiscovery, NicdReportsThePortAsTheKernelHasIt)
 TEST_F(RxeDiscovery, GidsTypesNetdevsAndTheVerbsNodeAreRead)
 {
     const HostPaths host("/");
-    auto inv = discoverInventory(host);
+    auto inv = inventory::discoverInventory(host);
     for (auto& dev : inv.devices) // as [device:rxe0] Role=compute makes it
         if (dev.ibdev == kRxe)
             dev.role = Role::Compute;

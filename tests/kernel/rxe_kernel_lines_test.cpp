@@ -40,13 +40,14 @@ TEST_F(RxeKernelLines, ADevPrintkIsAttributedAndAWrittenLineIsNot)
         },
         20s));
 
-    KernelJournal journal("/", readBootId("/proc/sys/kernel/random/boot_id"), std::nullopt);
+    kernel_log::KernelJournal journal(
+        "/", kernel_log::readBootId("/proc/sys/kernel/random/boot_id"), std::nullopt);
     std::vector<std::string> messages;
     std::optional<KernelOrigin> down_origin;
-    journal.read([&](const KernelLine& line) {
+    journal.read([&](const kernel_log::KernelLine& line) {
         messages.emplace_back(line.message);
         if (line.message == "infiniband rxe0: set down")
-            down_origin = parseKernelOrigin(line.kernel_device, line.kernel_subsystem);
+            down_origin = kernel_log::parseKernelOrigin(line.kernel_device, line.kernel_subsystem);
     });
     for (const auto& m : messages)
         EXPECT_EQ(m.find("written by a program"), std::string::npos)
@@ -55,7 +56,7 @@ TEST_F(RxeKernelLines, ADevPrintkIsAttributedAndAWrittenLineIsNot)
     EXPECT_EQ(down_origin->subsystem, "infiniband");
     EXPECT_EQ(down_origin->device, kRxe);
 
-    auto inv = discoverInventory(HostPaths("/"));
+    auto inv = inventory::discoverInventory(HostPaths("/"));
     KernelFinding f;
     f.origin = *down_origin;
     const Device* d = health::deviceForKernelLine(f, inv);

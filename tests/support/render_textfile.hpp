@@ -10,10 +10,10 @@
 namespace nicd::test {
 
 inline std::string renderTextfile(const Snapshot& snap,
-                                  const CounterBudget& budget = CounterBudget())
+                                  const textfile::CounterBudget& budget = textfile::CounterBudget())
 {
     std::string text;
-    renderTextfileTo(
+    textfile::renderTextfileTo(
         snap, [&text](std::string_view chunk) { text.append(chunk); }, budget);
     return text;
 }

@@ -82,14 +82,15 @@ int main(int argc, char** argv)
         return 2;
     }
     log::setup(log::Target::Stderr, spdlog::level::warn);
-    Options options;
+    app::Options options;
     options.root = argv[1];
     options.config_file = argv[2];
     HostPaths paths(options.root);
-    auto config = loadAndReport(configFiles(options.config_file, paths), paths, options.dry_run);
+    auto config = config::loadAndReport(config::configFiles(options.config_file, paths), paths,
+                                        options.dry_run);
     if (!config)
         return 2;
-    auto limits = startWrites(paths, *config);
+    auto limits = app::startWrites(paths, *config);
     std::printf("landlock: %s\n",
                 limits.landlock.enforced
                     ? ("enforced (ABI " + std::to_string(limits.landlock.abi) + ")").c_str()

@@ -51,7 +51,7 @@ int main(int argc, char** argv)
             ::close(fd); // the blocked open goes on
         });
     }
-    nicd::VerbsLane prober;
+    nicd::collect::VerbsLane prober;
     for (int i = 1; i <= rounds; ++i) {
         auto t0 = Clock::now();
         std::string why = prober.check(ibdev, timeout);

@@ -12,7 +12,7 @@ TEST(CheckConfigJson, ValidOrEveryErrorWithItsPlace)
                           "expected an integer from 100 to 3600000", "fast\x1b[31m"});
     bad.warnings.push_back(
         {"/etc/nicd/nicd.conf", 3, "daemon", "PluginDirectory", "not used", "/x"});
-    auto j = checkConfigJson(bad);
+    auto j = app::checkConfigJson(bad);
     EXPECT_EQ(j["valid"], false);
     ASSERT_EQ(j["errors"].size(), 1U);
     EXPECT_EQ(j["errors"][0]["line"], 12);
@@ -24,7 +24,7 @@ TEST(CheckConfigJson, ValidOrEveryErrorWithItsPlace)
     ConfigResult good;
     good.config = defaultConfig();
     good.config->sources.push_back("/etc/nicd/nicd.conf");
-    auto v = checkConfigJson(good);
+    auto v = app::checkConfigJson(good);
     EXPECT_EQ(v["valid"], true);
     EXPECT_EQ(v["files"], nlohmann::json::array({"/etc/nicd/nicd.conf"}));
     EXPECT_TRUE(v["errors"].empty());

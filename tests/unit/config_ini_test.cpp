@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-using namespace nicd::config;
+using namespace nicd::ini;
 
 namespace {
 

@@ -102,23 +102,24 @@ TEST(PluginLoader, DescriptorSettingsAreChecked)
         [](plugin::v1::IHost*) noexcept -> plugin::v1::IPlugin* { return nullptr; },
         [](plugin::v1::IPlugin*) noexcept {},
         settings};
-    EXPECT_EQ(checkDescriptor(&d, "p"), "");
-    ASSERT_TRUE(declaredSettings(&d));
-    EXPECT_EQ(declaredSettings(&d)->size(), 2U);
-    EXPECT_EQ(declaredSettings(&d)->at(1).type, "uint");
+    EXPECT_EQ(plugins::checkDescriptor(&d, "p"), "");
+    ASSERT_TRUE(plugins::declaredSettings(&d));
+    EXPECT_EQ(plugins::declaredSettings(&d)->size(), 2U);
+    EXPECT_EQ(plugins::declaredSettings(&d)->at(1).type, "uint");
     settings[1].type = "float";
-    EXPECT_EQ(checkDescriptor(&d, "p"),
+    EXPECT_EQ(plugins::checkDescriptor(&d, "p"),
               "setting Count has type 'float' (bool, uint, path or string)");
     settings[1] = {"ReadyFile", "path", ""};
-    EXPECT_EQ(checkDescriptor(&d, "p"), "setting ReadyFile is declared twice");
+    EXPECT_EQ(plugins::checkDescriptor(&d, "p"), "setting ReadyFile is declared twice");
     settings[1] = {"Enabled", "bool", ""};
-    EXPECT_EQ(checkDescriptor(&d, "p"), "setting Enabled is the daemon's, not the plugin's");
+    EXPECT_EQ(plugins::checkDescriptor(&d, "p"),
+              "setting Enabled is the daemon's, not the plugin's");
     settings[1] = {"Bad key", "bool", ""};
-    EXPECT_EQ(checkDescriptor(&d, "p"),
+    EXPECT_EQ(plugins::checkDescriptor(&d, "p"),
               "setting 1 has a key that is not 1-64 letters, digits and '_'");
     d.abi_minor = 6; // before the field: not read, whatever it holds
-    EXPECT_EQ(checkDescriptor(&d, "p"), "");
-    EXPECT_FALSE(declaredSettings(&d));
+    EXPECT_EQ(plugins::checkDescriptor(&d, "p"), "");
+    EXPECT_FALSE(plugins::declaredSettings(&d));
 }
 
 TEST(PluginLoader, APluginWhoseSectionIsWrongIsNotCreated)
@@ -126,7 +127,7 @@ TEST(PluginLoader, APluginWhoseSectionIsWrongIsNotCreated)
     Config c;
     c.plugins["good"]["Nonsense"] = "1";
     c.origins[{"plugin:good", "Nonsense"}] = {"/etc/nicd/nicd.conf", 12};
-    PluginManager m(HostPaths("/"), c);
+    plugins::PluginManager m(HostPaths("/"), c);
     m.loadDirectory(test::testPluginDir("good"));
     auto st = m.statuses();
     ASSERT_EQ(st.size(), 1U);
@@ -142,21 +143,21 @@ TEST(PluginLoader, SchemasOfADirectoryAreReadWithoutCreatingAPlugin)
 {
     Config c;
     std::vector<ConfigError> errors;
-    auto good = readPluginSchemas(test::testPluginDir("good"), c, errors);
+    auto good = plugins::readPluginSchemas(test::testPluginDir("good"), c, errors);
     ASSERT_EQ(good.size(), 1U);
     EXPECT_EQ(good[0].name, "good");
     EXPECT_TRUE(good[0].opened);
     ASSERT_TRUE(good[0].settings);
     EXPECT_EQ(good[0].settings->size(), 4U);
-    auto old = readPluginSchemas(test::testPluginDir("traits_v15"), c, errors);
+    auto old = plugins::readPluginSchemas(test::testPluginDir("traits_v15"), c, errors);
     ASSERT_EQ(old.size(), 1U);
     EXPECT_FALSE(old[0].settings) << "ABI 1.5: declares none";
     c.plugins["good"]["Enabled"] = "no";
-    auto off = readPluginSchemas(test::testPluginDir("good"), c, errors);
+    auto off = plugins::readPluginSchemas(test::testPluginDir("good"), c, errors);
     ASSERT_EQ(off.size(), 1U);
     EXPECT_FALSE(off[0].opened) << "a disabled plugin's library is not opened";
     EXPECT_TRUE(errors.empty()) << formatted(errors);
-    readPluginSchemas(test::testPluginDir("abi_major"), Config{}, errors);
+    plugins::readPluginSchemas(test::testPluginDir("abi_major"), Config{}, errors);
     ASSERT_EQ(errors.size(), 1U);
     EXPECT_NE(errors[0].format().find("plugin refused: "), std::string::npos);
 }

@@ -34,7 +34,7 @@ struct Calls {
 
 TEST(DeadlineRunner, EveryCallInOrderAndTheLaneServesTheNextBatch)
 {
-    nicd::DeadlineRunner runner;
+    nicd::collect::DeadlineRunner runner;
     auto calls = std::make_shared<Calls>();
     for (int batch = 0; batch < 3; ++batch) {
         auto finished = std::make_shared<std::atomic<bool>>(false);
@@ -54,7 +54,7 @@ TEST(DeadlineRunner, EveryCallInOrderAndTheLaneServesTheNextBatch)
 // when the batch as a whole takes several deadlines.
 TEST(DeadlineRunner, TheDeadlineIsPerCallNotPerBatch)
 {
-    nicd::DeadlineRunner runner;
+    nicd::collect::DeadlineRunner runner;
     auto finished = std::make_shared<std::atomic<bool>>(false);
     auto t0 = Clock::now();
     EXPECT_EQ(runner.runEach(
@@ -65,7 +65,7 @@ TEST(DeadlineRunner, TheDeadlineIsPerCallNotPerBatch)
 
 TEST(DeadlineRunner, AHungCallIsLeftBehindAndNothingAfterItRuns)
 {
-    nicd::DeadlineRunner runner;
+    nicd::collect::DeadlineRunner runner;
     auto calls = std::make_shared<Calls>();
     auto release = std::make_shared<std::promise<void>>();
     auto released = release->get_future().share();
@@ -105,7 +105,7 @@ TEST(DeadlineRunner, AHungCallIsLeftBehindAndNothingAfterItRuns)
 
 TEST(DeadlineRunner, RunIsABatchOfOne)
 {
-    nicd::DeadlineRunner runner;
+    nicd::collect::DeadlineRunner runner;
     auto finished = std::make_shared<std::atomic<bool>>(false);
     int value = 0;
     EXPECT_TRUE(runner.run([&value] { value = 7; }, 1000ms, finished));
@@ -126,7 +126,7 @@ TEST(DeadlineRunner, RunIsABatchOfOne)
 
 TEST(DeadlineRunner, ACallThatThrowsIsContainedAndTheBatchGoesOn)
 {
-    nicd::DeadlineRunner runner;
+    nicd::collect::DeadlineRunner runner;
     auto calls = std::make_shared<Calls>();
     auto finished = std::make_shared<std::atomic<bool>>(false);
     EXPECT_EQ(runner.runEach(

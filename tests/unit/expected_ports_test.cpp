@@ -93,25 +93,27 @@ TEST(ExpectPortsSetting, AutoNoneAndOneItemPerRole)
 // boards ask at least one port at 200, PCIe cards and inference cards nothing.
 TEST(GpuProfiles, ByPciDeviceId)
 {
-    const auto* h100 = gpuProfile("0x2330");
+    const auto* h100 = inventory::gpuProfile("0x2330");
     ASSERT_NE(h100, nullptr);
     EXPECT_STREQ(h100->name, "NVIDIA H100 SXM5 80GB");
-    EXPECT_EQ(h100->shape, GpuShape::PerGpu);
+    EXPECT_EQ(h100->shape, inventory::GpuShape::PerGpu);
     EXPECT_EQ(h100->gbps, 400U);
     for (const char* id : {"0x2335", "0x2901", "0x2909", "0x2941", "0x3182", "0x31c2"}) {
-        ASSERT_NE(gpuProfile(id), nullptr) << id;
-        EXPECT_EQ(gpuProfile(id)->shape, GpuShape::PerGpu) << id;
-        EXPECT_EQ(gpuProfile(id)->gbps, 400U) << id;
+        ASSERT_NE(inventory::gpuProfile(id), nullptr) << id;
+        EXPECT_EQ(inventory::gpuProfile(id)->shape, inventory::GpuShape::PerGpu) << id;
+        EXPECT_EQ(inventory::gpuProfile(id)->gbps, 400U) << id;
     }
-    ASSERT_NE(gpuProfile("0x20b2"), nullptr);
-    EXPECT_EQ(gpuProfile("0x20b2")->shape, GpuShape::AtLeastOne) << "A100 SXM4 80GB, as gpud";
-    EXPECT_EQ(gpuProfile("0x20b2")->gbps, 200U);
+    ASSERT_NE(inventory::gpuProfile("0x20b2"), nullptr);
+    EXPECT_EQ(inventory::gpuProfile("0x20b2")->shape, inventory::GpuShape::AtLeastOne)
+        << "A100 SXM4 80GB, as gpud";
+    EXPECT_EQ(inventory::gpuProfile("0x20b2")->gbps, 200U);
     for (const char* id : {"0x233b", "0x2331", "0x2321", "0x20b5"}) // H200 NVL, H100 PCIe, NVL
-        EXPECT_EQ(gpuProfile(id), nullptr) << id << ": a PCIe card's server, nothing expected";
-    EXPECT_EQ(gpuProfile("0x26b9"), nullptr) << "L40S: no expectation";
-    EXPECT_EQ(gpuProfile("0x1eb8"), nullptr) << "T4";
+        EXPECT_EQ(inventory::gpuProfile(id), nullptr)
+            << id << ": a PCIe card's server, nothing expected";
+    EXPECT_EQ(inventory::gpuProfile("0x26b9"), nullptr) << "L40S: no expectation";
+    EXPECT_EQ(inventory::gpuProfile("0x1eb8"), nullptr) << "T4";
     for (const char* bad : {"", "2330", "0x", "0x2330 ", "0x12330", "0xzz"})
-        EXPECT_EQ(gpuProfile(bad), nullptr) << "'" << bad << "'";
+        EXPECT_EQ(inventory::gpuProfile(bad), nullptr) << "'" << bad << "'";
 }
 
 TEST(ExpectedPorts, AutoExpectsWhatTheGpusSay)

@@ -224,8 +224,8 @@ TEST_F(HealthTest, FindingsFromTheJournalAreHeldForKernelHoldSec)
     f.reports.push_back(mlx5SoftLockup("BUG: soft lockup - CPU#3 stuck for 23s!"));
     f.matches.push_back(
         kernelMatch("mlx5.cmd_timeout", plugin::v1::Severity::Fatal, "0004:01:00.0"));
-    const double now = monotonicSeconds();
-    engine_.kernelFindings(f, inv, monotonicSeconds(), realtimeSeconds());
+    const double now = loop::monotonicSeconds();
+    engine_.kernelFindings(f, inv, loop::monotonicSeconds(), loop::realtimeSeconds());
     auto s = at(now + 30, snap({inv.devices[0]}));
     EXPECT_TRUE(find(s, "kernel.driver_soft_lockup"));
     EXPECT_TRUE(find(s, "kernel.mlx5.cmd_timeout"));

@@ -186,7 +186,7 @@ TEST(CounterMeanings, TheTextfilesDefaultSeriesFollowMeanings)
                      {"ethtool", "eth0", "rx_pfc_frames_4", {M::RxPauseFrames, 4, true}, 8}},
                     described);
     };
-    const CounterBudget budget(defaultConfig()); // Counters=default, PfcPriorities=3
+    const textfile::CounterBudget budget(defaultConfig()); // Counters=default, PfcPriorities=3
     auto text = test::renderTextfile(snap(true), budget);
     EXPECT_NE(text.find("counter=\"to_retransmits\"} 5"), std::string::npos) << text;
     EXPECT_NE(text.find("stat=\"rx_pfc_frames_3\"} 7"), std::string::npos) << text;

@@ -69,12 +69,13 @@ constexpr std::string_view kStateFileOfTheLastVersion =
 
 TEST_F(HealthTest, AStateFileOfTheLastVersionLoadsAndSavesUnchanged)
 {
-    auto state = parseStateText(kStateFileOfTheLastVersion);
+    auto state = state::parseStateText(kStateFileOfTheLastVersion);
     ASSERT_TRUE(state) << state.error().message;
     engine_.restore(state->health);
     std::string health;
     engine_.appendJson(health);
-    EXPECT_EQ(stateText(state->boot_id, state->journal_cursor, health), kStateFileOfTheLastVersion);
+    EXPECT_EQ(state::stateText(state->boot_id, state->journal_cursor, health),
+              kStateFileOfTheLastVersion);
     Snapshot s;
     s.inventory = kernelInventory();
     engine_.report(s);

@@ -38,10 +38,10 @@ protected:
         counters["port_xmit_data"] = "4611686018427387904"; // 2^62 words: 2^64 bytes would overflow
         counters["symbol_error"] = "7";
         t.addPort("mlx5_0", {.counters = counters});
-        return *discoverInventory(HostPaths(dir_)).find("mlx5_0");
+        return *inventory::discoverInventory(HostPaths(dir_)).find("mlx5_0");
     }
 
-    DeviceSamples readOnce(IbCounterReader& reader, const Device& d)
+    DeviceSamples readOnce(collect::IbCounterReader& reader, const Device& d)
     {
         DeviceSamples ds;
         reader.read(d, 0, ds);
@@ -62,7 +62,7 @@ TEST_F(IbCountersTest, ReadsEveryCounterAndPublishesDataInBytes)
 {
     test::SysfsTree t(dir_);
     auto d = buildDevice(t);
-    IbCounterReader reader;
+    collect::IbCounterReader reader;
     auto ds = readOnce(reader, d);
     EXPECT_TRUE(ds.errors.empty());
     EXPECT_EQ(ds.size(), 21U);
@@ -84,8 +84,8 @@ TEST_F(IbCountersTest, H100FixtureCountersOfEveryDevice)
 {
     auto root =
         fixtureClass(fs::path(NICD_SHARED_DIR) / "fixtures/gpud/sys-class-infiniband-h100.0");
-    auto inv = discoverInventory(HostPaths(root));
-    IbCounterReader reader;
+    auto inv = inventory::discoverInventory(HostPaths(root));
+    collect::IbCounterReader reader;
     auto ds = readOnce(reader, *inv.find("mlx5_0"));
     EXPECT_TRUE(ds.errors.empty());
     EXPECT_EQ(ds.size(), 21U);
@@ -95,9 +95,9 @@ TEST_F(IbCountersTest, H100FixtureCountersOfEveryDevice)
 
 TEST_F(IbCountersTest, NodeExporterFixtureNoPmaIsNoCounterQuietlyAndSaturatedValueKept)
 {
-    auto inv = discoverInventory(HostPaths(
+    auto inv = inventory::discoverInventory(HostPaths(
         fixtureClass(fs::path(NICD_SHARED_DIR) / "fixtures/node_exporter/sys/class/infiniband")));
-    IbCounterReader reader;
+    collect::IbCounterReader reader;
     test::LogCapture log;
 
     // Every file of i40iw0's counters/ reads "N/A (no PMA)": no such counter, as node_exporter
@@ -130,7 +130,7 @@ TEST_F(IbCountersTest, FailingFileIsBackedOffExponentiallyAndRecoveryIsNoticed)
     auto d = buildDevice(t);
     auto file = t.ibDir("mlx5_0") + "/ports/1/counters/symbol_error";
     t.makeUnreadable(file); // read() fails with EISDIR, even as root
-    IbCounterReader reader;
+    collect::IbCounterReader reader;
 
     // Reads on which the file was tried: the 1st, then after skipping 1, 2, 4, 8, 16, 32 reads.
     std::vector<int> tried;
@@ -166,7 +166,7 @@ TEST_F(IbCountersTest, GarbageContentIsAnErrorThatNamesWhatWasRead)
     auto d = buildDevice(t);
     t.write(t.ibDir("mlx5_0") + "/ports/1/counters/link_downed", "-1");
     t.write(t.ibDir("mlx5_0") + "/ports/1/counters/port_xmit_wait", "");
-    IbCounterReader reader;
+    collect::IbCounterReader reader;
     auto ds = readOnce(reader, d);
     ASSERT_EQ(ds.errors.size(), 2U);
     EXPECT_TRUE(ds.errors[0].what.ends_with("/link_downed"));
@@ -189,8 +189,8 @@ TEST_F(IbCountersTest, BackoffIsPerDeviceAndPortsWithoutCountersAreNoError)
     t.addPort("siw0", {});
     fs::remove_all(t.path(t.ibDir("siw0") + "/ports/1/counters"));
     t.makeUnreadable(t.ibDir("mlx5_0") + "/ports/1/counters/symbol_error");
-    auto inv = discoverInventory(HostPaths(dir_));
-    IbCounterReader reader;
+    auto inv = inventory::discoverInventory(HostPaths(dir_));
+    collect::IbCounterReader reader;
     EXPECT_EQ(readOnce(reader, *inv.find("mlx5_0")).errors.size(), 1U);
     auto other = readOnce(reader, *inv.find("mlx5_1"));
     EXPECT_TRUE(other.errors.empty());
@@ -211,7 +211,7 @@ TEST_F(IbCountersTest, ARefusedFileIsDroppedUntilAReload)
     test::refuseReads(file);
     test::NoDacOverride refused;
     test::LogCapture log;
-    IbCounterReader reader;
+    collect::IbCounterReader reader;
     std::vector<int> tried;
     DeviceSamples ds;
     for (int i = 1; i <= 100; ++i) {
@@ -247,7 +247,7 @@ TEST_F(IbCountersTest, OnlyRefusalsDropAndZeroNeverDrops)
     t.makeUnreadable(t.ibDir("mlx5_0") + "/ports/1/counters/symbol_error"); // EISDIR
     test::refuseReads(t.path(t.ibDir("mlx5_0") + "/ports/1/counters/link_downed"));
     test::NoDacOverride refused;
-    IbCounterReader reader;
+    collect::IbCounterReader reader;
     reader.setDropAfter(0);
     int eisdir = 0, eacces = 0;
     for (int i = 0; i < 150; ++i)

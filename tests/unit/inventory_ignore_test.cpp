@@ -26,7 +26,7 @@ Strings ignoredNames(const Inventory& inv)
 
 TEST(IgnoreList, NamesGlobsAndPciAddresses)
 {
-    IgnoreList l({"mlx5_1*", "mlx5_[79]", "ibp1s0", "0000:3b:00.1"});
+    inventory::IgnoreList l({"mlx5_1*", "mlx5_[79]", "ibp1s0", "0000:3b:00.1"});
     EXPECT_EQ(l.matchName("mlx5_1"), "mlx5_1*");
     EXPECT_EQ(l.matchName("mlx5_12"), "mlx5_1*");
     EXPECT_EQ(l.matchName("mlx5_9"), "mlx5_[79]");
@@ -38,16 +38,17 @@ TEST(IgnoreList, NamesGlobsAndPciAddresses)
     EXPECT_EQ(l.matchPciAddress("0000:3b:00.1"), "0000:3b:00.1");
     EXPECT_FALSE(l.matchPciAddress("0000:3b:00.0"));
     EXPECT_FALSE(l.matchPciAddress(""));
-    EXPECT_TRUE(IgnoreList().empty());
-    EXPECT_FALSE(IgnoreList({"mlx5_0"}).hasPciAddresses());
+    EXPECT_TRUE(inventory::IgnoreList().empty());
+    EXPECT_FALSE(inventory::IgnoreList({"mlx5_0"}).hasPciAddresses());
 }
 
 TEST_F(InventoryTest, IgnoredDevicesAreLeftOutAndListedWithWhatNamedThem)
 {
     SysfsTree t(dir_);
     buildNode(t);
-    auto inv = discoverInventory(
-        HostPaths(dir_), IgnoreList({"mlx5_1", "mlx5_bond_*", "0000:3b:00.2", "0000:05:00.0"}));
+    auto inv = inventory::discoverInventory(
+        HostPaths(dir_),
+        inventory::IgnoreList({"mlx5_1", "mlx5_bond_*", "0000:3b:00.2", "0000:05:00.0"}));
     EXPECT_EQ(names(inv), (Strings{"mlx5_0", "mlx5_4", "rxe0"}));
     EXPECT_EQ(
         ignoredNames(inv),
@@ -60,7 +61,8 @@ TEST_F(InventoryTest, IgnoredDevicesAreLeftOutAndListedWithWhatNamedThem)
     EXPECT_EQ(dev(inv, "mlx5_0").ports.at(0).netdevs, (Strings{"ens1f0np0", "ens1f0np0.100"}));
     EXPECT_EQ(dev(inv, "mlx5_4").function, DeviceFunction::BondMember);
     // A device without a PCI function is only ignored by its name.
-    auto by_pci = discoverInventory(HostPaths(dir_), IgnoreList({"0000:3b:00.0"}));
+    auto by_pci =
+        inventory::discoverInventory(HostPaths(dir_), inventory::IgnoreList({"0000:3b:00.0"}));
     EXPECT_EQ(ignoredNames(by_pci), Strings{"mlx5_0 0000:3b:00.0 0000:3b:00.0"});
     EXPECT_TRUE(by_pci.find("rxe0"));
 }
@@ -84,7 +86,8 @@ TEST_F(InventoryTest, NothingUnderAnIgnoredDeviceIsOpened)
         {t.path(SysfsTree::pciDir("0000:3b:00.1")), t.path(SysfsTree::pciDir("0000:86:00.0")),
          t.path(SysfsTree::pciDir("0000:86:00.1")), t.path("/sys/devices/virtual/net/bond0")});
     OpenWatch read({t.path(SysfsTree::pciDir("0000:3b:00.0"))});
-    auto inv = discoverInventory(HostPaths(dir_), IgnoreList({"mlx5_1", "0000:86:00.0"}));
+    auto inv = inventory::discoverInventory(HostPaths(dir_),
+                                            inventory::IgnoreList({"mlx5_1", "0000:86:00.0"}));
     EXPECT_EQ(ignoredNames(inv),
               (Strings{"mlx5_1 0000:3b:00.1 mlx5_1", "mlx5_bond_0 0000:86:00.0 0000:86:00.0"}));
     EXPECT_EQ(ignored.opened(), Strings{}) << "opened under an ignored device";
@@ -102,13 +105,13 @@ TEST_F(InventoryTest, ANewListTakesEffectAtTheNextRead)
 {
     SysfsTree t(dir_);
     buildNode(t);
-    InventoryReader reader{HostPaths(dir_)};
+    inventory::InventoryReader reader{HostPaths(dir_)};
     EXPECT_TRUE(reader.read().find("mlx5_1"));
-    reader.setIgnore(IgnoreList({"mlx5_1"}));
+    reader.setIgnore(inventory::IgnoreList({"mlx5_1"}));
     auto inv = reader.read();
     EXPECT_FALSE(inv.find("mlx5_1"));
     ASSERT_EQ(inv.ignored.size(), 1U);
     EXPECT_EQ(inv.ignored[0].ibdev, "mlx5_1");
-    reader.setIgnore(IgnoreList());
+    reader.setIgnore(inventory::IgnoreList());
     EXPECT_TRUE(reader.read().find("mlx5_1"));
 }

@@ -14,8 +14,8 @@ TEST_F(InventoryTest, NetdevStatesOfEveryRdmaNetdevAndBond)
     buildNode(t);
     t.makeUnreadable(t.netDir("ens5f1np1") + "/carrier"); // what EINVAL (admin down) looks like
     HostPaths paths(dir_);
-    auto inv = discoverInventory(paths);
-    auto states = NetdevStateReader(paths).read(inv);
+    auto inv = inventory::discoverInventory(paths);
+    auto states = inventory::NetdevStateReader(paths).read(inv);
 
     Strings seen;
     for (const auto& [name, st] : states)
@@ -30,10 +30,10 @@ TEST_F(InventoryTest, NetdevStatesOfEveryRdmaNetdevAndBond)
     EXPECT_EQ(states.at("ens1f1np1").carrier, false);
     EXPECT_EQ(states.at("ens1f0np0").name, "ens1f0np0");
 
-    auto slave = readNetdevState(paths, "ens5f1np1");
+    auto slave = inventory::readNetdevState(paths, "ens5f1np1");
     EXPECT_FALSE(slave.carrier);
     EXPECT_EQ(slave.operstate, "up");
-    auto gone = readNetdevState(paths, "nosuch0");
+    auto gone = inventory::readNetdevState(paths, "nosuch0");
     EXPECT_EQ(gone.operstate, "unknown");
     EXPECT_FALSE(gone.carrier);
     EXPECT_FALSE(gone.ifindex);
@@ -43,7 +43,7 @@ TEST_F(InventoryTest, ReaderSeesStateChangesAtOnceAndDeviceChangesWithAFullWalk)
 {
     test::SysfsTree t(dir_);
     buildNode(t);
-    InventoryReader reader(HostPaths(dir_), 1000);
+    inventory::InventoryReader reader(HostPaths(dir_), 1000);
     ASSERT_EQ(reader.read().devices.size(), 7U);
 
     t.write(t.ibDir("mlx5_0") + "/ports/1/state", "1: DOWN");
@@ -79,7 +79,7 @@ TEST_F(InventoryTest, ADeviceGoneDuringTheWalkAndBackIsSeenAtTheNextRead)
     const fs::path target = fs::read_symlink(link);
     fs::remove(link); // listed, but nothing behind it while the walk runs: gone in the middle
     fs::create_symlink("../../devices/nowhere", link);
-    InventoryReader reader(HostPaths(dir_), 1000);
+    inventory::InventoryReader reader(HostPaths(dir_), 1000);
     ASSERT_EQ(reader.read().find("mlx5_2"), nullptr);
     fs::remove(link); // back, under the same name
     fs::create_symlink(target, link);
@@ -117,15 +117,15 @@ TEST_F(InventoryTest, KeptOpenNetdevStatesFollowChangesRenamesAndRemovals)
     test::SysfsTree t(dir_);
     buildNode(t);
     HostPaths paths(dir_);
-    auto inv = discoverInventory(paths);
+    auto inv = inventory::discoverInventory(paths);
     auto up = t.path(t.netDir("ens1f0np0"));
     auto down = t.path(t.netDir("ens1f1np1"));
     settle(up);
     settle(down);
-    NetdevStateReader reader(paths);
+    inventory::NetdevStateReader reader(paths);
     auto first = reader.read(inv);
     for (const auto& [name, st] : first) // the same as reading each file afresh
-        EXPECT_EQ(st, readNetdevState(paths, name)) << name;
+        EXPECT_EQ(st, inventory::readNetdevState(paths, name)) << name;
     EXPECT_EQ(first.at("ens1f0np0").operstate, "up");
 
     rewrite(up / "operstate", "lowerlayerdown"); // in place: read again through the kept file
@@ -193,15 +193,16 @@ TEST_F(InventoryTest, NetdevStateFilesStayOpenBetweenReads)
     test::SysfsTree t(dir_);
     buildNode(t);
     HostPaths paths(dir_);
-    auto inv = discoverInventory(paths);
-    auto states = NetdevStateReader(paths).read(inv); // the directories not yet settled: afresh
+    auto inv = inventory::discoverInventory(paths);
+    auto states =
+        inventory::NetdevStateReader(paths).read(inv); // the directories not yet settled: afresh
     for (const auto& [name, st] : states) {
         settle(t.path(t.netDir(name)));
         if (fs::is_symlink(dir_ / "sys/class/net" / name))
             settle(fs::canonical(dir_ / "sys/class/net" / name));
     }
     size_t before = openDescriptors();
-    NetdevStateReader reader(paths);
+    inventory::NetdevStateReader reader(paths);
     EXPECT_EQ(reader.read(inv), states);
     size_t held = openDescriptors() - before;
     // A directory and its three files each (carrier of ens5f1np1 is unreadable: reopened).
@@ -216,7 +217,7 @@ TEST_F(InventoryTest, KeptOpenPortStatesFollowInPlaceChanges)
     buildNode(t);
     auto port = t.path(t.ibDir("mlx5_0") + "/ports/1");
     settle(port);
-    InventoryReader reader(HostPaths(dir_), 1000);
+    inventory::InventoryReader reader(HostPaths(dir_), 1000);
     reader.read();                                              // the full walk
     EXPECT_EQ(reader.read().find("mlx5_0")->ports[0].state, 4); // a refresh: files kept open
     rewrite(port / "state", "1: DOWN");
@@ -245,7 +246,7 @@ TEST_F(InventoryTest, KeptDirsCloseWhatAPassDidNotUse)
         d.forEach({}, [&](std::string_view, std::string_view t, int) { text = t; });
         return text;
     };
-    KeptDirs dirs;
+    inventory::KeptDirs dirs;
     const std::string a = (dir_ / "a").string(), b = (dir_ / "b").string();
     size_t before = openDescriptors();
     EXPECT_FALSE(dirs.used(a));

@@ -10,7 +10,8 @@ using namespace nicd::test;
 
 TEST_F(InventoryTest, H100NodeFixture)
 {
-    auto inv = discoverInventory(fixtureRoot(kFixtures / "gpud/sys-class-infiniband-h100.0"));
+    auto inv =
+        inventory::discoverInventory(fixtureRoot(kFixtures / "gpud/sys-class-infiniband-h100.0"));
     EXPECT_EQ(names(inv), (Strings{"mlx5_0", "mlx5_1", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_7",
                                    "mlx5_8", "mlx5_9", "mlx5_bond_0"}));
     const auto& d = dev(inv, "mlx5_0");
@@ -44,7 +45,7 @@ TEST_F(InventoryTest, ProcfsFixtureWithThreeVendorsAndANetdev)
 {
     auto paths = fixtureRoot(kFixtures / "procfs/fixtures/sys/class/infiniband",
                              kFixtures / "procfs/fixtures/sys/class/net");
-    auto inv = discoverInventory(paths);
+    auto inv = inventory::discoverInventory(paths);
     EXPECT_EQ(names(inv), (Strings{"hfi1_0", "mlx4_0", "mlx5_0"}));
     const auto& hfi = dev(inv, "hfi1_0");
     EXPECT_EQ(hfi.hca_type, ""); // hfi1 has none
@@ -60,16 +61,17 @@ TEST_F(InventoryTest, ProcfsFixtureWithThreeVendorsAndANetdev)
     EXPECT_EQ(mlx5.ports.at(0).phys_state, 4);
     EXPECT_EQ(mlx5.ports.at(0).phys_state_name, "ACTIVE");
 
-    auto eth0 = readNetdevState(paths, "eth0");
+    auto eth0 = inventory::readNetdevState(paths, "eth0");
     EXPECT_EQ(eth0.operstate, "up");
     EXPECT_EQ(eth0.carrier, true);
     EXPECT_EQ(eth0.ifindex, 2);
-    EXPECT_TRUE(NetdevStateReader(paths).read(inv).empty()); // no RDMA port names eth0
+    EXPECT_TRUE(inventory::NetdevStateReader(paths).read(inv).empty()); // no RDMA port names eth0
 }
 
 TEST_F(InventoryTest, NodeExporterFixtureWithNoPmaDeviceAndPartialPorts)
 {
-    auto inv = discoverInventory(fixtureRoot(kFixtures / "node_exporter/sys/class/infiniband"));
+    auto inv =
+        inventory::discoverInventory(fixtureRoot(kFixtures / "node_exporter/sys/class/infiniband"));
     EXPECT_EQ(names(inv), (Strings{"i40iw0", "mlx4_0"}));
     const auto& i40 = dev(inv, "i40iw0");
     EXPECT_EQ(i40.board_id, "I40IW Board ID");
@@ -82,7 +84,7 @@ TEST_F(InventoryTest, EveryRoleInTheKernelLayout)
 {
     test::SysfsTree t(dir_);
     buildNode(t);
-    auto inv = discoverInventory(HostPaths(dir_));
+    auto inv = inventory::discoverInventory(HostPaths(dir_));
     EXPECT_EQ(names(inv),
               (Strings{"mlx4_0", "mlx5_0", "mlx5_1", "mlx5_2", "mlx5_4", "mlx5_bond_0", "rxe0"}));
 
@@ -146,7 +148,7 @@ TEST_F(InventoryTest, LagWithoutGidAttributesFindsTheBondThroughPf0sNetdev)
     t.addNetdev({.name = "ens5f1np1"});
     t.addBond("bond0", {"ens5f0np0", "ens5f1np1"});
     t.addPort("mlx5_bond_0", {});
-    auto inv = discoverInventory(HostPaths(dir_));
+    auto inv = inventory::discoverInventory(HostPaths(dir_));
     const auto& lag = dev(inv, "mlx5_bond_0");
     EXPECT_EQ(lag.function, DeviceFunction::BondMember); // a LAG once its plugin says so
     EXPECT_EQ(lag.ports.at(0).netdevs, Strings{"ens5f0np0"});
@@ -162,7 +164,7 @@ TEST_F(InventoryTest, AMasterThatIsNotABondDoesNotMakeABondMember)
     t.addNetdev({.name = "br0"}); // a bridge: no bonding/
     t.link(t.netDir("ens1f0np0") + "/master", t.netDir("br0"));
     t.addPort("mlx5_0", {.gid_netdevs = {"ens1f0np0"}});
-    auto inv = discoverInventory(HostPaths(dir_));
+    auto inv = inventory::discoverInventory(HostPaths(dir_));
     EXPECT_EQ(dev(inv, "mlx5_0").function, DeviceFunction::Physical);
     EXPECT_EQ(dev(inv, "mlx5_0").bond_master, "");
 }
@@ -186,7 +188,7 @@ TEST_F(InventoryTest, BrokenValuesAreAbsentAndEverythingElseStillWorks)
     std::filesystem::create_symlink("../../devices/nowhere/infiniband/mlx5_9",
                                     dir_ / "sys/class/infiniband/mlx5_9");
 
-    auto inv = discoverInventory(HostPaths(dir_));
+    auto inv = inventory::discoverInventory(HostPaths(dir_));
     EXPECT_EQ(names(inv),
               (Strings{"mlx4_0", "mlx5_0", "mlx5_1", "mlx5_2", "mlx5_4", "mlx5_bond_0", "rxe0"}));
     const auto& d = dev(inv, "mlx5_0");
@@ -210,6 +212,6 @@ TEST_F(InventoryTest, BrokenValuesAreAbsentAndEverythingElseStillWorks)
 
 TEST_F(InventoryTest, NoRdmaDevicesAtAll)
 {
-    EXPECT_TRUE(discoverInventory(HostPaths(dir_)).devices.empty());
-    EXPECT_TRUE(discoverInventory(HostPaths(dir_ / "does-not-exist")).devices.empty());
+    EXPECT_TRUE(inventory::discoverInventory(HostPaths(dir_)).devices.empty());
+    EXPECT_TRUE(inventory::discoverInventory(HostPaths(dir_ / "does-not-exist")).devices.empty());
 }

@@ -75,13 +75,15 @@ std::vector<std::string> forgedLines()
 
 TEST(KernelOrigin, TrustedFieldsNameTheDevice)
 {
-    EXPECT_EQ(parseKernelOrigin("+pci:0000:3b:00.0", "pci"), (KernelOrigin{"pci", "0000:3b:00.0"}));
-    EXPECT_EQ(parseKernelOrigin("+pci:0000:3b:00.0", ""), (KernelOrigin{"pci", "0000:3b:00.0"}));
-    EXPECT_EQ(parseKernelOrigin("+infiniband:mlx5_0", "infiniband"),
+    EXPECT_EQ(kernel_log::parseKernelOrigin("+pci:0000:3b:00.0", "pci"),
+              (KernelOrigin{"pci", "0000:3b:00.0"}));
+    EXPECT_EQ(kernel_log::parseKernelOrigin("+pci:0000:3b:00.0", ""),
+              (KernelOrigin{"pci", "0000:3b:00.0"}));
+    EXPECT_EQ(kernel_log::parseKernelOrigin("+infiniband:mlx5_0", "infiniband"),
               (KernelOrigin{"infiniband", "mlx5_0"}));
-    EXPECT_EQ(parseKernelOrigin("n3", "net"), (KernelOrigin{"net", "3"}));
-    EXPECT_EQ(parseKernelOrigin("c189:1", "usb"), (KernelOrigin{"char", "189:1"}));
-    EXPECT_EQ(parseKernelOrigin("", ""), KernelOrigin{}) << "a device-less line";
+    EXPECT_EQ(kernel_log::parseKernelOrigin("n3", "net"), (KernelOrigin{"net", "3"}));
+    EXPECT_EQ(kernel_log::parseKernelOrigin("c189:1", "usb"), (KernelOrigin{"char", "189:1"}));
+    EXPECT_EQ(kernel_log::parseKernelOrigin("", ""), KernelOrigin{}) << "a device-less line";
 }
 
 TEST(KernelOrigin, AnOriginTheKernelDoesNotWriteIsRefused)
@@ -96,15 +98,15 @@ TEST(KernelOrigin, AnOriginTheKernelDoesNotWriteIsRefused)
              {"nx", ""},
              {"c1", ""},
              {"", "pci"}})
-        EXPECT_FALSE(parseKernelOrigin(dev, sub)) << dev << " " << sub;
+        EXPECT_FALSE(kernel_log::parseKernelOrigin(dev, sub)) << dev << " " << sub;
 }
 
 TEST(UserProgramReports, TheKernelsReportsAboutProgramsAreRecognisedFromTheirStart)
 {
     for (const auto& l : forgedLines())
-        EXPECT_TRUE(isUserProgramReport(l)) << l;
-    EXPECT_TRUE(isUserProgramReport("a.out[99]: unhandled signal 11 code 0x1 at 0x0"));
-    EXPECT_TRUE(isUserProgramReport("potentially unexpected fatal signal 11."));
+        EXPECT_TRUE(kernel_log::isUserProgramReport(l)) << l;
+    EXPECT_TRUE(kernel_log::isUserProgramReport("a.out[99]: unhandled signal 11 code 0x1 at 0x0"));
+    EXPECT_TRUE(kernel_log::isUserProgramReport("potentially unexpected fatal signal 11."));
 }
 
 TEST(UserProgramReports, AGenuineReportIsNeverTakenForOne)
@@ -117,7 +119,7 @@ TEST(UserProgramReports, AGenuineReportIsNeverTakenForOne)
           "NETDEV WATCHDOG: eth1 (mlx5_core): transmit queue 19 timed out",
           "mlx5_core: probe of 0000:03:00.0 failed with error -22",
           "INFO: task kworker/u8:2:123 blocked for more than 120 seconds."})
-        EXPECT_FALSE(isUserProgramReport(l)) << l;
+        EXPECT_FALSE(kernel_log::isUserProgramReport(l)) << l;
 }
 
 TEST(KernelProvenance, ForgedLinesAboutUserProgramsMatchNoPattern)

@@ -13,13 +13,13 @@ using namespace nicd;
 
 namespace {
 
-using Judge = PublishedSnapshot::Judge;
-using Publish = PublishedSnapshot::Publish;
+using Judge = loop::PublishedSnapshot::Judge;
+using Publish = loop::PublishedSnapshot::Publish;
 
 class PublishedSnapshotTest : public ::testing::Test {
 protected:
     // Each stage records what it saw.
-    PublishedSnapshot published_{{
+    loop::PublishedSnapshot published_{{
         .evaluate =
             [this](Snapshot& s) {
                 evaluated_samples_.push_back(s.samples.size());

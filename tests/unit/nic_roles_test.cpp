@@ -57,7 +57,7 @@ TEST(NicRoles, ASharedSwitchOrNumaNodeMakesAComputeNicElseStorage)
 {
     auto inv = node();
     inv.devices.erase(inv.devices.begin()); // no NIC shares a switch with a GPU: NUMA decides
-    assignRoles(inv, {}, Config{});
+    inventory::assignRoles(inv, {}, Config{});
     EXPECT_EQ(dev(inv, "mlx5_1").role, Role::Compute);
     EXPECT_EQ(dev(inv, "mlx5_1").role_reason, "on NUMA node 0 with GPU 0000:1b:00.0");
     EXPECT_EQ(dev(inv, "mlx5_2").role, Role::Storage);
@@ -84,7 +84,7 @@ TEST(NicRoles, InAVmWithoutNumaNodesTheRdmaNicsAreCompute)
              fmt::format("/sys/devices/pci0000:00/0000:00:1{}.0/0000:1{}:00.0", i, i),
              std::nullopt});
     }
-    assignRoles(inv, {"eth2"}, Config{});
+    inventory::assignRoles(inv, {"eth2"}, Config{});
     EXPECT_EQ(dev(inv, "mlx5_0").role, Role::Compute);
     EXPECT_EQ(dev(inv, "mlx5_1").role, Role::Compute);
     EXPECT_EQ(dev(inv, "mlx5_2").role, Role::Management) << "the default route";
@@ -95,7 +95,7 @@ TEST(NicRoles, InAVmWithoutNumaNodesTheRdmaNicsAreCompute)
 TEST(NicRoles, WhereNicsShareSwitchesWithGpusTheSocketAloneIsNoComputeNic)
 {
     auto inv = node();
-    assignRoles(inv, {}, Config{});
+    inventory::assignRoles(inv, {}, Config{});
     EXPECT_EQ(dev(inv, "mlx5_0").role, Role::Compute);
     EXPECT_EQ(dev(inv, "mlx5_0").role_reason, "shares a PCIe switch with GPU 0000:1b:00.0");
     EXPECT_EQ(dev(inv, "mlx5_1").role, Role::Storage) << "on GPU 0's socket, not its switch";
@@ -107,7 +107,7 @@ TEST(NicRoles, WithoutGpusEveryNicIsStorage)
 {
     auto inv = node();
     inv.gpus.clear();
-    assignRoles(inv, {}, Config{});
+    inventory::assignRoles(inv, {}, Config{});
     for (const auto& d : inv.devices) {
         EXPECT_EQ(d.role, Role::Storage) << d.ibdev;
         EXPECT_EQ(d.role_reason, "no GPU on this node");
@@ -117,20 +117,20 @@ TEST(NicRoles, WithoutGpusEveryNicIsStorage)
 TEST(NicRoles, TheDefaultRouteMakesAManagementNicUnlessIncluded)
 {
     auto inv = node();
-    assignRoles(inv, {"ens1", "ens3"}, Config{});
+    inventory::assignRoles(inv, {"ens1", "ens3"}, Config{});
     EXPECT_EQ(dev(inv, "mlx5_0").role, Role::Management) << "beside a GPU, but the route wins";
     EXPECT_EQ(dev(inv, "mlx5_0").role_reason, "ens1 carries the default route");
     EXPECT_EQ(dev(inv, "mlx5_2").role, Role::Management);
     Config c;
     c.provision.include_netdevs = {"ens1*"};
-    EXPECT_FALSE(isManagementNetdev("ens1", {"ens1"}, c));
-    EXPECT_TRUE(isManagementNetdev("ens3", {"ens1", "ens3"}, c));
-    EXPECT_FALSE(isManagementNetdev("ens2", {"ens1", "ens3"}, c));
-    assignRoles(inv, {"ens1"}, c);
+    EXPECT_FALSE(inventory::isManagementNetdev("ens1", {"ens1"}, c));
+    EXPECT_TRUE(inventory::isManagementNetdev("ens3", {"ens1", "ens3"}, c));
+    EXPECT_FALSE(inventory::isManagementNetdev("ens2", {"ens1", "ens3"}, c));
+    inventory::assignRoles(inv, {"ens1"}, c);
     EXPECT_EQ(dev(inv, "mlx5_0").role, Role::Compute) << "IncludeNetdevs= names it";
     // A LAG device's route leaves through its bond.
     inv.devices[1].bond_master = "bond0";
-    assignRoles(inv, {"bond0"}, Config{});
+    inventory::assignRoles(inv, {"bond0"}, Config{});
     EXPECT_EQ(dev(inv, "mlx5_1").role, Role::Management);
 }
 
@@ -140,7 +140,7 @@ TEST(NicRoles, RoleOverridesWhatIsFound)
     Config c;
     c.devices["mlx5_0"].role = Role::Storage;
     c.devices["mlx5_2"].role = Role::Compute;
-    assignRoles(inv, {"ens1"}, c);
+    inventory::assignRoles(inv, {"ens1"}, c);
     EXPECT_EQ(dev(inv, "mlx5_0").role, Role::Storage);
     EXPECT_EQ(dev(inv, "mlx5_0").role_reason, "[device:mlx5_0] Role=");
     EXPECT_EQ(dev(inv, "mlx5_2").role, Role::Compute);
@@ -148,16 +148,16 @@ TEST(NicRoles, RoleOverridesWhatIsFound)
 
 TEST(NicRoles, OnlyABridgeBelowTheHostBridgeIsShared)
 {
-    EXPECT_TRUE(sharePciSwitch(kSwitch + "/0000:19:00.0/0000:1a:00.0",
-                               kSwitch + "/0000:19:04.0/0000:1b:00.0"));
-    EXPECT_TRUE(sharePciSwitch("/sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0",
-                               "/sys/devices/pci0000:19/0000:19:01.0/0000:1a:01.0"))
+    EXPECT_TRUE(inventory::sharePciSwitch(kSwitch + "/0000:19:00.0/0000:1a:00.0",
+                                          kSwitch + "/0000:19:04.0/0000:1b:00.0"));
+    EXPECT_TRUE(inventory::sharePciSwitch("/sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0",
+                                          "/sys/devices/pci0000:19/0000:19:01.0/0000:1a:01.0"))
         << "two functions behind one root port";
-    EXPECT_FALSE(sharePciSwitch("/sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0",
-                                "/sys/devices/pci0000:19/0000:19:02.0/0000:1b:00.0"))
+    EXPECT_FALSE(inventory::sharePciSwitch("/sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0",
+                                           "/sys/devices/pci0000:19/0000:19:02.0/0000:1b:00.0"))
         << "only the host bridge in common";
-    EXPECT_FALSE(sharePciSwitch("/sys/devices/pci0000:19/0000:19:01.0",
-                                "/sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0"))
+    EXPECT_FALSE(inventory::sharePciSwitch("/sys/devices/pci0000:19/0000:19:01.0",
+                                           "/sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0"))
         << "a bridge is not beside the function below it";
-    EXPECT_FALSE(sharePciSwitch("", kSwitch + "/0000:19:00.0/0000:1a:00.0"));
+    EXPECT_FALSE(inventory::sharePciSwitch("", kSwitch + "/0000:19:00.0/0000:1a:00.0"));
 }

@@ -79,7 +79,7 @@ size_t occurrences(const std::string& text, const std::string& what)
 
 TEST(OnceReport, ASummaryThenOnlyWhatIsNotOk)
 {
-    auto out = onceReport(reportNode(), false);
+    auto out = report::onceReport(reportNode(), false);
     EXPECT_EQ(out.rfind("summary: 8 devices, 8 ports (1 down), 0 of 0 plugins running", 0), 0U)
         << out;
     EXPECT_NE(out.find("\nmlx5_3 "), std::string::npos) << "the port that is down: " << out;
@@ -88,14 +88,14 @@ TEST(OnceReport, ASummaryThenOnlyWhatIsNotOk)
               std::string::npos)
         << out;
     EXPECT_NE(out.find("node health: fatal\n"), std::string::npos);
-    auto all = onceReport(reportNode(), true);
+    auto all = report::onceReport(reportNode(), true);
     EXPECT_NE(all.find("\nmlx5_0 "), std::string::npos) << "-v lists every port: " << all;
     EXPECT_EQ(all.find("not shown"), std::string::npos);
 }
 
 TEST(OnceReport, AConditionRaisedAlikeOnEveryPortIsOneLine)
 {
-    auto out = onceReport(reportNode(), false);
+    auto out = report::onceReport(reportNode(), false);
     EXPECT_EQ(occurrences(out, "[ready.no_gpudirect]"), 1U) << out;
     EXPECT_NE(
         out.find("degraded mlx5_0 port 1, mlx5_1 port 1, mlx5_2 port 1, mlx5_3 port 1, "
@@ -114,7 +114,7 @@ TEST(OnceReport, QosShowsARepairAndLeavesOutWhatIsCompliant)
     auto& differs = s.qos.ports[{"mlx5_7", 1}];
     differs.status = "noncompliant";
     differs.settings[1] = {"pfc", "3", "none", false, "", false, ""};
-    auto out = onceReport(s, false);
+    auto out = report::onceReport(s, false);
     EXPECT_NE(out.find("QoS (Mode=enforce): 7 ports compliant (1 repaired), 1 not\n"),
               std::string::npos)
         << out;
@@ -127,7 +127,7 @@ TEST(OnceReport, QosShowsARepairAndLeavesOutWhatIsCompliant)
         << out;
     EXPECT_EQ(out.find("mlx5_0 port 1: compliant"), std::string::npos) << out;
     EXPECT_EQ(out.find(" ok\n"), std::string::npos) << "no ok rows without -v: " << out;
-    auto all = onceReport(s, true);
+    auto all = report::onceReport(s, true);
     EXPECT_NE(all.find("  mlx5_0 port 1: compliant\n    trust         want dscp       have dscp "
                        "      ok\n"),
               std::string::npos)
@@ -137,7 +137,7 @@ TEST(OnceReport, QosShowsARepairAndLeavesOutWhatIsCompliant)
 TEST(OnceReport, NoRdmaDevicesFoundIsSaid)
 {
     Snapshot empty;
-    auto out = onceReport(empty, false);
+    auto out = report::onceReport(empty, false);
     EXPECT_NE(out.find("no RDMA devices found (nothing in /sys/class/infiniband)"),
               std::string::npos)
         << out;
@@ -146,7 +146,7 @@ TEST(OnceReport, NoRdmaDevicesFoundIsSaid)
 
 TEST(OnceReport, JsonHasEveryPortAndSettingWithNullsAndBooleans)
 {
-    auto j = onceJson(reportNode());
+    auto j = report::onceJson(reportNode());
     EXPECT_EQ(j["node_health"], "fatal");
     ASSERT_EQ(j["devices"].size(), 8U);
     EXPECT_EQ(j["devices"][0]["ports"][0]["health"], "healthy");

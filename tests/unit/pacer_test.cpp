@@ -10,7 +10,7 @@ constexpr uint64_t kMs = 1000;
 
 TEST(Pacer, ABurstPassesAtOnceThenOnePerPeriod)
 {
-    Pacer p(4, 250 * kMs);
+    loop::Pacer p(4, 250 * kMs);
     uint64_t t = 1'000'000;
     for (int i = 0; i < 4; ++i)
         EXPECT_TRUE(p.take(t)) << i;
@@ -25,7 +25,7 @@ TEST(Pacer, ABurstPassesAtOnceThenOnePerPeriod)
 
 TEST(Pacer, AStormIsHeldToOnePerPeriodWhateverItsRate)
 {
-    Pacer p(4, 250 * kMs);
+    loop::Pacer p(4, 250 * kMs);
     int passed = 0;
     // 1,000 events a second for 10 s.
     for (uint64_t t = 0; t < 10'000 * kMs; t += kMs)
@@ -35,7 +35,7 @@ TEST(Pacer, AStormIsHeldToOnePerPeriodWhateverItsRate)
 
 TEST(Pacer, QuietTimeRefillsTheBurstButNoMore)
 {
-    Pacer p(3, 100 * kMs);
+    loop::Pacer p(3, 100 * kMs);
     for (int i = 0; i < 3; ++i)
         ASSERT_TRUE(p.take(0));
     ASSERT_FALSE(p.take(0));
@@ -48,7 +48,7 @@ TEST(Pacer, QuietTimeRefillsTheBurstButNoMore)
 
 TEST(Pacer, AClockThatStandsStillOrGoesBackGivesNothingExtra)
 {
-    Pacer p(1, 100 * kMs);
+    loop::Pacer p(1, 100 * kMs);
     ASSERT_TRUE(p.take(500 * kMs));
     EXPECT_FALSE(p.take(500 * kMs));
     EXPECT_FALSE(p.take(400 * kMs));

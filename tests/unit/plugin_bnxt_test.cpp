@@ -44,7 +44,7 @@ protected:
         mlx5.pci_address = "0000:3b:00.0";
         inventory_.devices = {bnxt, mlx5}; // sorted by name
 
-        manager_ = std::make_unique<PluginManager>(HostPaths(dir_), Config{});
+        manager_ = std::make_unique<plugins::PluginManager>(HostPaths(dir_), Config{});
         manager_->loadDirectory(NICD_BUILD_PLUGIN_DIR);
         manager_->assign(inventory_);
     }
@@ -55,7 +55,7 @@ protected:
     }
 
     Inventory inventory_;
-    std::unique_ptr<PluginManager> manager_;
+    std::unique_ptr<plugins::PluginManager> manager_;
 };
 
 } // namespace

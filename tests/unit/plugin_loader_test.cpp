@@ -16,7 +16,7 @@ namespace {
 
 PluginStatus loadOne(const std::string& c, const Config& config = {})
 {
-    PluginManager m(HostPaths("/"), config);
+    plugins::PluginManager m(HostPaths("/"), config);
     m.loadDirectory(test::testPluginDir(c));
     auto st = m.statuses();
     EXPECT_EQ(st.size(), 1U) << c;
@@ -85,7 +85,7 @@ TEST(PluginLoader, SecondPluginWithTheSameNameIsRefused)
 {
     auto copy = test::makeTempDir("dup");
     fs::copy(test::testPluginDir("good") / "nicd-plugin-good.so", copy / "nicd-plugin-good.so");
-    PluginManager m(HostPaths("/"), Config{});
+    plugins::PluginManager m(HostPaths("/"), Config{});
     m.loadDirectory(test::testPluginDir("good"));
     m.loadDirectory(copy);
     auto st = m.statuses();
@@ -105,7 +105,7 @@ TEST(PluginLoader, OnlyPluginFilesAreConsidered)
     std::ofstream(dir / "README") << "not a plugin";
     std::ofstream(dir / "libfoo.so") << "not a plugin either";
     fs::copy(test::testPluginDir("good") / "nicd-plugin-good.so", dir / "nicd-plugin-good.so");
-    PluginManager m(HostPaths("/"), Config{});
+    plugins::PluginManager m(HostPaths("/"), Config{});
     m.loadDirectory(dir);
     auto st = m.statuses();
     ASSERT_EQ(st.size(), 1U);
@@ -118,7 +118,7 @@ TEST(PluginLoader, GarbageFileFailsWithTheLoadersMessage)
 {
     auto dir = test::makeTempDir("garbage");
     std::ofstream(dir / "nicd-plugin-junk.so") << std::string(256, 'x'); // no ELF magic
-    PluginManager m(HostPaths("/"), Config{});
+    plugins::PluginManager m(HostPaths("/"), Config{});
     m.loadDirectory(dir);
     auto st = m.statuses();
     ASSERT_EQ(st.size(), 1U);
@@ -141,14 +141,14 @@ TEST(PluginLoader, DisabledInConfigurationIsNotLoaded)
 
 TEST(PluginLoader, MissingDirectoryMeansNoPlugins)
 {
-    PluginManager m(HostPaths("/"), Config{});
+    plugins::PluginManager m(HostPaths("/"), Config{});
     m.loadDirectory("/nonexistent/plugins");
     EXPECT_TRUE(m.statuses().empty());
 }
 
 TEST(PluginLoader, DescriptorNameFromFile)
 {
-    EXPECT_EQ(pluginNameFromFile("/x/nicd-plugin-mlx5.so"), "mlx5");
-    EXPECT_EQ(pluginNameFromFile("/x/libmlx5.so"), "");
-    EXPECT_EQ(pluginNameFromFile("/x/nicd-plugin-.so"), "");
+    EXPECT_EQ(plugins::pluginNameFromFile("/x/nicd-plugin-mlx5.so"), "mlx5");
+    EXPECT_EQ(plugins::pluginNameFromFile("/x/libmlx5.so"), "");
+    EXPECT_EQ(plugins::pluginNameFromFile("/x/nicd-plugin-.so"), "");
 }

@@ -26,7 +26,7 @@ const PluginStatus* find(const std::vector<PluginStatus>& all, const std::string
 }
 
 // The one plugin `m` loaded runs, at ABI 1.`minor`.
-void expectOneRunning(const PluginManager& m, uint32_t minor)
+void expectOneRunning(const plugins::PluginManager& m, uint32_t minor)
 {
     auto st = m.statuses();
     ASSERT_EQ(st.size(), 1U);
@@ -54,9 +54,9 @@ protected:
         Config c;
         c.plugins["flaky"]["FailDir"] = (dir_ / "fail").string();
         c.plugins["flaky"]["PartialDir"] = (dir_ / "partial").string();
-        manager_ = std::make_unique<PluginManager>(HostPaths(dir_ / "root"), c);
+        manager_ = std::make_unique<plugins::PluginManager>(HostPaths(dir_ / "root"), c);
         manager_->loadDirectory(test::testPluginDir("poll_fails"));
-        inventory_ = discoverInventory(HostPaths(dir_ / "root"));
+        inventory_ = inventory::discoverInventory(HostPaths(dir_ / "root"));
         manager_->assign(inventory_);
     }
     void TearDown() override
@@ -79,7 +79,7 @@ protected:
     }
     PluginStatus status() const { return manager_->statuses().at(0); }
 
-    std::unique_ptr<PluginManager> manager_;
+    std::unique_ptr<plugins::PluginManager> manager_;
     Inventory inventory_;
 };
 
@@ -95,9 +95,9 @@ TEST(PluginManager, GoodPluginBesideBrokenOnesManagesDevices)
         for (const auto& e : fs::directory_iterator(test::testPluginDir(c)))
             fs::copy(e.path(), plugins / e.path().filename());
     std::ofstream(plugins / "nicd-plugin-junk.so") << std::string(128, '\0');
-    PluginManager m(HostPaths(root), Config{});
+    plugins::PluginManager m(HostPaths(root), Config{});
     m.loadDirectory(plugins);
-    auto inv = discoverInventory(HostPaths(root));
+    auto inv = inventory::discoverInventory(HostPaths(root));
     m.assign(inv);
 
     auto st = m.statuses();
@@ -119,12 +119,12 @@ TEST(PluginManager, GoodPluginBesideBrokenOnesManagesDevices)
 
     // A device that disappears is detached; its return attaches it again.
     sim::remove(root, "mlx5_0");
-    auto inv2 = discoverInventory(HostPaths(root));
+    auto inv2 = inventory::discoverInventory(HostPaths(root));
     m.assign(inv2);
     EXPECT_EQ(find(m.statuses(), "good")->devices, mlx5_devices - 1);
     EXPECT_EQ(inv2.find("mlx5_0"), nullptr);
     sim::restore(root, "mlx5_0");
-    auto inv3 = discoverInventory(HostPaths(root));
+    auto inv3 = inventory::discoverInventory(HostPaths(root));
     m.assign(inv3);
     EXPECT_EQ(find(m.statuses(), "good")->devices, mlx5_devices);
     EXPECT_EQ(inv3.find("mlx5_0")->plugin, "good");
@@ -136,9 +136,9 @@ TEST(PluginManager, DevicesNoPluginClaimsStayUnmanaged)
 {
     auto root = test::makeTempDir("unmanaged");
     sim::create(root, {});
-    PluginManager m(HostPaths(root), Config{});
+    plugins::PluginManager m(HostPaths(root), Config{});
     m.loadDirectory(test::testPluginDir("init_fails")); // the only plugin is disabled
-    auto inv = discoverInventory(HostPaths(root));
+    auto inv = inventory::discoverInventory(HostPaths(root));
     m.assign(inv);
     ASSERT_FALSE(inv.devices.empty());
     EXPECT_EQ(claimedBy(inv, ""), inv.devices.size());
@@ -217,9 +217,9 @@ TEST_F(FlakyPlugin, ConfigReachesThePluginAndDisabledPluginsAreNotLoaded)
     // Enabled=no keeps the same plugin from loading at all.
     Config c;
     c.plugins["flaky"]["Enabled"] = "no";
-    PluginManager m(HostPaths(dir_ / "root"), c);
+    plugins::PluginManager m(HostPaths(dir_ / "root"), c);
     m.loadDirectory(test::testPluginDir("poll_fails"));
-    auto inv = discoverInventory(HostPaths(dir_ / "root"));
+    auto inv = inventory::discoverInventory(HostPaths(dir_ / "root"));
     m.assign(inv);
     EXPECT_EQ(m.statuses().at(0).state, PluginState::Disabled);
     EXPECT_EQ(claimedBy(inv, "flaky"), 0U);
@@ -230,7 +230,7 @@ TEST_F(FlakyPlugin, ConfigReachesThePluginAndDisabledPluginsAreNotLoaded)
 // naming a driver error), and never asked through the newer entry point its vtable lacks.
 TEST(PluginManagerKernelLines, AnOlderPluginSeesOnlyLinesAboutADevice)
 {
-    PluginManager manager(HostPaths("/nonexistent"), Config{});
+    plugins::PluginManager manager(HostPaths("/nonexistent"), Config{});
     manager.loadDirectory(test::testPluginDir("kernel_v13"));
     ASSERT_NO_FATAL_FAILURE(expectOneRunning(manager, 3));
     const std::string text = "mlx5_core 0000:3b:00.0: poll_health:694:(pid 0): Fatal error 1";
@@ -249,7 +249,7 @@ TEST(PluginManagerKernelReports, OnlyAPluginOfAbi15IsAskedAboutReports)
     const std::vector<std::string> lines{" some_frame+0x1f/0x2a0"};
     const plugin::v1::KernelReport report{"soft_lockup", "BUG: soft lockup - CPU#3", lines};
 
-    PluginManager old_manager(HostPaths("/nonexistent"), Config{});
+    plugins::PluginManager old_manager(HostPaths("/nonexistent"), Config{});
     old_manager.loadDirectory(test::testPluginDir("kernel_reports_v14"));
     ASSERT_NO_FATAL_FAILURE(expectOneRunning(old_manager, 4));
     std::string name;
@@ -257,7 +257,7 @@ TEST(PluginManagerKernelReports, OnlyAPluginOfAbi15IsAskedAboutReports)
     EXPECT_FALSE(old_manager.classifyKernelReport(report, name, m));
     EXPECT_TRUE(name.empty());
 
-    PluginManager manager(HostPaths("/nonexistent"), Config{});
+    plugins::PluginManager manager(HostPaths("/nonexistent"), Config{});
     manager.loadDirectory(test::testPluginDir("kernel_reports"));
     ASSERT_NO_FATAL_FAILURE(expectOneRunning(manager, NICD_PLUGIN_ABI_MINOR));
     ASSERT_TRUE(manager.classifyKernelReport(report, name, m));

@@ -25,9 +25,9 @@ protected:
     DeviceSamples thirdPoll(const std::string& test_case)
     {
         sim::create(dir_ / "root", {});
-        PluginManager manager(HostPaths(dir_ / "root"), Config{});
+        plugins::PluginManager manager(HostPaths(dir_ / "root"), Config{});
         manager.loadDirectory(std::filesystem::path(NICD_TEST_PLUGIN_DIR) / test_case);
-        auto inventory = discoverInventory(HostPaths(dir_ / "root"));
+        auto inventory = inventory::discoverInventory(HostPaths(dir_ / "root"));
         manager.assign(inventory);
         DeviceSamples ds;
         for (int i = 0; i < 3; ++i) {
@@ -135,16 +135,16 @@ std::shared_ptr<const SampleLayout> layoutOf(const std::string& name)
 TEST(LayoutMeaningCache, IsBoundedAndKeepsTheLayoutsInUse)
 {
     Describer plugin;
-    LayoutMeaningCache cache;
+    plugins::LayoutMeaningCache cache;
     auto kept = layoutOf("kept");
     auto meanings = cache.meaningsOf(plugin, kept);
     ASSERT_TRUE(meanings);
     EXPECT_EQ(meanings->size(), 1U) << "as many meanings as series, whatever the plugin gave";
     EXPECT_EQ(cache.meaningsOf(plugin, kept), meanings);
     EXPECT_EQ(plugin.calls, 1);
-    for (size_t i = 0; i < 3 * LayoutMeaningCache::kMaxLayouts; ++i)
+    for (size_t i = 0; i < 3 * plugins::LayoutMeaningCache::kMaxLayouts; ++i)
         cache.meaningsOf(plugin, layoutOf("gone_" + std::to_string(i)));
-    EXPECT_LE(cache.size(), LayoutMeaningCache::kMaxLayouts);
+    EXPECT_LE(cache.size(), plugins::LayoutMeaningCache::kMaxLayouts);
     const int calls = plugin.calls;
     EXPECT_EQ(cache.meaningsOf(plugin, kept), meanings) << "a layout in use stays";
     EXPECT_EQ(plugin.calls, calls);

@@ -29,9 +29,9 @@ protected:
         TempDirTest::SetUp();
         root_ = dir_ / "root";
         sim::create(root_, {});
-        manager_ = std::make_unique<PluginManager>(HostPaths(root_), Config{});
+        manager_ = std::make_unique<plugins::PluginManager>(HostPaths(root_), Config{});
         manager_->loadDirectory(NICD_BUILD_PLUGIN_DIR);
-        inventory_ = discoverInventory(HostPaths(root_));
+        inventory_ = inventory::discoverInventory(HostPaths(root_));
         manager_->assign(inventory_);
     }
     void TearDown() override
@@ -57,7 +57,7 @@ protected:
     void reloaded(const Config& config)
     {
         manager_->configure(config);
-        inventory_ = discoverInventory(HostPaths(root_));
+        inventory_ = inventory::discoverInventory(HostPaths(root_));
         manager_->assign(inventory_);
     }
     uint64_t fileValue(const fs::path& p)
@@ -69,7 +69,7 @@ protected:
     }
 
     fs::path root_;
-    std::unique_ptr<PluginManager> manager_;
+    std::unique_ptr<plugins::PluginManager> manager_;
     Inventory inventory_;
 };
 
@@ -233,14 +233,14 @@ TEST(Mlx5PluginOnARealRoot, ADeviceTheKernelCannotGiveCountersForIsReadFromItsFi
     // or no device of this name: either way the device's hw_counters/ files, as they hold.
     const fs::path root = test::makeTempDir("real-root") / "node";
     sim::create(root, {});
-    const Inventory sim_inventory = discoverInventory(HostPaths(root));
+    const Inventory sim_inventory = inventory::discoverInventory(HostPaths(root));
     Device dev = *sim_inventory.find("mlx5_0");
     dev.ibdev = "nicd_absent0";
     for (auto& port : dev.ports)
         port.netdevs.clear(); // no ethtool ioctl on this machine's netdevs
     Inventory inventory;
     inventory.devices.push_back(dev);
-    PluginManager manager(HostPaths("/"), Config{});
+    plugins::PluginManager manager(HostPaths("/"), Config{});
     manager.loadDirectory(NICD_BUILD_PLUGIN_DIR);
     manager.assign(inventory);
     ASSERT_EQ(inventory.devices[0].plugin, "mlx5");

@@ -32,9 +32,9 @@ protected:
     {
         if (!fs::exists(dir_ / "root"))
             sim::create(dir_ / "root", {});
-        manager_ = std::make_unique<PluginManager>(HostPaths(dir_ / "root"), config);
+        manager_ = std::make_unique<plugins::PluginManager>(HostPaths(dir_ / "root"), config);
         manager_->loadDirectory(fs::path(NICD_TEST_PLUGIN_DIR) / test_case);
-        inventory_ = discoverInventory(HostPaths(dir_ / "root"));
+        inventory_ = inventory::discoverInventory(HostPaths(dir_ / "root"));
         manager_->assign(inventory_);
     }
     const Device& dev(const std::string& ibdev) const
@@ -44,7 +44,7 @@ protected:
         return *d;
     }
 
-    std::unique_ptr<PluginManager> manager_;
+    std::unique_ptr<plugins::PluginManager> manager_;
     Inventory inventory_;
 };
 

@@ -115,18 +115,18 @@ TEST(QosUnsupported, TextfileHasItsOwnFamilyAndNoComplianceForIt)
 
 TEST(QosUnsupported, OnceReportCountsItAndItsJsonIsNotCompliant)
 {
-    const auto text = qosReport(bnxtQos(), false);
+    const auto text = report::qosReport(bnxtQos(), false);
     EXPECT_NE(text.find("1 port compliant; 2 settings unsupported by the NIC (nicd cannot set "
                         "them)"),
               std::string::npos)
         << text;
-    const auto verbose = qosReport(bnxtQos(), true);
+    const auto verbose = report::qosReport(bnxtQos(), true);
     EXPECT_NE(verbose.find("ecn_np        want 3          have unsupported not settable on this "
                            "NIC"),
               std::string::npos)
         << verbose;
 
-    const auto j = onceJson(bnxtNode());
+    const auto j = report::onceJson(bnxtNode());
     const auto& settings = j["qos"]["ports"][0]["settings"];
     EXPECT_EQ(settings[2]["setting"], "ecn_np");
     EXPECT_EQ(settings[2]["compliant"], false);

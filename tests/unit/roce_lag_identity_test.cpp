@@ -93,7 +93,7 @@ using RoceLagInventory = test::SimDirTest;
 TEST_F(RoceLagInventory, TheLagDeviceKnowsItsBondsPciFunctions)
 {
     sim::create(dir_, {});
-    auto inv = discoverInventory(HostPaths(dir_));
+    auto inv = inventory::discoverInventory(HostPaths(dir_));
     const auto* lag = inv.find("mlx5_bond_0");
     ASSERT_NE(lag, nullptr);
     EXPECT_EQ(lag->bond_master, "bond0");

@@ -263,8 +263,8 @@ TEST_F(SimCountersTest, ANoPmaCounterStaysSoAndNicdReadsItAsNoCounter)
     EXPECT_EQ(readFile(pma / "symbol_error"), "N/A (no PMA)\n");
     EXPECT_EQ(readFile(pma / "port_rcv_errors"), "0\n");
 
-    auto inv = discoverInventory(HostPaths(dir_));
-    IbCounterReader reader;
+    auto inv = inventory::discoverInventory(HostPaths(dir_));
+    collect::IbCounterReader reader;
     DeviceSamples ds;
     reader.read(*inv.find("mlx5_0"), 0, ds);
     EXPECT_TRUE(ds.errors.empty()) << ds.errors.front().what << ": " << ds.errors.front().message;

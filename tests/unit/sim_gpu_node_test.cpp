@@ -18,8 +18,8 @@ class SimGpuNodeTest : public test::SimDirTest {
 protected:
     Inventory discovered()
     {
-        auto inv = discoverInventory(HostPaths(dir_));
-        assignRoles(inv, {"eno1"}, Config{});
+        auto inv = inventory::discoverInventory(HostPaths(dir_));
+        inventory::assignRoles(inv, {"eno1"}, Config{});
         return inv;
     }
     static size_t count(const Inventory& inv, Role role)
@@ -94,7 +94,8 @@ TEST_F(SimGpuNodeTest, ARebootKeepsARemovedNicRemoved)
     sim::CreateOptions o;
     sim::applyProfile(o, "gb200");
     sim::create(dir_, o);
-    EXPECT_EQ(discoverInventory(HostPaths(dir_)).gpus.size(), 4U) << "an NVL72 compute tray";
+    EXPECT_EQ(inventory::discoverInventory(HostPaths(dir_)).gpus.size(), 4U)
+        << "an NVL72 compute tray";
     sim::remove(dir_, "mlx5_2");
     const auto boot_id = dir_ / "proc/sys/kernel/random/boot_id";
     EXPECT_EQ(readFile(boot_id), "5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\n");
@@ -102,7 +103,7 @@ TEST_F(SimGpuNodeTest, ARebootKeepsARemovedNicRemoved)
     EXPECT_EQ(readFile(boot_id), "5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4e\n");
     sim::reboot(dir_, "11111111-2222-3333-4444-555555555555");
     EXPECT_EQ(readFile(boot_id), "11111111-2222-3333-4444-555555555555\n");
-    EXPECT_EQ(discoverInventory(HostPaths(dir_)).find("mlx5_2"), nullptr);
+    EXPECT_EQ(inventory::discoverInventory(HostPaths(dir_)).find("mlx5_2"), nullptr);
     sim::restore(dir_, "mlx5_2");
-    EXPECT_NE(discoverInventory(HostPaths(dir_)).find("mlx5_2"), nullptr);
+    EXPECT_NE(inventory::discoverInventory(HostPaths(dir_)).find("mlx5_2"), nullptr);
 }

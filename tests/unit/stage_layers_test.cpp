@@ -1,15 +1,17 @@
-// A library per stage, and no upward include (issue 41): daemon/CMakeLists.txt builds the
-// daemon's folders as one static library per stage of the data flow, declared bottom up with
-// nicd_stage(<library> <folder>...). This reads those declarations and every source under
-// daemon/, and fails on a folder in no stage or in two, and on an #include of a folder in a
-// stage above the including file's (one in the same stage, or below, is fine). daemon/base/
-// (text, paths, log, ini: what tools link) sits below every stage and includes no stage.
+// A library per stage, no upward include and a namespace per folder (issue 41):
+// daemon/CMakeLists.txt builds the daemon's folders as one static library per stage of the data
+// flow, declared bottom up with nicd_stage(<library> <folder>...). This reads those declarations
+// and every source under daemon/, and fails on a folder in no stage or in two, and on an #include
+// of a folder in a stage above the including file's (one in the same stage, or below, is fine).
+// daemon/base/ (text, paths, log, ini: what tools link) sits below every stage and includes no
+// stage.
 #include "support/sim_tree.hpp"
 #include "support/source_text.hpp"
 
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,7 +32,8 @@ Stages declaredStages()
 {
     Stages s;
     // The CMake file's lines, less their # comments.
-    std::istringstream lines(nicd::test::readFile(fs::path(NICD_SOURCE_DIR) / "daemon/CMakeLists.txt"));
+    std::istringstream lines(
+        nicd::test::readFile(fs::path(NICD_SOURCE_DIR) / "daemon/CMakeLists.txt"));
     std::string text;
     for (std::string line; std::getline(lines, line);)
         text += line.substr(0, line.find('#')) + "\n";
@@ -93,7 +96,8 @@ TEST(StageLayers, NoFolderIncludesAStageAboveItsOwn)
         auto own = stages.level.find(folder);
         if (own == stages.level.end())
             continue; // EveryFolderIsInOneStage says so
-        for (const auto& e : fs::directory_iterator(fs::path(NICD_SOURCE_DIR) / "daemon" / folder)) {
+        for (const auto& e :
+             fs::directory_iterator(fs::path(NICD_SOURCE_DIR) / "daemon" / folder)) {
             if (!isSource(e.path()))
                 continue;
             for (const auto& to : includedFolders(e.path()))
@@ -123,4 +127,47 @@ TEST(StageLayers, TheBaseIncludesNoStage)
     EXPECT_TRUE(found.empty()) << testing::PrintToString(found);
 }
 
+// Files whose code is the plain nicd namespace on purpose (docs/architecture.md, "A namespace
+// per folder"): the vocabulary every stage and tool takes, and the sysfs attribute readers.
+bool plainNicdOnPurpose(const std::string& relative)
+{
+    static const std::set<std::string> files{
+        "daemon/config/config.hpp",          "daemon/config/config.cpp",
+        "daemon/config/config_keys.cpp",     "daemon/config/host_paths.hpp",
+        "daemon/inventory/sysfs_values.hpp", "daemon/inventory/sysfs_values.cpp"};
+    return relative.starts_with("daemon/model/") || relative.starts_with("daemon/base/text/") ||
+           files.contains(relative);
+}
+
 } // namespace
+
+// Each folder is a namespace, nicd::<folder>: every file of it opens that namespace (or one
+// nested in it); a file may also open another's, to forward-declare that folder's classes.
+TEST(StageLayers, EachFolderIsItsOwnNamespace)
+{
+    const std::regex opens(R"(^namespace (nicd(?:::\w+)*) \{)");
+    std::vector<std::string> wrong;
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(NICD_SOURCE_DIR) / "daemon")) {
+        if (!isSource(e.path()))
+            continue;
+        const auto relative = e.path().lexically_relative(NICD_SOURCE_DIR).string();
+        if (plainNicdOnPurpose(relative))
+            continue;
+        const std::string folder = e.path().parent_path().filename().string();
+        if (folder == "daemon")
+            continue; // main.cpp
+        bool own = false;
+        std::istringstream lines(nicd::test::readFile(e.path()));
+        for (std::string line; std::getline(lines, line);) {
+            std::smatch m;
+            if (!std::regex_search(line, m, opens))
+                continue;
+            const std::string ns = m[1];
+            if (ns == "nicd::" + folder || ns.starts_with("nicd::" + folder + "::"))
+                own = true;
+        }
+        if (!own)
+            wrong.push_back(relative + " does not open nicd::" + folder);
+    }
+    EXPECT_TRUE(wrong.empty()) << testing::PrintToString(wrong);
+}

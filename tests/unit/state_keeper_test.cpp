@@ -24,7 +24,7 @@ protected:
     // One nicd run: restores what the last one saved, evaluates `snaps` one second apart, saves.
     uint64_t run(health::HealthEngine& engine, const std::vector<Snapshot>& snaps)
     {
-        StateKeeper keeper(HostPaths(dir_), "/var/lib/nicd", engine);
+        state::StateKeeper keeper(HostPaths(dir_), "/var/lib/nicd", engine);
         keeper.restore();
         double t = 1000; // seconds since boot: past the inventory's boot grace
         for (auto s : snaps) {

@@ -14,7 +14,7 @@ class StateStoreTest : public test::TempDirTest {};
 
 TEST_F(StateStoreTest, TheStateFileIsPrivateWhateverTheUmask)
 {
-    StateStore store(dir_ / "state.json");
+    state::StateStore store(dir_ / "state.json");
     const mode_t old = ::umask(0);
     auto saved = store.saveText("{\"version\":1}\n");
     ::umask(old);

@@ -8,8 +8,8 @@ using namespace nicd;
 
 TEST(StateText, ReadsWhatNicdWrites)
 {
-    auto s = parseStateText(R"({"version":1,"boot_id":"5b1f","journal_cursor":"s=abc;i=1",)"
-                            R"("health":{"version":2}})");
+    auto s = state::parseStateText(R"({"version":1,"boot_id":"5b1f","journal_cursor":"s=abc;i=1",)"
+                                   R"("health":{"version":2}})");
     ASSERT_TRUE(s) << s.error().message;
     EXPECT_EQ(s->boot_id, "5b1f");
     EXPECT_EQ(s->journal_cursor, "s=abc;i=1");
@@ -19,15 +19,15 @@ TEST(StateText, ReadsWhatNicdWrites)
 TEST(StateText, TheTextIsTheWholeDocumentDumped)
 {
     const nlohmann::json health = {{"version", 2}, {"counters", {1, 2.5}}, {"roles", {{"a", "x"}}}};
-    nlohmann::json whole = {{"version", PersistentState::kVersion},
+    nlohmann::json whole = {{"version", state::PersistentState::kVersion},
                             {"boot_id", "5b1f\"\n"},
                             {"journal_cursor", "s=abc;i=1"},
                             {"health", health}};
-    EXPECT_EQ(stateText("5b1f\"\n", "s=abc;i=1", health.dump()), whole.dump() + "\n");
+    EXPECT_EQ(state::stateText("5b1f\"\n", "s=abc;i=1", health.dump()), whole.dump() + "\n");
     whole["journal_cursor"] = nullptr;
-    const auto text = stateText("5b1f\"\n", std::nullopt, health.dump());
+    const auto text = state::stateText("5b1f\"\n", std::nullopt, health.dump());
     EXPECT_EQ(text, whole.dump() + "\n");
-    auto s = parseStateText(text);
+    auto s = state::parseStateText(text);
     ASSERT_TRUE(s) << s.error().message;
     EXPECT_EQ(s->boot_id, "5b1f\"\n");
     EXPECT_EQ(s->health, health);
@@ -35,7 +35,7 @@ TEST(StateText, TheTextIsTheWholeDocumentDumped)
 
 TEST(StateText, NoCursorAndNoHealthAreFine)
 {
-    auto s = parseStateText(R"({"version":1,"boot_id":"5b1f","journal_cursor":null})");
+    auto s = state::parseStateText(R"({"version":1,"boot_id":"5b1f","journal_cursor":null})");
     ASSERT_TRUE(s) << s.error().message;
     EXPECT_FALSE(s->journal_cursor);
     EXPECT_EQ(s->health, nlohmann::json::object());
@@ -48,7 +48,7 @@ TEST(StateText, UnusableFilesAreRefusedWithAReason)
           R"({"version":1,"boot_id":7})", R"({"version":2,"boot_id":"x"})",
           R"({"version":"1","boot_id":"x"})", R"({"version":true,"boot_id":"x"})",
           R"({"version":1.0,"boot_id":"x"})"}) {
-        auto s = parseStateText(text);
+        auto s = state::parseStateText(text);
         ASSERT_FALSE(s) << text;
         EXPECT_FALSE(s.error().message.empty()) << text;
     }
@@ -62,7 +62,7 @@ TEST(StateText, AVersionOutOfIntRangeIsRefused)
     for (const char* text :
          {R"({"version":1e300,"boot_id":"x"})", R"({"version":18446744073709551615,"boot_id":"x"})",
           R"({"version":-4294967295,"boot_id":"x"})"}) {
-        auto s = parseStateText(text);
+        auto s = state::parseStateText(text);
         ASSERT_FALSE(s) << text;
         EXPECT_NE(s.error().message.find("this nicd writes 1"), std::string::npos)
             << s.error().message;

@@ -97,71 +97,79 @@ TEST(SysfsValues, PciAddresses)
 
 TEST(PortNetdevs, GidNetdevsAreUniqueAndGidZeroComesFirst)
 {
-    EXPECT_EQ(gidNetdevs({{10, "ens1f0np0.100"}, {2, "ens1f0np0"}, {0, "ens1f0np0"}, {1, ""}}),
-              (std::vector<std::string>{"ens1f0np0", "ens1f0np0.100"}));
-    EXPECT_EQ(gidNetdevs({{1, "bond0"}, {0, "bond0"}}), std::vector<std::string>{"bond0"});
-    EXPECT_TRUE(gidNetdevs({}).empty());
+    EXPECT_EQ(
+        inventory::gidNetdevs({{10, "ens1f0np0.100"}, {2, "ens1f0np0"}, {0, "ens1f0np0"}, {1, ""}}),
+        (std::vector<std::string>{"ens1f0np0", "ens1f0np0.100"}));
+    EXPECT_EQ(inventory::gidNetdevs({{1, "bond0"}, {0, "bond0"}}),
+              std::vector<std::string>{"bond0"});
+    EXPECT_TRUE(inventory::gidNetdevs({}).empty());
 }
 
 TEST(PortNetdevs, WhatIsNotANetdevNameIsIgnored)
 {
-    EXPECT_TRUE(isNetdevName("ens1f0np0"));
-    EXPECT_TRUE(isNetdevName("ib0.8001"));
-    EXPECT_FALSE(isNetdevName("../../etc"));
-    EXPECT_FALSE(isNetdevName("a name"));
-    EXPECT_FALSE(isNetdevName("averyveryverylongname"));
-    EXPECT_FALSE(isNetdevName(".."));
-    EXPECT_EQ(gidNetdevs({{0, "garbage value"}, {1, "ens1f0np0"}}), Strings{"ens1f0np0"});
+    EXPECT_TRUE(inventory::isNetdevName("ens1f0np0"));
+    EXPECT_TRUE(inventory::isNetdevName("ib0.8001"));
+    EXPECT_FALSE(inventory::isNetdevName("../../etc"));
+    EXPECT_FALSE(inventory::isNetdevName("a name"));
+    EXPECT_FALSE(inventory::isNetdevName("averyveryverylongname"));
+    EXPECT_FALSE(inventory::isNetdevName(".."));
+    EXPECT_EQ(inventory::gidNetdevs({{0, "garbage value"}, {1, "ens1f0np0"}}),
+              Strings{"ens1f0np0"});
 }
 
 TEST(PortNetdevs, SwitchdevRepresentorsAreNotThePortsNetdev)
 {
-    std::vector<FunctionNetdev> nds{{"ens1f0np0", 0, 0, "p0"},
-                                    {"pf0vf0", 0, 0, "pf0vf0"},
-                                    {"pf0hpf", 0, 0, "pf0hpf"},
-                                    {"en3f0pf0sf1", 0, 0, "pf0sf1"},
-                                    {"eth9", 0, 0, ""}};
-    EXPECT_EQ(functionNetdevsOfPort(nds, 1, 1), (Strings{"ens1f0np0", "eth9"}));
+    std::vector<inventory::FunctionNetdev> nds{{"ens1f0np0", 0, 0, "p0"},
+                                               {"pf0vf0", 0, 0, "pf0vf0"},
+                                               {"pf0hpf", 0, 0, "pf0hpf"},
+                                               {"en3f0pf0sf1", 0, 0, "pf0sf1"},
+                                               {"eth9", 0, 0, ""}};
+    EXPECT_EQ(inventory::functionNetdevsOfPort(nds, 1, 1), (Strings{"ens1f0np0", "eth9"}));
 }
 
 TEST(PortNetdevs, SinglePortFunctionOwnsAllItsNetdevs)
 {
-    std::vector<FunctionNetdev> nds{{"ens1f0np0", 0, 0}, {"ens1f0np0v0", std::nullopt, 0}};
-    EXPECT_EQ(functionNetdevsOfPort(nds, 1, 1),
+    std::vector<inventory::FunctionNetdev> nds{{"ens1f0np0", 0, 0},
+                                               {"ens1f0np0v0", std::nullopt, 0}};
+    EXPECT_EQ(inventory::functionNetdevsOfPort(nds, 1, 1),
               (std::vector<std::string>{"ens1f0np0", "ens1f0np0v0"}));
 }
 
 TEST(PortNetdevs, MultiPortFunctionSplitsByDevPort)
 {
-    std::vector<FunctionNetdev> nds{{"ib1", 1, 0}, {"ib0", 0, 0}};
-    EXPECT_EQ(functionNetdevsOfPort(nds, 1, 2), std::vector<std::string>{"ib0"});
-    EXPECT_EQ(functionNetdevsOfPort(nds, 2, 2), std::vector<std::string>{"ib1"});
+    std::vector<inventory::FunctionNetdev> nds{{"ib1", 1, 0}, {"ib0", 0, 0}};
+    EXPECT_EQ(inventory::functionNetdevsOfPort(nds, 1, 2), std::vector<std::string>{"ib0"});
+    EXPECT_EQ(inventory::functionNetdevsOfPort(nds, 2, 2), std::vector<std::string>{"ib1"});
 }
 
 TEST(PortNetdevs, MultiPortFunctionFallsBackToDevIdOnOldKernels)
 {
     // dev_port all 0 (not set by the driver), dev_id says the port.
-    std::vector<FunctionNetdev> nds{{"eth2", 0, 0}, {"eth3", 0, 1}};
-    EXPECT_EQ(functionNetdevsOfPort(nds, 1, 2), std::vector<std::string>{"eth2"});
-    EXPECT_EQ(functionNetdevsOfPort(nds, 2, 2), std::vector<std::string>{"eth3"});
-    std::vector<FunctionNetdev> no_dev_port{{"eth2", std::nullopt, 0}, {"eth3", std::nullopt, 1}};
-    EXPECT_EQ(functionNetdevsOfPort(no_dev_port, 2, 2), std::vector<std::string>{"eth3"});
+    std::vector<inventory::FunctionNetdev> nds{{"eth2", 0, 0}, {"eth3", 0, 1}};
+    EXPECT_EQ(inventory::functionNetdevsOfPort(nds, 1, 2), std::vector<std::string>{"eth2"});
+    EXPECT_EQ(inventory::functionNetdevsOfPort(nds, 2, 2), std::vector<std::string>{"eth3"});
+    std::vector<inventory::FunctionNetdev> no_dev_port{{"eth2", std::nullopt, 0},
+                                                       {"eth3", std::nullopt, 1}};
+    EXPECT_EQ(inventory::functionNetdevsOfPort(no_dev_port, 2, 2),
+              std::vector<std::string>{"eth3"});
 }
 
 TEST(PortNetdevs, MultiPortFunctionWithoutAnyHintListsAll)
 {
-    std::vector<FunctionNetdev> nds{{"eth3", std::nullopt, std::nullopt},
-                                    {"eth2", std::nullopt, std::nullopt}};
-    EXPECT_EQ(functionNetdevsOfPort(nds, 2, 2), (std::vector<std::string>{"eth2", "eth3"}));
-    std::vector<FunctionNetdev> zeros{{"eth2", 0, 0}, {"eth3", 0, 0}};
-    EXPECT_EQ(functionNetdevsOfPort(zeros, 1, 2), (std::vector<std::string>{"eth2", "eth3"}));
+    std::vector<inventory::FunctionNetdev> nds{{"eth3", std::nullopt, std::nullopt},
+                                               {"eth2", std::nullopt, std::nullopt}};
+    EXPECT_EQ(inventory::functionNetdevsOfPort(nds, 2, 2),
+              (std::vector<std::string>{"eth2", "eth3"}));
+    std::vector<inventory::FunctionNetdev> zeros{{"eth2", 0, 0}, {"eth3", 0, 0}};
+    EXPECT_EQ(inventory::functionNetdevsOfPort(zeros, 1, 2),
+              (std::vector<std::string>{"eth2", "eth3"}));
 }
 
 TEST(PortNetdevs, OneNetdevOnATwoPortFunctionBelongsToItsPortOnly)
 {
-    std::vector<FunctionNetdev> nds{{"ib0", 0, 0}};
-    EXPECT_EQ(functionNetdevsOfPort(nds, 1, 2), std::vector<std::string>{"ib0"});
-    EXPECT_TRUE(functionNetdevsOfPort(nds, 2, 2).empty());
+    std::vector<inventory::FunctionNetdev> nds{{"ib0", 0, 0}};
+    EXPECT_EQ(inventory::functionNetdevsOfPort(nds, 1, 2), std::vector<std::string>{"ib0"});
+    EXPECT_TRUE(inventory::functionNetdevsOfPort(nds, 2, 2).empty());
 }
 
 namespace {

@@ -42,11 +42,11 @@ class AtomicFile : public test::TempDirTest {};
 TEST_F(AtomicFile, ReplacesTheContentAndLeavesNoTemporaryFile)
 {
     auto f = dir_ / "nicd.prom";
-    ASSERT_TRUE(writeFileAtomically(f, "one\n"));
+    ASSERT_TRUE(paths::writeFileAtomically(f, "one\n"));
     EXPECT_EQ(read(f), "one\n");
-    ASSERT_TRUE(writeFileAtomically(f, "two\n"));
+    ASSERT_TRUE(paths::writeFileAtomically(f, "two\n"));
     EXPECT_EQ(read(f), "two\n");
-    ASSERT_TRUE(writeFileAtomically(f, ""));
+    ASSERT_TRUE(paths::writeFileAtomically(f, ""));
     EXPECT_EQ(read(f), "");
     EXPECT_EQ(entries(dir_), std::set<std::string>{"nicd.prom"});
 }
@@ -54,7 +54,7 @@ TEST_F(AtomicFile, ReplacesTheContentAndLeavesNoTemporaryFile)
 TEST_F(AtomicFile, IsReadableByOthersWhateverTheUmask)
 {
     auto old = ::umask(077);
-    auto written = writeFileAtomically(dir_ / "nicd.prom", "x\n");
+    auto written = paths::writeFileAtomically(dir_ / "nicd.prom", "x\n");
     ::umask(old);
     ASSERT_TRUE(written) << written.error().message;
     EXPECT_EQ(fs::status(dir_ / "nicd.prom").permissions() & fs::perms::all,
@@ -65,7 +65,7 @@ TEST_F(AtomicFile, IsReadableByOthersWhateverTheUmask)
 TEST_F(AtomicFile, AMissingDirectoryIsAClearErrorAndIsNotCreated)
 {
     auto f = dir_ / "missing" / "nicd.prom";
-    auto written = writeFileAtomically(f, "x");
+    auto written = paths::writeFileAtomically(f, "x");
     ASSERT_FALSE(written);
     const auto& err = written.error().message;
     EXPECT_TRUE(err.starts_with("cannot write " + f.string() + ": ")) << err;
@@ -77,7 +77,7 @@ TEST_F(AtomicFile, AFailedRenameLeavesNoTemporaryFile)
 {
     auto f = dir_ / "nicd.prom";
     fs::create_directories(f / "occupied"); // a non-empty directory where the file should go
-    auto written = writeFileAtomically(f, "x");
+    auto written = paths::writeFileAtomically(f, "x");
     ASSERT_FALSE(written);
     const auto& err = written.error().message;
     EXPECT_NE(err.find(f.string()), std::string::npos) << err;
@@ -92,10 +92,10 @@ TEST_F(AtomicFile, ConcurrentWritersEachLeaveOneWholeVersion)
     std::string a(100000, 'a'), b(100000, 'b');
     std::thread other([&] {
         for (int i = 0; i < 50; ++i)
-            EXPECT_TRUE(writeFileAtomically(f, a));
+            EXPECT_TRUE(paths::writeFileAtomically(f, a));
     });
     for (int i = 0; i < 50; ++i) {
-        EXPECT_TRUE(writeFileAtomically(f, b));
+        EXPECT_TRUE(paths::writeFileAtomically(f, b));
         auto content = read(f);
         EXPECT_TRUE(content == a || content == b) << "a mix of " << content.size() << " bytes";
     }
@@ -106,7 +106,7 @@ TEST_F(AtomicFile, ConcurrentWritersEachLeaveOneWholeVersion)
 TEST_F(AtomicFile, StreamedPiecesLandInOrder)
 {
     auto f = dir_ / "nicd.prom";
-    ASSERT_TRUE(writeFileAtomically(f, [](const ChunkWriter& write) {
+    ASSERT_TRUE(paths::writeFileAtomically(f, [](const paths::ChunkWriter& write) {
         write("a 1\n");
         write("");
         write("b 2\n");
@@ -118,12 +118,12 @@ TEST_F(AtomicFile, StreamedPiecesLandInOrder)
 TEST_F(AtomicFile, AThrowingProducerLeavesTheOldFile)
 {
     auto f = dir_ / "nicd.prom";
-    ASSERT_TRUE(writeFileAtomically(f, "old\n"));
-    EXPECT_THROW((void)writeFileAtomically(f,
-                                           [](const ChunkWriter& write) {
-                                               write("half");
-                                               throw std::logic_error("bad family");
-                                           }),
+    ASSERT_TRUE(paths::writeFileAtomically(f, "old\n"));
+    EXPECT_THROW((void)paths::writeFileAtomically(f,
+                                                  [](const paths::ChunkWriter& write) {
+                                                      write("half");
+                                                      throw std::logic_error("bad family");
+                                                  }),
                  std::logic_error);
     EXPECT_EQ(read(f), "old\n");
     EXPECT_EQ(entries(dir_), std::set<std::string>{"nicd.prom"});
@@ -146,7 +146,7 @@ TEST_F(AtomicFile, NeverWritesThroughALinkPlantedInTheDirectory)
         else
             fs::create_hard_link(victim, tmp);
     }
-    ASSERT_TRUE(writeFileAtomically(f, "nicd_up 1\n"));
+    ASSERT_TRUE(paths::writeFileAtomically(f, "nicd_up 1\n"));
     EXPECT_EQ(read(victim), "keep me\n") << "the link's target is untouched";
     EXPECT_FALSE(fs::is_symlink(f)) << "the planted link itself was replaced";
     EXPECT_EQ(read(f), "nicd_up 1\n");
@@ -174,7 +174,7 @@ TEST_F(AtomicFile, StaleTemporariesOfDeadWritersAreRemoved)
     touch(".nicd.prom.12x.1");                           // not a temporary name
     touch("nicd.prom");
 
-    auto removed = removeStaleTemporaries(f);
+    auto removed = paths::removeStaleTemporaries(f);
     EXPECT_EQ(removed.size(), 3U);
     EXPECT_EQ(entries(dir_),
               (std::set<std::string>{".nicd.prom.1.7", ".other.prom." + std::to_string(dead) + ".1",
@@ -196,12 +196,12 @@ TEST_F(AtomicFile, TheCleanupFollowsNoLinkInTheDirectorysPlace)
     const auto victim = root_only / (".nicd.prom." + std::to_string(dead) + ".1");
     std::ofstream(victim) << "x";
     fs::create_directory_symlink(root_only, dir_ / "textfile");
-    EXPECT_TRUE(removeStaleTemporaries(dir_ / "textfile" / "nicd.prom").empty());
+    EXPECT_TRUE(paths::removeStaleTemporaries(dir_ / "textfile" / "nicd.prom").empty());
     EXPECT_TRUE(fs::exists(victim)) << "removed through the planted link";
 
     const int fd = ::open(root_only.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     ASSERT_GE(fd, 0);
-    auto removed = removeStaleTemporariesAt(fd, root_only / "nicd.prom");
+    auto removed = paths::removeStaleTemporariesAt(fd, root_only / "nicd.prom");
     ::close(fd);
     EXPECT_EQ(removed, std::vector<fs::path>{victim});
     EXPECT_FALSE(fs::exists(victim));
@@ -214,14 +214,14 @@ TEST_F(AtomicFile, AFileAndItsTemporaryHaveTheirModeWhateverTheUmask)
     auto f = dir_ / "state.json";
     std::set<unsigned> temporary_modes;
     const mode_t old = ::umask(0);
-    auto written = writeFileAtomically(
+    auto written = paths::writeFileAtomically(
         f,
-        [&](const ChunkWriter& write) {
+        [&](const paths::ChunkWriter& write) {
             for (const auto& e : fs::directory_iterator(dir_))
                 temporary_modes.insert(static_cast<unsigned>(e.status().permissions()));
             write("{}\n");
         },
-        Durability::Synced, 0600);
+        paths::Durability::Synced, 0600);
     ::umask(old);
     ASSERT_TRUE(written) << written.error().message;
     EXPECT_EQ(temporary_modes, std::set<unsigned>{0600});

@@ -72,7 +72,7 @@ Config configWith(const std::string& counters)
 
 TEST(TextfileBudget, DefaultCarriesTheCuratedCountersOnTheLosslessPriorityOnly)
 {
-    auto text = renderTextfile(roceNode({"mlx5_0"}), CounterBudget(defaultConfig()));
+    auto text = renderTextfile(roceNode({"mlx5_0"}), textfile::CounterBudget(defaultConfig()));
     EXPECT_EQ(
         written(text, "nicd_netdev_ethtool_total", "mlx5_0"),
         (std::set<std::string>{"rx_discards_phy", "rx_prio3_pause", "tx_prio3_pause_duration"}))
@@ -93,7 +93,8 @@ TEST(TextfileBudget, EachDeviceHasItsOwnLosslessPriorities)
     Config c = defaultConfig();
     c.devices["mlx5_1"].pfc_priorities = std::vector<uint8_t>{3, 4};
     c.devices["mlx5_2"].pfc_priorities = std::vector<uint8_t>{};
-    auto text = renderTextfile(roceNode({"mlx5_0", "mlx5_1", "mlx5_2"}), CounterBudget(c));
+    auto text =
+        renderTextfile(roceNode({"mlx5_0", "mlx5_1", "mlx5_2"}), textfile::CounterBudget(c));
     auto pauses = [&](const std::string& dev) {
         std::set<std::string> out;
         for (const auto& s : written(text, "nicd_netdev_ethtool_total", dev))
@@ -111,13 +112,13 @@ TEST(TextfileBudget, EachDeviceHasItsOwnLosslessPriorities)
 TEST(TextfileBudget, AllWritesEverySeriesAndNoneNoCounterSeries)
 {
     auto snap = roceNode({"mlx5_0"});
-    auto all = renderTextfile(snap, CounterBudget(configWith("all")));
+    auto all = renderTextfile(snap, textfile::CounterBudget(configWith("all")));
     EXPECT_EQ(all, renderTextfile(snap)) << "all is what a render without a budget writes";
     EXPECT_EQ(written(all, "nicd_netdev_ethtool_total", "mlx5_0").size(), 12U);
     EXPECT_NE(all.find("nicd_port_hw_value{device=\"mlx5_0\",port=\"1\",counter=\"lifespan\"}"),
               std::string::npos);
 
-    auto none = renderTextfile(snap, CounterBudget(configWith("none")));
+    auto none = renderTextfile(snap, textfile::CounterBudget(configWith("none")));
     for (const char* family :
          {"nicd_ib_port_receive_bytes_total", "nicd_ib_port_pma_total", "nicd_port_hw_stat_total",
           "nicd_netdev_ethtool_total", "nicd_source_stat_total"}) {
@@ -142,8 +143,8 @@ TEST(TextfileBudget, AllWritesEverySeriesAndNoneNoCounterSeries)
 TEST(TextfileBudget, GlobsAddStatisticsOfAnySource)
 {
     auto snap = roceNode({"mlx5_0"});
-    auto text =
-        renderTextfile(snap, CounterBudget(configWith("default rx_prio*_bytes rx_write_*")));
+    auto text = renderTextfile(
+        snap, textfile::CounterBudget(configWith("default rx_prio*_bytes rx_write_*")));
     auto ethtool = written(text, "nicd_netdev_ethtool_total", "mlx5_0");
     EXPECT_TRUE(ethtool.contains("rx_prio3_bytes"));
     EXPECT_FALSE(ethtool.contains("rx_prio3_discards"));
@@ -151,7 +152,7 @@ TEST(TextfileBudget, GlobsAddStatisticsOfAnySource)
     EXPECT_EQ(written(text, "nicd_source_stat_total", "mlx5_0"),
               (std::set<std::string>{"rx_write_requests"}));
 
-    auto only = renderTextfile(snap, CounterBudget(configWith("none rx?_packets")));
+    auto only = renderTextfile(snap, textfile::CounterBudget(configWith("none rx?_packets")));
     EXPECT_EQ(written(only, "nicd_netdev_ethtool_total", "mlx5_0"),
               (std::set<std::string>{"rx0_packets", "rx1_packets"}));
     EXPECT_TRUE(written(only, "nicd_ib_port_pma_total", "mlx5_0").empty());

@@ -22,12 +22,12 @@ protected:
     // Opens `dir` as nicd does each cycle and writes nicd.prom into it.
     Result<void> writeInto(const fs::path& dir)
     {
-        auto d = openTextfileDir(dir);
+        auto d = textfile::openTextfileDir(dir);
         if (!d.fd)
             return d.fd.error();
-        return writeFileAtomicallyAt(
-            d.fd->get(), dir / "nicd.prom", [](const ChunkWriter& w) { w("nicd_up 1\n"); },
-            Durability::Cache, 0644);
+        return paths::writeFileAtomicallyAt(
+            d.fd->get(), dir / "nicd.prom", [](const paths::ChunkWriter& w) { w("nicd_up 1\n"); },
+            paths::Durability::Cache, 0644);
     }
 };
 
@@ -36,14 +36,14 @@ protected:
 TEST_F(TextfileDirTest, MissingDirectoriesAreMadeReadableByNodeExporter)
 {
     const mode_t old = ::umask(077);
-    auto d = openTextfileDir(dir_ / "prometheus/node-exporter");
+    auto d = textfile::openTextfileDir(dir_ / "prometheus/node-exporter");
     ::umask(old);
     ASSERT_TRUE(d.fd) << d.fd.error().message;
     EXPECT_EQ(d.created,
               (std::vector<fs::path>{dir_ / "prometheus", dir_ / "prometheus/node-exporter"}));
     for (const char* made : {"prometheus", "prometheus/node-exporter"})
         EXPECT_EQ(fs::status(dir_ / made).permissions(), fs::perms(0755)) << made;
-    EXPECT_TRUE(openTextfileDir(dir_ / "prometheus/node-exporter").created.empty());
+    EXPECT_TRUE(textfile::openTextfileDir(dir_ / "prometheus/node-exporter").created.empty());
     EXPECT_TRUE(writeInto(dir_ / "prometheus/node-exporter"));
     EXPECT_EQ(test::readFile(dir_ / "prometheus/node-exporter/nicd.prom"), "nicd_up 1\n");
 }

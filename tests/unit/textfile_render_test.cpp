@@ -281,7 +281,7 @@ TEST(Textfile, StreamedInWholeLinesItIsTheSameText)
     ASSERT_GT(whole.size(), 2 * 64 * 1024U) << "big enough to be streamed in several chunks";
     std::string streamed;
     int chunks = 0;
-    renderTextfileTo(snap, [&](std::string_view piece) {
+    textfile::renderTextfileTo(snap, [&](std::string_view piece) {
         ++chunks;
         EXPECT_TRUE(!piece.empty() && piece.back() == '\n') << "chunk " << chunks;
         streamed.append(piece);
@@ -345,6 +345,6 @@ TEST(Textfile, SignalFamiliesFollowEveryNewReading)
                                           "handle=\"pci/0000:3b:00.0\",reporter=\"fw\"} 0"));
     // And every family still once, streamed or not.
     std::string streamed;
-    renderTextfileTo(snap, [&](std::string_view piece) { streamed.append(piece); });
+    textfile::renderTextfileTo(snap, [&](std::string_view piece) { streamed.append(piece); });
     EXPECT_EQ(streamed, renderTextfile(snap));
 }

@@ -35,7 +35,7 @@ constexpr uint64_t kSecond = 1'000'000;
 
 TEST_F(TextfileSinkTest, WritesWherePathSaysUnderTheRoot)
 {
-    TextfileSink sink(paths_, config_);
+    textfile::TextfileSink sink(paths_, config_);
     EXPECT_TRUE(sink.write(snap_));
     EXPECT_EQ(sink.path(), file());
     EXPECT_TRUE(fs::is_regular_file(file()));
@@ -44,7 +44,7 @@ TEST_F(TextfileSinkTest, WritesWherePathSaysUnderTheRoot)
 TEST_F(TextfileSinkTest, EnableNoWritesNothing)
 {
     config_.textfile.enable = false;
-    TextfileSink sink(paths_, config_);
+    textfile::TextfileSink sink(paths_, config_);
     EXPECT_TRUE(sink.write(snap_));
     sink.publish(snap_, kSecond);
     EXPECT_FALSE(fs::exists(file()));
@@ -54,7 +54,7 @@ TEST_F(TextfileSinkTest, AFailedWriteIsTriedAgainAtTheNextPublishWhateverTheInte
 {
     fs::create_directories(file().parent_path().parent_path());
     std::ofstream(file().parent_path()) << "a file where the directory should be\n";
-    TextfileSink sink(paths_, config_);
+    textfile::TextfileSink sink(paths_, config_);
     sink.publish(snap_, kSecond);
     fs::remove(file().parent_path());
     sink.publish(snap_, 2 * kSecond); // the same verdicts, well within IntervalMs=
@@ -63,7 +63,7 @@ TEST_F(TextfileSinkTest, AFailedWriteIsTriedAgainAtTheNextPublishWhateverTheInte
 
 TEST_F(TextfileSinkTest, WithinTheIntervalTheSameVerdictsWaitUntilAReload)
 {
-    TextfileSink sink(paths_, config_);
+    textfile::TextfileSink sink(paths_, config_);
     sink.publish(snap_, kSecond);
     ASSERT_TRUE(fs::remove(file()));
     sink.publish(snap_, 2 * kSecond);

@@ -21,7 +21,7 @@ Snapshot node()
 
 TEST(TextfilePace, WithoutAnIntervalEveryCycleIsWritten)
 {
-    TextfilePace pace;
+    textfile::TextfilePace pace;
     auto s = node();
     for (uint64_t t = 0; t < 5; ++t) {
         EXPECT_TRUE(pace.due(s, t * 200 * kMs));
@@ -31,7 +31,7 @@ TEST(TextfilePace, WithoutAnIntervalEveryCycleIsWritten)
 
 TEST(TextfilePace, WithAnIntervalCountersWaitButVerdictsDoNot)
 {
-    TextfilePace pace(15000);
+    textfile::TextfilePace pace(15000);
     auto s = node();
     EXPECT_TRUE(pace.due(s, 0)) << "the first snapshot is written";
     pace.written(s, 0);
@@ -60,7 +60,7 @@ TEST(TextfilePace, WithAnIntervalCountersWaitButVerdictsDoNot)
 
 TEST(TextfilePace, AFailedWriteIsTriedAgainAtTheNextCycle)
 {
-    TextfilePace pace(60000);
+    textfile::TextfilePace pace(60000);
     auto s = node();
     pace.written(s, 0);
     EXPECT_FALSE(pace.due(s, 1000 * kMs));

@@ -8,7 +8,7 @@
 
 TEST(VerbsProbe, ADeviceRdmaCoreDoesNotListIsNotProbed)
 {
-    auto r = nicd::probeVerbsDevice("nicd_no_such_device_0");
+    auto r = nicd::collect::probeVerbsDevice("nicd_no_such_device_0");
     EXPECT_FALSE(r.listed);
     EXPECT_TRUE(r.error.empty()) << r.error;
     EXPECT_TRUE(r.port_states.empty());
@@ -23,7 +23,7 @@ TEST(VerbsProbe, EveryListedDeviceOpensAndAnswersOnAHealthyNode)
     if (!fs::is_directory("/sys/class/infiniband", ec))
         GTEST_SKIP() << "no RDMA devices on this machine";
     for (const auto& e : fs::directory_iterator("/sys/class/infiniband")) {
-        auto r = nicd::probeVerbsDevice(e.path().filename().string());
+        auto r = nicd::collect::probeVerbsDevice(e.path().filename().string());
         if (!r.listed)
             continue;
         EXPECT_TRUE(r.error.empty()) << e.path() << ": " << r.error;

@@ -48,7 +48,7 @@ void parseSettings(std::string_view text, const std::string& file, CheckSettings
                    std::vector<std::string>& errors)
 {
     // nicd's INI reader (the same lines nicd.conf is read with); this file has no sections.
-    nicd::config::IniVisitor v;
+    nicd::ini::IniVisitor v;
     v.on_section = [&](int line, const std::string&) {
         errors.push_back(
             fmt::format("{}:{}: expected Key=Value (this file has no sections)", file, line));
@@ -63,7 +63,7 @@ void parseSettings(std::string_view text, const std::string& file, CheckSettings
     v.on_syntax_error = [&](int line, const std::string&, const std::string& message) {
         errors.push_back(fmt::format("{}:{}: {}", file, line, message));
     };
-    nicd::config::parseIni(text, v);
+    nicd::ini::parseIni(text, v);
 }
 
 } // namespace nicctl::slurm

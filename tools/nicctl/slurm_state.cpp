@@ -50,7 +50,7 @@ nicd::Result<void> saveHealthySince(const std::string& file, std::optional<uint6
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec)
         return nicd::Error{"cannot create " + path.parent_path().string() + ": " + ec.message()};
-    return nicd::writeFileAtomically(path, healthySinceText(since));
+    return nicd::paths::writeFileAtomically(path, healthySinceText(since));
 }
 
 } // namespace nicctl::slurm

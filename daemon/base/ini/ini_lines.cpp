@@ -8,7 +8,7 @@
 #include <cctype>
 #include <set>
 
-namespace nicd::config {
+namespace nicd::ini {
 
 using text::trim;
 
@@ -146,4 +146,4 @@ void parseIni(std::string_view text, const IniVisitor& visitor)
         visitor.on_syntax_error(0, "", "the INI parser failed (out of memory)");
 }
 
-} // namespace nicd::config
+} // namespace nicd::ini

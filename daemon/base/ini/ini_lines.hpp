@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-namespace nicd::config {
+namespace nicd::ini {
 
 struct IniVisitor {
     // A well-formed "[name]" header (name without the brackets).
@@ -34,4 +34,4 @@ struct IniVisitor {
 
 void parseIni(std::string_view text, const IniVisitor& visitor);
 
-} // namespace nicd::config
+} // namespace nicd::ini

@@ -13,7 +13,7 @@
 #include <cstring>
 #include <string>
 
-namespace nicd {
+namespace nicd::paths {
 
 namespace {
 
@@ -73,7 +73,7 @@ Result<void> writeFileAtomically(const std::filesystem::path& path, const ChunkP
 Result<void> writeFileAtomicallyAt(int dir, const std::filesystem::path& path,
                                    const ChunkProducer& produce, Durability durability, mode_t mode)
 {
-    const bool synced = durability == Durability::Synced;
+    const bool synced = durability == paths::Durability::Synced;
     const std::string name = path.filename().string();
     if (name.empty() || name == "." || name == "..")
         return Error{"cannot write '" + path.string() + "': not a file name"};
@@ -180,4 +180,4 @@ std::vector<std::filesystem::path> removeStaleTemporaries(const std::filesystem:
     return removed;
 }
 
-} // namespace nicd
+} // namespace nicd::paths

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-namespace nicd {
+namespace nicd::paths {
 
 // On failure an Error "cannot write <path>: <step>: <strerror>". Never throws; leaves
 // no temporary file behind on failure; does not create missing directories. The file gets `mode`
@@ -30,7 +30,8 @@ namespace nicd {
 // skip it. Safe to call from several threads at once.
 enum class Durability : uint8_t { Synced, Cache };
 Result<void> writeFileAtomically(const std::filesystem::path& path, std::string_view content,
-                                 Durability durability = Durability::Synced, mode_t mode = 0644);
+                                 Durability durability = paths::Durability::Synced,
+                                 mode_t mode = 0644);
 
 // The same, with the content streamed: `produce` calls `write` with each piece in order. After a
 // failed write the rest are dropped and the file is not replaced; an exception from `produce`
@@ -38,7 +39,8 @@ Result<void> writeFileAtomically(const std::filesystem::path& path, std::string_
 using ChunkWriter = std::function<void(std::string_view)>;
 using ChunkProducer = std::function<void(const ChunkWriter&)>;
 Result<void> writeFileAtomically(const std::filesystem::path& path, const ChunkProducer& produce,
-                                 Durability durability = Durability::Synced, mode_t mode = 0644);
+                                 Durability durability = paths::Durability::Synced,
+                                 mode_t mode = 0644);
 
 // The same into the directory open as `dir` (the file is `path`'s file name there; `path` names
 // it in messages): everything happens on that descriptor (openat, renameat), so no symlink on the
@@ -59,4 +61,4 @@ std::vector<std::filesystem::path> removeStaleTemporaries(const std::filesystem:
 std::vector<std::filesystem::path> removeStaleTemporariesAt(int dir,
                                                             const std::filesystem::path& path);
 
-} // namespace nicd
+} // namespace nicd::paths

@@ -15,9 +15,10 @@ inline constexpr const char* kBnxtNetdev = "ens2f0np0";
 
 // Returns bnxt_re0's directory (a Device's sysfs_path). `ethtool_lines`: the statistics after
 // the "NIC statistics:" header, each "     name: value\n".
-inline std::filesystem::path writeBnxtCounterFiles(
-    const std::filesystem::path& root, const std::map<std::string, std::string>& hw_counters,
-    const std::string& ethtool_lines)
+inline std::filesystem::path
+writeBnxtCounterFiles(const std::filesystem::path& root,
+                      const std::map<std::string, std::string>& hw_counters,
+                      const std::string& ethtool_lines)
 {
     const auto ib = root / "sys/class/infiniband" / kBnxtIbdev;
     std::filesystem::create_directories(ib / "ports/1/hw_counters");

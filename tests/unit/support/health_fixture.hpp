@@ -88,7 +88,7 @@ protected:
 // A line a plugin recognised: printed by the kernel about PCI function `pci` (and naming it), or,
 // with `pci` empty, a device-less report naming `netdev`.
 inline KernelFinding kernelMatch(const std::string& code, plugin::v1::Severity sev,
-                                         const std::string& pci, const std::string& netdev = "")
+                                 const std::string& pci, const std::string& netdev = "")
 {
     KernelFinding f;
     f.match.code = code;

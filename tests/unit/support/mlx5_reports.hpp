@@ -3,9 +3,9 @@
 // asked after every line that joins the report.
 #pragma once
 
-#include "model/kernel_finding.hpp"
 #include "kernel_log/report_window.hpp"
 #include "kernel_reports.hpp"
+#include "model/kernel_finding.hpp"
 #include "support/kernel_records.hpp"
 
 #include <nicd/plugin/plugin.h>
@@ -16,7 +16,7 @@
 namespace nicd::test {
 
 struct Mlx5Reports {
-    KernelReportWindow window;
+    kernel_log::KernelReportWindow window;
     // What the mlx5 plugin recognised once `rec` joined the report; nullopt while it has not.
     std::optional<plugin::v1::KernelLineMatch> feed(const plugin::v1::KernelRecord& rec)
     {

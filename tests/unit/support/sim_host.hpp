@@ -39,12 +39,12 @@ public:
     plugin::v1::Status writeKnob(std::string_view path, std::string_view text) noexcept override
     {
         knobs.emplace_back(path);
-        return changeHostKnob(HostPaths(root_), privilege::KnobOp::Write, path, text);
+        return plugins::changeHostKnob(HostPaths(root_), privilege::KnobOp::Write, path, text);
     }
     plugin::v1::Status makeKnobDirectory(std::string_view path) noexcept override
     {
         knobs.emplace_back(path);
-        return changeHostKnob(HostPaths(root_), privilege::KnobOp::MakeGroup, path, {});
+        return plugins::changeHostKnob(HostPaths(root_), privilege::KnobOp::MakeGroup, path, {});
     }
 
     std::map<std::string, std::string> settings; // the plugin's section, [plugin:NAME]

@@ -167,7 +167,7 @@ HostNames captureHostFiles(const NodeRoot& root, NodeKind kind, const CapturedNo
 
     HostNames names;
     if (const auto* boot_id = tree.find("proc/sys/kernel/random/boot_id"))
-        names.boot_id = parseBootId(boot_id->data);
+        names.boot_id = kernel_log::parseBootId(boot_id->data);
     names.machine_id = trimmed(textOf(root, "etc/machine-id"));
     for (const char* f : {"proc/sys/kernel/hostname", "etc/hostname"})
         if (auto h = trimmed(textOf(root, f)); !h.empty())

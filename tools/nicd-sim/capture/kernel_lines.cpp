@@ -82,8 +82,8 @@ std::string withoutProcessNames(std::string_view message)
 bool isNicLine(std::string_view message, std::string_view kernel_device,
                const std::vector<std::string>& names)
 {
-    auto origin = parseKernelOrigin(kernel_device, {});
-    if (!origin || (origin->deviceLess() && isUserProgramReport(message)))
+    auto origin = kernel_log::parseKernelOrigin(kernel_device, {});
+    if (!origin || (origin->deviceLess() && kernel_log::isUserProgramReport(message)))
         return false;
     if (!origin->deviceLess() &&
         std::find(names.begin(), names.end(), origin->device) != names.end())
@@ -103,9 +103,9 @@ std::vector<KernelEntry> readKernelEntries(const std::filesystem::path& root,
 {
     std::deque<KernelEntry> kept;
     try {
-        KernelJournal journal(root, boot_id, std::nullopt);
+        kernel_log::KernelJournal journal(root, boot_id, std::nullopt);
         while (journal.read(
-                   [&](const KernelLine& line) {
+                   [&](const kernel_log::KernelLine& line) {
                        if (!isNicLine(line.message, line.kernel_device, names))
                            return;
                        kept.push_back({line.realtime_usec, withoutProcessNames(line.message),

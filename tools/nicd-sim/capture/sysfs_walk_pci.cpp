@@ -149,7 +149,7 @@ void SysfsWalk::gpus(CapturedNode& node)
 {
     guard_ = nullptr;
     current_ = nullptr;
-    for (const auto& g : readGpus(HostPaths(src_))) {
+    for (const auto& g : inventory::readGpus(HostPaths(src_))) {
         fs::path dir(g.pci_path);
         if (!resolve(dir))
             continue;

@@ -11,8 +11,8 @@
 // Not thread-safe: one per plugin (a plugin's calls are serialized).
 #pragma once
 
-#include <nicd/plugin/sdk/netlink_requester.h>
 #include <nicd/plugin/plugin.h>
+#include <nicd/plugin/sdk/netlink_requester.h>
 #include <nicd/plugin/sdk/rdma_stats_codec.h>
 
 #include <chrono>
