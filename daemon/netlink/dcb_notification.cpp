@@ -7,33 +7,23 @@
 
 namespace nicd::netlink {
 
-namespace {
+namespace sdk = plugin::sdk;
 
-using plugin::sdk::DecodeError;
-using plugin::sdk::NetlinkAttr;
-using plugin::sdk::NetlinkAttrs;
-using plugin::sdk::NetlinkMessage;
-
-using plugin::sdk::dcb::kAttrIfname;
-using plugin::sdk::dcb::kDcbmsgSize;
-
-} // namespace
-
-std::optional<std::string> parseDcbNotification(const NetlinkMessage& m)
+std::optional<std::string> parseDcbNotification(const sdk::NetlinkMessage& m)
 {
     if (m.type != RTM_GETDCB && m.type != RTM_SETDCB)
         return std::nullopt;
-    if (m.payload().size() < kDcbmsgSize)
-        throw DecodeError("DCB notification of " + std::to_string(m.bytes.size()) +
-                          " bytes is too short for its headers");
-    const size_t attrs_at = NLMSG_HDRLEN + kDcbmsgSize;
-    for (const NetlinkAttr& a :
-         NetlinkAttrs(m.bytes.subspan(attrs_at), "DCB notification", attrs_at)) {
-        if (a.type != kAttrIfname)
+    if (m.payload().size() < sdk::dcb::kDcbmsgSize)
+        throw sdk::DecodeError("DCB notification of " + std::to_string(m.bytes.size()) +
+                               " bytes is too short for its headers");
+    const size_t attrs_at = NLMSG_HDRLEN + sdk::dcb::kDcbmsgSize;
+    for (const sdk::NetlinkAttr& a :
+         sdk::NetlinkAttrs(m.bytes.subspan(attrs_at), "DCB notification", attrs_at)) {
+        if (a.type != sdk::dcb::kAttrIfname)
             continue;
         if (a.string().empty())
-            throw DecodeError("DCB notification: DCB_ATTR_IFNAME at offset " +
-                              std::to_string(a.offset) + " is empty");
+            throw sdk::DecodeError("DCB notification: DCB_ATTR_IFNAME at offset " +
+                                   std::to_string(a.offset) + " is empty");
         return std::string(a.string());
     }
     return std::nullopt;
@@ -41,13 +31,13 @@ std::optional<std::string> parseDcbNotification(const NetlinkMessage& m)
 
 std::optional<std::string> parseDcbNotification(std::span<const uint8_t> message)
 {
-    return parseDcbNotification(plugin::sdk::firstMessage(message, "DCB notification"));
+    return parseDcbNotification(sdk::firstMessage(message, "DCB notification"));
 }
 
 std::vector<std::string> parseDcbNotifications(std::span<const uint8_t> buffer)
 {
     std::vector<std::string> out;
-    plugin::sdk::eachNotification(buffer, "rtnetlink datagram", [&](const NetlinkMessage& m) {
+    sdk::eachNotification(buffer, "rtnetlink datagram", [&](const sdk::NetlinkMessage& m) {
         if (auto name = parseDcbNotification(m))
             out.push_back(std::move(*name));
     });

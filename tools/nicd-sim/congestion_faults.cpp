@@ -28,19 +28,18 @@ constexpr const char* FaultCounters::*kMoved[] = {
 
 void applyScenario(const fs::path& root, const std::string& dev, const Rates& rates)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    const auto& names = vendorCatalog(st.device(dev).vendor).counters;
+    LockedNode st(root);
+    const auto& names = vendorCatalog(st->device(dev).vendor).counters;
     for (auto role : kMoved) {
-        auto c = locateCounter(root, st, dev, names.*role, 1);
-        st.rates.erase(c.key());
-        st.carry.erase(c.key());
+        auto c = locateCounter(root, *st, dev, names.*role, 1);
+        st->rates.erase(c.key());
+        st->carry.erase(c.key());
     }
     for (const auto& [role, per_second] : rates) {
-        auto c = locateCounter(root, st, dev, names.*role, 1);
-        st.rates[c.key()] = per_second;
+        auto c = locateCounter(root, *st, dev, names.*role, 1);
+        st->rates[c.key()] = per_second;
     }
-    st.save(root);
+    st.save();
 }
 
 using C = FaultCounters;

@@ -28,12 +28,11 @@ void refuseSetting(const CounterRef& c)
 void addToCounter(const fs::path& root, const std::string& dev, const std::string& counter,
                   uint64_t n, uint32_t port)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto c = locateCounter(root, st, dev, counter, port);
+    LockedNode st(root);
+    auto c = locateCounter(root, *st, dev, counter, port);
     refuseSetting(c);
-    writeCounter(root, st, c, advanceKeyed(st, c.key(), c.spec, readCounter(root, st, c), n));
-    st.save(root);
+    writeCounter(root, *st, c, advanceKeyed(*st, c.key(), c.spec, readCounter(root, *st, c), n));
+    st.save();
 }
 
 void setRate(const fs::path& root, const std::string& dev, const std::string& counter,
@@ -41,37 +40,32 @@ void setRate(const fs::path& root, const std::string& dev, const std::string& co
 {
     if (!std::isfinite(per_second) || per_second < 0)
         throw SimError(fmt::format("{} {}: the rate must be a number of 0 or more", dev, counter));
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto c = locateCounter(root, st, dev, counter, port);
+    LockedNode st(root);
+    auto c = locateCounter(root, *st, dev, counter, port);
     refuseSetting(c);
-    st.rates[c.key()] = per_second;
-    st.carry.erase(c.key());
-    st.save(root);
+    st->rates[c.key()] = per_second;
+    st->carry.erase(c.key());
+    st.save();
 }
 
 void wrap(const fs::path& root, const std::string& dev, const std::string& counter, uint32_t port)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto c = locateCounter(root, st, dev, counter, port);
+    LockedNode st(root);
+    auto c = locateCounter(root, *st, dev, counter, port);
     refuseSetting(c);
     if (c.spec.bits < 32)
         throw SimError(fmt::format("{} port {}: {} is a {}-bit counter; wrap needs one of 32 bits "
                                    "or more",
                                    dev, c.port, counter, c.spec.bits));
-    st.wrap32[c.key()] = true;
-    writeCounter(root, st, c, kWrapStart);
-    st.save(root);
+    st->wrap32[c.key()] = true;
+    writeCounter(root, *st, c, kWrapStart);
+    st.save();
 }
 
 void resetCounters(const fs::path& root, const std::string& dev)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto& d = st.device(dev);
-    if (d.removed)
-        throw SimError(dev + " is removed (nicd-sim inject DIR restore " + dev + ")");
+    LockedNode st(root);
+    const auto& d = st->liveDevice(dev);
     std::error_code ec;
     for (const auto& pe : fs::directory_iterator(root / d.ib_dir / "ports", ec))
         for (const char* group : {"counters", "hw_counters"})
@@ -81,7 +75,7 @@ void resetCounters(const fs::path& root, const std::string& dev)
                 if (fs::is_regular_file(f.path()) && !readsNoPma(f.path()))
                     writeNumber(root, f.path(), 0);
             }
-    if (auto s = st.stalled_values.find(dev); s != st.stalled_values.end())
+    if (auto s = st->stalled_values.find(dev); s != st->stalled_values.end())
         for (auto& [file, value] : s->second)
             value = 0;
     for (const auto& nd : d.ethtool_netdevs) {
@@ -90,16 +84,15 @@ void resetCounters(const fs::path& root, const std::string& dev)
             value = 0;
         writeEthtool(root, nd, stats);
     }
-    std::erase_if(st.carry, [&](const auto& kv) { return kv.first.starts_with(dev + "|"); });
-    st.save(root);
+    std::erase_if(st->carry, [&](const auto& kv) { return kv.first.starts_with(dev + "|"); });
+    st.save();
 }
 
 void refuseCounter(const fs::path& root, const std::string& dev, const std::string& counter,
                    bool on, uint32_t port)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto c = locateCounter(root, st, dev, counter, port);
+    LockedNode st(root);
+    auto c = locateCounter(root, *st, dev, counter, port);
     if (c.group != "counters" && c.group != "hw_counters")
         throw SimError(fmt::format("{} port {}: {} is an ethtool statistic; only counters/ and "
                                    "hw_counters/ files can be refused",
@@ -119,9 +112,8 @@ void refuseCounter(const fs::path& root, const std::string& dev, const std::stri
 void noPmaCounter(const fs::path& root, const std::string& dev, const std::string& counter,
                   uint32_t port)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto c = locateCounter(root, st, dev, counter, port);
+    LockedNode st(root);
+    auto c = locateCounter(root, *st, dev, counter, port);
     if (c.group != "counters")
         throw SimError(fmt::format("{} port {}: {} is not in counters/; only the PMA counters "
                                    "read 'N/A (no PMA)'",
@@ -144,9 +136,8 @@ bool readsNoPma(const fs::path& file)
 uint64_t counterValue(const fs::path& root, const std::string& dev, const std::string& counter,
                       uint32_t port)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    return readCounter(root, st, locateCounter(root, st, dev, counter, port));
+    LockedNode st(root);
+    return readCounter(root, *st, locateCounter(root, *st, dev, counter, port));
 }
 
 } // namespace nicd::sim

@@ -144,9 +144,8 @@ void createQosState(const fs::path& root, const NodeState& st)
 
 void qosDrift(const fs::path& root, const std::string& dev)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto netdevs = dcbNetdevs(st.device(dev));
+    LockedNode st(root);
+    auto netdevs = dcbNetdevs(st->device(dev));
     if (netdevs.empty())
         throw SimError(dev + " has no DCB netdev (only RoCE PFs and LAG members have one)");
     for (const auto& nd : netdevs) {
@@ -171,10 +170,9 @@ DcbState freshBnxtDcb()
 
 void dcbxOwner(const fs::path& root, const std::string& dev, bool firmware)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
+    LockedNode st(root);
     int changed = 0;
-    for (const auto& nd : dcbNetdevs(st.device(dev))) {
+    for (const auto& nd : dcbNetdevs(st->device(dev))) {
         if (!fs::exists(dcbFile(root, nd)))
             continue;
         auto s = readDcb(root, nd);
@@ -190,9 +188,8 @@ void dcbxOwner(const fs::path& root, const std::string& dev, bool firmware)
 
 void tosReset(const fs::path& root, const std::string& dev)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    const auto& d = st.device(dev);
+    LockedNode st(root);
+    const auto& d = st->device(dev);
     std::error_code ec;
     for (const auto& p : fs::directory_iterator(rdmaCmDir(root) / dev / "ports", ec))
         if (fs::exists(p.path() / "default_roce_tos"))

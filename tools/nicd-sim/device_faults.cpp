@@ -42,15 +42,21 @@ uint64_t numberAt(int dir, const std::string& name, const fs::path& shown)
     return v;
 }
 
+// Device `dev`, whose `flag` a fault turns `to`: turning it to what it already is says so.
+SimDevice& turning(SimDevice& d, const std::string& dev, bool SimDevice::*flag, bool to,
+                   const char* what)
+{
+    if (d.*flag == to)
+        throw SimError(dev + (to ? " is already " : " is not ") + what);
+    return d;
+}
+
 } // namespace
 
 void remove(const fs::path& root, const std::string& dev)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto& d = st.device(dev);
-    if (d.removed)
-        throw SimError(dev + " is already removed");
+    LockedNode st(root);
+    auto& d = turning(st->device(dev), dev, &SimDevice::removed, true, "removed");
     auto aside = asideDir(root, dev);
     std::error_code ec;
     if (fs::exists(fs::symlink_status(aside, ec)))
@@ -59,32 +65,24 @@ void remove(const fs::path& root, const std::string& dev)
     renameBeneath(root, root / d.ib_dir, aside); // sysfs links inside are relative: intact
     unlinkBeneath(root, root / "sys/class/infiniband" / dev);
     d.removed = true;
-    st.save(root);
+    st.save();
 }
 
 void restore(const fs::path& root, const std::string& dev)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto& d = st.device(dev);
-    if (!d.removed)
-        throw SimError(dev + " is not removed");
+    LockedNode st(root);
+    auto& d = turning(st->device(dev), dev, &SimDevice::removed, false, "removed");
     renameBeneath(root, asideDir(root, dev), root / d.ib_dir);
     relativeSymlink(root / d.ib_dir, root / "sys/class/infiniband" / dev);
     d.removed = false;
-    st.save(root);
+    st.save();
 }
 
 void stall(const fs::path& root, const std::string& dev)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto& d = st.device(dev);
-    if (d.removed)
-        throw SimError(dev + " is removed (nicd-sim inject DIR restore " + dev + ")");
-    if (d.stalled)
-        throw SimError(dev + " is already stalled");
-    auto& saved = st.stalled_values[dev];
+    LockedNode st(root);
+    auto& d = turning(st->liveDevice(dev), dev, &SimDevice::stalled, true, "stalled");
+    auto& saved = st->stalled_values[dev];
     // Every counter file, on descriptors opened beneath the node: a link planted for a port, its
     // counters/ directory or a counter file is left alone, never followed.
     const auto ports_dir = root / d.ib_dir / "ports";
@@ -106,17 +104,14 @@ void stall(const fs::path& root, const std::string& dev)
         }
     }
     d.stalled = true;
-    st.save(root);
+    st.save();
 }
 
 void unstall(const fs::path& root, const std::string& dev)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto& d = st.device(dev);
-    if (!d.stalled)
-        throw SimError(dev + " is not stalled");
-    for (const auto& [rel, v] : st.stalled_values[dev]) {
+    LockedNode st(root);
+    auto& d = turning(st->device(dev), dev, &SimDevice::stalled, false, "stalled");
+    for (const auto& [rel, v] : st->stalled_values[dev]) {
         auto file = root / rel;
         // Put the regular file back and answer whoever opened the FIFO before that (a firmware
         // that finally replies). Opening it read-write never blocks and lets every reader blocked
@@ -132,9 +127,9 @@ void unstall(const fs::path& root, const std::string& dev)
             ::close(fd);
         }
     }
-    st.stalled_values.erase(dev);
+    st->stalled_values.erase(dev);
     d.stalled = false;
-    st.save(root);
+    st.save();
 }
 
 } // namespace nicd::sim

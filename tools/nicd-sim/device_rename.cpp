@@ -40,16 +40,15 @@ void rename(const fs::path& root, const std::string& dev, const std::string& new
     if (!validName(new_name))
         throw SimError("'" + new_name +
                        "' is not an RDMA device name (1 to 63 letters, digits or underscores)");
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto& d = st.device(dev);
+    LockedNode st(root);
+    auto& d = st->device(dev);
     if (d.removed)
         throw SimError(dev + " is removed (nicd-sim inject DIR restore " + dev + ")");
     if (d.stalled) // its saved values are kept by file path: unstall first
         throw SimError(dev + " is stalled (nicd-sim inject DIR unstall " + dev + " first)");
     const auto class_dir = root / "sys/class/infiniband";
     std::error_code ec;
-    if (st.devices.contains(new_name) || fs::exists(fs::symlink_status(class_dir / new_name, ec)))
+    if (st->devices.contains(new_name) || fs::exists(fs::symlink_status(class_dir / new_name, ec)))
         throw SimError(new_name + " is already the name of a device");
     const auto to_dir = fs::path(d.ib_dir).parent_path() / new_name;
     // At every moment one of the two names leads to the device: the new link first (dangling
@@ -62,12 +61,12 @@ void rename(const fs::path& root, const std::string& dev, const std::string& new
     SimDevice moved = d;
     moved.name = new_name;
     moved.ib_dir = to_dir.string();
-    st.devices.erase(dev);
-    st.devices[new_name] = std::move(moved);
-    renameKeys(st.rates, dev, new_name);
-    renameKeys(st.carry, dev, new_name);
-    renameKeys(st.wrap32, dev, new_name);
-    st.save(root);
+    st->devices.erase(dev);
+    st->devices[new_name] = std::move(moved);
+    renameKeys(st->rates, dev, new_name);
+    renameKeys(st->carry, dev, new_name);
+    renameKeys(st->wrap32, dev, new_name);
+    st.save();
 }
 
 } // namespace nicd::sim

@@ -46,9 +46,8 @@ void createEcnState(const fs::path& root, const NodeState& st)
 
 void ecnDrift(const fs::path& root, const std::string& dev)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto netdevs = ecnNetdevs(st.device(dev));
+    LockedNode st(root);
+    auto netdevs = ecnNetdevs(st->device(dev));
     if (netdevs.empty())
         throw SimError(dev + " has no ECN tree (only mlx5 RoCE PFs and LAG members have one)");
     for (const auto& nd : netdevs) {

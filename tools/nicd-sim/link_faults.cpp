@@ -87,31 +87,28 @@ void setLink(const fs::path& root, NodeState& st, const std::string& dev, uint32
 
 void linkDown(const fs::path& root, const std::string& dev, uint32_t port)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    setLink(root, st, dev, port, false);
-    st.save(root);
+    LockedNode st(root);
+    setLink(root, *st, dev, port, false);
+    st.save();
 }
 
 void linkUp(const fs::path& root, const std::string& dev, uint32_t port)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    setLink(root, st, dev, port, true);
-    st.save(root);
+    LockedNode st(root);
+    setLink(root, *st, dev, port, true);
+    st.save();
 }
 
 void flap(const fs::path& root, const std::string& dev, int times, uint32_t port)
 {
     if (times < 1 || times > 1000)
         throw SimError(fmt::format("flap {}: --times must be from 1 to 1000", dev));
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
+    LockedNode st(root);
     for (int i = 0; i < times; ++i) {
-        setLink(root, st, dev, port, false);
-        setLink(root, st, dev, port, true);
+        setLink(root, *st, dev, port, false);
+        setLink(root, *st, dev, port, true);
     }
-    st.save(root);
+    st.save();
 }
 
 } // namespace nicd::sim

@@ -10,10 +10,9 @@ namespace nicd::sim {
 
 std::vector<DeviceSummary> devices(const fs::path& root)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
+    LockedNode st(root);
     std::vector<DeviceSummary> out;
-    for (const auto& [name, d] : st.devices) {
+    for (const auto& [name, d] : st->devices) {
         DeviceSummary s{name, d.role, d.pci_address, {}, d.netdevs, d.removed, d.stalled};
         std::error_code ec;
         std::vector<fs::path> ports;

@@ -97,9 +97,9 @@ std::string NodeState::text() const
     return j.dump(1) + "\n";
 }
 
-const SimDevice& NodeState::liveDevice(const std::string& name)
+SimDevice& NodeState::liveDevice(const std::string& name)
 {
-    const auto& d = device(name);
+    auto& d = device(name);
     if (d.removed)
         throw SimError(name + " is removed (nicd-sim inject DIR restore " + name + ")");
     return d;

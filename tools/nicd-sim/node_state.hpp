@@ -48,7 +48,7 @@ struct NodeState {
     std::string text() const;                   // what save writes (run/nicd-sim/state.json)
     SimDevice& device(const std::string& name); // throws SimError listing the known devices
     // The device, which a fault can act on only while present: SimError when it was removed.
-    const SimDevice& liveDevice(const std::string& name);
+    SimDevice& liveDevice(const std::string& name);
 };
 
 std::string counterKey(const std::string& dev, uint32_t port, const std::string& group,
@@ -65,6 +65,24 @@ public:
 
 private:
     int fd_ = -1;
+};
+
+// The node's state as read under its lock, which it holds for its lifetime: a fault reads and
+// changes the state through -> and *, and save() writes it back while the lock is still held.
+class LockedNode {
+public:
+    explicit LockedNode(const fs::path& root)
+        : root_(root), lock_(root), state_(NodeState::load(root))
+    {
+    }
+    NodeState* operator->() { return &state_; }
+    NodeState& operator*() { return state_; }
+    void save() const { state_.save(root_); }
+
+private:
+    fs::path root_;
+    NodeLock lock_;
+    NodeState state_;
 };
 
 } // namespace nicd::sim

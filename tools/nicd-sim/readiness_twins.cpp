@@ -203,16 +203,14 @@ void renameVerbsDevice(const fs::path& root, const fs::path& ib_dir, const std::
 
 void gidMissing(const fs::path& root, const std::string& dev, bool on)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    writeGids(root, st.liveDevice(dev), !on);
+    LockedNode st(root);
+    writeGids(root, st->liveDevice(dev), !on);
 }
 
 void mtuMismatch(const fs::path& root, const std::string& dev, bool on)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    const auto& d = st.liveDevice(dev);
+    LockedNode st(root);
+    const auto& d = st->liveDevice(dev);
     auto netdevs = d.netdevs;
     netdevs.insert(netdevs.end(), d.ethtool_netdevs.begin(), d.ethtool_netdevs.end());
     for (const auto& nd : netdevs)
@@ -221,9 +219,8 @@ void mtuMismatch(const fs::path& root, const std::string& dev, bool on)
 
 void uverbsMissing(const fs::path& root, const std::string& dev, bool on)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto node = root / "dev/infiniband" / uverbsOf(root, st.liveDevice(dev));
+    LockedNode st(root);
+    auto node = root / "dev/infiniband" / uverbsOf(root, st->liveDevice(dev));
     if (on)
         unlinkBeneath(root, node); // the node itself, never what a link there points to
     else
@@ -240,9 +237,8 @@ void peermemUnload(const fs::path& root, bool on)
 
 void acsOn(const fs::path& root, const std::string& dev, bool on)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto port = rootPortOf(root, st.liveDevice(dev));
+    LockedNode st(root);
+    auto port = rootPortOf(root, st->liveDevice(dev));
     writeText(root, port / "config", configSpace(on ? kAcsRedirect : 0));
 }
 

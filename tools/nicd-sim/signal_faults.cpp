@@ -21,50 +21,45 @@ fs::path pciDir(const fs::path& root, const SimDevice& d)
     return fs::canonical(root / "sys/bus/pci/devices" / d.pci_address);
 }
 
-template <typename List>
-void requireSome(const List& list, const std::string& dev, const char* what)
+// `list`, when it holds something: a device without `what` cannot have this fault.
+template <typename List> List requireSome(List list, const std::string& dev, const char* what)
 {
     if (list.empty())
         throw SimError(
             fmt::format("{} has no {} (a VF, or a card without pre-failure signals)", dev, what));
+    return list;
 }
 
 } // namespace
 
 void fecDegrade(const fs::path& root, const std::string& dev, bool on)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    const auto& d = st.liveDevice(dev);
-    auto netdevs = fecNetdevs(root, d);
-    requireSome(netdevs, dev, "FEC statistics");
-    for (const auto& nd : netdevs) {
+    LockedNode st(root);
+    const auto& d = st->liveDevice(dev);
+    for (const auto& nd : requireSome(fecNetdevs(root, d), dev, "FEC statistics")) {
         auto key =
             counterKey(dev, 1, "ethtool:" + nd, vendorCatalog(d.vendor).counters.corrected_bits);
         if (on)
-            st.rates[key] = kDegradedCorrectedBitsPerSecond;
+            st->rates[key] = kDegradedCorrectedBitsPerSecond;
         else
-            st.rates.erase(key);
+            st->rates.erase(key);
     }
-    st.save(root);
+    st.save();
 }
 
 void opticsRxLow(const fs::path& root, const std::string& dev, bool on)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    const auto& d = st.liveDevice(dev);
-    auto netdevs = moduleNetdevs(root, d);
-    requireSome(netdevs, dev, "optical module");
+    LockedNode st(root);
+    const auto& d = st->liveDevice(dev);
+    auto netdevs = requireSome(moduleNetdevs(root, d), dev, "optical module");
     // The first module only: one weak fibre, not the whole bond.
     writeModule(root, netdevs.front(), defaultModuleKind(d.role, netdevs.front()), on);
 }
 
 void asicHot(const fs::path& root, const std::string& dev, bool on)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    const auto& d = st.liveDevice(dev);
+    LockedNode st(root);
+    const auto& d = st->liveDevice(dev);
     std::error_code ec;
     bool found = false;
     for (const auto& e : fs::directory_iterator(pciDir(root, d) / "hwmon", ec)) {
@@ -85,9 +80,8 @@ void asicHot(const fs::path& root, const std::string& dev, bool on)
 
 void fwFatal(const fs::path& root, const std::string& dev, bool on)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    const auto& d = st.liveDevice(dev);
+    LockedNode st(root);
+    const auto& d = st->liveDevice(dev);
     auto file = devlinkHealthFile(root);
     auto j = nlohmann::ordered_json::parse(readText(file));
     auto handle = "pci/" + d.pci_address;
@@ -110,18 +104,16 @@ void fwFatal(const fs::path& root, const std::string& dev, bool on)
 
 void pcieDowntrain(const fs::path& root, const std::string& dev, bool on)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    auto dir = pciDir(root, st.liveDevice(dev));
+    LockedNode st(root);
+    auto dir = pciDir(root, st->liveDevice(dev));
     writeText(root, dir / "current_link_speed", on ? "16.0 GT/s PCIe\n" : "32.0 GT/s PCIe\n");
     writeText(root, dir / "current_link_width", on ? "8\n" : "16\n");
 }
 
 void rateDowntrain(const fs::path& root, const std::string& dev, bool on)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    const auto& d = st.liveDevice(dev);
+    LockedNode st(root);
+    const auto& d = st->liveDevice(dev);
     auto port = root / d.ib_dir / "ports/1";
     writeText(root, port / "rate", on ? "200 Gb/sec (2X NDR)\n" : "400 Gb/sec (4X NDR)\n");
     for (const auto& nd : d.netdevs) {
@@ -134,9 +126,8 @@ void rateDowntrain(const fs::path& root, const std::string& dev, bool on)
 
 void fwDrift(const fs::path& root, const std::string& dev, bool on)
 {
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    const auto& d = st.liveDevice(dev);
+    LockedNode st(root);
+    const auto& d = st->liveDevice(dev);
     const auto& catalog = vendorCatalog(d.vendor);
     writeText(root, root / d.ib_dir / "fw_ver",
               std::string(on ? catalog.drifted_firmware : catalog.healthy_firmware) + "\n");

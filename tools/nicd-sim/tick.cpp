@@ -171,14 +171,13 @@ void tick(const fs::path& root, double seconds)
 {
     if (!(seconds >= 0) || seconds > 1e7)
         throw SimError("tick: --seconds must be from 0 to 1e7");
-    NodeLock lock(root);
-    auto st = NodeState::load(root);
-    Ticker ticker(root, st, seconds);
-    for (const auto& [name, d] : st.devices)
+    LockedNode st(root);
+    Ticker ticker(root, *st, seconds);
+    for (const auto& [name, d] : st->devices)
         if (!d.removed)
             ticker.device(name, d);
-    refreshFecCaptures(root, st);
-    st.save(root);
+    refreshFecCaptures(root, *st);
+    st.save();
 }
 
 } // namespace nicd::sim

@@ -21,15 +21,11 @@ struct DeviceArgs {
 
 struct CounterArgs : DeviceArgs {
     std::string counter;
-    explicit CounterArgs(CLI::App& cmd) : DeviceArgs(cmd)
+    explicit CounterArgs(CLI::App& cmd) : DeviceArgs(cmd, "port number (default 1)")
     {
         cmd.add_option("COUNTER", counter,
                        "counter name in counters/, hw_counters/ or the ethtool statistics")
             ->required();
-    }
-    void addPort(CLI::App& cmd)
-    {
-        cmd.add_option("--port", port, "port number (default 1)")->check(CLI::Range(1U, 255U));
     }
 };
 

@@ -11,7 +11,6 @@ NICD_SIM_FAULT(errors, "errors", "a burst: add N to a counter", [](CLI::App& cmd
     auto a = std::make_shared<CounterArgs>(cmd);
     auto n = std::make_shared<uint64_t>(0);
     cmd.add_option("N", *n, "how much to add")->required();
-    a->addPort(cmd);
     return [a, n](const fs::path& dir) { addToCounter(dir, a->dev, a->counter, *n, a->port); };
 });
 
@@ -23,7 +22,6 @@ NICD_SIM_FAULT(rate, "rate", "a counter climbs by PER_SECOND on every tick (0 st
                    cmd.add_option("PER_SECOND", *rate, "increase per second")
                        ->required()
                        ->check(CLI::NonNegativeNumber);
-                   a->addPort(cmd);
                    return [a, rate](const fs::path& dir) {
                        setRate(dir, a->dev, a->counter, *rate, a->port);
                    };
@@ -35,7 +33,6 @@ NICD_SIM_FAULT(wrap, "wrap",
                "on",
                [](CLI::App& cmd) {
                    auto a = std::make_shared<CounterArgs>(cmd);
-                   a->addPort(cmd);
                    return [a](const fs::path& dir) { wrap(dir, a->dev, a->counter, a->port); };
                });
 
@@ -53,7 +50,6 @@ Setup refusal(bool on)
 {
     return [on](CLI::App& cmd) -> Action {
         auto a = std::make_shared<CounterArgs>(cmd);
-        a->addPort(cmd);
         return
             [a, on](const fs::path& dir) { refuseCounter(dir, a->dev, a->counter, on, a->port); };
     };
@@ -74,7 +70,6 @@ NICD_SIM_FAULT(no_pma, "no-pma",
                "counter of a driver without a PMA agent (irdma, i40iw)",
                [](CLI::App& cmd) {
                    auto a = std::make_shared<CounterArgs>(cmd);
-                   a->addPort(cmd);
                    return
                        [a](const fs::path& dir) { noPmaCounter(dir, a->dev, a->counter, a->port); };
                });

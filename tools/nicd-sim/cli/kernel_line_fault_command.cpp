@@ -51,9 +51,8 @@ private:
 
 void writeKernelLines(const fs::path& dir, const std::string& dev, const std::string& event)
 {
-    NodeLock lock(dir);
-    auto st = NodeState::load(dir);
-    const auto& d = st.device(dev);
+    LockedNode st(dir);
+    const auto& d = st->device(dev);
     const auto& netdevs = d.ethtool_netdevs.empty() ? d.netdevs : d.ethtool_netdevs;
     auto lines = driverLines(d.vendor, event, d.pci_address,
                              netdevs.empty() ? std::string() : netdevs.front(), dev);
