@@ -271,6 +271,32 @@ ReadyCheck checkNuma(const Device& device, const std::vector<GpuPairing>* pairs)
                               *device.numa_node, fmt::join(others, ", ")));
 }
 
+ReadyCheck checkGpuPath(const Device& device, const std::vector<GpuPairing>* pairs)
+{
+    if (!pairs)
+        return result("gpu_path", Verdict::Unknown, "the NIC's GPUs are not read yet");
+    if (pairs->empty())
+        return result("gpu_path", Verdict::Skipped, "no GPU to pair with");
+    for (const auto& p : *pairs)
+        if (p.shares_switch && !p.bridges.empty())
+            return result(
+                "gpu_path", Verdict::Ok,
+                fmt::format("below PCIe bridge {} with GPU {}", p.bridges.front(), p.gpu));
+    if (!device.numa_node)
+        return result("gpu_path", Verdict::Unknown,
+                      "no PCIe bridge shared with a GPU, and NUMA node -1: a VM's PCI tree is "
+                      "its hypervisor's, not the board's");
+    std::vector<std::string> gpus;
+    for (const auto& p : *pairs)
+        gpus.push_back(p.gpu);
+    // A note, not a failure: the board's wiring decides it, and NCCL still runs.
+    return result("gpu_path", Verdict::Ok,
+                  fmt::format("note: no PCIe switch shared with the GPUs it serves ({}): they meet "
+                              "only at the root complex, so GPUDirect RDMA traffic crosses the "
+                              "CPU (NCCL's PHB or SYS)",
+                              fmt::join(gpus, ", ")));
+}
+
 bool judgedForReadiness(const Device& d)
 {
     return d.role == Role::Compute && d.function != DeviceFunction::VirtualFunction;
@@ -313,6 +339,7 @@ PortChecks judgeReadiness(const Inventory& inventory, const ReadinessInputs& in,
                 checkGpuDirect(gpudirect, gpus),
                 checkAcs(d, pairs, in.bridges),
                 checkNuma(d, pairs),
+                checkGpuPath(d, pairs),
             };
         }
     }

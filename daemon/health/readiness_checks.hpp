@@ -1,5 +1,5 @@
-// Whether NCCL can use a compute port at full rate: six checks, each a pure decision over what the
-// readiness source read (model/readiness.hpp), saying what it saw. A check without its input
+// Whether NCCL can use a compute port at full rate: seven checks, each a pure decision over what
+// the readiness source read (model/readiness.hpp), saying what it saw. A check without its input
 // says "unknown" (never a false alarm, never a false pass); one that does not apply, "skipped".
 //   gid        RoCE: a RoCE v2 GID that carries an IP address (what NCCL picks by default);
 //              InfiniBand: a port GID (gids/0) and a LID
@@ -11,6 +11,9 @@
 //   acs        no ACS P2P Request/Completion Redirect on the bridges between the NIC and a GPU
 //              below the same switch (acs_config.hpp)
 //   numa       the NIC on the NUMA node of one of the GPUs it serves (gpu_pairing.hpp)
+//   gpu_path   where the NIC and its GPUs meet: below a shared PCIe bridge (NCCL's PIX/PXB), or
+//              only at the root complex, so GPUDirect RDMA traffic crosses the CPU: ok either
+//              way, the second with a note, since the board's wiring, not a fault, decides it
 #pragma once
 
 #include "model/inventory.hpp"
@@ -47,11 +50,12 @@ ReadyCheck checkGpuDirect(const GpuDirectInputs* in, bool node_has_gpus);
 ReadyCheck checkAcs(const Device& device, const std::vector<GpuPairing>* pairs,
                     const std::map<std::string, AcsInputs>& bridges);
 ReadyCheck checkNuma(const Device& device, const std::vector<GpuPairing>* pairs);
+ReadyCheck checkGpuPath(const Device& device, const std::vector<GpuPairing>* pairs);
 
 // The devices judged: compute devices but VFs (a VF is judged where it is used).
 bool judgedForReadiness(const Device& d);
 
-// Every active port of every compute device but VFs, each with its six checks in the order above.
+// Every active port of every compute device but VFs, each with its checks in the order above.
 using PortChecks = std::map<std::pair<std::string, uint32_t>, std::vector<ReadyCheck>>;
 PortChecks judgeReadiness(const Inventory& inventory, const ReadinessInputs& in, uint32_t min_mtu);
 

@@ -36,25 +36,44 @@ std::string linkText(std::optional<double> gts, std::optional<int> width)
                        width ? std::to_string(*width) : std::string("?"));
 }
 
+// What a link can train at: the lower of both ends' capability.
+std::string capText(const PcieLink& link)
+{
+    auto cap_gts = link.upstream_max_gts && link.max_gts
+                       ? std::min(*link.max_gts, *link.upstream_max_gts)
+                       : link.max_gts;
+    auto cap_width = link.upstream_max_width && link.max_width
+                         ? std::min(*link.max_width, *link.upstream_max_width)
+                         : link.max_width;
+    return linkText(cap_gts, cap_width);
+}
+
 void judgePcie(const Snapshot& snap, Verdicts& v)
 {
     for (const auto& [ibdev, link] : snap.pcie) {
         v.judged(ibdev, 0);
-        if (!prefailure::trainedDown(link))
-            continue;
-        auto cap_gts = link.upstream_max_gts && link.max_gts
-                           ? std::min(*link.max_gts, *link.upstream_max_gts)
-                           : link.max_gts;
-        auto cap_width = link.upstream_max_width && link.max_width
-                             ? std::min(*link.max_width, *link.upstream_max_width)
-                             : link.max_width;
-        v.raise(signalCondition(
-            "pcie_link_degraded", ConditionSeverity::Degraded, ibdev, 0,
-            fmt::format("PCIe link trained at {}; the NIC and the port above it allow {}",
-                        linkText(link.current_gts, link.current_width),
-                        linkText(cap_gts, cap_width)),
-            "the card's PCIe link trained down (a loose card, riser or slot): reseat the NIC",
-            Action::ReseatNic));
+        if (prefailure::trainedDown(link))
+            v.raise(signalCondition(
+                "pcie_link_degraded", ConditionSeverity::Degraded, ibdev, 0,
+                fmt::format("PCIe link trained at {}; the NIC and the port above it allow {}",
+                            linkText(link.current_gts, link.current_width), capText(link)),
+                "the card's PCIe link trained down (a loose card, riser or slot): reseat the NIC",
+                Action::ReseatNic));
+        std::vector<std::string> hops;
+        for (const auto& hop : link.path)
+            if (prefailure::trainedDown(hop.link))
+                hops.push_back(fmt::format(
+                    "the link between {} and the switch port {} trained at {}; both ends allow {}",
+                    hop.upstream, hop.downstream,
+                    linkText(hop.link.current_gts, hop.link.current_width), capText(hop.link)));
+        if (!hops.empty())
+            v.raise(signalCondition(
+                "pcie_path_degraded", ConditionSeverity::Degraded, ibdev, 0,
+                fmt::format("PCIe above the NIC: {}", fmt::join(hops, "; ")),
+                "the PCIe switch's link to the port above it trained down, slowing every device "
+                "below it (GPUs too): reseat the switch board, its riser or cable, and check the "
+                "slot's PCIe speed in the BIOS",
+                Action::ReseatNic));
     }
 }
 
@@ -135,6 +154,8 @@ struct Check {
 constexpr Check kChecks[] = {
     {"pcie_link_degraded", &SignalConfig::pcie_training,
      "the PCIe link runs at full width and speed again"},
+    {"pcie_path_degraded", &SignalConfig::pcie_training,
+     "every PCIe link above the NIC runs at full width and speed again"},
     {"port_rate_degraded", &SignalConfig::port_rate_peers, "the port runs at its peers' rate"},
     {"firmware_drift", &SignalConfig::firmware_peers, "the firmware matches its peers"},
 };
@@ -156,11 +177,11 @@ void TrainingRules::evaluate(const Snapshot& snap, double /*now_mono*/, double n
     const auto& sc = config.signals;
     auto on = [&](const Check* c) { return sc.enable && sc.*(c->enabled); };
     Verdicts v;
-    if (on(&kChecks[0]))
+    if (on(checkOf("pcie_link_degraded")))
         judgePcie(snap, v);
-    if (on(&kChecks[1]))
+    if (on(checkOf("port_rate_degraded")))
         judgeRates(snap.inventory, v);
-    if (on(&kChecks[2]))
+    if (on(checkOf("firmware_drift")))
         judgeFirmware(snap.inventory, v);
     // A check switched off recovers what it raised.
     conditions.recoverIf(

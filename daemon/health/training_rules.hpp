@@ -2,6 +2,9 @@
 // partial update:
 //   pcie_link_degraded (degraded, reseat_nic): the NIC's PCIe link trained below the lower of
 //     what the NIC and the port above it can do, in speed or width (PcieTraining=).
+//   pcie_path_degraded (degraded, reseat_nic): a link above the NIC's own, between a PCIe
+//     switch and the port above it, trained below what both ends can do, naming the hop
+//     (PcieTraining=).
 //   port_rate_degraded (degraded, check_cable): an active port slower than the fastest active
 //     port of its peers — same board_id, function and link layer (PortRatePeers=).
 //   firmware_drift (degraded, update_firmware): a device whose fw_ver differs from what most of

@@ -127,6 +127,8 @@ using ReporterMeanings = std::map<std::string, std::map<std::string, ReporterMea
 
 // ---- PCIe link training of a device's function (sysfs current/max_link_speed/width) ----
 
+struct PcieHop;
+
 struct PcieLink {
     std::optional<double> current_gts; // GT/s per lane
     std::optional<int> current_width;
@@ -136,8 +138,20 @@ struct PcieLink {
     // link can train no higher than min(max, upstream).
     std::optional<double> upstream_max_gts;
     std::optional<int> upstream_max_width;
+    // The links above this one up to the root port, nearest first (a PCIe switch's link to the
+    // port above it): each limits every device below it. Empty without a switch on the way.
+    std::vector<PcieHop> path;
 
     bool operator==(const PcieLink&) const = default;
+};
+
+// One link on a function's way to its root port, between the port above and the switch below it.
+struct PcieHop {
+    std::string upstream;   // PCI address of the port above: a root port or a switch's downstream
+    std::string downstream; // PCI address of the switch's upstream port below it
+    PcieLink link;          // as the port below reports it, with the port above's capability
+
+    bool operator==(const PcieHop&) const = default;
 };
 
 } // namespace nicd

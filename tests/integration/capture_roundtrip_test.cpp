@@ -43,6 +43,7 @@ struct FaultPlan {
     std::string shows{};             // a series the replay must have (the fault is visible)
     std::string dev = "mlx5_0";      // the device it is injected on
     std::string vendors = "mlx5";    // create --vendor: a node with the device
+    std::string profile{};           // create --profile: a GPU node of that shape instead
 };
 
 // How each fault is injected on mlx5_0. A fault missing here fails the test by name.
@@ -74,6 +75,14 @@ const std::map<std::string, FaultPlan>& plans()
         {"fw-fatal", {{}, {}, {}}},
         {"pcie-downtrain",
          {{}, {}, R"(nicd_pcie_link_width_lanes{device="mlx5_0",which="current"} 8)"}},
+        // Only a GPU node's NIC sits below a PCIe switch; the link above it is in the capture.
+        {"pcie-path-downtrain",
+         {{},
+          {},
+          R"(nicd_condition_active{device="mlx5_0",port="0",code="pcie_path_degraded",)",
+          "mlx5_0",
+          "mlx5",
+          "hgx-h100"}},
         {"rate-downtrain", {{}, {}, {}}},
         {"fw-drift", {{}, {}, {}}},
         {"congest-ecn", {{}, {}, {}}},
@@ -161,7 +170,10 @@ void CaptureRoundTrip::replayEveryThirdFault(size_t third)
                           << ": add how to inject it to plans() in this test";
         const auto src = dir_ / fault / "src";
         const auto cap = dir_ / fault / "cap";
-        sim::create(src, {.vendors = plan->vendors});
+        sim::CreateOptions options{.vendors = plan->vendors};
+        if (!plan->profile.empty())
+            sim::applyProfile(options, plan->profile);
+        sim::create(src, options);
         test::writeNodeConfig(src);
         std::string out;
         for (const auto& b : plan->before)

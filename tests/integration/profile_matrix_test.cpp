@@ -51,7 +51,8 @@ const std::vector<Fault>& standardFaults()
 }
 
 // Faults beyond the standard ones, for the actions those do not reach: counter bursts between
-// two cycles, kernel lines, an InfiniBand port the subnet manager has not activated.
+// two cycles, kernel lines, an InfiniBand port the subnet manager has not activated; and the
+// PCIe switch's link above the NIC (HGX boards only have one).
 const std::vector<Fault>& moreFaults()
 {
     static const std::vector<Fault> faults{
@@ -70,6 +71,7 @@ const std::vector<Fault>& moreFaults()
         {{"kernel-line", "mlx5_0", "tx-timeout"}, 0, "kernel.mlx5.tx_timeout", "none"},
         {{"kernel-line", "mlx5_0", "cmd-timeout"}, 0, "kernel.mlx5.cmd_timeout", "reset_nic"},
         {{"port-init", "mlx5_0"}, 1, "port_not_active", "check_switch_port"},
+        {{"pcie-path-downtrain", "mlx5_0"}, 0, "pcie_path_degraded", "reseat_nic"},
     };
     return faults;
 }
@@ -87,7 +89,7 @@ const std::map<std::string, std::set<std::string>>& actionTable()
         {"check_cooling", {"asic-hot"}},
         {"check_workload", {"errors rnr_nak_retry_err"}},
         {"reset_nic", {"fw-fatal", "kernel-line cmd-timeout"}},
-        {"reseat_nic", {"pcie-downtrain"}},
+        {"reseat_nic", {"pcie-downtrain", "pcie-path-downtrain"}},
         {"update_firmware", {"fw-drift"}},
         {"reboot_node", {"remove"}},
         {"check_network_config", {"gid-missing", "mtu"}},

@@ -284,7 +284,10 @@ TEST_F(ConditionsDoc, PreFailureConditions)
         s.reporters = {{"pci/0000:1a:00.0", "fw_fatal", false, "error", 1, 0},
                        {"pci/0000:1a:00.0", "fw", false, "error", 1, 0},
                        {"pci/0000:1a:00.0/65535", "tx", false, "error", 2, 1}};
-        s.pcie["mlx5_0"] = PcieLink{16.0, 8, 32.0, 16, 32.0, 16};
+        // The NIC's own link and its switch's link to the root port, both trained down.
+        PcieLink trained_down{16.0, 8, 32.0, 16, 32.0, 16, {}};
+        s.pcie["mlx5_0"] = trained_down;
+        s.pcie["mlx5_0"].path = {{"0000:17:01.0", "0000:1a:00.0", trained_down}};
         return s;
     };
     std::vector<Condition> raised;
@@ -304,7 +307,7 @@ TEST_F(ConditionsDoc, PreFailureConditions)
          {"fec_margin", "fec_uncorrectable", "optics_temperature_high", "optics_supply_low",
           "optics_rx_power_low", "optics_tx_bias_high", "optics_tx_power_high", "optics_tx_fault",
           "asic_temperature_high", "firmware_fatal", "firmware_error", "devlink_reporter.tx",
-          "pcie_link_degraded", "port_rate_degraded", "firmware_drift"})
+          "pcie_link_degraded", "pcie_path_degraded", "port_rate_degraded", "firmware_drift"})
         EXPECT_TRUE(codes.contains(want)) << want << " was not raised";
     for (const auto& c : raised)
         EXPECT_EQ(c.device, "mlx5_0") << c.code << " on the healthy peer: " << c.message;

@@ -153,7 +153,7 @@ TEST(DbusObjectValues, PreFailureSignalsOnTheirDeviceAndPortOnly)
     m.lanes = {ModuleLane{0.052, std::nullopt, 0.0011, false, false}};
     s.modules["ens1f0np0"] = m;
     s.temperatures["mlx5_0"] = {{"asic", 55, 105, std::nullopt}, {"Module0", 40, {}, {}}};
-    s.pcie["mlx5_0"] = {16, 8, 32, 16, 16, 16}; // the bridge above allows only 16 GT/s
+    s.pcie["mlx5_0"] = {16, 8, 32, 16, 16, 16, {}}; // the bridge above allows only 16 GT/s
     s.reporters = {{"pci/0000:1a:00.0", "fw_fatal", false, "error", 2, 1},
                    {"pci/0000:3b:00.0", "fw", true, "healthy", 0, 0}};
 

@@ -18,6 +18,7 @@
 using namespace nicd;
 using namespace nicd::prefailure;
 using namespace std::chrono_literals;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -134,13 +135,59 @@ TEST(PcieLink, SpeedsInBothKernelFormats)
 
 TEST(PcieLink, JudgedAgainstTheLowerOfBothEnds)
 {
-    PcieLink gen5_in_gen4{16.0, 16, 32.0, 16, 16.0, 16};
+    PcieLink gen5_in_gen4{16.0, 16, 32.0, 16, 16.0, 16, {}};
     EXPECT_FALSE(trainedDown(gen5_in_gen4)) << "a Gen5 NIC in a Gen4 slot runs as it can";
-    PcieLink narrow{32.0, 8, 32.0, 16, 32.0, 16};
+    PcieLink narrow{32.0, 8, 32.0, 16, 32.0, 16, {}};
     EXPECT_TRUE(trainedDown(narrow));
-    PcieLink slow{16.0, 16, 32.0, 16, std::nullopt, std::nullopt};
+    PcieLink slow{16.0, 16, 32.0, 16, std::nullopt, std::nullopt, {}};
     EXPECT_TRUE(trainedDown(slow)) << "no bridge above: the NIC's own capability";
     EXPECT_FALSE(trainedDown(PcieLink{})) << "unknown values never count as below";
+}
+
+class PciePathTest : public test::TempDirTest {
+protected:
+    // A PCI function (or bridge) at `rel` below dir_/sys/devices, its link trained at `gts` x
+    // `width` where it can do 32.0 GT/s x16.
+    fs::path function(const std::string& rel, const char* gts = "32.0", int width = 16)
+    {
+        auto d = dir_ / "sys/devices" / rel;
+        fs::create_directories(d);
+        std::ofstream(d / "current_link_speed") << gts << " GT/s PCIe\n";
+        std::ofstream(d / "current_link_width") << width << "\n";
+        std::ofstream(d / "max_link_speed") << "32.0 GT/s PCIe\n";
+        std::ofstream(d / "max_link_width") << "16\n";
+        return d;
+    }
+};
+
+TEST_F(PciePathTest, TheSwitchLinkAboveTheNicIsItsPath)
+{
+    // Root port 17:01.0, a switch (upstream port 1b:00.0, downstream port 1c:01.0), the NIC.
+    function("pci0000:17/0000:17:01.0");
+    function("pci0000:17/0000:17:01.0/0000:1b:00.0", "16.0", 8);
+    function("pci0000:17/0000:17:01.0/0000:1b:00.0/0000:1c:01.0");
+    auto nic = function("pci0000:17/0000:17:01.0/0000:1b:00.0/0000:1c:01.0/0000:18:00.0");
+    auto link = readPcieLink(nic);
+    ASSERT_TRUE(link);
+    EXPECT_FALSE(trainedDown(*link)) << "the NIC's own link is at full speed";
+    ASSERT_EQ(link->path.size(), 1U);
+    EXPECT_EQ(link->path[0].upstream, "0000:17:01.0");
+    EXPECT_EQ(link->path[0].downstream, "0000:1b:00.0");
+    EXPECT_EQ(link->path[0].link.current_gts, 16.0);
+    EXPECT_EQ(link->path[0].link.current_width, 8);
+    EXPECT_TRUE(trainedDown(link->path[0].link));
+}
+
+TEST_F(PciePathTest, NoSwitchOrAShapeThatIsNotPcieHasNoPath)
+{
+    auto below_root = function("pci0000:17/0000:17:01.0/0000:18:00.0");
+    ASSERT_TRUE(readPcieLink(below_root));
+    EXPECT_TRUE(readPcieLink(below_root)->path.empty()) << "right below its root port";
+    // Two bridges above the function: not a root port, a link and a switch (a PCI-to-PCI
+    // bridge, say), so which bridge reports which link is unknown: nothing judged.
+    function("pci0000:20/0000:20:01.0/0000:21:00.0", "2.5", 1);
+    auto odd = function("pci0000:20/0000:20:01.0/0000:21:00.0/0000:22:00.0");
+    EXPECT_TRUE(readPciePath(odd).empty());
 }
 
 class HwmonTest : public test::TempDirTest {};

@@ -199,6 +199,30 @@ TEST_F(ReadinessTest, NumaFarOnlyWhenNoPairedGpuSharesTheNode)
     EXPECT_EQ(check(far, "mlx5_1", "numa").verdict, Verdict::Failed);
 }
 
+TEST_F(ReadinessTest, ANicMeetingItsGpusOnlyAtTheRootComplexIsANoteNotACondition)
+{
+    auto below_switch = at(0, node());
+    EXPECT_EQ(check(below_switch, "mlx5_0", "gpu_path").verdict, Verdict::Ok);
+    EXPECT_EQ(check(below_switch, "mlx5_0", "gpu_path").saw,
+              "below PCIe bridge 0000:18:01.0 with GPU 0000:10:01.0");
+    // mlx5_1 moves to a root port of its own on the same socket: no bridge shared with a GPU.
+    auto s = node();
+    auto& nic = s.inventory.devices[1];
+    nic.pci_path = "/r/sys/devices/pci0000:30/0000:30:01.0/" + nic.pci_address;
+    s.readiness.pairings[nic.ibdev] = readiness::pairGpus(nic, s.inventory.gpus);
+    auto apart = at(1, s);
+    const auto& note = check(apart, "mlx5_1", "gpu_path");
+    EXPECT_EQ(note.verdict, Verdict::Ok) << "the board's wiring, not a fault";
+    EXPECT_TRUE(note.saw.starts_with("note: ")) << note.saw;
+    EXPECT_NE(note.saw.find("crosses the CPU"), std::string::npos) << note.saw;
+    EXPECT_TRUE(apart.health.conditions.empty());
+    EXPECT_EQ(portReady(apart.health, "mlx5_1", 1), true);
+    // Where the NIC's NUMA node is unknown (a VM), its PCI tree is not the board's: unknown.
+    nic.numa_node.reset();
+    s.readiness.pairings[nic.ibdev] = readiness::pairGpus(nic, s.inventory.gpus);
+    EXPECT_EQ(check(at(2, s), "mlx5_1", "gpu_path").verdict, Verdict::Unknown);
+}
+
 TEST_F(ReadinessTest, WhatCannotBeReadIsUnknownAndRaisesNothing)
 {
     auto s = node();

@@ -334,7 +334,7 @@ TEST(Textfile, SignalFamiliesFollowEveryNewReading)
     snap.fec["ens1f0np0"] = f;
     EXPECT_TRUE(has(renderTextfile(snap), "nicd_fec_uncorrectable_blocks_total{device=\"mlx5_9\","
                                           "port=\"1\",netdev=\"ens1f0np0\"} 7"));
-    snap.pcie["mlx5_9"] = PcieLink{16, 8, 32, 16, {}, {}};
+    snap.pcie["mlx5_9"] = PcieLink{16, 8, 32, 16, {}, {}, {}};
     EXPECT_TRUE(has(renderTextfile(snap),
                     "nicd_pcie_link_width_lanes{device=\"mlx5_9\",which=\"current\"} 8"));
     snap.uplinks[0].port = 2;

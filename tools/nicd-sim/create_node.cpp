@@ -46,7 +46,8 @@ PciPlan vendorFunction(const std::string& vendor, const std::string& bdf,
             v.pci_vendor,
             vf ? v.vf_pci_device : v.pci_device,
             infiniband ? kClassInfiniBand : kClassEthernet,
-            numa};
+            numa,
+            {}};
 }
 
 // `n` devices dealt to `vendors` in consecutive blocks as even as possible, the first vendors
@@ -86,7 +87,7 @@ public:
         const auto& v = vendorCatalog(vendor);
         auto name = nextName(vendor);
         auto dir = b_.pciFunction(
-            {bdf, root_port, v.driver, v.pci_vendor, v.pci_device, kClassEthernet, numa});
+            {bdf, root_port, v.driver, v.pci_vendor, v.pci_device, kClassEthernet, numa, {}});
         if (up) // the uncabled card's kernel predates mlx5 hwmon: no sensors (nor other signals)
             b_.hwmon(dir, vendor);
         b_.netdev(dir, {netdev, up, dev_port, fmt::format("p{}", dev_port)});
@@ -104,7 +105,7 @@ public:
     void managementNic()
     {
         auto dir = b_.pciFunction(
-            {"0000:03:00.0", "0000:00:1c.0", "igb", "0x8086", "0x1533", kClassEthernet, 0});
+            {"0000:03:00.0", "0000:00:1c.0", "igb", "0x8086", "0x1533", kClassEthernet, 0, {}});
         b_.netdev(dir, {"eno1", true, 0, "", false, 1000});
     }
 

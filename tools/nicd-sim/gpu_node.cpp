@@ -74,10 +74,21 @@ const GpuModel& model(const std::string& name)
         fmt::format("--gpu-model {}: expected one of {}", name, fmt::join(gpuModels(), ", ")));
 }
 
-// The bus of GPU/NIC pair i (each behind root port <bus-1>:01.0, the pair's switch).
+// The bus of GPU/NIC pair i (each behind root port <bus-1>:01.0).
 int pairBus(int i)
 {
     return 0x18 + 12 * i;
+}
+
+// On an HGX board each GPU/NIC pair sits below a PCIe switch of its own: its upstream port below
+// the root port, a downstream port for each function (`slot` 0 the GPU, 1 and 2 the NICs).
+// GB200/GB300 trays attach their NICs to the Grace CPU's root ports; a VM sees none.
+std::vector<std::string> pairSwitch(const GpuModel& m, bool vm, int bus, int slot)
+{
+    if (vm || std::string_view(m.name).starts_with("gb"))
+        return {};
+    return {fmt::format("0000:{:02x}:00.0", bus + 2),
+            fmt::format("0000:{:02x}:0{}.0", bus + 3, slot)};
 }
 
 void nic(TreeBuilder& b, const AddDevice& add, const std::string& name, const PciPlan& pci,
@@ -158,7 +169,7 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
         const int bus = pairBus(i);
         const int numa = o.vm ? -1 : i < (pairs + 1) / 2 ? 0 : 1;
         b.gpu(fmt::format("0000:{:02x}:01.0", bus), fmt::format("0000:{:02x}:01.0", bus - 1), numa,
-              m.device_id);
+              m.device_id, pairSwitch(m, o.vm, bus, 0));
     }
     const auto& v = vendorCatalog(kGpuNodeVendor);
     for (int i = 0; i < nics; ++i) {
@@ -173,8 +184,9 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
                               : fmt::format("0000:{:02x}:{}.0", bus, second ? "02" : "00");
         const NicModel& model = o.vm ? vf : compute;
         nic(b, add, fmt::format("{}{}", v.ib_prefix, i),
-            {bdf, root_port, v.driver, v.pci_vendor, model.device, "0x020000", numa}, model,
-            fmt::format("ens{}f0np0", i + 1), 0, o.channels);
+            {bdf, root_port, v.driver, v.pci_vendor, model.device, "0x020000", numa,
+             pairSwitch(m, o.vm, bus, second ? 2 : 1)},
+            model, fmt::format("ens{}f0np0", i + 1), 0, o.channels);
     }
     // Storage: both ports of one ConnectX-7 on socket 1, at 200G, under a switch with no GPU.
     // A card of its own (another board id): its 200G is no compute card's 400G trained down.
@@ -182,8 +194,14 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
                                "MT_0000000891"};
     for (int port = 0; port < o.storage_ports; ++port)
         nic(b, add, fmt::format("{}{}", v.ib_prefix, nics + port),
-            {fmt::format("0000:e1:00.{}", port), "0000:e0:01.0", v.driver, v.pci_vendor,
-             storage.device, "0x020000", 1},
+            {fmt::format("0000:e1:00.{}", port),
+             "0000:e0:01.0",
+             v.driver,
+             v.pci_vendor,
+             storage.device,
+             "0x020000",
+             1,
+             {}},
             storage, fmt::format("ens{}f{}np{}", nics + 1, port, port), port, o.channels);
 }
 

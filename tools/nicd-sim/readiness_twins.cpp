@@ -117,12 +117,13 @@ fs::path functionOf(const fs::path& root, const fs::path& link)
     return root / fs::canonical(link).lexically_relative(fs::canonical(root));
 }
 
-fs::path rootPortOf(const fs::path& root, const SimDevice& d)
+// The bridge right above the device's function: its root port, or its switch's downstream port.
+fs::path bridgeAbove(const fs::path& root, const SimDevice& d)
 {
     return functionOf(root, root / "sys/bus/pci/devices" / d.pci_address).parent_path();
 }
 
-// A PCI bridge (class 0x0604xx): the simulator's root ports.
+// A PCI bridge (class 0x0604xx): the simulator's root ports and PCIe switch ports.
 bool isBridge(const fs::path& dir)
 {
     std::error_code ec;
@@ -174,9 +175,9 @@ void createReadinessTwins(const fs::path& root, const NodeState& st)
         auto dir = functionOf(root, e.path());
         if (readText(dir / "vendor") == "0x10de\n")
             gpus = true;
-        auto port = dir.parent_path();
-        if (isBridge(port) && !fs::exists(port / "config"))
-            writeText(root, port / "config", configSpace(0));
+        for (auto port = dir.parent_path(); isBridge(port); port = port.parent_path())
+            if (!fs::exists(port / "config"))
+                writeText(root, port / "config", configSpace(0));
     }
     fs::create_directories(root / "proc/sys/kernel");
     writeText(root, root / "proc/sys/kernel/osrelease", "6.8.0-45-generic\n");
@@ -238,7 +239,7 @@ void peermemUnload(const fs::path& root, bool on)
 void acsOn(const fs::path& root, const std::string& dev, bool on)
 {
     LockedNode st(root);
-    auto port = rootPortOf(root, st->liveDevice(dev));
+    auto port = bridgeAbove(root, st->liveDevice(dev));
     writeText(root, port / "config", configSpace(on ? kAcsRedirect : 0));
 }
 

@@ -110,6 +110,20 @@ void pcieDowntrain(const fs::path& root, const std::string& dev, bool on)
     writeText(root, dir / "current_link_width", on ? "8\n" : "16\n");
 }
 
+void pciePathDowntrain(const fs::path& root, const std::string& dev, bool on)
+{
+    LockedNode st(root);
+    // The switch's upstream port: two bridges above the function (its downstream port, then it).
+    auto upstream_port = pciDir(root, st->liveDevice(dev)).parent_path().parent_path();
+    auto above = upstream_port.parent_path();
+    if (!fs::exists(upstream_port / "class") || !fs::exists(above / "class"))
+        throw SimError(dev +
+                       " is not below a PCIe switch (an HGX profile puts each NIC below one)");
+    writeText(root, upstream_port / "current_link_speed",
+              on ? "16.0 GT/s PCIe\n" : "32.0 GT/s PCIe\n");
+    writeText(root, upstream_port / "current_link_width", on ? "8\n" : "16\n");
+}
+
 void rateDowntrain(const fs::path& root, const std::string& dev, bool on)
 {
     LockedNode st(root);

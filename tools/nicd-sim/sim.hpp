@@ -153,6 +153,9 @@ void asicHot(const fs::path& root, const std::string& dev, bool on);
 void fwFatal(const fs::path& root, const std::string& dev, bool on);
 // pcie-downtrain: the PCIe link trains at 16.0 GT/s x8 instead of 32.0 GT/s x16.
 void pcieDowntrain(const fs::path& root, const std::string& dev, bool on);
+// pcie-path-downtrain: the link between the device's PCIe switch and its root port trains at
+// 16.0 GT/s x8 (the switch's upstream port); SimError when no switch is above the device.
+void pciePathDowntrain(const fs::path& root, const std::string& dev, bool on);
 // rate-downtrain: port 1 at 200 Gb/sec (2X NDR) instead of 400 Gb/sec (4X NDR).
 void rateDowntrain(const fs::path& root, const std::string& dev, bool on);
 // fw-drift: fw_ver 28.39.1002 where every other card runs 28.41.1000 (bnxt: 229.1.123.0, not

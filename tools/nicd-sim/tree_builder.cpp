@@ -14,15 +14,29 @@ fs::path TreeBuilder::pciFunction(const PciPlan& plan)
 {
     auto host_bridge = "pci" + plan.root_port.substr(0, 7); // pci0000:19
     auto port_dir = sys_ / "devices" / host_bridge / plan.root_port;
-    auto dir = port_dir / plan.bdf;
-    fs::create_directories(dir);
     if (!fs::exists(port_dir / "vendor")) { // the root port itself, as lspci would see it
+        fs::create_directories(port_dir);
         writeText(root_, port_dir / "vendor", "0x8086\n");
         writeText(root_, port_dir / "device", "0x352a\n");
         writeText(root_, port_dir / "class", "0x060400\n");
         writeText(root_, port_dir / "max_link_speed", "32.0 GT/s PCIe\n");
         writeText(root_, port_dir / "max_link_width", "16\n");
     }
+    for (const auto& bridge : plan.switch_ports) { // a Broadcom PEX890xx Gen5 switch's ports
+        port_dir /= bridge;
+        if (fs::exists(port_dir / "vendor"))
+            continue;
+        fs::create_directories(port_dir);
+        writeText(root_, port_dir / "vendor", "0x1000\n");
+        writeText(root_, port_dir / "device", "0xc030\n");
+        writeText(root_, port_dir / "class", "0x060400\n");
+        for (const char* link : {"current_link_speed", "max_link_speed"})
+            writeText(root_, port_dir / link, "32.0 GT/s PCIe\n");
+        for (const char* link : {"current_link_width", "max_link_width"})
+            writeText(root_, port_dir / link, "16\n");
+    }
+    auto dir = port_dir / plan.bdf;
+    fs::create_directories(dir);
     auto driver_dir = sys_ / "bus/pci/drivers" / plan.driver;
     fs::create_directories(driver_dir);
     relativeSymlink(driver_dir, dir / "driver");
@@ -65,9 +79,10 @@ fs::path TreeBuilder::hwmon(const fs::path& pci_dir, const std::string& vendor)
 }
 
 fs::path TreeBuilder::gpu(const std::string& bdf, const std::string& root_port, int numa_node,
-                          const std::string& device_id)
+                          const std::string& device_id, std::vector<std::string> switch_ports)
 {
-    return pciFunction({bdf, root_port, "nvidia", "0x10de", device_id, "0x030200", numa_node});
+    return pciFunction({bdf, root_port, "nvidia", "0x10de", device_id, "0x030200", numa_node,
+                        std::move(switch_ports)});
 }
 
 fs::path TreeBuilder::netdev(const fs::path& pci_dir, const NetdevPlan& p)

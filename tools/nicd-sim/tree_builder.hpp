@@ -22,6 +22,9 @@ struct PciPlan {
     std::string device;    // 0x1021 (ConnectX-7), 0x101e (ConnectX VF), 0x1533 (I210)
     std::string pci_class; // 0x020000 Ethernet, 0x020700 InfiniBand
     int numa_node = 0;
+    // A PCIe switch's ports between the root port and the function, top first: its upstream
+    // port, then the downstream port the function hangs off. Empty: right below the root port.
+    std::vector<std::string> switch_ports;
 };
 
 struct PortPlan {
@@ -47,7 +50,8 @@ public:
     // An NVIDIA GPU (vendor 0x10de, class 0x030200; `device_id` 0x2330: an H100 SXM5) behind
     // `root_port`, on `numa_node`.
     fs::path gpu(const std::string& bdf, const std::string& root_port, int numa_node,
-                 const std::string& device_id = "0x2330");
+                 const std::string& device_id = "0x2330",
+                 std::vector<std::string> switch_ports = {});
     fs::path netdev(const fs::path& pci_dir, const NetdevPlan& plan);
     // mlx5's hwmon on a PF (Linux >= 6.6): temp1 "asic", with its critical threshold; bnxt_en's
     // (bnxt_hwmon.c): temp1 with no label, its max/crit/emergency thresholds and their alarms.

@@ -121,6 +121,7 @@ private:
 
     void ports(const fs::path& ib_dir, CapturedDevice& d, CapturedNode& node);
     void function(const fs::path& dir, bool with_netdevs, CapturedNode& node);
+    // The bridges from `dir` up to the host bridge, each once.
     void bridge(const fs::path& dir);
     void hwmon(const fs::path& function_dir);
     void netdev(const std::string& name, CapturedNode& node);
@@ -138,6 +139,7 @@ private:
     JobGuard* guard_ = nullptr;         // the current job's, while a device is walked
     CapturedDevice* current_ = nullptr; // the device walked now
     std::set<std::string> functions_done_;
+    std::set<std::string> bridges_done_;
 };
 
 } // namespace nicd::sim::capture

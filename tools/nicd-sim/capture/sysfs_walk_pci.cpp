@@ -61,9 +61,11 @@ constexpr auto kBondingFiles =
 
 void SysfsWalk::bridge(const fs::path& dir)
 {
-    if (!sysfs::isPciAddress(dir.filename().string()))
-        return; // the host bridge (pci0000:19) has no attributes nicd reads
-    copyFiles(dir, kBridgeFiles);
+    // Every bridge up to the host bridge (pci0000:19, which has no attributes nicd reads): nicd
+    // judges each PCIe link on the way (prefailure/pcie_link.hpp).
+    for (auto d = dir; sysfs::isPciAddress(d.filename().string()); d = d.parent_path())
+        if (bridges_done_.insert(rel(d)).second)
+            copyFiles(d, kBridgeFiles);
 }
 
 void SysfsWalk::hwmon(const fs::path& function_dir)

@@ -1,4 +1,5 @@
-// inject DIR fec-degrade|optics-rx-low|asic-hot|fw-fatal|pcie-downtrain|rate-downtrain|fw-drift
+// inject DIR fec-degrade|optics-rx-low|asic-hot|fw-fatal|pcie-downtrain|pcie-path-downtrain|
+//            rate-downtrain|fw-drift
 // DEV, and each one's <fault>-clear DEV.
 #include "cli/registry.hpp"
 
@@ -17,6 +18,10 @@ namespace nicd::sim::cli {
          &sim::fwFatal},
         {"pcie-downtrain", "the PCIe link trains at 16.0 GT/s x8 instead of 32.0 GT/s x16",
          &sim::pcieDowntrain},
+        {"pcie-path-downtrain",
+         "the link between the NIC's PCIe switch and its root port trains at 16.0 GT/s x8 "
+         "(HGX profiles)",
+         &sim::pciePathDowntrain},
         {"rate-downtrain", "port 1 trains at 200 Gb/sec (2X NDR) instead of 400",
          &sim::rateDowntrain},
         {"fw-drift", "fw_ver becomes 28.39.1002 (bnxt: 229.1.123.0), unlike every other card",
