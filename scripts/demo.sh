@@ -41,6 +41,9 @@ IntervalSec=2
 [health]
 # A short congestion window so the demo's verdicts change within seconds (default 60).
 CongestionWindowSec=5
+# A link down this long with its link-down counters still is link_drop: 5 s so the demo shows one
+# within seconds (default 240, gpud's 4 minutes).
+DropSec=5
 CONF
 
 # A private bus with the system bus's default policy and nicd's own policy file.
@@ -129,6 +132,18 @@ grep -E '^nicd_port_health\{device="mlx5_0"' "$textfile" || true
 echo "active conditions:"
 grep -E '^nicd_condition_active' "$textfile" || true
 
+bold "6b. Fault: mlx5_3's InfiniBand link drops and never trains again (DropSec=5 in this demo's nicd.conf; the default is 240 s)"
+echo "$ nicd-sim inject NODE link-drop mlx5_3   (phys_state Polling, its link-down counters do not move)"
+"$sim" inject "$root" link-drop mlx5_3
+for _ in $(seq 150); do
+    grep -q '^nicd_condition_active{device="mlx5_3",port="1",code="link_drop"' "$textfile" && break
+    sleep 0.1
+done
+grep -E '^nicd_(port_state|port_health)\{device="mlx5_3"' "$textfile" || true
+grep -E '^nicd_condition_active\{device="mlx5_3"' "$textfile" || true
+echo "$ nicctl show mlx5_3   (port_down said it went down; link_drop that it never came back)"
+nicctl show mlx5_3 | grep -E 'link_drop|port_down' || true
+
 bold "7. Fault: mlx5_1's firmware stops answering (a command timeout in the kernel log), and bnxt_re0's RoCE firmware channel stalls"
 echo "$ nicd-sim inject NODE kernel-line mlx5_1 cmd-timeout; nicd-sim inject NODE kernel-line bnxt_re0 fw-stall"
 "$sim" inject "$root" kernel-line mlx5_1 cmd-timeout
@@ -176,7 +191,8 @@ hgx_once
 echo
 echo "demo done: nicd provisioned RoCE QoS (trust, PFC, ECN, ToS) and repaired drift on mlx5_1; it"
 echo "saw mlx5_2's FEC margin run out while its link was up (degraded, replace_cable_or_transceiver)"
-echo "and then the link go down (fatal), the Broadcom bnxt_re0's congestion carried by PFC alone"
+echo "and then the link go down (fatal), mlx5_3's link drop that never trained again (link_drop,"
+echo "fatal, check_cable), the Broadcom bnxt_re0's congestion carried by PFC alone"
 echo "(pfc_only, check_congestion_config), mlx5_0's symbol errors climb past the IBTA BER (degraded),"
 echo "mlx5_1's firmware command timeout and bnxt_re0's firmware stall in the kernel log (fatal, each"
 echo "recognised by its own vendor's plugin); the never-cabled bnxt_re1, a storage"

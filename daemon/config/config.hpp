@@ -20,6 +20,9 @@ namespace nicd {
 enum class ProvisionMode : uint8_t { Enforce, Verify, Off };
 enum class TrustMode : uint8_t { Dscp, Pcp };
 enum class BondPolicy : uint8_t { Skip, Configure };
+// [health] FlapMode=: what counts as one flap (health/link_history.hpp). transitions: every
+// up->down transition; down-and-back: a down of FlapDownSec= or longer that came back up (gpud).
+enum class FlapMode : uint8_t { Transitions, DownAndBack };
 
 struct DaemonConfig {
     std::string plugin_directory;     // default NICD_DEFAULT_PLUGIN_DIR; not read under --root
@@ -148,8 +151,18 @@ struct ExpectPorts {
 };
 
 struct HealthConfig {
-    uint32_t flap_count = 3; // FlapCount: downs within FlapWindowSec = flapping
+    uint32_t flap_count = 3; // FlapCount: flaps within FlapWindowSec = flapping
     uint32_t flap_window_sec = 600;
+    FlapMode flap_mode = FlapMode::Transitions; // FlapMode=
+    uint32_t flap_down_sec = 25; // FlapDownSec=: down-and-back counts downs this long or longer
+    // FlapClearSec=: link_flapping clears once the port has been up this long since it last came
+    // back; 0: it holds until an operator clears it (nicctl clear DEV link_flapping).
+    uint32_t flap_clear_sec = 600;
+    // DropSec=: a port that was up and has polled for a partner this long without its link-down
+    // counters moving is link_drop; 0: no link_drop. DropHoldSec=: how long link_drop holds
+    // after the port is active again.
+    uint32_t drop_sec = 240;
+    uint32_t drop_hold_sec = 600;
     uint32_t kernel_repeat_count = 3;         // same non-fatal kernel pattern N times ...
     uint32_t kernel_repeat_window_sec = 3600; // ... within this window escalates to fatal
     uint32_t kernel_hold_sec = 0;      // how long kernel conditions hold; 0 = rest of the boot

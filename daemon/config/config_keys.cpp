@@ -163,6 +163,12 @@ const Keys<HealthConfig>& healthKeys()
     static const Keys<HealthConfig> keys{
         {"FlapCount", count(&HealthConfig::flap_count, 2, 1000)},
         {"FlapWindowSec", count(&HealthConfig::flap_window_sec, 1, 86400)},
+        {"FlapMode",
+         [](HealthConfig& c, std::string_view v) { return assign(c.flap_mode, parseFlapMode(v)); }},
+        {"FlapDownSec", count(&HealthConfig::flap_down_sec, 1, 86400)},
+        {"FlapClearSec", count(&HealthConfig::flap_clear_sec, 0, 31536000)},
+        {"DropSec", count(&HealthConfig::drop_sec, 0, 86400)},
+        {"DropHoldSec", count(&HealthConfig::drop_hold_sec, 0, 86400)},
         {"KernelRepeatCount", count(&HealthConfig::kernel_repeat_count, 2, 1000)},
         {"KernelRepeatWindowSec", count(&HealthConfig::kernel_repeat_window_sec, 1, 604800)},
         {"KernelHoldSec", count(&HealthConfig::kernel_hold_sec, 0, 31536000)},

@@ -329,6 +329,12 @@ Result<BondPolicy> parseBondPolicy(std::string_view v)
         v, {{"skip", BondPolicy::Skip}, {"configure", BondPolicy::Configure}});
 }
 
+Result<FlapMode> parseFlapMode(std::string_view v)
+{
+    return parseName<FlapMode>(
+        v, {{"transitions", FlapMode::Transitions}, {"down-and-back", FlapMode::DownAndBack}});
+}
+
 Result<RuleSeverity> parseRuleSeverity(std::string_view v)
 {
     return parseName<RuleSeverity>(

@@ -49,6 +49,7 @@ Result<ExpectPorts> parseExpectPorts(std::string_view v);
 Result<ProvisionMode> parseProvisionMode(std::string_view v);
 Result<TrustMode> parseTrustMode(std::string_view v);
 Result<BondPolicy> parseBondPolicy(std::string_view v);
+Result<FlapMode> parseFlapMode(std::string_view v);
 Result<RuleSeverity> parseRuleSeverity(std::string_view v);
 // A machine-readable action code (model/action.hpp): "reset_nic", "check_cable", ...
 Result<Action> parseActionValue(std::string_view v);

@@ -1,7 +1,8 @@
 // The health engine: turns each snapshot (and kernel findings) into conditions, per-port and
 // per-device health, and events for every change. Every rule is in a family (rule_family.hpp),
 // and the families judge in the order of one list (ruleFamilies() in health_engine.cpp):
-//   link_rules.hpp      port state, netdevs, flaps, never-up ports, device disappearance
+//   link_rules.hpp      port state, netdevs, flaps and drops, never-up ports, device
+//                       disappearance
 //   counter_checks.hpp  counter thresholds (counter_rules.hpp) over counter_tracker.hpp
 //   driver_rules.hpp    a driver that does not answer
 //   fec_rules.hpp, optics_rules.hpp, temperature_rules.hpp, reporter_rules.hpp,

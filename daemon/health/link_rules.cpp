@@ -29,13 +29,6 @@ bool hardDown(const Port& p)
            (p.phys_state && (*p.phys_state == kPhysDisabled || *p.phys_state == kPhysPolling));
 }
 
-std::string stateText(const Port& p)
-{
-    return fmt::format("state {}, physical state {}",
-                       p.state_name.empty() ? "unknown" : p.state_name,
-                       p.phys_state_name.empty() ? "unknown" : p.phys_state_name);
-}
-
 Condition linkCondition(std::string code, ConditionSeverity sev, const std::string& device,
                         uint32_t port, std::string message, std::string advice, Action action)
 {
@@ -91,7 +84,7 @@ const NetdevState* netdevState(const Snapshot& snap, const std::string& name)
 bool isLinkCode(const std::string& code)
 {
     return code == "port_down" || code == "port_not_active" || code == "port_never_up" ||
-           code == "link_flapping" || code.starts_with("netdev_down.");
+           code == "link_flapping" || code == "link_drop" || code.starts_with("netdev_down.");
 }
 } // namespace
 
@@ -139,11 +132,10 @@ void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& 
     }
 
     const bool up = p.active() && !netdev_down;
-    if (mem.was_up && !up)
-        mem.downs.push_back(now_mono);
-    while (!mem.downs.empty() && mem.downs.front() < now_mono - hc.flap_window_sec)
-        mem.downs.pop_front();
-    mem.was_up = up;
+    mem.observe(up, now_mono, hc);
+    // A drop candidate: down after being up, and not switched off on this side (Disabled: ip link
+    // set down, or the driver), where no cable or switch port is to blame.
+    bool drop_candidate = false;
 
     if (p.active()) {
         mem.ever_up = true;
@@ -154,7 +146,7 @@ void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& 
         keep("port_not_active");
         conditions.raise(
             linkCondition("port_not_active", ConditionSeverity::Degraded, d.ibdev, p.num,
-                          "the link is up but the port is not active (" + stateText(p) + ")",
+                          "the link is up but the port is not active (" + describeState(p) + ")",
                           p.link_layer == "InfiniBand"
                               ? "check the subnet manager (it has not activated this port)"
                               : "check the driver and firmware (dmesg)",
@@ -162,9 +154,10 @@ void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& 
                                                        : Action::ResetNic),
             now_real, out);
     } else if (mem.ever_up) {
+        drop_candidate = !p.phys_state || *p.phys_state != kPhysDisabled;
         keep("port_down");
         conditions.raise(linkCondition("port_down", ConditionSeverity::Fatal, d.ibdev, p.num,
-                                       "port went down (" + stateText(p) + ")",
+                                       "port went down (" + describeState(p) + ")",
                                        "check the cable, transceiver and switch port; jobs "
                                        "using this port are stalled",
                                        Action::CheckCable),
@@ -196,22 +189,15 @@ void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& 
         keep("port_never_up");
         conditions.raise(
             linkCondition("port_never_up", sev, d.ibdev, p.num,
-                          "port has not been up this boot (" + stateText(p) + ")" + why,
+                          "port has not been up this boot (" + describeState(p) + ")" + why,
                           "cable the port, or set ExpectUp=no if it is unused",
                           sev == ConditionSeverity::Info ? Action::None : Action::CheckCable),
             now_real, out);
     }
 
-    if (hc.flap_count > 0 && mem.downs.size() >= hc.flap_count) {
-        keep("link_flapping");
-        conditions.raise(linkCondition("link_flapping", ConditionSeverity::Degraded, d.ibdev, p.num,
-                                       fmt::format("link went down {} times within {} s",
-                                                   mem.downs.size(), hc.flap_window_sec),
-                                       "replace the cable or transceiver; check the switch "
-                                       "port's error counters",
-                                       Action::ReplaceCableOrTransceiver),
-                         now_real, out);
-    }
+    const PortJudgement j{d, p, mem, up, now_mono, now_real, seen, conditions, out};
+    judgeFlapping(j, hc);
+    judgeDrop(j, hc, drop_candidate, linkDownCounts(snap, d.ibdev, p.num));
 }
 
 void LinkRules::evaluate(const Snapshot& snap, double now_mono, double now_real,
@@ -260,6 +246,18 @@ void LinkRules::rename(const std::string& from, const std::string& to)
     known_.rename(from, to);
 }
 
+void LinkRules::cleared(const std::string& device, const std::string& code)
+{
+    for (auto& [key, mem] : ports_) {
+        if (key.first != device)
+            continue;
+        if (code == "link_flapping")
+            mem.forgetFlaps();
+        else if (code == "link_drop")
+            mem.drop_back_at.reset();
+    }
+}
+
 void LinkRules::forget()
 {
     ports_.clear();
@@ -270,12 +268,12 @@ void LinkRules::forget()
 void LinkRules::appendJson(std::string& out) const
 {
     auto ports = nlohmann::json::array();
-    for (const auto& [k, m] : ports_)
-        ports.push_back({{"device", k.first},
-                         {"port", k.second},
-                         {"ever_up", m.ever_up},
-                         {"was_up", m.was_up},
-                         {"downs", m.downs}});
+    for (const auto& [k, m] : ports_) {
+        auto j = m.toJson();
+        j["device"] = k.first;
+        j["port"] = k.second;
+        ports.push_back(std::move(j));
+    }
     appendJsonText(out, {{"known_devices", known_.toJson()},
                          {"netdev_up", netdev_up_},
                          {"ports", std::move(ports)}});
@@ -286,15 +284,10 @@ void LinkRules::restore(const nlohmann::json& j)
     // Parsed aside first: a document that throws leaves this object as it was.
     auto known = KnownDevices::fromJson(j.at("known_devices"));
     auto netdev_up = j.at("netdev_up").get<std::map<std::string, bool>>();
-    std::map<PortKey, PortMemory> ports;
-    for (const auto& p : j.at("ports")) {
-        PortMemory m;
-        m.ever_up = p.at("ever_up").get<bool>();
-        m.was_up = p.at("was_up").get<bool>();
-        m.downs = p.at("downs").get<std::deque<double>>();
+    std::map<PortKey, PortHistory> ports;
+    for (const auto& p : j.at("ports"))
         ports[{p.at("device").get<std::string>(), getIntegers<uint32_t>(p.at("port"))}] =
-            std::move(m);
-    }
+            PortHistory::fromJson(p);
     known_ = std::move(known);
     netdev_up_ = std::move(netdev_up);
     ports_ = std::move(ports);

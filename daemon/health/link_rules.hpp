@@ -9,7 +9,14 @@
 //                    ExpectUp=no keeps it info.
 //   netdev_down.<if> fatal: a port's netdev that was up is no longer up (rtnetlink is faster
 //                    than the IB state)
-//   link_flapping    degraded: FlapCount or more up->down transitions within FlapWindowSec
+//   link_flapping    degraded: FlapCount or more flaps within FlapWindowSec (FlapMode=: every
+//                    up->down transition, or gpud's down-and-back); holds until the port has been
+//                    up FlapClearSec since it last came back, or (FlapClearSec=0) until an
+//                    operator clears it (link_history.hpp)
+//   link_drop        fatal: a port that was up is down, not switched off (physical state not
+//                    Disabled), and its link-down counters have not moved for DropSec: the link
+//                    never trained again. Beside port_down, which says the moment it went down;
+//                    holds DropHoldSec after the port is active again
 //   device_missing   fatal: hardware seen before (this boot, persisted) is gone: no device on
 //                    its PCI address any more (device_identity.hpp; a rename is no loss),
 //                    raised on its last name, action reboot_node; a NIC of the last boot that
@@ -21,13 +28,14 @@
 //                    another firmware or board (device_hardware.hpp)
 // A port whose state could not be read keeps its conditions and history (a transient read error
 // is no link event). Conditions recover when their cause is gone ("port is up again", "device
-// is back", "link stable again").
+// is back", "link stable for 600 s"); an operator's clear of link_flapping or link_drop forgets
+// the flaps or the hold (cleared()).
 #pragma once
 
 #include "health/device_identity.hpp"
+#include "health/link_history.hpp"
 #include "health/rule_family.hpp"
 
-#include <deque>
 #include <map>
 #include <set>
 #include <string>
@@ -52,6 +60,8 @@ public:
     }
     // The device's hardware is now called `to` (HealthEngine::followRenames).
     void rename(const std::string& from, const std::string& to) override;
+    // An operator cleared link_flapping (its flaps are forgotten) or link_drop (its hold ends).
+    void cleared(const std::string& device, const std::string& code) override;
 
     void appendJson(std::string& out) const override;
     void restore(const nlohmann::json& j) override;
@@ -59,18 +69,28 @@ public:
     void forget() override;
 
 private:
-    struct PortMemory {
-        bool ever_up = false;
-        bool was_up = false;
-        std::deque<double> downs; // monotonic times of up->down transitions
-    };
     using PortKey = std::pair<std::string, uint32_t>;
+    // What evaluatePort hands the judgements of a port over time.
+    struct PortJudgement {
+        const Device& d;
+        const Port& p;
+        PortHistory& mem;
+        bool up;
+        double now_mono;
+        double now_real;
+        std::set<ConditionKey>& seen;
+        ConditionSet& conditions;
+        std::vector<Event>& out;
+    };
 
     void evaluatePort(const Snapshot& snap, const Device& d, const Port& p, const Config& config,
                       double now_mono, double now_real, std::set<ConditionKey>& seen,
                       ConditionSet& conditions, std::vector<Event>& out);
+    void judgeFlapping(const PortJudgement& j, const HealthConfig& hc);
+    void judgeDrop(const PortJudgement& j, const HealthConfig& hc, bool candidate,
+                   const LinkDownCounts& counts);
 
-    std::map<PortKey, PortMemory> ports_;
+    std::map<PortKey, PortHistory> ports_;
     std::map<std::string, bool> netdev_up_; // netdevs seen up
     KnownDevices known_;
 };

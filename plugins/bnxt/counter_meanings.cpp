@@ -58,6 +58,8 @@ constexpr std::array kEthtool{
     // The firmware's count of continuous RoCE pause episodes, a pause storm
     // (bnxt_port_stats_ext_arr); resume_roce_pause_events, their ends, means nothing alone.
     Named{"continuous_roce_pause_events", M::PauseStormError},
+    // The firmware's count of the port's link going down (bnxt_port_stats_ext_arr).
+    Named{"link_down_events", M::LinkDownEvents},
 };
 
 // "<prefix><digit 0-7><suffix>": the priority, else nullopt.

@@ -41,6 +41,9 @@ constexpr std::array kEthtool{
     Named{"rx_crc_errors_phy", M::RxCrcErrors, true},
     Named{"rx_discards_phy", M::RxDiscards, true},
     Named{"tx_discards_phy", M::TxDiscards, true},
+    // PPCNT's physical-layer link_down_events (a 32-bit field, which no port goes down often
+    // enough to wrap: a value below the last one is a reset).
+    Named{"link_down_events_phy", M::LinkDownEvents, true},
 };
 
 // ethtool's per-priority statistics, rx_prio<p><suffix> and tx_prio<p><suffix> (en_stats.c

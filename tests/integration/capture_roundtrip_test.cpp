@@ -53,6 +53,7 @@ const std::map<std::string, FaultPlan>& plans()
         {"link-down", {{}, {}, R"(nicd_port_state{device="mlx5_0",port="1"} 1)"}},
         {"link-up", {{"link-down"}, {}, R"(nicd_port_state{device="mlx5_0",port="1"} 4)"}},
         {"flap", {{}, {}, R"(nicd_port_state{device="mlx5_0",port="1"} 4)"}},
+        {"link-drop", {{}, {}, R"(nicd_port_state{device="mlx5_0",port="1"} 1)"}},
         {"remove", {{}, {}, {}}},
         {"restore", {{"remove"}, {}, R"(nicd_device_health{device="mlx5_0"} 0)"}},
         {"rename", {{}, {"rocep26s0f0"}, R"(nicd_device_health{device="rocep26s0f0"} 0)"}},

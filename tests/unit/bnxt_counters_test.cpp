@@ -100,6 +100,7 @@ TEST(BnxtCounterMeanings, EthtoolStatisticsPerPriority)
     EXPECT_EQ(eth("rx_stat_discard").meaning, M::RxDiscards);
     EXPECT_EQ(eth("tx_stat_discard").meaning, M::TxDiscards);
     EXPECT_EQ(eth("continuous_roce_pause_events").meaning, M::PauseStormError);
+    EXPECT_EQ(eth("link_down_events").meaning, M::LinkDownEvents);
     EXPECT_EQ(eth("[0]: rx_ucast_packets").meaning, M::None);
     EXPECT_TRUE(eth("[0]: rx_ucast_packets").wide) << "bnxt_en accumulates into 64 bits";
 }

@@ -206,6 +206,35 @@ TEST_F(ConditionsDoc, LinkDeviceAndDriverConditions)
         EXPECT_TRUE(codes.contains(want)) << want << " was not raised";
 }
 
+// A port that flaps, then drops for good: link_flapping and link_drop as documented.
+TEST_F(ConditionsDoc, LinksOverTime)
+{
+    HealthEngine engine{Config{}};
+    auto node = [](bool up) {
+        Snapshot s;
+        auto d = test::device("mlx5_0", up ? 4 : 1);
+        if (!up) {
+            d.ports[0].phys_state = 2;
+            d.ports[0].phys_state_name = "Polling";
+        }
+        s.inventory.devices.push_back(d);
+        return s;
+    };
+    std::set<std::string> codes;
+    double t = 0;
+    for (bool up : {true, false, true, false, true, false, true, false, false, false, false}) {
+        Snapshot s = node(up);
+        t += 100;
+        engine.evaluate(s, t, t);
+        for (const auto& c : s.health.conditions) {
+            codes.insert(c.code);
+            EXPECT_TRUE(documented(c.code, toString(c.severity), toString(c.action)));
+        }
+    }
+    EXPECT_TRUE(codes.contains("link_flapping"));
+    EXPECT_TRUE(codes.contains("link_drop"));
+}
+
 // A rename is an event, never an active condition: its code is documented, info, action none.
 TEST_F(ConditionsDoc, TheRenameEvent)
 {

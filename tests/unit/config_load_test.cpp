@@ -34,6 +34,10 @@ TEST_F(ConfigLoad, NoFilesMeansDefaults)
     EXPECT_EQ(c.provision.verify_interval_ms, 60000U);
     EXPECT_TRUE(c.journal.enable);
     EXPECT_EQ(c.health.flap_count, 3U);
+    EXPECT_EQ(c.health.flap_mode, FlapMode::Transitions) << "what nicd always counted";
+    EXPECT_EQ(c.health.flap_clear_sec, 600U) << "clears after a window's stability, as before";
+    EXPECT_EQ(c.health.drop_sec, 240U) << "gpud's 4 minutes";
+    EXPECT_EQ(c.health.drop_hold_sec, 600U);
     EXPECT_EQ(c.health.event_ring_size, 1024U);
     EXPECT_TRUE(c.devices.empty());
     EXPECT_TRUE(c.counter_rules.empty());
@@ -75,6 +79,11 @@ Enable=off
 [health]
 FlapCount=5
 FlapWindowSec=300
+FlapMode=down-and-back
+FlapDownSec=30
+FlapClearSec=0
+DropSec=120
+DropHoldSec=60
 KernelRepeatCount=4
 KernelRepeatWindowSec=60
 KernelHoldSec=3600
@@ -110,6 +119,11 @@ EventRingSize=64
     EXPECT_FALSE(c.journal.enable);
     EXPECT_EQ(c.health.flap_count, 5U);
     EXPECT_EQ(c.health.flap_window_sec, 300U);
+    EXPECT_EQ(c.health.flap_mode, FlapMode::DownAndBack);
+    EXPECT_EQ(c.health.flap_down_sec, 30U);
+    EXPECT_EQ(c.health.flap_clear_sec, 0U) << "0: until an operator clears it";
+    EXPECT_EQ(c.health.drop_sec, 120U);
+    EXPECT_EQ(c.health.drop_hold_sec, 60U);
     EXPECT_EQ(c.health.kernel_repeat_count, 4U);
     EXPECT_EQ(c.health.kernel_repeat_window_sec, 60U);
     EXPECT_EQ(c.health.kernel_hold_sec, 3600U);
@@ -182,6 +196,12 @@ TEST_F(ConfigLoad, ValueErrorsNameFileLineSectionKeyValueAndWhatIsAllowed)
               f + ":2: [provision] VerifyIntervalSec=1: expected an integer from 5 to 86400");
     EXPECT_EQ(onlyError("[health]\nFlapCount=1\n"),
               f + ":2: [health] FlapCount=1: expected an integer from 2 to 1000");
+    EXPECT_EQ(onlyError("[health]\nFlapMode=down\n"),
+              f + ":2: [health] FlapMode=down: expected one of transitions, down-and-back");
+    EXPECT_EQ(onlyError("[health]\nFlapDownSec=0\n"),
+              f + ":2: [health] FlapDownSec=0: expected an integer from 1 to 86400");
+    EXPECT_EQ(onlyError("[health]\nDropSec=4m\n"),
+              f + ":2: [health] DropSec=4m: expected an integer from 0 to 86400");
     EXPECT_EQ(onlyError("[health]\nEventRingSize=4\n"),
               f + ":2: [health] EventRingSize=4: expected an integer from 16 to 1000000");
     EXPECT_EQ(onlyError("[counter:symbol_error]\nAction=call_someone\n"),

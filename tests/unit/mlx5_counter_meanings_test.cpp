@@ -70,7 +70,7 @@ TEST(Mlx5CounterMeanings, EthtoolPerPriorityStatistics)
         EXPECT_EQ(mlx5::counterMeaning("ethtool", name).meaning, M::None) << name;
 }
 
-// A ConnectX `ethtool -S` of 751 statistics: four mean something to the rules.
+// A ConnectX `ethtool -S` of 751 statistics: five mean something to the rules.
 TEST(Mlx5CounterMeanings, ARealEthtoolDump)
 {
     std::ifstream in(std::string(NICD_SHARED_DIR) + "/fixtures/ethtool/ethq-tests-mlx5_core.txt");
@@ -93,5 +93,6 @@ TEST(Mlx5CounterMeanings, ARealEthtoolDump)
     EXPECT_EQ(meant, (std::map<std::string, M>{{"rx_crc_errors_phy", M::RxCrcErrors},
                                                {"rx_discards_phy", M::RxDiscards},
                                                {"tx_discards_phy", M::TxDiscards},
-                                               {"rx_corrected_bits_phy", M::FecCorrectedBits}}));
+                                               {"rx_corrected_bits_phy", M::FecCorrectedBits},
+                                               {"link_down_events_phy", M::LinkDownEvents}}));
 }

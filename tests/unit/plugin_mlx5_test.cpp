@@ -288,10 +288,11 @@ TEST_F(Mlx5Plugin, SaysWhatTheSeriesTheRulesReadMean)
     const std::set<uint8_t> none{plugin::v1::kNoPriority};
     const std::set<uint8_t> pfc{3};
     const std::set<uint8_t> all{0, 1, 2, 3, 4, 5, 6, 7};
-    for (auto m : {Meaning::LocalAckTimeout, Meaning::OutOfBuffer, Meaning::OutOfSequence,
-                   Meaning::SequenceErrorNak, Meaning::RnrRetryExceeded, Meaning::EcnMarked,
-                   Meaning::CnpSent, Meaning::CnpHandled, Meaning::FecCorrectedBits,
-                   Meaning::RxCrcErrors, Meaning::RxDiscards, Meaning::TxDiscards})
+    for (auto m :
+         {Meaning::LocalAckTimeout, Meaning::OutOfBuffer, Meaning::OutOfSequence,
+          Meaning::SequenceErrorNak, Meaning::RnrRetryExceeded, Meaning::EcnMarked,
+          Meaning::CnpSent, Meaning::CnpHandled, Meaning::FecCorrectedBits, Meaning::RxCrcErrors,
+          Meaning::RxDiscards, Meaning::TxDiscards, Meaning::LinkDownEvents})
         EXPECT_EQ(priorities[m], none) << static_cast<int>(m);
     for (auto m : {Meaning::RxPauseFrames, Meaning::TxPauseFrames, Meaning::RxPauseDuration,
                    Meaning::TxPauseDuration, Meaning::RxPauseTransitions})

@@ -51,6 +51,14 @@ TEST_F(SimCliTest, CommandsAndFaults)
     EXPECT_EQ(readFile(dir_ / "node/sys/class/net/ens2f0np0/operstate"), "down\n");
     ASSERT_EQ(sim("inject " + node() + " flap mlx5_2 --times 2"), 0) << out_;
     EXPECT_EQ(sim::counterValue(node(), "mlx5_2", "link_downed"), 2U);
+    ASSERT_EQ(sim("inject " + node() + " flap mlx5_2 --times 1 --down-sec 0.05 --up-sec 0"), 0)
+        << out_;
+    EXPECT_EQ(sim::counterValue(node(), "mlx5_2", "link_downed"), 3U);
+    ASSERT_EQ(sim("inject " + node() + " link-drop mlx5_2 --port 1"), 0) << out_;
+    EXPECT_EQ(readFile(dir_ / "node/sys/class/infiniband/mlx5_2/ports/1/phys_state"),
+              "2: Polling\n");
+    ASSERT_EQ(sim("inject " + node() + " link-drop-clear mlx5_2"), 0) << out_;
+    EXPECT_EQ(sim::counterValue(node(), "mlx5_2", "link_downed"), 3U) << "a drop moves nothing";
     ASSERT_EQ(sim("inject " + node() + " wrap mlx5_0 rx_write_requests"), 0) << out_;
     EXPECT_EQ(sim::counterValue(node(), "mlx5_0", "rx_write_requests"), sim::kWrapStart);
     ASSERT_EQ(sim("inject " + node() + " reset-counters mlx5_0"), 0) << out_;

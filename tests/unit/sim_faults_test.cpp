@@ -7,7 +7,9 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <future>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -77,6 +79,36 @@ TEST_F(SimFaultsTest, LinkDownChangesExactlyThePortAndItsNetdev)
     EXPECT_THROW(sim::linkDown(dir_, "mlx5_2", 2), sim::SimError); // no port 2
 }
 
+// A link that drops and never trains again: the port polls for its partner, its netdev has no
+// carrier, and no link-down counter moves (nicd's link_drop). link-drop-clear (linkUp) brings it
+// back as it was, but for the carrier changes.
+TEST_F(SimFaultsTest, LinkDropPollsWithoutMovingTheLinkDownCounters)
+{
+    auto port = ib("mlx5_2") / "ports/1";
+    auto nd = net("ens3f0np0");
+    auto before = snap();
+    sim::linkDrop(dir_, "mlx5_2");
+    EXPECT_EQ(test::changedPaths(before, snap()),
+              (std::set<std::string>{rel(port / "state"), rel(port / "phys_state"),
+                                     rel(nd / "operstate"), rel(nd / "carrier"), rel(nd / "speed"),
+                                     rel(nd / "duplex"), rel(nd / "carrier_changes")}));
+    EXPECT_EQ(readFile(port / "state"), "1: DOWN\n");
+    EXPECT_EQ(readFile(port / "phys_state"), "2: Polling\n");
+    EXPECT_EQ(readFile(nd / "carrier"), "0\n");
+    EXPECT_EQ(sim::counterValue(dir_, "mlx5_2", "link_downed"), 0U);
+    EXPECT_EQ(sim::counterValue(dir_, "mlx5_2", "link_down_events_phy"), 0U);
+    sim::linkUp(dir_, "mlx5_2");
+    EXPECT_EQ(readFile(port / "state"), "4: ACTIVE\n");
+    EXPECT_EQ(readFile(port / "phys_state"), "5: LinkUp\n");
+    EXPECT_EQ(test::changedPaths(before, snap()),
+              std::set<std::string>{rel(nd / "carrier_changes")});
+    // A port already down (Disabled) that drops: it polls now, nothing else moves.
+    sim::linkDown(dir_, "mlx5_2");
+    sim::linkDrop(dir_, "mlx5_2");
+    EXPECT_EQ(readFile(port / "phys_state"), "2: Polling\n");
+    EXPECT_EQ(sim::counterValue(dir_, "mlx5_2", "link_downed"), 1U);
+}
+
 TEST_F(SimFaultsTest, LagLinkDownTakesTheBondAndItsSlavesDown)
 {
     sim::linkDown(dir_, "mlx5_bond_0");
@@ -106,6 +138,26 @@ TEST_F(SimFaultsTest, FlapCountsEveryDownAndEndsUp)
     EXPECT_EQ(sim::counterValue(dir_, "mlx5_3", "link_down_events_phy"), 3U);
     EXPECT_EQ(readFile(net("ens4f0np0") / "carrier_changes"), "8\n"); // 2 + 3 downs + 3 ups
     EXPECT_THROW(sim::flap(dir_, "mlx5_3", 0), sim::SimError);
+}
+
+// A flap held in time (--down-sec, --up-sec): the node is unlocked while down, so that another
+// nicd-sim command (and nicd) sees the port down meanwhile.
+TEST_F(SimFaultsTest, AFlapHeldInTimeIsDownWhileItLasts)
+{
+    auto flapping = std::async(std::launch::async, [&] { sim::flap(dir_, "mlx5_3", 1, 0, 1.0); });
+    auto state = ib("mlx5_3") / "ports/1/state";
+    bool seen_down = false;
+    for (int i = 0; i < 100 && !seen_down; ++i) {
+        seen_down = readFile(state) == "1: DOWN\n";
+        if (!seen_down)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_TRUE(seen_down);
+    sim::addToCounter(dir_, "mlx5_3", "symbol_error", 1); // takes the lock: not held
+    flapping.get();
+    EXPECT_EQ(readFile(state), "4: ACTIVE\n");
+    EXPECT_EQ(sim::counterValue(dir_, "mlx5_3", "link_downed"), 1U);
+    EXPECT_THROW(sim::flap(dir_, "mlx5_3", 1, 0, -1), sim::SimError);
 }
 
 TEST_F(SimFaultsTest, RemoveAndRestoreRoundTrip)

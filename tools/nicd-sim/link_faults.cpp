@@ -1,10 +1,13 @@
-// Link faults: a port loses its link (cable pulled, peer down) and regains it; a flapping link.
+// Link faults: a port loses its link (cable pulled, peer down) and regains it; a link that drops
+// and never trains again; a flapping link.
 #include "counter_access.hpp"
 #include "vendor_catalog.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 namespace nicd::sim {
 
@@ -38,8 +41,14 @@ void setNetdevLink(const fs::path& root, const std::string& netdev, bool up)
     bump(dir / "carrier_changes", root);
 }
 
-void setLink(const fs::path& root, NodeState& st, const std::string& dev, uint32_t port, bool up)
+// How a port's link changes: it comes up, goes down (bumping the link-down counters), or drops
+// without a link-down recorded, polling for its partner.
+enum class LinkChange : uint8_t { Up, Down, Drop };
+
+void setLink(const fs::path& root, NodeState& st, const std::string& dev, uint32_t port,
+             LinkChange change)
 {
+    const bool up = change == LinkChange::Up;
     auto& d = st.device(dev);
     if (d.removed)
         throw SimError(dev + " is removed (nicd-sim inject DIR restore " + dev + ")");
@@ -51,11 +60,14 @@ void setLink(const fs::path& root, NodeState& st, const std::string& dev, uint32
             continue;
         found = true;
         bool was_up = readText(pe.path() / "state").starts_with("4");
+        if (change == LinkChange::Drop)
+            writeText(root, pe.path() / "phys_state", "2: Polling\n"); // a down port too
         if (was_up == up)
             continue;
         writeText(root, pe.path() / "state", up ? "4: ACTIVE\n" : "1: DOWN\n");
-        writeText(root, pe.path() / "phys_state", up ? "5: LinkUp\n" : "3: Disabled\n");
-        if (!up) {
+        if (change != LinkChange::Drop)
+            writeText(root, pe.path() / "phys_state", up ? "5: LinkUp\n" : "3: Disabled\n");
+        if (change == LinkChange::Down) {
             auto c = locateCounter(root, st, dev, "link_downed", p);
             writeCounter(root, st, c,
                          advanceKeyed(st, c.key(), c.spec, readCounter(root, st, c), 1));
@@ -71,7 +83,7 @@ void setLink(const fs::path& root, NodeState& st, const std::string& dev, uint32
         bool changes = fs::exists(root / "sys/class/net" / nd / "carrier") &&
                        readText(root / "sys/class/net" / nd / "carrier").starts_with("1") != up;
         setNetdevLink(root, nd, up);
-        if (!changes || up || !fs::exists(ethtoolFile(root, nd)))
+        if (!changes || change != LinkChange::Down || !fs::exists(ethtoolFile(root, nd)))
             continue;
         auto stats = readEthtool(root, nd);
         const std::string link_down_events = vendorCatalog(d.vendor).counters.link_down_events;
@@ -83,32 +95,57 @@ void setLink(const fs::path& root, NodeState& st, const std::string& dev, uint32
     }
 }
 
+void changeLocked(const fs::path& root, const std::string& dev, uint32_t port, LinkChange how)
+{
+    LockedNode st(root);
+    setLink(root, *st, dev, port, how);
+    st.save();
+}
+
 } // namespace
 
 void linkDown(const fs::path& root, const std::string& dev, uint32_t port)
 {
-    LockedNode st(root);
-    setLink(root, *st, dev, port, false);
-    st.save();
+    changeLocked(root, dev, port, LinkChange::Down);
 }
 
 void linkUp(const fs::path& root, const std::string& dev, uint32_t port)
 {
-    LockedNode st(root);
-    setLink(root, *st, dev, port, true);
-    st.save();
+    changeLocked(root, dev, port, LinkChange::Up);
 }
 
-void flap(const fs::path& root, const std::string& dev, int times, uint32_t port)
+void linkDrop(const fs::path& root, const std::string& dev, uint32_t port)
+{
+    changeLocked(root, dev, port, LinkChange::Drop);
+}
+
+void flap(const fs::path& root, const std::string& dev, int times, uint32_t port, double down_sec,
+          double up_sec)
 {
     if (times < 1 || times > 1000)
         throw SimError(fmt::format("flap {}: --times must be from 1 to 1000", dev));
-    LockedNode st(root);
-    for (int i = 0; i < times; ++i) {
-        setLink(root, *st, dev, port, false);
-        setLink(root, *st, dev, port, true);
+    if (!(down_sec >= 0 && down_sec <= 3600 && up_sec >= 0 && up_sec <= 3600))
+        throw SimError(fmt::format("flap {}: --down-sec and --up-sec must be from 0 to 3600", dev));
+    auto hold = [](double sec) {
+        if (sec > 0)
+            std::this_thread::sleep_for(std::chrono::duration<double>(sec));
+    };
+    if (down_sec == 0 && up_sec == 0) { // at once, under one lock: the counters see every cycle
+        LockedNode st(root);
+        for (int i = 0; i < times; ++i) {
+            setLink(root, *st, dev, port, LinkChange::Down);
+            setLink(root, *st, dev, port, LinkChange::Up);
+        }
+        st.save();
+        return;
     }
-    st.save();
+    for (int i = 0; i < times; ++i) {
+        changeLocked(root, dev, port, LinkChange::Down);
+        hold(down_sec);
+        changeLocked(root, dev, port, LinkChange::Up);
+        if (i + 1 < times)
+            hold(up_sec);
+    }
 }
 
 } // namespace nicd::sim

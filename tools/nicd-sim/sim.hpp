@@ -97,8 +97,14 @@ void tick(const fs::path& root, double seconds);
 // link_down_events_phy.
 void linkDown(const fs::path& root, const std::string& dev, uint32_t port = 0);
 void linkUp(const fs::path& root, const std::string& dev, uint32_t port = 0);
-// `times` down-and-up cycles, ending up.
-void flap(const fs::path& root, const std::string& dev, int times, uint32_t port = 0);
+// The link drops and does not train again: state DOWN, phys_state Polling (the port looks for a
+// partner that does not answer: a dead cable, transceiver or switch port), the netdevs' carrier
+// down; link_downed and the ethtool link-down statistic do not move. linkUp brings it back.
+void linkDrop(const fs::path& root, const std::string& dev, uint32_t port = 0);
+// `times` down-and-up cycles, ending up; each down lasts `down_sec` and each up but the last
+// `up_sec` (real seconds, the node unlocked meanwhile), so that a watching nicd sees every one.
+void flap(const fs::path& root, const std::string& dev, int times, uint32_t port = 0,
+          double down_sec = 0, double up_sec = 0);
 
 // Adds n to a counter found by name in ports/<port>/counters/, ports/<port>/hw_counters/ or the
 // ethtool statistics of the device's netdevs (port 0 means port 1). Saturates or wraps as tick.

@@ -54,6 +54,7 @@ inline const std::map<plugin::v1::Meaning, std::string>& meaningNames()
         {M::RxDiscards, "RxDiscards"},
         {M::TxDiscards, "TxDiscards"},
         {M::RetryExceeded, "RetryExceeded"},
+        {M::LinkDownEvents, "LinkDownEvents"},
     };
     return names;
 }

@@ -1,4 +1,5 @@
-// inject DIR link-down|link-up DEV [--port P]; inject DIR flap DEV [--times N] [--port P]
+// inject DIR link-down|link-up|link-drop|link-drop-clear DEV [--port P];
+// inject DIR flap DEV [--times N] [--down-sec S] [--up-sec S] [--port P]
 #include "cli/args.hpp"
 #include "cli/registry.hpp"
 
@@ -24,12 +25,39 @@ NICD_SIM_FAULT(link_up, "link-up", "the port's link comes back", [](CLI::App& cm
 });
 
 // NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
+NICD_SIM_FAULT(link_drop, "link-drop",
+               "the link drops and never trains again: state DOWN, phys_state Polling, netdev "
+               "carrier down; link_downed does not move",
+               [](CLI::App& cmd) {
+                   auto a = std::make_shared<DeviceArgs>(cmd, kEveryPort);
+                   return [a](const fs::path& dir) { linkDrop(dir, a->dev, a->port); };
+               });
+
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
+NICD_SIM_FAULT(link_drop_clear, "link-drop-clear",
+               "the dropped link trains again (the cable or switch port fixed)", [](CLI::App& cmd) {
+                   auto a = std::make_shared<DeviceArgs>(cmd, kEveryPort);
+                   return [a](const fs::path& dir) { linkUp(dir, a->dev, a->port); };
+               });
+
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
 NICD_SIM_FAULT(
-    flap, "flap", "the link goes down and up N times (default 3), ending up", [](CLI::App& cmd) {
+    flap, "flap",
+    "the link goes down and up N times (default 3), ending up; at once, or each down held "
+    "--down-sec and each up --up-sec (real seconds, for a watching nicd)",
+    [](CLI::App& cmd) {
         auto a = std::make_shared<DeviceArgs>(cmd, kEveryPort);
         auto times = std::make_shared<int>(3);
+        auto down_sec = std::make_shared<double>(0);
+        auto up_sec = std::make_shared<double>(0);
         cmd.add_option("--times", *times, "down-and-up cycles")->check(CLI::Range(1, 1000));
-        return [a, times](const fs::path& dir) { flap(dir, a->dev, *times, a->port); };
+        cmd.add_option("--down-sec", *down_sec, "seconds each down lasts (default 0)")
+            ->check(CLI::Range(0.0, 3600.0));
+        cmd.add_option("--up-sec", *up_sec, "seconds each up between downs lasts (default 0)")
+            ->check(CLI::Range(0.0, 3600.0));
+        return [a, times, down_sec, up_sec](const fs::path& dir) {
+            flap(dir, a->dev, *times, a->port, *down_sec, *up_sec);
+        };
     });
 
 } // namespace nicd::sim::cli

@@ -132,10 +132,12 @@ enum class Meaning : uint16_t {
     // RDMA transport, per port (hw_counters), continued
     RetryExceeded = 24, // transport retries were exhausted: the QP went to error (bnxt_re's
                         // max_retry_exceeded)
+    // The netdev's PHY (ethtool), continued
+    LinkDownEvents = 25, // the port's physical link went down (the PHY's own count of it)
 };
 // The newest meaning: a daemon reads a larger number (a newer plugin's) as None. Moves with each
 // meaning appended.
-inline constexpr Meaning kLastMeaning = Meaning::RetryExceeded;
+inline constexpr Meaning kLastMeaning = Meaning::LinkDownEvents;
 
 inline constexpr uint8_t kNoPriority = 0xff;
 
