@@ -76,6 +76,7 @@ const std::map<std::string, FaultPlan>& plans()
          {{}, {}, R"(nicd_pcie_link_width_lanes{device="mlx5_0",which="current"} 8)"}},
         {"rate-downtrain", {{}, {}, {}}},
         {"fw-drift", {{}, {}, {}}},
+        {"fw-old", {{}, {}, {}}},
         {"congest-ecn", {{}, {}, {}}},
         {"congest-pfc-only", {{}, {}, {}}},
         {"pause-storm", {{}, {}, {}}},
@@ -83,6 +84,7 @@ const std::map<std::string, FaultPlan>& plans()
         {"gid-missing", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"mtu", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"uverbs-missing", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
+        {"umad-missing", {{}, {}, {}, "mlx5_4"}}, // a storage NIC's: nothing to see, same replay
         {"acs-on", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"peermem-unload", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"kernel-line", {{}, {"fw-fatal"}, R"(code="kernel.mlx5.fatal_error")"}},
