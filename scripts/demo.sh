@@ -41,6 +41,8 @@ IntervalSec=2
 [health]
 # A short congestion window so the demo's verdicts change within seconds (default 60).
 CongestionWindowSec=5
+# The fleet's firmware baseline: ConnectX-7 cards (board MT_0000000838) run 28.40.1000 or later.
+FirmwareMin=MT_0000000838:28.40.1000
 CONF
 
 # A private bus with the system bus's default policy and nicd's own policy file.
@@ -156,6 +158,13 @@ rc=0
 "$nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --once --log-level error || rc=$?
 echo "exit status $rc (0 healthy, 1 degraded, 2 fatal, 3 could not judge)"
 
+bold "8b. Firmware baseline: the fleet runs ConnectX-7 firmware 28.40.1000 or later, and this node missed the rollout"
+echo "$ nicd-sim inject NODE fw-old mlx5_0   (every card of its board: none differs from its peers, so no firmware_drift)"
+"$sim" inject "$root" fw-old mlx5_0
+{ "$nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --once --log-level error || true; } |
+    grep -E 'firmware_(below_baseline|drift)' || true
+"$sim" inject "$root" fw-old-clear mlx5_0
+
 bold "9. nicd's log"
 cat "$work/nicd.log"
 
@@ -179,7 +188,8 @@ echo "saw mlx5_2's FEC margin run out while its link was up (degraded, replace_c
 echo "and then the link go down (fatal), the Broadcom bnxt_re0's congestion carried by PFC alone"
 echo "(pfc_only, check_congestion_config), mlx5_0's symbol errors climb past the IBTA BER (degraded),"
 echo "mlx5_1's firmware command timeout and bnxt_re0's firmware stall in the kernel log (fatal, each"
-echo "recognised by its own vendor's plugin); the never-cabled bnxt_re1, a storage"
+echo "recognised by its own vendor's plugin), the ConnectX cards below the fleet's firmware baseline"
+echo "(firmware_below_baseline, update_firmware); the never-cabled bnxt_re1, a storage"
 echo "NIC (no GPU on its socket), is reported, fatal only while all peers of its role are up. Every"
 echo "condition says what to do for a machine (ACTION, action=): check_cable,"
 echo "replace_cable_or_transceiver, reset_nic, ... (docs/conditions.md). On an HGX H100 node a NIC"
