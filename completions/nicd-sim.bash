@@ -5,14 +5,15 @@ _nicd_sim_subcommands="create tick run reboot list capture inject"
 # The faults of `nicd-sim inject DIR FAULT` (nicd-sim inject --help lists them).
 _nicd_sim_faults="kernel-line dcbx-firmware dcbx-firmware-clear ecn-drift errors flap link-down
     link-drop link-drop-clear
-    link-up qos-drift rate refuse refuse-clear no-pma remove rename reset-counters restore stall
-    tos-reset unstall wrap fec-degrade fec-degrade-clear optics-rx-low optics-rx-low-clear
-    asic-hot asic-hot-clear fw-fatal fw-fatal-clear pcie-downtrain pcie-downtrain-clear
-    pcie-path-downtrain pcie-path-downtrain-clear
-    rate-downtrain rate-downtrain-clear fw-drift fw-drift-clear congest-ecn congest-ecn-clear
-    congest-pfc-only congest-pfc-only-clear gid-missing gid-missing-clear mtu mtu-clear
-    pause-storm pause-storm-clear uverbs-missing uverbs-missing-clear acs-on acs-on-clear lossy
-    lossy-clear peermem-unload peermem-unload-clear"
+    link-up qos-drift rate refuse refuse-clear no-pma remove rename reset-counters restore
+    stall tos-reset unstall wrap fec-degrade fec-degrade-clear optics-rx-low
+    optics-rx-low-clear asic-hot asic-hot-clear fw-fatal fw-fatal-clear pcie-downtrain
+    pcie-downtrain-clear pcie-path-downtrain pcie-path-downtrain-clear rate-downtrain
+    rate-downtrain-clear fw-drift fw-drift-clear fw-old
+    fw-old-clear congest-ecn congest-ecn-clear congest-pfc-only congest-pfc-only-clear
+    gid-missing gid-missing-clear mtu mtu-clear pause-storm pause-storm-clear uverbs-missing
+    uverbs-missing-clear umad-missing umad-missing-clear acs-on acs-on-clear lossy lossy-clear
+    peermem-unload peermem-unload-clear"
 
 # The options of a subcommand.
 _nicd_sim_options()

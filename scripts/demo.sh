@@ -44,6 +44,8 @@ CongestionWindowSec=5
 # A link down this long with its link-down counters still is link_drop: 5 s so the demo shows one
 # within seconds (default 240, gpud's 4 minutes).
 DropSec=5
+# The fleet's firmware baseline: ConnectX-7 cards (board MT_0000000838) run 28.40.1000 or later.
+FirmwareMin=MT_0000000838:28.40.1000
 CONF
 
 # A private bus with the system bus's default policy and nicd's own policy file.
@@ -171,6 +173,13 @@ rc=0
 "$nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --once --log-level error || rc=$?
 echo "exit status $rc (0 healthy, 1 degraded, 2 fatal, 3 could not judge)"
 
+bold "8b. Firmware baseline: the fleet runs ConnectX-7 firmware 28.40.1000 or later, and this node missed the rollout"
+echo "$ nicd-sim inject NODE fw-old mlx5_0   (every card of its board: none differs from its peers, so no firmware_drift)"
+"$sim" inject "$root" fw-old mlx5_0
+{ "$nicd" --root "$root" --config "$work/nicd.conf" --plugin-directory "$build/plugins" --no-dbus --once --log-level error || true; } |
+    grep -E 'firmware_(below_baseline|drift)' || true
+"$sim" inject "$root" fw-old-clear mlx5_0
+
 bold "9. nicd's log"
 cat "$work/nicd.log"
 
@@ -195,7 +204,8 @@ echo "and then the link go down (fatal), mlx5_3's link drop that never trained a
 echo "fatal, check_cable), the Broadcom bnxt_re0's congestion carried by PFC alone"
 echo "(pfc_only, check_congestion_config), mlx5_0's symbol errors climb past the IBTA BER (degraded),"
 echo "mlx5_1's firmware command timeout and bnxt_re0's firmware stall in the kernel log (fatal, each"
-echo "recognised by its own vendor's plugin); the never-cabled bnxt_re1, a storage"
+echo "recognised by its own vendor's plugin), the ConnectX cards below the fleet's firmware baseline"
+echo "(firmware_below_baseline, update_firmware); the never-cabled bnxt_re1, a storage"
 echo "NIC (no GPU on its socket), is reported, fatal only while all peers of its role are up. Every"
 echo "condition says what to do for a machine (ACTION, action=): check_cable,"
 echo "replace_cable_or_transceiver, reset_nic, ... (docs/conditions.md). On an HGX H100 node a NIC"

@@ -178,6 +178,11 @@ struct HealthConfig {
     // minimum. The default is what a 4096-byte RoCE MTU needs (health/readiness_checks.hpp).
     uint32_t min_mtu = 4192;
     ExpectPorts expect_ports; // ExpectPorts=
+    // The firmware each board (its PSID, sysfs board_id) must run (health/firmware_rules.hpp):
+    // FirmwareMin=: the lowest version; FirmwareAllowed=: the versions allowed, in the order
+    // written. A board named in neither is not judged.
+    std::map<std::string, std::string> firmware_min;
+    std::map<std::string, std::vector<std::string>> firmware_allowed;
 
     bool operator==(const HealthConfig&) const = default;
 };

@@ -1,5 +1,6 @@
 #include "config/config_keys.hpp"
 
+#include "config/firmware_values.hpp"
 #include "config/key_table.hpp"
 #include "config/prefailure_keys.hpp"
 #include "config/value_parsers.hpp"
@@ -188,6 +189,14 @@ const Keys<HealthConfig>& healthKeys()
         {"ExpectPorts",
          [](HealthConfig& c, std::string_view v) {
              return assign(c.expect_ports, parseExpectPorts(v));
+         }},
+        {"FirmwareMin",
+         [](HealthConfig& c, std::string_view v) {
+             return assign(c.firmware_min, parseFirmwareMin(v));
+         }},
+        {"FirmwareAllowed",
+         [](HealthConfig& c, std::string_view v) {
+             return assign(c.firmware_allowed, parseFirmwareAllowed(v));
          }},
     };
     return keys;

@@ -167,6 +167,45 @@ ReadyCheck checkUverbs(const Device& device, const VerbsDeviceInputs* in)
     return result("uverbs", Verdict::Ok, in->name + " (/dev/infiniband/" + in->name + ")");
 }
 
+ReadyCheck checkUmad(const Device& device, const Port& port, const PortReadinessInputs* in,
+                     bool node_issm)
+{
+    if (!isInfiniBand(port))
+        return result("umad", Verdict::Skipped, "not an InfiniBand port (no subnet manager)");
+    if (!in || !in->mad)
+        return result("umad", Verdict::Unknown,
+                      "not read (the tree has no /sys/class/infiniband_mad)");
+    const auto& mad = *in->mad;
+    const auto where = fmt::format("{} port {}", device.ibdev, port.num);
+    if (!mad.listed)
+        return result("umad", Verdict::Failed,
+                      (device.pci_address.empty()
+                           ? std::string("no /sys/class/infiniband_mad")
+                           : "no infiniband_mad under " + device.pci_address) +
+                          " (is ib_umad loaded?)");
+    if (mad.umad.empty())
+        return result("umad", Verdict::Failed,
+                      "no umad device names " + where + " (is ib_umad loaded?)");
+    if (!mad.umad_node)
+        return result("umad", Verdict::Failed,
+                      mad.umad + " in sysfs, but no /dev/infiniband/" + mad.umad +
+                          " (udev did not make it)");
+    const auto umad = mad.umad + " (/dev/infiniband/" + mad.umad + ")";
+    if (!node_issm)
+        return result("umad", Verdict::Ok,
+                      umad + "; no InfiniBand port of this node has an issm node, as on "
+                             "platforms that make none (GB300)");
+    if (mad.issm.empty())
+        return result("umad", Verdict::Failed,
+                      umad + ", but no issm device names " + where +
+                          " while other InfiniBand ports of this node have theirs");
+    if (!mad.issm_node)
+        return result("umad", Verdict::Failed,
+                      umad + ", but " + mad.issm + " in sysfs has no /dev/infiniband/" + mad.issm +
+                          " (udev did not make it)");
+    return result("umad", Verdict::Ok, umad + ", " + mad.issm);
+}
+
 ReadyCheck checkGpuDirect(const GpuDirectInputs* in, bool node_has_gpus)
 {
     if (!node_has_gpus)
@@ -320,6 +359,11 @@ PortChecks judgeReadiness(const Inventory& inventory, const ReadinessInputs& in,
                 if (const auto* pi = inputsOf(d, p); active(p) && !isInfiniBand(p) && pi && pi->mtu)
                     mtus.push_back(*pi->mtu);
     const auto reference = referenceMtu(mtus);
+    // Whether the platform makes issm nodes: any InfiniBand port read with its own.
+    const bool node_issm = std::any_of(in.ports.begin(), in.ports.end(), [](const auto& kv) {
+        const auto& mad = kv.second.mad;
+        return mad && !mad->issm.empty() && mad->issm_node;
+    });
     const bool gpus = !inventory.gpus.empty();
     const GpuDirectInputs* gpudirect = in.gpudirect ? &*in.gpudirect : nullptr;
     for (const auto& d : inventory.devices) {
@@ -336,6 +380,7 @@ PortChecks judgeReadiness(const Inventory& inventory, const ReadinessInputs& in,
                 checkGid(p, pi),
                 checkMtu(p, pi, reference, min_mtu),
                 checkUverbs(d, v == in.verbs.end() ? nullptr : &v->second),
+                checkUmad(d, p, pi, node_issm),
                 checkGpuDirect(gpudirect, gpus),
                 checkAcs(d, pairs, in.bridges),
                 checkNuma(d, pairs),
@@ -354,6 +399,8 @@ const char* readyCode(const std::string& check)
         return "ready.mtu_mismatch";
     if (check == "uverbs")
         return "ready.no_uverbs";
+    if (check == "umad")
+        return "ready.no_umad";
     if (check == "gpudirect")
         return "ready.no_gpudirect";
     if (check == "acs")

@@ -1,12 +1,16 @@
-// Whether NCCL can use a compute port at full rate: seven checks, each a pure decision over what
-// the readiness source read (model/readiness.hpp), saying what it saw. A check without its input
-// says "unknown" (never a false alarm, never a false pass); one that does not apply, "skipped".
+// Whether NCCL, and the tools around it, can use a compute port at full rate: eight checks, each a
+// pure decision over what the readiness source read (model/readiness.hpp), saying what it saw. A
+// check without its input says "unknown" (never a false alarm, never a false pass); one that does
+// not apply, "skipped".
 //   gid        RoCE: a RoCE v2 GID that carries an IP address (what NCCL picks by default);
 //              InfiniBand: a port GID (gids/0) and a LID
 //   mtu        RoCE: the netdev's MTU at least [health] MinMtu= and the same as the other compute
 //              ports' (the MTU most of them use; a tie goes to the larger); InfiniBand: an active
 //              MTU of 4096 where verbs gives it
 //   uverbs     the device's uverbs device in sysfs and its /dev/infiniband node
+//   umad       InfiniBand only: the port's umad device in sysfs and its /dev/infiniband node, and
+//              its issm likewise where the node's InfiniBand ports have issm nodes at all (a
+//              platform may make none by design: GB300 nodes; no port attribute tells)
 //   gpudirect  a peer memory client loaded, or the dma-buf path (gpudirect_evidence.hpp)
 //   acs        no ACS P2P Request/Completion Redirect on the bridges between the NIC and a GPU
 //              below the same switch (acs_config.hpp)
@@ -45,6 +49,10 @@ ReadyCheck checkGid(const Port& port, const PortReadinessInputs* in);
 ReadyCheck checkMtu(const Port& port, const PortReadinessInputs* in,
                     std::optional<uint32_t> reference, uint32_t min_mtu);
 ReadyCheck checkUverbs(const Device& device, const VerbsDeviceInputs* in);
+// `node_issm`: some InfiniBand port of the node has its issm device and node (the platform makes
+// them, so each port should have its own).
+ReadyCheck checkUmad(const Device& device, const Port& port, const PortReadinessInputs* in,
+                     bool node_issm);
 // `node_has_gpus`: the node has NVIDIA GPUs (else there is nothing to be direct to).
 ReadyCheck checkGpuDirect(const GpuDirectInputs* in, bool node_has_gpus);
 ReadyCheck checkAcs(const Device& device, const std::vector<GpuPairing>* pairs,

@@ -30,6 +30,11 @@ constexpr Rule kRules[] = {
     {"uverbs", ConditionSeverity::Fatal, Action::CheckHostConfig,
      "load ib_uverbs and let udev make /dev/infiniband/uverbs* (rdma-core's rules)",
      "the verbs device is back"},
+    {"umad", ConditionSeverity::Degraded, Action::CheckHostConfig,
+     "load ib_umad (rdma-core loads it for InfiniBand devices) and let udev make "
+     "/dev/infiniband/umad* and issm*: the fabric tools (perfquery, ibdiagnet), a subnet manager "
+     "and pods given these nodes need them",
+     "the port's umad and issm devices are back"},
     {"gpudirect", ConditionSeverity::Degraded, Action::CheckHostConfig,
      "load nvidia_peermem, or use the NVIDIA open kernel modules (515 or later) on Linux 5.12 or "
      "later for dma-buf",

@@ -2,6 +2,8 @@
 // condition on its port, with the check's finding as the message:
 //   ready.no_roce_gid   (fatal, check_network_config)   NCCL cannot address the port
 //   ready.no_uverbs     (fatal, check_host_config)      NCCL cannot open the device
+//   ready.no_umad       (degraded, check_host_config)   InfiniBand: no management datagrams
+//                                                       (fabric tools, SM); NCCL runs on
 //   ready.mtu_mismatch  (degraded, check_network_config) traffic runs, at a smaller MTU
 //   ready.no_gpudirect  (degraded, check_host_config)   traffic is staged through host memory
 //   ready.acs_redirect  (degraded, check_host_config)   P2P goes through the root complex

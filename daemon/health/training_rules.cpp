@@ -1,5 +1,6 @@
 #include "health/training_rules.hpp"
 
+#include "health/firmware_baseline.hpp"
 #include "health/verdicts.hpp"
 #include "prefailure/pcie_link.hpp"
 
@@ -193,6 +194,17 @@ void TrainingRules::evaluate(const Snapshot& snap, double /*now_mono*/, double n
     v.apply(
         conditions, [](const std::string& code) { return checkOf(code) != nullptr; },
         [](const Condition& c) { return std::string(checkOf(c.code)->recovered); }, now_real, out);
+    // The firmware baseline: asked by [health], not a [signals] source, so on whatever they say.
+    conditions.recoverIf(
+        [&](const Condition& c) { return baselineWithdrawn(c, snap.inventory, config.health); },
+        [](const Condition&) { return std::string("the board has no firmware baseline any more"); },
+        now_real, out);
+    Verdicts baseline;
+    judgeFirmwareBaseline(snap.inventory, config.health, baseline);
+    baseline.apply(
+        conditions, [](const std::string& code) { return code == kFirmwareBelowBaseline; },
+        [](const Condition&) { return std::string("the firmware meets the baseline"); }, now_real,
+        out);
 }
 
 } // namespace nicd::health

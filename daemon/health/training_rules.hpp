@@ -9,6 +9,11 @@
 //     port of its peers — same board_id, function and link layer (PortRatePeers=).
 //   firmware_drift (degraded, update_firmware): a device whose fw_ver differs from what most of
 //     its peers of the same board_id run (a tie goes to the newest) (FirmwarePeers=).
+//   firmware_below_baseline (degraded, update_firmware): a device whose fw_ver misses its board's
+//     baseline ([health] FirmwareMin=, FirmwareAllowed=; firmware_baseline.hpp), whatever
+//     [signals] says. Drift compares a card with its peers on the node, the baseline with what
+//     the fleet asks: a node whose every card missed a rollout shows no drift, only this; a card
+//     left behind on an otherwise updated node may raise both (two findings, one action).
 #pragma once
 
 #include "health/rule_family.hpp"

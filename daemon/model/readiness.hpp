@@ -25,6 +25,21 @@ struct GidEntry {
     bool operator==(const GidEntry&) const = default;
 };
 
+// An InfiniBand port's management datagram devices: ib_umad registers a umad<N> and an issm<N>
+// per port, each naming the port in its `ibdev` and `port` files, and udev makes their
+// /dev/infiniband nodes. libibumad opens umad<N> for the fabric tools (perfquery, ibdiagnet, a
+// subnet manager, SA queries); opening issm<N> sets the port's IsSM bit (a subnet manager).
+struct MadPortInputs {
+    bool listed = false;    // <function>/infiniband_mad/ (no PCI parent: /sys/class/
+                            // infiniband_mad/) listed, each umad/issm entry read
+    std::string umad;       // "umad1": the entry naming the port; empty: none
+    bool umad_node = false; // /dev/infiniband/<umad> exists
+    std::string issm;       // "issm1"; empty: none
+    bool issm_node = false; // /dev/infiniband/<issm> exists
+
+    bool operator==(const MadPortInputs&) const = default;
+};
+
 struct PortReadinessInputs {
     bool gids_listed = false;    // ports/N/gids/ could be listed, and each entry read
     std::vector<GidEntry> gids;  // the used entries, lowest index first
@@ -32,6 +47,9 @@ struct PortReadinessInputs {
     std::string mtu_netdev;      // the netdev whose MTU RoCE uses: the port's first (GID 0's)
     std::optional<uint32_t> mtu; // its /sys/class/net/<netdev>/mtu
     std::optional<uint32_t> ib_active_mtu; // InfiniBand: bytes, from ibv_query_port (real root)
+    // InfiniBand ports only; absent: not read (RoCE, a --root tree without
+    // /sys/class/infiniband_mad, an entry that went away under the read).
+    std::optional<MadPortInputs> mad;
 
     bool operator==(const PortReadinessInputs&) const = default;
 };
@@ -99,7 +117,7 @@ struct ReadinessInputs {
 // One check of a port as judged (health/readiness_checks.hpp), for nicctl and the bus.
 struct ReadyCheck {
     enum class Verdict : uint8_t { Ok, Failed, Unknown, Skipped };
-    std::string check; // "roce_gid", "mtu", "uverbs", "gpudirect", "acs", "numa"
+    std::string check; // "gid", "mtu", "uverbs", "umad", "gpudirect", "acs", "numa"
     Verdict verdict = Verdict::Unknown;
     std::string saw; // what it saw: "gid 3: RoCE v2 ::ffff:10.0.0.5 on ens1f0np0"
 

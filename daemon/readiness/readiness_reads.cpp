@@ -11,6 +11,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <initializer_list>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace nicd::readiness {
@@ -79,28 +82,54 @@ PortReadinessInputs readPortInputs(const HostPaths& paths, const Device& device,
     return in;
 }
 
-VerbsDeviceInputs readVerbsDevice(const HostPaths& paths, const Device& device)
+namespace {
+
+// The entries of the device's `cls` class ("infiniband_verbs", "infiniband_mad") whose names
+// start with one of `prefixes`, by name, each with the directory to read: under the device's
+// function, or, for a device with no PCI parent (rdma_rxe, siw), among the class's own entries,
+// which list every device's. In a --root tree a class entry is a link: one that leads out of the
+// tree is not the tree's to read and is left out.
+std::vector<std::pair<std::string, fs::path>>
+classEntries(const HostPaths& paths, const Device& device, const std::string& cls,
+             std::initializer_list<std::string_view> prefixes, bool& listed)
 {
-    VerbsDeviceInputs in;
-    // A device with no PCI parent (rdma_rxe, siw) has its verbs device among the virtual ones:
-    // the class directory lists every verbs device, each naming its RDMA device.
     const bool by_class = device.pci_path.empty();
-    const auto dir = by_class ? paths.host("/sys/class/infiniband_verbs")
-                              : fs::path(device.pci_path) / "infiniband_verbs";
-    auto names = entries(dir, in.listed);
+    const auto dir = by_class ? paths.host("/sys/class/" + cls) : fs::path(device.pci_path) / cls;
+    auto names = entries(dir, listed);
     std::sort(names.begin(), names.end());
+    std::vector<std::pair<std::string, fs::path>> out;
     for (const auto& name : names) {
-        if (!name.starts_with("uverbs"))
+        if (std::none_of(prefixes.begin(), prefixes.end(),
+                         [&](std::string_view p) { return name.starts_with(p); }))
             continue;
-        // The class entries are links: in a --root tree, one that leads out of the tree is not
-        // the tree's to read.
         auto entry = dir / name;
         if (by_class && paths.simulated()) {
-            auto rel = paths::resolveBeneath(paths.root(), "/sys/class/infiniband_verbs/" + name);
+            auto rel = paths::resolveBeneath(paths.root(), "/sys/class/" + cls + "/" + name);
             if (!rel)
                 continue;
             entry = paths.root() / *rel;
         }
+        out.emplace_back(name, entry);
+    }
+    return out;
+}
+
+// /dev/infiniband/<name>: a character device on a node; a capture or the simulator keeps a plain
+// file for it. Looked at, never opened.
+bool devNode(const HostPaths& paths, const std::string& name)
+{
+    std::error_code ec;
+    auto st = fs::symlink_status(paths.host("/dev/infiniband/" + name), ec);
+    return !ec && (fs::is_character_file(st) || fs::is_regular_file(st));
+}
+
+} // namespace
+
+VerbsDeviceInputs readVerbsDevice(const HostPaths& paths, const Device& device)
+{
+    VerbsDeviceInputs in;
+    for (const auto& [name, entry] :
+         classEntries(paths, device, "infiniband_verbs", {"uverbs"}, in.listed)) {
         auto ibdev = sysfs::readValue(entry / "ibdev");
         if (!ibdev) { // the device went away under the read: not known, not missing
             in.listed = false;
@@ -109,11 +138,30 @@ VerbsDeviceInputs readVerbsDevice(const HostPaths& paths, const Device& device)
         if (*ibdev != device.ibdev)
             continue;
         in.name = name;
-        std::error_code ec;
-        auto st = fs::symlink_status(paths.host("/dev/infiniband/" + name), ec);
-        // A character device on a node; a capture or the simulator keeps a plain file for it.
-        in.dev_node = !ec && (fs::is_character_file(st) || fs::is_regular_file(st));
+        in.dev_node = devNode(paths, name);
         break;
+    }
+    return in;
+}
+
+std::optional<MadPortInputs> readMadPort(const HostPaths& paths, const Device& device,
+                                         const Port& port)
+{
+    MadPortInputs in;
+    for (const auto& [name, entry] :
+         classEntries(paths, device, "infiniband_mad", {"umad", "issm"}, in.listed)) {
+        auto ibdev = sysfs::readValue(entry / "ibdev");
+        auto num = number(sysfs::readValue(entry / "port"));
+        if (!ibdev || !num)
+            return std::nullopt; // went away under the read: not known, not missing
+        if (*ibdev != device.ibdev || *num != port.num)
+            continue;
+        const bool umad = name.starts_with("umad");
+        auto& found = umad ? in.umad : in.issm;
+        if (!found.empty())
+            continue; // the kernel registers one of each per port: the first counts
+        found = name;
+        (umad ? in.umad_node : in.issm_node) = devNode(paths, name);
     }
     return in;
 }

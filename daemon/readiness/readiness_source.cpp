@@ -32,14 +32,20 @@ ReadinessInputs readReadiness(const HostPaths& paths, const Inventory& inventory
     std::error_code ec;
     const bool verbs_class =
         !paths.simulated() || fs::exists(paths.host("/sys/class/infiniband_verbs"), ec);
+    const bool mad_class =
+        !paths.simulated() || fs::exists(paths.host("/sys/class/infiniband_mad"), ec);
     std::map<std::string, std::string> bridge_dirs; // address -> directory
     // Every device but VFs: roles are assigned after the sources read (app/daemon_app.cpp), so
     // which of them is compute is decided when they are judged (health/readiness_checks.hpp).
     for (const auto& d : inventory.devices) {
         if (d.function == DeviceFunction::VirtualFunction)
             continue;
-        for (const auto& p : d.ports)
-            in.ports[{d.ibdev, p.num}] = readPortInputs(paths, d, p);
+        for (const auto& p : d.ports) {
+            auto& port = in.ports[{d.ibdev, p.num}];
+            port = readPortInputs(paths, d, p);
+            if (mad_class && p.link_layer == "InfiniBand") // RoCE has no subnet manager
+                port.mad = readMadPort(paths, d, p);
+        }
         if (verbs_class)
             in.verbs[d.ibdev] = readVerbsDevice(paths, d);
         auto pairs = pairGpus(d, inventory.gpus);

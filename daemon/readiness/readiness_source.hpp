@@ -3,11 +3,12 @@
 // compute is known only after the sources read, so the judge picks them), on the
 // slow interval ([signals] IntervalSec=; these change rarely) and at once after a netdev's link
 // event (an MTU change comes as one: readSoonFlag). One read covers the node: its ports' GIDs, LID
-// and netdev MTU, each device's verbs device, the GPUs it serves and the PCIe bridges between
-// them (their ACS control), and, on a node with NVIDIA GPUs, GPUDirect's evidence. Sysfs only (no
-// firmware command), still under the driver deadline: a read left behind keeps the last values.
-// A tree given with --root that has no /sys/class/infiniband_verbs at all (a capture made before
-// nicd read it) leaves the verbs check unknown rather than failed.
+// and netdev MTU, each device's verbs device, each InfiniBand port's umad and issm devices (RoCE
+// has no subnet manager: not read), the GPUs it serves and the PCIe bridges between them (their
+// ACS control), and, on a node with NVIDIA GPUs, GPUDirect's evidence. Sysfs only (no firmware
+// command), still under the driver deadline: a read left behind keeps the last values. A tree
+// given with --root that has no /sys/class/infiniband_verbs (or infiniband_mad) at all (a capture
+// made before nicd read it) leaves the verbs (or umad) check unknown rather than failed.
 #pragma once
 
 #include "collect/source.hpp"

@@ -86,6 +86,7 @@ const std::map<std::string, FaultPlan>& plans()
           "hgx-h100"}},
         {"rate-downtrain", {{}, {}, {}}},
         {"fw-drift", {{}, {}, {}}},
+        {"fw-old", {{}, {}, {}}},
         {"congest-ecn", {{}, {}, {}}},
         {"congest-pfc-only", {{}, {}, {}}},
         {"pause-storm", {{}, {}, {}}},
@@ -93,6 +94,7 @@ const std::map<std::string, FaultPlan>& plans()
         {"gid-missing", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"mtu", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"uverbs-missing", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
+        {"umad-missing", {{}, {}, {}, "mlx5_4"}}, // a storage NIC's: nothing to see, same replay
         {"acs-on", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"peermem-unload", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"kernel-line", {{}, {"fw-fatal"}, R"(code="kernel.mlx5.fatal_error")"}},

@@ -144,17 +144,23 @@ TEST_F(HgxReadinessTest, EachFaultRaisesExactlyItsConditionOnTheAffectedPortAndR
     eachFaultRaisesExactlyItsConditionAndRecovers(*this, compute);
 }
 
+// The GPUs and their driver go: no NIC is compute any more unless Role= says so.
+static void removeGpus(const fs::path& root)
+{
+    for (const char* gpu : {"0000:1a:01.0", "0000:3b:01.0", "0000:4c:01.0", "0000:5d:01.0"}) {
+        auto dir = fs::canonical(root / "sys/bus/pci/devices" / gpu);
+        fs::remove(root / "sys/bus/pci/devices" / gpu);
+        fs::remove(root / "sys/bus/pci/drivers/nvidia" / gpu);
+        fs::remove_all(dir);
+    }
+    fs::remove_all(root / "proc/driver/nvidia");
+    fs::remove_all(root / "sys/module/nvidia_peermem");
+}
+
 TEST_F(ReadinessTest, ANodeWithoutGpusStaysQuiet)
 {
     // The GPUs and their driver go: no NIC is compute any more, and nothing is judged.
-    for (const char* gpu : {"0000:1a:01.0", "0000:3b:01.0", "0000:4c:01.0", "0000:5d:01.0"}) {
-        auto dir = fs::canonical(root_ / "sys/bus/pci/devices" / gpu);
-        fs::remove(root_ / "sys/bus/pci/devices" / gpu);
-        fs::remove(root_ / "sys/bus/pci/drivers/nvidia" / gpu);
-        fs::remove_all(dir);
-    }
-    fs::remove_all(root_ / "proc/driver/nvidia");
-    fs::remove_all(root_ / "sys/module/nvidia_peermem");
+    removeGpus(root_);
     auto text = once();
     EXPECT_EQ(ready(text), Strings{}) << last_out_;
     EXPECT_EQ(readyGauge(text), (std::map<std::string, int>{}));
@@ -163,4 +169,55 @@ TEST_F(ReadinessTest, ANodeWithoutGpusStaysQuiet)
     text = once();
     EXPECT_EQ(ready(text), Strings{}) << last_out_;
     EXPECT_EQ(readyGauge(text), (std::map<std::string, int>{{"mlx5_0", 1}}));
+}
+
+// The InfiniBand port (mlx5_4, a storage NIC on the default node) made compute by Role= on a node
+// without GPUs (so only its own checks count): umad-missing raises exactly ready.no_umad on it,
+// degraded with check_host_config, and its clear recovers it.
+TEST_F(ReadinessTest, AnInfiniBandPortWithoutItsUmadNodeRaisesExactlyReadyNoUmad)
+{
+    removeGpus(root_);
+    config("[device:mlx5_4]\nRole=compute\n");
+    auto text = once();
+    EXPECT_EQ(ready(text), Strings{}) << last_out_;
+    EXPECT_EQ(readyGauge(text), (std::map<std::string, int>{{"mlx5_4", 1}}));
+    inject({"umad-missing", "mlx5_4"});
+    text = once();
+    EXPECT_EQ(ready(text), Strings{"ready.no_umad@mlx5_4:1 degraded check_host_config"})
+        << last_out_;
+    EXPECT_EQ(readyGauge(text)["mlx5_4"], 0);
+    EXPECT_NE(last_out_.find("umad4 in sysfs, but no /dev/infiniband/umad4 (udev did not make it)"),
+              std::string::npos)
+        << last_out_;
+    inject({"umad-missing-clear", "mlx5_4"});
+    EXPECT_EQ(ready(once()), Strings{}) << last_out_;
+}
+
+// RoCE ports have no subnet manager: a compute RoCE port whose umad and issm nodes are gone
+// raises nothing.
+TEST_F(ReadinessTest, ARoCEPortWithoutItsUmadNodeRaisesNothing)
+{
+    inject({"umad-missing", "mlx5_0"});
+    auto text = once();
+    EXPECT_EQ(ready(text), Strings{}) << last_out_;
+    EXPECT_EQ(readyGauge(text)["mlx5_0"], 1);
+}
+
+// A platform that makes no issm nodes at all (GB300, NVSentinel issue 1716): the InfiniBand port
+// has its umad and no issm, in sysfs or /dev, and that is no fault.
+TEST_F(ReadinessTest, AnInfiniBandNodeWithoutAnyIssmRaisesNothing)
+{
+    removeGpus(root_);
+    config("[device:mlx5_4]\nRole=compute\n");
+    const auto issm = fs::canonical(root_ / "sys/class/infiniband_mad/issm4");
+    ASSERT_EQ(test::readFile(issm / "ibdev"), "mlx5_4\n");
+    fs::remove_all(issm);
+    fs::remove(root_ / "sys/class/infiniband_mad/issm4");
+    fs::remove(root_ / "dev/infiniband/issm4");
+    auto text = once();
+    EXPECT_EQ(ready(text), Strings{}) << last_out_;
+    EXPECT_EQ(readyGauge(text), (std::map<std::string, int>{{"mlx5_4", 1}}));
+    inject({"umad-missing", "mlx5_4"}); // umad is still asked
+    EXPECT_EQ(ready(once()), Strings{"ready.no_umad@mlx5_4:1 degraded check_host_config"})
+        << last_out_;
 }

@@ -16,8 +16,8 @@ using nicd::test::ConditionsDoc;
 
 TEST_F(ConditionsDoc, ReadinessConditions)
 {
-    // A compute NIC beside its GPU with every readiness input broken: six conditions, each as
-    // the table says.
+    // A compute NIC beside its GPU with every readiness input broken, and a compute InfiniBand
+    // NIC without its umad node: seven conditions, each as the table says.
     const std::string sys = "/r/sys/devices/pci0000:18/0000:18:01.0/";
     Snapshot s;
     auto d = test::device("mlx5_0", 4);
@@ -27,11 +27,16 @@ TEST_F(ConditionsDoc, ReadinessConditions)
     d.numa_node = 1;
     d.ports[0].netdevs = {"ens1"};
     s.inventory.devices.push_back(d);
+    auto ib = test::device("mlx5_1", 4);
+    ib.role = Role::Compute;
+    ib.ports[0].link_layer = "InfiniBand";
+    s.inventory.devices.push_back(ib);
     s.inventory.gpus.push_back({"0000:19:01.0", sys + "0000:19:01.0", 0});
     auto& in = s.readiness;
     in.read = true;
-    in.ports[{"mlx5_0", 1}] = {true, {}, 0, "ens1", 1500, std::nullopt};
+    in.ports[{"mlx5_0", 1}] = {true, {}, 0, "ens1", 1500, std::nullopt, std::nullopt};
     in.verbs["mlx5_0"] = {false, "", false};
+    in.ports[{"mlx5_1", 1}].mad = MadPortInputs{true, "umad1", false, "", false};
     in.pairings["mlx5_0"] = {{"0000:19:01.0", 0, true, {"0000:18:01.0"}}};
     in.bridges["0000:18:01.0"] = {AcsInputs::Read::Ok, true, 0x000c, ""};
     in.gpudirect = GpuDirectInputs{"", true, false, "535.183.01", 535, "6.8.0", std::pair{6U, 8U}};
@@ -42,9 +47,10 @@ TEST_F(ConditionsDoc, ReadinessConditions)
         EXPECT_TRUE(documented(c.code, toString(c.severity), toString(c.action))) << c.message;
         codes.insert(c.code);
     }
-    EXPECT_EQ(codes, (std::set<std::string>{"ready.no_roce_gid", "ready.mtu_mismatch",
-                                            "ready.no_uverbs", "ready.no_gpudirect",
-                                            "ready.acs_redirect", "ready.numa_far"}));
+    EXPECT_EQ(codes,
+              (std::set<std::string>{"ready.no_roce_gid", "ready.mtu_mismatch", "ready.no_uverbs",
+                                     "ready.no_umad", "ready.no_gpudirect", "ready.acs_redirect",
+                                     "ready.numa_far"}));
 }
 
 // Expected inventory and inventory across boots: the node's shortfalls by role, a NIC of the last

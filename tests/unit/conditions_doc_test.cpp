@@ -258,11 +258,13 @@ TEST_F(ConditionsDoc, TheRenameEvent)
     EXPECT_TRUE(s.health.conditions.empty());
 }
 
-// Every pre-failure signal out of its limits at once, on two devices of one board: each
-// condition as documented.
+// Every pre-failure signal out of its limits at once, on two devices of one board, one of them
+// below the board's firmware baseline: each condition as documented.
 TEST_F(ConditionsDoc, PreFailureConditions)
 {
-    HealthEngine engine{Config{}};
+    Config config;
+    config.health.firmware_min = {{"MT_0000000838", "28.40.1000"}}; // [health] FirmwareMin=
+    HealthEngine engine{config};
     auto node = [](double t, uint64_t corrected, uint64_t uncorrectable) {
         Snapshot s;
         for (const char* name : {"mlx5_0", "mlx5_1"}) {
@@ -336,7 +338,8 @@ TEST_F(ConditionsDoc, PreFailureConditions)
          {"fec_margin", "fec_uncorrectable", "optics_temperature_high", "optics_supply_low",
           "optics_rx_power_low", "optics_tx_bias_high", "optics_tx_power_high", "optics_tx_fault",
           "asic_temperature_high", "firmware_fatal", "firmware_error", "devlink_reporter.tx",
-          "pcie_link_degraded", "pcie_path_degraded", "port_rate_degraded", "firmware_drift"})
+          "pcie_link_degraded", "pcie_path_degraded", "port_rate_degraded", "firmware_drift",
+          "firmware_below_baseline"})
         EXPECT_TRUE(codes.contains(want)) << want << " was not raised";
     for (const auto& c : raised)
         EXPECT_EQ(c.device, "mlx5_0") << c.code << " on the healthy peer: " << c.message;

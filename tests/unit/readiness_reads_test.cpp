@@ -129,3 +129,36 @@ TEST_F(ReadinessReads, NoTableIsUnknown)
 }
 
 } // namespace
+
+// An InfiniBand port's umad and issm devices: the entries of its function's infiniband_mad/ that
+// name its device and port (a dual-port card lists both ports'), and whether each /dev node is
+// there; an entry that cannot be read leaves them unknown.
+TEST_F(ReadinessReads, UmadAndIssmAreFoundByDeviceAndPort)
+{
+    device_.ibdev = "mlx5_4";
+    device_.pci_path = (dir_ / "pci").string();
+    port_.num = 2;
+    const auto mad = dir_ / "pci/infiniband_mad";
+    auto entry = [&](const std::string& name, const std::string& ibdev, int port) {
+        fs::create_directories(mad / name);
+        std::ofstream(mad / name / "ibdev") << ibdev << "\n";
+        std::ofstream(mad / name / "port") << port << "\n";
+    };
+    entry("umad3", "mlx5_4", 1);
+    entry("issm3", "mlx5_4", 1);
+    entry("umad4", "mlx5_4", 2);
+    entry("issm4", "mlx5_4", 2);
+    entry("umad9", "mlx5_9", 2);
+    fs::create_directories(dir_ / "dev/infiniband");
+    std::ofstream(dir_ / "dev/infiniband/umad4") << "";
+    auto in = readiness::readMadPort(HostPaths(dir_), device_, port_);
+    ASSERT_TRUE(in);
+    EXPECT_EQ(*in, (MadPortInputs{true, "umad4", true, "issm4", false}));
+    // Without the directory (ib_umad not loaded): listed is false.
+    fs::remove_all(mad);
+    EXPECT_EQ(readiness::readMadPort(HostPaths(dir_), device_, port_), MadPortInputs{});
+    // An entry whose port cannot be read: unknown, not missing.
+    entry("umad4", "mlx5_4", 2);
+    fs::remove(mad / "umad4/port");
+    EXPECT_EQ(readiness::readMadPort(HostPaths(dir_), device_, port_), std::nullopt);
+}

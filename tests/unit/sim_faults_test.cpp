@@ -1,5 +1,5 @@
-// Link and device faults of the simulated node: each changes exactly the files it should, and
-// the device-level ones undo completely (a rename changes the name alone).
+// Link, device and firmware faults of the simulated node: each changes exactly the files it
+// should, and the device-level ones undo completely (a rename changes the name alone).
 #include "sim.hpp"
 #include "support/sim_tree.hpp"
 
@@ -204,11 +204,14 @@ TEST_F(SimFaultsTest, RenameChangesTheNameAndNothingElse)
         if (path != "sys/class/infiniband/mlx5_0")
             moved[path.starts_with(old_dir + "/") ? new_dir + path.substr(old_dir.size()) : path] =
                 content;
-    // The uverbs device names the device by its current name, as the kernel's ibdev attribute.
+    // The uverbs, umad and issm devices name the device by its current name, as the kernel's
+    // ibdev attribute.
+    const std::string function = "sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0/";
     EXPECT_EQ(test::changedPaths(moved, snap()),
               (std::set<std::string>{"sys/class/infiniband/rocep26s0f0",
-                                     "sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0/"
-                                     "infiniband_verbs/uverbs0/ibdev"}));
+                                     function + "infiniband_verbs/uverbs0/ibdev",
+                                     function + "infiniband_mad/umad0/ibdev",
+                                     function + "infiniband_mad/issm0/ibdev"}));
     EXPECT_EQ(test::readFile(dir_ / "sys/class/infiniband_verbs/uverbs0/ibdev"), "rocep26s0f0\n");
     EXPECT_EQ(sim::counterValue(dir_, "rocep26s0f0", "symbol_error"), 5U);
     sim::tick(dir_, 1);
@@ -284,4 +287,23 @@ TEST_F(SimFaultsTest, ListShowsRolesStatesAndNetdevs)
     EXPECT_TRUE(lines[1].starts_with("mlx5_1 ")) << lines[1];
     EXPECT_NE(lines[1].find("1:DOWN"), std::string::npos);
     EXPECT_NE(lines[1].find("ens2f0np0"), std::string::npos);
+}
+
+// fw-old: a node that missed a firmware rollout, every card of the board alike.
+TEST_F(SimFaultsTest, FwOldPutsEveryCardOfTheBoardOnTheOldFirmware)
+{
+    auto before = snap();
+    sim::fwOld(dir_, "mlx5_0", true);
+    auto changed = test::changedPaths(before, snap());
+    std::set<std::string> devices;
+    for (const auto& path : changed) {
+        EXPECT_TRUE(path.ends_with("/fw_ver")) << path;
+        EXPECT_EQ(readFile(dir_ / path), "28.37.1014\n") << path;
+        devices.insert(fs::path(path).parent_path().filename().string());
+    }
+    // The default node's ConnectX cards all share one board: PFs, the IB port, the LAG, the VF.
+    EXPECT_EQ(devices, (std::set<std::string>{"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4",
+                                              "mlx5_5", "mlx5_6", "mlx5_bond_0"}));
+    sim::fwOld(dir_, "mlx5_0", false);
+    EXPECT_EQ(snap(), before);
 }

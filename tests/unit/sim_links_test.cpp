@@ -180,6 +180,8 @@ TEST_F(SimLinksTest, FaultsActNeverThroughALinkPlantedOnTheirWay)
     before = snapshotOf(outside_);
     (void)refusal([&] { sim::uverbsMissing(dir_, "mlx5_1", true); });
     EXPECT_EQ(snapshotOf(outside_), before) << "uverbs-missing removed a file outside";
+    (void)refusal([&] { sim::umadMissing(dir_, "mlx5_4", true); });
+    EXPECT_EQ(snapshotOf(outside_), before) << "umad-missing removed a file outside";
 
     // peermem-unload: sys/module is a link to a directory outside.
     plantOutside(dir_, outside_, "sys/module", "module");

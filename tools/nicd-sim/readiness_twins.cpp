@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 namespace nicd::sim {
 
@@ -87,6 +89,59 @@ std::string uverbsOf(const fs::path& root, const SimDevice& d)
         if (readText(e.path() / "ibdev") == d.name + "\n")
             return e.path().filename().string();
     throw SimError(d.name + " has no uverbs device");
+}
+
+// The device's port numbers, ascending (ports/<n>).
+std::vector<int> portNumbers(const fs::path& root, const SimDevice& d)
+{
+    std::vector<int> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(root / d.ib_dir / "ports", ec)) {
+        auto n = e.path().filename().string();
+        if (!n.empty() && n.find_first_not_of("0123456789") == std::string::npos)
+            out.push_back(std::stoi(n));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// umad<K> and issm<K> of each port of the device, from its function's infiniband_mad/.
+std::vector<std::string> madDevicesOf(const fs::path& root, const SimDevice& d)
+{
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(functionDir(root, d) / "infiniband_mad", ec))
+        if (readText(e.path() / "ibdev") == d.name + "\n")
+            out.push_back(e.path().filename().string());
+    if (out.empty())
+        throw SimError(d.name + " has no umad device");
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// ib_umad's devices: a umad<K> and an issm<K> per port of every device, numbered across the node
+// in probe order (uverbs' order here), each naming its device and port; the class's links and
+// abi_version; and the /dev/infiniband nodes udev makes (char major 231: umad minors from 0,
+// issm from 64).
+void createMadTwins(const fs::path& root, const NodeState& st)
+{
+    fs::create_directories(root / "sys/class/infiniband_mad");
+    writeText(root, root / "sys/class/infiniband_mad/abi_version", "5\n");
+    int k = 0;
+    for (const auto& [name, d] : st.devices)
+        for (int port : portNumbers(root, d)) {
+            for (const auto& [kind, minor] : {std::pair{"umad", k}, std::pair{"issm", 64 + k}}) {
+                auto entry = fmt::format("{}{}", kind, k);
+                auto dir = functionDir(root, d) / "infiniband_mad" / entry;
+                fs::create_directories(dir);
+                writeText(root, dir / "ibdev", name + "\n");
+                writeText(root, dir / "port", fmt::format("{}\n", port));
+                writeText(root, dir / "dev", fmt::format("231:{}\n", minor));
+                relativeSymlink(dir, root / "sys/class/infiniband_mad" / entry);
+                writeText(root, root / "dev/infiniband" / entry, "");
+            }
+            ++k;
+        }
 }
 
 std::string configSpace(uint16_t acs_control)
@@ -170,6 +225,7 @@ void createReadinessTwins(const fs::path& root, const NodeState& st)
         writeText(root, root / "dev/infiniband" / uverbs, "");
         ++k;
     }
+    createMadTwins(root, st);
     bool gpus = false;
     for (const auto& e : fs::directory_iterator(root / "sys/bus/pci/devices")) {
         auto dir = functionOf(root, e.path());
@@ -195,11 +251,13 @@ void createReadinessTwins(const fs::path& root, const NodeState& st)
 void renameVerbsDevice(const fs::path& root, const fs::path& ib_dir, const std::string& from,
                        const std::string& to)
 {
-    std::error_code ec;
-    const auto dir = ib_dir.parent_path().parent_path() / "infiniband_verbs";
-    for (const auto& e : fs::directory_iterator(dir, ec))
-        if (readText(e.path() / "ibdev") == from + "\n")
-            writeText(root, e.path() / "ibdev", to + "\n");
+    for (const char* cls : {"infiniband_verbs", "infiniband_mad"}) {
+        std::error_code ec;
+        const auto dir = ib_dir.parent_path().parent_path() / cls;
+        for (const auto& e : fs::directory_iterator(dir, ec))
+            if (readText(e.path() / "ibdev") == from + "\n")
+                writeText(root, e.path() / "ibdev", to + "\n");
+    }
 }
 
 void gidMissing(const fs::path& root, const std::string& dev, bool on)
@@ -226,6 +284,18 @@ void uverbsMissing(const fs::path& root, const std::string& dev, bool on)
         unlinkBeneath(root, node); // the node itself, never what a link there points to
     else
         writeText(root, node, "");
+}
+
+void umadMissing(const fs::path& root, const std::string& dev, bool on)
+{
+    LockedNode st(root);
+    for (const auto& entry : madDevicesOf(root, st->liveDevice(dev))) {
+        auto node = root / "dev/infiniband" / entry;
+        if (on)
+            unlinkBeneath(root, node); // the node itself, never what a link there points to
+        else
+            writeText(root, node, "");
+    }
 }
 
 void peermemUnload(const fs::path& root, bool on)

@@ -147,4 +147,18 @@ void fwDrift(const fs::path& root, const std::string& dev, bool on)
               std::string(on ? catalog.drifted_firmware : catalog.healthy_firmware) + "\n");
 }
 
+void fwOld(const fs::path& root, const std::string& dev, bool on)
+{
+    LockedNode st(root);
+    const auto& d = st->liveDevice(dev);
+    const auto board = readText(root / d.ib_dir / "board_id");
+    for (const auto& [name, other] : st->devices) {
+        if (other.removed || readText(root / other.ib_dir / "board_id") != board)
+            continue;
+        const auto& catalog = vendorCatalog(other.vendor);
+        writeText(root, root / other.ib_dir / "fw_ver",
+                  std::string(on ? catalog.outdated_firmware : catalog.healthy_firmware) + "\n");
+    }
+}
+
 } // namespace nicd::sim

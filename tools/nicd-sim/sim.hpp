@@ -167,6 +167,10 @@ void rateDowntrain(const fs::path& root, const std::string& dev, bool on);
 // fw-drift: fw_ver 28.39.1002 where every other card runs 28.41.1000 (bnxt: 229.1.123.0, not
 // 230.0.157.0).
 void fwDrift(const fs::path& root, const std::string& dev, bool on);
+// fw-old: every card of the device's board (its board_id, VFs too) runs 28.37.1014 (bnxt:
+// 228.0.146.0), below fw-drift's version: the node missed a firmware rollout, so no card differs
+// from its peers (no firmware_drift) and only a baseline ([health] FirmwareMin=) sees it.
+void fwOld(const fs::path& root, const std::string& dev, bool on);
 
 // Congestion scenarios on port 1 (their clear: the healthy rates again). congest-ecn: ECN marks
 // and CNPs flow, pauses stay low; congest-pfc-only: 15% paused, no mark, no CNP; pause-storm: 90%

@@ -26,6 +26,7 @@ const VendorCatalog kMlx5Catalog{
     .node_desc = "",
     .healthy_firmware = "28.41.1000",
     .drifted_firmware = "28.39.1002",
+    .outdated_firmware = "28.37.1014",
     .hwmon_name = "mlx5",
     .fatal_reporter = "fw_fatal",
     // The NVIDIA network operator's driver container (plugins/mlx5 names it too).
@@ -75,6 +76,7 @@ const VendorCatalog kBnxtCatalog{
     .node_desc = "Broadcom NetXtreme-C/E RoCE Driver HCA",
     .healthy_firmware = "230.0.157.0",
     .drifted_firmware = "229.1.123.0",
+    .outdated_firmware = "228.0.146.0",
     .hwmon_name = "bnxt_en",
     .fatal_reporter = "fw", // v5.16+: one reporter (bnxt_devlink.c, bnxt_dl_fw_reporters_create)
     .driver_ready_file = "",

@@ -69,7 +69,8 @@ struct VendorCatalog {
     const char* hw_rev;
     const char* node_desc; // empty: the hostname and the device's name, as mlx5 sets it
     const char* healthy_firmware;
-    const char* drifted_firmware; // what fw-drift sets
+    const char* drifted_firmware;  // what fw-drift sets
+    const char* outdated_firmware; // what fw-old sets: below both, a rollout ago
     const char* hwmon_name;
     const char* fatal_reporter; // the devlink health reporter fw-fatal puts in error
     // The file the vendor's driver deployment creates once the driver is loaded (what the

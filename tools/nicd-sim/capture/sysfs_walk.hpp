@@ -20,7 +20,9 @@
 //   for the readiness checks: ports/<n>/gids/* as placeholders of the same kind (an IPv4 address,
 //     a global IPv6 one, a link-local one or unused: never the address) and gid_attrs/types/*;
 //     <function>/infiniband_verbs/uverbs*/{ibdev,dev,abi_version}, whether /dev/infiniband/
-//     uverbs* exists (an empty file; the node is never opened); the `config` of every PCI bridge
+//     uverbs* exists (an empty file; the node is never opened); likewise <function>/
+//     infiniband_mad/{umad,issm}*/{ibdev,port,dev} and /dev/infiniband/{umad,issm}*; the
+//     `config` of every PCI bridge
 //     above a NIC or GPU (what the reader is given: 4096 bytes as root, 64 otherwise); the
 //     peer memory clients' version files, /proc/driver/nvidia/version, /proc/sys/kernel/osrelease
 //
@@ -126,9 +128,13 @@ private:
     void hwmon(const fs::path& function_dir);
     void netdev(const std::string& name, CapturedNode& node);
     // What the readiness checks read (sysfs_walk_readiness.cpp): the port's GID table, the
-    // device's uverbs device, and the config files of the bridges above a function.
+    // device's uverbs device and its ports' umad and issm devices, and the config files of the
+    // bridges above a function.
     void gids(const fs::path& port_dir);
     void verbs(const fs::path& function_dir);
+    void mads(const fs::path& function_dir);
+    // A class device's link in /sys/class/<cls> and whether its /dev/infiniband node exists.
+    void charDevice(const std::string& cls, const std::string& name);
     void bridgeConfigs(const fs::path& function_dir);
 
     std::shared_ptr<const NodeRoot> root_;

@@ -99,6 +99,7 @@ void SysfsWalk::function(const fs::path& dir, bool with_netdevs, CapturedNode& n
         bridge(dir.parent_path());
         bridgeConfigs(dir);
         verbs(dir);
+        mads(dir);
         hwmon(dir);
         // A VF is one because its physfn exists: the PF's directory must be there too.
         if (auto pf = resolve(dir / "physfn"))

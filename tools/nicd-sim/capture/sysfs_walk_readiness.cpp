@@ -59,12 +59,28 @@ void SysfsWalk::verbs(const fs::path& function_dir)
         if (!u.starts_with("uverbs"))
             continue;
         copyFiles(dir / u, std::to_array({"ibdev", "dev", "abi_version"}));
-        if (isSymlink(src_ / "sys/class/infiniband_verbs" / u))
-            copyLink(src_ / "sys/class/infiniband_verbs" / u);
-        // Whether udev made the node: its existence only, never opened.
-        if (exists(src_ / "dev/infiniband" / u))
-            tree_.file(rel(src_ / "dev/infiniband" / u), "", Scrub::Done);
+        charDevice("infiniband_verbs", u);
     }
+}
+
+void SysfsWalk::mads(const fs::path& function_dir)
+{
+    const auto dir = function_dir / "infiniband_mad";
+    for (const auto& m : list(dir)) {
+        if (!m.starts_with("umad") && !m.starts_with("issm"))
+            continue;
+        copyFiles(dir / m, std::to_array({"ibdev", "port", "dev"}));
+        charDevice("infiniband_mad", m);
+    }
+}
+
+void SysfsWalk::charDevice(const std::string& cls, const std::string& name)
+{
+    if (isSymlink(src_ / "sys/class" / cls / name))
+        copyLink(src_ / "sys/class" / cls / name);
+    // Whether udev made the node: its existence only, never opened.
+    if (exists(src_ / "dev/infiniband" / name))
+        tree_.file(rel(src_ / "dev/infiniband" / name), "", Scrub::Done);
 }
 
 void SysfsWalk::bridgeConfigs(const fs::path& function_dir)
@@ -87,10 +103,11 @@ void SysfsWalk::readinessHostFiles()
 {
     guard_ = nullptr;
     current_ = nullptr;
-    for (const char* f : {"sys/kernel/mm/memory_peers/nv_mem/version",
-                          "sys/kernel/mm/memory_peers/nv_mem_nc/version",
-                          "sys/module/nvidia_peermem/version", "proc/driver/nvidia/version",
-                          "proc/sys/kernel/osrelease", "sys/class/infiniband_verbs/abi_version"})
+    for (const char* f :
+         {"sys/kernel/mm/memory_peers/nv_mem/version",
+          "sys/kernel/mm/memory_peers/nv_mem_nc/version", "sys/module/nvidia_peermem/version",
+          "proc/driver/nvidia/version", "proc/sys/kernel/osrelease",
+          "sys/class/infiniband_verbs/abi_version", "sys/class/infiniband_mad/abi_version"})
         if (exists(src_ / f))
             copyFile(src_ / f);
 }

@@ -1,5 +1,5 @@
-// inject DIR gid-missing|mtu|uverbs-missing|acs-on DEV and inject DIR peermem-unload, and each
-// one's <fault>-clear: what breaks a compute port's readiness (readiness_twins.hpp).
+// inject DIR gid-missing|mtu|uverbs-missing|umad-missing|acs-on DEV and inject DIR peermem-unload,
+// and each one's <fault>-clear: what breaks a compute port's readiness (readiness_twins.hpp).
 #include "cli/registry.hpp"
 #include "readiness_twins.hpp"
 
@@ -13,6 +13,9 @@ namespace nicd::sim::cli {
         {"mtu", "the device's netdevs drop to MTU 1500 (the others keep 9000)", &sim::mtuMismatch},
         {"uverbs-missing", "the device's /dev/infiniband/uverbs<N> node disappears",
          &sim::uverbsMissing},
+        {"umad-missing",
+         "the /dev/infiniband/umad<N> and issm<N> nodes of the device's ports disappear",
+         &sim::umadMissing},
         {"acs-on", "ACS P2P Request and Completion Redirect on the root port above the device",
          &sim::acsOn},
     },

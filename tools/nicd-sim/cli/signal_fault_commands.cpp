@@ -1,6 +1,5 @@
 // inject DIR fec-degrade|optics-rx-low|asic-hot|fw-fatal|pcie-downtrain|pcie-path-downtrain|
-//            rate-downtrain|fw-drift
-// DEV, and each one's <fault>-clear DEV.
+//            rate-downtrain|fw-drift|fw-old DEV, and each one's <fault>-clear DEV.
 #include "cli/registry.hpp"
 
 namespace nicd::sim::cli {
@@ -26,6 +25,10 @@ namespace nicd::sim::cli {
          &sim::rateDowntrain},
         {"fw-drift", "fw_ver becomes 28.39.1002 (bnxt: 229.1.123.0), unlike every other card",
          &sim::fwDrift},
+        {"fw-old",
+         "every card of the device's board runs 28.37.1014 (bnxt: 228.0.146.0): the node missed "
+         "a firmware rollout",
+         &sim::fwOld},
     },
     200);
 

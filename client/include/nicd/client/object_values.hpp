@@ -29,7 +29,7 @@ struct ConditionRow {
 
 // One readiness check of a port (io.nicd.Nicd1.Port ReadyChecks).
 struct ReadyCheckRow {
-    std::string check;   // gid, mtu, uverbs, gpudirect, acs, numa
+    std::string check;   // gid, mtu, uverbs, umad, gpudirect, acs, numa
     std::string verdict; // ok, failed, unknown, skipped
     std::string saw;
     bool operator==(const ReadyCheckRow&) const = default;
