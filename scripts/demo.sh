@@ -14,6 +14,12 @@ root=$work/node
 
 bold() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 textfile=$root/var/lib/prometheus/node-exporter/nicd.prom
+wait_for() { # wait up to $2 tenths of a second for the textfile to hold the text $1
+    for _ in $(seq "$2"); do
+        grep -qF -- "$1" "$textfile" 2>/dev/null && return 0
+        sleep 0.1
+    done
+}
 wait_cycles() { # wait until the textfile has been rewritten $1 more times
     local n=$1 before
     for _ in $(seq "$n"); do
@@ -84,10 +90,7 @@ grep -E '^nicd_qos_compliant\{device="mlx5_1"' "$textfile" || true
 
 bold "5. Before the failure: mlx5_2's FEC corrects more and more bits while its link is still up"
 "$sim" inject "$root" fec-degrade mlx5_2
-for _ in $(seq 200); do # two FEC reads ([signals] IntervalSec=2) with traffic between them
-    grep -q '^nicd_condition_active{device="mlx5_2",port="1",code="fec_margin"' "$textfile" && break
-    sleep 0.1
-done
+wait_for 'nicd_condition_active{device="mlx5_2",port="1",code="fec_margin"' 200 # two FEC reads ([signals] IntervalSec=2) with traffic between them
 sleep 2.5 # one more FEC read: the first window may have begun before the fault
 grep -E '^nicd_(port_state|fec_pre_ber_ratio|fec_pre_ber_limit_ratio|fec_uncorrectable_blocks_total)\{device="mlx5_2"' "$textfile" || true
 echo
@@ -98,10 +101,7 @@ bold "5b. Congestion: the switch stops ECN-marking bnxt_re0's traffic, so PFC al
 echo "before: every RoCE port busy with ECN marks and CNPs flowing (DCQCN at work), and ECN enabled"
 grep -E '^nicd_qos_compliant\{device="bnxt_re0".*setting="ecn_(np|rp)"' "$textfile" || true
 "$sim" inject "$root" congest-pfc-only bnxt_re0
-for _ in $(seq 100); do
-    grep -q '^nicd_port_congestion_state{device="bnxt_re0",port="1",state="pfc_only"} 1' "$textfile" && break
-    sleep 0.1
-done
+wait_for 'nicd_port_congestion_state{device="bnxt_re0",port="1",state="pfc_only"} 1' 100
 grep -E '^nicd_port_congestion_state\{device="(mlx5_[0-2]|bnxt_re0)",port="1",state="[a-z_]+"\} 1' "$textfile" || true
 grep -E '^nicd_port_paused_ratio\{device="bnxt_re0",port="1",direction="rx"\}' "$textfile" || true
 echo "$ nicctl status   (the CONGESTION column)"
@@ -110,10 +110,7 @@ nicctl status | grep -E '^(DEVICE|mlx5_[0-2] |bnxt_re0 )' || true
 
 bold "5c. Readiness: the link is up, but NCCL could not use mlx5_1: its netdev lost its IP address"
 "$sim" inject "$root" gid-missing mlx5_1
-for _ in $(seq 100); do # read on the slow interval ([signals] IntervalSec=2)
-    grep -q '^nicd_port_ready{device="mlx5_1",port="1"} 0' "$textfile" && break
-    sleep 0.1
-done
+wait_for 'nicd_port_ready{device="mlx5_1",port="1"} 0' 100 # read on the slow interval ([signals] IntervalSec=2)
 grep -E '^nicd_port_ready\{' "$textfile" || true
 echo "$ nicctl status   (the READY column)"
 nicctl status | grep -E '^(DEVICE|mlx5_[0-2] |bnxt_re0 )' || true
@@ -137,10 +134,7 @@ grep -E '^nicd_condition_active' "$textfile" || true
 bold "6b. Fault: mlx5_3's InfiniBand link drops and never trains again (DropSec=5 in this demo's nicd.conf; the default is 240 s)"
 echo "$ nicd-sim inject NODE link-drop mlx5_3   (phys_state Polling, its link-down counters do not move)"
 "$sim" inject "$root" link-drop mlx5_3
-for _ in $(seq 150); do
-    grep -q '^nicd_condition_active{device="mlx5_3",port="1",code="link_drop"' "$textfile" && break
-    sleep 0.1
-done
+wait_for 'nicd_condition_active{device="mlx5_3",port="1",code="link_drop"' 150
 grep -E '^nicd_(port_state|port_health)\{device="mlx5_3"' "$textfile" || true
 grep -E '^nicd_condition_active\{device="mlx5_3"' "$textfile" || true
 echo "$ nicctl show mlx5_3   (port_down said it went down; link_drop that it never came back)"

@@ -1,6 +1,5 @@
 #include "health/readiness_checks.hpp"
 
-#include "readiness/acs_config.hpp"
 #include "readiness/gid_text.hpp"
 
 #include <fmt/format.h>
@@ -13,11 +12,6 @@ namespace nicd::health {
 namespace {
 
 using Verdict = ReadyCheck::Verdict;
-
-ReadyCheck result(const char* check, Verdict v, std::string saw)
-{
-    return {check, v, std::move(saw)};
-}
 
 bool isInfiniBand(const Port& p)
 {
@@ -48,18 +42,6 @@ std::string gidList(const std::vector<GidEntry>& gids)
     if (gids.size() > kShown)
         out += fmt::format("; {} more", gids.size() - kShown);
     return out;
-}
-
-constexpr uint16_t kRedirect = readiness::kAcsRequestRedirect | readiness::kAcsCompletionRedirect;
-
-std::string redirectBits(uint16_t control)
-{
-    std::vector<std::string> on;
-    if (control & readiness::kAcsRequestRedirect)
-        on.emplace_back("Request Redirect");
-    if (control & readiness::kAcsCompletionRedirect)
-        on.emplace_back("Completion Redirect");
-    return fmt::format("{}", fmt::join(on, " and "));
 }
 
 } // namespace
@@ -93,27 +75,28 @@ std::optional<uint32_t> referenceMtu(const std::vector<uint32_t>& mtus)
 ReadyCheck checkGid(const Port& port, const PortReadinessInputs* in)
 {
     if (!in || !in->gids_listed)
-        return result("gid", Verdict::Unknown, "the port's GID table (ports/N/gids) was not read");
+        return readyCheck("gid", Verdict::Unknown,
+                          "the port's GID table (ports/N/gids) was not read");
     if (isInfiniBand(port)) {
         auto gid0 = std::find_if(in->gids.begin(), in->gids.end(),
                                  [](const GidEntry& g) { return g.index == 0; });
         if (gid0 == in->gids.end())
-            return result("gid", Verdict::Failed, "no port GID (gids/0 is all zeros)");
+            return readyCheck("gid", Verdict::Failed, "no port GID (gids/0 is all zeros)");
         if (!in->lid)
-            return result("gid", Verdict::Unknown,
-                          "port GID " + readiness::gidAddress(gid0->gid) + ", LID not read");
+            return readyCheck("gid", Verdict::Unknown,
+                              "port GID " + readiness::gidAddress(gid0->gid) + ", LID not read");
         if (*in->lid == 0)
-            return result("gid", Verdict::Failed,
-                          "no LID (the subnet manager has not assigned one)");
-        return result(
+            return readyCheck("gid", Verdict::Failed,
+                              "no LID (the subnet manager has not assigned one)");
+        return readyCheck(
             "gid", Verdict::Ok,
             fmt::format("port GID {}, LID 0x{:x}", readiness::gidAddress(gid0->gid), *in->lid));
     }
     for (const auto& g : in->gids)
         if (g.type == "RoCE v2" && readiness::carriesIpAddress(g.gid))
-            return result("gid", Verdict::Ok, gidLine(g));
-    return result("gid", Verdict::Failed,
-                  "no RoCE v2 GID with an IP address (" + gidList(in->gids) + ")");
+            return readyCheck("gid", Verdict::Ok, gidLine(g));
+    return readyCheck("gid", Verdict::Failed,
+                      "no RoCE v2 GID with an IP address (" + gidList(in->gids) + ")");
 }
 
 ReadyCheck checkMtu(const Port& port, const PortReadinessInputs* in,
@@ -121,219 +104,89 @@ ReadyCheck checkMtu(const Port& port, const PortReadinessInputs* in,
 {
     if (isInfiniBand(port)) {
         if (!in || !in->ib_active_mtu)
-            return result("mtu", Verdict::Unknown,
-                          "the InfiniBand active MTU is not in sysfs (nicd reads it through "
-                          "ibv_query_port on a real node)");
+            return readyCheck("mtu", Verdict::Unknown,
+                              "the InfiniBand active MTU is not in sysfs (nicd reads it through "
+                              "ibv_query_port on a real node)");
         if (*in->ib_active_mtu < 4096)
-            return result("mtu", Verdict::Failed,
-                          fmt::format("active MTU {} (below 4096)", *in->ib_active_mtu));
-        return result("mtu", Verdict::Ok, fmt::format("active MTU {}", *in->ib_active_mtu));
+            return readyCheck("mtu", Verdict::Failed,
+                              fmt::format("active MTU {} (below 4096)", *in->ib_active_mtu));
+        return readyCheck("mtu", Verdict::Ok, fmt::format("active MTU {}", *in->ib_active_mtu));
     }
     if (!in || !in->mtu)
-        return result("mtu", Verdict::Unknown,
-                      in && !in->mtu_netdev.empty()
-                          ? "the MTU of " + in->mtu_netdev + " was not read"
-                          : std::string("the port has no netdev"));
+        return readyCheck("mtu", Verdict::Unknown,
+                          in && !in->mtu_netdev.empty()
+                              ? "the MTU of " + in->mtu_netdev + " was not read"
+                              : std::string("the port has no netdev"));
     const uint32_t mtu = *in->mtu;
     auto saw = fmt::format("MTU {} on {} (RoCE MTU {})", mtu, in->mtu_netdev, roceMtuOf(mtu));
     if (min_mtu > 0 && mtu < min_mtu)
-        return result("mtu", Verdict::Failed,
-                      fmt::format("{}: below [health] MinMtu={} (RoCE MTU {})", saw, min_mtu,
-                                  roceMtuOf(min_mtu)));
+        return readyCheck("mtu", Verdict::Failed,
+                          fmt::format("{}: below [health] MinMtu={} (RoCE MTU {})", saw, min_mtu,
+                                      roceMtuOf(min_mtu)));
     if (reference && mtu != *reference)
-        return result("mtu", Verdict::Failed,
-                      fmt::format("{}: the other compute ports use MTU {}", saw, *reference));
-    return result("mtu", Verdict::Ok, saw);
+        return readyCheck("mtu", Verdict::Failed,
+                          fmt::format("{}: the other compute ports use MTU {}", saw, *reference));
+    return readyCheck("mtu", Verdict::Ok, saw);
 }
 
 ReadyCheck checkUverbs(const Device& device, const VerbsDeviceInputs* in)
 {
     if (!in)
-        return result("uverbs", Verdict::Unknown,
-                      "not read (the tree has no /sys/class/infiniband_verbs)");
+        return readyCheck("uverbs", Verdict::Unknown,
+                          "not read (the tree has no /sys/class/infiniband_verbs)");
     if (!in->listed)
-        return result("uverbs", Verdict::Failed,
-                      (device.pci_address.empty()
-                           ? std::string("no /sys/class/infiniband_verbs")
-                           : "no infiniband_verbs under " + device.pci_address) +
-                          " (is ib_uverbs loaded?)");
+        return readyCheck("uverbs", Verdict::Failed,
+                          (device.pci_address.empty()
+                               ? std::string("no /sys/class/infiniband_verbs")
+                               : "no infiniband_verbs under " + device.pci_address) +
+                              " (is ib_uverbs loaded?)");
     if (in->name.empty())
-        return result("uverbs", Verdict::Failed,
-                      "no uverbs device names " + device.ibdev + " (is ib_uverbs loaded?)");
+        return readyCheck("uverbs", Verdict::Failed,
+                          "no uverbs device names " + device.ibdev + " (is ib_uverbs loaded?)");
     if (!in->dev_node)
-        return result("uverbs", Verdict::Failed,
-                      in->name + " in sysfs, but no /dev/infiniband/" + in->name +
-                          " (udev did not make it)");
-    return result("uverbs", Verdict::Ok, in->name + " (/dev/infiniband/" + in->name + ")");
+        return readyCheck("uverbs", Verdict::Failed,
+                          in->name + " in sysfs, but no /dev/infiniband/" + in->name +
+                              " (udev did not make it)");
+    return readyCheck("uverbs", Verdict::Ok, in->name + " (/dev/infiniband/" + in->name + ")");
 }
 
 ReadyCheck checkUmad(const Device& device, const Port& port, const PortReadinessInputs* in,
                      bool node_issm)
 {
     if (!isInfiniBand(port))
-        return result("umad", Verdict::Skipped, "not an InfiniBand port (no subnet manager)");
+        return readyCheck("umad", Verdict::Skipped, "not an InfiniBand port (no subnet manager)");
     if (!in || !in->mad)
-        return result("umad", Verdict::Unknown,
-                      "not read (the tree has no /sys/class/infiniband_mad)");
+        return readyCheck("umad", Verdict::Unknown,
+                          "not read (the tree has no /sys/class/infiniband_mad)");
     const auto& mad = *in->mad;
     const auto where = fmt::format("{} port {}", device.ibdev, port.num);
     if (!mad.listed)
-        return result("umad", Verdict::Failed,
-                      (device.pci_address.empty()
-                           ? std::string("no /sys/class/infiniband_mad")
-                           : "no infiniband_mad under " + device.pci_address) +
-                          " (is ib_umad loaded?)");
+        return readyCheck("umad", Verdict::Failed,
+                          (device.pci_address.empty()
+                               ? std::string("no /sys/class/infiniband_mad")
+                               : "no infiniband_mad under " + device.pci_address) +
+                              " (is ib_umad loaded?)");
     if (mad.umad.empty())
-        return result("umad", Verdict::Failed,
-                      "no umad device names " + where + " (is ib_umad loaded?)");
+        return readyCheck("umad", Verdict::Failed,
+                          "no umad device names " + where + " (is ib_umad loaded?)");
     if (!mad.umad_node)
-        return result("umad", Verdict::Failed,
-                      mad.umad + " in sysfs, but no /dev/infiniband/" + mad.umad +
-                          " (udev did not make it)");
+        return readyCheck("umad", Verdict::Failed,
+                          mad.umad + " in sysfs, but no /dev/infiniband/" + mad.umad +
+                              " (udev did not make it)");
     const auto umad = mad.umad + " (/dev/infiniband/" + mad.umad + ")";
     if (!node_issm)
-        return result("umad", Verdict::Ok,
-                      umad + "; no InfiniBand port of this node has an issm node, as on "
-                             "platforms that make none (GB300)");
+        return readyCheck("umad", Verdict::Ok,
+                          umad + "; no InfiniBand port of this node has an issm node, as on "
+                                 "platforms that make none (GB300)");
     if (mad.issm.empty())
-        return result("umad", Verdict::Failed,
-                      umad + ", but no issm device names " + where +
-                          " while other InfiniBand ports of this node have theirs");
+        return readyCheck("umad", Verdict::Failed,
+                          umad + ", but no issm device names " + where +
+                              " while other InfiniBand ports of this node have theirs");
     if (!mad.issm_node)
-        return result("umad", Verdict::Failed,
-                      umad + ", but " + mad.issm + " in sysfs has no /dev/infiniband/" + mad.issm +
-                          " (udev did not make it)");
-    return result("umad", Verdict::Ok, umad + ", " + mad.issm);
-}
-
-ReadyCheck checkGpuDirect(const GpuDirectInputs* in, bool node_has_gpus)
-{
-    if (!node_has_gpus)
-        return result("gpudirect", Verdict::Skipped, "no NVIDIA GPU on this node");
-    if (!in)
-        return result("gpudirect", Verdict::Unknown, "not read yet");
-    if (!in->peermem.empty())
-        return result("gpudirect", Verdict::Ok, "peer memory client: " + in->peermem);
-    if (!in->driver_loaded)
-        return result("gpudirect", Verdict::Unknown,
-                      "the NVIDIA driver is not loaded (no /proc/driver/nvidia/version)");
-    auto kernel = in->kernel ? fmt::format("Linux {}.{}", in->kernel->first, in->kernel->second)
-                             : std::string("Linux ?");
-    auto driver =
-        fmt::format("NVIDIA {} kernel module {}", in->open_module ? "open" : "proprietary",
-                    in->driver_version.empty() ? "?" : in->driver_version);
-    bool kernel_ok = in->kernel && *in->kernel >= std::pair{5U, 12U};
-    bool driver_ok = in->open_module && in->driver_branch && *in->driver_branch >= 515;
-    if (kernel_ok && driver_ok)
-        return result("gpudirect", Verdict::Ok, "dma-buf: " + kernel + ", " + driver);
-    if (!in->kernel || (in->open_module && !in->driver_branch))
-        return result("gpudirect", Verdict::Unknown,
-                      "no peer memory client; dma-buf undecided: " + kernel + ", " + driver);
-    return result("gpudirect", Verdict::Failed,
-                  "no peer memory client (nvidia_peermem not loaded) and no dma-buf path: " +
-                      kernel + ", " + driver +
-                      " (dma-buf needs Linux 5.12 or later and the open kernel module, 515 or "
-                      "later)");
-}
-
-ReadyCheck checkAcs(const Device& device, const std::vector<GpuPairing>* pairs,
-                    const std::map<std::string, AcsInputs>& bridges)
-{
-    if (!pairs)
-        return result("acs", Verdict::Unknown, "not read yet");
-    std::string unknown;
-    std::vector<std::string> clear;
-    std::set<std::string> seen;
-    bool any = false;
-    for (const auto& p : *pairs) {
-        if (!p.shares_switch)
-            continue;
-        any = true;
-        for (const auto& b : p.bridges) {
-            auto it = bridges.find(b);
-            if (it == bridges.end() || it->second.read == AcsInputs::Read::Failed) {
-                if (unknown.empty())
-                    unknown = "bridge " + b + ": config not read" +
-                              (it == bridges.end() || it->second.error.empty()
-                                   ? std::string()
-                                   : " (" + it->second.error + ")");
-                continue;
-            }
-            const auto& acs = it->second;
-            if (acs.read == AcsInputs::Read::Short) {
-                if (unknown.empty())
-                    unknown = "bridge " + b +
-                              ": its extended config space (ACS) is readable with "
-                              "CAP_SYS_ADMIN only, which nicd's unit does not have";
-                continue;
-            }
-            if (readiness::redirectsPeerTraffic(acs))
-                return result("acs", Verdict::Failed,
-                              fmt::format("ACS {} on bridge {} between {} and GPU {} (ACS "
-                                          "control 0x{:04x}): P2P traffic goes through the root "
-                                          "complex",
-                                          redirectBits(acs.control & kRedirect), b, device.ibdev,
-                                          p.gpu, acs.control));
-            if (seen.insert(b).second)
-                clear.push_back(acs.capability
-                                    ? fmt::format("{} (ACS control 0x{:04x})", b, acs.control)
-                                    : b + " (no ACS capability)");
-        }
-    }
-    if (!any)
-        return result("acs", Verdict::Skipped, "no GPU below a PCIe switch with it");
-    if (!unknown.empty())
-        return result("acs", Verdict::Unknown, unknown);
-    return result("acs", Verdict::Ok, fmt::format("no P2P redirect on {}", fmt::join(clear, ", ")));
-}
-
-ReadyCheck checkNuma(const Device& device, const std::vector<GpuPairing>* pairs)
-{
-    if (!pairs)
-        return result("numa", Verdict::Unknown, "the NIC's GPUs are not read yet");
-    if (pairs->empty())
-        return result("numa", Verdict::Skipped, "no GPU to pair with");
-    if (!device.numa_node)
-        return result("numa", Verdict::Unknown, "the NIC's NUMA node is unknown (-1)");
-    std::vector<std::string> others;
-    for (const auto& p : *pairs) {
-        if (p.gpu_numa == device.numa_node)
-            return result("numa", Verdict::Ok,
-                          fmt::format("NUMA node {} with GPU {}", *device.numa_node, p.gpu));
-        if (p.gpu_numa)
-            others.push_back(fmt::format("{} (node {})", p.gpu, *p.gpu_numa));
-    }
-    if (others.empty())
-        return result("numa", Verdict::Unknown, "its GPUs' NUMA nodes are unknown (-1)");
-    return result("numa", Verdict::Failed,
-                  fmt::format("NUMA node {}; the GPUs it serves are on other nodes: {}",
-                              *device.numa_node, fmt::join(others, ", ")));
-}
-
-ReadyCheck checkGpuPath(const Device& device, const std::vector<GpuPairing>* pairs)
-{
-    if (!pairs)
-        return result("gpu_path", Verdict::Unknown, "the NIC's GPUs are not read yet");
-    if (pairs->empty())
-        return result("gpu_path", Verdict::Skipped, "no GPU to pair with");
-    for (const auto& p : *pairs)
-        if (p.shares_switch && !p.bridges.empty())
-            return result(
-                "gpu_path", Verdict::Ok,
-                fmt::format("below PCIe bridge {} with GPU {}", p.bridges.front(), p.gpu));
-    if (!device.numa_node)
-        return result("gpu_path", Verdict::Unknown,
-                      "no PCIe bridge shared with a GPU, and NUMA node -1: a VM's PCI tree is "
-                      "its hypervisor's, not the board's");
-    std::vector<std::string> gpus;
-    for (const auto& p : *pairs)
-        gpus.push_back(p.gpu);
-    // A note, not a failure: the board's wiring decides it, and NCCL still runs.
-    return result("gpu_path", Verdict::Ok,
-                  fmt::format("note: no PCIe switch shared with the GPUs it serves ({}): they meet "
-                              "only at the root complex, so GPUDirect RDMA traffic crosses the "
-                              "CPU (NCCL's PHB or SYS)",
-                              fmt::join(gpus, ", ")));
+        return readyCheck("umad", Verdict::Failed,
+                          umad + ", but " + mad.issm + " in sysfs has no /dev/infiniband/" +
+                              mad.issm + " (udev did not make it)");
+    return readyCheck("umad", Verdict::Ok, umad + ", " + mad.issm);
 }
 
 bool judgedForReadiness(const Device& d)

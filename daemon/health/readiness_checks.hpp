@@ -44,6 +44,12 @@ inline constexpr uint32_t kMinMtuFor4096 = 4096 + kRoceHeaderBytes;
 // The MTU most of `mtus` share; a tie goes to the larger. nullopt when empty.
 std::optional<uint32_t> referenceMtu(const std::vector<uint32_t>& mtus);
 
+// What a check says: its name, its verdict and what it saw (the one way each check answers).
+inline ReadyCheck readyCheck(const char* check, ReadyCheck::Verdict v, std::string saw)
+{
+    return {check, v, std::move(saw)};
+}
+
 ReadyCheck checkGid(const Port& port, const PortReadinessInputs* in);
 // `reference`: the compute RoCE ports' common MTU (referenceMtu over every judged RoCE port).
 ReadyCheck checkMtu(const Port& port, const PortReadinessInputs* in,
@@ -54,6 +60,7 @@ ReadyCheck checkUverbs(const Device& device, const VerbsDeviceInputs* in);
 ReadyCheck checkUmad(const Device& device, const Port& port, const PortReadinessInputs* in,
                      bool node_issm);
 // `node_has_gpus`: the node has NVIDIA GPUs (else there is nothing to be direct to).
+// The checks about the GPUs (readiness_gpu_checks.cpp).
 ReadyCheck checkGpuDirect(const GpuDirectInputs* in, bool node_has_gpus);
 ReadyCheck checkAcs(const Device& device, const std::vector<GpuPairing>* pairs,
                     const std::map<std::string, AcsInputs>& bridges);

@@ -64,8 +64,9 @@ protected:
 
 // DropSec=2: mlx5_0's link drops (phys_state Polling, link_downed still). What a lost port raises
 // comes at once (port_down, its netdev's netdev_down, the node's inventory_short.compute); two
-// seconds on, link_drop and nothing else (no counter.link_downed, no flapping). Back up, port_down recovers and link_drop holds
-// (DropHoldSec=3600): the node stays fatal until the link has proven itself.
+// seconds on, link_drop and nothing else (no counter.link_downed, no flapping). Back up, port_down
+// recovers and link_drop holds (DropHoldSec=3600): the node stays fatal until the link has proven
+// itself.
 TEST_F(LinkDrop, ADroppedLinkRaisesLinkDropAndHoldsAfterItIsBack)
 {
     writeConfig("[health]\nDropSec=2\nDropHoldSec=3600\n");

@@ -36,15 +36,7 @@ protected:
         engine_.configure(config_);
     }
     // "code@device" of the firmware conditions, sorted.
-    static std::vector<std::string> firmware(const Snapshot& s)
-    {
-        std::vector<std::string> out;
-        for (const auto& c : s.health.conditions)
-            if (c.code.starts_with("firmware_"))
-                out.push_back(c.code + "@" + c.device);
-        std::sort(out.begin(), out.end());
-        return out;
-    }
+    static std::vector<std::string> firmware(const Snapshot& s) { return codesAt(s, "firmware_"); }
     using Codes = std::vector<std::string>;
 };
 

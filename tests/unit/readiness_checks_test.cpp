@@ -90,15 +90,7 @@ protected:
     }
 
     // The ready.* codes active on the node, as "code@device".
-    static std::vector<std::string> readyCodes(const Snapshot& s)
-    {
-        std::vector<std::string> out;
-        for (const auto& c : s.health.conditions)
-            if (c.code.starts_with("ready."))
-                out.push_back(c.code + "@" + c.device);
-        std::sort(out.begin(), out.end());
-        return out;
-    }
+    static std::vector<std::string> readyCodes(const Snapshot& s) { return codesAt(s, "ready."); }
 
     static const ReadyCheck& check(const Snapshot& s, const std::string& dev, const char* name)
     {

@@ -61,15 +61,7 @@ protected:
     {
         return *s.readiness.ports[{dev, 1}].mad;
     }
-    static std::vector<std::string> readyCodes(const Snapshot& s)
-    {
-        std::vector<std::string> out;
-        for (const auto& c : s.health.conditions)
-            if (c.code.starts_with("ready."))
-                out.push_back(c.code + "@" + c.device);
-        std::sort(out.begin(), out.end());
-        return out;
-    }
+    static std::vector<std::string> readyCodes(const Snapshot& s) { return codesAt(s, "ready."); }
     static const ReadyCheck& umad(const Snapshot& s, const std::string& dev)
     {
         for (const auto& c : s.health.readiness.at({dev, 1}))

@@ -55,7 +55,7 @@ const std::set<std::pair<std::string, std::string>> kAllowed{
     // (/proc/driver/nvidia/version, nvidia_peermem) are GPU facts, not a NIC vendor's.
     {"inventory/gpu_profiles.cpp", "nvidia"},       {"inventory/gpu_scan.cpp", "nvidia"},
     {"inventory/gpu_scan.hpp", "nvidia"},           {"readiness/gpudirect_evidence.cpp", "nvidia"},
-    {"readiness/gpudirect_evidence.hpp", "nvidia"}, {"health/readiness_checks.cpp", "nvidia"},
+    {"readiness/gpudirect_evidence.hpp", "nvidia"}, {"health/readiness_gpu_checks.cpp", "nvidia"},
     {"health/readiness_rules.cpp", "nvidia"},
 };
 

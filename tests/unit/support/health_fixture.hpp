@@ -5,7 +5,9 @@
 #include "health/health_engine.hpp"
 #include "support/mlx5_samples.hpp"
 
+#include <algorithm>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -33,6 +35,17 @@ inline Device device(const std::string& name, int state, const std::string& hca 
 }
 
 // What `engine` saves (the state file's "health"), parsed.
+// "code@device" of the active conditions whose code starts with `prefix`, sorted.
+inline std::vector<std::string> codesAt(const Snapshot& s, std::string_view prefix)
+{
+    std::vector<std::string> out;
+    for (const auto& c : s.health.conditions)
+        if (c.code.starts_with(prefix))
+            out.push_back(c.code + "@" + c.device);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 inline nlohmann::json savedState(const HealthEngine& engine)
 {
     std::string text;
