@@ -18,7 +18,8 @@ void renderReadinessMetrics(const Snapshot& snap, MetricWriter& w)
             ports.emplace(c.device, c.port);
     w.family("nicd_port_ready", MetricType::Gauge,
              "1 when a compute port is ready for NCCL (no ready.* condition: a usable GID, "
-             "matching MTU, a verbs device, GPUDirect RDMA, no ACS redirect, a near NUMA node), "
+             "matching MTU, a verbs device, on InfiniBand the umad/issm devices, GPUDirect "
+             "RDMA, no ACS redirect, a near NUMA node), "
              "0 when not. Only compute ports that are up are judged.");
     for (const auto& [device, port] : ports) {
         auto number = std::to_string(port);
