@@ -4,7 +4,7 @@
 _nicd_sim_subcommands="create tick run reboot list capture inject"
 # The faults of `nicd-sim inject DIR FAULT` (nicd-sim inject --help lists them).
 _nicd_sim_faults="kernel-line dcbx-firmware dcbx-firmware-clear ecn-drift errors flap link-down
-    link-drop link-drop-clear
+    link-drop link-drop-clear ipoib-down ipoib-down-clear
     link-up qos-drift rate refuse refuse-clear no-pma remove rename reset-counters restore
     stall tos-reset unstall wrap fec-degrade fec-degrade-clear optics-rx-low
     optics-rx-low-clear asic-hot asic-hot-clear fw-fatal fw-fatal-clear pcie-downtrain

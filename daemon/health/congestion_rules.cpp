@@ -156,6 +156,7 @@ CongestionDelta deltaOf(const std::deque<Reading>& readings, const std::vector<s
             break;
         case Kind::Transitions:
             d.pause_transitions += delta;
+            d.transitions_read = true;
             break;
         case Kind::Drops:
             d.lossless_drops += delta;

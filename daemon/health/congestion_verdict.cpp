@@ -49,6 +49,15 @@ CongestionVerdict judgeCongestion(const CongestionDelta& d, const CongestionLimi
                             "{:g} pause-storm warnings and {:g} errors from the driver",
                             100 * paused, window, 100 * v.rx_paused_ratio, 100 * v.tx_paused_ratio,
                             d.storm_warnings, d.storm_errors);
+        // How the peer paused us, where the NIC counts its XOFF: held (a receiver stuck behind
+        // the switch port) or in bursts (congestion the fabric should have marked).
+        if (d.transitions_read && v.rx_paused_ratio >= limits.storm_ratio)
+            v.why +=
+                d.pause_transitions <= kHeldPauseTransitions
+                    ? fmt::format("; the peer held the pause with {:g} XOFF: a receiver "
+                                  "stuck behind the switch port, not bursts",
+                                  d.pause_transitions)
+                    : fmt::format("; the peer paused us in {:g} XOFF bursts", d.pause_transitions);
     } else if (loss) {
         v.state = CongestionState::Lossy;
         v.why = fmt::format("{:g} out-of-sequence packets, {:g} retransmissions and {:g} drops on "

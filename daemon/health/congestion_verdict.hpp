@@ -45,7 +45,14 @@ struct CongestionDelta {
     double out_of_sequence = 0;
     double retransmissions = 0;   // packet_seq_err and roce_adp_retrans: loss the peer saw
     double pause_transitions = 0; // rx_prio<p>_pause_transition: how many pauses
+    // The port has a transitions counter (mlx5 rx_prio<p>_pause_transition, bnxt_en
+    // pfc_pri<p>_rx_transitions): pause_transitions 0 is then a count, not an absence.
+    bool transitions_read = false;
 };
+
+// At most this many XOFF from the peer in a window it kept us paused a storm's share of: it
+// held the pause, a stuck receiver behind it, rather than pausing in bursts.
+inline constexpr double kHeldPauseTransitions = 3;
 
 struct CongestionLimits {
     double pause_ratio = 0.01; // CongestionPauseRatio=

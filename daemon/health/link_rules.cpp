@@ -74,17 +74,12 @@ Condition missingCondition(const KnownDevice& k, const DeviceHardware* hw)
     return c;
 }
 
-const NetdevState* netdevState(const Snapshot& snap, const std::string& name)
-{
-    auto it = snap.netdevs.find(name);
-    return it == snap.netdevs.end() ? nullptr : &it->second;
-}
-
 // Whether a link-rule code belongs to LinkRules (what it may recover when the cause is gone).
 bool isLinkCode(const std::string& code)
 {
     return code == "port_down" || code == "port_not_active" || code == "port_never_up" ||
-           code == "link_flapping" || code == "link_drop" || code.starts_with("netdev_down.");
+           code == "link_flapping" || code == "link_drop" || code.starts_with("netdev_down.") ||
+           code.starts_with("ipoib_down.");
 }
 } // namespace
 
@@ -105,31 +100,7 @@ void LinkRules::evaluatePort(const Snapshot& snap, const Device& d, const Port& 
         return;
     }
 
-    // Netdevs: one that was up and is not is down, whatever the IB state says yet.
-    bool netdev_down = false;
-    for (const auto& nd : p.netdevs) {
-        const auto* st = netdevState(snap, nd);
-        if (st == nullptr)
-            continue;
-        bool up = st->operstate == "up";
-        auto& was = netdev_up_[nd];
-        std::string code = "netdev_down." + nd;
-        if (up) {
-            was = true;
-            conditions.recover({d.ibdev, p.num, code}, nd + " is up again", now_real, out);
-        } else if (was) {
-            netdev_down = true;
-            keep(code);
-            conditions.raise(
-                linkCondition(code, ConditionSeverity::Fatal, d.ibdev, p.num,
-                              nd + " is " + st->operstate +
-                                  (st->carrier == false ? " (no carrier)" : ""),
-                              "check the cable and switch port; RoCE traffic on this port has "
-                              "stopped",
-                              Action::CheckCable),
-                now_real, out);
-        }
-    }
+    const bool netdev_down = judgeNetdevs(snap, d, p, now_mono, now_real, seen, conditions, out);
 
     const bool up = p.active() && !netdev_down;
     mem.observe(up, now_mono, hc);
@@ -262,6 +233,8 @@ void LinkRules::forget()
 {
     ports_.clear();
     netdev_up_.clear();
+    ipoib_not_up_since_.clear();
+    ipoib_judged_.clear();
     known_ = {};
 }
 

@@ -7,8 +7,11 @@
 //                    ports exist); fatal where [device:X] ExpectUp=yes, or where every peer port
 //                    (same hca_type, board_id, role and link layer on other devices) is up.
 //                    ExpectUp=no keeps it info.
-//   netdev_down.<if> fatal: a port's netdev that was up is no longer up (rtnetlink is faster
-//                    than the IB state)
+//   netdev_down.<if> fatal: an Ethernet (RoCE) port's netdev that was up is no longer up
+//                    (rtnetlink is faster than the IB state)
+//   ipoib_down.<if>  degraded: an InfiniBand port is ACTIVE while its IPoIB netdev, admin up,
+//                    is not up (never was, or no longer is) for 30 s: its broadcast
+//                    group or P_Key, the subnet manager's (link_netdevs.cpp)
 //   link_flapping    degraded: FlapCount or more flaps within FlapWindowSec (FlapMode=: every
 //                    up->down transition, or gpud's down-and-back); holds until the port has been
 //                    up FlapClearSec since it last came back, or (FlapClearSec=0) until an
@@ -86,12 +89,20 @@ private:
     void evaluatePort(const Snapshot& snap, const Device& d, const Port& p, const Config& config,
                       double now_mono, double now_real, std::set<ConditionKey>& seen,
                       ConditionSet& conditions, std::vector<Event>& out);
+    // The port's netdevs (link_netdevs.cpp): netdev_down.<if> and ipoib_down.<if>; true when a
+    // RoCE netdev that was up is down (the port counts as down for flaps and drops).
+    bool judgeNetdevs(const Snapshot& snap, const Device& d, const Port& p, double now_mono,
+                      double now_real, std::set<ConditionKey>& seen, ConditionSet& conditions,
+                      std::vector<Event>& out);
     void judgeFlapping(const PortJudgement& j, const HealthConfig& hc);
     void judgeDrop(const PortJudgement& j, const HealthConfig& hc, bool candidate,
                    const LinkDownCounts& counts);
 
     std::map<PortKey, PortHistory> ports_;
     std::map<std::string, bool> netdev_up_; // netdevs seen up
+    // IPoIB netdevs admin up but not up on an ACTIVE port, since when (CLOCK_MONOTONIC s).
+    std::map<std::string, double> ipoib_not_up_since_;
+    std::set<std::string> ipoib_judged_; // IPoIB netdevs looked at since nicd started
     KnownDevices known_;
 };
 

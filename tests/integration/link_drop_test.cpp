@@ -4,10 +4,10 @@
 // until an operator clears it (FlapClearSec=0) or until the port has been stable FlapClearSec.
 #include "sim.hpp"
 #include "support/bus_fixture.hpp"
+#include "support/capture_runs.hpp"
 #include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
 
-#include <regex>
 #include <set>
 #include <thread>
 
@@ -17,18 +17,6 @@ using namespace nicd;
 using namespace std::chrono_literals;
 
 namespace {
-
-// "device port code severity action" of every active condition in a textfile's text.
-std::set<std::string> activeConditions(const std::string& text)
-{
-    std::set<std::string> out;
-    static const std::regex re(R"re(nicd_condition_active\{device="([^"]*)",port="([0-9]+)",)re"
-                               R"re(code="([^"]+)",severity="([a-z]+)",action="([a-z_]+)"\} 1)re");
-    for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it)
-        out.insert((*it)[1].str() + " " + (*it)[2].str() + " " + (*it)[3].str() + " " +
-                   (*it)[4].str() + " " + (*it)[5].str());
-    return out;
-}
 
 bool hasCode(const std::set<std::string>& conditions, const std::string& prefix)
 {
@@ -45,7 +33,7 @@ const std::string kFlapping = "mlx5_0 1 link_flapping degraded replace_cable_or_
 class LinkDrop : public test::DaemonTest {
 protected:
     std::string tempTag() const override { return "linkdrop"; }
-    std::set<std::string> conditions() const { return activeConditions(textfileText()); }
+    std::set<std::string> conditions() const { return test::activeConditions(textfileText()); }
     bool showsCondition(const std::string& c, bool shown, std::chrono::milliseconds limit) const
     {
         return test::waitFor([&] { return conditions().contains(c) == shown; }, limit);
@@ -89,7 +77,7 @@ TEST_F(LinkDrop, ADroppedLinkRaisesLinkDropAndHoldsAfterItIsBack)
     ASSERT_TRUE(test::waitFor([&] { return !hasCode(conditions(), "mlx5_0 1 port_down "); }, 15s))
         << textfileText();
     const auto back = textfileText();
-    EXPECT_TRUE(activeConditions(back).contains(kDrop)) << "held for DropHoldSec";
+    EXPECT_TRUE(test::activeConditions(back).contains(kDrop)) << "held for DropHoldSec";
     EXPECT_NE(back.find("nicd_port_health{device=\"mlx5_0\",port=\"1\"} 2"), std::string::npos);
     EXPECT_NE(back.find("nicd_port_state{device=\"mlx5_0\",port=\"1\"} 4"), std::string::npos);
 }
@@ -117,7 +105,7 @@ protected:
     {
         return "[health]\nFlapMode=down-and-back\nFlapDownSec=1\nFlapClearSec=0\n";
     }
-    std::set<std::string> conditions() const { return activeConditions(textfileText()); }
+    std::set<std::string> conditions() const { return test::activeConditions(textfileText()); }
 };
 
 } // namespace

@@ -252,3 +252,33 @@ TEST(CongestionRules, APortThatGoesAwayRecoversItsCondition)
     EXPECT_EQ(j.at(gone, 104), "none");
     EXPECT_FALSE(j.conditions.contains({"mlx5_0", 1, "congestion.pfc_only"}));
 }
+
+// The XOFF the peer sent (mlx5 rx_prio<p>_pause_transition, bnxt_en pfc_pri<p>_rx_transitions)
+// tell a held pause (a stuck receiver behind the switch port) from pausing in bursts; a NIC that
+// does not count them says neither.
+TEST(CongestionVerdict, AStormSaysWhetherThePeerHeldThePauseOrPausedInBursts)
+{
+    auto d = seconds(60);
+    d.rx_pause_us = 0.97 * 60e6;
+    auto v = judgeCongestion(d, {});
+    ASSERT_EQ(v.state, CongestionState::PauseStorm);
+    EXPECT_EQ(v.why.find("XOFF"), std::string::npos) << "no transitions counter: " << v.why;
+
+    d.transitions_read = true;
+    d.pause_transitions = 1;
+    v = judgeCongestion(d, {});
+    EXPECT_NE(v.why.find("the peer held the pause with 1 XOFF: a receiver stuck behind the "
+                         "switch port"),
+              std::string::npos)
+        << v.why;
+    d.pause_transitions = 0; // held since before the window began
+    EXPECT_NE(judgeCongestion(d, {}).why.find("held the pause with 0 XOFF"), std::string::npos);
+
+    d.pause_transitions = 12000;
+    v = judgeCongestion(d, {});
+    EXPECT_NE(v.why.find("the peer paused us in 12000 XOFF bursts"), std::string::npos) << v.why;
+
+    d.rx_pause_us = 0;
+    d.tx_pause_us = 0.97 * 60e6; // we paused the peer: its XOFF say nothing of it
+    EXPECT_EQ(judgeCongestion(d, {}).why.find("XOFF"), std::string::npos);
+}

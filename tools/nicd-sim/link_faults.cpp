@@ -1,5 +1,6 @@
 // Link faults: a port loses its link (cable pulled, peer down) and regains it; a link that drops
-// and never trains again; a flapping link.
+// and never trains again; a flapping link; an IPoIB netdev that does not come up on an ACTIVE
+// InfiniBand port.
 #include "counter_access.hpp"
 #include "vendor_catalog.hpp"
 
@@ -145,6 +146,24 @@ void flap(const fs::path& root, const std::string& dev, int times, uint32_t port
         changeLocked(root, dev, port, LinkChange::Up);
         if (i + 1 < times)
             hold(up_sec);
+    }
+}
+
+void ipoibDown(const fs::path& root, const std::string& dev, bool down)
+{
+    LockedNode st(root);
+    const auto& d = st->liveDevice(dev);
+    if (d.role != "ib")
+        throw SimError(dev + " is no InfiniBand port: IPoIB is an InfiniBand port's netdev (the "
+                             "default node's is mlx5_4's ib0)");
+    for (const auto& nd : d.netdevs) {
+        const auto dir = root / "sys/class/net" / nd;
+        if (!fs::exists(dir) || readText(dir / "carrier").starts_with("0") == down)
+            continue;
+        // Admin up all along (carrier reads), the port ACTIVE: only IPoIB's own link changes.
+        writeText(root, dir / "operstate", down ? "down\n" : "up\n");
+        writeText(root, dir / "carrier", down ? "0\n" : "1\n");
+        bump(dir / "carrier_changes", root);
     }
 }
 

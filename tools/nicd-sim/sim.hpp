@@ -101,6 +101,10 @@ void linkUp(const fs::path& root, const std::string& dev, uint32_t port = 0);
 // partner that does not answer: a dead cable, transceiver or switch port), the netdevs' carrier
 // down; link_downed and the ethtool link-down statistic do not move. linkUp brings it back.
 void linkDrop(const fs::path& root, const std::string& dev, uint32_t port = 0);
+// The IPoIB netdev of an InfiniBand device (role ib) loses its carrier while admin up, its port
+// staying ACTIVE: the broadcast group join failed (a P_Key the subnet manager does not give);
+// `down` false brings it back. Throws SimError for a device that is not InfiniBand.
+void ipoibDown(const fs::path& root, const std::string& dev, bool down);
 // `times` down-and-up cycles, ending up; each down lasts `down_sec` and each up but the last
 // `up_sec` (real seconds, the node unlocked meanwhile), so that a watching nicd sees every one.
 void flap(const fs::path& root, const std::string& dev, int times, uint32_t port = 0,

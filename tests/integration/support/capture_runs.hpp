@@ -1,5 +1,5 @@
 // Helpers of the capture tests (header only): run nicd --once on a node, capture a node with the
-// real nicd-sim, and put what nicd said in a form two runs can be compared in.
+// real nicd-sim, and put what nicd said in a form two runs (or a test) can compare.
 #pragma once
 
 #include "support/process.hpp"
@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -82,6 +83,18 @@ inline std::map<std::string, std::string> textfileSeries(const std::string& text
             continue;
         out[series] = line.substr(space + 1);
     }
+    return out;
+}
+
+// "device port code severity action" of every active condition in a textfile's text.
+inline std::set<std::string> activeConditions(const std::string& text)
+{
+    std::set<std::string> out;
+    static const std::regex re(R"re(nicd_condition_active\{device="([^"]*)",port="([0-9]+)",)re"
+                               R"re(code="([^"]+)",severity="([a-z]+)",action="([a-z_]+)"\} 1)re");
+    for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it)
+        out.insert((*it)[1].str() + " " + (*it)[2].str() + " " + (*it)[3].str() + " " +
+                   (*it)[4].str() + " " + (*it)[5].str());
     return out;
 }
 

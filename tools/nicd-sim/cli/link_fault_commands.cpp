@@ -1,5 +1,6 @@
 // inject DIR link-down|link-up|link-drop|link-drop-clear DEV [--port P];
-// inject DIR flap DEV [--times N] [--down-sec S] [--up-sec S] [--port P]
+// inject DIR flap DEV [--times N] [--down-sec S] [--up-sec S] [--port P];
+// inject DIR ipoib-down|ipoib-down-clear DEV
 #include "cli/args.hpp"
 #include "cli/registry.hpp"
 
@@ -59,5 +60,21 @@ NICD_SIM_FAULT(
             flap(dir, a->dev, *times, a->port, *down_sec, *up_sec);
         };
     });
+
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
+NICD_SIM_FAULT(ipoib_down, "ipoib-down",
+               "an InfiniBand device's IPoIB netdev loses its carrier, admin up, the port staying "
+               "ACTIVE (its broadcast group join failed)",
+               [](CLI::App& cmd) {
+                   auto a = std::make_shared<DeviceArgs>(cmd);
+                   return [a](const fs::path& dir) { ipoibDown(dir, a->dev, true); };
+               });
+
+// NOLINTNEXTLINE(cert-err58-cpp): registered before main; a failure there is fatal anyway
+NICD_SIM_FAULT(ipoib_down_clear, "ipoib-down-clear", "the IPoIB netdev joins and comes up",
+               [](CLI::App& cmd) {
+                   auto a = std::make_shared<DeviceArgs>(cmd);
+                   return [a](const fs::path& dir) { ipoibDown(dir, a->dev, false); };
+               });
 
 } // namespace nicd::sim::cli
