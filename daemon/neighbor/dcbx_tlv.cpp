@@ -99,11 +99,11 @@ EtsTables etsTables(uint8_t subtype, std::span<const uint8_t> info)
 // Stores a decoded TLV in its field of SwitchDcb.
 struct Store {
     SwitchDcb& out;
-    void operator()(EtsConfig&& v) const { out.ets = std::move(v); }
-    void operator()(EtsRecommendation&& v) const { out.ets_recommendation = std::move(v); }
-    void operator()(PfcConfig&& v) const { out.pfc = std::move(v); }
+    void operator()(const EtsConfig& v) const { out.ets = v; }
+    void operator()(const EtsRecommendation& v) const { out.ets_recommendation = v; }
+    void operator()(const PfcConfig& v) const { out.pfc = v; }
     void operator()(AppPriority&& v) const { out.app = std::move(v); }
-    void operator()(CeeDcbx&& v) const { out.cee = std::move(v); }
+    void operator()(const CeeDcbx& v) const { out.cee = v; }
 };
 
 std::string tlvName(const Oui& oui, uint8_t subtype)

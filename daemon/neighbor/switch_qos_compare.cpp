@@ -182,7 +182,8 @@ struct Compare {
                        sw.cee->priority_groups->feature.enabled) {
                 const CeePriorityGroups& g = *sw.cee->priority_groups;
                 const uint8_t pg = g.priority_group[p];
-                if (pg == kCeeStrictGroup || pg >= kPriorities || g.group_bandwidth[pg] != 0)
+                // A group above 7 is kCeeStrictGroup: strict priority, no share to starve.
+                if (pg >= kPriorities || g.group_bandwidth[pg] != 0)
                     continue;
                 add("ets", fmt::format("priority {} in PG {}: 0 %", p, pg),
                     fmt::format("{} on priority {}", why, p),
