@@ -323,3 +323,56 @@ write("acs_config", "bridge-acs-redirect-on.bin",
 write("acs_config", "bridge-acs-off.bin", config_space([(PCI_EXT_CAP_ID_ACS, 0x100)], 0x0000))
 write("acs_config", "bridge-unprivileged-64.bin",
       config_space([(PCI_EXT_CAP_ID_ACS, 0x100)], 0x001D, 64))
+
+# ---- LLDP: the DCBX TLVs a switch advertises (daemon/neighbor/dcbx_tlv.hpp) ----
+# The target's input: the host's QoS (flags: bit 0 trust DSCP, bit 1 willing, bit 2 RoCE priority
+# known, bits 7..5 that priority; the PFC bitmap; the RoCE ToS), then records of (OUI choice
+# 0 IEEE 802.1 / 1 CEE / 2 another, subtype, big-endian length, information string). The
+# information strings are IEEE 802.1Q-2018 Annex D.2's and CEE DCBX v1.01's layouts, as lldpd
+# hands them over (the bytes after OUI and subtype).
+OUI_IEEE, OUI_CEE, OUI_OTHER = 0, 1, 2
+
+
+def dcbx_host(trust=True, willing=False, roce_priority=None, pfc=(3,), tos=106):
+    flags = (1 if trust else 0) | (2 if willing else 0)
+    if roce_priority is not None:
+        flags |= 4 | roce_priority << 5
+    return bytes([flags, sum(1 << p for p in pfc), tos])
+
+
+def dcbx_tlv(oui, subtype, info):
+    return bytes([oui, subtype]) + struct.pack(">H", len(info)) + bytes(info)
+
+
+def cee_sub(type_, body):
+    return struct.pack(">H", type_ << 9 | len(body)) + bytes(body)
+
+
+# ETS as tcpdump 4.99.3 decoded it: willing, 8 TCs, priority n in TC n, TCs 0-3 ETS 10/20/30/40 %.
+ETS_TCPDUMP = [0x80, 0x01, 0x23, 0x45, 0x67, 10, 20, 30, 40, 0, 0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 255]
+# APP: Ethertype 0x8906 on 3, UDP 4791 on 4, DSCP 26 on 5.
+APP_TCPDUMP = [0x00, 0x61, 0x89, 0x06, 0x83, 0x12, 0xb7, 0xa5, 0x00, 0x1a]
+
+write("dcbx_tlv", "lldpd-experiment-pfc.bin",
+      dcbx_host(roce_priority=3) + dcbx_tlv(OUI_IEEE, 11, [0x08, 0x08]))
+write("dcbx_tlv", "ets-pfc-app-as-tcpdump-decodes.bin",
+      dcbx_host(roce_priority=3) + dcbx_tlv(OUI_OTHER, 1, [0x03, 0x6c, 0x00, 0x00, 0x10]) +
+      dcbx_tlv(OUI_IEEE, 9, ETS_TCPDUMP) + dcbx_tlv(OUI_IEEE, 10, ETS_TCPDUMP) +
+      dcbx_tlv(OUI_IEEE, 11, [0x88, 0x08]) + dcbx_tlv(OUI_IEEE, 12, APP_TCPDUMP))
+write("dcbx_tlv", "cee-control-pg-pfc.bin",
+      dcbx_host() + dcbx_tlv(OUI_CEE, 2,
+                             cee_sub(1, [0, 0, 0, 0, 0, 1, 0, 0, 0, 1]) +
+                             cee_sub(2, [0, 0, 0xc0, 0, 0x00, 0x01, 0x00, 0x0f,
+                                         50, 50, 0, 0, 0, 0, 0, 0, 8]) +
+                             cee_sub(3, [0, 0, 0x80, 0, 0x08, 8])))
+# Every mismatch: PFC 4,5 willing, DSCP 26 on 5, priority 5 in an ETS class with 0 %; the host
+# willing, trusting PCP.
+ETS_STARVED = [0x80, 0x01, 0x23, 0x45, 0x67, 25, 25, 25, 25, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2]
+write("dcbx_tlv", "every-mismatch.bin",
+      dcbx_host(trust=False, willing=True, roce_priority=3) + dcbx_tlv(OUI_IEEE, 11, [0x88, 0x30]) +
+      dcbx_tlv(OUI_IEEE, 9, ETS_STARVED) + dcbx_tlv(OUI_IEEE, 12, [0x00, 0xa5, 0x00, 0x1a]))
+# A PFC capability of 9, an APP TLV sent twice, a cut ETS TLV, a Port VLAN ID TLV.
+write("dcbx_tlv", "malformed-and-repeated.bin",
+      dcbx_host() + dcbx_tlv(OUI_IEEE, 11, [0x09, 0x08]) + dcbx_tlv(OUI_IEEE, 12, APP_TCPDUMP) +
+      dcbx_tlv(OUI_IEEE, 12, APP_TCPDUMP) + dcbx_tlv(OUI_IEEE, 9, ETS_TCPDUMP[:20]) +
+      dcbx_tlv(OUI_IEEE, 1, [0x00, 0x64]))

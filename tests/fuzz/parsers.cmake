@@ -31,6 +31,10 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/netlink/link_message.cpp
     ${daemon}/netlink/dcb_notification.cpp
     ${CMAKE_SOURCE_DIR}/plugins/sdk/src/dcb_codec.cpp
+    # LLDP: the DCBX TLVs a switch advertises, and their comparison with the host's QoS
+    ${daemon}/neighbor/dcbx_tlv.cpp
+    ${daemon}/neighbor/cee_dcbx_tlv.cpp
+    ${daemon}/neighbor/switch_qos_compare.cpp
     # generic netlink and JSON replies: ethtool FEC and module EEPROM, devlink health
     ${daemon}/prefailure/ethtool_answer.cpp
     ${daemon}/prefailure/fec_stats.cpp
