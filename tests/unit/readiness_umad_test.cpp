@@ -2,6 +2,7 @@
 // ready.no_umad (degraded, check_host_config), over hand-built snapshots: each port needs its
 // umad device and node, and its issm device and node where the node's InfiniBand ports have issm
 // nodes at all (a GB300 node makes none, by design: not a fault); a RoCE port is never asked.
+#include "health/readiness_checks.hpp"
 #include "readiness/gid_text.hpp"
 #include "support/health_fixture.hpp"
 
