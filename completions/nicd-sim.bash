@@ -20,7 +20,7 @@ _nicd_sim_options()
 {
     case $1 in
         create) echo "--devices --channels --vendor --driver-ready --force --seed --boot-id
-                --profile --gpus --gpu-model --compute-nics --storage-ports" ;;
+                --profile --gpus --gpu-model --compute-nics --storage-ports --storage-cards" ;;
         tick) echo "--seconds" ;;
         run) echo "--interval-ms --count" ;;
         reboot) echo "--boot-id" ;;

@@ -79,7 +79,7 @@ bool isLinkCode(const std::string& code)
 {
     return code == "port_down" || code == "port_not_active" || code == "port_never_up" ||
            code == "link_flapping" || code == "link_drop" || code.starts_with("netdev_down.") ||
-           code.starts_with("ipoib_down.");
+           code.starts_with("ipoib_down.") || code == "card_ports_fewer";
 }
 } // namespace
 
@@ -200,6 +200,7 @@ void LinkRules::evaluate(const Snapshot& snap, double now_mono, double now_real,
         for (const auto& p : d.ports)
             evaluatePort(snap, d, p, config, now_mono, now_real, seen, conditions, out);
     }
+    judgeCards(snap, config, now_real, seen, conditions, out);
 
     // Link conditions whose cause is gone: a port that no longer exists, flapping that aged out.
     conditions.recoverIf(

@@ -12,6 +12,9 @@
 //   ipoib_down.<if>  degraded: an InfiniBand port is ACTIVE while its IPoIB netdev, admin up,
 //                    is not up (never was, or no longer is) for 30 s: its broadcast
 //                    group or P_Key, the subnet manager's (link_netdevs.cpp)
+//   card_ports_fewer degraded: a card of several ports, some up, with ports not up this boot
+//                    while a peer card (same board, model, role, port count) has all up
+//                    (card_ports.cpp)
 //   link_flapping    degraded: FlapCount or more flaps within FlapWindowSec (FlapMode=: every
 //                    up->down transition, or gpud's down-and-back); holds until the port has been
 //                    up FlapClearSec since it last came back, or (FlapClearSec=0) until an
@@ -94,6 +97,10 @@ private:
     bool judgeNetdevs(const Snapshot& snap, const Device& d, const Port& p, double now_mono,
                       double now_real, std::set<ConditionKey>& seen, ConditionSet& conditions,
                       std::vector<Event>& out);
+    // Cards cabled in part (card_ports.cpp): card_ports_fewer.
+    void judgeCards(const Snapshot& snap, const Config& config, double now_real,
+                    std::set<ConditionKey>& seen, ConditionSet& conditions,
+                    std::vector<Event>& out);
     void judgeFlapping(const PortJudgement& j, const HealthConfig& hc);
     void judgeDrop(const PortJudgement& j, const HealthConfig& hc, bool candidate,
                    const LinkDownCounts& counts);

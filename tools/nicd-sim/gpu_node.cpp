@@ -155,6 +155,9 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
         throw SimError(fmt::format("--compute-nics {}: must be from 0 to {}", nics, kMaxGpus));
     if (o.storage_ports < 0 || o.storage_ports > 2)
         throw SimError(fmt::format("--storage-ports {}: must be 0, 1 or 2", o.storage_ports));
+    if (o.storage_cards < 0 || o.storage_cards > kMaxStorageCards)
+        throw SimError(fmt::format("--storage-cards {}: must be from 0 to {}", o.storage_cards,
+                                   kMaxStorageCards));
     if (o.nic_gbps != 0 && o.nic_gbps != 200)
         throw SimError(fmt::format("nic_gbps {}: 0 (the model's NIC) or 200", o.nic_gbps));
     // 200G: a ConnectX-7 trained at 2X NDR, as boards with two per GPU run them.
@@ -188,21 +191,24 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
              pairSwitch(m, o.vm, bus, second ? 2 : 1)},
             model, fmt::format("ens{}f0np0", i + 1), 0, o.channels);
     }
-    // Storage: both ports of one ConnectX-7 on socket 1, at 200G, under a switch with no GPU.
-    // A card of its own (another board id): its 200G is no compute card's 400G trained down.
+    // Storage: both ports of each ConnectX-7 storage card on socket 1, at 200G, under a root port
+    // with no GPU (the first card at 0000:e1:00, the next at e3:00, ...). A card of its own
+    // (another board id): its 200G is no compute card's 400G trained down.
     constexpr NicModel storage{kConnectX7.device, kConnectX7.hca, "200 Gb/sec (2X NDR)", 200000,
                                "MT_0000000891"};
-    for (int port = 0; port < o.storage_ports; ++port)
-        nic(b, add, fmt::format("{}{}", v.ib_prefix, nics + port),
-            {fmt::format("0000:e1:00.{}", port),
-             "0000:e0:01.0",
-             v.driver,
-             v.pci_vendor,
-             storage.device,
-             "0x020000",
-             1,
-             {}},
-            storage, fmt::format("ens{}f{}np{}", nics + 1, port, port), port, o.channels);
+    for (int card = 0; card < o.storage_cards; ++card)
+        for (int port = 0; port < o.storage_ports; ++port)
+            nic(b, add, fmt::format("{}{}", v.ib_prefix, nics + card * o.storage_ports + port),
+                {fmt::format("0000:{:02x}:00.{}", 0xe1 + 2 * card, port),
+                 fmt::format("0000:{:02x}:01.0", 0xe0 + 2 * card),
+                 v.driver,
+                 v.pci_vendor,
+                 storage.device,
+                 "0x020000",
+                 1,
+                 {}},
+                storage, fmt::format("ens{}f{}np{}", nics + 1 + card, port, port), port,
+                o.channels);
 }
 
 } // namespace nicd::sim

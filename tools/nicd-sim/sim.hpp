@@ -67,6 +67,8 @@ struct CreateOptions {
     std::string gpu_model = "h100";
     int compute_nics = -1;
     int storage_ports = 2;
+    // The storage cards, each with `storage_ports` ports (0..4; a DGX H100 has two dual-port ones).
+    int storage_cards = 1;
     // Set by a profile (applyProfile): the compute NICs at 200 Gb/s instead of the model's
     // platform's rate (0); a cloud VM (NUMA node -1, no PCIe switch shared, the NICs VFs).
     int nic_gbps = 0;
@@ -76,6 +78,7 @@ struct CreateOptions {
 void create(const fs::path& root, const CreateOptions& options);
 
 inline constexpr int kMaxGpus = 16;
+inline constexpr int kMaxStorageCards = 4;
 // The GPU models the simulator knows (h100, h200, b200, ...) and the shapes of applyProfile
 // (hgx-h100, hgx-b200, gb200, ...), for --help and errors.
 std::vector<std::string> gpuModels();

@@ -1,6 +1,6 @@
 // nicd-sim create DIR [--devices N] [--channels N] [--vendor V[,V]] [--driver-ready] [--force]
 // [--seed S] [--boot-id ID] [--profile P | --gpus N [--gpu-model M]] [--compute-nics N]
-// [--storage-ports N]
+// [--storage-ports N] [--storage-cards N]
 #include "cli/gpu_node_options.hpp"
 #include "cli/registry.hpp"
 

@@ -35,6 +35,11 @@ std::function<void(CreateOptions&)> addGpuNodeOptions(CLI::App& cmd, CreateOptio
     cmd.add_option("--storage-ports", o.storage_ports,
                    "ports of a GPU node's storage card (0..2, default 2)")
         ->check(CLI::Range(0, 2));
+    cmd.add_option("--storage-cards", o.storage_cards,
+                   fmt::format("storage cards of a GPU node, each with --storage-ports ports "
+                               "(0..{}, default 1)",
+                               kMaxStorageCards))
+        ->check(CLI::Range(0, kMaxStorageCards));
     (void)gpus;
     return [profile](CreateOptions& options) {
         if (!profile->empty())
