@@ -35,6 +35,9 @@ std::function<void(CreateOptions&)> addGpuNodeOptions(CLI::App& cmd, CreateOptio
     cmd.add_option("--storage-ports", o.storage_ports,
                    "ports of a GPU node's storage card (0..2, default 2)")
         ->check(CLI::Range(0, 2));
+    cmd.add_flag("--infiniband", o.infiniband,
+                 "a GPU node's compute NICs on an InfiniBand fabric (IPoIB netdevs ib0, ib1, ...) "
+                 "instead of RoCE");
     (void)gpus;
     return [profile](CreateOptions& options) {
         if (!profile->empty())
