@@ -10,7 +10,7 @@ _nicd_sim_faults="kernel-line dcbx-firmware dcbx-firmware-clear ecn-drift errors
     optics-rx-low-clear asic-hot asic-hot-clear fw-fatal fw-fatal-clear pcie-downtrain
     pcie-downtrain-clear pcie-path-downtrain pcie-path-downtrain-clear rate-downtrain
     rate-downtrain-clear fw-drift fw-drift-clear fw-old
-    fw-old-clear congest-ecn congest-ecn-clear congest-pfc-only congest-pfc-only-clear
+    fw-old-clear smi-add smi-add-clear plane-downtrain plane-downtrain-clear congest-ecn congest-ecn-clear congest-pfc-only congest-pfc-only-clear
     gid-missing gid-missing-clear mtu mtu-clear pause-storm pause-storm-clear uverbs-missing
     uverbs-missing-clear umad-missing umad-missing-clear acs-on acs-on-clear lossy lossy-clear
     peermem-unload peermem-unload-clear"
@@ -20,7 +20,7 @@ _nicd_sim_options()
 {
     case $1 in
         create) echo "--devices --channels --vendor --driver-ready --force --seed --boot-id
-                --profile --gpus --gpu-model --compute-nics --storage-ports --storage-cards" ;;
+                --profile --gpus --gpu-model --compute-nics --storage-ports --storage-cards --infiniband" ;;
         tick) echo "--seconds" ;;
         run) echo "--interval-ms --count" ;;
         reboot) echo "--boot-id" ;;

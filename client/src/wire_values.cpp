@@ -18,6 +18,11 @@ ReadyCheckWire wireOf(const ReadyCheckRow& c)
     return {c.check, c.verdict, c.saw};
 }
 
+PlaneWire wireOf(const PlaneRow& p)
+{
+    return {p.plane, p.smi_device, p.state, p.rate};
+}
+
 PcieLinkWire wireOf(const PcieLinkRow& l)
 {
     return {l.current_gts, l.current_width, l.capable_gts, l.capable_width};
@@ -65,6 +70,11 @@ ConditionRow rowOf(const NodeConditionWire& w)
 ReadyCheckRow rowOf(const ReadyCheckWire& w)
 {
     return {std::get<0>(w), std::get<1>(w), std::get<2>(w)};
+}
+
+PlaneRow rowOf(const PlaneWire& w)
+{
+    return {std::get<0>(w), std::get<1>(w), std::get<2>(w), std::get<3>(w)};
 }
 
 PcieLinkRow rowOf(const PcieLinkWire& w)

@@ -306,6 +306,11 @@ std::vector<ReadyCheckWire> PortObject::ReadyChecks()
     return wireOf(v_.ready_checks);
 }
 
+std::vector<PlaneWire> PortObject::Planes()
+{
+    return wireOf(v_.planes);
+}
+
 std::map<std::string, uint64_t> PortObject::GetCounters()
 {
     return countersFrom(handlers_, v_.device, v_.number);

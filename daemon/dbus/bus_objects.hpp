@@ -135,6 +135,7 @@ private:
     std::vector<UplinkWire> Uplinks() override;
     std::string Ready() override { return v_.ready; }
     std::vector<ReadyCheckWire> ReadyChecks() override;
+    std::vector<PlaneWire> Planes() override;
     std::map<std::string, uint64_t> GetCounters() override;
 
     const BusHandlers& handlers_;

@@ -132,6 +132,10 @@ PortValues portValuesOf(const Device& d, const Port& p, const Snapshot& snap, co
     if (auto r = snap.health.readiness.find({d.ibdev, p.num}); r != snap.health.readiness.end())
         for (const auto& c : r->second)
             v.ready_checks.push_back({c.check, toString(c.verdict), printable(c.saw)});
+    for (const auto& plane : d.planes)
+        if (plane.native_port == p.num)
+            v.planes.push_back({plane.port.num, printable(plane.smi_device),
+                                printable(plane.port.state_name), printable(plane.port.rate)});
     return v;
 }
 
@@ -263,7 +267,8 @@ std::vector<std::string> changedProperties(const PortValues& a, const PortValues
                "QosObserved", a.qos_observed, b.qos_observed)("QosCompliant", a.qos_compliant,
                                                               b.qos_compliant)(
                "Congestion", a.congestion, b.congestion)("Uplinks", a.uplinks, b.uplinks)(
-               "Ready", a.ready, b.ready)("ReadyChecks", a.ready_checks, b.ready_checks)
+               "Ready", a.ready, b.ready)("ReadyChecks", a.ready_checks,
+                                          b.ready_checks)("Planes", a.planes, b.planes)
         .take();
 }
 

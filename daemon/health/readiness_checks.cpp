@@ -174,6 +174,10 @@ ReadyCheck checkUmad(const Device& device, const Port& port, const PortReadiness
                           mad.umad + " in sysfs, but no /dev/infiniband/" + mad.umad +
                               " (udev did not make it)");
     const auto umad = mad.umad + " (/dev/infiniband/" + mad.umad + ")";
+    if (mad.sm_disabled && mad.issm.empty())
+        return readyCheck("umad", Verdict::Ok,
+                          umad + "; no issm: the port's cap_mask has IsSMDisabled, a multi-plane "
+                                 "port (ConnectX-8) whose planes' SMI device has them");
     if (!node_issm)
         return readyCheck("umad", Verdict::Ok,
                           umad + "; no InfiniBand port of this node has an issm node, as on "

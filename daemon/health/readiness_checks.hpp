@@ -10,7 +10,8 @@
 //   uverbs     the device's uverbs device in sysfs and its /dev/infiniband node
 //   umad       InfiniBand only: the port's umad device in sysfs and its /dev/infiniband node, and
 //              its issm likewise where the node's InfiniBand ports have issm nodes at all (a
-//              platform may make none by design: GB300 nodes; no port attribute tells)
+//              platform may make none by design: GB300 nodes; no port attribute tells), never
+//              of a multi-plane port (cap_mask IsSMDisabled: its SMI device's planes have them)
 //   gpudirect  a peer memory client loaded, or the dma-buf path (gpudirect_evidence.hpp)
 //   acs        no ACS P2P Request/Completion Redirect on the bridges between the NIC and a GPU
 //              below the same switch (acs_config.hpp)

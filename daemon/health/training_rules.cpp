@@ -111,6 +111,44 @@ void judgeRates(const Inventory& inv, Verdicts& v)
     }
 }
 
+// A multi-plane port's planes (an SMI sub-device's ports): only each plane's rate is its own (its
+// state is the native port's on every plane), so a plane slower than its fastest sibling is the
+// one per-plane sign of a plane trained down. Judged while the port itself is active.
+void judgePlanes(const Inventory& inv, Verdicts& v)
+{
+    for (const auto& d : inv.devices)
+        for (const auto& p : d.ports) {
+            std::vector<const PlanePort*> planes;
+            for (const auto& plane : d.planes)
+                if (plane.native_port == p.num && plane.port.rate_gbps)
+                    planes.push_back(&plane);
+            if (planes.size() < 2)
+                continue;
+            v.judged(d.ibdev, p.num);
+            if (p.state != 4)
+                continue;
+            const auto* fastest =
+                *std::max_element(planes.begin(), planes.end(), [](auto* a, auto* b) {
+                    return *a->port.rate_gbps < *b->port.rate_gbps;
+                });
+            std::vector<std::string> slow;
+            for (const auto* plane : planes)
+                if (*plane->port.rate_gbps < *fastest->port.rate_gbps)
+                    slow.push_back(fmt::format("plane {} ({} port {}) runs at {}", plane->port.num,
+                                               plane->smi_device, plane->port.num,
+                                               plane->port.rate));
+            if (!slow.empty())
+                v.raise(signalCondition(
+                    "plane_rate_degraded", ConditionSeverity::Degraded, d.ibdev, p.num,
+                    fmt::format("{}; plane {} at {}", fmt::join(slow, "; "), fastest->port.num,
+                                fastest->port.rate),
+                    "a plane of the multi-plane port trained below its siblings (lanes down or a "
+                    "lower speed on that plane's cable or switch port): check the cable and the "
+                    "switch port",
+                    Action::CheckCable));
+        }
+}
+
 void judgeFirmware(const Inventory& inv, Verdicts& v)
 {
     std::map<std::string, std::map<std::string, std::vector<std::string>>> boards;
@@ -158,6 +196,8 @@ constexpr Check kChecks[] = {
     {"pcie_path_degraded", &SignalConfig::pcie_training,
      "every PCIe link above the NIC runs at full width and speed again"},
     {"port_rate_degraded", &SignalConfig::port_rate_peers, "the port runs at its peers' rate"},
+    {"plane_rate_degraded", &SignalConfig::port_rate_peers,
+     "every plane of the port runs at the same rate again"},
     {"firmware_drift", &SignalConfig::firmware_peers, "the firmware matches its peers"},
 };
 
@@ -182,6 +222,8 @@ void TrainingRules::evaluate(const Snapshot& snap, double /*now_mono*/, double n
         judgePcie(snap, v);
     if (on(checkOf("port_rate_degraded")))
         judgeRates(snap.inventory, v);
+    if (on(checkOf("plane_rate_degraded")))
+        judgePlanes(snap.inventory, v);
     if (on(checkOf("firmware_drift")))
         judgeFirmware(snap.inventory, v);
     // A check switched off recovers what it raised.

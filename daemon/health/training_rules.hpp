@@ -7,6 +7,8 @@
 //     (PcieTraining=).
 //   port_rate_degraded (degraded, check_cable): an active port slower than the fastest active
 //     port of its peers — same board_id, function and link layer (PortRatePeers=).
+//   plane_rate_degraded (degraded, check_cable): a plane of a multi-plane port (ConnectX-8, an
+//     SMI sub-device's port) slower than the fastest plane of the same port (PortRatePeers=).
 //   firmware_drift (degraded, update_firmware): a device whose fw_ver differs from what most of
 //     its peers of the same board_id run (a tie goes to the newest) (FirmwarePeers=).
 //   firmware_below_baseline (degraded, update_firmware): a device whose fw_ver misses its board's

@@ -27,16 +27,24 @@ std::vector<std::string> deviceNames(const std::filesystem::path& dir)
 
 void InventoryReader::refreshPortStates()
 {
-    for (auto& d : cached_.devices)
-        for (auto& p : d.ports) {
-            clearPortLinkState(p); // what cannot be read is absent
-            port_dirs_.use(d.sysfs_path + "/ports/" + std::to_string(p.num))
-                .forEach([](std::string_view name) { return !isPortLinkAttribute(name); },
-                         [&p](std::string_view name, std::string_view text, int err) {
-                             if (err == 0)
-                                 setPortLinkAttribute(p, name, text);
-                         });
-        }
+    auto refresh = [this](Port& p, const std::string& dir) {
+        clearPortLinkState(p); // what cannot be read is absent
+        port_dirs_.use(dir).forEach(
+            [](std::string_view name) { return !isPortLinkAttribute(name); },
+            [&p](std::string_view name, std::string_view text, int err) {
+                if (err == 0)
+                    setPortLinkAttribute(p, name, text);
+            });
+    };
+    for (auto& d : cached_.devices) {
+        for (auto& p : d.ports)
+            refresh(p, d.sysfs_path + "/ports/" + std::to_string(p.num));
+        // A plane's rate is its own (the SMI device beside the parent in the class directory).
+        const auto cls = std::filesystem::path(d.sysfs_path).parent_path();
+        for (auto& plane : d.planes)
+            refresh(plane.port, (cls / plane.smi_device / "ports").string() + "/" +
+                                    std::to_string(plane.port.num));
+    }
     port_dirs_.finish(); // ports that went away close their files
 }
 
@@ -72,8 +80,11 @@ void InventoryReader::sayIgnored()
 std::vector<std::string> InventoryReader::listedAndWalked(std::vector<std::string> listed)
 {
     std::set<std::string_view> walked;
-    for (const auto& d : cached_.devices)
+    for (const auto& d : cached_.devices) {
         walked.insert(d.ibdev);
+        for (const auto& plane : d.planes) // an SMI sub-device was walked too
+            walked.insert(plane.smi_device);
+    }
     for (const auto& ig : cached_.ignored)
         walked.insert(ig.ibdev);
     std::vector<std::string> unfound;

@@ -2,6 +2,7 @@
 
 #include "inventory/gpu_scan.hpp"
 #include "inventory/port_netdevs.hpp"
+#include "inventory/smi_devices.hpp"
 #include "inventory/sysfs_values.hpp"
 #include "log/log.hpp"
 
@@ -282,6 +283,7 @@ Inventory discoverInventory(const HostPaths& paths, const IgnoreList& ignore)
                       ex.what());
         }
     }
+    attachPlanes(inv); // a ConnectX-8's SMI sub-device: its parent's planes, no NIC
     inv.gpus = readGpus(paths, ignored_functions);
     return inv; // entryNames() is sorted: devices (and ignored ones) are sorted by name
 }

@@ -30,6 +30,16 @@ struct Port {
     bool active() const { return state && (*state == 4 || *state == 5); }
 };
 
+// A plane of a ConnectX-8 port in multi-plane mode: one port of the SMI sub-device that
+// `rdma dev add <smi> type SMI parent <dev>` makes (same PCI function, no uverbs). Its `rate` is
+// the plane's own (PTYS with the plane index); its state and phys_state are the native port's,
+// the same on every plane (the kernel asks the shared vport context), so only the rate is judged.
+struct PlanePort {
+    std::string smi_device;   // "smi0": the SMI sub-device whose port this is
+    uint32_t native_port = 1; // the parent's port it is a plane of
+    Port port;                // num: the plane (the SMI device's port number); as read
+};
+
 // What kind of PCI function the device is.
 enum class DeviceFunction : uint8_t {
     Physical,        // a PF, not bonded
@@ -69,6 +79,9 @@ struct Device {
     std::string plugin;     // name of the plugin that manages it (attached); empty = unmanaged
     std::string claimed_by; // the plugin that claims it, attached or not (its attach may fail)
     std::vector<Port> ports;
+    // Its ports' planes when it is a multi-plane parent with an SMI sub-device, by plane; the
+    // SMI device is no device of the inventory (inventory/smi_devices.hpp).
+    std::vector<PlanePort> planes{};
 };
 
 // An RDMA device [daemon] IgnoreDevices= names: listed so that an operator sees the setting took,

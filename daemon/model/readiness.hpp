@@ -36,6 +36,9 @@ struct MadPortInputs {
     bool umad_node = false; // /dev/infiniband/<umad> exists
     std::string issm;       // "issm1"; empty: none
     bool issm_node = false; // /dev/infiniband/<issm> exists
+    // ports/N/cap_mask has IsSMDisabled (0x400): the aggregated port of a multi-plane ConnectX-8,
+    // which has no SMI (and so no issm) by design; its planes' SMI device has them.
+    bool sm_disabled = false;
 
     bool operator==(const MadPortInputs&) const = default;
 };

@@ -163,6 +163,12 @@ std::optional<MadPortInputs> readMadPort(const HostPaths& paths, const Device& d
         found = name;
         (umad ? in.umad_node : in.issm_node) = devNode(paths, name);
     }
+    // IsSMDisabled (bit 10): the aggregated port of a multi-plane ConnectX-8 (mlx5 sets it when
+    // the port has planes), which has no SMI and so no issm; its SMI device's planes have them.
+    constexpr uint64_t kIsSmDisabled = 0x400;
+    const auto port_dir = fs::path(device.sysfs_path) / "ports" / std::to_string(port.num);
+    if (auto cap = sysfs::parseHex(sysfs::readValue(port_dir / "cap_mask").value_or("")))
+        in.sm_disabled = (*cap & kIsSmDisabled) != 0;
     return in;
 }
 

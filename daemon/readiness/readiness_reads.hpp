@@ -8,7 +8,8 @@
 //           /dev/infiniband/uverbs<N> (udev makes it; ibv_open_device opens it);
 //   InfiniBand port: <function>/infiniband_mad/{umad,issm}<N> whose `ibdev` and `port` name it
 //           (ib_umad registers one of each per port; /sys/class/infiniband_mad/ leads to the
-//           same) and their /dev/infiniband nodes (udev makes them);
+//           same) and their /dev/infiniband nodes (udev makes them), and ports/N/cap_mask's
+//           IsSMDisabled bit (a multi-plane port, which has no issm by design);
 //   bridge: its config file, at most 4096 bytes (acs_config.hpp decodes it).
 #pragma once
 

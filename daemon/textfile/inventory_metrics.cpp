@@ -62,6 +62,18 @@ void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w)
                 auto port = std::to_string(p.num);
                 w.sample({{"device", d.ibdev}, {"port", port}}, static_cast<double>(*p.phys_state));
             }
+    w.family("nicd_port_planes", MetricType::Gauge,
+             "Planes of a multi-plane port (ConnectX-8): the ports of its SMI sub-device that "
+             "belong to it; absent for a port without one.");
+    for (const auto& d : devices)
+        for (const auto& p : d.ports) {
+            size_t planes = 0;
+            for (const auto& plane : d.planes)
+                planes += plane.native_port == p.num ? 1 : 0;
+            if (planes > 0)
+                w.sample({{"device", d.ibdev}, {"port", std::to_string(p.num)}},
+                         static_cast<double>(planes));
+        }
     w.family("nicd_netdev_up", MetricType::Gauge, "1 when the netdev's operstate is up, else 0.");
     for (const auto& d : devices)
         for (const auto& p : d.ports)

@@ -44,6 +44,7 @@ struct FaultPlan {
     std::string dev = "mlx5_0";      // the device it is injected on
     std::string vendors = "mlx5";    // create --vendor: a node with the device
     std::string profile{};           // create --profile: a GPU node of that shape instead
+    bool infiniband = false;         // create --infiniband: its compute NICs on InfiniBand
 };
 
 // How each fault is injected on mlx5_0. A fault missing here fails the test by name.
@@ -88,6 +89,24 @@ const std::map<std::string, FaultPlan>& plans()
         {"rate-downtrain", {{}, {}, {}}},
         {"fw-drift", {{}, {}, {}}},
         {"fw-old", {{}, {}, {}}},
+        // A ConnectX-8 node on InfiniBand: the SMI device's planes are the parent's, not a NIC.
+        {"smi-add",
+         {{},
+          {},
+          R"(nicd_port_planes{device="mlx5_0",port="1"} 4)",
+          "mlx5_0",
+          "mlx5",
+          "hgx-b300",
+          true}},
+        {"plane-downtrain",
+         {{"smi-add"},
+          {"2"},
+          R"(nicd_condition_active{device="mlx5_0",port="1",code="plane_rate_degraded",)",
+          "mlx5_0",
+          "mlx5",
+          "hgx-b300",
+          true}},
+        {"plane-downtrain-clear", {{"smi-add"}, {"2"}, {}, "mlx5_0", "mlx5", "hgx-b300", true}},
         {"congest-ecn", {{}, {}, {}}},
         {"congest-pfc-only", {{}, {}, {}}},
         {"pause-storm", {{}, {}, {}}},
@@ -179,6 +198,7 @@ void CaptureRoundTrip::replayEveryThirdFault(size_t third)
         sim::CreateOptions options{.channels = 2, .vendors = plan->vendors};
         if (!plan->profile.empty())
             sim::applyProfile(options, plan->profile);
+        options.infiniband = plan->infiniband;
         sim::create(src, options);
         test::writeNodeConfig(src);
         std::string out;

@@ -46,6 +46,7 @@ TEST(ClientWireValues, TheWireTypesAreTheInterfacesSignatures)
     EXPECT_EQ(signatureOf<std::vector<ReporterWire>>(), xmlType("Device", "HealthReporters"));
     EXPECT_EQ(signatureOf<std::vector<UplinkWire>>(), xmlType("Port", "Uplinks"));
     EXPECT_EQ(signatureOf<std::vector<ReadyCheckWire>>(), xmlType("Port", "ReadyChecks"));
+    EXPECT_EQ(signatureOf<std::vector<PlaneWire>>(), xmlType("Port", "Planes"));
     EXPECT_EQ(signatureOf<std::vector<EventWire>>(), xmlType("Manager", "GetEvents"));
     EXPECT_EQ(signatureOf<QosRowsWire>(), xmlType("Manager", "Verify"));
     EXPECT_EQ(signatureOf<QosRowsWire>(), xmlType("Manager", "Apply"));
@@ -64,6 +65,8 @@ TEST(ClientWireValues, EveryRowCrossesTheWireUnchanged)
 
     ReadyCheckRow check{"gid", "failed", "no RoCE v2 GID"};
     EXPECT_EQ(rowOf(wireOf(check)), check);
+    PlaneRow plane{2, "smi0", "ACTIVE", "200 Gb/sec (1X XDR)"};
+    EXPECT_EQ(rowOf(wireOf(plane)), plane);
     PcieLinkRow pcie{16, 8, 32, 16};
     EXPECT_EQ(rowOf(wireOf(pcie)), pcie);
     std::vector<ReporterRow> reporters{{"pci/0000:1a:00.0", "fw", "healthy", 0, 0},

@@ -36,7 +36,7 @@ TEST_F(ConditionsDoc, ReadinessConditions)
     in.read = true;
     in.ports[{"mlx5_0", 1}] = {true, {}, 0, "ens1", 1500, std::nullopt, std::nullopt};
     in.verbs["mlx5_0"] = {false, "", false};
-    in.ports[{"mlx5_1", 1}].mad = MadPortInputs{true, "umad1", false, "", false};
+    in.ports[{"mlx5_1", 1}].mad = MadPortInputs{true, "umad1", false, "", false, {}};
     in.pairings["mlx5_0"] = {{"0000:19:01.0", 0, true, {"0000:18:01.0"}}};
     in.bridges["0000:18:01.0"] = {AcsInputs::Read::Ok, true, 0x000c, ""};
     in.gpudirect = GpuDirectInputs{"", true, false, "535.183.01", 535, "6.8.0", std::pair{6U, 8U}};

@@ -282,6 +282,15 @@ TEST_F(ConditionsDoc, PreFailureConditions)
             p.rate_gbps = std::string(name) == "mlx5_0" ? 200 : 400;
             p.netdevs = {std::string("eth_") + name};
             d.ports.push_back(p);
+            if (std::string(name) == "mlx5_0") // its SMI device's plane 3 trained down
+                for (uint32_t plane = 1; plane <= 4; ++plane) {
+                    PlanePort pp;
+                    pp.smi_device = "smi0";
+                    pp.port.num = plane;
+                    pp.port.rate = plane == 3 ? "50 Gb/sec (1X NDR)" : "100 Gb/sec (1X NDR)";
+                    pp.port.rate_gbps = plane == 3 ? 50 : 100;
+                    d.planes.push_back(pp);
+                }
             s.inventory.devices.push_back(d);
             s.uplinks.push_back({name, 1, p.netdevs[0], "Ethernet", p.rate_gbps, 4, true});
         }
@@ -338,8 +347,8 @@ TEST_F(ConditionsDoc, PreFailureConditions)
          {"fec_margin", "fec_uncorrectable", "optics_temperature_high", "optics_supply_low",
           "optics_rx_power_low", "optics_tx_bias_high", "optics_tx_power_high", "optics_tx_fault",
           "asic_temperature_high", "firmware_fatal", "firmware_error", "devlink_reporter.tx",
-          "pcie_link_degraded", "pcie_path_degraded", "port_rate_degraded", "firmware_drift",
-          "firmware_below_baseline"})
+          "pcie_link_degraded", "pcie_path_degraded", "port_rate_degraded", "plane_rate_degraded",
+          "firmware_drift", "firmware_below_baseline"})
         EXPECT_TRUE(codes.contains(want)) << want << " was not raised";
     for (const auto& c : raised)
         EXPECT_EQ(c.device, "mlx5_0") << c.code << " on the healthy peer: " << c.message;

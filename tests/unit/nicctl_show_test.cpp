@@ -146,6 +146,28 @@ TEST(NicctlShow, PowerInDbm)
     EXPECT_EQ(dbmOf(0), "-inf dBm");
 }
 
+// A multi-plane port lists its planes, each with its own rate; a port without planes none.
+TEST(NicctlShow, ListsAMultiPlanePortsPlanes)
+{
+    using PlaneWire = sdbus::Struct<uint32_t, std::string, std::string, std::string>;
+    auto o = showNode();
+    auto& p = o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_0/port/1")]["io.nicd.Nicd1.Port"];
+    p["Planes"] =
+        sdbus::Variant(std::vector<PlaneWire>{{1, "smi0", "ACTIVE", "200 Gb/sec (1X XDR)"},
+                                              {2, "smi0", "ACTIVE", "100 Gb/sec (1X NDR)"}});
+    auto d = nodeViewOf(o).devices.at(0);
+    auto text = renderDevice(d, false);
+    for (const char* line :
+         {"  planes:      2 (smi0; a plane's state is the port's)\n",
+          "    plane 1    200 Gb/sec (1X XDR)\n", "    plane 2    100 Gb/sec (1X NDR)\n"})
+        EXPECT_NE(text.find(line), std::string::npos) << line << "\nnot in\n" << text;
+    auto j = deviceJson(d);
+    EXPECT_EQ(j["ports"][0]["planes"][1]["rate"], "100 Gb/sec (1X NDR)");
+    EXPECT_EQ(j["ports"][0]["planes"][1]["smi_device"], "smi0");
+    EXPECT_EQ(renderDevice(nodeViewOf(showNode()).devices.at(0), false).find("planes:"),
+              std::string::npos);
+}
+
 TEST(NicctlShow, ListsEachReadinessCheckWithWhatItSaw)
 {
     using CheckWire = sdbus::Struct<std::string, std::string, std::string>;

@@ -153,7 +153,7 @@ TEST_F(ReadinessReads, UmadAndIssmAreFoundByDeviceAndPort)
     std::ofstream(dir_ / "dev/infiniband/umad4") << "";
     auto in = readiness::readMadPort(HostPaths(dir_), device_, port_);
     ASSERT_TRUE(in);
-    EXPECT_EQ(*in, (MadPortInputs{true, "umad4", true, "issm4", false}));
+    EXPECT_EQ(*in, (MadPortInputs{true, "umad4", true, "issm4", false, {}}));
     // Without the directory (ib_umad not loaded): listed is false.
     fs::remove_all(mad);
     EXPECT_EQ(readiness::readMadPort(HostPaths(dir_), device_, port_), MadPortInputs{});
@@ -161,4 +161,31 @@ TEST_F(ReadinessReads, UmadAndIssmAreFoundByDeviceAndPort)
     entry("umad4", "mlx5_4", 2);
     fs::remove(mad / "umad4/port");
     EXPECT_EQ(readiness::readMadPort(HostPaths(dir_), device_, port_), std::nullopt);
+}
+
+// A multi-plane ConnectX-8 port: mlx5 sets IsSMDisabled (0x400) in its cap_mask and the kernel
+// makes no issm for it; the SMI device's entries name the SMI device, never the parent.
+TEST_F(ReadinessReads, AMultiPlanePortsCapMaskSaysItHasNoIssm)
+{
+    device_.ibdev = "mlx5_0";
+    device_.pci_path = (dir_ / "pci").string();
+    const auto mad = dir_ / "pci/infiniband_mad";
+    auto entry = [&](const std::string& name, const std::string& ibdev, int port) {
+        fs::create_directories(mad / name);
+        std::ofstream(mad / name / "ibdev") << ibdev << "\n";
+        std::ofstream(mad / name / "port") << port << "\n";
+    };
+    entry("umad0", "mlx5_0", 1);
+    entry("umad1", "smi0", 1);
+    entry("issm1", "smi0", 1);
+    fs::create_directories(dir_ / "dev/infiniband");
+    std::ofstream(dir_ / "dev/infiniband/umad0") << "";
+    std::ofstream(dir_ / "rxe0/ports/1/cap_mask") << "0xa751ec48\n";
+    device_.sysfs_path = (dir_ / "rxe0").string();
+    auto in = readiness::readMadPort(HostPaths(dir_), device_, port_);
+    ASSERT_TRUE(in);
+    EXPECT_EQ(*in, (MadPortInputs{true, "umad0", true, "", false, true}));
+    // An ordinary InfiniBand port's cap_mask (no 0x400).
+    std::ofstream(dir_ / "rxe0/ports/1/cap_mask") << "0xa751e848\n";
+    EXPECT_FALSE(readiness::readMadPort(HostPaths(dir_), device_, port_)->sm_disabled);
 }

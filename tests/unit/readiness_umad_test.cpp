@@ -35,7 +35,8 @@ PortReadinessInputs ibPort(int i)
     p.gids_listed = true;
     p.gids = {{0, readiness::parseGid("fe80:0000:0000:0000:b83f:d203:005a:1a00").value(), "", ""}};
     p.lid = 0x10 + i;
-    p.mad = MadPortInputs{true, "umad" + std::to_string(i), true, "issm" + std::to_string(i), true};
+    p.mad =
+        MadPortInputs{true, "umad" + std::to_string(i), true, "issm" + std::to_string(i), true, {}};
     return p;
 }
 
@@ -152,6 +153,28 @@ TEST_F(UmadTest, ANodeWithoutAnyIssmIsNotAFault)
     EXPECT_EQ(readyCodes(at(2, s)), Codes{"ready.no_umad@mlx5_0"});
 }
 
+// A multi-plane ConnectX-8 port (cap_mask IsSMDisabled) has no issm by design, on a node whose
+// other InfiniBand ports have theirs: not a fault; a plain port without its issm still is.
+TEST_F(UmadTest, AMultiPlanePortIsNotAskedForIssm)
+{
+    auto s = node();
+    mad(s, "mlx5_0").issm.clear();
+    mad(s, "mlx5_0").issm_node = false;
+    mad(s, "mlx5_0").sm_disabled = true;
+    auto judged = at(0, s);
+    EXPECT_EQ(readyCodes(judged), Codes{});
+    EXPECT_EQ(umad(judged, "mlx5_0").verdict, Verdict::Ok);
+    EXPECT_EQ(umad(judged, "mlx5_0").saw,
+              "umad0 (/dev/infiniband/umad0); no issm: the port's cap_mask has IsSMDisabled, a "
+              "multi-plane port (ConnectX-8) whose planes' SMI device has them");
+    mad(s, "mlx5_0").sm_disabled = false;
+    EXPECT_EQ(readyCodes(at(1, s)), Codes{"ready.no_umad@mlx5_0"});
+    // Its umad is still asked.
+    mad(s, "mlx5_0").sm_disabled = true;
+    mad(s, "mlx5_0").umad_node = false;
+    EXPECT_EQ(readyCodes(at(2, s)), Codes{"ready.no_umad@mlx5_0"});
+}
+
 TEST_F(UmadTest, ARoCEPortIsNeverAsked)
 {
     auto s = node();
@@ -167,7 +190,7 @@ TEST_F(UmadTest, ARoCEPortIsNeverAsked)
     EXPECT_EQ(umad(judged, "mlx5_0").verdict, Verdict::Skipped);
     // ... and were one there without its nodes, it would not count either.
     for (auto& [key, p] : s.readiness.ports)
-        p.mad = MadPortInputs{true, "", false, "", false};
+        p.mad = MadPortInputs{true, "", false, "", false, {}};
     auto again = at(1, s);
     EXPECT_EQ(umad(again, "mlx5_1").verdict, Verdict::Skipped);
     EXPECT_EQ(find(again, "ready.no_umad", "mlx5_1"), nullptr);

@@ -141,6 +141,30 @@ std::string readinessLines(const bus::PortValues& p, bool color)
     return out;
 }
 
+// A multi-plane port's planes, "  planes:      4 (smi0, its state is the port's)" and each plane's
+// own rate: "    plane 2    200 Gb/sec (1X XDR)".
+std::string planeLines(const bus::PortValues& p)
+{
+    if (p.planes.empty())
+        return "";
+    std::string out = fmt::format("  {:<13}{} ({}; a plane's state is the port's)\n",
+                                  "planes:", p.planes.size(), p.planes.front().smi_device);
+    for (const auto& plane : p.planes)
+        out += fmt::format("    plane {:<4} {}\n", plane.plane, orDash(plane.rate));
+    return out;
+}
+
+nlohmann::json planesJson(const bus::PortValues& p)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& plane : p.planes)
+        out.push_back({{"plane", plane.plane},
+                       {"smi_device", plane.smi_device},
+                       {"state", plane.state},
+                       {"rate", plane.rate}});
+    return out;
+}
+
 // "  qos:" and each setting the port's last QoS round read, with its result (compliant,
 // noncompliant, or unsupported: the NIC gives nicd no interface for it) and what it read:
 // "    ets          compliant    prio_tc 0,0,0,1,0,0,0,0, tc0 ets 50%, tc1 ets 50%".
@@ -224,6 +248,7 @@ std::string renderDevice(const DeviceView& d, bool color)
             out += fmt::format("  {:<13}{}\n", u.netdev, fecLine(u));
             out += moduleLines(u, std::string(15, ' '));
         }
+        out += planeLines(p);
         out += qosLines(p);
         out += readinessLines(p, color);
     }
@@ -256,6 +281,7 @@ nlohmann::json deviceJson(const DeviceView& d)
                            {"compliant", p.qos_compliant}}},
                          {"congestion", textOrNull(p.congestion)},
                          {"uplinks", uplinksJson(p)},
+                         {"planes", planesJson(p)},
                          {"readiness", readinessJson(p)}});
     }
     nlohmann::json conditions = nlohmann::json::array();

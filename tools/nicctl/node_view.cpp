@@ -75,6 +75,7 @@ bus::PortValues portOf(const Properties& p)
     v.uplinks = rowsOf(property<std::vector<bus::UplinkWire>>(p, "Uplinks"));
     v.ready = property<std::string>(p, "Ready");
     v.ready_checks = rowsOf(property<std::vector<bus::ReadyCheckWire>>(p, "ReadyChecks"));
+    v.planes = rowsOf(property<std::vector<bus::PlaneWire>>(p, "Planes"));
     return v;
 }
 

@@ -96,6 +96,12 @@ void nic(TreeBuilder& b, const AddDevice& add, const std::string& name, const Pc
 {
     auto dir = b.pciFunction(pci);
     b.hwmon(dir);
+    if (netdev.starts_with("ib")) { // an InfiniBand port and its IPoIB netdev
+        b.netdev(dir, {netdev, true, dev_port, "", true, m.speed_mbps});
+        add({name, "ib", pci.bdf, "", {netdev}, {}},
+            b.ibDevice(dir, name, m.hca, {{"InfiniBand", true, m.rate}}, "", m.board_id));
+        return;
+    }
     b.netdev(dir, {netdev, true, dev_port, fmt::format("p{}", dev_port), false, m.speed_mbps});
     add({name, "pf", pci.bdf, "", {netdev}, {netdev}},
         b.ibDevice(dir, name, m.hca, {{"Ethernet", true, m.rate}}, netdev, m.board_id));
@@ -189,7 +195,9 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
         nic(b, add, fmt::format("{}{}", v.ib_prefix, i),
             {bdf, root_port, v.driver, v.pci_vendor, model.device, "0x020000", numa,
              pairSwitch(m, o.vm, bus, second ? 2 : 1)},
-            model, fmt::format("ens{}f0np0", i + 1), 0, o.channels);
+            model,
+            o.infiniband && !o.vm ? fmt::format("ib{}", i) : fmt::format("ens{}f0np0", i + 1), 0,
+            o.channels);
     }
     // Storage: both ports of each ConnectX-7 storage card on socket 1, at 200G, under a root port
     // with no GPU (the first card at 0000:e1:00, the next at e3:00, ...). A card of its own

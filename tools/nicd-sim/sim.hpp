@@ -73,6 +73,9 @@ struct CreateOptions {
     // platform's rate (0); a cloud VM (NUMA node -1, no PCIe switch shared, the NICs VFs).
     int nic_gbps = 0;
     bool vm = false;
+    // A GPU node's compute NICs' ports are InfiniBand (an IPoIB netdev, ib<i>) instead of RoCE:
+    // an InfiniBand compute fabric, where a ConnectX-8 may run multi-plane (smi-add).
+    bool infiniband = false;
 };
 
 void create(const fs::path& root, const CreateOptions& options);
@@ -178,6 +181,17 @@ void fwDrift(const fs::path& root, const std::string& dev, bool on);
 // 228.0.146.0), below fw-drift's version: the node missed a firmware rollout, so no card differs
 // from its peers (no firmware_drift) and only a baseline ([health] FirmwareMin=) sees it.
 void fwOld(const fs::path& root, const std::string& dev, bool on);
+// smi-add: `rdma dev add smi<N> type SMI parent DEV` on an InfiniBand ConnectX-8 port in
+// multi-plane mode (plane_faults.cpp): the SMI sub-device beside DEV on its PCI function, ports
+// 1..`planes` (2..8) each at the port's rate shared out, its state, no uverbs, a umad and an issm
+// each; DEV's port gains IsSMDisabled (cap_mask 0x400) and loses its issm. SimError on an
+// Ethernet port (the kernel answers EOPNOTSUPP) or a second SMI device (EEXIST). Its clear
+// (`on` false): the SMI device goes, DEV's port as it was.
+void smiAdd(const fs::path& root, const std::string& dev, int planes, bool on);
+// plane-downtrain: plane `plane` of DEV's SMI device trains at half its rate (the speed below:
+// 200 Gb/sec (1X XDR) -> 100 Gb/sec (1X NDR)); its clear: the plane (0: every plane) at the
+// healthy rate again.
+void planeDowntrain(const fs::path& root, const std::string& dev, int plane, bool on);
 
 // Congestion scenarios on port 1 (their clear: the healthy rates again). congest-ecn: ECN marks
 // and CNPs flow, pauses stay low; congest-pfc-only: 15% paused, no mark, no CNP; pause-storm: 90%

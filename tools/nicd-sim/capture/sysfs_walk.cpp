@@ -182,7 +182,8 @@ void SysfsWalk::ports(const fs::path& ib_dir, CapturedDevice& d, CapturedNode& n
         for (const char* group : {"counters", "hw_counters"})
             for (const auto& f : list(pd / group))
                 d.counter_files.push_back(rel(pd / group / f));
-        copyFiles(pd, std::to_array({"state", "phys_state", "rate", "link_layer"}));
+        // cap_mask: IsSMDisabled tells a multi-plane port, which has no issm by design.
+        copyFiles(pd, std::to_array({"state", "phys_state", "rate", "link_layer", "cap_mask"}));
         if (first_port)
             if (const auto* ll = tree_.find(rel(pd / "link_layer")); ll && !ll->data.empty())
                 d.infiniband = firstLine(ll->data) == "InfiniBand";

@@ -2,7 +2,7 @@
 // help read a bug report), at the same paths and with the kernel's relative symlinks:
 //
 //   sys/class/infiniband/<dev> -> the RDMA device: fw_ver, board_id, hca_type, hw_rev, node_type,
-//     node_guid, sys_image_guid; ports/<n>/{state,phys_state,rate,link_layer},
+//     node_guid, sys_image_guid; ports/<n>/{state,phys_state,rate,link_layer,cap_mask},
 //     gid_attrs/ndevs/*; tc/<n>/traffic_class (MOFED); its `device` link; the names of
 //     ports/<n>/counters/* and hw_counters/* (read by each sample, device_reads.hpp)
 //   the PCI function: vendor, device, class, subsystem ids, revision, numa_node, PCIe link

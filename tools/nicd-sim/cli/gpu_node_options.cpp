@@ -40,6 +40,9 @@ std::function<void(CreateOptions&)> addGpuNodeOptions(CLI::App& cmd, CreateOptio
                                "(0..{}, default 1)",
                                kMaxStorageCards))
         ->check(CLI::Range(0, kMaxStorageCards));
+    cmd.add_flag("--infiniband", o.infiniband,
+                 "a GPU node's compute NICs on an InfiniBand fabric (IPoIB netdevs ib0, ib1, ...) "
+                 "instead of RoCE");
     (void)gpus;
     return [profile](CreateOptions& options) {
         if (!profile->empty())

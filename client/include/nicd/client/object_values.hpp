@@ -35,6 +35,15 @@ struct ReadyCheckRow {
     bool operator==(const ReadyCheckRow&) const = default;
 };
 
+// One plane of a multi-plane port (io.nicd.Nicd1.Port Planes): a port of its SMI sub-device.
+struct PlaneRow {
+    uint32_t plane = 0;     // the SMI device's port number
+    std::string smi_device; // "smi0"
+    std::string state;      // as the kernel prints it: the port's own, the same on every plane
+    std::string rate;       // the plane's own: "200 Gb/sec (1X XDR)"
+    bool operator==(const PlaneRow&) const = default;
+};
+
 // io.nicd.Nicd1.Device PcieLink: GT/s per lane and width; 0 = unknown.
 struct PcieLinkRow {
     double current_gts = 0;
@@ -131,6 +140,7 @@ struct PortValues {
     std::vector<UplinkRow> uplinks;
     std::string ready; // yes, no; empty when not judged
     std::vector<ReadyCheckRow> ready_checks;
+    std::vector<PlaneRow> planes{}; // a multi-plane port's; empty for any other
 };
 
 struct PluginValues {

@@ -24,6 +24,8 @@ using NodeConditionWire =
     sdbus::Struct<std::string, std::string, std::string, uint32_t, std::string, std::string,
                   std::string, uint64_t, std::string>;
 using ReadyCheckWire = sdbus::Struct<std::string, std::string, std::string>;
+// Port Planes: a(usss) (plane, SMI device, state, rate).
+using PlaneWire = sdbus::Struct<uint32_t, std::string, std::string, std::string>;
 using PcieLinkWire = sdbus::Struct<double, uint32_t, double, uint32_t>;
 using ReporterWire = sdbus::Struct<std::string, std::string, std::string, uint64_t, uint64_t>;
 using UplinkWire =
@@ -39,6 +41,7 @@ using QosRowsWire = std::vector<QosResultWire>;
 ConditionWire wireOf(const ConditionRow& row);
 NodeConditionWire nodeConditionWireOf(const ConditionRow& row);
 ReadyCheckWire wireOf(const ReadyCheckRow& row);
+PlaneWire wireOf(const PlaneRow& row);
 PcieLinkWire wireOf(const PcieLinkRow& row);
 ReporterWire wireOf(const ReporterRow& row);
 UplinkWire wireOf(const UplinkRow& row);
@@ -49,6 +52,7 @@ QosResultWire wireOf(const QosResultRow& row);
 ConditionRow rowOf(const ConditionWire& wire);
 ConditionRow rowOf(const NodeConditionWire& wire);
 ReadyCheckRow rowOf(const ReadyCheckWire& wire);
+PlaneRow rowOf(const PlaneWire& wire);
 PcieLinkRow rowOf(const PcieLinkWire& wire);
 ReporterRow rowOf(const ReporterWire& wire);
 UplinkRow rowOf(const UplinkWire& wire);
