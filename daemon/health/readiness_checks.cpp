@@ -177,7 +177,7 @@ ReadyCheck checkUmad(const Device& device, const Port& port, const PortReadiness
     if (mad.sm_disabled && mad.issm.empty())
         return readyCheck("umad", Verdict::Ok,
                           umad + "; no issm: the port's cap_mask has IsSMDisabled, a multi-plane "
-                                 "port (ConnectX-8) whose planes' SMI device has them");
+                                 "port (XDR) whose planes' SMI device has them");
     if (!node_issm)
         return readyCheck("umad", Verdict::Ok,
                           umad + "; no InfiniBand port of this node has an issm node, as on "

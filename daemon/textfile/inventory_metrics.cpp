@@ -63,7 +63,7 @@ void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w)
                 w.sample({{"device", d.ibdev}, {"port", port}}, static_cast<double>(*p.phys_state));
             }
     w.family("nicd_port_planes", MetricType::Gauge,
-             "Planes of a multi-plane port (ConnectX-8): the ports of its SMI sub-device that "
+             "Planes of a multi-plane (XDR) port: the ports of its SMI sub-device that "
              "belong to it; absent for a port without one.");
     for (const auto& d : devices)
         for (const auto& p : d.ports) {

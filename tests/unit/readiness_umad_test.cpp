@@ -166,7 +166,7 @@ TEST_F(UmadTest, AMultiPlanePortIsNotAskedForIssm)
     EXPECT_EQ(umad(judged, "mlx5_0").verdict, Verdict::Ok);
     EXPECT_EQ(umad(judged, "mlx5_0").saw,
               "umad0 (/dev/infiniband/umad0); no issm: the port's cap_mask has IsSMDisabled, a "
-              "multi-plane port (ConnectX-8) whose planes' SMI device has them");
+              "multi-plane port (XDR) whose planes' SMI device has them");
     mad(s, "mlx5_0").sm_disabled = false;
     EXPECT_EQ(readyCodes(at(1, s)), Codes{"ready.no_umad@mlx5_0"});
     // Its umad is still asked.
