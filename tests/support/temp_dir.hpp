@@ -34,7 +34,7 @@ inline std::filesystem::path makeTempDir(const std::string& tag, TempOn on = Tem
     // bus's, an lldpd's) must stay within sun_path's 108 bytes.
     if (test.size() > 32) {
         char hash[9];
-        std::snprintf(hash, sizeof hash, "%08zx", std::hash<std::string>{}(test) & 0xffffffffU);
+        std::snprintf(hash, sizeof hash, "%08zx", std::hash<std::string>{}(test)&0xffffffffU);
         test = test.substr(0, 23) + "-" + hash;
     }
     auto dir = base / ("nicd-" + tag + "-" + std::to_string(::getpid()) + "-" + test);
