@@ -83,7 +83,10 @@ std::vector<std::string> attachPlanes(Inventory& inv)
                 parent_of[name] = parents.front();
     }
     std::vector<std::string> smi_names;
-    for (const auto& [smi_name, parent_name] : parent_of) {
+    for (const auto& entry : parent_of) {
+        // Named, not bound: clang 14 lets no lambda capture a structured binding.
+        const std::string& smi_name = entry.first;
+        const std::string& parent_name = entry.second;
         auto smi = std::find_if(inv.devices.begin(), inv.devices.end(),
                                 [&](const Device& d) { return d.ibdev == smi_name; });
         auto parent = std::find_if(inv.devices.begin(), inv.devices.end(),
