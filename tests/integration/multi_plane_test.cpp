@@ -4,10 +4,10 @@
 // exits 0), the planes show in the textfile and in nicctl show; a plane trained down
 // (plane-downtrain mlx5_0 2) raises exactly plane_rate_degraded on mlx5_0 port 1.
 #include "support/bus_fixture.hpp"
+#include "support/capture_runs.hpp"
 #include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
 
-#include <regex>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -18,26 +18,6 @@ using namespace std::chrono_literals;
 namespace {
 
 using Strings = std::set<std::string>;
-
-// "device port code severity action" of every active condition in a textfile's text.
-Strings planeNodeConditions(const std::string& text)
-{
-    Strings out;
-    static const std::regex re(R"re(nicd_condition_active\{device="([^"]*)",port="([0-9]+)",)re"
-                               R"re(code="([^"]+)",severity="([a-z]+)",action="([a-z_]+)"\} 1)re");
-    for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it)
-        out.insert((*it)[1].str() + " " + (*it)[2].str() + " " + (*it)[3].str() + " " +
-                   (*it)[4].str() + " " + (*it)[5].str());
-    return out;
-}
-
-size_t occurrences(const std::string& text, const std::string& what)
-{
-    size_t n = 0;
-    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-        ++n;
-    return n;
-}
 
 sim::CreateOptions cx8InfiniBand()
 {
@@ -79,25 +59,25 @@ TEST_F(MultiPlane, TheSmiDeviceIsPlanesOfItsParentAndTheNodeStaysHealthy)
 {
     writeConfig("");
     ASSERT_EQ(once(), 0) << out_;
-    ASSERT_EQ(planeNodeConditions(text_), Strings{}) << out_;
-    const auto devices = occurrences(text_, "nicd_device_info{");
+    ASSERT_EQ(test::activeConditions(text_), Strings{}) << out_;
+    const auto devices = test::occurrences(text_, "nicd_device_info{");
     EXPECT_EQ(devices, 10U); // 8 compute NICs, 2 storage ports
 
     sim({"smi-add", "mlx5_0"});
     EXPECT_EQ(once(), 0) << out_;
-    EXPECT_EQ(planeNodeConditions(text_), Strings{}) << out_;
-    EXPECT_EQ(occurrences(text_, "nicd_device_info{"), devices) << "smi0 is no NIC";
+    EXPECT_EQ(test::activeConditions(text_), Strings{}) << out_;
+    EXPECT_EQ(test::occurrences(text_, "nicd_device_info{"), devices) << "smi0 is no NIC";
     EXPECT_EQ(text_.find("device=\"smi0\""), std::string::npos) << "no series of its own";
     EXPECT_NE(text_.find("nicd_port_planes{device=\"mlx5_0\",port=\"1\"} 4"), std::string::npos)
         << text_;
-    EXPECT_EQ(occurrences(text_, "nicd_port_planes{"), 1U) << "only mlx5_0's port has planes";
+    EXPECT_EQ(test::occurrences(text_, "nicd_port_planes{"), 1U) << "only mlx5_0's port has planes";
     EXPECT_NE(text_.find("nicd_port_ready{device=\"mlx5_0\",port=\"1\"} 1"), std::string::npos)
         << "no issm on a multi-plane port is no fault\n"
         << text_;
 
     sim({"plane-downtrain", "mlx5_0", "2"});
     EXPECT_NE(once(), 0) << out_;
-    EXPECT_EQ(planeNodeConditions(text_),
+    EXPECT_EQ(test::activeConditions(text_),
               Strings{"mlx5_0 1 plane_rate_degraded degraded check_cable"})
         << out_;
     EXPECT_NE(out_.find("plane 2 (smi0 port 2) runs at 100 Gb/sec (1X NDR); plane 1 at 200 "
@@ -107,11 +87,11 @@ TEST_F(MultiPlane, TheSmiDeviceIsPlanesOfItsParentAndTheNodeStaysHealthy)
 
     sim({"plane-downtrain-clear", "mlx5_0"});
     EXPECT_EQ(once(), 0) << out_;
-    EXPECT_EQ(planeNodeConditions(text_), Strings{}) << out_;
+    EXPECT_EQ(test::activeConditions(text_), Strings{}) << out_;
 
     sim({"smi-add-clear", "mlx5_0"});
     EXPECT_EQ(once(), 0) << out_;
-    EXPECT_EQ(planeNodeConditions(text_), Strings{}) << out_;
+    EXPECT_EQ(test::activeConditions(text_), Strings{}) << out_;
     EXPECT_EQ(text_.find("nicd_port_planes{"), std::string::npos);
 }
 
