@@ -69,6 +69,9 @@ set(CPACK_DEBIAN_SIM_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON) # dpkg-shlibdeps: ${shlibs:Depends}
 set(CPACK_DEBIAN_NICD_PACKAGE_SUGGESTS prometheus-node-exporter)
+# lldpd: the neighbour of every port (nicd opens liblldpctl at run time; without lldpd it says so
+# once and hears no neighbours).
+set(CPACK_DEBIAN_NICD_PACKAGE_RECOMMENDS lldpd)
 set(CPACK_DEBIAN_SIM_PACKAGE_SUGGESTS nicd)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_DEBUGINFO_PACKAGE ON)
@@ -89,6 +92,7 @@ set(CPACK_RPM_PACKAGE_URL "https://example.org/nicd")
 set(CPACK_RPM_SPEC_MORE_DEFINE "%define packager ${NICD_PACKAGE_CONTACT}")
 set(CPACK_RPM_FILE_NAME RPM-DEFAULT)
 set(CPACK_RPM_PACKAGE_AUTOREQ ON)
+set(CPACK_RPM_NICD_PACKAGE_SUGGESTS lldpd) # CPack 3.25 writes no Recommends: for RPM
 set(CPACK_RPM_NICD_POST_INSTALL_SCRIPT_FILE ${CMAKE_CURRENT_LIST_DIR}/rpm/post.sh)
 set(CPACK_RPM_NICD_PRE_UNINSTALL_SCRIPT_FILE ${CMAKE_CURRENT_LIST_DIR}/rpm/preun.sh)
 set(CPACK_RPM_NICD_POST_UNINSTALL_SCRIPT_FILE ${CMAKE_CURRENT_LIST_DIR}/rpm/postun.sh)

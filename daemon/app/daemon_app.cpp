@@ -12,6 +12,7 @@
 #include "loop/clock.hpp"
 #include "loop/notify.hpp"
 #include "loop/worker.hpp"
+#include "neighbor/neighbor_source.hpp"
 #include "netlink/dcb_monitor.hpp"
 #include "netlink/devlink_events.hpp"
 #include "netlink/link_monitor.hpp"
@@ -91,6 +92,8 @@ void DaemonApp::addSources()
         read_reporters_soon_ = reporters->readSoonFlag();
         collector_->add(std::move(reporters));
     }
+    collector_->add(
+        std::make_unique<neighbor::NeighborSource>(paths_, timing.interval, timing.timeout));
     auto readiness =
         std::make_unique<readiness::ReadinessSource>(paths_, timing.interval, timing.timeout);
     read_readiness_soon_ = readiness->readSoonFlag();

@@ -3,6 +3,7 @@
 
 #include "model/health.hpp"
 #include "model/inventory.hpp"
+#include "model/neighbor.hpp"
 #include "model/plugin_status.hpp"
 #include "model/prefailure_readings.hpp"
 #include "model/qos.hpp"
@@ -33,6 +34,7 @@ struct Snapshot {
     std::vector<HealthReporter> reporters; // devlink health reporters of every device
     std::shared_ptr<const ReporterMeanings> reporter_meanings; // what plugins say they mean
     ReadinessInputs readiness;      // what the readiness checks read (readiness/)
+    NeighborReading neighbors;      // what lldpd hears on each netdev (neighbor/)
     HealthReport health;            // filled on the loop by the health engine
     QosSummary qos;                 // filled on the loop from the last provisioning round
     uint64_t cycle = 0;             // 1 for the first cycle since start

@@ -14,6 +14,7 @@
 // error beside the rest: a malformed TLV is shown, never fatal.
 #pragma once
 
+#include "model/neighbor.hpp"
 #include "neighbor/cee_dcbx_tlv.hpp"
 
 #include <array>
@@ -26,7 +27,7 @@
 
 namespace nicd::neighbor {
 
-using Oui = std::array<uint8_t, 3>;
+using nicd::Oui;
 inline constexpr Oui kIeee8021Oui{0x00, 0x80, 0xC2}; // IEEE 802.1
 inline constexpr Oui kCeeDcbxOui{0x00, 0x1B, 0x21};  // CEE DCBX (Intel's OUI)
 
@@ -117,12 +118,8 @@ bool isDcbxTlv(const Oui& oui, uint8_t subtype);
 std::optional<DcbxTlv> decodeDcbxTlv(const Oui& oui, uint8_t subtype,
                                      std::span<const uint8_t> info);
 
-// One organisation TLV of a neighbour, as lldpd hands it over.
-struct OrgTlv {
-    Oui oui{};
-    uint8_t subtype = 0;
-    std::vector<uint8_t> info;
-};
+// One organisation TLV of a neighbour, as lldpd hands it over (model/neighbor.hpp).
+using nicd::OrgTlv;
 
 // A TLV that could not be used, and why (the DecodeError's message, or that it came twice).
 struct TlvError {

@@ -1,0 +1,312 @@
+#include "neighbor/lldpd_client.hpp"
+
+#include "neighbor/lldpcli_json.hpp"
+
+#include <lldpctl.h>
+
+#include <fmt/format.h>
+
+#include <dlfcn.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <type_traits>
+
+namespace nicd::neighbor {
+
+namespace {
+
+// The soname Debian's lldpd ships (liblldpctl4 before bookworm folded it into lldpd).
+constexpr const char* kLibrary = "liblldpctl.so.4";
+constexpr size_t kMaxString = 255;
+
+std::string bounded(const char* s)
+{
+    if (!s)
+        return {};
+    std::string out(s, strnlen(s, kMaxString));
+    for (char& c : out)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            c = '?'; // a neighbour's name is text someone else typed: no control bytes
+    return out;
+}
+
+// The socket nicd owns for one read: every send and receive waits at most the deadline.
+struct Channel {
+    int fd = -1;
+    int timeout_ms = 1000;
+    bool timed_out = false;
+    int error = 0;
+
+    ~Channel()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+    bool wait(short events)
+    {
+        pollfd p{fd, events, 0};
+        int rc;
+        do
+            rc = ::poll(&p, 1, timeout_ms);
+        while (rc < 0 && errno == EINTR);
+        if (rc == 0)
+            timed_out = true;
+        if (rc < 0)
+            error = errno;
+        return rc > 0;
+    }
+};
+
+ssize_t channelSend(lldpctl_conn_t*, const uint8_t* data, size_t length, void* user)
+{
+    auto* ch = static_cast<Channel*>(user);
+    if (!ch->wait(POLLOUT))
+        return LLDPCTL_ERR_CALLBACK_FAILURE;
+    ssize_t n = ::send(ch->fd, data, length, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n < 0) {
+        ch->error = errno;
+        return LLDPCTL_ERR_CALLBACK_FAILURE;
+    }
+    return n;
+}
+
+ssize_t channelRecv(lldpctl_conn_t*, const uint8_t* data, size_t length, void* user)
+{
+    auto* ch = static_cast<Channel*>(user);
+    if (!ch->wait(POLLIN))
+        return LLDPCTL_ERR_CALLBACK_FAILURE;
+    // liblldpctl hands a buffer it allocated for exactly this read.
+    ssize_t n = ::recv(ch->fd, const_cast<uint8_t*>(data), length, MSG_DONTWAIT);
+    if (n < 0) {
+        ch->error = errno;
+        return LLDPCTL_ERR_CALLBACK_FAILURE;
+    }
+    return n;
+}
+
+} // namespace
+
+// liblldpctl's functions nicd calls, looked up once.
+struct LldpdClient::Library {
+    void* handle = nullptr;
+#define NICD_LLDPCTL_FN(name) decltype(&::name) name = nullptr
+    NICD_LLDPCTL_FN(lldpctl_new);
+    NICD_LLDPCTL_FN(lldpctl_release);
+    NICD_LLDPCTL_FN(lldpctl_last_error);
+    NICD_LLDPCTL_FN(lldpctl_strerror);
+    NICD_LLDPCTL_FN(lldpctl_get_interfaces);
+    NICD_LLDPCTL_FN(lldpctl_get_port);
+    NICD_LLDPCTL_FN(lldpctl_atom_get);
+    NICD_LLDPCTL_FN(lldpctl_atom_get_str);
+    NICD_LLDPCTL_FN(lldpctl_atom_get_int);
+    NICD_LLDPCTL_FN(lldpctl_atom_get_buffer);
+    NICD_LLDPCTL_FN(lldpctl_atom_iter);
+    NICD_LLDPCTL_FN(lldpctl_atom_iter_next);
+    NICD_LLDPCTL_FN(lldpctl_atom_iter_value);
+    NICD_LLDPCTL_FN(lldpctl_atom_dec_ref);
+#undef NICD_LLDPCTL_FN
+
+    ~Library()
+    {
+        if (handle)
+            ::dlclose(handle);
+    }
+
+    // Opens the library; the reason in words when it cannot.
+    std::string open()
+    {
+        handle = ::dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
+        if (!handle)
+            return fmt::format("{} not installed (the lldpd package): {}", kLibrary,
+                               ::dlerror());
+        bool ok = true;
+        auto find = [&](auto& fn, const char* name) {
+            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(handle, name));
+            ok = ok && fn;
+        };
+#define NICD_LLDPCTL_FIND(name) find(name, #name)
+        NICD_LLDPCTL_FIND(lldpctl_new);
+        NICD_LLDPCTL_FIND(lldpctl_release);
+        NICD_LLDPCTL_FIND(lldpctl_last_error);
+        NICD_LLDPCTL_FIND(lldpctl_strerror);
+        NICD_LLDPCTL_FIND(lldpctl_get_interfaces);
+        NICD_LLDPCTL_FIND(lldpctl_get_port);
+        NICD_LLDPCTL_FIND(lldpctl_atom_get);
+        NICD_LLDPCTL_FIND(lldpctl_atom_get_str);
+        NICD_LLDPCTL_FIND(lldpctl_atom_get_int);
+        NICD_LLDPCTL_FIND(lldpctl_atom_get_buffer);
+        NICD_LLDPCTL_FIND(lldpctl_atom_iter);
+        NICD_LLDPCTL_FIND(lldpctl_atom_iter_next);
+        NICD_LLDPCTL_FIND(lldpctl_atom_iter_value);
+        NICD_LLDPCTL_FIND(lldpctl_atom_dec_ref);
+#undef NICD_LLDPCTL_FIND
+        return ok ? std::string() : fmt::format("{} lacks a function nicd calls", kLibrary);
+    }
+
+    // Calls fn(value) for each element of a list atom, as lldpctl_atom_foreach does (the next
+    // element first, then the value released), until fn returns false; then releases the list,
+    // which the caller hands over (lldpctl_atom_get returns a reference of its own).
+    template <typename Fn> void forEach(lldpctl_atom_t* list, Fn fn)
+    {
+        if (!list)
+            return;
+        lldpctl_atom_iter_t* it = lldpctl_atom_iter(list);
+        while (it) {
+            lldpctl_atom_t* value = lldpctl_atom_iter_value(list, it);
+            if (!value)
+                break;
+            bool more = fn(value);
+            it = more ? lldpctl_atom_iter_next(list, it) : nullptr;
+            lldpctl_atom_dec_ref(value);
+        }
+        lldpctl_atom_dec_ref(list);
+    }
+
+    std::string str(lldpctl_atom_t* atom, lldpctl_key_t key)
+    {
+        return bounded(lldpctl_atom_get_str(atom, key));
+    }
+
+    std::vector<uint8_t> buffer(lldpctl_atom_t* atom, lldpctl_key_t key)
+    {
+        size_t length = 0;
+        const uint8_t* p = lldpctl_atom_get_buffer(atom, key, &length);
+        if (!p)
+            return {};
+        return {p, p + std::min<size_t>(length, 507)};
+    }
+
+    LldpNeighbor neighbor(lldpctl_atom_t* port)
+    {
+        LldpNeighbor n;
+        lldpctl_atom_t* chassis = lldpctl_atom_get(port, lldpctl_k_port_chassis);
+        lldpctl_atom_t* c = chassis ? chassis : port; // lldpd before 0.9 kept both on the port
+        n.chassis_id = str(c, lldpctl_k_chassis_id);
+        n.chassis_id_type = str(c, lldpctl_k_chassis_id_subtype);
+        n.system_name = str(c, lldpctl_k_chassis_name);
+        forEach(lldpctl_atom_get(c, lldpctl_k_chassis_mgmt), [&](lldpctl_atom_t* mgmt) {
+            n.mgmt_address = str(mgmt, lldpctl_k_mgmt_ip);
+            return n.mgmt_address.empty();
+        });
+        n.port_id = str(port, lldpctl_k_port_id);
+        n.port_id_type = str(port, lldpctl_k_port_id_subtype);
+        n.port_descr = str(port, lldpctl_k_port_descr);
+        long ttl = lldpctl_atom_get_int(port, lldpctl_k_port_ttl);
+        if (ttl <= 0)
+            ttl = lldpctl_atom_get_int(c, lldpctl_k_chassis_ttl);
+        n.ttl_seconds = ttl > 0 ? static_cast<uint32_t>(std::min<long>(ttl, 65535)) : 0;
+        forEach(lldpctl_atom_get(port, lldpctl_k_custom_tlvs), [&](lldpctl_atom_t* tlv) {
+            auto oui = buffer(tlv, lldpctl_k_custom_tlv_oui);
+            long subtype = lldpctl_atom_get_int(tlv, lldpctl_k_custom_tlv_oui_subtype);
+            if (oui.size() == 3 && subtype >= 0 && subtype <= 255) {
+                OrgTlv t;
+                std::copy(oui.begin(), oui.end(), t.oui.begin());
+                t.subtype = static_cast<uint8_t>(subtype);
+                t.info = buffer(tlv, lldpctl_k_custom_tlv_oui_info_string);
+                n.org_tlvs.push_back(std::move(t));
+            }
+            return n.org_tlvs.size() < 64;
+        });
+        if (chassis)
+            lldpctl_atom_dec_ref(chassis);
+        return n;
+    }
+};
+
+LldpdClient::LldpdClient(std::filesystem::path socket, std::chrono::milliseconds timeout)
+    : socket_(std::move(socket)), timeout_(timeout)
+{
+    auto lib = std::make_unique<Library>();
+    lib_error_ = lib->open();
+    if (lib_error_.empty())
+        lib_ = std::move(lib);
+}
+
+LldpdClient::~LldpdClient() = default;
+
+NeighborReading LldpdClient::read()
+{
+    NeighborReading out;
+    if (!lib_) {
+        out.unavailable = lib_error_;
+        return out;
+    }
+    Channel ch;
+    ch.timeout_ms = static_cast<int>(timeout_.count());
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::string path = socket_.string();
+    if (path.size() >= sizeof(addr.sun_path)) {
+        out.unavailable = fmt::format("no lldpd: {}: path too long for a socket", path);
+        return out;
+    }
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    ch.fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (ch.fd < 0 || ::connect(ch.fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) < 0) {
+        const int err = errno;
+        out.unavailable = fmt::format("no lldpd: {}: {}", path, std::strerror(err));
+        if (err == EACCES)
+            out.unavailable += " (lldpd's socket is for its group: systemctl edit nicd, "
+                               "[Service] SupplementaryGroups=_lldpd)";
+        return out;
+    }
+    Library& lib = *lib_;
+    lldpctl_conn_t* conn = lib.lldpctl_new(channelSend, channelRecv, &ch);
+    if (!conn) {
+        out.unavailable = "liblldpctl: out of memory";
+        return out;
+    }
+    std::set<std::string> listened;
+    lldpctl_atom_t* interfaces = lib.lldpctl_get_interfaces(conn);
+    if (!interfaces) {
+        out.unavailable = fmt::format(
+            "lldpd on {} did not answer: {}", path,
+            ch.timed_out ? fmt::format("no reply within {} ms", timeout_.count())
+                         : std::string(lib.lldpctl_strerror(lib.lldpctl_last_error(conn))));
+        lib.lldpctl_release(conn);
+        return out;
+    }
+    bool failed = false;
+    lib.forEach(interfaces, [&](lldpctl_atom_t* iface) {
+        std::string name = lib.str(iface, lldpctl_k_interface_name);
+        if (name.empty())
+            return true;
+        if (listened.size() == kMaxLldpInterfaces)
+            return false;
+        listened.insert(name);
+        lldpctl_atom_t* port = lib.lldpctl_get_port(iface);
+        if (!port) {
+            failed = true;
+            return false;
+        }
+        lib.forEach(lib.lldpctl_atom_get(port, lldpctl_k_port_neighbors),
+                    [&](lldpctl_atom_t* remote) {
+                        auto& list = out.by_netdev[name];
+                        list.push_back(lib.neighbor(remote));
+                        return list.size() < kMaxNeighborsPerNetdev;
+                    });
+        lib.lldpctl_atom_dec_ref(port);
+        return true;
+    });
+    if (failed) {
+        out.by_netdev.clear();
+        out.unavailable = fmt::format(
+            "lldpd on {} stopped answering: {}", path,
+            ch.timed_out ? fmt::format("no reply within {} ms", timeout_.count())
+                         : std::string(lib.lldpctl_strerror(lib.lldpctl_last_error(conn))));
+    } else {
+        out.available = true;
+        out.listened = std::move(listened);
+    }
+    lib.lldpctl_release(conn);
+    return out;
+}
+
+} // namespace nicd::neighbor
