@@ -87,6 +87,27 @@ std::vector<std::filesystem::path> dropinFiles(const std::filesystem::path& dir,
     return files;
 }
 
+// [health] WiringMap=: the file it names, parsed; its errors name that file and line.
+void readWiringMap(Config& config, const HostPaths& paths, std::vector<ConfigError>& errors)
+{
+    WiringMap& map = config.health.wiring;
+    if (map.file.empty())
+        return;
+    auto read = readWholeFile(paths.host(map.file));
+    if (!read || !*read) {
+        auto origin = config.origins.find({"health", "WiringMap"});
+        errors.push_back({origin == config.origins.end() ? map.file : origin->second.file,
+                          origin == config.origins.end() ? 0 : origin->second.line, "health",
+                          "WiringMap",
+                          !read ? map.file + ": " + read.error().message
+                                : map.file + ": no such file",
+                          map.file});
+        return;
+    }
+    for (const auto& e : parseWiringMap(**read, map.rules))
+        errors.push_back({map.file, e.line, "", "", e.message});
+}
+
 } // namespace
 
 std::vector<std::string> formatErrors(const std::vector<ConfigError>& errors)
@@ -221,6 +242,8 @@ ConfigResult loadConfig(const std::filesystem::path& main_file,
     }
     if (result.errors.empty())
         result.errors = config::defaultsLeavingTree(config, paths, main_file.string());
+    if (result.errors.empty())
+        readWiringMap(config, paths, result.errors);
     if (result.errors.empty())
         result.config = std::move(config);
     return result;

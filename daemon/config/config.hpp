@@ -3,6 +3,7 @@
 #pragma once
 
 #include "config/host_paths.hpp"
+#include "config/wiring_map.hpp"
 #include "model/action.hpp"
 #include "model/prefailure_readings.hpp"
 #include "model/role.hpp"
@@ -183,6 +184,9 @@ struct HealthConfig {
     // written. A board named in neither is not judged.
     std::map<std::string, std::string> firmware_min;
     std::map<std::string, std::vector<std::string>> firmware_allowed;
+    // WiringMap=: the file of which switch port each NIC port should reach (config/wiring_map.hpp),
+    // read with the configuration; empty: no map (only the checks that need none).
+    WiringMap wiring;
 
     bool operator==(const HealthConfig&) const = default;
 };

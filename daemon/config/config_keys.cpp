@@ -198,6 +198,15 @@ const Keys<HealthConfig>& healthKeys()
          [](HealthConfig& c, std::string_view v) {
              return assign(c.firmware_allowed, parseFirmwareAllowed(v));
          }},
+        {"WiringMap",
+         [](HealthConfig& c, std::string_view v) -> Result<void> {
+             // The file is read once every file of the configuration is (loadConfig).
+             auto path = trim(v);
+             if (!path.empty() && !path.starts_with('/'))
+                 return Error{"expected an absolute path (or nothing: no wiring map)"};
+             c.wiring = WiringMap{std::string(path), {}};
+             return {};
+         }},
     };
     return keys;
 }

@@ -11,7 +11,8 @@ bool namesHostPath(const std::string& section, const std::string& key)
 {
     return (section == "daemon" && key == "StateDirectory") ||
            (section == "textfile" && key == "Path") ||
-           (section == "provision" && key == "DriverReadyFile");
+           (section == "provision" && key == "DriverReadyFile") ||
+           (section == "health" && key == "WiringMap");
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "health/json_integers.hpp"
 #include "health/json_text.hpp"
 #include "health/kernel_rules.hpp"
+#include "health/neighbor_rules.hpp"
 #include "health/optics_rules.hpp"
 #include "health/readiness_rules.hpp"
 #include "health/reporter_rules.hpp"
@@ -51,6 +52,7 @@ std::vector<std::unique_ptr<RuleFamily>> ruleFamilies()
                 CongestionRules,  // congestion_rules.hpp
                 ReadinessRules,   // readiness_rules.hpp
                 InventoryRules,   // inventory_rules.hpp
+                NeighborRules,    // neighbor_rules.hpp
                 KernelRules>();   // kernel_rules.hpp: holds run out after all else is judged
 }
 
@@ -217,8 +219,14 @@ void HealthEngine::report(Snapshot& snap) const
         for (const auto& p : d.ports)
             r.ports[{d.ibdev, p.num}] = Health::Healthy;
     }
+    // Every port condition names the switch port at the other end of the cable, where lldpd
+    // hears one (the wiring and switch codes name it themselves).
+    const auto switch_ports = portNeighborLabels(snap);
     for (const auto& [key, c] : conditions_.active()) {
         r.conditions.push_back(c);
+        if (auto sw = switch_ports.find({c.device, c.port});
+            c.port != 0 && sw != switch_ports.end() && c.source != ConditionSource::Neighbor)
+            r.conditions.back().message += " (switch port " + sw->second + ")";
         if (c.device.empty())
             continue; // the node's own (inventory_short.compute): nodeHealth weighs it
         auto h = healthOf(c.severity);

@@ -66,6 +66,8 @@ const char* toString(ConditionSource s)
         return "readiness";
     case ConditionSource::Inventory:
         return "inventory";
+    case ConditionSource::Neighbor:
+        return "lldp";
     }
     return "unknown";
 }

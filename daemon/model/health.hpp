@@ -30,6 +30,7 @@ enum class ConditionSource : uint8_t {
     Signal,    // a pre-failure signal: FEC, optics, temperature, firmware health, link training
     Readiness, // a compute port NCCL cannot use at full rate (ready.*)
     Inventory, // the node carries fewer or slower ports than expected ([health] ExpectPorts=)
+    Neighbor,  // what the port hears in LLDP: the wiring, the switch port's DCB (wiring.*)
 };
 
 struct Condition {
