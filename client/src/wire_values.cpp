@@ -23,6 +23,11 @@ PlaneWire wireOf(const PlaneRow& p)
     return {p.plane, p.smi_device, p.state, p.rate};
 }
 
+NeighborWire wireOf(const NeighborRow& n)
+{
+    return {n.switch_name, n.switch_port, n.chassis_id, n.port_id, n.mgmt_address, n.ttl};
+}
+
 PcieLinkWire wireOf(const PcieLinkRow& l)
 {
     return {l.current_gts, l.current_width, l.capable_gts, l.capable_width};
@@ -75,6 +80,12 @@ ReadyCheckRow rowOf(const ReadyCheckWire& w)
 PlaneRow rowOf(const PlaneWire& w)
 {
     return {std::get<0>(w), std::get<1>(w), std::get<2>(w), std::get<3>(w)};
+}
+
+NeighborRow rowOf(const NeighborWire& w)
+{
+    return {std::get<0>(w), std::get<1>(w), std::get<2>(w),
+            std::get<3>(w), std::get<4>(w), std::get<5>(w)};
 }
 
 PcieLinkRow rowOf(const PcieLinkWire& w)

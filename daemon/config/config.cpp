@@ -90,7 +90,7 @@ std::vector<std::filesystem::path> dropinFiles(const std::filesystem::path& dir,
 // [health] WiringMap=: the file it names, parsed; its errors name that file and line.
 void readWiringMap(Config& config, const HostPaths& paths, std::vector<ConfigError>& errors)
 {
-    WiringMap& map = config.health.wiring;
+    config::WiringMap& map = config.health.wiring;
     if (map.file.empty())
         return;
     auto read = readWholeFile(paths.host(map.file));
@@ -104,7 +104,7 @@ void readWiringMap(Config& config, const HostPaths& paths, std::vector<ConfigErr
                           map.file});
         return;
     }
-    for (const auto& e : parseWiringMap(**read, map.rules))
+    for (const auto& e : config::parseWiringMap(**read, map.rules))
         errors.push_back({map.file, e.line, "", "", e.message});
 }
 

@@ -186,7 +186,7 @@ struct HealthConfig {
     std::map<std::string, std::vector<std::string>> firmware_allowed;
     // WiringMap=: the file of which switch port each NIC port should reach (config/wiring_map.hpp),
     // read with the configuration; empty: no map (only the checks that need none).
-    WiringMap wiring;
+    config::WiringMap wiring;
 
     bool operator==(const HealthConfig&) const = default;
 };

@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-namespace nicd {
+namespace nicd::config {
 
 namespace {
 
@@ -81,4 +81,4 @@ std::vector<WiringMapError> parseWiringMap(std::string_view text, std::vector<Wi
     return errors;
 }
 
-} // namespace nicd
+} // namespace nicd::config

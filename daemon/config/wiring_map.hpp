@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace nicd {
+namespace nicd::config {
 
 struct WiringRule {
     std::string port;        // glob over the PCI address or a netdev name
@@ -50,4 +50,4 @@ std::vector<WiringMapError> parseWiringMap(std::string_view text, std::vector<Wi
 // Whether `value` matches the shell glob `glob` (fnmatch, no flags).
 bool globMatches(const std::string& glob, const std::string& value);
 
-} // namespace nicd
+} // namespace nicd::config

@@ -311,6 +311,11 @@ std::vector<PlaneWire> PortObject::Planes()
     return wireOf(v_.planes);
 }
 
+std::vector<NeighborWire> PortObject::Neighbors()
+{
+    return wireOf(v_.neighbors);
+}
+
 std::map<std::string, uint64_t> PortObject::GetCounters()
 {
     return countersFrom(handlers_, v_.device, v_.number);

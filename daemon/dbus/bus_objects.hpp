@@ -136,6 +136,7 @@ private:
     std::string Ready() override { return v_.ready; }
     std::vector<ReadyCheckWire> ReadyChecks() override;
     std::vector<PlaneWire> Planes() override;
+    std::vector<NeighborWire> Neighbors() override;
     std::map<std::string, uint64_t> GetCounters() override;
 
     const BusHandlers& handlers_;

@@ -136,6 +136,12 @@ PortValues portValuesOf(const Device& d, const Port& p, const Snapshot& snap, co
         if (plane.native_port == p.num)
             v.planes.push_back({plane.port.num, printable(plane.smi_device),
                                 printable(plane.port.state_name), printable(plane.port.rate)});
+    if (!p.netdevs.empty())
+        if (const auto* heard = snap.neighbors.neighborsOf(p.netdevs.front()))
+            for (const auto& n : *heard)
+                v.neighbors.push_back({printable(n.switchName()), printable(n.portName()),
+                                       printable(n.chassis_id), printable(n.port_id),
+                                       printable(n.mgmt_address), n.ttl_seconds});
     return v;
 }
 
@@ -268,7 +274,7 @@ std::vector<std::string> changedProperties(const PortValues& a, const PortValues
                                                               b.qos_compliant)(
                "Congestion", a.congestion, b.congestion)("Uplinks", a.uplinks, b.uplinks)(
                "Ready", a.ready, b.ready)("ReadyChecks", a.ready_checks,
-                                          b.ready_checks)("Planes", a.planes, b.planes)
+                                          b.ready_checks)("Planes", a.planes, b.planes)("Neighbors", a.neighbors, b.neighbors)
         .take();
 }
 

@@ -15,6 +15,10 @@ namespace nicd::health {
 
 namespace {
 
+using config::globMatches;
+using config::WiringMap;
+using config::WiringRule;
+
 constexpr const char* kUnexpected = "wiring.unexpected_neighbor";
 constexpr const char* kNoNeighbor = "wiring.no_neighbor";
 constexpr const char* kSwitchMismatch = "qos.switch_mismatch";

@@ -98,6 +98,21 @@ void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w)
                 w.sample({{"device", d.ibdev}, {"port", port}, {"netdev", nd}},
                          *it->second.carrier ? 1.0 : 0.0);
             }
+    w.family("nicd_port_neighbor_info", MetricType::Gauge,
+             "The LLDP neighbour heard on the port (the switch port it is cabled to), 1; one "
+             "series per neighbour, none without lldpd.");
+    for (const auto& d : devices)
+        for (const auto& p : d.ports)
+            for (const auto& nd : p.netdevs)
+                if (const auto* heard = snap.neighbors.neighborsOf(nd))
+                    for (const auto& n : *heard)
+                        w.sample({{"device", d.ibdev},
+                                  {"port", std::to_string(p.num)},
+                                  {"netdev", nd},
+                                  {"chassis_id", n.chassis_id},
+                                  {"system_name", n.system_name},
+                                  {"port_id", n.port_id}},
+                                 1.0);
 }
 
 } // namespace nicd::textfile

@@ -47,6 +47,7 @@ TEST(ClientWireValues, TheWireTypesAreTheInterfacesSignatures)
     EXPECT_EQ(signatureOf<std::vector<UplinkWire>>(), xmlType("Port", "Uplinks"));
     EXPECT_EQ(signatureOf<std::vector<ReadyCheckWire>>(), xmlType("Port", "ReadyChecks"));
     EXPECT_EQ(signatureOf<std::vector<PlaneWire>>(), xmlType("Port", "Planes"));
+    EXPECT_EQ(signatureOf<std::vector<NeighborWire>>(), xmlType("Port", "Neighbors"));
     EXPECT_EQ(signatureOf<std::vector<EventWire>>(), xmlType("Manager", "GetEvents"));
     EXPECT_EQ(signatureOf<QosRowsWire>(), xmlType("Manager", "Verify"));
     EXPECT_EQ(signatureOf<QosRowsWire>(), xmlType("Manager", "Apply"));
@@ -67,6 +68,8 @@ TEST(ClientWireValues, EveryRowCrossesTheWireUnchanged)
     EXPECT_EQ(rowOf(wireOf(check)), check);
     PlaneRow plane{2, "smi0", "ACTIVE", "200 Gb/sec (1X XDR)"};
     EXPECT_EQ(rowOf(wireOf(plane)), plane);
+    NeighborRow neighbor{"leaf-07", "swp12", "0c:42:a1:00:07:00", "swp12", "10.0.7.1", 120};
+    EXPECT_EQ(rowOf(wireOf(neighbor)), neighbor);
     PcieLinkRow pcie{16, 8, 32, 16};
     EXPECT_EQ(rowOf(wireOf(pcie)), pcie);
     std::vector<ReporterRow> reporters{{"pci/0000:1a:00.0", "fw", "healthy", 0, 0},

@@ -12,6 +12,8 @@
 using namespace nicd;
 using namespace nicd::health;
 using namespace nicd::test;
+using nicd::config::globMatches;
+using nicd::config::WiringRule;
 
 namespace {
 

@@ -57,6 +57,7 @@ constexpr std::string_view kStateFileOfTheLastVersion =
     R"json("inventory":{},)json"
     R"json("kernel":{"counts":[["mlx5_0","mlx5.cmd_timeout",1]],"expiry":[{"at":2411.0,"key":["mlx5_0",0,"kernel.mlx5.cmd_timeout"]}],"hits":[{"key":["mlx5_0",0,"kernel.mlx5.cmd_timeout"],"times":[1811.0]}],"unmapped":1},)json"
     R"json("links":{"known_devices":[{"board_id":"","earlier_boot":false,"fw_ver":"","last_name":"mlx5_0","name":"mlx5_0","node_guid":"","pci_address":"0004:01:00.0","ports":[],"role":"storage","vf":false},{"earlier_boot":false,"name":"mlx5_1","pci_address":"0004:01:00.2","vf":true}],"netdev_up":{},"ports":[{"device":"mlx5_0","downs":[1810.0],"ever_up":true,"port":1,"was_up":false}]},)json"
+    R"json("neighbors":{},)json"
     R"json("optics":{},)json"
     R"json("readiness":{},)json"
     R"json("reporters":{},)json"

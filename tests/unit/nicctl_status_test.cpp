@@ -48,6 +48,9 @@ ManagedObjects statusNode()
                           "link_downed grew",    "x",     5, "check_cable"};
     device("mlx5_10", "healthy", {});
     port("mlx5_10", "ACTIVE", "healthy", "compliant", {});
+    o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_10/port/1")]["io.nicd.Nicd1.Port"]
+     ["Neighbors"] = sdbus::Variant(std::vector<bus::NeighborWire>{
+        {"leaf-07", "swp12", "0c:42:a1:00:07:00", "swp12", "10.0.7.1", 120}});
     device("mlx5_2", "fatal", {counter, down});
     port("mlx5_2", "DOWN", "fatal", "waiting: link is DOWN; provisioned when it comes up",
          {counter, down});
@@ -84,7 +87,12 @@ TEST(NicctlStatus, TheTableSaysWhatIsWrongAndTheSummaryCounts)
     n.node_health = "fatal";
     auto out = renderStatus(n, false);
     EXPECT_NE(out.find("DEVICE  ROLE    PORT NETDEV"), std::string::npos) << out;
-    EXPECT_NE(out.find("mlx5_2  compute 1    eth_mlx5_2  DOWN"), std::string::npos) << out;
+    EXPECT_NE(out.find("mlx5_2  compute 1    eth_mlx5_2  -             DOWN"), std::string::npos)
+        << "no LLDP neighbour: SWITCH -\n"
+        << out;
+    EXPECT_NE(out.find("mlx5_10 storage 1    eth_mlx5_10 leaf-07:swp12 ACTIVE"), std::string::npos)
+        << "the SWITCH column: the switch port the cable reaches\n"
+        << out;
     EXPECT_NE(
         out.find(" waiting   fatal   -          -     check_cable port_down: port went down\n"),
         std::string::npos)

@@ -154,6 +154,36 @@ std::string planeLines(const bus::PortValues& p)
     return out;
 }
 
+// The switch port the cable reaches: "  switch:      leaf-07 swp12 (chassis 0c:42:a1:00:07:00,
+// 10.0.7.1, TTL 120 s)", one line a neighbour; "  switch:      - (no LLDP neighbour heard)" for
+// an Ethernet port that hears none.
+std::string neighborLines(const bus::PortValues& p)
+{
+    if (p.neighbors.empty())
+        return p.link_layer == "Ethernet"
+                   ? fmt::format("  {:<13}- (no LLDP neighbour heard, or no lldpd)\n", "switch:")
+                   : "";
+    std::string out;
+    for (const auto& n : p.neighbors)
+        out += fmt::format("  {:<13}{} {} (chassis {}{}, TTL {} s)\n", "switch:", n.switch_name,
+                           n.switch_port, n.chassis_id,
+                           n.mgmt_address.empty() ? "" : ", " + n.mgmt_address, n.ttl);
+    return out;
+}
+
+nlohmann::json neighborsJson(const bus::PortValues& p)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& n : p.neighbors)
+        out.push_back({{"switch", n.switch_name},
+                       {"switch_port", n.switch_port},
+                       {"chassis_id", n.chassis_id},
+                       {"port_id", n.port_id},
+                       {"mgmt_address", textOrNull(n.mgmt_address)},
+                       {"ttl", n.ttl}});
+    return out;
+}
+
 nlohmann::json planesJson(const bus::PortValues& p)
 {
     nlohmann::json out = nlohmann::json::array();
@@ -248,6 +278,7 @@ std::string renderDevice(const DeviceView& d, bool color)
             out += fmt::format("  {:<13}{}\n", u.netdev, fecLine(u));
             out += moduleLines(u, std::string(15, ' '));
         }
+        out += neighborLines(p);
         out += planeLines(p);
         out += qosLines(p);
         out += readinessLines(p, color);
@@ -282,6 +313,7 @@ nlohmann::json deviceJson(const DeviceView& d)
                          {"congestion", textOrNull(p.congestion)},
                          {"uplinks", uplinksJson(p)},
                          {"planes", planesJson(p)},
+                         {"neighbors", neighborsJson(p)},
                          {"readiness", readinessJson(p)}});
     }
     nlohmann::json conditions = nlohmann::json::array();

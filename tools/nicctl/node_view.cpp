@@ -76,6 +76,7 @@ bus::PortValues portOf(const Properties& p)
     v.ready = property<std::string>(p, "Ready");
     v.ready_checks = rowsOf(property<std::vector<bus::ReadyCheckWire>>(p, "ReadyChecks"));
     v.planes = rowsOf(property<std::vector<bus::PlaneWire>>(p, "Planes"));
+    v.neighbors = rowsOf(property<std::vector<bus::NeighborWire>>(p, "Neighbors"));
     return v;
 }
 

@@ -55,12 +55,26 @@ std::string linkOf(const bus::PortValues& p)
     return orDash(p.state);
 }
 
+// The switch port the cable reaches, as LLDP says: "leaf-07:swp12"; "leaf-07:swp12+1" when the
+// port hears another neighbour too; "-" when it hears none.
+std::string switchOf(const bus::PortValues& p)
+{
+    if (p.neighbors.empty())
+        return "-";
+    const auto& n = p.neighbors.front();
+    std::string s = n.switch_name + ":" + n.switch_port;
+    if (p.neighbors.size() > 1)
+        s += fmt::format("+{}", p.neighbors.size() - 1);
+    return s;
+}
+
 // Among conditions of one severity, the one nearest the cause: a dead link explains its
 // counters, not the other way round.
 int sourceRank(const std::string& source)
 {
     for (int i = 0;
-         const char* s : {"counter", "signal", "readiness", "kernel", "driver", "device", "link"}) {
+         const char* s :
+         {"counter", "signal", "readiness", "lldp", "kernel", "driver", "device", "link"}) {
         if (source == s)
             return i;
         ++i;
@@ -143,16 +157,16 @@ constexpr std::string_view kNoPlugin = "no plugin";
 
 std::string renderStatus(const NodeView& node, bool color)
 {
-    const std::vector<std::string> head{"DEVICE", "ROLE",   "PORT",  "NETDEV", "LINK",
-                                        "RATE",   "LAYER",  "QOS",   "HEALTH", "CONGESTION",
-                                        "READY",  "ACTION", "REASON"};
+    const std::vector<std::string> head{"DEVICE", "ROLE",       "PORT",  "NETDEV", "SWITCH",
+                                        "LINK",   "RATE",       "LAYER", "QOS",    "HEALTH",
+                                        "CONGESTION", "READY", "ACTION", "REASON"};
     std::vector<std::vector<std::string>> rows;
     size_t ports = 0;
     std::map<std::string, size_t> by_health;
     for (const auto& d : node.devices) {
         if (d.ports.empty()) {
-            rows.push_back({d.name, orDash(d.role), "-", "-", "-", "-", "-", "-", d.health, "-",
-                            "-", actionOf(d, bus::PortValues{}),
+            rows.push_back({d.name, orDash(d.role), "-", "-", "-", "-", "-", "-", "-", d.health,
+                            "-", "-", actionOf(d, bus::PortValues{}),
                             d.conditions.empty() ? "" : reasonOf(d, bus::PortValues{})});
             continue;
         }
@@ -168,7 +182,7 @@ std::string renderStatus(const NodeView& node, bool color)
             std::string qos = d.plugin.empty() ? std::string(kNoPlugin)
                                                : p.qos_status.substr(0, p.qos_status.find(':'));
             rows.push_back({d.name, orDash(d.role), std::to_string(p.number), orDash(p.netdev),
-                            linkOf(p), orDash(p.rate), orDash(p.link_layer), qos, health,
+                            switchOf(p), linkOf(p), orDash(p.rate), orDash(p.link_layer), qos, health,
                             orDash(p.congestion), orDash(p.ready), actionOf(d, p), reasonOf(d, p)});
         }
     }
@@ -185,7 +199,7 @@ std::string renderStatus(const NodeView& node, bool color)
     out += '\n';
     for (const auto& r : rows) {
         for (size_t i = 0; i < r.size(); ++i) {
-            bool colored = i >= 7 && i <= 10; // QOS, HEALTH, CONGESTION, READY
+            bool colored = i >= 8 && i <= 11; // QOS, HEALTH, CONGESTION, READY
             if (i + 1 == r.size())
                 out += r[i];
             else

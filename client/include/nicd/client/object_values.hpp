@@ -44,6 +44,18 @@ struct PlaneRow {
     bool operator==(const PlaneRow&) const = default;
 };
 
+// The LLDP neighbour heard on a port (io.nicd.Nicd1.Port Neighbors): the switch port its cable
+// reaches, as lldpd hears it.
+struct NeighborRow {
+    std::string switch_name;  // its system name, else its chassis ID: "leaf-07"
+    std::string switch_port;  // its port as people name it: "swp12"
+    std::string chassis_id;   // "0c:42:a1:00:07:00"
+    std::string port_id;      // as sent: "swp12", or a MAC
+    std::string mgmt_address; // empty when none
+    uint32_t ttl = 0;         // seconds
+    bool operator==(const NeighborRow&) const = default;
+};
+
 // io.nicd.Nicd1.Device PcieLink: GT/s per lane and width; 0 = unknown.
 struct PcieLinkRow {
     double current_gts = 0;
@@ -141,6 +153,7 @@ struct PortValues {
     std::string ready; // yes, no; empty when not judged
     std::vector<ReadyCheckRow> ready_checks;
     std::vector<PlaneRow> planes{}; // a multi-plane port's; empty for any other
+    std::vector<NeighborRow> neighbors{}; // what lldpd hears on it; empty without lldpd
 };
 
 struct PluginValues {

@@ -26,6 +26,9 @@ using NodeConditionWire =
 using ReadyCheckWire = sdbus::Struct<std::string, std::string, std::string>;
 // Port Planes: a(usss) (plane, SMI device, state, rate).
 using PlaneWire = sdbus::Struct<uint32_t, std::string, std::string, std::string>;
+// Port Neighbors: a(sssssu) (switch, switch port, chassis ID, port ID, management address, TTL).
+using NeighborWire =
+    sdbus::Struct<std::string, std::string, std::string, std::string, std::string, uint32_t>;
 using PcieLinkWire = sdbus::Struct<double, uint32_t, double, uint32_t>;
 using ReporterWire = sdbus::Struct<std::string, std::string, std::string, uint64_t, uint64_t>;
 using UplinkWire =
@@ -42,6 +45,7 @@ ConditionWire wireOf(const ConditionRow& row);
 NodeConditionWire nodeConditionWireOf(const ConditionRow& row);
 ReadyCheckWire wireOf(const ReadyCheckRow& row);
 PlaneWire wireOf(const PlaneRow& row);
+NeighborWire wireOf(const NeighborRow& row);
 PcieLinkWire wireOf(const PcieLinkRow& row);
 ReporterWire wireOf(const ReporterRow& row);
 UplinkWire wireOf(const UplinkRow& row);
@@ -53,6 +57,7 @@ ConditionRow rowOf(const ConditionWire& wire);
 ConditionRow rowOf(const NodeConditionWire& wire);
 ReadyCheckRow rowOf(const ReadyCheckWire& wire);
 PlaneRow rowOf(const PlaneWire& wire);
+NeighborRow rowOf(const NeighborWire& wire);
 PcieLinkRow rowOf(const PcieLinkWire& wire);
 ReporterRow rowOf(const ReporterWire& wire);
 UplinkRow rowOf(const UplinkWire& wire);
