@@ -316,6 +316,11 @@ std::vector<NeighborWire> PortObject::Neighbors()
     return wireOf(v_.neighbors);
 }
 
+std::map<std::string, std::string> PortObject::SwitchQos()
+{
+    return v_.switch_qos;
+}
+
 std::map<std::string, uint64_t> PortObject::GetCounters()
 {
     return countersFrom(handlers_, v_.device, v_.number);

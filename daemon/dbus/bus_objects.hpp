@@ -137,6 +137,7 @@ private:
     std::vector<ReadyCheckWire> ReadyChecks() override;
     std::vector<PlaneWire> Planes() override;
     std::vector<NeighborWire> Neighbors() override;
+    std::map<std::string, std::string> SwitchQos() override;
     std::map<std::string, uint64_t> GetCounters() override;
 
     const BusHandlers& handlers_;

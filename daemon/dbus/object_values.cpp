@@ -1,10 +1,14 @@
 #include "dbus/object_values.hpp"
 
+#include "config/config.hpp"
+#include "neighbor/dcbx_tlv.hpp"
+#include "neighbor/switch_qos_compare.hpp"
 #include "text/printable.hpp"
 
 #include <nicd/client/object_path.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 namespace nicd::dbus {
@@ -96,6 +100,21 @@ DeviceValues deviceValuesOf(const Device& d, const Snapshot& snap, const Reporte
     return v;
 }
 
+// RoCE's DSCP on the port: its ToS as provisioning wants it (the roce_tos setting), >> 2; the
+// default ToS 106 (DSCP 26) where the port has no such setting.
+uint8_t roceDscpOf(const PortQosView& qos)
+{
+    unsigned tos = ProvisionSettings{}.roce_tos;
+    if (auto it = qos.settings.find("roce_tos"); it != qos.settings.end()) {
+        const std::string& d = it->second.desired;
+        unsigned v = 0;
+        auto [end, ec] = std::from_chars(d.data(), d.data() + d.size(), v);
+        if (ec == std::errc() && end == d.data() + d.size() && v < 256)
+            tos = v;
+    }
+    return static_cast<uint8_t>(tos >> 2);
+}
+
 PortValues portValuesOf(const Device& d, const Port& p, const Snapshot& snap, const BusViews& views)
 {
     PortValues v;
@@ -137,11 +156,16 @@ PortValues portValuesOf(const Device& d, const Port& p, const Snapshot& snap, co
             v.planes.push_back({plane.port.num, printable(plane.smi_device),
                                 printable(plane.port.state_name), printable(plane.port.rate)});
     if (!p.netdevs.empty())
-        if (const auto* heard = snap.neighbors.neighborsOf(p.netdevs.front()))
+        if (const auto* heard = snap.neighbors.neighborsOf(p.netdevs.front())) {
             for (const auto& n : *heard)
                 v.neighbors.push_back({printable(n.switchName()), printable(n.portName()),
                                        printable(n.chassis_id), printable(n.port_id),
                                        printable(n.mgmt_address), n.ttl_seconds});
+            if (heard->size() == 1)
+                for (auto& [setting, value] : neighbor::switchSettingValues(
+                         neighbor::foldDcbxTlvs(heard->front().org_tlvs), roceDscpOf(qos)))
+                    v.switch_qos[setting] = printable(value);
+        }
     return v;
 }
 
@@ -274,7 +298,8 @@ std::vector<std::string> changedProperties(const PortValues& a, const PortValues
                                                               b.qos_compliant)(
                "Congestion", a.congestion, b.congestion)("Uplinks", a.uplinks, b.uplinks)(
                "Ready", a.ready, b.ready)("ReadyChecks", a.ready_checks,
-                                          b.ready_checks)("Planes", a.planes, b.planes)("Neighbors", a.neighbors, b.neighbors)
+                                          b.ready_checks)("Planes", a.planes, b.planes)("Neighbors", a.neighbors, b.neighbors)(
+               "SwitchQos", a.switch_qos, b.switch_qos)
         .take();
 }
 

@@ -221,7 +221,52 @@ struct Compare {
     }
 };
 
+const char* tsaWord(Tsa tsa)
+{
+    switch (tsa) {
+    case Tsa::Strict:
+        return "strict";
+    case Tsa::CreditBasedShaper:
+        return "CBS";
+    case Tsa::Ets:
+        return "ETS";
+    case Tsa::Vendor:
+        return "vendor";
+    }
+    return "reserved";
+}
+
 } // namespace
+
+std::map<std::string, std::string> switchSettingValues(const SwitchDcb& sw, uint8_t roce_dscp)
+{
+    std::map<std::string, std::string> out;
+    if (auto pfc = switchPfc(sw))
+        out["pfc"] = priorityText(pfc->map);
+    bool dscp_entries = false;
+    if (sw.app)
+        for (const AppEntry& e : sw.app->entries)
+            dscp_entries = dscp_entries || e.selector == AppSelector::Dscp;
+    if (dscp_entries)
+        out["trust"] = "dscp";
+    const uint8_t roce = appDscpMap(sw, roce_dscp);
+    if (roce != 0)
+        out["roce_tos"] = fmt::format("DSCP {} -> {}", roce_dscp, priorityText(roce));
+    if (sw.ets && roce != 0) {
+        std::vector<std::string> parts;
+        for (size_t p = 0; p < kPriorities; ++p)
+            if ((roce >> p) & 1) {
+                const EtsTables& t = sw.ets->tables;
+                const uint8_t tc = t.priority_tc[p];
+                if (tc < kPriorities)
+                    parts.push_back(fmt::format("priority {} in TC {}: {}, {} %", p, tc,
+                                                tsaWord(t.tc_tsa[tc]), t.tc_bandwidth[tc]));
+            }
+        if (!parts.empty())
+            out["ets"] = fmt::format("{}", fmt::join(parts, "; "));
+    }
+    return out;
+}
 
 std::vector<QosMismatch> compareSwitchQos(const SwitchDcb& advertised, const HostQos& host,
                                           std::string_view switch_port)

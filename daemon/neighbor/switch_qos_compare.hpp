@@ -10,6 +10,7 @@
 #include "neighbor/dcbx_tlv.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,5 +47,13 @@ struct QosMismatch {
 // switch sent them; else its CEE DCBX PFC and Priority Group sub-TLVs.
 std::vector<QosMismatch> compareSwitchQos(const SwitchDcb& advertised, const HostQos& host,
                                           std::string_view switch_port);
+
+// What the switch advertises for the host's QoS settings, by the setting's name as the plugins
+// report it: "pfc" (its PFC priorities, "3,4"), "trust" ("dscp" when its Application Priority
+// TLV maps DSCPs), "roce_tos" (where it puts RoCE's DSCP: "DSCP 26 -> 3"), "ets" (RoCE's class
+// and share: "priority 3 in TC 3: ETS, 50 %"). A setting the switch says nothing of is absent.
+// What `nicctl verify` shows beside the host's values (its SWITCH column).
+std::map<std::string, std::string> switchSettingValues(const SwitchDcb& advertised,
+                                                       uint8_t roce_dscp);
 
 } // namespace nicd::neighbor

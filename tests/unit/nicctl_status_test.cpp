@@ -210,9 +210,18 @@ TEST(NicctlReplies, QosRowsAndEvents)
     std::vector<QosResultRow> rows{{"mlx5_0", 1, "pfc", "3", "4", false, true, ""},
                                    {"mlx5_0", 1, "trust", "dscp", "dscp", true, false, ""}};
     auto out = renderQosRows(rows, true);
-    EXPECT_NE(out.find("mlx5_0/1 pfc     3       4        noncompliant, would change"),
+    EXPECT_NE(out.find("mlx5_0/1 pfc     3       4        -      noncompliant, would change"),
               std::string::npos)
         << out;
+    // The SWITCH column: what the switch port advertises for the setting in LLDP.
+    out = renderQosRows(rows, true, {{{"mlx5_0", 1}, {{"pfc", "3,4"}}}});
+    EXPECT_NE(out.find("PORT     SETTING DESIRED OBSERVED SWITCH RESULT\n"), std::string::npos)
+        << out;
+    EXPECT_NE(out.find("mlx5_0/1 pfc     3       4        3,4    noncompliant"), std::string::npos)
+        << out;
+    EXPECT_NE(out.find("mlx5_0/1 trust   dscp    dscp     -      compliant"), std::string::npos)
+        << out;
+    EXPECT_EQ(qosRowsJson(rows, {{{"mlx5_0", 1}, {{"pfc", "3,4"}}}})[0]["switch"], "3,4");
     EXPECT_NE(out.find("2 settings: 1 compliant, 1 would change, 0 with errors."),
               std::string::npos);
     EXPECT_EQ(qosExitCode(rows, true), 0) << "a dry run that would fix everything";

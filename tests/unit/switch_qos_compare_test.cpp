@@ -318,4 +318,21 @@ TEST(SwitchQosCompare, MismatchesComeInOneOrder)
               (std::vector<std::string>{"pfc", "app_dscp", "trust", "ets", "willing"}));
 }
 
+TEST(SwitchSettingValues, WhatTheSwitchAdvertisesBesideTheHostsSettings)
+{
+    SwitchDcb sw = agreeingSwitch();
+    sw.pfc = comparePfc(0x18);
+    const auto values = switchSettingValues(sw, 26);
+    EXPECT_EQ(values.at("pfc"), "3,4");
+    EXPECT_EQ(values.at("trust"), "dscp");
+    EXPECT_EQ(values.at("roce_tos"), "DSCP 26 -> 3");
+    EXPECT_EQ(values.at("ets"), "priority 3 in TC 3: ETS, 13 %");
+    // A switch that sends no DCBX says nothing of any setting.
+    EXPECT_TRUE(switchSettingValues(SwitchDcb{}, 26).empty());
+    // RoCE's DSCP the switch has no entry for: no roce_tos, no ets (RoCE's class is unknown).
+    const auto other = switchSettingValues(sw, 46);
+    EXPECT_FALSE(other.contains("roce_tos"));
+    EXPECT_FALSE(other.contains("ets"));
+}
+
 } // namespace nicd::neighbor

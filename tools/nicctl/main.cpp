@@ -215,10 +215,16 @@ int main(int argc, char** argv)
         }
         if (*verify || *apply) {
             auto rows = *apply ? client.apply(dry_run) : client.verify();
+            // Beside each setting, what the switch port advertises for it (LLDP's DCBX).
+            nicctl::SwitchValues switch_values;
+            for (const auto& d : client.status().devices)
+                for (const auto& p : d.ports)
+                    if (!p.switch_qos.empty())
+                        switch_values[{d.name, p.number}] = p.switch_qos;
             if (json)
-                printJson(nicctl::qosRowsJson(rows));
+                printJson(nicctl::qosRowsJson(rows, switch_values));
             else
-                print(nicctl::renderQosRows(rows, *apply && dry_run));
+                print(nicctl::renderQosRows(rows, *apply && dry_run, switch_values));
             return nicctl::qosExitCode(rows, *apply && dry_run);
         }
         if (*counters) {

@@ -77,6 +77,7 @@ bus::PortValues portOf(const Properties& p)
     v.ready_checks = rowsOf(property<std::vector<bus::ReadyCheckWire>>(p, "ReadyChecks"));
     v.planes = rowsOf(property<std::vector<bus::PlaneWire>>(p, "Planes"));
     v.neighbors = rowsOf(property<std::vector<bus::NeighborWire>>(p, "Neighbors"));
+    v.switch_qos = property<std::map<std::string, std::string>>(p, "SwitchQos");
     return v;
 }
 

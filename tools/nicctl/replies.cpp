@@ -28,6 +28,16 @@ std::string where(const std::string& device, uint32_t port)
     return port == 0 ? device : fmt::format("{}/{}", device, port);
 }
 
+// What the switch advertises for the row's setting; "" when nothing.
+std::string switchValueOf(const SwitchValues& values, const QosResultRow& r)
+{
+    auto port = values.find({r.device, r.port});
+    if (port == values.end())
+        return "";
+    auto it = port->second.find(r.setting);
+    return it == port->second.end() ? "" : it->second;
+}
+
 } // namespace
 
 std::string formatEvent(const EventRow& e)
@@ -46,18 +56,21 @@ nlohmann::json eventJson(const EventRow& e)
             {"code", e.code},         {"message", e.message},     {"action", e.action}};
 }
 
-std::string renderQosRows(const std::vector<QosResultRow>& rows, bool dry_run)
+std::string renderQosRows(const std::vector<QosResultRow>& rows, bool dry_run,
+                          const SwitchValues& switch_values)
 {
     std::string out;
-    size_t w_where = 4, w_setting = 7, w_desired = 7, w_observed = 8;
+    size_t w_where = 4, w_setting = 7, w_desired = 7, w_observed = 8, w_switch = 6;
     for (const auto& r : rows) {
         w_where = std::max(w_where, where(r.device, r.port).size());
         w_setting = std::max(w_setting, r.setting.size());
         w_desired = std::max(w_desired, r.desired.size());
         w_observed = std::max(w_observed, r.observed.size());
+        w_switch = std::max(w_switch, switchValueOf(switch_values, r).size());
     }
-    out += fmt::format("{:<{}} {:<{}} {:<{}} {:<{}} {}\n", "PORT", w_where, "SETTING", w_setting,
-                       "DESIRED", w_desired, "OBSERVED", w_observed, "RESULT");
+    out += fmt::format("{:<{}} {:<{}} {:<{}} {:<{}} {:<{}} {}\n", "PORT", w_where, "SETTING",
+                       w_setting, "DESIRED", w_desired, "OBSERVED", w_observed, "SWITCH", w_switch,
+                       "RESULT");
     size_t compliant = 0, unsupported = 0, changed = 0, failed = 0;
     for (const auto& r : rows) {
         const auto word = qosResultOf(r);
@@ -70,9 +83,11 @@ std::string renderQosRows(const std::vector<QosResultRow>& rows, bool dry_run)
         unsupported += word == kQosUnsupported;
         changed += r.changed;
         failed += !r.error.empty();
-        out += fmt::format("{:<{}} {:<{}} {:<{}} {:<{}} {}\n", where(r.device, r.port), w_where,
-                           r.setting, w_setting, r.desired, w_desired,
-                           r.observed.empty() ? "-" : r.observed, w_observed, result);
+        const std::string sw = switchValueOf(switch_values, r);
+        out += fmt::format("{:<{}} {:<{}} {:<{}} {:<{}} {:<{}} {}\n", where(r.device, r.port),
+                           w_where, r.setting, w_setting, r.desired, w_desired,
+                           r.observed.empty() ? "-" : r.observed, w_observed,
+                           sw.empty() ? "-" : sw, w_switch, result);
     }
     // An unsupported setting is its own result: the NIC gives nicd no interface for it.
     out += fmt::format("\n{} settings: {} compliant, {}{} {}, {} with errors.\n", rows.size(),
@@ -82,10 +97,11 @@ std::string renderQosRows(const std::vector<QosResultRow>& rows, bool dry_run)
     return out;
 }
 
-nlohmann::json qosRowsJson(const std::vector<QosResultRow>& rows)
+nlohmann::json qosRowsJson(const std::vector<QosResultRow>& rows, const SwitchValues& switch_values)
 {
     nlohmann::json out = nlohmann::json::array();
-    for (const auto& r : rows)
+    for (const auto& r : rows) {
+        const std::string sw = switchValueOf(switch_values, r);
         out.push_back({{"device", r.device},
                        {"port", r.port},
                        {"setting", r.setting},
@@ -94,7 +110,9 @@ nlohmann::json qosRowsJson(const std::vector<QosResultRow>& rows)
                        {"compliant", r.compliant},
                        {"result", std::string(qosResultOf(r))},
                        {"changed", r.changed},
-                       {"error", r.error}});
+                       {"error", r.error},
+                       {"switch", sw.empty() ? nlohmann::json(nullptr) : nlohmann::json(sw)}});
+    }
     return out;
 }
 

@@ -26,11 +26,18 @@ std::string isoTime(uint64_t usec);
 std::string formatEvent(const EventRow& e);
 nlohmann::json eventJson(const EventRow& e);
 
-// A table of the rows, each with its result (compliant, noncompliant or unsupported: the NIC gives
-// nicd no interface for it), and a last line saying how many settings are compliant, unsupported,
-// changed and failed.
-std::string renderQosRows(const std::vector<QosResultRow>& rows, bool dry_run);
-nlohmann::json qosRowsJson(const std::vector<QosResultRow>& rows);
+// What each port's switch advertises for its settings (the Port objects' SwitchQos), by (device,
+// port): "pfc" -> "3,4".
+using SwitchValues = std::map<std::pair<std::string, uint32_t>, std::map<std::string, std::string>>;
+
+// A table of the rows, each with what the switch port advertises for the setting (SWITCH: "-"
+// where it says nothing, or the port hears no LLDP neighbour) and its result (compliant,
+// noncompliant or unsupported: the NIC gives nicd no interface for it), and a last line saying
+// how many settings are compliant, unsupported, changed and failed.
+std::string renderQosRows(const std::vector<QosResultRow>& rows, bool dry_run,
+                          const SwitchValues& switch_values = {});
+nlohmann::json qosRowsJson(const std::vector<QosResultRow>& rows,
+                           const SwitchValues& switch_values = {});
 
 // `nicctl counters DEV`: a device's own counters, then each port's, as text (a heading a port)
 // and as JSON {"device": {...}, "ports": {"1": {...}}}.
