@@ -276,9 +276,10 @@ void DaemonApp::finishCycle(Snapshot snap)
         kernel_->applied(f);
     }
     pending_kernel_.clear();
-    judge(snap);
     provision_->forgetMissing(snap.inventory);
+    // Before judging: the switch rules compare the switch's QoS with what provisioning read.
     snap.qos = provision_->summary();
+    judge(snap);
     published_.replace(std::move(snap)); // the previous one is freed before the state is saved
     run_lock_.beat(loop::realtimeSeconds());
     saveState();

@@ -101,7 +101,7 @@ TEST_F(DbusApiTest, NicctlStatusShowsALinkDownAndExitsFatal)
 {
     sim::linkDown(root_, "mlx5_1", 1);
     std::regex down_row(
-        R"(mlx5_1 +compute +1 +ens2f0np0 +DOWN .*fatal +[a-z_-]+ +[a-z-]+ +check_cable +(port_down|netdev_down[.]ens2f0np0): )");
+        R"(mlx5_1 +compute +1 +ens2f0np0 +- +DOWN .*fatal +[a-z_-]+ +[a-z-]+ +check_cable +(port_down|netdev_down[.]ens2f0np0): )");
     ASSERT_TRUE(
         test::waitFor([&] { return std::regex_search(nicctl({"status"}).second, down_row); }, 10s))
         << nicctl({"status"}).second << test::readFile(dir_ / "nicd.log");
@@ -109,7 +109,7 @@ TEST_F(DbusApiTest, NicctlStatusShowsALinkDownAndExitsFatal)
     EXPECT_EQ(rc, 2) << out;
     EXPECT_NE(out.find("DEVICE"), std::string::npos) << out;
     EXPECT_TRUE(
-        std::regex_search(out, std::regex(R"(mlx5_0 +compute +1 +ens1f0np0 +ACTIVE .*healthy)")))
+        std::regex_search(out, std::regex(R"(mlx5_0 +compute +1 +ens1f0np0 +- +ACTIVE .*healthy)")))
         << out;
     EXPECT_NE(out.find("Node: fatal"), std::string::npos) << out;
     EXPECT_EQ(out.find("\033["), std::string::npos) << "no colours when not on a terminal";
