@@ -195,6 +195,20 @@ TEST_F(SimNeighborsTest, AnInfinibandComputeFabricHasOnlyItsStoragePortsHeard)
     EXPECT_THROW(sim::neighborClear(dir_, "mlx5_0"), sim::SimError) << "InfiniBand: no LLDP";
 }
 
+// No NIC beside a GPU: the front-end card on the GPUs' socket is compute (nicd's role), its
+// ports the rails.
+TEST_F(SimNeighborsTest, APcieGpuServersFrontEndCardIsItsComputeRails)
+{
+    sim::CreateOptions o;
+    sim::applyProfile(o, "pcie-h100");
+    o.channels = 1;
+    make(o);
+    EXPECT_EQ(labels(twin()), (std::map<std::string, std::string>{
+                                  {"ens1f0np0", "leaf-01 swp1"},
+                                  {"ens1f1np1", "leaf-02 swp1"},
+                              }));
+}
+
 TEST_F(SimNeighborsTest, ADevicesNodeHasARailEach)
 {
     make({.devices = 6, .channels = 1, .vendors = "mlx5,bnxt"});

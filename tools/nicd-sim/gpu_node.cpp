@@ -209,6 +209,11 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
     // (another board id): its 200G is no compute card's 400G trained down.
     constexpr NicModel storage{kConnectX7.device, kConnectX7.hca, "200 Gb/sec (2X NDR)", 200000,
                                "MT_0000000891"};
+    // With no NIC beside a GPU (a PCIe GPU server whose only RDMA card is its front end), the
+    // card on a GPU's socket serves the GPUs: its ports are the compute rails (as nicd's roles
+    // have it: inventory/nic_roles.hpp, NUMA decides where no NIC shares a switch with a GPU).
+    const bool front_end_is_compute = nics == 0 && o.gpus >= 2 && !o.vm;
+    int storage_rail = 0;
     for (int card = 0; card < o.storage_cards; ++card)
         for (int port = 0; port < o.storage_ports; ++port)
             nic(b, add, fmt::format("{}{}", v.ib_prefix, nics + card * o.storage_ports + port),
@@ -221,7 +226,7 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
                  1,
                  {}},
                 storage, fmt::format("ens{}f{}np{}", nics + 1 + card, port, port), port, o.channels,
-                0);
+                front_end_is_compute ? ++storage_rail : 0);
 }
 
 } // namespace nicd::sim
