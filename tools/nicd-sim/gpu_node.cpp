@@ -202,7 +202,7 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
              pairSwitch(m, o.vm, bus, second ? 2 : 1)},
             model,
             o.infiniband && !o.vm ? fmt::format("ib{}", i) : fmt::format("ens{}f0np0", i + 1), 0,
-            o.channels, i + 1);
+            o.channels, o.gpus > 0 ? i + 1 : 0); // no GPU: no compute NIC (nicd: storage)
     }
     // Storage: both ports of each ConnectX-7 storage card on socket 1, at 200G, under a root port
     // with no GPU (the first card at 0000:e1:00, the next at e3:00, ...). A card of its own
