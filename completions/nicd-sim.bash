@@ -99,6 +99,8 @@ _nicd_sim()
         1) [[ $sub == inject ]] && mapfile -t COMPREPLY < <(compgen -W "$_nicd_sim_faults" -- "$cur") ;;
         2) [[ $sub == inject ]] &&
             mapfile -t COMPREPLY < <(compgen -W "$(_nicd_sim_devices "${positional[0]}")" -- "$cur") ;;
+        3) [[ $sub == inject && ${positional[1]} == cable-swap* ]] && # DEV2
+            mapfile -t COMPREPLY < <(compgen -W "$(_nicd_sim_devices "${positional[0]}")" -- "$cur") ;;
     esac
 }
 
