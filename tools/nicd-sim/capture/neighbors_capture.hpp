@@ -12,8 +12,9 @@
 //
 // The switches' identities are the site's, not the capture's: scrubNeighbors fakes each chassis
 // ID (a MAC as the netdevs' MACs, an address as the routes' addresses, any other kind as a
-// hostname), each system name (a hostname), each management address and each port ID that is a
-// MAC; the port names (swp12) and the TLVs stay.
+// hostname), each system name (a hostname; one too short or plain to be replaced elsewhere as a
+// word, "1" or "switch", becomes switch-k in the twin alone), each management address and each
+// port ID that is a MAC; the port names (swp12) and the TLVs stay.
 #pragma once
 
 #include "capture/capture_tree.hpp"
