@@ -13,7 +13,8 @@ _nicd_sim_faults="kernel-line dcbx-firmware dcbx-firmware-clear ecn-drift errors
     fw-old-clear smi-add smi-add-clear plane-downtrain plane-downtrain-clear congest-ecn congest-ecn-clear congest-pfc-only congest-pfc-only-clear
     gid-missing gid-missing-clear mtu mtu-clear pause-storm pause-storm-clear uverbs-missing
     uverbs-missing-clear umad-missing umad-missing-clear acs-on acs-on-clear lossy lossy-clear
-    peermem-unload peermem-unload-clear"
+    peermem-unload peermem-unload-clear neighbor neighbor-clear neighbor-add neighbor-add-clear
+    cable-swap cable-swap-clear switch-pfc switch-pfc-clear lldpd-stop lldpd-stop-clear"
 
 # The options of a subcommand.
 _nicd_sim_options()
@@ -97,6 +98,8 @@ _nicd_sim()
             ;;
         1) [[ $sub == inject ]] && mapfile -t COMPREPLY < <(compgen -W "$_nicd_sim_faults" -- "$cur") ;;
         2) [[ $sub == inject ]] &&
+            mapfile -t COMPREPLY < <(compgen -W "$(_nicd_sim_devices "${positional[0]}")" -- "$cur") ;;
+        3) [[ $sub == inject && ${positional[1]} == cable-swap* ]] && # DEV2
             mapfile -t COMPREPLY < <(compgen -W "$(_nicd_sim_devices "${positional[0]}")" -- "$cur") ;;
     esac
 }

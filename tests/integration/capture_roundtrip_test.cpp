@@ -4,6 +4,7 @@
 // gives the same textfile series and the same verdicts as nicd said on the node (the textfile the
 // capture took along, run/nicd-sim/capture/said/nicd.prom). Kernel lines round-trip through the
 // journal export format too, and a real sysfs tree (the procfs fixture) captures as well.
+#include "neighbors/neighbor_twin.hpp"
 #include "sim.hpp"
 #include "support/capture_runs.hpp"
 #include "support/journal_writer.hpp"
@@ -38,13 +39,14 @@ std::vector<std::string> injectableFaults()
 }
 
 struct FaultPlan {
-    std::vector<std::string> before; // what must be true first (a fault to undo)
-    std::vector<std::string> args;   // after DEV
-    std::string shows{};             // a series the replay must have (the fault is visible)
-    std::string dev = "mlx5_0";      // the device it is injected on
-    std::string vendors = "mlx5";    // create --vendor: a node with the device
-    std::string profile{};           // create --profile: a GPU node of that shape instead
-    bool infiniband = false;         // create --infiniband: its compute NICs on InfiniBand
+    // What must be true first (a fault to undo), each "FAULT [ARG...]": ARGs after DEV.
+    std::vector<std::string> before;
+    std::vector<std::string> args; // after DEV
+    std::string shows{};           // a series the replay must have (the fault is visible)
+    std::string dev = "mlx5_0";    // the device it is injected on
+    std::string vendors = "mlx5";  // create --vendor: a node with the device
+    std::string profile{};         // create --profile: a GPU node of that shape instead
+    bool infiniband = false;       // create --infiniband: its compute NICs on InfiniBand
 };
 
 // How each fault is injected on mlx5_0. A fault missing here fails the test by name.
@@ -119,6 +121,13 @@ const std::map<std::string, FaultPlan>& plans()
         {"peermem-unload", {{}, {}, R"(nicd_port_ready{device="mlx5_0",port="1"} 0)"}},
         {"kernel-line", {{}, {"fw-fatal"}, R"(code="kernel.mlx5.fatal_error")"}},
         {"dcbx-firmware", {{}, {}, {}, "bnxt_re0", "mlx5,bnxt"}}, // a bnxt PF's DCB only
+        // What lldpd hears (nicd judges no neighbour yet: the twin itself round-trips).
+        {"neighbor", {{}, {"spine-09", "swp3"}, {}}},
+        {"neighbor-add", {{}, {"spine-09", "swp3"}, {}}},
+        {"cable-swap", {{}, {"mlx5_1"}, {}}},
+        {"cable-swap-clear", {{"cable-swap mlx5_1"}, {"mlx5_1"}, {}}},
+        {"switch-pfc", {{}, {"3,4"}, {}}},
+        {"lldpd-stop", {{}, {}, {}}},
     };
     return p;
 }
@@ -133,6 +142,8 @@ std::optional<FaultPlan> planFor(const std::string& fault)
         if (auto it = plans().find(base); it != plans().end()) {
             auto clear = it->second; // on the same device of the same node
             clear.before = {base};
+            for (const auto& a : it->second.args)
+                clear.before.front() += " " + a;
             clear.args.clear();
             clear.shows.clear();
             return clear;
@@ -141,13 +152,18 @@ std::optional<FaultPlan> planFor(const std::string& fault)
     return std::nullopt;
 }
 
-// `inject DIR FAULT`, plus DEV unless the fault is node-wide.
-std::vector<std::string> injection(const fs::path& src, const std::string& fault,
+// `inject DIR FAULT`, plus DEV unless the fault is node-wide, plus the ARGs of "FAULT ARG...".
+std::vector<std::string> injection(const fs::path& src, const std::string& fault_args,
                                    const std::string& dev = "mlx5_0")
 {
+    std::istringstream words(fault_args);
+    std::string fault;
+    words >> fault;
     std::vector<std::string> argv{"inject", src.string(), fault};
-    if (!fault.starts_with("peermem-unload"))
+    if (!fault.starts_with("peermem-unload") && !fault.starts_with("lldpd-stop"))
         argv.push_back(dev);
+    for (std::string a; words >> a;)
+        argv.push_back(a);
     return argv;
 }
 
@@ -200,6 +216,7 @@ void CaptureRoundTrip::replayEveryThirdFault(size_t third)
             sim::applyProfile(options, plan->profile);
         options.infiniband = plan->infiniband;
         sim::create(src, options);
+        sim::createNeighborTwin(src); // as nicd-sim create does
         test::writeNodeConfig(src);
         std::string out;
         for (const auto& b : plan->before)
@@ -299,6 +316,62 @@ TEST_F(CaptureRoundTrip, ARealSysfsTreeCapturesAsWell)
     const auto manifest = test::readFile(dir_ / "cap/run/nicd-sim/capture/manifest.json");
     EXPECT_NE(manifest.find(R"("source": "real node's tree")"), std::string::npos) << manifest;
     EXPECT_NE(manifest.find("nsenter -t 1 -a nicd-sim capture"), std::string::npos) << manifest;
+}
+
+// What lldpd hears round-trips: with --keep-identifiers the capture's twin is the node's; scrubbed,
+// each switch's chassis ID, name and management address are fakes (the same fake for the same
+// switch) while ports and TLVs stay; with lldpd stopped there is no twin and the manifest says why.
+TEST_F(CaptureRoundTrip, TheNeighboursTwinCapturesAsItWasWithTheSwitchesIdentitiesScrubbed)
+{
+    const auto src = dir_ / "src";
+    sim::create(src, {.channels = 2});
+    sim::createNeighborTwin(src);
+    test::writeNodeConfig(src);
+    sim::cableSwap(src, "mlx5_1", "mlx5_2");
+    sim::switchPfcSet(src, "mlx5_0", 0x18);
+    sim::neighborAdd(src, "mlx5_3", "hub-7.example.net", "1");
+    const auto want = sim::readNeighborTwin(src);
+    sim::tick(src, 5);
+    auto said = test::once(src);
+
+    expectSameReplay(src, dir_ / "kept", said, {"--keep-identifiers"});
+    EXPECT_EQ(sim::readNeighborTwin(dir_ / "kept"), want);
+
+    expectSameReplay(src, dir_ / "cap", said);
+    const auto got = sim::readNeighborTwin(dir_ / "cap");
+    ASSERT_EQ(got.size(), want.size());
+    std::map<std::string, std::string> fake_of; // original chassis ID -> its fake
+    for (const auto& [nd, list] : want) {
+        ASSERT_TRUE(got.contains(nd)) << nd;
+        ASSERT_EQ(got.at(nd).size(), list.size()) << nd;
+        for (size_t i = 0; i < list.size(); ++i) {
+            const auto& w = list[i];
+            const auto& g = got.at(nd)[i];
+            EXPECT_NE(g.chassis_id, w.chassis_id);
+            EXPECT_NE(g.system_name, w.system_name);
+            EXPECT_NE(g.mgmt_address, w.mgmt_address);
+            EXPECT_EQ(g.port_id, w.port_id);
+            EXPECT_EQ(g.org_tlvs, w.org_tlvs);
+            EXPECT_EQ(g.ttl_seconds, w.ttl_seconds);
+            auto [it, fresh] = fake_of.emplace(w.chassis_id, g.chassis_id);
+            EXPECT_EQ(it->second, g.chassis_id) << "one switch, one fake";
+        }
+    }
+    const auto text = test::readFile(sim::neighborTwinFile(dir_ / "cap"));
+    for (const char* original : {"leaf-01", "storage-leaf-01", "hub-7", "example.net", "10.0.1.1"})
+        EXPECT_EQ(text.find(original), std::string::npos) << original;
+
+    const auto stopped_src = dir_ / "stopped-src"; // a node nicd has not run on yet
+    sim::create(stopped_src, {.channels = 2});
+    sim::createNeighborTwin(stopped_src);
+    test::writeNodeConfig(stopped_src);
+    sim::lldpdStop(stopped_src, true);
+    sim::tick(stopped_src, 5);
+    expectSameReplay(stopped_src, dir_ / "stopped", test::once(stopped_src));
+    EXPECT_FALSE(fs::exists(sim::neighborTwinFile(dir_ / "stopped")));
+    EXPECT_FALSE(fs::exists(sim::stoppedTwinFile(dir_ / "stopped")));
+    const auto manifest = test::readFile(dir_ / "stopped/run/nicd-sim/capture/manifest.json");
+    EXPECT_NE(manifest.find(R"("source": "lldp neighbours")"), std::string::npos) << manifest;
 }
 
 // A mixed mlx5 + bnxt node captures and replays as one: the bnxt PFs carry through with their

@@ -80,9 +80,9 @@ public:
         return vendorCatalog(vendor).ib_prefix + std::to_string(next_index_[vendor]++);
     }
 
-    // A RoCE PF of `vendor` with one port and its uplink netdev.
+    // A RoCE PF of `vendor` with one port and its uplink netdev; `rail` 1.. for a compute NIC.
     fs::path rocePf(const std::string& vendor, const std::string& bdf, const std::string& root_port,
-                    int numa, const std::string& netdev, int dev_port, bool up)
+                    int numa, const std::string& netdev, int dev_port, bool up, int rail = 0)
     {
         const auto& v = vendorCatalog(vendor);
         auto name = nextName(vendor);
@@ -98,6 +98,7 @@ public:
         b_.ethtool(netdev, true, channels_, vendor);
         SimDevice d{name, "pf", bdf, "", {netdev}, {netdev}};
         d.vendor = vendor;
+        d.rail = rail;
         add(std::move(d), ib);
         return dir;
     }
@@ -129,10 +130,10 @@ public:
         auto counts = dealt(5, vendors.size());
         for (size_t v = 0; v < vendors.size(); ++v)
             pf_vendor.insert(pf_vendor.end(), static_cast<size_t>(counts[v]), vendors[v]);
-        auto pf0 = rocePf(pf_vendor[0], "0000:1a:00.0", "0000:19:01.0", 0, "ens1f0np0", 0, true);
-        rocePf(pf_vendor[1], "0000:3b:00.0", "0000:3a:01.0", 0, "ens2f0np0", 0, true);
-        rocePf(pf_vendor[2], "0000:4c:00.0", "0000:4b:01.0", 0, "ens3f0np0", 0, true);
-        rocePf(pf_vendor[3], "0000:5d:00.0", "0000:5c:01.0", 0, "ens4f0np0", 0, true);
+        auto pf0 = rocePf(pf_vendor[0], "0000:1a:00.0", "0000:19:01.0", 0, "ens1f0np0", 0, true, 1);
+        rocePf(pf_vendor[1], "0000:3b:00.0", "0000:3a:01.0", 0, "ens2f0np0", 0, true, 2);
+        rocePf(pf_vendor[2], "0000:4c:00.0", "0000:4b:01.0", 0, "ens3f0np0", 0, true, 3);
+        rocePf(pf_vendor[3], "0000:5d:00.0", "0000:5c:01.0", 0, "ens4f0np0", 0, true, 4);
 
         // An InfiniBand NDR port with its IPoIB netdev.
         auto ibpci = vendorFunction(kInfinibandVendor, "0000:9a:00.0", "0000:99:01.0", 1, true);
@@ -193,6 +194,7 @@ public:
         if (cards > 1)
             b_.gpu("0000:0c:00.0", "0000:0b:01.0", 1);
         int first_card = 0;
+        int rail = 0;
         for (size_t v = 0; v < vendors.size(); ++v) {
             for (int i = 0; i < counts[v]; ++i) {
                 int card = first_card + i / 2;
@@ -203,7 +205,7 @@ public:
                 rocePf(vendors[v], fmt::format("{:04x}:{:02x}:00.{}", domain, bus, fn),
                        fmt::format("{:04x}:{:02x}:01.0", domain, bus - 1),
                        card < (cards + 1) / 2 ? 0 : 1,
-                       fmt::format("ens{}f{}np{}", card + 1, fn, fn), fn, true);
+                       fmt::format("ens{}f{}np{}", card + 1, fn, fn), fn, true, ++rail);
             }
             first_card += (counts[v] + 1) / 2;
         }

@@ -91,19 +91,24 @@ std::vector<std::string> pairSwitch(const GpuModel& m, bool vm, int bus, int slo
             fmt::format("0000:{:02x}:0{}.0", bus + 3, slot)};
 }
 
+// `rail`: the compute rail (1..) of a compute NIC, 0 for a storage port.
 void nic(TreeBuilder& b, const AddDevice& add, const std::string& name, const PciPlan& pci,
-         const NicModel& m, const std::string& netdev, int dev_port, unsigned channels)
+         const NicModel& m, const std::string& netdev, int dev_port, unsigned channels, int rail)
 {
     auto dir = b.pciFunction(pci);
     b.hwmon(dir);
     if (netdev.starts_with("ib")) { // an InfiniBand port and its IPoIB netdev
         b.netdev(dir, {netdev, true, dev_port, "", true, m.speed_mbps});
-        add({name, "ib", pci.bdf, "", {netdev}, {}},
+        SimDevice d{name, "ib", pci.bdf, "", {netdev}, {}};
+        d.rail = rail;
+        add(std::move(d),
             b.ibDevice(dir, name, m.hca, {{"InfiniBand", true, m.rate}}, "", m.board_id));
         return;
     }
     b.netdev(dir, {netdev, true, dev_port, fmt::format("p{}", dev_port), false, m.speed_mbps});
-    add({name, "pf", pci.bdf, "", {netdev}, {netdev}},
+    SimDevice d{name, "pf", pci.bdf, "", {netdev}, {netdev}};
+    d.rail = rail;
+    add(std::move(d),
         b.ibDevice(dir, name, m.hca, {{"Ethernet", true, m.rate}}, netdev, m.board_id));
     b.ethtool(netdev, true, channels);
 }
@@ -197,13 +202,18 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
              pairSwitch(m, o.vm, bus, second ? 2 : 1)},
             model,
             o.infiniband && !o.vm ? fmt::format("ib{}", i) : fmt::format("ens{}f0np0", i + 1), 0,
-            o.channels);
+            o.channels, o.gpus > 0 ? i + 1 : 0); // no GPU: no compute NIC (nicd: storage)
     }
     // Storage: both ports of each ConnectX-7 storage card on socket 1, at 200G, under a root port
     // with no GPU (the first card at 0000:e1:00, the next at e3:00, ...). A card of its own
     // (another board id): its 200G is no compute card's 400G trained down.
     constexpr NicModel storage{kConnectX7.device, kConnectX7.hca, "200 Gb/sec (2X NDR)", 200000,
                                "MT_0000000891"};
+    // With no NIC beside a GPU (a PCIe GPU server whose only RDMA card is its front end), the
+    // card on a GPU's socket serves the GPUs: its ports are the compute rails (as nicd's roles
+    // have it: inventory/nic_roles.hpp, NUMA decides where no NIC shares a switch with a GPU).
+    const bool front_end_is_compute = nics == 0 && o.gpus >= 2 && !o.vm;
+    int storage_rail = 0;
     for (int card = 0; card < o.storage_cards; ++card)
         for (int port = 0; port < o.storage_ports; ++port)
             nic(b, add, fmt::format("{}{}", v.ib_prefix, nics + card * o.storage_ports + port),
@@ -215,8 +225,8 @@ void buildGpuNode(TreeBuilder& b, const CreateOptions& o, const AddDevice& add)
                  "0x020000",
                  1,
                  {}},
-                storage, fmt::format("ens{}f{}np{}", nics + 1 + card, port, port), port,
-                o.channels);
+                storage, fmt::format("ens{}f{}np{}", nics + 1 + card, port, port), port, o.channels,
+                front_end_is_compute ? ++storage_rail : 0);
 }
 
 } // namespace nicd::sim

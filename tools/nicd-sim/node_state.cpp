@@ -54,6 +54,7 @@ NodeState NodeState::load(const fs::path& root)
             dev.load = d.value("load", 1.0);
             dev.removed = d.value("removed", false);
             dev.stalled = d.value("stalled", false);
+            dev.rail = d.value("rail", 0);
             s.devices[name] = dev;
         }
         s.rates = j.value("rates", std::map<std::string, double>{});
@@ -89,6 +90,8 @@ std::string NodeState::text() const
                               {"stalled", d.stalled}};
         if (d.vendor != kDefaultVendor) // an mlx5 node's state reads as it always has
             j["devices"][name]["vendor"] = d.vendor;
+        if (d.rail > 0) // a storage NIC's (and an older node's) state reads as it always has
+            j["devices"][name]["rail"] = d.rail;
     }
     j["rates"] = rates;
     j["carry"] = carry;

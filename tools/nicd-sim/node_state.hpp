@@ -9,7 +9,7 @@
 //                           "sys/devices/pci0000:19/0000:19:01.0/0000:1a:00.0/infiniband/mlx5_0",
 //                           "netdevs": ["ens1f0np0"], "ethtool_netdevs": ["ens1f0np0"],
 //                           "load": 0.83, "removed": false, "stalled": false}, ...},
-//    (a device of another vendor than mlx5 also has "vendor": "bnxt")
+//    (a device of another vendor than mlx5 also has "vendor": "bnxt"; a compute NIC "rail": 1..)
 //    "rates": {key: per_second}, "carry": {key: fraction}, "wrap32": {key: true},
 //    "stalled_values": {"mlx5_0": {"<file relative to DIR>": value}}}
 #pragma once
@@ -33,6 +33,10 @@ struct SimDevice {
     bool removed = false;
     bool stalled = false;
     std::string vendor = "mlx5"; // its vendor_catalog.hpp entry: mlx5, bnxt
+    // Its compute rail: 1.. in the order of the node's compute NICs (those create put beside a
+    // GPU, or every NIC of a --devices node), 0 for another NIC. The simulated switches cable
+    // rail r to leaf-r (neighbors/neighbor_twin.hpp).
+    int rail = 0;
 };
 
 struct NodeState {

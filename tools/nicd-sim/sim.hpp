@@ -15,6 +15,10 @@
 //   DIR/run/nicd-sim/removed/<ibdev>/  a removed device's sysfs directory, kept for restore
 //   DIR/run/nicd-sim/tmp/              staging for atomic writes (write, then rename into place)
 //   DIR/run/nicd-sim/lock              flock(2) for read-modify-write
+//   DIR/run/nicd-sim/lldp/neighbors.json  what the host's lldpd hears, as `lldpcli -f json0 show
+//                                      neighbors details` prints it (neighbors/neighbor_twin.hpp:
+//                                      written by `nicd-sim create` after create() below, which
+//                                      cannot write lldpcli's JSON; createNeighborTwin)
 // and in a node made by `nicd-sim capture` (capture/capture.hpp; read back by capture_replay.hpp):
 //   DIR/run/nicd-sim/capture/manifest.json      what was captured, when, what was skipped and why
 //   DIR/run/nicd-sim/capture/samples/NNNN.json  counter samples that `run` plays in order
@@ -78,6 +82,8 @@ struct CreateOptions {
     bool infiniband = false;
 };
 
+// The node's kernel-shaped tree and the simulator's files, but for lldpd's twin: a node without
+// one has no lldpd (`nicd-sim create` and tests call neighbors/ createNeighborTwin after it).
 void create(const fs::path& root, const CreateOptions& options);
 
 inline constexpr int kMaxGpus = 16;

@@ -9,6 +9,7 @@
 #include "capture/capture_state.hpp"
 #include "capture/host_files.hpp"
 #include "capture/kernel_lines.hpp"
+#include "capture/neighbors_capture.hpp"
 #include "capture/scrub_text.hpp"
 #include "capture/source_lock.hpp"
 #include "capture/tree_writer.hpp"
@@ -216,6 +217,12 @@ CaptureResult capture(const fs::path& dir_given, const CaptureOptions& o)
         SourceLock lock(src);
         node = reads.walk(walk.deviceNames(o.devices), tree);
         names = captureHostFiles(*root, kind, node, tree, m);
+        // The twin of a 512-port node is near 1 MiB: read up to what nicd reads.
+        const FileReader twin_reader =
+            o.read_file ? o.read_file : FileReader([root](const fs::path& f) {
+                return root->read(f, kMaxNeighborsTwin);
+            });
+        captureNeighbors(kind, src, twin_reader, std::min(o.timeout, kToolTimeout), tree, m);
     }
     for (const auto& d : node.devices)
         if (!d.node_desc_host.empty())

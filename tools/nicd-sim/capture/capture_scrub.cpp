@@ -1,6 +1,7 @@
 #include "capture/capture_scrub.hpp"
 
 #include "capture/module_scrub.hpp"
+#include "capture/neighbors_capture.hpp"
 #include "capture/scrub_text.hpp"
 #include "capture/text_util.hpp"
 
@@ -44,6 +45,14 @@ bool scrubEntry(const std::string& rel, Entry& e, IdentifierMap& ids, Manifest& 
         break;
     case Scrub::FreeText:
         e.data = scrubFreeText(e.data, ids);
+        break;
+    case Scrub::LldpNeighbors:
+        try {
+            e.data = scrubNeighbors(e.data, ids);
+        } catch (const std::exception& x) { // validated when read: never expected
+            manifest.skip("lldp neighbours", rel, std::string("left out: ") + x.what());
+            return false;
+        }
         break;
     case Scrub::ModuleEeprom: {
         std::vector<uint8_t> blob(e.data.begin(), e.data.end());

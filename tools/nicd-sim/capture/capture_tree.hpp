@@ -13,15 +13,16 @@ enum class EntryKind { File, Symlink, Fifo, Dir };
 
 // How an entry's content is scrubbed (capture/scrub_text.hpp, capture/module_scrub.hpp).
 enum class Scrub {
-    Known,        // only identifiers met elsewhere (the last pass, on every text file)
-    FreeText,     // any address, GUID or IP wherever it stands (configuration, nicd's output)
-    HwAddress,    // a netdev's `address`: one hardware address
-    Guid,         // node_guid, sys_image_guid
-    Ipv4Routes,   // /proc/net/route
-    Ipv6Routes,   // /proc/net/ipv6_route
-    ModuleEeprom, // a module EEPROM image (binary): its serial number; left out if unknown layout
-    BootId,       // proc/sys/kernel/random/boot_id: one boot ID
-    Done,         // already scrubbed, or binary: left as it is
+    Known,         // only identifiers met elsewhere (the last pass, on every text file)
+    FreeText,      // any address, GUID or IP wherever it stands (configuration, nicd's output)
+    HwAddress,     // a netdev's `address`: one hardware address
+    Guid,          // node_guid, sys_image_guid
+    Ipv4Routes,    // /proc/net/route
+    Ipv6Routes,    // /proc/net/ipv6_route
+    ModuleEeprom,  // a module EEPROM image (binary): its serial number; left out if unknown layout
+    BootId,        // proc/sys/kernel/random/boot_id: one boot ID
+    LldpNeighbors, // lldpcli's JSON: the switches' identities (neighbors_capture.hpp)
+    Done,          // already scrubbed, or binary: left as it is
 };
 
 struct Entry {

@@ -3,6 +3,7 @@
 // [--storage-ports N] [--storage-cards N]
 #include "cli/gpu_node_options.hpp"
 #include "cli/registry.hpp"
+#include "neighbors/neighbor_twin.hpp"
 
 #include <fmt/format.h>
 
@@ -40,6 +41,7 @@ NICD_SIM_COMMAND(
         return [o, gpu_node](const fs::path& dir) {
             gpu_node(*o);
             create(dir, *o);
+            createNeighborTwin(dir); // lldpd's twin: nicd_sim_lib cannot write lldpcli's JSON
         };
     },
     10);
