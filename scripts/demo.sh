@@ -118,6 +118,17 @@ echo "$ nicctl show mlx5_1   (each readiness check and what it saw)"
 nicctl show mlx5_1 | sed -n '/ready:/,$p' || true
 "$sim" inject "$root" gid-missing-clear mlx5_1
 
+bold "5d. The switch side: leaf-01, at the other end of mlx5_0's cable, now enables PFC on 3 and 4"
+echo "(what the host's lldpd hears: the simulator's twin of it; the SWITCH column is where each cable goes)"
+"$sim" inject "$root" switch-pfc mlx5_0 3,4
+wait_for 'code="qos.switch_mismatch"' 100 # the neighbours are read on the slow interval
+grep -E '^nicd_port_neighbor_info\{device="mlx5_[01]"' "$textfile" || true
+echo "$ nicctl status   (the SWITCH column)"
+nicctl status | grep -E '^(DEVICE|mlx5_[0-2] )' || true
+echo "$ nicctl verify   (what the switch advertises beside what the host has)"
+nicctl verify | grep -E '^(PORT|mlx5_0/1 (pfc|trust|roce_tos) )' || true
+"$sim" inject "$root" switch-pfc-clear mlx5_0
+
 bold "6. Fault: mlx5_2 then loses its link, and mlx5_0 gets a burst of symbol errors"
 "$sim" inject "$root" link-down mlx5_2
 "$sim" inject "$root" errors mlx5_0 symbol_error 500

@@ -276,10 +276,12 @@ void DaemonApp::finishCycle(Snapshot snap)
         kernel_->applied(f);
     }
     pending_kernel_.clear();
-    provision_->forgetMissing(snap.inventory);
     // Before judging: the switch rules compare the switch's QoS with what provisioning read.
     snap.qos = provision_->summary();
     judge(snap);
+    // Again after: judging followed renames, which move provisioning's counts to the new names.
+    provision_->forgetMissing(snap.inventory);
+    snap.qos = provision_->summary();
     published_.replace(std::move(snap)); // the previous one is freed before the state is saved
     run_lock_.beat(loop::realtimeSeconds());
     saveState();

@@ -22,6 +22,14 @@ using config::WiringRule;
 constexpr const char* kUnexpected = "wiring.unexpected_neighbor";
 constexpr const char* kNoNeighbor = "wiring.no_neighbor";
 constexpr const char* kSwitchMismatch = "qos.switch_mismatch";
+constexpr const char* kFirmwareAgent = "lldp_firmware_agent";
+
+// Who runs DCBX on the port when not the host, as its plugin said in the last QoS round.
+std::string firmwareAgentOf(const Snapshot& snap, const std::string& ibdev, uint32_t port)
+{
+    auto st = snap.qos.ports.find({ibdev, port});
+    return st == snap.qos.ports.end() ? std::string() : st->second.lldp_agent;
+}
 
 // A RoCE port lldpd can hear: an Ethernet port of a PF (not a VF, not a LAG's bond) with a
 // netdev.
@@ -135,6 +143,8 @@ std::string recovered(const Condition& c)
         return "the switch port's DCB agrees with the host's";
     if (c.code == kNoNeighbor)
         return "the port hears its LLDP neighbour";
+    if (c.code == kFirmwareAgent)
+        return "the port hears its LLDP neighbour, or the host runs DCBX again";
     return "the port hears the neighbour it should";
 }
 
@@ -270,6 +280,16 @@ void NeighborRules::evaluate(const Snapshot& snap, double now_mono, double now_r
             }
             continue;
         }
+        // Nothing heard, where the NIC's own firmware runs DCBX: said, at info (the firmware may
+        // be consuming the frames, or the switch sends none).
+        const std::string agent = firmwareAgentOf(snap, ibdev, num);
+        if (!agent.empty() && lp.port->active())
+            v.raise(makeCondition(ConditionSource::Neighbor, kFirmwareAgent,
+                                  ConditionSeverity::Info, ibdev, num,
+                                  fmt::format("{} hears no LLDP neighbour, and {}", netdev, agent),
+                                  "to let the host hear the switch, turn the NIC firmware's "
+                                  "LLDP/DCBX agent off (the runbook says how for each vendor)",
+                                  Action::None));
         // Nothing heard on an up port the map names.
         if (rule && lp.port->active() && mem.quiet_since >= 0) {
             const uint32_t ttl =
@@ -280,9 +300,9 @@ void NeighborRules::evaluate(const Snapshot& snap, double now_mono, double now_r
                     ConditionSource::Neighbor, kNoNeighbor, ConditionSeverity::Degraded, ibdev,
                     num,
                     fmt::format("{} is up and has heard no LLDP for {:.0f} s ({} × a TTL of {} "
-                                "s) while lldpd listens on it; {} expects {}",
+                                "s) while lldpd listens on it; {} expects {}{}",
                                 netdev, quiet, kTtlsUnheard, ttl, where(map, *rule),
-                                expected(*rule)),
+                                expected(*rule), agent.empty() ? "" : "; " + agent),
                     fmt::format("check that the switch port {} sends LLDP and that the cable of "
                                 "{} reaches it; a NIC whose firmware runs its own LLDP agent "
                                 "takes the frames before lldpd sees them",
@@ -295,7 +315,8 @@ void NeighborRules::evaluate(const Snapshot& snap, double now_mono, double now_r
     v.apply(
         conditions,
         [](const std::string& code) {
-            return code == kUnexpected || code == kNoNeighbor || code == kSwitchMismatch;
+            return code == kUnexpected || code == kNoNeighbor || code == kSwitchMismatch ||
+                   code == kFirmwareAgent;
         },
         recovered, now_real, out);
 }

@@ -5,6 +5,9 @@
 //   wiring.no_neighbor (degraded, check_cable): a port the map names is up, lldpd runs and
 //     listens on it, and it has heard no LLDP for three TTLs (its last neighbour's, else the
 //     longest any port of the node hears now, else lldpd's default 120 s);
+//   lldp_firmware_agent (info): an up port that hears nothing while its plugin says the NIC's
+//     firmware runs DCBX there (plugin ABI 1.8, QosReport::lldp_agent): the host then may never
+//     hear the switch;
 //   qos.switch_mismatch (degraded, check_switch_port): the switch's PFC, ETS or Application
 //     Priority TLVs disagree with the RoCE QoS nicd provisioned and read back on the port
 //     (neighbor/switch_qos_compare.hpp).

@@ -34,6 +34,9 @@ struct PortQosState {
     std::string status;   // compliant | noncompliant | error: <why> | skipped: <why> | pending
     std::vector<QosSettingState> settings;
     double verified_seconds = 0; // CLOCK_REALTIME of the last read-back; 0 = never
+    // Who runs DCBX, and so LLDP, on the port when not the host (its plugin's words, ABI 1.8:
+    // the NIC firmware's agent); empty: the host, or unknown.
+    std::string lldp_agent{};
 };
 
 struct QosSummary {

@@ -97,6 +97,7 @@ bool QosTracker::record(const Round& round, double now_real)
         }
         st.status = portStatus(o);
         st.verified_seconds = now_real;
+        st.lldp_agent = o.report.lldp_agent;
         for (const auto& r : o.report.settings) {
             st.settings.push_back(
                 {r.setting, r.desired, r.observed, r.compliant, r.error, false, ""});

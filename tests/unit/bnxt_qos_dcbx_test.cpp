@@ -167,6 +167,15 @@ TEST_F(BnxtDcbPort, CompliantFirmwareOwnedPortIsNoError)
     EXPECT_EQ(r.trust.error, "");
     EXPECT_EQ(r.pfc.error, "");
     EXPECT_EQ(host_.lines.size(), 1U) << "the owner is still logged once";
+    // Who runs DCBX, for the daemon (QosReport::lldp_agent): the firmware, so its own LLDP agent.
+    EXPECT_EQ(r.dcbx, std::optional<uint8_t>(0x0a));
+    EXPECT_EQ(sdk::firmwareLldpAgent("ens1f0np0", r.dcbx),
+              "the NIC firmware runs DCBX on ens1f0np0 (DCBX mode 0x0a, no HOST bit): its own "
+              "LLDP agent may take the switch's frames before the host's lldpd");
+    EXPECT_EQ(sdk::firmwareLldpAgent("ens1f0np0", 0x09), std::nullopt) << "HOST|IEEE: the host's";
+    EXPECT_EQ(sdk::firmwareLldpAgent("ens1f0np0", 0x0d), std::nullopt) << "mlx5 in host mode";
+    EXPECT_TRUE(sdk::firmwareLldpAgent("ens1f0np0", 0x0c)) << "mlx5 in firmware mode";
+    EXPECT_EQ(sdk::firmwareLldpAgent("ens1f0np0", std::nullopt), std::nullopt);
 }
 
 TEST_F(BnxtDcbPort, FreshHostPortGetsDscpEntryThenEtsThenPfc)

@@ -257,3 +257,29 @@ TEST(WiringMap, LinesGlobsAndMistakesByLine)
     EXPECT_EQ(errors[3].line, 5);
     EXPECT_NE(errors[3].message.find("port eth3 given twice (first on line 4)"), std::string::npos);
 }
+
+TEST_F(NeighborRulesTest, APortWhoseFirmwareRunsDcbxAndHearsNothingIsSaidSoAtInfo)
+{
+    wiring({{"eth0", "leaf-01", "*", 1}});
+    auto quiet = [&] {
+        auto s = node({{"eth1", {heardAs("leaf-02", "swp7", 10)}}});
+        managed(s, "mlx5_0", "3");
+        s.qos.ports[{"mlx5_0", 1}].lldp_agent =
+            "the NIC firmware runs DCBX on eth0 (DCBX mode 0x0c, no HOST bit): its own LLDP agent "
+            "may take the switch's frames before the host's lldpd";
+        return s;
+    };
+    auto s = at(0, quiet());
+    const auto* c = find(s, "lldp_firmware_agent", "mlx5_0");
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->severity, ConditionSeverity::Info);
+    EXPECT_EQ(portHealth(s, "mlx5_0"), Health::Healthy) << "said, not judged";
+    EXPECT_NE(c->message.find("eth0 hears no LLDP neighbour, and the NIC firmware runs DCBX"),
+              std::string::npos)
+        << c->message;
+    s = at(31, quiet());
+    const auto* none = find(s, "wiring.no_neighbor", "mlx5_0");
+    ASSERT_TRUE(none);
+    EXPECT_NE(none->message.find("; the NIC firmware runs DCBX on eth0"), std::string::npos)
+        << none->message;
+}

@@ -31,6 +31,7 @@ DcbReports describe(const QosCall& call, const dcb::DcbState& st,
     r.pfc = sdk::pfcReport(call.desired, st);
     r.ets = etsReport(st, sdk::pfcMask(call.desired.pfc_priorities),
                       setEtsSetting(call.host.config(kSetEtsKey)));
+    r.dcbx = st.dcbx;
     return r;
 }
 

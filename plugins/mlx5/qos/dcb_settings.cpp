@@ -17,6 +17,7 @@ DcbReports describe(const pv1::QosDesired& want, const dcb::DcbState& st)
     r.trust.observed = describeTrust(st.apps);
     r.trust.compliant = trustCompliant(st.apps, want.trust_dscp);
     r.pfc = sdk::pfcReport(want, st);
+    r.dcbx = st.dcbx;
     return r;
 }
 

@@ -4,6 +4,8 @@
 #include <nicd/plugin/sdk/qos_port.h>
 #include <nicd/plugin/sdk/report_merge.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <exception>
 #include <memory>
@@ -62,6 +64,8 @@ void dcbReports(QosCall& call, const std::vector<std::string>& netdevs, const Ne
     std::vector<std::pair<std::string, v1::QosSettingReport>> trust, pfc, ets;
     for (const auto& nd : netdevs) {
         auto r = one(*dcb, nd);
+        if (auto agent = firmwareLldpAgent(nd, r.dcbx); agent && call.lldp_agent.empty())
+            call.lldp_agent = *agent;
         trust.emplace_back(nd, std::move(r.trust));
         pfc.emplace_back(nd, std::move(r.pfc));
         if (r.ets)
@@ -71,6 +75,16 @@ void dcbReports(QosCall& call, const std::vector<std::string>& netdevs, const Ne
     out.push_back(mergeReports(pfc));
     if (!ets.empty())
         out.push_back(mergeReports(ets));
+}
+
+std::optional<std::string> firmwareLldpAgent(const std::string& netdev, std::optional<uint8_t> dcbx)
+{
+    constexpr uint8_t kDcbxHost = 0x01; // DCB_CAP_DCBX_HOST
+    if (!dcbx || (*dcbx & kDcbxHost) != 0)
+        return std::nullopt;
+    return fmt::format("the NIC firmware runs DCBX on {} (DCBX mode 0x{:02x}, no HOST bit): its "
+                       "own LLDP agent may take the switch's frames before the host's lldpd",
+                       netdev, *dcbx);
 }
 
 v1::QosSettingReport pfcReport(const v1::QosDesired& desired, const dcb::DcbState& st)
@@ -120,12 +134,14 @@ DcbReports readBackDcb(QosCall& call, DcbAccess& dcb, const std::string& netdev,
     DcbReports back;
     if (!call.writes()) {
         back = describe(after);
+        back.dcbx = after.dcbx;
     } else if (auto s = dcb.get(netdev, after); !s) {
         call.fail(s);
         back = unreadableDcb(describe(before).trust.desired, call.desired, s);
     } else {
         after.ifname = netdev;
         back = describe(after);
+        back.dcbx = after.dcbx;
         if (!writes.trust_error.empty())
             back.trust.error = writes.trust_error;
         if (!writes.pfc_error.empty())
@@ -156,6 +172,8 @@ v1::Status runQos(v1::IHost& host, const v1::DeviceRef& dev, const v1::PortRef& 
         steps(call, out.settings);
         if (call.writes())
             flagUnconverged(call, out.settings);
+        if (host.abiMinor() >= 8)
+            out.lldp_agent = call.lldp_agent;
         return call.first_error;
     } catch (const std::exception& e) {
         return v1::Status::fail(v1::Errc::Internal, portName(dev, port) + ": QoS: " + e.what());

@@ -145,6 +145,11 @@ HostNames captureHostFiles(const NodeRoot& root, NodeKind kind, const CapturedNo
     ready.push_back(paths.host(mlx5::kDriverReadyFile));
     for (const auto& file : ready)
         copyConfigured(root, file, {}, Scrub::Done, tree, manifest, "driver-ready file");
+    // The wiring map [health] WiringMap= names: the replay reads it as nicd did (the switches'
+    // names in it scrubbed as in the neighbours' twin).
+    if (!config.health.wiring.file.empty())
+        copyConfigured(root, paths.host(config.health.wiring.file), {}, Scrub::FreeText, tree,
+                       manifest, "wiring map");
     rdmaCm(root, kind, node, tree, manifest);
     // What nicd said, where the node's configuration has it write.
     struct Said {

@@ -33,40 +33,6 @@ std::string fakeAddress(const std::string& text, IdentifierMap& ids)
     return text;
 }
 
-// A name fit to be replaced wherever it stands (the scrub's last pass replaces every identifier
-// it met, as a whole word, in every text file): 4 characters or more, with a letter and a digit,
-// '-' or '.' ("leaf-07", "FDO2231X0AB", "tor3.example.net"). Another ("1", "switch") would take
-// counter values or common words elsewhere for it: it is faked in the twin alone.
-bool distinctive(const std::string& name)
-{
-    auto any = [&name](auto pred) { return std::any_of(name.begin(), name.end(), pred); };
-    return name.size() >= 4 && any([](unsigned char c) { return std::isalpha(c); }) &&
-           any([](unsigned char c) { return std::isdigit(c) || c == '-' || c == '.'; });
-}
-
-// Switch names and chassis IDs as hostnames: the identifier map's fake for a distinctive one,
-// "switch-k" (k by first meeting, in this twin) for another.
-class SwitchNames {
-public:
-    explicit SwitchNames(IdentifierMap& ids) : ids_(ids) {}
-
-    std::string fake(const std::string& name)
-    {
-        if (ids_.keep() || name.empty())
-            return name;
-        if (distinctive(name))
-            return ids_.hostname(name);
-        auto [it, fresh] = local_.try_emplace(name);
-        if (fresh)
-            it->second = "switch-" + std::to_string(local_.size());
-        return it->second;
-    }
-
-private:
-    IdentifierMap& ids_;
-    std::map<std::string, std::string> local_;
-};
-
 } // namespace
 
 std::string neighborsPath()
@@ -115,16 +81,15 @@ void captureNeighbors(NodeKind kind, const std::filesystem::path& src, const Fil
 std::string scrubNeighbors(const std::string& json, IdentifierMap& ids)
 {
     auto neighbors = neighbor::parseLldpcliNeighbors(json);
-    SwitchNames names(ids);
     for (auto& [netdev, list] : neighbors) {
         for (auto& n : list) {
+            // Addresses are faked; the switch's names are kept: the wiring map names switches
+            // with globs (su*-leaf-01) that no fake could keep matching, and a replay must judge
+            // the wiring as the node did. A switch's name is the fabric's, not the host's.
             if (n.chassis_id_type == "mac")
                 n.chassis_id = ids.hwAddress(n.chassis_id);
             else if (n.chassis_id_type == "ip")
                 n.chassis_id = fakeAddress(n.chassis_id, ids);
-            else
-                n.chassis_id = names.fake(n.chassis_id);
-            n.system_name = names.fake(n.system_name);
             if (!n.mgmt_address.empty())
                 n.mgmt_address = fakeAddress(n.mgmt_address, ids);
             if (n.port_id_type == "mac")

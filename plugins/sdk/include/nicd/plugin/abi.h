@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #define NICD_PLUGIN_ABI_MAJOR 1U // a bump renames the entry symbol
-#define NICD_PLUGIN_ABI_MINOR 7U // additive changes only: trailing virtuals or descriptor fields
+#define NICD_PLUGIN_ABI_MINOR 8U // additive changes only: trailing virtuals or descriptor fields
 
 #define NICD_PLUGIN_STR2(x) #x
 #define NICD_PLUGIN_STR(x) NICD_PLUGIN_STR2(x)

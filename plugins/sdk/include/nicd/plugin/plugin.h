@@ -267,6 +267,11 @@ struct QosSettingReport {
 
 struct QosReport {
     std::vector<QosSettingReport> settings;
+    // ABI 1.8 (set only when IHost::abiMinor() >= 8): who runs DCBX, and so LLDP, on the port
+    // when it is not the host: words naming the NIC firmware's agent and what the driver said
+    // ("the NIC firmware runs DCBX on ens1f0np0 (DCBX mode 0x0c, no HOST bit) ..."). The host's
+    // lldpd may then hear no neighbour. Empty: the host's, or unknown.
+    std::string lldp_agent{};
 };
 
 // Implemented by the daemon; valid until the plugin's destroy() returns.

@@ -14,6 +14,7 @@ struct QosCall {
     const v1::QosDesired& desired;
     bool apply = false; // false: verify, change nothing
     v1::Status first_error = v1::Status::ok();
+    std::string lldp_agent{}; // QosReport::lldp_agent: who runs DCBX when not the host
 
     bool writes() const { return apply && !desired.dry_run; }
     void fail(const v1::Status& s)
