@@ -1,5 +1,7 @@
 #include "config/wiring_map.hpp"
 
+#include "config/value_parsers.hpp"
+
 #include <fmt/format.h>
 
 #include <fnmatch.h>
@@ -63,6 +65,11 @@ std::vector<WiringMapError> parseWiringMap(std::string_view text, std::vector<Wi
                                        word)});
                 ok = false;
                 break;
+            }
+        for (const auto& word : w)
+            if (auto glob = checkGlob(word); ok && !glob) {
+                errors.push_back({line, glob.error().message});
+                ok = false;
             }
         if (!ok)
             continue;

@@ -35,6 +35,8 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/neighbor/dcbx_tlv.cpp
     ${daemon}/neighbor/cee_dcbx_tlv.cpp
     ${daemon}/neighbor/switch_qos_compare.cpp
+    # LLDP: what lldpcli prints of the neighbours (the simulator's twin, a capture's)
+    ${daemon}/neighbor/lldpcli_json.cpp
     # generic netlink and JSON replies: ethtool FEC and module EEPROM, devlink health
     ${daemon}/prefailure/ethtool_answer.cpp
     ${daemon}/prefailure/fec_stats.cpp
@@ -69,6 +71,7 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/base/ini/ini_lines.cpp
     ${daemon}/config/value_parsers.cpp
     ${daemon}/config/tree_keys.cpp
+    ${daemon}/config/wiring_map.cpp
     ${daemon}/base/paths/beneath.cpp
     # the state file
     ${daemon}/state/state_text.cpp
