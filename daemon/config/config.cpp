@@ -96,12 +96,11 @@ void readWiringMap(Config& config, const HostPaths& paths, std::vector<ConfigErr
     auto read = readWholeFile(paths.host(map.file));
     if (!read || !*read) {
         auto origin = config.origins.find({"health", "WiringMap"});
-        errors.push_back({origin == config.origins.end() ? map.file : origin->second.file,
-                          origin == config.origins.end() ? 0 : origin->second.line, "health",
-                          "WiringMap",
-                          !read ? map.file + ": " + read.error().message
-                                : map.file + ": no such file",
-                          map.file});
+        errors.push_back(
+            {origin == config.origins.end() ? map.file : origin->second.file,
+             origin == config.origins.end() ? 0 : origin->second.line, "health", "WiringMap",
+             !read ? map.file + ": " + read.error().message : map.file + ": no such file",
+             map.file});
         return;
     }
     for (const auto& e : config::parseWiringMap(**read, map.rules))

@@ -3,7 +3,6 @@
 #include "config/value_parsers.hpp"
 
 #include <fmt/format.h>
-
 #include <fnmatch.h>
 
 #include <map>
@@ -20,8 +19,8 @@ bool wordAllowed(const std::string& word)
     if (word.size() > 255)
         return false;
     for (unsigned char c : word)
-        if (!(std::isalnum(c) || std::string_view("-_.:/*?[]!").find(static_cast<char>(c)) !=
-                                     std::string_view::npos))
+        if (!(std::isalnum(c) ||
+              std::string_view("-_.:/*?[]!").find(static_cast<char>(c)) != std::string_view::npos))
             return false;
     return true;
 }

@@ -297,9 +297,9 @@ std::vector<std::string> changedProperties(const PortValues& a, const PortValues
                "QosObserved", a.qos_observed, b.qos_observed)("QosCompliant", a.qos_compliant,
                                                               b.qos_compliant)(
                "Congestion", a.congestion, b.congestion)("Uplinks", a.uplinks, b.uplinks)(
-               "Ready", a.ready, b.ready)("ReadyChecks", a.ready_checks,
-                                          b.ready_checks)("Planes", a.planes, b.planes)("Neighbors", a.neighbors, b.neighbors)(
-               "SwitchQos", a.switch_qos, b.switch_qos)
+               "Ready", a.ready, b.ready)("ReadyChecks", a.ready_checks, b.ready_checks)(
+               "Planes", a.planes, b.planes)("Neighbors", a.neighbors,
+                                             b.neighbors)("SwitchQos", a.switch_qos, b.switch_qos)
         .take();
 }
 

@@ -66,8 +66,9 @@ const WiringRule* ruleOf(const WiringMap& map, const LldpPort& lp)
 
 bool neighborMatches(const WiringRule& rule, const LldpNeighbor& n)
 {
-    const bool switch_ok = (!n.system_name.empty() && globMatches(rule.switch_name, n.system_name)) ||
-                           globMatches(rule.switch_name, n.chassis_id);
+    const bool switch_ok =
+        (!n.system_name.empty() && globMatches(rule.switch_name, n.system_name)) ||
+        globMatches(rule.switch_name, n.chassis_id);
     const bool port_ok = globMatches(rule.switch_port, n.port_id) ||
                          (!n.port_descr.empty() && globMatches(rule.switch_port, n.port_descr));
     return switch_ok && port_ok;
@@ -232,8 +233,7 @@ void NeighborRules::evaluate(const Snapshot& snap, double now_mono, double now_r
             const LldpNeighbor& n = heard->front();
             if (rule && !neighborMatches(*rule, n)) {
                 v.raise(makeCondition(
-                    ConditionSource::Neighbor, kUnexpected, ConditionSeverity::Degraded, ibdev,
-                    num,
+                    ConditionSource::Neighbor, kUnexpected, ConditionSeverity::Degraded, ibdev, num,
                     fmt::format("{} reaches {} (chassis {}); {} expects {}: the cable is patched "
                                 "to the wrong switch port",
                                 netdev, n.label(), n.chassis_id, where(map, *rule),
@@ -250,8 +250,7 @@ void NeighborRules::evaluate(const Snapshot& snap, double now_mono, double now_r
                                             ? shared->second[1]
                                             : shared->second.front();
                 v.raise(makeCondition(
-                    ConditionSource::Neighbor, kUnexpected, ConditionSeverity::Degraded, ibdev,
-                    num,
+                    ConditionSource::Neighbor, kUnexpected, ConditionSeverity::Degraded, ibdev, num,
                     fmt::format("{} and {} both reach {}: two ports of this node cannot share "
                                 "one switch port, so one of them is patched wrong (or the switch "
                                 "sends one port ID on several ports)",
@@ -297,8 +296,7 @@ void NeighborRules::evaluate(const Snapshot& snap, double now_mono, double now_r
             const double quiet = now_mono - mem.quiet_since;
             if (quiet >= static_cast<double>(kTtlsUnheard) * ttl)
                 v.raise(makeCondition(
-                    ConditionSource::Neighbor, kNoNeighbor, ConditionSeverity::Degraded, ibdev,
-                    num,
+                    ConditionSource::Neighbor, kNoNeighbor, ConditionSeverity::Degraded, ibdev, num,
                     fmt::format("{} is up and has heard no LLDP for {:.0f} s ({} × a TTL of {} "
                                 "s) while lldpd listens on it; {} expects {}{}",
                                 netdev, quiet, kTtlsUnheard, ttl, where(map, *rule),

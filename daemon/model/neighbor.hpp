@@ -27,14 +27,14 @@ struct OrgTlv {
 };
 
 struct LldpNeighbor {
-    std::string chassis_id;      // as lldpd prints it: "0c:42:a1:00:07:00", "leaf-07"
-    std::string chassis_id_type; // lldpd's words: "mac", "ip", "ifname", "local", ...
-    std::string system_name;     // "leaf-07"; empty when the switch sends none
-    std::string port_id;         // "swp12", "Ethernet12/1", or a MAC
-    std::string port_id_type;    // "ifname", "local", "mac", ...
-    std::string port_descr;      // "swp12"; empty when none
-    std::string mgmt_address;    // the first management address; empty when none
-    uint32_t ttl_seconds = 0;    // how long lldpd keeps it without a new frame
+    std::string chassis_id;       // as lldpd prints it: "0c:42:a1:00:07:00", "leaf-07"
+    std::string chassis_id_type;  // lldpd's words: "mac", "ip", "ifname", "local", ...
+    std::string system_name;      // "leaf-07"; empty when the switch sends none
+    std::string port_id;          // "swp12", "Ethernet12/1", or a MAC
+    std::string port_id_type;     // "ifname", "local", "mac", ...
+    std::string port_descr;       // "swp12"; empty when none
+    std::string mgmt_address;     // the first management address; empty when none
+    uint32_t ttl_seconds = 0;     // how long lldpd keeps it without a new frame
     std::vector<OrgTlv> org_tlvs; // the organisation TLVs lldpd did not decode itself (DCBX)
 
     // The switch as messages and nicctl name it: its system name, else its chassis ID.

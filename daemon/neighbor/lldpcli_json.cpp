@@ -1,9 +1,9 @@
 // lldpcli's json0 layout (lldpd src/client/json_writer.c with the "json0" writer): every object's
 // value is an array, "lldp" -> [ { "interface": [ { "name", "via", "rid", "age", "chassis": [ {
-// "id": [ {"type", "value"} ], "name": [ {"value"} ], "mgmt-ip": [ {"value"} ], ... } ], "port": [ {
-// "id": [ {"type", "value"} ], "descr": [ {"value"} ], "ttl": [ {"value"} ] } ], "unknown-tlvs": [ {
-// "unknown-tlv": [ {"oui": "00,80,C2", "subtype": "11", "len": "2", "value": "08,18"} ] } ] } ] } ].
-// lldpd before 1.0 printed the TTL under the chassis: both are read.
+// "id": [ {"type", "value"} ], "name": [ {"value"} ], "mgmt-ip": [ {"value"} ], ... } ], "port": [
+// { "id": [ {"type", "value"} ], "descr": [ {"value"} ], "ttl": [ {"value"} ] } ], "unknown-tlvs":
+// [ { "unknown-tlv": [ {"oui": "00,80,C2", "subtype": "11", "len": "2", "value": "08,18"} ] } ] } ]
+// } ]. lldpd before 1.0 printed the TTL under the chassis: both are read.
 #include "neighbor/lldpcli_json.hpp"
 
 #include <nicd/plugin/sdk/netlink_attrs.h>
@@ -95,8 +95,8 @@ OrgTlv orgTlv(const json& tlv, const std::string& where)
     OrgTlv out;
     auto oui = parseLldpcliHex(stringAt(tlv, "oui", where));
     if (oui.size() != 3)
-        throw DecodeError(fmt::format("{}: OUI \"{}\" is not 3 bytes", where,
-                                      stringAt(tlv, "oui", where)));
+        throw DecodeError(
+            fmt::format("{}: OUI \"{}\" is not 3 bytes", where, stringAt(tlv, "oui", where)));
     std::copy(oui.begin(), oui.end(), out.oui.begin());
     uint32_t subtype = unsignedText(stringAt(tlv, "subtype", where), where + " subtype");
     if (subtype > 255)
@@ -219,8 +219,8 @@ std::string toLldpcliJson(const std::map<std::string, std::vector<LldpNeighbor>>
     size_t rid = 0;
     for (const auto& [netdev, list] : neighbors) {
         for (const LldpNeighbor& n : list) {
-            json chassis{{"id", json::array({json{{"type", n.chassis_id_type},
-                                                   {"value", n.chassis_id}}})}};
+            json chassis{
+                {"id", json::array({json{{"type", n.chassis_id_type}, {"value", n.chassis_id}}})}};
             if (!n.system_name.empty())
                 chassis["name"] = values(n.system_name);
             if (!n.mgmt_address.empty())

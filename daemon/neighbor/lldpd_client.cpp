@@ -2,18 +2,16 @@
 
 #include "neighbor/lldpcli_json.hpp"
 
-#include <lldpctl.h>
-
-#include <fmt/format.h>
-
 #include <dlfcn.h>
+#include <fmt/format.h>
+#include <lldpctl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <set>
 #include <type_traits>
@@ -124,8 +122,7 @@ struct LldpdClient::Library {
     {
         handle = ::dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
         if (!handle)
-            return fmt::format("{} not installed (the lldpd package): {}", kLibrary,
-                               ::dlerror());
+            return fmt::format("{} not installed (the lldpd package): {}", kLibrary, ::dlerror());
         bool ok = true;
         auto find = [&](auto& fn, const char* name) {
             fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(handle, name));

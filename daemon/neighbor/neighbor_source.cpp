@@ -50,7 +50,8 @@ void NeighborSource::read(const Inventory&)
     const std::string now = last_.available ? std::string() : last_.unavailable;
     if (now != said_ || first_) {
         if (!now.empty())
-            log::info({}, "lldp: {}; no neighbour is known and none is judged (the wiring and the "
+            log::info({},
+                      "lldp: {}; no neighbour is known and none is judged (the wiring and the "
                       "switch's QoS go unchecked)",
                       now);
         else if (!first_)

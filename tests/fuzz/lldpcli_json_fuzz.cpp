@@ -32,8 +32,8 @@ void parseNeighbors(std::string_view text)
             require(netdev.find('/') == std::string::npos);
             require(!list.empty() && list.size() <= nb::kMaxNeighborsPerNetdev);
             for (const auto& n : list) {
-                for (const auto* s : {&n.chassis_id, &n.system_name, &n.port_id, &n.port_descr,
-                                      &n.mgmt_address})
+                for (const auto* s :
+                     {&n.chassis_id, &n.system_name, &n.port_id, &n.port_descr, &n.mgmt_address})
                     require(s->size() <= 255);
                 for (const auto& t : n.org_tlvs)
                     require(t.info.size() <= 507);

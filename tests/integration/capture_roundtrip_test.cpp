@@ -198,7 +198,8 @@ std::vector<std::pair<std::string, std::string>> switchFakes(const fs::path& src
 }
 
 // `text` with every original switch identity replaced by its fake, as the capture wrote it.
-std::string withFakes(std::string text, const std::vector<std::pair<std::string, std::string>>& fakes)
+std::string withFakes(std::string text,
+                      const std::vector<std::pair<std::string, std::string>>& fakes)
 {
     for (const auto& [original, fake] : fakes)
         for (size_t at = text.find(original); at != std::string::npos;

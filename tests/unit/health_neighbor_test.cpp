@@ -18,7 +18,7 @@ using nicd::config::WiringRule;
 namespace {
 
 LldpNeighbor heardAs(const std::string& sw, const std::string& port, uint32_t ttl = 120,
-                      uint8_t pfc = 0x08)
+                     uint8_t pfc = 0x08)
 {
     LldpNeighbor n;
     n.chassis_id = "0c:42:a1:00:00:" + sw.substr(sw.size() - 2);
@@ -80,12 +80,12 @@ protected:
 TEST_F(NeighborRulesTest, TheNeighbourTheMapExpectsRaisesNothingAnotherIsTheWrongPatch)
 {
     wiring({{"0000:1a:00.0", "leaf-0[1-2]", "swp*", 3}, {"eth1", "leaf-02", "*", 4}});
-    auto s = at(10, node({{"eth0", {heardAs("leaf-01", "swp7")}},
-                          {"eth1", {heardAs("leaf-02", "swp7")}}}));
+    auto s = at(
+        10, node({{"eth0", {heardAs("leaf-01", "swp7")}}, {"eth1", {heardAs("leaf-02", "swp7")}}}));
     EXPECT_TRUE(codesAt(s, "wiring.").empty());
 
-    s = at(20, node({{"eth0", {heardAs("leaf-03", "swp7")}},
-                     {"eth1", {heardAs("leaf-02", "swp7")}}}));
+    s = at(20,
+           node({{"eth0", {heardAs("leaf-03", "swp7")}}, {"eth1", {heardAs("leaf-02", "swp7")}}}));
     const auto* c = find(s, "wiring.unexpected_neighbor", "mlx5_0");
     ASSERT_TRUE(c);
     EXPECT_EQ(c->severity, ConditionSeverity::Degraded);
@@ -95,18 +95,19 @@ TEST_F(NeighborRulesTest, TheNeighbourTheMapExpectsRaisesNothingAnotherIsTheWron
                           "patched to the wrong switch port");
     EXPECT_EQ(portHealth(s, "mlx5_0"), Health::Degraded);
 
-    s = at(30, node({{"eth0", {heardAs("leaf-01", "swp7")}},
-                     {"eth1", {heardAs("leaf-02", "swp7")}}}));
+    s = at(30,
+           node({{"eth0", {heardAs("leaf-01", "swp7")}}, {"eth1", {heardAs("leaf-02", "swp7")}}}));
     EXPECT_FALSE(find(s, "wiring.unexpected_neighbor", "mlx5_0")) << "re-patched: it recovers";
 }
 
 TEST_F(NeighborRulesTest, TwoCablesSwappedAreBothWrong)
 {
     wiring({{"eth0", "leaf-01", "*", 1}, {"eth1", "leaf-02", "*", 2}});
-    auto s = at(10, node({{"eth0", {heardAs("leaf-02", "swp7")}},
-                          {"eth1", {heardAs("leaf-01", "swp7")}}}));
-    EXPECT_EQ(codesAt(s, "wiring."), (std::vector<std::string>{"wiring.unexpected_neighbor@mlx5_0",
-                                                               "wiring.unexpected_neighbor@mlx5_1"}));
+    auto s = at(
+        10, node({{"eth0", {heardAs("leaf-02", "swp7")}}, {"eth1", {heardAs("leaf-01", "swp7")}}}));
+    EXPECT_EQ(codesAt(s, "wiring."),
+              (std::vector<std::string>{"wiring.unexpected_neighbor@mlx5_0",
+                                        "wiring.unexpected_neighbor@mlx5_1"}));
 }
 
 TEST_F(NeighborRulesTest, APortHearingTwoNeighboursIsRaisedWithoutAMap)
@@ -120,10 +121,11 @@ TEST_F(NeighborRulesTest, APortHearingTwoNeighboursIsRaisedWithoutAMap)
 
 TEST_F(NeighborRulesTest, TwoComputePortsOnOneSwitchPortAreBothRaisedStoragePortsAreNot)
 {
-    auto s = at(10, node({{"eth0", {heardAs("leaf-01", "swp7")}},
-                          {"eth1", {heardAs("leaf-01", "swp7")}}}));
-    EXPECT_EQ(codesAt(s, "wiring."), (std::vector<std::string>{"wiring.unexpected_neighbor@mlx5_0",
-                                                               "wiring.unexpected_neighbor@mlx5_1"}));
+    auto s = at(
+        10, node({{"eth0", {heardAs("leaf-01", "swp7")}}, {"eth1", {heardAs("leaf-01", "swp7")}}}));
+    EXPECT_EQ(codesAt(s, "wiring."),
+              (std::vector<std::string>{"wiring.unexpected_neighbor@mlx5_0",
+                                        "wiring.unexpected_neighbor@mlx5_1"}));
     EXPECT_EQ(find(s, "wiring.unexpected_neighbor", "mlx5_0")->message,
               "eth0 and eth1 both reach leaf-01 swp7: two ports of this node cannot share one "
               "switch port, so one of them is patched wrong (or the switch sends one port ID on "
@@ -142,7 +144,8 @@ TEST_F(NeighborRulesTest, TwoComputePortsOnOneSwitchPortAreBothRaisedStoragePort
 TEST_F(NeighborRulesTest, AnUpPortOfTheMapQuietForThreeTtlsHasNoNeighbour)
 {
     wiring({{"eth*", "leaf-*", "*", 1}});
-    at(0, node({{"eth0", {heardAs("leaf-01", "swp7", 30)}}, {"eth1", {heardAs("leaf-02", "swp7")}}}));
+    at(0,
+       node({{"eth0", {heardAs("leaf-01", "swp7", 30)}}, {"eth1", {heardAs("leaf-02", "swp7")}}}));
     // eth0 stops hearing its neighbour (TTL 30 s): three TTLs are 90 s.
     auto quiet = [&] { return node({{"eth1", {heardAs("leaf-02", "swp7")}}}); };
     at(10, quiet());

@@ -1,14 +1,15 @@
 // lldpcli's json0 neighbours (the simulator's twin of lldpd and what a capture records): a real
-// lldpd 1.0.16 capture (tests/data/lldp/SOURCES.md), the round trip through toLldpcliJson, and every
-// malformed shape a hostile capture could hold, each with an error naming the interface and key.
+// lldpd 1.0.16 capture (tests/data/lldp/SOURCES.md), the round trip through toLldpcliJson, and
+// every malformed shape a hostile capture could hold, each with an error naming the interface and
+// key.
 #include "neighbor/dcbx_tlv.hpp"
 #include "neighbor/lldpcli_json.hpp"
 #include "support/decode_error.hpp"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 namespace nicd::neighbor {
 
@@ -84,7 +85,8 @@ TEST(LldpcliJson, PortIdAnInterfaceNameIsThePortName)
 TEST(LldpcliJson, TtlUnderTheChassisAsOlderLldpdPrintedIt)
 {
     auto m = parseLldpcliNeighbors(oneInterface(
-        "eth0", R"("chassis": [{"id": [{"type": "local", "value": "sw"}], "ttl": [{"value": "120"}]}],
+        "eth0",
+        R"("chassis": [{"id": [{"type": "local", "value": "sw"}], "ttl": [{"value": "120"}]}],
                    "port": [{"id": [{"type": "local", "value": "1"}]}])"));
     EXPECT_EQ(m.at("eth0").front().ttl_seconds, 120u);
 }
@@ -161,8 +163,8 @@ TEST(LldpcliJson, MalformedCapturesAreRefusedNamingWhere)
         {oneInterface("a-name-of-16-chr", ""), "not a netdev's name"},
         {oneInterface("eth 0", ""), "not a netdev's name"},
         {R"({"lldp": [{"interface": [{"name": 7}]}]})", "\"name\" is not a string"},
-        {oneInterface("eth0", R"("chassis": [{"name": [{"value": ")" + std::string(256, 'x') +
-                                  R"("}]}])"),
+        {oneInterface("eth0",
+                      R"("chassis": [{"name": [{"value": ")" + std::string(256, 'x') + R"("}]}])"),
          "interface eth0 chassis name: \"value\" is 256 bytes"},
         {oneInterface("eth0", R"("port": [{"ttl": [{"value": "-1"}]}])"),
          "interface eth0 ttl: \"-1\" is not a number"},

@@ -50,7 +50,7 @@ ManagedObjects statusNode()
     port("mlx5_10", "ACTIVE", "healthy", "compliant", {});
     o[sdbus::ObjectPath("/io/nicd/Nicd1/device/mlx5_10/port/1")]["io.nicd.Nicd1.Port"]
      ["Neighbors"] = sdbus::Variant(std::vector<bus::NeighborWire>{
-        {"leaf-07", "swp12", "0c:42:a1:00:07:00", "swp12", "10.0.7.1", 120}});
+         {"leaf-07", "swp12", "0c:42:a1:00:07:00", "swp12", "10.0.7.1", 120}});
     device("mlx5_2", "fatal", {counter, down});
     port("mlx5_2", "DOWN", "fatal", "waiting: link is DOWN; provisioned when it comes up",
          {counter, down});

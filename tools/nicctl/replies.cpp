@@ -86,8 +86,8 @@ std::string renderQosRows(const std::vector<QosResultRow>& rows, bool dry_run,
         const std::string sw = switchValueOf(switch_values, r);
         out += fmt::format("{:<{}} {:<{}} {:<{}} {:<{}} {:<{}} {}\n", where(r.device, r.port),
                            w_where, r.setting, w_setting, r.desired, w_desired,
-                           r.observed.empty() ? "-" : r.observed, w_observed,
-                           sw.empty() ? "-" : sw, w_switch, result);
+                           r.observed.empty() ? "-" : r.observed, w_observed, sw.empty() ? "-" : sw,
+                           w_switch, result);
     }
     // An unsupported setting is its own result: the NIC gives nicd no interface for it.
     out += fmt::format("\n{} settings: {} compliant, {}{} {}, {} with errors.\n", rows.size(),

@@ -72,9 +72,8 @@ std::string switchOf(const bus::PortValues& p)
 // counters, not the other way round.
 int sourceRank(const std::string& source)
 {
-    for (int i = 0;
-         const char* s :
-         {"counter", "signal", "readiness", "lldp", "kernel", "driver", "device", "link"}) {
+    for (int i = 0; const char* s : {"counter", "signal", "readiness", "lldp", "kernel", "driver",
+                                     "device", "link"}) {
         if (source == s)
             return i;
         ++i;
@@ -157,8 +156,8 @@ constexpr std::string_view kNoPlugin = "no plugin";
 
 std::string renderStatus(const NodeView& node, bool color)
 {
-    const std::vector<std::string> head{"DEVICE", "ROLE",       "PORT",  "NETDEV", "SWITCH",
-                                        "LINK",   "RATE",       "LAYER", "QOS",    "HEALTH",
+    const std::vector<std::string> head{"DEVICE",     "ROLE",  "PORT",   "NETDEV", "SWITCH",
+                                        "LINK",       "RATE",  "LAYER",  "QOS",    "HEALTH",
                                         "CONGESTION", "READY", "ACTION", "REASON"};
     std::vector<std::vector<std::string>> rows;
     size_t ports = 0;
@@ -182,8 +181,9 @@ std::string renderStatus(const NodeView& node, bool color)
             std::string qos = d.plugin.empty() ? std::string(kNoPlugin)
                                                : p.qos_status.substr(0, p.qos_status.find(':'));
             rows.push_back({d.name, orDash(d.role), std::to_string(p.number), orDash(p.netdev),
-                            switchOf(p), linkOf(p), orDash(p.rate), orDash(p.link_layer), qos, health,
-                            orDash(p.congestion), orDash(p.ready), actionOf(d, p), reasonOf(d, p)});
+                            switchOf(p), linkOf(p), orDash(p.rate), orDash(p.link_layer), qos,
+                            health, orDash(p.congestion), orDash(p.ready), actionOf(d, p),
+                            reasonOf(d, p)});
         }
     }
     std::vector<size_t> width(head.size());

@@ -152,7 +152,7 @@ struct PortValues {
     std::vector<UplinkRow> uplinks;
     std::string ready; // yes, no; empty when not judged
     std::vector<ReadyCheckRow> ready_checks;
-    std::vector<PlaneRow> planes{}; // a multi-plane port's; empty for any other
+    std::vector<PlaneRow> planes{};       // a multi-plane port's; empty for any other
     std::vector<NeighborRow> neighbors{}; // what lldpd hears on it; empty without lldpd
     // What the one neighbour advertises for the QoS settings ("pfc" -> "3,4"): SwitchQos.
     std::map<std::string, std::string> switch_qos{};

@@ -33,7 +33,8 @@ struct DcbReports {
 // Words saying the NIC firmware runs DCBX (and its own LLDP agent) on `netdev`, when the DCBX
 // byte lacks DCB_CAP_DCBX_HOST (mlx5 reports 0x0c in firmware mode and 0x0d in host mode; bnxt
 // 0x0a with its firmware agent); nullopt when the host runs it or the driver does not say.
-std::optional<std::string> firmwareLldpAgent(const std::string& netdev, std::optional<uint8_t> dcbx);
+std::optional<std::string> firmwareLldpAgent(const std::string& netdev,
+                                             std::optional<uint8_t> dcbx);
 // Trust and PFC of one netdev, read (and when applying, changed) by the vendor.
 using NetdevDcb = std::function<DcbReports(DcbAccess& dcb, const std::string& netdev)>;
 // "trust" and "pfc" (and "ets" where the vendor reports it) over `netdevs`, each merged
