@@ -126,7 +126,7 @@ grep -E '^nicd_port_neighbor_info\{device="mlx5_[01]"' "$textfile" || true
 echo "$ nicctl status   (the SWITCH column)"
 nicctl status | grep -E '^(DEVICE|mlx5_[0-2] )' || true
 echo "$ nicctl verify   (what the switch advertises beside what the host has)"
-nicctl verify | grep -E '^(PORT|mlx5_0/1 (pfc|trust|roce_tos) )' || true
+nicctl verify | grep -E '^(PORT|mlx5_0/1 +(pfc|trust|roce_tos) )' | sed -E 's/ {2,}/  /g' || true
 "$sim" inject "$root" switch-pfc-clear mlx5_0
 
 bold "6. Fault: mlx5_2 then loses its link, and mlx5_0 gets a burst of symbol errors"
