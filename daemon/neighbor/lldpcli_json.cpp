@@ -6,6 +6,8 @@
 // } ]. lldpd before 1.0 printed the TTL under the chassis: both are read.
 #include "neighbor/lldpcli_json.hpp"
 
+#include "text/hex_digit.hpp"
+
 #include <nicd/plugin/sdk/netlink_attrs.h>
 
 #include <fmt/format.h>
@@ -17,6 +19,7 @@ namespace nicd::neighbor {
 
 namespace {
 
+using nicd::text::hexDigit;
 using plugin::sdk::DecodeError;
 using json = nlohmann::json;
 
@@ -132,17 +135,6 @@ LldpNeighbor neighborOf(const json& iface, const std::string& where)
             n.org_tlvs.push_back(orgTlv(tlv, where + " unknown-tlv"));
     }
     return n;
-}
-
-int hexDigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "readiness/gid_text.hpp"
 
 #include "inventory/sysfs_values.hpp"
+#include "text/hex_digit.hpp"
 
 #include <arpa/inet.h>
 #include <fmt/format.h>
@@ -12,15 +13,7 @@ namespace nicd::readiness {
 
 namespace {
 
-std::optional<unsigned> hexDigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return static_cast<unsigned>(c - '0');
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (c >= 'a' && c <= 'f')
-        return static_cast<unsigned>(c - 'a' + 10);
-    return std::nullopt;
-}
+using nicd::text::hexDigit;
 
 } // namespace
 
@@ -33,10 +26,10 @@ std::optional<Gid> parseGid(std::string_view text)
         unsigned value = 0;
         size_t digits = 0;
         while (!text.empty() && text.front() != ':') {
-            auto d = hexDigit(text.front());
-            if (!d || ++digits > 4)
+            const int d = hexDigit(text.front());
+            if (d < 0 || ++digits > 4)
                 return std::nullopt;
-            value = value * 16 + *d;
+            value = value * 16 + static_cast<unsigned>(d);
             text.remove_prefix(1);
         }
         if (digits == 0)

@@ -51,38 +51,9 @@ for node in gpu1 gpu2 gpu3; do
 done
 
 # The webhook: every notification body, one JSON document per line.
-hook_port=$(freeport)
-python3 - "$hook_port" "$work/hooks.jsonl" >"$work/hook.log" 2>&1 <<'PY' &
-import http.server, json, sys
-port, out = int(sys.argv[1]), sys.argv[2]
-class Hook(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        with open(out, "a") as f:
-            f.write(json.dumps(json.loads(body)) + "\n")
-        self.send_response(200)
-        self.end_headers()
-    def log_message(self, *args):
-        pass
-http.server.HTTPServer(("127.0.0.1", port), Hook).serve_forever()
-PY
-pids+=($!)
-touch "$work/hooks.jsonl"
+start_webhook "$work/hooks.jsonl"
 
-python3 - "$src/etc/alertmanager/nicd.yml" "$work/alertmanager.yml" "http://127.0.0.1:$hook_port/" <<'PY'
-import sys, yaml
-conf = yaml.safe_load(open(sys.argv[1]))
-def fast(route):
-    for k in ("group_wait", "group_interval", "repeat_interval"):
-        if k in route:
-            route[k] = "1s"
-    for r in route.get("routes", []):
-        fast(r)
-fast(conf["route"])
-for r in conf["receivers"]:
-    r["webhook_configs"] = [{"url": sys.argv[3], "send_resolved": True}]
-yaml.safe_dump(conf, open(sys.argv[2], "w"))
-PY
+webhook_alertmanager_conf "$src/etc/alertmanager/nicd.yml" "$work/alertmanager.yml"
 start_alertmanager "$work/alertmanager.yml"
 
 sed -E 's/for: [0-9]+m/for: 10s/' "$src/etc/prometheus/nicd.rules.yml" >"$work/nicd.rules.yml"

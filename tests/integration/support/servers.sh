@@ -8,6 +8,10 @@
 #   start_prometheus YAML          prometheus with that configuration; sets $prom_port, $prom_url
 #   start_alertmanager YAML        alertmanager with that configuration; sets $am_port, $am_url
 #   prometheus_has QUERY           waits until QUERY returns a sample
+#   start_webhook FILE             a webhook receiver writing each notification to FILE, one JSON
+#                                  document a line; sets $hook_port
+#   webhook_alertmanager_conf SRC OUT  Alertmanager's configuration SRC (the shipped routes and
+#                                  inhibitions) with 1 s timers, every receiver the webhook
 # shellcheck source=SCRIPTDIR/../../../scripts/lib/jobs.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib/jobs.sh"
 # shellcheck source=SCRIPTDIR/../../../scripts/lib/freeport.sh
@@ -53,4 +57,44 @@ prometheus_has() {
     echo "FAIL: prometheus has no $1"
     tail -n 20 "$work"/*.log
     exit 1
+}
+
+start_webhook() {
+    hook_port=$(freeport)
+    touch "$1"
+    python3 - "$hook_port" "$1" >"$work/hook.log" 2>&1 <<'PY' &
+import http.server, json, sys
+port, out = int(sys.argv[1]), sys.argv[2]
+class Hook(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        with open(out, "a") as f:
+            f.write(json.dumps(json.loads(body)) + "\n")
+        self.send_response(200)
+        self.end_headers()
+    def do_GET(self):
+        self.send_response(200)
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("127.0.0.1", port), Hook).serve_forever()
+PY
+    pids+=($!)
+}
+
+webhook_alertmanager_conf() {
+    python3 - "$1" "$2" "http://127.0.0.1:$hook_port/" <<'PY'
+import sys, yaml
+conf = yaml.safe_load(open(sys.argv[1]))
+def fast(route):
+    for k in ("group_wait", "group_interval", "repeat_interval"):
+        if k in route:
+            route[k] = "1s"
+    for r in route.get("routes", []):
+        fast(r)
+fast(conf["route"])
+for r in conf["receivers"]:
+    r["webhook_configs"] = [{"url": sys.argv[3], "send_resolved": True}]
+yaml.safe_dump(conf, open(sys.argv[2], "w"))
+PY
 }

@@ -1,6 +1,7 @@
 #include "capture/identifier_map.hpp"
 
 #include "capture/text_util.hpp"
+#include "text/hex_digit.hpp"
 
 #include <arpa/inet.h>
 #include <fmt/format.h>
@@ -13,16 +14,7 @@ namespace nicd::sim::capture {
 
 namespace {
 
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
+using nicd::text::hexDigit;
 
 bool allBytes(const std::vector<uint8_t>& b, uint8_t v)
 {
@@ -41,7 +33,7 @@ std::string without(std::string_view s, char c)
 bool isHex32(std::string_view s)
 {
     return s.size() == 32 &&
-           std::all_of(s.begin(), s.end(), [](char c) { return hexValue(c) >= 0; });
+           std::all_of(s.begin(), s.end(), [](char c) { return hexDigit(c) >= 0; });
 }
 
 // "5b1f2c3d4e5f4a6b8c7d9e0f1a2b3c4d" -> "5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
@@ -74,8 +66,8 @@ std::optional<std::vector<uint8_t>> parseHwAddress(std::string_view text, HwNota
         std::vector<uint8_t> out;
         for (size_t g = 0; g < 3; ++g)
             for (size_t b = 0; b < 2; ++b) {
-                int hi = hexValue(text[g * 5 + b * 2]);
-                int lo = hexValue(text[g * 5 + b * 2 + 1]);
+                int hi = hexDigit(text[g * 5 + b * 2]);
+                int lo = hexDigit(text[g * 5 + b * 2 + 1]);
                 if (hi < 0 || lo < 0)
                     return std::nullopt;
                 out.push_back(static_cast<uint8_t>(hi * 16 + lo));
@@ -90,8 +82,8 @@ std::optional<std::vector<uint8_t>> parseHwAddress(std::string_view text, HwNota
     while (true) {
         if (i + 2 > text.size())
             return std::nullopt;
-        int hi = hexValue(text[i]);
-        int lo = hexValue(text[i + 1]);
+        int hi = hexDigit(text[i]);
+        int lo = hexDigit(text[i + 1]);
         if (hi < 0 || lo < 0)
             return std::nullopt;
         out.push_back(static_cast<uint8_t>(hi * 16 + lo));
@@ -336,7 +328,7 @@ std::string IdentifierMap::serial(std::string_view serial)
 std::string IdentifierMap::name(std::string_view name)
 {
     auto allHex = [](std::string_view s) {
-        return std::all_of(s.begin(), s.end(), [](char c) { return hexValue(c) >= 0; });
+        return std::all_of(s.begin(), s.end(), [](char c) { return hexDigit(c) >= 0; });
     };
     // "aabbccddeeff" -> "aa:bb:cc:dd:ee:ff"; "0123456789abcdef" -> "0123:4567:89ab:cdef"
     auto grouped = [](std::string_view hex, size_t width) {
