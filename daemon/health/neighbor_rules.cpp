@@ -172,8 +172,12 @@ void NeighborRules::evaluate(const Snapshot& snap, double now_mono, double now_r
                              ConditionSet& conditions, std::vector<Event>& out)
 {
     const NeighborReading& lldp = snap.neighbors;
-    if (!lldp.available)
-        return; // unknown: what was raised holds; quiet timers start again when lldpd is back
+    if (!lldp.available) {
+        // Unknown: what was raised holds, and the quiet timers start again when lldpd is back
+        // (a port did not go quiet while nobody listened).
+        ports_.clear();
+        return;
+    }
     const Config& config = this->config();
     const WiringMap& map = config.health.wiring;
     const auto ports = lldpPorts(snap.inventory);
@@ -297,9 +301,11 @@ void NeighborRules::evaluate(const Snapshot& snap, double now_mono, double now_r
             if (quiet >= static_cast<double>(kTtlsUnheard) * ttl)
                 v.raise(makeCondition(
                     ConditionSource::Neighbor, kNoNeighbor, ConditionSeverity::Degraded, ibdev, num,
-                    fmt::format("{} is up and has heard no LLDP for {:.0f} s ({} × a TTL of {} "
-                                "s) while lldpd listens on it; {} expects {}{}",
-                                netdev, quiet, kTtlsUnheard, ttl, where(map, *rule),
+                    // The time in the message is the threshold, not the quiet time: a message
+                    // that changed each cycle would change the condition each cycle.
+                    fmt::format("{} is up and has heard no LLDP for {} s or more ({} × a TTL of "
+                                "{} s) while lldpd listens on it; {} expects {}{}",
+                                netdev, kTtlsUnheard * ttl, kTtlsUnheard, ttl, where(map, *rule),
                                 expected(*rule), agent.empty() ? "" : "; " + agent),
                     fmt::format("check that the switch port {} sends LLDP and that the cable of "
                                 "{} reaches it; a NIC whose firmware runs its own LLDP agent "

@@ -155,9 +155,9 @@ TEST_F(NeighborRulesTest, AnUpPortOfTheMapQuietForThreeTtlsHasNoNeighbour)
     const auto* c = find(s, "wiring.no_neighbor", "mlx5_0");
     ASSERT_TRUE(c);
     EXPECT_EQ(c->action, Action::CheckCable);
-    EXPECT_EQ(c->message, "eth0 is up and has heard no LLDP for 91 s (3 × a TTL of 30 s) while "
-                          "lldpd listens on it; the wiring map /etc/nicd/wiring.map line 1 expects "
-                          "leaf-*");
+    EXPECT_EQ(c->message, "eth0 is up and has heard no LLDP for 90 s or more (3 × a TTL of 30 s) "
+                          "while lldpd listens on it; the wiring map /etc/nicd/wiring.map line 1 "
+                          "expects leaf-*");
     // A port that is down is the link rules' (port_down), not this.
     s = at(110, node({{"eth1", {heardAs("leaf-02", "swp7")}}}, 1));
     EXPECT_FALSE(find(s, "wiring.no_neighbor", "mlx5_0"));
@@ -285,4 +285,18 @@ TEST_F(NeighborRulesTest, APortWhoseFirmwareRunsDcbxAndHearsNothingIsSaidSoAtInf
     ASSERT_TRUE(none);
     EXPECT_NE(none->message.find("; the NIC firmware runs DCBX on eth0"), std::string::npos)
         << none->message;
+}
+
+TEST_F(NeighborRulesTest, WhenLldpdComesBackAQuietPortWaitsThreeTtlsAgain)
+{
+    wiring({{"eth0", "leaf-01", "*", 1}});
+    auto quiet = [&] { return node({{"eth1", {heardAs("leaf-02", "swp7", 10)}}}); };
+    at(0, quiet());
+    auto gone = node({});
+    gone.neighbors = NeighborReading{};
+    at(20, gone); // lldpd stopped for a long while
+    at(1000, gone);
+    EXPECT_FALSE(find(at(1001, quiet()), "wiring.no_neighbor", "mlx5_0"))
+        << "back after 980 s unheard: the port is not judged quiet for the time nobody listened";
+    EXPECT_TRUE(find(at(1032, quiet()), "wiring.no_neighbor", "mlx5_0")) << "three TTLs of 10 s";
 }
