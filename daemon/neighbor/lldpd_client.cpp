@@ -94,22 +94,20 @@ ssize_t channelRecv(lldpctl_conn_t*, const uint8_t* data, size_t length, void* u
 // liblldpctl's functions nicd calls, looked up once.
 struct LldpdClient::Library {
     void* handle = nullptr;
-#define NICD_LLDPCTL_FN(name) decltype(&::name) name = nullptr
-    NICD_LLDPCTL_FN(lldpctl_new);
-    NICD_LLDPCTL_FN(lldpctl_release);
-    NICD_LLDPCTL_FN(lldpctl_last_error);
-    NICD_LLDPCTL_FN(lldpctl_strerror);
-    NICD_LLDPCTL_FN(lldpctl_get_interfaces);
-    NICD_LLDPCTL_FN(lldpctl_get_port);
-    NICD_LLDPCTL_FN(lldpctl_atom_get);
-    NICD_LLDPCTL_FN(lldpctl_atom_get_str);
-    NICD_LLDPCTL_FN(lldpctl_atom_get_int);
-    NICD_LLDPCTL_FN(lldpctl_atom_get_buffer);
-    NICD_LLDPCTL_FN(lldpctl_atom_iter);
-    NICD_LLDPCTL_FN(lldpctl_atom_iter_next);
-    NICD_LLDPCTL_FN(lldpctl_atom_iter_value);
-    NICD_LLDPCTL_FN(lldpctl_atom_dec_ref);
-#undef NICD_LLDPCTL_FN
+    decltype(&::lldpctl_new) lldpctl_new = nullptr;
+    decltype(&::lldpctl_release) lldpctl_release = nullptr;
+    decltype(&::lldpctl_last_error) lldpctl_last_error = nullptr;
+    decltype(&::lldpctl_strerror) lldpctl_strerror = nullptr;
+    decltype(&::lldpctl_get_interfaces) lldpctl_get_interfaces = nullptr;
+    decltype(&::lldpctl_get_port) lldpctl_get_port = nullptr;
+    decltype(&::lldpctl_atom_get) lldpctl_atom_get = nullptr;
+    decltype(&::lldpctl_atom_get_str) lldpctl_atom_get_str = nullptr;
+    decltype(&::lldpctl_atom_get_int) lldpctl_atom_get_int = nullptr;
+    decltype(&::lldpctl_atom_get_buffer) lldpctl_atom_get_buffer = nullptr;
+    decltype(&::lldpctl_atom_iter) lldpctl_atom_iter = nullptr;
+    decltype(&::lldpctl_atom_iter_next) lldpctl_atom_iter_next = nullptr;
+    decltype(&::lldpctl_atom_iter_value) lldpctl_atom_iter_value = nullptr;
+    decltype(&::lldpctl_atom_dec_ref) lldpctl_atom_dec_ref = nullptr;
 
     ~Library()
     {
@@ -128,22 +126,20 @@ struct LldpdClient::Library {
             fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(handle, name));
             ok = ok && fn;
         };
-#define NICD_LLDPCTL_FIND(name) find(name, #name)
-        NICD_LLDPCTL_FIND(lldpctl_new);
-        NICD_LLDPCTL_FIND(lldpctl_release);
-        NICD_LLDPCTL_FIND(lldpctl_last_error);
-        NICD_LLDPCTL_FIND(lldpctl_strerror);
-        NICD_LLDPCTL_FIND(lldpctl_get_interfaces);
-        NICD_LLDPCTL_FIND(lldpctl_get_port);
-        NICD_LLDPCTL_FIND(lldpctl_atom_get);
-        NICD_LLDPCTL_FIND(lldpctl_atom_get_str);
-        NICD_LLDPCTL_FIND(lldpctl_atom_get_int);
-        NICD_LLDPCTL_FIND(lldpctl_atom_get_buffer);
-        NICD_LLDPCTL_FIND(lldpctl_atom_iter);
-        NICD_LLDPCTL_FIND(lldpctl_atom_iter_next);
-        NICD_LLDPCTL_FIND(lldpctl_atom_iter_value);
-        NICD_LLDPCTL_FIND(lldpctl_atom_dec_ref);
-#undef NICD_LLDPCTL_FIND
+        find(lldpctl_new, "lldpctl_new");
+        find(lldpctl_release, "lldpctl_release");
+        find(lldpctl_last_error, "lldpctl_last_error");
+        find(lldpctl_strerror, "lldpctl_strerror");
+        find(lldpctl_get_interfaces, "lldpctl_get_interfaces");
+        find(lldpctl_get_port, "lldpctl_get_port");
+        find(lldpctl_atom_get, "lldpctl_atom_get");
+        find(lldpctl_atom_get_str, "lldpctl_atom_get_str");
+        find(lldpctl_atom_get_int, "lldpctl_atom_get_int");
+        find(lldpctl_atom_get_buffer, "lldpctl_atom_get_buffer");
+        find(lldpctl_atom_iter, "lldpctl_atom_iter");
+        find(lldpctl_atom_iter_next, "lldpctl_atom_iter_next");
+        find(lldpctl_atom_iter_value, "lldpctl_atom_iter_value");
+        find(lldpctl_atom_dec_ref, "lldpctl_atom_dec_ref");
         return ok ? std::string() : fmt::format("{} lacks a function nicd calls", kLibrary);
     }
 
