@@ -12,6 +12,8 @@ packages=(
     libibverbs-dev rdma-core libnl-3-dev libnl-route-3-dev libnl-genl-3-dev
     libinih-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev
     dbus-daemon systemd systemd-journal-remote
+    # lldpd's client header (nicd opens liblldpctl at run time); Debian's package depends on lldpd
+    # itself, which the tests' namespaces run too.
     liblldpctl-dev
 )
 # make check and the rest: the tests, the servers they start, packaging, format, fuzzing.
