@@ -1,12 +1,15 @@
 #include "neighbor/lldpd_client.hpp"
 
 #include "neighbor/lldpcli_json.hpp"
+#include "paths/beneath.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <lldpctl.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -19,6 +22,8 @@
 namespace nicd::neighbor {
 
 namespace {
+
+constexpr const char* kSocket = "/run/lldpd.socket";
 
 // The soname Debian's lldpd ships (liblldpctl4 before bookworm folded it into lldpd).
 constexpr const char* kLibrary = "liblldpctl.so.4";
@@ -213,8 +218,13 @@ struct LldpdClient::Library {
     }
 };
 
-LldpdClient::LldpdClient(std::filesystem::path socket, std::chrono::milliseconds timeout)
-    : socket_(std::move(socket)), timeout_(timeout)
+std::filesystem::path lldpdSocket(const HostPaths& paths)
+{
+    return paths.host(kSocket);
+}
+
+LldpdClient::LldpdClient(HostPaths paths, std::chrono::milliseconds timeout)
+    : paths_(std::move(paths)), socket_(lldpdSocket(paths_)), timeout_(timeout)
 {
     auto lib = std::make_unique<Library>();
     lib_error_ = lib->open();
@@ -223,6 +233,55 @@ LldpdClient::LldpdClient(std::filesystem::path socket, std::chrono::milliseconds
 }
 
 LldpdClient::~LldpdClient() = default;
+
+int LldpdClient::connectSocket(std::string& why) const
+{
+    // On the host: /run is root's. In a tree: the socket opened beneath it (O_PATH, no way out),
+    // then connected through its descriptor's /proc/self/fd name, which is that socket and no
+    // other whatever the tree does meanwhile.
+    paths::Fd beneath;
+    std::string path = socket_.string();
+    if (paths_.simulated()) {
+        paths::Fd top(::open(paths_.root().c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+        if (top.get() < 0) {
+            why = fmt::format("no lldpd: {}: {}", paths_.root().string(), std::strerror(errno));
+            return -1;
+        }
+        beneath = paths::Fd(paths::openBeneath(top.get(), std::string_view(kSocket).substr(1),
+                                               O_PATH, paths::Links::Beneath));
+        struct stat st {};
+        if (beneath.get() < 0 || ::fstat(beneath.get(), &st) != 0) {
+            why = fmt::format("no lldpd: {}: {}", path,
+                              errno == EXDEV ? "leads out of the tree: not followed"
+                                             : std::strerror(errno));
+            return -1;
+        }
+        if (!S_ISSOCK(st.st_mode)) {
+            why = fmt::format("no lldpd: {}: not a socket", path);
+            return -1;
+        }
+        path = fmt::format("/proc/self/fd/{}", beneath.get());
+    }
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (path.size() >= sizeof(addr.sun_path)) {
+        why = fmt::format("no lldpd: {}: path too long for a socket", path);
+        return -1;
+    }
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) < 0) {
+        const int err = errno;
+        if (fd >= 0)
+            ::close(fd);
+        why = fmt::format("no lldpd: {}: {}", socket_.string(), std::strerror(err));
+        if (err == EACCES)
+            why += " (lldpd's socket is for its group: systemctl edit nicd, [Service] "
+                   "SupplementaryGroups=_lldpd)";
+        return -1;
+    }
+    return fd;
+}
 
 NeighborReading LldpdClient::read()
 {
@@ -233,23 +292,10 @@ NeighborReading LldpdClient::read()
     }
     Channel ch;
     ch.timeout_ms = static_cast<int>(timeout_.count());
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    std::string path = socket_.string();
-    if (path.size() >= sizeof(addr.sun_path)) {
-        out.unavailable = fmt::format("no lldpd: {}: path too long for a socket", path);
+    ch.fd = connectSocket(out.unavailable);
+    if (ch.fd < 0)
         return out;
-    }
-    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-    ch.fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (ch.fd < 0 || ::connect(ch.fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) < 0) {
-        const int err = errno;
-        out.unavailable = fmt::format("no lldpd: {}: {}", path, std::strerror(err));
-        if (err == EACCES)
-            out.unavailable += " (lldpd's socket is for its group: systemctl edit nicd, "
-                               "[Service] SupplementaryGroups=_lldpd)";
-        return out;
-    }
+    const std::string path = socket_.string();
     Library& lib = *lib_;
     lldpctl_conn_t* conn = lib.lldpctl_new(channelSend, channelRecv, &ch);
     if (!conn) {

@@ -10,11 +10,6 @@ namespace nicd::neighbor {
 
 namespace fs = std::filesystem;
 
-fs::path lldpdSocket(const HostPaths& paths)
-{
-    return paths.host("/run/lldpd.socket");
-}
-
 fs::path neighborsTwin(const HostPaths& paths)
 {
     return paths.host("/run/nicd-sim/lldp/neighbors.json");
@@ -22,7 +17,7 @@ fs::path neighborsTwin(const HostPaths& paths)
 
 NeighborSource::NeighborSource(HostPaths paths, std::chrono::milliseconds interval,
                                std::chrono::milliseconds timeout)
-    : paths_(std::move(paths)), interval_(interval), client_(lldpdSocket(paths_), timeout)
+    : paths_(std::move(paths)), interval_(interval), client_(paths_, timeout)
 {
 }
 

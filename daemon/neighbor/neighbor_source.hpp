@@ -16,8 +16,7 @@
 
 namespace nicd::neighbor {
 
-// lldpd's socket, and the twin's file, in `paths`' tree.
-std::filesystem::path lldpdSocket(const HostPaths& paths);
+// The twin's file in `paths`' tree.
 std::filesystem::path neighborsTwin(const HostPaths& paths);
 
 class NeighborSource : public collect::Source {

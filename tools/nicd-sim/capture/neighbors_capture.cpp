@@ -67,7 +67,7 @@ void captureNeighbors(NodeKind kind, const std::filesystem::path& src, const Fil
         }
         // No twin: nicd asks an lldpd on the tree's socket, and so does the capture.
     }
-    neighbor::LldpdClient client(neighbor::lldpdSocket(paths), timeout);
+    neighbor::LldpdClient client(paths, timeout);
     auto reading = client.read();
     if (!reading.available) {
         manifest.skip(kSource, "",
