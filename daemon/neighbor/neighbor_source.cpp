@@ -4,7 +4,7 @@
 #include "neighbor/lldpcli_json.hpp"
 #include "prefailure/capture_files.hpp"
 
-#include <system_error>
+#include <optional>
 
 namespace nicd::neighbor {
 
@@ -21,11 +21,14 @@ NeighborSource::NeighborSource(HostPaths paths, std::chrono::milliseconds interv
 {
 }
 
-NeighborReading NeighborSource::readTwin(const fs::path& twin)
+std::optional<NeighborReading> NeighborSource::readTwin()
 {
     NeighborReading out;
     auto read = prefailure::decodeCapture<std::map<std::string, std::vector<LldpNeighbor>>>(
-        twin, [](const std::string& text) { return parseLldpcliNeighbors(text); }, 4 << 20);
+        neighborsTwin(paths_), [](const std::string& text) { return parseLldpcliNeighbors(text); },
+        4 << 20);
+    if (read.status == decltype(read)::Status::Unsupported)
+        return std::nullopt; // no twin: the tree's lldpd, if it runs one
     if (!read.ok()) {
         out.unavailable = read.message;
         return out;
@@ -37,11 +40,10 @@ NeighborReading NeighborSource::readTwin(const fs::path& twin)
 
 void NeighborSource::read(const Inventory&)
 {
-    std::error_code ec;
-    const fs::path twin = neighborsTwin(paths_);
-    last_ = paths_.simulated() && fs::symlink_status(twin, ec).type() != fs::file_type::not_found
-                ? readTwin(twin)
-                : client_.read();
+    std::optional<NeighborReading> twin;
+    if (paths_.simulated())
+        twin = readTwin();
+    last_ = twin ? std::move(*twin) : client_.read();
     const std::string now = last_.available ? std::string() : last_.unavailable;
     if (now != said_ || first_) {
         if (!now.empty())

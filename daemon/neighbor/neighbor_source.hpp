@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace nicd::neighbor {
@@ -30,7 +31,8 @@ public:
     void fill(Snapshot& snap) override { snap.neighbors = last_; }
 
 private:
-    NeighborReading readTwin(const std::filesystem::path& twin);
+    // The simulator's twin; nullopt when the tree has none.
+    std::optional<NeighborReading> readTwin();
 
     HostPaths paths_;
     std::chrono::milliseconds interval_;

@@ -2,7 +2,9 @@
 // (to another daemon's socket on the host) is refused and never connected through, one that
 // stays inside is followed, and something that is not a socket is not lldpd. The sockets here are
 // the test's own listeners: a connection they accept, and then close, shows nicd got through.
+#include "neighbor/lldpcli_json.hpp"
 #include "neighbor/lldpd_client.hpp"
+#include "neighbor/neighbor_source.hpp"
 #include "support/temp_dir.hpp"
 
 #include <sys/socket.h>
@@ -97,6 +99,34 @@ TEST_F(LldpdSocketInATree, ALinkThatStaysInsideIsFollowedAndAFileIsNoLldpd)
     EXPECT_NE(readTree().find("run/lldpd.socket: not a socket"), std::string::npos);
     fs::remove(tree_ / "run/lldpd.socket");
     EXPECT_NE(readTree().find("No such file or directory"), std::string::npos);
+}
+
+TEST_F(LldpdSocketInATree, TheTwinIsReadAsAFileOfTheTreeNeverThroughALink)
+{
+    LldpNeighbor n;
+    n.chassis_id = "02:00:00:00:00:07";
+    n.chassis_id_type = "mac";
+    n.system_name = "leaf-07";
+    n.port_id = "swp12";
+    n.port_id_type = "ifname";
+    const auto json = toLldpcliJson({{"ens1f0np0", {n}}});
+    fs::create_directories(tree_ / "run/nicd-sim/lldp");
+    std::ofstream(dir_ / "outside.json") << json;
+    fs::create_symlink(dir_ / "outside.json", tree_ / "run/nicd-sim/lldp/neighbors.json");
+    NeighborSource source(HostPaths(tree_), std::chrono::seconds(1), std::chrono::seconds(1));
+    Snapshot snap;
+    source.read(Inventory{});
+    source.fill(snap);
+    EXPECT_FALSE(snap.neighbors.available) << "a linked twin is not read";
+    EXPECT_NE(snap.neighbors.unavailable.find("neighbors.json"), std::string::npos)
+        << snap.neighbors.unavailable;
+
+    fs::remove(tree_ / "run/nicd-sim/lldp/neighbors.json");
+    std::ofstream(tree_ / "run/nicd-sim/lldp/neighbors.json") << json;
+    source.read(Inventory{});
+    source.fill(snap);
+    ASSERT_TRUE(snap.neighbors.available) << snap.neighbors.unavailable;
+    EXPECT_EQ(snap.neighbors.by_netdev.at("ens1f0np0").front().label(), "leaf-07 swp12");
 }
 
 } // namespace nicd::neighbor
