@@ -44,6 +44,7 @@ const std::map<std::string, Allowed>& allowed()
         {"daemon/app/run_lock.cpp", {1, "the root, to walk to run/nicd beneath it"}},
         {"daemon/privilege/knob_writer.cpp", {2, "the root the knob writer works beneath"}},
         {"plugins/sdk/src/dcb_sim_backend.cpp", {1, "the root, to open the DCB files beneath it"}},
+        {"daemon/neighbor/lldpd_client.cpp", {1, "the root, to open lldpd's socket beneath it"}},
         {"tools/nicd-sim/node_state.cpp", {1, "the node, to take its lock beneath it"}},
         {"tools/nicd-sim/capture/node_files.cpp",
          {2, "the capture's source root, and a file by /proc/self/fd of a descriptor opened "
