@@ -41,11 +41,8 @@ constexpr Curated kDefaultMeanings[] = {
     {Meaning::OutOfSequence, false},
     {Meaning::LocalAckTimeout, false},
     {Meaning::RnrRetryExceeded, false},
-    // ECN and CNPs, DCQCN at work on the lossless traffic: ECN-marked RoCE packets received and
-    // the CNPs sent for them (notification point), CNPs handled (reaction point).
-    {Meaning::EcnMarked, false},
-    {Meaning::CnpSent, false},
-    {Meaning::CnpHandled, false},
+    // ECN and CNPs (EcnMarked, CnpSent, CnpHandled) are not here: the congestion families carry
+    // their rates over the verdict's window, the same for every vendor.
     // PFC on the lossless priorities: pause frames and the time paused, both ways.
     {Meaning::RxPauseFrames, true},
     {Meaning::TxPauseFrames, true},

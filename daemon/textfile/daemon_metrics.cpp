@@ -4,7 +4,7 @@
 
 namespace nicd::textfile {
 
-void renderDaemonMetrics(const Snapshot& snap, MetricWriter& w)
+void renderDaemonMetrics(const Snapshot& snap, bool all, MetricWriter& w)
 {
     w.family("nicd_up", MetricType::Gauge, "1 when nicd wrote this file after a complete cycle.");
     w.sample(1.0);
@@ -21,9 +21,11 @@ void renderDaemonMetrics(const Snapshot& snap, MetricWriter& w)
     w.sample({}, snap.read_errors_total);
     w.family("nicd_dropped_files", MetricType::Gauge,
              "Counter files of the device nicd no longer reads: refused DropCounterAfter reads "
-             "in a row (EINVAL, EOPNOTSUPP, EACCES); read again after a reload or a reboot.");
+             "in a row (EINVAL, EOPNOTSUPP, EACCES); read again after a reload or a reboot. "
+             "Devices that dropped none are left out unless Counters=all.");
     for (const auto& ds : snap.samples)
-        w.sample({{"device", ds.ibdev}}, uint64_t{ds.files_dropped});
+        if (all || ds.files_dropped > 0)
+            w.sample({{"device", ds.ibdev}}, uint64_t{ds.files_dropped});
 }
 
 } // namespace nicd::textfile

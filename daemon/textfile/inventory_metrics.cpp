@@ -5,7 +5,7 @@
 
 namespace nicd::textfile {
 
-void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w)
+void renderInventoryMetrics(const Snapshot& snap, bool all, MetricWriter& w)
 {
     const auto& devices = snap.inventory.devices;
     w.family("nicd_device_info", MetricType::Gauge,
@@ -52,13 +52,15 @@ void renderInventoryMetrics(const Snapshot& snap, MetricWriter& w)
                 auto port = std::to_string(p.num);
                 w.sample({{"device", d.ibdev}, {"port", port}}, static_cast<double>(*p.state));
             }
+    // An active port's physical state is LinkUp: nicd_port_state says it already.
     w.family(
         "nicd_port_phys_state", MetricType::Gauge,
         "IB physical port state: 2 Polling, 3 Disabled, 4 PortConfigurationTraining, 5 LinkUp, "
-        "6 LinkErrorRecovery, 7 PhyTest.");
+        "6 LinkErrorRecovery, 7 PhyTest; of a port that is not ACTIVE (Counters=all: every "
+        "port).");
     for (const auto& d : devices)
         for (const auto& p : d.ports)
-            if (p.phys_state) {
+            if (p.phys_state && (all || !p.active())) {
                 auto port = std::to_string(p.num);
                 w.sample({{"device", d.ibdev}, {"port", port}}, static_cast<double>(*p.phys_state));
             }

@@ -45,7 +45,7 @@ std::vector<const PluginStatus*> onePerName(const std::vector<PluginStatus>& plu
 
 } // namespace
 
-void renderPluginMetrics(const Snapshot& snap, MetricWriter& w)
+void renderPluginMetrics(const Snapshot& snap, bool all, MetricWriter& w)
 {
     auto plugins = onePerName(snap.plugins);
     w.family("nicd_plugin_info", MetricType::Gauge, "A plugin nicd tried to load; value 1.");
@@ -59,12 +59,14 @@ void renderPluginMetrics(const Snapshot& snap, MetricWriter& w)
         w.sample({{"plugin", p->name}},
                  p->state == PluginState::Running || p->state == PluginState::Degraded ? 1.0 : 0.0);
     w.family("nicd_plugin_state", MetricType::Gauge,
-             "Plugin state as a state set: 1 for the current state, 0 for the others.");
+             "Plugin state, value 1 for the state it is in (running, degraded, disabled, "
+             "failed); Counters=all: the other states too, 0.");
     constexpr std::array states{PluginState::Running, PluginState::Degraded, PluginState::Disabled,
                                 PluginState::Failed};
     for (const auto* p : plugins)
         for (auto s : states)
-            w.sample({{"plugin", p->name}, {"state", toString(s)}}, p->state == s ? 1.0 : 0.0);
+            if (all || p->state == s)
+                w.sample({{"plugin", p->name}, {"state", toString(s)}}, p->state == s ? 1.0 : 0.0);
     w.family("nicd_plugin_devices", MetricType::Gauge, "Devices the plugin manages.");
     for (const auto* p : plugins)
         w.sample({{"plugin", p->name}}, static_cast<double>(p->devices));

@@ -6,7 +6,7 @@
 
 namespace nicd::textfile {
 
-void renderQosMetrics(const Snapshot& snap, MetricWriter& w)
+void renderQosMetrics(const Snapshot& snap, bool all, MetricWriter& w)
 {
     const auto& q = snap.qos;
     // One sample a setting of every provisioned port: compliance for those the NIC has an
@@ -46,7 +46,8 @@ void renderQosMetrics(const Snapshot& snap, MetricWriter& w)
     for (const auto& [kind, n] : q.rounds_total)
         w.sample({{"kind", kind}}, n);
     w.family("nicd_qos_changes_total", MetricType::Counter,
-             "QoS settings nicd wrote because they differed, since it started.");
+             "QoS settings nicd wrote because they differed, since it started (Counters=all "
+             "only: nicd logs each write).");
     const auto bySetting = [&](const auto& totals) {
         for (const auto& [key, n] : totals)
             w.sample({{"device", std::get<0>(key)},
@@ -54,7 +55,8 @@ void renderQosMetrics(const Snapshot& snap, MetricWriter& w)
                       {"setting", std::get<2>(key)}},
                      n);
     };
-    bySetting(q.changes_total);
+    if (all)
+        bySetting(q.changes_total);
     w.family("nicd_qos_errors_total", MetricType::Counter,
              "Errors reading or applying QoS, by setting (\"port\": the port as a whole), since "
              "nicd started.");

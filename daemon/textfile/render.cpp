@@ -8,15 +8,16 @@ namespace {
 
 void renderAll(const Snapshot& snap, const CounterBudget& budget, MetricWriter& w)
 {
-    renderDaemonMetrics(snap, w);
-    renderInventoryMetrics(snap, w);
+    const bool all = budget.everything();
+    renderDaemonMetrics(snap, all, w);
+    renderInventoryMetrics(snap, all, w);
     renderHealthMetrics(snap, w);
-    renderQosMetrics(snap, w);
-    renderPrefailureMetrics(snap, w);
-    renderCongestionMetrics(snap, w);
+    renderQosMetrics(snap, all, w);
+    renderPrefailureMetrics(snap, all, w);
+    renderCongestionMetrics(snap, all, w);
     renderReadinessMetrics(snap, w);
     renderCounterMetrics(snap, budget, w);
-    renderPluginMetrics(snap, w);
+    renderPluginMetrics(snap, all, w);
     if (w.duplicatesDropped() > 0) {
         static bool warned = false; // once: the same snapshot shape repeats every cycle
         if (!warned)

@@ -50,7 +50,7 @@ TEST_F(BnxtProvisioning, MixedNodeProvisionsBnxtRepairsDriftAndLeavesFirmwareDcb
     const std::string netdev = pf.second;
     ASSERT_FALSE(dev.empty());
     ASSERT_NE(dcb(netdev).find("dcbx=9\n"), std::string::npos) << "a fresh host-owned port";
-    writeConfig("");
+    writeConfig("[textfile]\nCounters=all\n"); // nicd_qos_changes_total: what it wrote
     start();
     ASSERT_TRUE(waitForText(compliant(dev, "pfc", 1))) << log() << textfile();
     EXPECT_TRUE(waitForText(compliant("mlx5_0", "pfc", 1))) << textfile();

@@ -46,7 +46,9 @@ TEST_F(CaptureSamples, PlayedSamplesGiveTheNodesRatesAndVerdicts)
     const auto src = dir_ / "src";
     const auto cap = dir_ / "cap";
     sim::create(src, {});
-    test::writeNodeConfig(src, "[signals]\nEnable=no\n[health]\nCongestionWindowSec=2\n");
+    // Counters=all: the window the congestion verdict covered (nicd_port_congestion_window_seconds).
+    test::writeNodeConfig(
+        src, "[signals]\nEnable=no\n[health]\nCongestionWindowSec=2\n[textfile]\nCounters=all\n");
     std::string out;
     for (auto [fault, dev] : {std::pair{"congest-pfc-only", "mlx5_1"},
                               std::pair{"pause-storm", "mlx5_2"}, std::pair{"lossy", "mlx5_3"}})

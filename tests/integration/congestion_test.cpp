@@ -28,7 +28,9 @@ protected:
     std::string tempTag() const override { return "congestion"; }
     std::string baseConfig() const override
     {
-        return "[provision]\nMode=off\n[signals]\nEnable=no\n[health]\nCongestionWindowSec=2\n";
+        // Counters=all: the window the verdict covered (nicd_port_congestion_window_seconds).
+        return "[provision]\nMode=off\n[signals]\nEnable=no\n[health]\nCongestionWindowSec=2\n"
+               "[textfile]\nCounters=all\n";
     }
 
     // Two runs a window apart with 2 s of traffic between them.

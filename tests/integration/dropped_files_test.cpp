@@ -53,7 +53,8 @@ TEST_F(DaemonTest, RefusedCounterFilesAreDroppedAndNotReadAgainUntilAReload)
     // counters/ at PmaIntervalMs=1000: tried at reads 1, 3 and 6.
     ASSERT_TRUE(textfileShows("nicd_dropped_files{device=\"mlx5_0\"} 2", 20s))
         << test::readFile(log);
-    EXPECT_TRUE(textfileShows("nicd_dropped_files{device=\"mlx5_1\"} 0", 1s));
+    // A device that dropped nothing has no series (Counters=all: 0).
+    EXPECT_EQ(textfileText().find("nicd_dropped_files{device=\"mlx5_1\"}"), std::string::npos);
     const std::string said = "refused 3 reads in a row; dropped, not read again until nicd is "
                              "reloaded or the node reboots";
     const auto text = test::readFile(log);
@@ -88,7 +89,13 @@ TEST_F(DaemonTest, RefusedCounterFilesAreDroppedAndNotReadAgainUntilAReload)
     std::this_thread::sleep_for(1500ms);
     EXPECT_TRUE(textfileShows("nicd_dropped_files{device=\"mlx5_0\"} 2", 1s));
     daemon.signal(SIGHUP);
-    EXPECT_TRUE(textfileShows("nicd_dropped_files{device=\"mlx5_0\"} 0", 10s));
+    EXPECT_TRUE(test::waitFor(
+        [&] {
+            return textfileText().find("nicd_dropped_files{device=\"mlx5_0\"}") ==
+                   std::string::npos;
+        },
+        10s))
+        << "read again after the reload: none dropped";
     EXPECT_TRUE(textfileShows(
         "nicd_ib_port_pma_total{device=\"mlx5_0\",port=\"1\",counter=\"symbol_error\"}", 10s));
     EXPECT_TRUE(textfileShows(

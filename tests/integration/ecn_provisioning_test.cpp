@@ -75,7 +75,7 @@ TEST_F(EcnProvisioningTest, TheLosslessPriorityOfExactlyTheUpRocePfs)
                                {"ens5f1np1", kOff},
                                {"ens6f0np0", kOff}}))
         << "the simulator's fresh driver: PFs and LAG members only, all off";
-    auto out = once("");
+    auto out = once("[textfile]\nCounters=all\n"); // nicd_qos_changes_total: what it wrote
     // mlx5_0..3: up RoCE PFs. ens5f*: the LAG's members (Bonds=skip). ens6f0np0: mlx5_6, down.
     // No tree at all: the VF (mlx5_5), IPoIB (mlx5_4), the bond and the management NIC.
     EXPECT_EQ(ecn(), (EcnState{{"ens1f0np0", kOn3},

@@ -78,6 +78,7 @@ protected:
 
 TEST_F(PreFailureTest, HealthyNodeRaisesNothingAndPublishesEverySignal)
 {
+    writeConfig("[textfile]\nCounters=all\n"); // every lane, threshold and reporter
     EXPECT_EQ(judgeAfterTraffic(), Conditions{}) << last_out_;
     auto text = test::readFile(root_ / "var/lib/prometheus/node-exporter/nicd.prom");
     for (const char* family :

@@ -28,7 +28,7 @@ using test::ProvisioningTest;
 TEST_F(ProvisioningTest, EnforceAppliesReadsBackAndRepairsDrift)
 {
     ASSERT_NE(dcb("ens1f0np0").find("pfc_en=0\n"), std::string::npos) << "a fresh NIC";
-    writeConfig("");
+    writeConfig("[textfile]\nCounters=all\n"); // nicd_qos_changes_total: the writes
     start();
     ASSERT_TRUE(waitForText(compliant("mlx5_0", "pfc", 1))) << log() << textfile();
     EXPECT_NE(textfile().find(compliant("mlx5_0", "trust", 1)), std::string::npos);

@@ -1,7 +1,8 @@
 // The series budget on a realistic node: 8 RoCE ports whose netdevs print what a ConnectX-7 with
-// 64 channels prints (thousands of statistics each). By default a running nicd writes at most 120
+// 64 channels prints (thousands of statistics each). By default a running nicd writes at most 60
 // series per port and no per-channel statistic; Counters=all brings back every statistic the
-// netdevs, hw_counters/ and counters/ hold; Counters=none keeps the verdicts and identities.
+// netdevs, hw_counters/ and counters/ hold and every series of the other families (each lane,
+// each state, the thresholds); Counters=none keeps the verdicts and identities.
 #include "sim.hpp"
 #include "support/daemon_fixture.hpp"
 #include "support/process.hpp"
@@ -74,19 +75,19 @@ protected:
 
 } // namespace
 
-TEST_F(TextfileVolumeTest, ByDefaultARunningNicdWritesAtMost120SeriesAPort)
+TEST_F(TextfileVolumeTest, ByDefaultARunningNicdWritesAtMost60SeriesAPort)
 {
     for (const auto& nd : netdevs())
         ASSERT_GT(ethtoolNames(nd).size(), 6000U) << nd << " prints what a 64-channel netdev does";
     config("");
-    // The daemon as it runs on a node: QoS provisioned (its change counters), every signal read
-    // twice (the pre-FEC BER needs two), counters every half second.
+    // The daemon as it runs on a node: QoS provisioned, every signal read twice (the pre-FEC BER
+    // needs two), counters every half second.
     test::Process daemon(nicd(), {}, dir_ / "nicd.log");
     ASSERT_TRUE(test::waitFor(
         [&] {
             auto text = textfile();
             return text.find("\nnicd_fec_pre_ber_ratio{") != std::string::npos &&
-                   text.find("\nnicd_qos_changes_total{") != std::string::npos &&
+                   text.find("\nnicd_qos_rounds_total{kind=\"apply\"} ") != std::string::npos &&
                    test::cyclesIn(text) >= 4;
         },
         60s))
@@ -94,7 +95,7 @@ TEST_F(TextfileVolumeTest, ByDefaultARunningNicdWritesAtMost120SeriesAPort)
     auto lines = series(textfile());
     daemon.signal(SIGTERM);
     EXPECT_EQ(daemon.wait(10s), 0);
-    EXPECT_LE(lines.size(), 120U * kPorts) << lines.size() << " series on " << kPorts << " ports";
+    EXPECT_LE(lines.size(), 60U * kPorts) << lines.size() << " series on " << kPorts << " ports";
     size_t pauses = 0;
     for (const auto& l : lines) {
         EXPECT_FALSE(std::regex_search(l, std::regex("(stat|counter)=\"(rx|tx|ch)[0-9]+_")))
@@ -143,6 +144,27 @@ TEST_F(TextfileVolumeTest, AllBringsBackEveryStatisticTheNodeHolds)
         EXPECT_NE(text.find(",netdev=\"" + nd + "\",stat=\"ch63_eq_rearm\"} "), std::string::npos);
     }
     EXPECT_EQ(counter_series, expected) << "every statistic once, nothing else";
+
+    // And every series of the other families: each state, lane, threshold and health reporter.
+    std::map<std::string, size_t> families;
+    for (const auto& l : lines)
+        ++families[l.substr(0, l.find('{'))];
+    const std::pair<const char*, size_t> per_port[] = {
+        {"nicd_port_congestion_state", 6},
+        {"nicd_module_rx_power_watts", 4},
+        {"nicd_module_tx_power_watts", 4},
+        {"nicd_module_tx_bias_amperes", 4},
+        {"nicd_module_rx_power_threshold_watts", 2},
+        {"nicd_module_supply_volts", 1},
+        {"nicd_devlink_reporter_healthy", 5},
+        {"nicd_devlink_reporter_errors_total", 5},
+        {"nicd_pcie_link_width_lanes", 3},
+        {"nicd_device_temperature_crit_celsius", 1},
+        {"nicd_port_phys_state", 1},
+        {"nicd_dropped_files", 1},
+    };
+    for (const auto& [family, n] : per_port)
+        EXPECT_EQ(families[family], n * kPorts) << family;
 }
 
 TEST_F(TextfileVolumeTest, NoneKeepsVerdictsAndIdentitiesOnly)

@@ -348,3 +348,87 @@ TEST(Textfile, SignalFamiliesFollowEveryNewReading)
     textfile::renderTextfileTo(snap, [&](std::string_view piece) { streamed.append(piece); });
     EXPECT_EQ(streamed, renderTextfile(snap));
 }
+
+// By default (Counters= is not all) a family carries what says something about the port: the
+// state that holds, the health reporters that are not quiet, the worst lane, a PCIe maximum the
+// link fell short of; thresholds and settings only with Counters=all, which brings every series
+// back.
+TEST(Textfile, ByDefaultEachFamilyCarriesWhatSaysSomethingAndAllBringsBackTheRest)
+{
+    auto snap = sampleSnapshot();
+    snap.uplinks = {{"mlx5_0", 1, "ens1f0np0", "Ethernet", 400, 4, true}};
+    ModuleDom m;
+    m.has_dom = true;
+    m.standard = ModuleStandard::Cmis;
+    m.supply_volts = 3.3;
+    m.rx_power = {0.003162, 0.0001, {}, {}};
+    m.tx_bias = {0.1, 0.01, {}, {}};
+    m.tx_power = {0.004, 0.0002, {}, {}};
+    // Lane 3 receives the least light, lane 2 draws the most bias, lane 4 sends the most light
+    // (nearest the high alarm).
+    m.lanes = {{0.05, 0.0015, 0.0013, false, false},
+               {0.09, 0.0014, 0.0012, false, false},
+               {0.05, 0.0015, 0.0002, false, false},
+               {0.05, 0.0037, 0.0013, false, false}};
+    snap.modules["ens1f0np0"] = m;
+    snap.reporters = {{"pci/0000:3b:00.0", "fw", true, "healthy", 0, 0},
+                      {"pci/0000:3b:00.0", "tx", true, "healthy", 2, 2},
+                      {"pci/0000:3b:00.0", "fw_fatal", false, "error", 1, 0}};
+    snap.pcie["mlx5_0"] = PcieLink{32, 8, 32, 16, 32, 16, {}};
+    snap.temperatures["mlx5_0"] = {{"asic", 55, 105, 58}};
+    snap.health.congestion[{"mlx5_0", 1}] = {"pfc_only", 30, 0.2, 0, 0, 0, 0};
+    snap.qos.changes_total[{"mlx5_0", 1, "pfc"}] = 1;
+    Config config;
+    auto text = renderTextfile(snap, textfile::CounterBudget(config));
+    auto count = [](const std::string& t, const std::string& family) {
+        size_t n = 0;
+        for (size_t at = t.find("\n" + family + "{"); at != std::string::npos;
+             at = t.find("\n" + family + "{", at + 1))
+            ++n;
+        return n;
+    };
+    const std::string lane = "{device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\",lane=";
+    EXPECT_TRUE(has(text, "nicd_module_rx_power_watts" + lane + "\"3\"} 0.0002")) << text;
+    EXPECT_TRUE(has(text, "nicd_module_tx_bias_amperes" + lane + "\"2\"} 0.09")) << text;
+    EXPECT_TRUE(has(text, "nicd_module_tx_power_watts" + lane + "\"4\"} 0.0037")) << text;
+    for (const char* f : {"nicd_module_rx_power_watts", "nicd_module_tx_bias_amperes",
+                          "nicd_module_tx_power_watts"})
+        EXPECT_EQ(count(text, f), 1U) << f;
+    EXPECT_EQ(count(text, "nicd_port_congestion_state"), 1U);
+    EXPECT_TRUE(has(text, "nicd_port_congestion_state{device=\"mlx5_0\",port=\"1\","
+                          "state=\"pfc_only\"} 1"));
+    // The quiet reporter is left out; the one that recovered and the one in error are not.
+    EXPECT_EQ(count(text, "nicd_devlink_reporter_healthy"), 2U);
+    EXPECT_EQ(count(text, "nicd_devlink_reporter_errors_total"), 2U);
+    EXPECT_FALSE(text.find("reporter=\"fw\"}") != std::string::npos) << text;
+    // The link trained at full speed but half width: the width's maximum is said, not the speed's.
+    EXPECT_EQ(count(text, "nicd_pcie_link_speed_transfers_per_second"), 1U);
+    EXPECT_EQ(count(text, "nicd_pcie_link_width_lanes"), 3U);
+    EXPECT_TRUE(has(text, "nicd_pcie_link_width_lanes{device=\"mlx5_0\",which=\"max\"} 16"));
+    // An inactive port's physical state is said; one plugin state a plugin.
+    EXPECT_TRUE(has(text, "nicd_port_phys_state{device=\"mlx5_0\",port=\"1\"} 3"));
+    EXPECT_EQ(count(text, "nicd_plugin_state"), 2U);
+    for (const char* f :
+         {"nicd_module_rx_power_threshold_watts", "nicd_module_supply_volts",
+          "nicd_device_temperature_crit_celsius", "nicd_device_temperature_highest_celsius",
+          "nicd_qos_changes_total", "nicd_port_congestion_window_seconds", "nicd_dropped_files"}) {
+        EXPECT_EQ(count(text, f), 0U) << f;
+        EXPECT_NE(text.find("# TYPE " + std::string(f) + " "), std::string::npos) << f;
+    }
+
+    auto all = renderTextfile(snap);
+    for (const char* f : {"nicd_module_rx_power_watts", "nicd_module_tx_bias_amperes",
+                          "nicd_module_tx_power_watts"})
+        EXPECT_EQ(count(all, f), 4U) << f;
+    EXPECT_EQ(count(all, "nicd_port_congestion_state"), 6U);
+    EXPECT_EQ(count(all, "nicd_devlink_reporter_recovers_total"), 3U);
+    EXPECT_EQ(count(all, "nicd_pcie_link_speed_transfers_per_second"), 3U);
+    EXPECT_EQ(count(all, "nicd_plugin_state"), 8U);
+    for (const char* f : {"nicd_module_rx_power_threshold_watts", "nicd_module_tx_bias_threshold_amperes"})
+        EXPECT_EQ(count(all, f), 2U) << f;
+    for (const char* f : {"nicd_module_supply_volts", "nicd_device_temperature_crit_celsius",
+                          "nicd_device_temperature_highest_celsius", "nicd_qos_changes_total",
+                          "nicd_port_congestion_window_seconds"})
+        EXPECT_EQ(count(all, f), 1U) << f;
+    EXPECT_EQ(count(all, "nicd_dropped_files"), 1U);
+}
