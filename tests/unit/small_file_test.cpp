@@ -93,3 +93,26 @@ TEST_F(SmallFile, BeneathARootALinkOutOfTheTreeIsRefused)
                              ": a symlink on the way leads out of " + root.string());
     EXPECT_TRUE(text.empty());
 }
+
+// readRegularFile with a large limit (the state file's 64 MiB): a file of any size up to the limit
+// comes back whole, one byte more is refused, and an empty file is empty.
+TEST_F(SmallFile, ARegularFileIsReadWholeUpToItsLimitAndRefusedPastIt)
+{
+    const fs::path f = dir_ / "state.json";
+    for (size_t size : {size_t{0}, size_t{1}, size_t{4095}, size_t{4097}, size_t{300'000}}) {
+        std::string body(size, 'x');
+        for (size_t i = 0; i < size; i += 97)
+            body[i] = static_cast<char>('a' + i % 26);
+        std::ofstream(f, std::ios::trunc | std::ios::binary) << body;
+        std::string text = "stale";
+        ASSERT_TRUE(sdk::readRegularFile(f, size_t{64} << 20, text)) << size;
+        EXPECT_EQ(text, body) << size;
+        ASSERT_TRUE(sdk::readRegularFile(f, size, text)) << "exactly the limit: " << size;
+        EXPECT_EQ(text.size(), size);
+        if (size > 0) {
+            auto refused = sdk::readRegularFile(f, size - 1, text);
+            EXPECT_FALSE(refused) << size;
+            EXPECT_EQ(refused.sys_errno, EFBIG) << size;
+        }
+    }
+}

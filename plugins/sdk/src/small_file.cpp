@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -104,10 +105,16 @@ v1::Status readRegularFileAt(int dir, const char* name, const fs::path& path, si
         ::close(fd);
         return v1::Status::fail(v1::Errc::Io, path.string() + ": not a regular file");
     }
-    // One byte past the limit tells a file that is too large from one that fills it exactly.
-    std::string text(limit + 1, '\0');
+    // One byte past the limit tells a file that is too large from one that fills it exactly. The
+    // buffer starts at the file's size (a page for sysfs, which says 4096) and grows as the read
+    // does: a limit of 64 MiB is not 64 MiB touched for a state file of a few hundred KiB.
+    const size_t want = limit + 1;
+    const size_t start = st.st_size > 0 ? static_cast<size_t>(st.st_size) + 1 : size_t{4096};
+    std::string text(std::min(want, std::max(start, size_t{4096})), '\0');
     size_t got = 0;
-    while (got < text.size()) {
+    while (got < want) {
+        if (got == text.size())
+            text.resize(std::min(want, text.size() * 2));
         ssize_t n = ::read(fd, text.data() + got, text.size() - got);
         if (n < 0 && errno == EINTR)
             continue;
