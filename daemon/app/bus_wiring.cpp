@@ -1,6 +1,7 @@
 // What the bus's methods do: each is a call into a stage (provisioning, health, the last
 // snapshot's counters).
 #include "app/daemon_app.hpp"
+#include "collect/cycle_scheduler.hpp"
 #include "config/config_in_effect.hpp"
 #include "dbus/bus_errors.hpp"
 #include "dbus/bus_handlers.hpp"
@@ -53,6 +54,14 @@ dbus::BusHandlers DaemonApp::busHandlers()
                                                       : device + " port " + std::to_string(port) +
                                                             " is not in the last cycle");
         return *counters;
+    };
+    h.port_counters = [this](const std::string& device, uint32_t port,
+                             dbus::CountersReply&& reply) {
+        const auto& last = published_.get();
+        if (counter_requests_.ask(last ? &*last : nullptr, device, port, std::move(reply),
+                                  loop::EventLoop::nowMonotonicUsec()) &&
+            cycles_)
+            cycles_->requestNow();
     };
     h.configuration = [this] {
         std::vector<std::array<std::string, 4>> rows;

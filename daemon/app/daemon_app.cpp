@@ -206,7 +206,8 @@ int DaemonApp::runDaemon()
                     [this](KernelFindings f) { onKernelFindings(std::move(f)); });
     cycles_ = std::make_unique<collect::CycleScheduler>(
         *loop_, *worker_, *collector_, config_,
-        [this](Snapshot snap) { finishCycle(std::move(snap)); });
+        [this](Snapshot snap) { finishCycle(std::move(snap)); },
+        [this] { return counter_requests_.wholeDevices(loop::EventLoop::nowMonotonicUsec()); });
     consumers_.emplace_back([this](const Config& c) { cycles_->configure(c); });
     cycles_->start();
     log::info({}, "nicd {} started (root {}, poll every {} ms, PMA counters every {} ms)",
@@ -283,6 +284,7 @@ void DaemonApp::finishCycle(Snapshot snap)
     provision_->forgetMissing(snap.inventory);
     snap.qos = provision_->summary();
     published_.replace(std::move(snap)); // the previous one is freed before the state is saved
+    counter_requests_.published(*published_.get());
     run_lock_.beat(loop::realtimeSeconds());
     saveState();
     provision_->afterCycle(); // plans from this cycle's inventory, not the last one's

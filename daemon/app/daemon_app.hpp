@@ -13,6 +13,7 @@
 // same stages without a loop.
 #pragma once
 
+#include "app/counter_requests.hpp"
 #include "app/options.hpp"
 #include "app/run_lock.hpp"
 #include "config/config.hpp"
@@ -122,6 +123,7 @@ private:
     std::unique_ptr<textfile::TextfileSink> textfile_;
     std::vector<std::function<void(const Config&)>> consumers_; // each configure(), in order
     loop::PublishedSnapshot published_;
+    CounterRequests counter_requests_; // Port.GetCounters calls waiting for a whole read
     std::unique_ptr<loop::EventLoop> loop_;
     std::unique_ptr<dbus::BusService> bus_; // loop thread; destroyed before the loop
     std::unique_ptr<loop::Worker> worker_;

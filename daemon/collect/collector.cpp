@@ -60,6 +60,7 @@ void Collector::configure(const Config& config)
         for (auto& slot : sources_)
             slot.last_read_usec = 0; // due at the next cycle
     ib_reader_.setDropAfter(config.daemon.drop_counter_after);
+    filter_->configure(config.textfile.counters);
 }
 
 void Collector::readSources(Snapshot& snap)
@@ -156,7 +157,8 @@ std::vector<bool> Collector::readPma(const Inventory& inventory, const std::vect
 // Plugin calls are serialized: devices are polled one after the other on the plugin lane, each
 // against the deadline. A poll left behind blocks the plugin, so no plugin is called until it
 // returns (the devices after it are not polled meanwhile).
-void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSamples>& all)
+void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSamples>& all,
+                            const std::set<std::string>& whole)
 {
     if (plugin_stuck_) {
         if (!plugin_stuck_->load()) {
@@ -176,11 +178,16 @@ void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSample
     auto devices = ownedCopies(inventory, claimed);
     auto results = std::make_shared<std::vector<DeviceSamples>>(claimed.size());
     auto finished = std::make_shared<std::atomic<bool>>(false);
+    // Filtered as each device's read returns: one device's whole read is held at a time.
+    auto wanted = std::make_shared<std::vector<bool>>();
+    for (const auto& d : *devices)
+        wanted->push_back(whole.contains(d.ibdev));
     size_t polled = plugin_runner_.runEach(
         claimed.size(),
-        [this, devices, results](size_t k) {
+        [this, devices, results, wanted, filter = filter_](size_t k) {
             try {
                 plugins_.poll((*devices)[k], (*results)[k]);
+                filter->apply((*results)[k], (*wanted)[k]);
             } catch (const std::exception& e) {
                 (*results)[k].errors.push_back(
                     {(*devices)[k].ibdev, 0, "plugin " + (*devices)[k].plugin, e.what()});
@@ -192,6 +199,7 @@ void Collector::pollPlugins(const Inventory& inventory, std::vector<DeviceSample
         auto& r = (*results)[k];
         ds.plugin = std::move(r.plugin);
         ds.meanings = std::move(r.meanings);
+        ds.all_statistics = r.all_statistics;
         ds.errors.insert(ds.errors.end(), r.errors.begin(), r.errors.end());
         r = DeviceSamples{}; // freed as it goes: the peak stays one copy of the cycle's samples
     }
@@ -248,7 +256,7 @@ bool Collector::callPlugin(const std::string& ibdev, std::function<void()> fn,
     return false;
 }
 
-Snapshot Collector::collect(bool read_pma)
+Snapshot Collector::collect(bool read_pma, const std::set<std::string>& whole)
 {
     auto started = std::chrono::steady_clock::now();
     Snapshot snap;
@@ -313,7 +321,7 @@ Snapshot Collector::collect(bool read_pma)
             if (const auto* mtus = verbs_.activeMtus(key.first);
                 mtus && key.second >= 1 && key.second <= mtus->size() && (*mtus)[key.second - 1])
                 port.ib_active_mtu = (*mtus)[key.second - 1];
-    pollPlugins(snap.inventory, snap.samples);
+    pollPlugins(snap.inventory, snap.samples, whole);
     countPluginDrops(snap.samples);
     for (auto& ds : snap.samples) {
         ds.monotonic_usec = loop::EventLoop::nowMonotonicUsec();

@@ -6,6 +6,7 @@
 #include "collect/ib_counters.hpp"
 #include "collect/plugin_calls.hpp"
 #include "collect/source.hpp"
+#include "collect/statistics_filter.hpp"
 #include "collect/verbs_lane.hpp"
 #include "config/config.hpp"
 #include "config/host_paths.hpp"
@@ -19,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,8 +32,10 @@ public:
     Collector(HostPaths paths, PluginCalls& plugins, const Config& config);
 
     // `read_pma`: also read ports/N/counters (slow: one firmware command per file). Between
-    // PMA reads the last values are carried over so every snapshot has every counter.
-    Snapshot collect(bool read_pma);
+    // PMA reads the last values are carried over so every snapshot has every counter. Of the
+    // plugins' statistics, only what a cycle uses is kept (collect/statistics_filter.hpp), but
+    // every one of the devices in `whole`.
+    Snapshot collect(bool read_pma, const std::set<std::string>& whole = {});
     // A source read every cycle (or on its own interval) after the inventory: collect/source.hpp.
     void add(std::unique_ptr<Source> source);
     // The next cycle re-walks the whole sysfs tree (after link or device events, or a reload),
@@ -63,7 +67,8 @@ private:
     // Reads counters/ of the `due` devices; true for each device whose values are fresh.
     std::vector<bool> readPma(const Inventory& inventory, const std::vector<size_t>& due,
                               std::vector<DeviceSamples>& all);
-    void pollPlugins(const Inventory& inventory, std::vector<DeviceSamples>& all);
+    void pollPlugins(const Inventory& inventory, std::vector<DeviceSamples>& all,
+                     const std::set<std::string>& whole);
     void readSources(Snapshot& snap);
     // Whether the device names of `inv` differ from the last call's.
     bool devicesChanged(const Inventory& inv);
@@ -88,6 +93,7 @@ private:
     std::chrono::milliseconds driver_timeout_{2000};
     DeadlineRunner pma_runner_;    // counters/ reads
     DeadlineRunner plugin_runner_; // plugin polls (serialized)
+    std::shared_ptr<StatisticsFilter> filter_ = std::make_shared<StatisticsFilter>();
     VerbsLane verbs_;              // verbs probes (real root only)
     std::map<std::string, std::shared_ptr<std::atomic<bool>>>
         pma_stuck_;                                   // ibdev -> read returned yet?

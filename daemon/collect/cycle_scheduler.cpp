@@ -10,8 +10,9 @@
 namespace nicd::collect {
 
 CycleScheduler::CycleScheduler(loop::EventLoop& loop, loop::Worker& worker, Collector& collector,
-                               const Config& config, Finished finished)
-    : loop_(loop), worker_(worker), collector_(collector), finished_(std::move(finished))
+                               const Config& config, Finished finished, WholeDevices whole)
+    : loop_(loop), worker_(worker), collector_(collector), finished_(std::move(finished)),
+      whole_(std::move(whole))
 {
     configure(config);
 }
@@ -29,6 +30,14 @@ void CycleScheduler::configure(const Config& config)
         timer_->setInterval(poll_interval_usec_);
 }
 
+void CycleScheduler::requestNow()
+{
+    if (running_)
+        again_ = true;
+    else
+        startCycle();
+}
+
 void CycleScheduler::startCycle()
 {
     if (running_) {
@@ -43,13 +52,15 @@ void CycleScheduler::startCycle()
     if (read_pma)
         last_pma_usec_ = now;
     bool rediscover = std::exchange(rediscover_, false);
-    worker_.submit([this, read_pma, rediscover] {
+    worker_.submit([this, read_pma, rediscover, whole = whole_ ? whole_() : std::set<std::string>()] {
         if (rediscover)
             collector_.rediscover();
-        auto snap = std::make_shared<Snapshot>(collector_.collect(read_pma));
+        auto snap = std::make_shared<Snapshot>(collector_.collect(read_pma, whole));
         loop_.post([this, snap] {
             running_ = false;
             finished_(std::move(*snap));
+            if (std::exchange(again_, false))
+                startCycle();
         });
     });
 }

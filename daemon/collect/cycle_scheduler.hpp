@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <set>
+#include <string>
 
 namespace nicd::loop {
 class Worker;
@@ -22,10 +24,12 @@ class Collector;
 class CycleScheduler {
 public:
     using Finished = std::function<void(Snapshot)>;
+    // The devices whose every statistic a cycle keeps (asked as it starts, on the loop).
+    using WholeDevices = std::function<std::set<std::string>()>;
 
     // Every [daemon] PollIntervalMs=, the counters/ every PmaIntervalMs= of `config`.
     CycleScheduler(loop::EventLoop& loop, loop::Worker& worker, Collector& collector,
-                   const Config& config, Finished finished);
+                   const Config& config, Finished finished, WholeDevices whole = {});
 
     // The first cycle now, then every poll interval.
     void start();
@@ -33,6 +37,9 @@ public:
     void configure(const Config& config);
     // A link or device changed: the next cycle walks the whole sysfs tree again.
     void rediscoverNext() { rediscover_ = true; }
+    // A caller waits for a cycle (every statistic of a device): one now, or right after the one
+    // that is running (which started before the caller asked).
+    void requestNow();
 
 private:
     void startCycle();
@@ -47,6 +54,8 @@ private:
     uint64_t last_pma_usec_ = 0;
     bool running_ = false;
     bool rediscover_ = false;
+    bool again_ = false; // requestNow() while a cycle ran
+    WholeDevices whole_;
     uint64_t skipped_ = 0;
 };
 

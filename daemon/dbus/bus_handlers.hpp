@@ -33,10 +33,13 @@ struct BusHandlers {
     // names forgotten.
     std::function<std::string(const std::string& device)> forget_device;
     std::function<std::vector<std::string>()> accept_inventory;
-    // Device.GetCounters() (port 0) and Port.GetCounters(): "<source>.<name>" -> value as of the
-    // last published cycle.
+    // Device.GetCounters() (port 0): "<source>.<name>" -> value as of the last published cycle.
     std::function<std::map<std::string, uint64_t>(const std::string& device, uint32_t port)>
         counters;
+    // Port.GetCounters(): every statistic of the port, answered through the reply (at once, or
+    // after the cycle that reads them all), as apply and verify are.
+    std::function<void(const std::string& device, uint32_t port, CountersReply&& reply)>
+        port_counters;
     // Manager.GetConfiguration(): (section, key, value, source) rows.
     std::function<std::vector<std::array<std::string, 4>>()> configuration;
     // Manager.LogLevel: the level logged now, and setting it (root's; a level that is not

@@ -33,7 +33,7 @@ void updateObject(Object& o, Values& current, Values next, const char* iface)
 }
 
 // Inside a catch block: answers a reply the handler did not take with the exception's error.
-void failPending(QosReply& reply, const char* method)
+void failPending(PendingReply& reply, const char* method)
 {
     if (!reply.pending())
         return;
@@ -269,8 +269,10 @@ std::map<std::string, uint64_t> DeviceObject::GetCounters()
 }
 
 PortObject::PortObject(sdbus::IConnection& connection, const BusHandlers& handlers,
-                       std::string path, PortValues values)
-    : AdaptorInterfaces(connection, std::move(path)), handlers_(handlers), v_(std::move(values))
+                       std::shared_ptr<PendingReplies> pending, std::string path,
+                       PortValues values)
+    : AdaptorInterfaces(connection, std::move(path)), handlers_(handlers),
+      pending_(std::move(pending)), v_(std::move(values))
 {
     registerAdaptor();
     emitQuietly("InterfacesAdded", [&] {
@@ -321,9 +323,18 @@ std::map<std::string, std::string> PortObject::SwitchQos()
     return v_.switch_qos;
 }
 
-std::map<std::string, uint64_t> PortObject::GetCounters()
+void PortObject::GetCounters(sdbus::Result<CountersWire>&& result)
 {
-    return countersFrom(handlers_, v_.device, v_.number);
+    if (!handlers_.port_counters) {
+        result.returnError(sdbus::Error(errorName("NotSupported"), "GetCounters is not available"));
+        return;
+    }
+    CountersReply reply(pending_, pending_->add(std::move(result)));
+    try {
+        handlers_.port_counters(v_.device, v_.number, std::move(reply));
+    } catch (...) {
+        failPending(reply, "GetCounters");
+    }
 }
 
 PluginObject::PluginObject(sdbus::IConnection& connection, std::string path, PluginValues values)

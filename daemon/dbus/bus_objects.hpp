@@ -110,8 +110,8 @@ class PortObject final
     : public sdbus::AdaptorInterfaces<io::nicd::Nicd1::Port_adaptor, sdbus::ManagedObject_adaptor,
                                       sdbus::Properties_adaptor> {
 public:
-    PortObject(sdbus::IConnection& connection, const BusHandlers& handlers, std::string path,
-               PortValues values);
+    PortObject(sdbus::IConnection& connection, const BusHandlers& handlers,
+               std::shared_ptr<PendingReplies> pending, std::string path, PortValues values);
     ~PortObject();
     void update(PortValues values);
     const PortValues& values() const { return v_; }
@@ -138,9 +138,10 @@ private:
     std::vector<PlaneWire> Planes() override;
     std::vector<NeighborWire> Neighbors() override;
     std::map<std::string, std::string> SwitchQos() override;
-    std::map<std::string, uint64_t> GetCounters() override;
+    void GetCounters(sdbus::Result<CountersWire>&& result) override;
 
     const BusHandlers& handlers_;
+    std::shared_ptr<PendingReplies> pending_;
     PortValues v_;
 };
 

@@ -26,7 +26,10 @@ template <typename Object, typename Values>
 std::unique_ptr<Object> BusPublisher::makeObject(const std::string& path, const Values& values)
 {
     if constexpr (std::is_constructible_v<Object, sdbus::IConnection&, const BusHandlers&,
-                                          std::string, Values>)
+                                          std::shared_ptr<PendingReplies>, std::string, Values>)
+        return std::make_unique<Object>(connection_, handlers_, pending_, path, values);
+    else if constexpr (std::is_constructible_v<Object, sdbus::IConnection&, const BusHandlers&,
+                                               std::string, Values>)
         return std::make_unique<Object>(connection_, handlers_, path, values);
     else
         return std::make_unique<Object>(connection_, path, values);

@@ -31,25 +31,49 @@ void PendingReplies::succeed(uint64_t id, const std::vector<QosResultRow>& rows)
     }
 }
 
-void PendingReplies::fail(uint64_t id, const std::string& kind, const std::string& message)
+uint64_t PendingReplies::add(sdbus::Result<CountersWire>&& result)
 {
-    auto node = results_.extract(id);
+    uint64_t id = next_id_++;
+    counters_.emplace(id, std::move(result));
+    return id;
+}
+
+void PendingReplies::succeed(uint64_t id, const CountersWire& counters)
+{
+    auto node = counters_.extract(id);
     if (node.empty())
         return;
     try {
-        node.mapped().returnError(sdbus::Error(errorName(kind), printable(message)));
+        node.mapped().returnResults(counters);
     } catch (const std::exception& e) {
-        log::warn({}, "D-Bus: cannot send an error reply: {}", e.what());
+        log::warn({}, "D-Bus: cannot send a counters reply: {}", e.what());
     }
+}
+
+void PendingReplies::fail(uint64_t id, const std::string& kind, const std::string& message)
+{
+    const auto error = [&](auto& result) {
+        try {
+            result.returnError(sdbus::Error(errorName(kind), printable(message)));
+        } catch (const std::exception& e) {
+            log::warn({}, "D-Bus: cannot send an error reply: {}", e.what());
+        }
+    };
+    if (auto node = results_.extract(id); !node.empty())
+        error(node.mapped());
+    else if (auto counters = counters_.extract(id); !counters.empty())
+        error(counters.mapped());
 }
 
 void PendingReplies::failAll(const std::string& kind, const std::string& message)
 {
     while (!results_.empty())
         fail(results_.begin()->first, kind, message);
+    while (!counters_.empty())
+        fail(counters_.begin()->first, kind, message);
 }
 
-QosReply& QosReply::operator=(QosReply&& o) noexcept
+PendingReply& PendingReply::operator=(PendingReply&& o) noexcept
 {
     if (this != &o) {
         if (pending())
@@ -61,20 +85,13 @@ QosReply& QosReply::operator=(QosReply&& o) noexcept
     return *this;
 }
 
-QosReply::~QosReply()
+PendingReply::~PendingReply()
 {
     if (pending())
         fail("Internal", "the request was dropped without an answer");
 }
 
-void QosReply::succeed(const std::vector<QosResultRow>& rows)
-{
-    if (auto s = store_.lock(); s && id_ != 0)
-        s->succeed(id_, rows);
-    id_ = 0;
-}
-
-void QosReply::fail(const std::string& kind, const std::string& message)
+void PendingReply::fail(const std::string& kind, const std::string& message)
 {
     if (auto s = store_.lock(); s && id_ != 0)
         s->fail(id_, kind, message);

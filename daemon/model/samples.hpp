@@ -83,6 +83,9 @@ struct DeviceSamples {
     // Counter files not read any more (refused DropCounterAfter reads in a row): the daemon's
     // counters/ ones and those the plugin reported (kSourceNicd).
     uint32_t files_dropped = 0;
+    // False when the cycle left out statistics the plugin read that nothing uses each cycle
+    // (collect/statistics_filter.hpp): Port.GetCounters waits for a cycle that keeps them all.
+    bool all_statistics = true;
 
     // Every value, the PMA counters first: for (const auto& s : ds.samples()) ... s.name, s.value
     class Range;

@@ -167,6 +167,25 @@ TEST_F(DbusApiTest, NicctlCountersShowsAPortsAndADevicesCounters)
     ASSERT_EQ(jrc, 0) << json;
     auto j = nlohmann::json::parse(json);
     EXPECT_TRUE(j.contains("counters.symbol_error")) << json;
+    // Each cycle keeps only the statistics nicd uses; a port asked about is read whole: every
+    // statistic its netdev prints, on the first call for a device too (mlx5_1 was never asked).
+    for (const char* dev : {"mlx5_0", "mlx5_1"}) {
+        std::string netdev;
+        for (const auto& d : sim::devices(root_))
+            if (d.name == dev && !d.netdevs.empty())
+                netdev = d.netdevs.front();
+        ASSERT_FALSE(netdev.empty()) << dev;
+        auto printed = sim::parseEthtool(test::readFile(root_ / "run/nicd-sim/ethtool" / netdev));
+        auto [crc, counters] = nicctl({"--json", "counters", std::string(dev) + "/1"});
+        ASSERT_EQ(crc, 0) << counters;
+        auto served = nlohmann::json::parse(counters);
+        size_t ethtool = 0;
+        for (const auto& [key, _] : served.items())
+            ethtool += key.starts_with("ethtool.");
+        EXPECT_EQ(ethtool, printed.size()) << dev << " " << netdev;
+        for (const auto& [name, _] : printed)
+            EXPECT_TRUE(served.contains("ethtool." + name)) << dev << " " << name;
+    }
     // A device's own counters, and clear errors for what does not exist.
     EXPECT_EQ(nicctl({"counters", "mlx5_0"}).first, 0);
     auto [nrc, none] = nicctl({"counters", "mlx5_99/1"});
