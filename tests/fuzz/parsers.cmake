@@ -70,6 +70,7 @@ add_library(nicd_fuzz_parsers STATIC
     ${daemon}/config/prefailure_keys.cpp
     ${daemon}/base/ini/ini_lines.cpp
     ${daemon}/config/value_parsers.cpp
+    ${daemon}/config/firmware_values.cpp
     ${daemon}/config/tree_keys.cpp
     ${daemon}/config/wiring_map.cpp
     ${daemon}/base/paths/beneath.cpp
