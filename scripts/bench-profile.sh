@@ -52,16 +52,18 @@ if command -v perf >/dev/null &&
     perf record -q -F 2999 --call-graph dwarf,16384 -p "$pid" -o "$work/perf.data" -- sleep "$seconds" >/dev/null 2>&1; then
     perf report -i "$work/perf.data" --children --stdio -g none --sort sym --percent-limit 0.1 \
         2>/dev/null >"$work/perf.txt" || true
-    share() { # the inclusive share of the samples under a function (the symbol, matched whole)
+    # the inclusive share of the samples under a function (the symbol, matched whole; the stage's
+    # namespace, nicd::collect:: and the like, whatever it is)
+    share() {
         awk -v re="^($1)\$" '$1 ~ /%$/ { sym = $0; sub(/^ *[0-9.]+% +[0-9.]+% +\[[.k]\] /, "", sym)
                                              if (sym ~ re && $1 + 0 > m) m = $1 + 0 }
                               END { printf "%.0f%%", m }' "$work/perf.txt"
     }
-    echo "stages:        counter and plugin reads (deadline lanes) $(share 'nicd::DeadlineRunner::Lane::serve')," \
-        "inventory, port and netdev states, sources (collector thread) $(share 'nicd::Worker::run')"
-    echo "               main thread $(share 'nicd::DaemonApp::finishCycle'): health rules $(share 'nicd::DaemonApp::judge')," \
-        "textfile $(share 'nicd::TextfileSink::write'), D-Bus $(share 'nicd::dbus::BusService::publish')," \
-        "state file $(share 'nicd::DaemonApp::saveState')"
+    echo "stages:        counter and plugin reads (deadline lanes) $(share 'nicd::([a-z_]+::)?DeadlineRunner::Lane::serve')," \
+        "inventory, port and netdev states, sources (collector thread) $(share 'nicd::([a-z_]+::)?Worker::run')"
+    echo "               main thread $(share 'nicd::([a-z_]+::)?DaemonApp::finishCycle'): health rules $(share 'nicd::([a-z_]+::)?DaemonApp::judge')," \
+        "textfile $(share 'nicd::([a-z_]+::)?TextfileSink::write'), D-Bus $(share 'nicd::([a-z_]+::)?BusService::publish')," \
+        "state file $(share 'nicd::([a-z_]+::)?DaemonApp::saveState')"
     echo "               of all: in system calls $(share 'entry_SYSCALL_64(_after_hwframe)?')," \
         "in malloc $(share '(__libc_)?malloc'), in free $(share '(__libc_)?free|cfree') (shares of the CPU samples of every thread)"
 else

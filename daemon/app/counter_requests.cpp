@@ -46,13 +46,15 @@ bool CounterRequests::ask(const Snapshot* last, const std::string& device, uint3
 {
     whole_until_[device] = now_usec + kWholeUsec;
     if (last) {
-        const auto* ds = samplesOf(*last, device);
-        if (ds && ds->all_statistics && answerFrom(*last, device, port, reply))
+        auto counters = dbus::countersOf(*last, device, port);
+        if (!counters) {
+            reply.fail("NotFound",
+                       device + " port " + std::to_string(port) + " is not in the last cycle");
             return false;
-        if (!ds && !dbus::countersOf(*last, device, port)) {
-            reply.fail("NotFound", port == 0 ? device + " is not in the last cycle"
-                                             : device + " port " + std::to_string(port) +
-                                                   " is not in the last cycle");
+        }
+        const auto* ds = samplesOf(*last, device);
+        if (!ds || ds->all_statistics) {
+            reply.succeed(*counters);
             return false;
         }
     }
@@ -72,8 +74,8 @@ void CounterRequests::published(const Snapshot& snap)
         if (ds && !ds->all_statistics && ++w.cycles < 2)
             return false;
         if (!answerFrom(snap, w.device, w.port, w.reply))
-            w.reply.fail("NotFound",
-                         w.device + " port " + std::to_string(w.port) + " is not in the last cycle");
+            w.reply.fail("NotFound", w.device + " port " + std::to_string(w.port) +
+                                         " is not in the last cycle");
         return true;
     });
 }

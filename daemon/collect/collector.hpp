@@ -94,7 +94,7 @@ private:
     DeadlineRunner pma_runner_;    // counters/ reads
     DeadlineRunner plugin_runner_; // plugin polls (serialized)
     std::shared_ptr<StatisticsFilter> filter_ = std::make_shared<StatisticsFilter>();
-    VerbsLane verbs_;              // verbs probes (real root only)
+    VerbsLane verbs_; // verbs probes (real root only)
     std::map<std::string, std::shared_ptr<std::atomic<bool>>>
         pma_stuck_;                                   // ibdev -> read returned yet?
     std::shared_ptr<std::atomic<bool>> plugin_stuck_; // a plugin call left behind

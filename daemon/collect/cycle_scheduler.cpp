@@ -52,17 +52,18 @@ void CycleScheduler::startCycle()
     if (read_pma)
         last_pma_usec_ = now;
     bool rediscover = std::exchange(rediscover_, false);
-    worker_.submit([this, read_pma, rediscover, whole = whole_ ? whole_() : std::set<std::string>()] {
-        if (rediscover)
-            collector_.rediscover();
-        auto snap = std::make_shared<Snapshot>(collector_.collect(read_pma, whole));
-        loop_.post([this, snap] {
-            running_ = false;
-            finished_(std::move(*snap));
-            if (std::exchange(again_, false))
-                startCycle();
+    worker_.submit(
+        [this, read_pma, rediscover, whole = whole_ ? whole_() : std::set<std::string>()] {
+            if (rediscover)
+                collector_.rediscover();
+            auto snap = std::make_shared<Snapshot>(collector_.collect(read_pma, whole));
+            loop_.post([this, snap] {
+                running_ = false;
+                finished_(std::move(*snap));
+                if (std::exchange(again_, false))
+                    startCycle();
+            });
         });
-    });
 }
 
 } // namespace nicd::collect

@@ -260,7 +260,7 @@ struct ConfigError {
 // otherwise bury the first.
 inline constexpr size_t kShownConfigErrors = 20;
 // A configuration file larger than this is refused, not parsed: nicd.conf is a few KiB.
-inline constexpr size_t kMaxConfigFileBytes = 1024 * 1024;
+inline constexpr size_t kMaxConfigFileBytes = size_t{1024} * 1024;
 
 // The first kShownConfigErrors errors formatted, then "... and N more errors" when there are more.
 std::vector<std::string> formatErrors(const std::vector<ConfigError>& errors);

@@ -269,8 +269,7 @@ std::map<std::string, uint64_t> DeviceObject::GetCounters()
 }
 
 PortObject::PortObject(sdbus::IConnection& connection, const BusHandlers& handlers,
-                       std::shared_ptr<PendingReplies> pending, std::string path,
-                       PortValues values)
+                       std::shared_ptr<PendingReplies> pending, std::string path, PortValues values)
     : AdaptorInterfaces(connection, std::move(path)), handlers_(handlers),
       pending_(std::move(pending)), v_(std::move(values))
 {

@@ -116,8 +116,8 @@ std::optional<size_t> worstLane(const ModuleDom& m, const std::optional<double> 
             continue;
         double score = 0;
         if (t.low_alarm && t.high_alarm && *t.high_alarm > *t.low_alarm)
-            score = std::min(*v - *t.low_alarm, *t.high_alarm - *v) /
-                    (*t.high_alarm - *t.low_alarm);
+            score =
+                std::min(*v - *t.low_alarm, *t.high_alarm - *v) / (*t.high_alarm - *t.low_alarm);
         else
             score = high_is_bad ? -*v : *v;
         if (!worst || score < worst_score) {
@@ -191,16 +191,19 @@ void renderModules(const Snapshot& snap, const std::map<std::string, Where>& at,
         }
     }
     renderThresholds("nicd_module_temperature_threshold_celsius",
-                     "The module's own temperature thresholds.", &ModuleDom::temperature, snap, at, all,
-                     w);
+                     "The module's own temperature thresholds.", &ModuleDom::temperature, snap, at,
+                     all, w);
     renderThresholds("nicd_module_supply_threshold_volts", "The module's own supply thresholds.",
                      &ModuleDom::supply, snap, at, all, w);
     renderThresholds("nicd_module_tx_bias_threshold_amperes",
-                     "The module's own laser bias thresholds.", &ModuleDom::tx_bias, snap, at, all, w);
+                     "The module's own laser bias thresholds.", &ModuleDom::tx_bias, snap, at, all,
+                     w);
     renderThresholds("nicd_module_tx_power_threshold_watts",
-                     "The module's own TX power thresholds.", &ModuleDom::tx_power, snap, at, all, w);
+                     "The module's own TX power thresholds.", &ModuleDom::tx_power, snap, at, all,
+                     w);
     renderThresholds("nicd_module_rx_power_threshold_watts",
-                     "The module's own RX power thresholds.", &ModuleDom::rx_power, snap, at, all, w);
+                     "The module's own RX power thresholds.", &ModuleDom::rx_power, snap, at, all,
+                     w);
 }
 
 void renderTemperatures(const Snapshot& snap, bool all, MetricWriter& w)
@@ -315,10 +318,10 @@ std::vector<std::pair<std::string, std::string>> devicesOf(const Snapshot& snap)
 bool sameInputs(const PrefailureText& c, const Snapshot& snap,
                 const std::vector<std::pair<std::string, std::string>>& devices, bool all)
 {
-    return c.valid && c.all == all && c.uplinks == snap.uplinks && c.fec == snap.fec && c.modules == snap.modules &&
-           c.temperatures == snap.temperatures && c.pcie == snap.pcie &&
-           c.reporters == snap.reporters && c.pre_fec_ber == snap.health.pre_fec_ber &&
-           c.devices == devices;
+    return c.valid && c.all == all && c.uplinks == snap.uplinks && c.fec == snap.fec &&
+           c.modules == snap.modules && c.temperatures == snap.temperatures &&
+           c.pcie == snap.pcie && c.reporters == snap.reporters &&
+           c.pre_fec_ber == snap.health.pre_fec_ber && c.devices == devices;
 }
 
 } // namespace

@@ -46,7 +46,8 @@ TEST_F(CaptureSamples, PlayedSamplesGiveTheNodesRatesAndVerdicts)
     const auto src = dir_ / "src";
     const auto cap = dir_ / "cap";
     sim::create(src, {});
-    // Counters=all: the window the congestion verdict covered (nicd_port_congestion_window_seconds).
+    // Counters=all: the window the congestion verdict covered
+    // (nicd_port_congestion_window_seconds).
     test::writeNodeConfig(
         src, "[signals]\nEnable=no\n[health]\nCongestionWindowSec=2\n[textfile]\nCounters=all\n");
     std::string out;

@@ -153,8 +153,7 @@ TEST_F(ProvisioningTest, ManyVerifyCallsAtOnceShareRounds)
     // One round for the first call, one for the calls that came while it ran, and on a loaded
     // machine (the bus relaying the calls one by one) a few more for calls the loop read only
     // after the one before had started: never anywhere near a round a caller.
-    EXPECT_LE(rounds, kCalls / 4) << kCalls << " calls at once made " << rounds
-                                  << " verify rounds";
+    EXPECT_LE(rounds, kCalls / 4) << kCalls << " calls at once made " << rounds << " verify rounds";
 }
 
 TEST_F(ProvisioningTest, DryRunApplyOverDbusInEnforceMode)

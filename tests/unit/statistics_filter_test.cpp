@@ -99,7 +99,8 @@ TEST(StatisticsFilter, AWholeDeviceAllAndGlobsKeepMore)
     auto kept = values(globbed);
     EXPECT_TRUE(kept.contains("ethtool.rx0_packets"));
     EXPECT_FALSE(kept.contains("ethtool.tx63_xdp_cqes"));
-    EXPECT_TRUE(kept.contains("ethtool.rx_prio3_pause")) << "its meaning keeps it, whatever the set";
+    EXPECT_TRUE(kept.contains("ethtool.rx_prio3_pause"))
+        << "its meaning keeps it, whatever the set";
 }
 
 TEST(StatisticsFilter, APluginThatSaysNothingOfItsSeriesKeepsOnlyItsOtherSources)

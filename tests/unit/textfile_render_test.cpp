@@ -424,7 +424,8 @@ TEST(Textfile, ByDefaultEachFamilyCarriesWhatSaysSomethingAndAllBringsBackTheRes
     EXPECT_EQ(count(all, "nicd_devlink_reporter_recovers_total"), 3U);
     EXPECT_EQ(count(all, "nicd_pcie_link_speed_transfers_per_second"), 3U);
     EXPECT_EQ(count(all, "nicd_plugin_state"), 8U);
-    for (const char* f : {"nicd_module_rx_power_threshold_watts", "nicd_module_tx_bias_threshold_amperes"})
+    for (const char* f :
+         {"nicd_module_rx_power_threshold_watts", "nicd_module_tx_bias_threshold_amperes"})
         EXPECT_EQ(count(all, f), 2U) << f;
     for (const char* f : {"nicd_module_supply_volts", "nicd_device_temperature_crit_celsius",
                           "nicd_device_temperature_highest_celsius", "nicd_qos_changes_total",
