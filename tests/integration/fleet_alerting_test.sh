@@ -26,19 +26,7 @@ start_webhook "$work/hooks.jsonl"
 webhook_alertmanager_conf "$src/etc/alertmanager/nicd.yml" "$work/alertmanager.yml"
 start_alertmanager "$work/alertmanager.yml"
 
-sed -E 's/for: [0-9]+m/for: 2s/' "$src/etc/prometheus/nicd.rules.yml" >"$work/nicd.rules.yml"
-start_prometheus "global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-rule_files: [$work/nicd.rules.yml]
-alerting:
-  alertmanagers:
-    - static_configs:
-        - targets: [\"127.0.0.1:$am_port\"]
-scrape_configs:
-  - job_name: node
-    static_configs:
-      - targets: [\"127.0.0.1:$ne_port\"]"
+start_rules_prometheus "$src/etc/prometheus/nicd.rules.yml" 2s "127.0.0.1:$ne_port"
 prometheus_has nicd_up
 
 # notified STATUS DEVICE: the alerts of every notification so far with that status and device,

@@ -12,6 +12,9 @@
 #                                  document a line; sets $hook_port
 #   webhook_alertmanager_conf SRC OUT  Alertmanager's configuration SRC (the shipped routes and
 #                                  inhibitions) with 1 s timers, every receiver the webhook
+#   start_rules_prometheus RULES FOR TARGET...  prometheus evaluating the rule file RULES (every
+#                                  alert's for: set to FOR) every second, scraping each TARGET
+#                                  (host:port) every second and alerting the alertmanager started
 # shellcheck source=SCRIPTDIR/../../../scripts/lib/jobs.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib/jobs.sh"
 # shellcheck source=SCRIPTDIR/../../../scripts/lib/freeport.sh
@@ -80,6 +83,25 @@ class Hook(http.server.BaseHTTPRequestHandler):
 http.server.HTTPServer(("127.0.0.1", port), Hook).serve_forever()
 PY
     pids+=($!)
+}
+
+start_rules_prometheus() {
+    local rules=$1 hold=$2 targets
+    shift 2
+    targets=$(printf '"%s", ' "$@")
+    sed -E "s/for: [0-9]+m/for: $hold/" "$rules" >"$work/nicd.rules.yml"
+    start_prometheus "global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files: [$work/nicd.rules.yml]
+alerting:
+  alertmanagers:
+    - static_configs:
+        - targets: [\"127.0.0.1:$am_port\"]
+scrape_configs:
+  - job_name: node
+    static_configs:
+      - targets: [${targets%, }]"
 }
 
 webhook_alertmanager_conf() {
