@@ -21,14 +21,8 @@ namespace {
 constexpr size_t kEtsInfoSize = 21;
 constexpr size_t kPfcInfoSize = 2;
 constexpr size_t kAppEntrySize = 3;
-constexpr uint8_t kWillingBit = 0x80;
-constexpr uint8_t kSecondFlagBit = 0x40; // ETS: CBS; PFC: MBC
 constexpr uint8_t kMaxTcsMask = 0x07;
 constexpr uint8_t kPfcCapabilityMask = 0x0F;
-constexpr uint8_t kMaxPfcCapability = 8;
-constexpr uint8_t kMaxTc = 7;
-constexpr uint8_t kMaxPercent = 100;
-constexpr uint8_t kMaxDscp = 63;
 constexpr size_t kPriorityTableAt = 1; // ETS: 4 bytes, priority 0 in the high nibble
 constexpr size_t kBandwidthTableAt = 5;
 constexpr size_t kTsaTableAt = 13;
@@ -79,17 +73,17 @@ EtsTables etsTables(uint8_t subtype, std::span<const uint8_t> info)
     for (size_t p = 0; p < 8; ++p) {
         const size_t at = kPriorityTableAt + p / 2;
         const auto tc = static_cast<uint8_t>(p % 2 == 0 ? info[at] >> 4 : info[at] & 0x0F);
-        if (tc > kMaxTc)
+        if (tc > kDcbxMaxTc)
             failAt(subtype, at,
-                   fmt::format("priority {} in traffic class {}, above {}", p, tc, kMaxTc));
+                   fmt::format("priority {} in traffic class {}, above {}", p, tc, kDcbxMaxTc));
         t.priority_tc[p] = tc;
     }
     for (size_t tc = 0; tc < 8; ++tc) {
         const uint8_t percent = info[kBandwidthTableAt + tc];
-        if (percent > kMaxPercent)
+        if (percent > kDcbxMaxPercent)
             failAt(subtype, kBandwidthTableAt + tc,
                    fmt::format("traffic class {} given {} % of the bandwidth, above {}", tc,
-                               percent, kMaxPercent));
+                               percent, kDcbxMaxPercent));
         t.tc_bandwidth[tc] = percent;
         t.tc_tsa[tc] = static_cast<Tsa>(info[kTsaTableAt + tc]);
     }
@@ -124,8 +118,8 @@ EtsConfig decodeEtsConfig(std::span<const uint8_t> info)
 {
     requireSize(kSubtypeEtsConfig, info, kEtsInfoSize);
     EtsConfig c;
-    c.willing = (info[0] & kWillingBit) != 0;
-    c.cbs = (info[0] & kSecondFlagBit) != 0;
+    c.willing = (info[0] & kDcbxWillingBit) != 0;
+    c.cbs = (info[0] & kDcbxSecondFlagBit) != 0;
     const auto max_tcs = static_cast<uint8_t>(info[0] & kMaxTcsMask);
     c.max_tcs = max_tcs == 0 ? 8 : max_tcs;
     c.tables = etsTables(kSubtypeEtsConfig, info);
@@ -142,12 +136,12 @@ PfcConfig decodePfcConfig(std::span<const uint8_t> info)
 {
     requireSize(kSubtypePfcConfig, info, kPfcInfoSize);
     PfcConfig c;
-    c.willing = (info[0] & kWillingBit) != 0;
-    c.mbc = (info[0] & kSecondFlagBit) != 0;
+    c.willing = (info[0] & kDcbxWillingBit) != 0;
+    c.mbc = (info[0] & kDcbxSecondFlagBit) != 0;
     c.capability = static_cast<uint8_t>(info[0] & kPfcCapabilityMask);
-    if (c.capability > kMaxPfcCapability)
+    if (c.capability > kDcbxMaxPfcCapability)
         failAt(kSubtypePfcConfig, 0,
-               fmt::format("PFC capability {}, above {}", c.capability, kMaxPfcCapability));
+               fmt::format("PFC capability {}, above {}", c.capability, kDcbxMaxPfcCapability));
     c.enabled_bitmap = info[1];
     return c;
 }
@@ -170,9 +164,9 @@ AppPriority decodeAppPriority(std::span<const uint8_t> info)
         e.priority = static_cast<uint8_t>(info[at] >> 5);
         e.selector = static_cast<AppSelector>(info[at] & 0x07);
         e.protocol = static_cast<uint16_t>(info[at + 1] << 8 | info[at + 2]);
-        if (e.selector == AppSelector::Dscp && e.protocol > kMaxDscp)
+        if (e.selector == AppSelector::Dscp && e.protocol > kDcbxMaxDscp)
             failAt(kSubtypeAppPriority, at + 1,
-                   fmt::format("entry {} maps DSCP {}, above {}", k, e.protocol, kMaxDscp));
+                   fmt::format("entry {} maps DSCP {}, above {}", k, e.protocol, kDcbxMaxDscp));
         a.entries.push_back(e);
     }
     return a;

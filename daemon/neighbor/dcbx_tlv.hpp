@@ -37,6 +37,15 @@ inline constexpr uint8_t kSubtypePfcConfig = 11;
 inline constexpr uint8_t kSubtypeAppPriority = 12;
 inline constexpr uint8_t kSubtypeCeeDcbx = 2;
 
+// The flags and limits of the 802.1Qaz information strings: what the decoders below check, and
+// what nicd-sim's switches encode with.
+inline constexpr uint8_t kDcbxWillingBit = 0x80;
+inline constexpr uint8_t kDcbxSecondFlagBit = 0x40; // ETS: CBS; PFC: MBC
+inline constexpr uint8_t kDcbxMaxTc = 7;
+inline constexpr uint8_t kDcbxMaxPercent = 100;
+inline constexpr uint8_t kDcbxMaxPfcCapability = 8;
+inline constexpr uint8_t kDcbxMaxDscp = 63;
+
 // Transmission selection algorithm of a traffic class (802.1Q Table 8-6). 3-254 are reserved:
 // kept as the switch sent them.
 enum class Tsa : uint8_t { Strict = 0, CreditBasedShaper = 1, Ets = 2, Vendor = 255 };

@@ -18,12 +18,6 @@ using neighbor::Tsa;
 
 namespace {
 
-constexpr uint8_t kWillingBit = 0x80;
-constexpr uint8_t kSecondFlagBit = 0x40; // ETS: CBS; PFC: MBC
-constexpr uint8_t kMaxTc = 7;
-constexpr uint8_t kMaxPercent = 100;
-constexpr uint8_t kMaxPfcCapability = 8;
-constexpr uint16_t kMaxDscp = 63;
 constexpr uint8_t kRoceDscp = 26; // ToS 106 >> 2
 constexpr uint8_t kCnpDscp = 48;
 constexpr uint8_t kRocePriority = 3;
@@ -37,18 +31,19 @@ std::vector<uint8_t> encodeEtsConfig(const EtsConfig& ets)
         throw SimError(fmt::format("ETS: {} traffic classes, want 1 to 8", ets.max_tcs));
     std::vector<uint8_t> out(21, 0);
     // The wire's 3 bits hold 1-7, and 0 for 8.
-    out[0] = static_cast<uint8_t>((ets.willing ? kWillingBit : 0) | (ets.cbs ? kSecondFlagBit : 0) |
-                                  (ets.max_tcs & 0x07));
+    out[0] =
+        static_cast<uint8_t>((ets.willing ? neighbor::kDcbxWillingBit : 0) |
+                             (ets.cbs ? neighbor::kDcbxSecondFlagBit : 0) | (ets.max_tcs & 0x07));
     const auto& t = ets.tables;
     for (size_t p = 0; p < 8; ++p) {
-        if (t.priority_tc[p] > kMaxTc)
+        if (t.priority_tc[p] > neighbor::kDcbxMaxTc)
             throw SimError(fmt::format("ETS: priority {} in traffic class {}, above {}", p,
-                                       t.priority_tc[p], kMaxTc));
+                                       t.priority_tc[p], neighbor::kDcbxMaxTc));
         out[1 + p / 2] |=
             static_cast<uint8_t>(p % 2 == 0 ? t.priority_tc[p] << 4 : t.priority_tc[p]);
     }
     for (size_t tc = 0; tc < 8; ++tc) {
-        if (t.tc_bandwidth[tc] > kMaxPercent)
+        if (t.tc_bandwidth[tc] > neighbor::kDcbxMaxPercent)
             throw SimError(fmt::format("ETS: traffic class {} given {} %", tc, t.tc_bandwidth[tc]));
         out[5 + tc] = t.tc_bandwidth[tc];
         out[13 + tc] = static_cast<uint8_t>(t.tc_tsa[tc]);
@@ -58,11 +53,11 @@ std::vector<uint8_t> encodeEtsConfig(const EtsConfig& ets)
 
 std::vector<uint8_t> encodePfcConfig(const PfcConfig& pfc)
 {
-    if (pfc.capability > kMaxPfcCapability)
-        throw SimError(
-            fmt::format("PFC capability {}, above {}", pfc.capability, kMaxPfcCapability));
-    return {static_cast<uint8_t>((pfc.willing ? kWillingBit : 0) | (pfc.mbc ? kSecondFlagBit : 0) |
-                                 pfc.capability),
+    if (pfc.capability > neighbor::kDcbxMaxPfcCapability)
+        throw SimError(fmt::format("PFC capability {}, above {}", pfc.capability,
+                                   neighbor::kDcbxMaxPfcCapability));
+    return {static_cast<uint8_t>((pfc.willing ? neighbor::kDcbxWillingBit : 0) |
+                                 (pfc.mbc ? neighbor::kDcbxSecondFlagBit : 0) | pfc.capability),
             pfc.enabled_bitmap};
 }
 
@@ -74,8 +69,8 @@ std::vector<uint8_t> encodeAppPriority(const AppPriority& app)
             throw SimError(fmt::format("application priority {}, above 7", e.priority));
         if (static_cast<uint8_t>(e.selector) > 7)
             throw SimError("application selector above 7");
-        if (e.selector == AppSelector::Dscp && e.protocol > kMaxDscp)
-            throw SimError(fmt::format("DSCP {}, above {}", e.protocol, kMaxDscp));
+        if (e.selector == AppSelector::Dscp && e.protocol > neighbor::kDcbxMaxDscp)
+            throw SimError(fmt::format("DSCP {}, above {}", e.protocol, neighbor::kDcbxMaxDscp));
         out.push_back(static_cast<uint8_t>(e.priority << 5 | static_cast<uint8_t>(e.selector)));
         out.push_back(static_cast<uint8_t>(e.protocol >> 8));
         out.push_back(static_cast<uint8_t>(e.protocol & 0xFF));
@@ -88,7 +83,7 @@ PfcConfig switchPfc(uint8_t pfc_bitmap)
     PfcConfig p;
     p.willing = false;
     p.mbc = false;
-    p.capability = kMaxPfcCapability;
+    p.capability = neighbor::kDcbxMaxPfcCapability;
     p.enabled_bitmap = pfc_bitmap;
     return p;
 }
